@@ -1,0 +1,133 @@
+"""FMEval Factual Knowledge: exact and quasi-exact inclusion of a fact, with the match span.
+
+A fact is ``<OR>``-separated alternatives, each an ``<AND>``-separated list of parts
+(``<OR>`` binds looser: ``A<AND>B<OR>C`` is ``(A and B) or C``). With a single operator this
+is FMEval's ``max``/``min`` over ``target_output.split(delimiter)``; we read the operator per
+row from the fact itself instead of once per run.
+
+Exact: ``part.lower() in response.lower()`` — plain substring, parts not stripped.
+Quasi-exact: ``normalise(part.strip()) in normalise(response.strip())``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goldenlens.core.normalise import lowered_with_offsets, normalise, normalise_with_offsets
+
+OR = "<OR>"
+AND = "<AND>"
+
+
+def fact_groups(fact: str) -> tuple[tuple[str, ...], ...]:
+    """Split a fact into ``<OR>`` alternatives of ``<AND>`` parts, verbatim (not stripped)."""
+    return tuple(tuple(group.split(AND)) for group in fact.split(OR))
+
+
+def fact_operator(fact: str) -> str:
+    """``OR``, ``AND``, ``AND+OR`` or ``single`` — for display and the score signature."""
+    has_or, has_and = OR in fact, AND in fact
+    if has_or and has_and:
+        return "AND+OR"
+    if has_or:
+        return "OR"
+    return "AND" if has_and else "single"
+
+
+@dataclass(frozen=True)
+class FactPartMatch:
+    """One fact part found in the response, with its span in the original response text."""
+
+    part: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class FactResult:
+    """Both Factual Knowledge scores and where the fact matched.
+
+    ``matches`` are the parts of the first satisfied alternative: by exact inclusion when
+    ``exact`` is 1, otherwise by quasi-exact inclusion when ``quasi_exact`` is 1, else empty.
+    """
+
+    exact: float
+    quasi_exact: float
+    matches: tuple[FactPartMatch, ...] = ()
+    matched_by: str = ""  # "exact", "quasi_exact" or ""
+
+    @property
+    def matched_part(self) -> str:
+        return "<AND>".join(m.part for m in self.matches)
+
+
+def _exact_span(part: str, response_lower: str, offsets: list[int], length: int) -> tuple[int, int] | None:
+    index = response_lower.find(part.lower())
+    if index < 0:
+        return None
+    if not part:
+        return (0, 0)
+    end_index = index + len(part.lower()) - 1
+    return (offsets[index], offsets[end_index] + 1) if end_index < len(offsets) else (offsets[index], length)
+
+
+def _quasi_span(part: str, normalised: str, offsets: list[int]) -> tuple[int, int] | None:
+    target = normalise(part.strip())
+    index = normalised.find(target)
+    if index < 0:
+        return None
+    if not target:
+        return (0, 0)
+    span = [o for o in offsets[index : index + len(target)] if o >= 0]
+    return (span[0], span[-1] + 1) if span else (0, 0)
+
+
+class FactMatcher:
+    """Scores responses against one fact; the fact's split is done once and reused."""
+
+    def __init__(self, fact: str) -> None:
+        self.fact = fact
+        self.groups = fact_groups(fact)
+        self._lower_groups = tuple(tuple(p.lower() for p in g) for g in self.groups)
+        self._norm_groups = tuple(tuple(normalise(p.strip()) for p in g) for g in self.groups)
+
+    def scores(self, response: str) -> tuple[float, float]:
+        """(exact, quasi_exact) without spans — the fast path for batch scoring."""
+        lower = response.lower()
+        exact = any(all(p in lower for p in g) for g in self._lower_groups)
+        norm = normalise(response.strip())
+        quasi = any(all(p in norm for p in g) for g in self._norm_groups)
+        return float(exact), float(quasi)
+
+    def match(self, response: str) -> FactResult:
+        """Scores plus the spans of the matching parts (for highlighting)."""
+        exact, quasi = self.scores(response)
+        if exact:
+            pairs = lowered_with_offsets(response)
+            lower = "".join(c for c, _ in pairs)
+            offsets = [i for _, i in pairs]
+            for group in self.groups:
+                spans = [_exact_span(p, lower, offsets, len(response)) for p in group]
+                if all(s is not None for s in spans):
+                    found = tuple(FactPartMatch(p, s[0], s[1]) for p, s in zip(group, spans, strict=True) if s)
+                    return FactResult(exact, quasi, found, "exact")
+        if quasi:
+            normalised, offsets = normalise_with_offsets(response)
+            for group in self.groups:
+                qspans = [_quasi_span(p, normalised, offsets) for p in group]
+                if all(s is not None for s in qspans):
+                    found = tuple(
+                        FactPartMatch(p, s[0], s[1]) for p, s in zip(group, qspans, strict=True) if s
+                    )
+                    return FactResult(exact, quasi, found, "quasi_exact")
+        return FactResult(exact, quasi)
+
+
+def factual_knowledge(response: str, fact: str) -> FactResult:
+    """FMEval ``factual_knowledge`` and ``factual_knowledge_quasi_exact`` with match spans."""
+    return FactMatcher(fact).match(response)
+
+
+def empty_parts(fact: str) -> list[str]:
+    """Parts that are empty or only whitespace: an empty part matches every response."""
+    return [p for g in fact_groups(fact) for p in g if not p.strip()]

@@ -1,0 +1,180 @@
+"""Interpretation flags: what a reviewer should look at, derived from the lexical scores.
+
+Thresholds follow the golden-set curation guidance (shared/METRICS.md) and are configurable
+through :class:`FlagThresholds`; the defaults are documented in README.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+
+from goldenlens.core.facts import empty_parts, fact_groups
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, PRECISION, RECALL
+from goldenlens.core.normalise import normalise, word_set
+
+
+class Flag(StrEnum):
+    # per response
+    LIKELY_HALLUCINATION = "likely_hallucination"
+    ACCIDENTAL_FACT_MATCH = "accidental_fact_match"
+    POSSIBLY_CORRECT_REPHRASED = "possibly_correct_rephrased"
+    VERBOSE = "verbose"
+    REFUSAL = "refusal"
+    EMPTY_RESPONSE = "empty_response"
+    # per golden row
+    AMBIGUOUS_QUESTION = "ambiguous_question"
+    FACT_PRONE_TO_FALSE_MATCHES = "fact_prone_to_false_matches"
+    VERBOSE_GOLDEN_ANSWER = "verbose_golden_answer"
+    EMPTY_FACT_PART = "empty_fact_part"
+    FACT_NOT_IN_ANSWER = "fact_not_in_answer"
+
+
+FLAG_LABELS: dict[Flag, str] = {
+    Flag.LIKELY_HALLUCINATION: "Likely hallucination",
+    Flag.ACCIDENTAL_FACT_MATCH: "Accidental fact match",
+    Flag.POSSIBLY_CORRECT_REPHRASED: "Possibly correct, rephrased",
+    Flag.VERBOSE: "Verbose",
+    Flag.REFUSAL: "Refusal / no answer",
+    Flag.EMPTY_RESPONSE: "Empty response",
+    Flag.AMBIGUOUS_QUESTION: "Ambiguous question",
+    Flag.FACT_PRONE_TO_FALSE_MATCHES: "Fact prone to false matches",
+    Flag.VERBOSE_GOLDEN_ANSWER: "Verbose golden answer",
+    Flag.EMPTY_FACT_PART: "Empty fact part",
+    Flag.FACT_NOT_IN_ANSWER: "Fact not in golden answer",
+}
+
+FLAG_EXPLANATIONS: dict[Flag, str] = {
+    Flag.LIKELY_HALLUCINATION: "The fact is missing but most golden words are there (recall >= {hallucination_recall}): "
+    "the wording is right and the key value is not.",
+    Flag.ACCIDENTAL_FACT_MATCH: "The fact was found but almost no golden words are (recall <= {accidental_recall}): "
+    "the match may be a coincidence, e.g. a document id equal to the number.",
+    Flag.POSSIBLY_CORRECT_REPHRASED: "The fact is missing yet the response is close to the answer "
+    "(quasi-exact fact match, or recall between {rephrased_recall} and {hallucination_recall}): "
+    "consider adding a fact variant.",
+    Flag.VERBOSE: "Most golden words are there (recall >= {verbose_recall}) but few response words are golden "
+    "(precision <= {verbose_precision}).",
+    Flag.REFUSAL: "The response declines to answer or says the information is not available.",
+    Flag.EMPTY_RESPONSE: "The response is empty.",
+    Flag.AMBIGUOUS_QUESTION: "No pipeline's response contains the fact: the question or the fact may be ambiguous.",
+    Flag.FACT_PRONE_TO_FALSE_MATCHES: "A fact part is a short bare number or a single common word, which can "
+    "match by accident (substring inclusion: 'art' matches 'Mozart').",
+    Flag.VERBOSE_GOLDEN_ANSWER: "The golden answer has more than {verbose_answer_words} words, which lowers "
+    "every pipeline's precision.",
+    Flag.EMPTY_FACT_PART: "A fact part is empty, and an empty part matches every response.",
+    Flag.FACT_NOT_IN_ANSWER: "No fact alternative appears in the golden answer itself: check the golden row.",
+}
+
+RESPONSE_FLAGS = (
+    Flag.LIKELY_HALLUCINATION,
+    Flag.ACCIDENTAL_FACT_MATCH,
+    Flag.POSSIBLY_CORRECT_REPHRASED,
+    Flag.VERBOSE,
+    Flag.REFUSAL,
+    Flag.EMPTY_RESPONSE,
+)
+GOLDEN_FLAGS = (
+    Flag.AMBIGUOUS_QUESTION,
+    Flag.FACT_PRONE_TO_FALSE_MATCHES,
+    Flag.VERBOSE_GOLDEN_ANSWER,
+    Flag.EMPTY_FACT_PART,
+    Flag.FACT_NOT_IN_ANSWER,
+)
+
+
+@dataclass(frozen=True)
+class FlagThresholds:
+    """Where each flag starts. Recall/precision are FMEval's word-set scores."""
+
+    hallucination_recall: float = 0.7
+    accidental_recall: float = 0.1
+    rephrased_recall: float = 0.3
+    verbose_recall: float = 0.7
+    verbose_precision: float = 0.3
+    verbose_answer_words: int = 40
+    short_number_digits: int = 3
+    short_word_chars: int = 3
+
+    def as_dict(self) -> dict[str, float]:
+        return {k: float(v) for k, v in asdict(self).items()}
+
+
+_REFUSAL = re.compile(
+    r"\b(i\s+(do\s+not|don'?t|cannot|can'?t)\s+(know|answer|find|say|provide)|"
+    r"(does|do)\s+not\s+(include|contain|mention|provide|specify)|"
+    r"(no|not\s+enough|insufficient)\s+(information|context|data)|"
+    r"(unable|not\s+able)\s+to\s+(answer|find|determine|provide)|"
+    r"cannot\s+be\s+(answered|determined)|not\s+(available|mentioned)\s+in|sorry)\b",
+    re.IGNORECASE,
+)
+
+_COMMON_WORDS = frozenset(
+    "yes no true false one two three four five six seven eight nine ten it is was are were be "
+    "and or of in on at to for by with as from up down out over under new old high low year years "
+    "day days million billion percent".split()
+)
+
+
+def explain(flag: Flag, thresholds: FlagThresholds | None = None) -> str:
+    """The flag's explanation with the thresholds in force filled in."""
+    return FLAG_EXPLANATIONS[flag].format(**asdict(thresholds or FlagThresholds()))
+
+
+def response_flags(
+    response: str, scores: Mapping[str, float], thresholds: FlagThresholds | None = None
+) -> list[Flag]:
+    """Flags for one response from its lexical scores (order as in :data:`RESPONSE_FLAGS`)."""
+    t = thresholds or FlagThresholds()
+    if not response.strip():
+        return [Flag.EMPTY_RESPONSE]
+    fact_found = scores[FACTUAL_KNOWLEDGE] >= 1.0
+    quasi_found = scores[FACTUAL_KNOWLEDGE_QUASI_EXACT] >= 1.0
+    recall, precision = scores[RECALL], scores[PRECISION]
+    if _REFUSAL.search(response):
+        # A refusal repeats the question's words, so recall can be high: it is not a hallucination.
+        return [Flag.REFUSAL]
+    flags: list[Flag] = []
+    if not fact_found and not quasi_found and recall >= t.hallucination_recall:
+        flags.append(Flag.LIKELY_HALLUCINATION)
+    if fact_found and recall <= t.accidental_recall:
+        flags.append(Flag.ACCIDENTAL_FACT_MATCH)
+    if not fact_found and (quasi_found or t.rephrased_recall <= recall < t.hallucination_recall):
+        flags.append(Flag.POSSIBLY_CORRECT_REPHRASED)
+    if recall >= t.verbose_recall and precision <= t.verbose_precision:
+        flags.append(Flag.VERBOSE)
+    return flags
+
+
+def _prone_to_false_match(part: str, t: FlagThresholds) -> bool:
+    text = part.strip()
+    bare = re.sub(r"[\s,.\-$%]", "", text)
+    if bare.isdigit() and len(bare) <= t.short_number_digits:
+        return True
+    words = normalise(text).split()
+    return len(words) == 1 and (len(words[0]) <= t.short_word_chars or words[0] in _COMMON_WORDS)
+
+
+def golden_flags(
+    answer: str,
+    fact: str,
+    fact_found_by_pipeline: Sequence[float],
+    thresholds: FlagThresholds | None = None,
+) -> list[Flag]:
+    """Flags for one golden row; ``fact_found_by_pipeline`` holds each response's exact FK score."""
+    t = thresholds or FlagThresholds()
+    flags: list[Flag] = []
+    if fact_found_by_pipeline and max(fact_found_by_pipeline) < 1.0:
+        flags.append(Flag.AMBIGUOUS_QUESTION)
+    parts = [p for g in fact_groups(fact) for p in g if p.strip()]
+    if any(_prone_to_false_match(p, t) for p in parts):
+        flags.append(Flag.FACT_PRONE_TO_FALSE_MATCHES)
+    if len(word_set(answer)) > t.verbose_answer_words or len(answer.split()) > t.verbose_answer_words:
+        flags.append(Flag.VERBOSE_GOLDEN_ANSWER)
+    if empty_parts(fact):
+        flags.append(Flag.EMPTY_FACT_PART)
+    lower = answer.lower()
+    if parts and not any(all(p.lower() in lower for p in g if p.strip()) for g in fact_groups(fact)):
+        flags.append(Flag.FACT_NOT_IN_ANSWER)
+    return flags

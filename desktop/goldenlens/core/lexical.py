@@ -1,0 +1,285 @@
+"""FMEval QA Accuracy and Factual Knowledge for one response, with the token alignment.
+
+QA Accuracy reproduces FMEval 1.2.3 to the last bit: both texts stripped and normalised,
+compared as *sets* of words, precision/recall as NLTK computes them and F1 as NLTK's
+``f_measure`` (``1 / (0.5/p + 0.5/r)``, which can differ from ``2pr/(p+r)`` in the last
+floating-point digit). A golden answer holding ``<OR>`` is several targets and each score is
+the maximum over them, as FMEval's ``target_output_delimiter`` does.
+
+``multiset=True`` is *not* FMEval: it counts repeated words and keeps articles, as the
+hand-worked "TP 11 / FP 7 / FN 3" tables in articles about the metric do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from goldenlens.core.facts import FactMatcher, FactResult
+from goldenlens.core.normalise import PUNCTUATION, Token, lowered_with_offsets, normalise, words_with_spans
+
+FACTUAL_KNOWLEDGE = "factual_knowledge"
+FACTUAL_KNOWLEDGE_QUASI_EXACT = "factual_knowledge_quasi_exact"
+F1_SCORE = "f1_score"
+PRECISION = "precision_over_words"
+RECALL = "recall_over_words"
+EXACT_MATCH = "exact_match_score"
+QUASI_EXACT_MATCH = "quasi_exact_match_score"
+
+FACT_SCORE_NAMES: tuple[str, ...] = (FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT)
+QA_SCORE_NAMES: tuple[str, ...] = (F1_SCORE, PRECISION, RECALL, EXACT_MATCH, QUASI_EXACT_MATCH)
+LEXICAL_SCORE_NAMES: tuple[str, ...] = FACT_SCORE_NAMES + QA_SCORE_NAMES
+
+TARGET_DELIMITER = "<OR>"
+
+
+class WordKind(StrEnum):
+    MATCHED = "matched"
+    EXTRA = "extra"
+    MISSED = "missed"
+
+
+@dataclass(frozen=True)
+class WordSpan:
+    """One counted word occurrence: ``text[start:end]`` in the original string."""
+
+    start: int
+    end: int
+    word: str
+    kind: WordKind
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Which words of the response and of the golden answer were matched.
+
+    Response words are ``matched`` (in the golden answer) or ``extra``; golden words are
+    ``matched`` or ``missed``. With set semantics every occurrence of a matched word is
+    matched, and the scores follow from the *distinct* words:
+    precision = distinct matched / distinct response words.
+    """
+
+    response: tuple[WordSpan, ...]
+    answer: tuple[WordSpan, ...]
+    target_index: int = 0
+    multiset: bool = False
+
+    def counts(self) -> dict[str, int]:
+        """True positives, false positives and false negatives as the scores counted them."""
+        if self.multiset:
+            return {
+                "tp": sum(1 for s in self.response if s.kind is WordKind.MATCHED),
+                "fp": sum(1 for s in self.response if s.kind is WordKind.EXTRA),
+                "fn": sum(1 for s in self.answer if s.kind is WordKind.MISSED),
+            }
+        return {
+            "tp": len({s.word for s in self.response if s.kind is WordKind.MATCHED}),
+            "fp": len({s.word for s in self.response if s.kind is WordKind.EXTRA}),
+            "fn": len({s.word for s in self.answer if s.kind is WordKind.MISSED}),
+        }
+
+
+@dataclass(frozen=True)
+class QAScores:
+    f1: float
+    precision: float
+    recall: float
+    exact_match: float
+    quasi_exact_match: float
+    target_index: int = 0
+
+
+@dataclass(frozen=True)
+class LexicalResult:
+    """All seven lexical scores for one response, the fact match and the alignment."""
+
+    scores: dict[str, float]
+    fact: FactResult
+    alignment: Alignment | None = None
+    params: dict[str, object] = field(default_factory=dict)
+
+
+def prf(response_words: frozenset[str], golden_words: frozenset[str]) -> tuple[float, float, float]:
+    """Precision, recall and F1 of two word sets, exactly as NLTK (and so FMEval) computes them."""
+    if not response_words or not golden_words:
+        return 0.0, 0.0, 0.0
+    common = len(response_words & golden_words)
+    precision = common / len(response_words)
+    recall = common / len(golden_words)
+    if precision == 0 or recall == 0:
+        return precision, recall, 0.0
+    return precision, recall, 1.0 / (0.5 / precision + 0.5 / recall)
+
+
+def _multiset_prf(response_words: Sequence[str], golden_words: Sequence[str]) -> tuple[float, float, float]:
+    common = sum((Counter(response_words) & Counter(golden_words)).values())
+    if common == 0:
+        return 0.0, 0.0, 0.0
+    precision = common / len(response_words)
+    recall = common / len(golden_words)
+    return precision, recall, 2 * precision * recall / (precision + recall)
+
+
+_WORD = re.compile(r"\S+")
+
+
+def multiset_words(text: str) -> list[Token]:
+    """Lower-case, drop ASCII punctuation, split on whitespace; articles kept (not FMEval)."""
+    pairs = [(c, i) for c, i in lowered_with_offsets(text) if c not in PUNCTUATION]
+    chars = "".join(c for c, _ in pairs)
+    return [Token(m.group(), pairs[m.start()][1], pairs[m.end() - 1][1] + 1) for m in _WORD.finditer(chars)]
+
+
+@dataclass(frozen=True)
+class _Target:
+    """One golden target, prepared once and reused for every pipeline's response."""
+
+    text: str
+    offset: int
+    stripped: str
+    normalised: str
+    words: frozenset[str]
+
+
+def _targets(answer: str) -> tuple[_Target, ...]:
+    targets: list[_Target] = []
+    offset = 0
+    for text in answer.split(TARGET_DELIMITER):
+        normalised = normalise(text.strip())
+        targets.append(_Target(text, offset, text.strip(), normalised, frozenset(normalised.split())))
+        offset += len(text) + len(TARGET_DELIMITER)
+    return tuple(targets)
+
+
+class LexicalScorer:
+    """Scores responses against golden items, preparing each answer and fact once.
+
+    The batch job keeps one scorer for a whole run: with N pipelines every golden answer is
+    normalised once instead of 5·N times, which is where the speed-up over a per-row
+    FMEval loop comes from (see tests/bench/bench_lexical.py).
+    """
+
+    def __init__(self, *, multiset: bool = False) -> None:
+        self.multiset = multiset
+        self._answers: dict[str, tuple[_Target, ...]] = {}
+        self._facts: dict[str, FactMatcher] = {}
+
+    def params(self) -> dict[str, object]:
+        return {"counting": "multiset" if self.multiset else "set", "target_delimiter": TARGET_DELIMITER}
+
+    def _prepared(self, answer: str) -> tuple[_Target, ...]:
+        targets = self._answers.get(answer)
+        if targets is None:
+            targets = self._answers[answer] = _targets(answer)
+        return targets
+
+    def _matcher(self, fact: str) -> FactMatcher:
+        matcher = self._facts.get(fact)
+        if matcher is None:
+            matcher = self._facts[fact] = FactMatcher(fact)
+        return matcher
+
+    def qa(self, response: str, answer: str) -> QAScores:
+        """QA Accuracy: each score is the max over the ``<OR>`` targets of the answer."""
+        stripped = response.strip()
+        normalised = normalise(stripped)
+        words = frozenset(normalised.split())
+        multiset_response = [t.word for t in multiset_words(response)] if self.multiset else []
+        best: list[float] = [0.0] * 5
+        best_f1_index = 0
+        best_f1 = -1.0
+        for index, target in enumerate(self._prepared(answer)):
+            if self.multiset:
+                p, r, f1 = _multiset_prf(multiset_response, [t.word for t in multiset_words(target.text)])
+            else:
+                p, r, f1 = prf(words, target.words)
+            exact = float(stripped == target.stripped)
+            quasi = float(normalised == target.normalised)
+            for k, value in enumerate((f1, p, r, exact, quasi)):
+                best[k] = max(best[k], value)
+            if f1 > best_f1:
+                best_f1, best_f1_index = f1, index
+        return QAScores(best[0], best[1], best[2], best[3], best[4], best_f1_index)
+
+    def align(self, response: str, answer: str, target_index: int = 0) -> Alignment:
+        """Word spans of the response and of one target of the golden answer, classified."""
+        target = self._prepared(answer)[target_index]
+        if self.multiset:
+            return _multiset_alignment(response, target, target_index)
+        response_tokens = words_with_spans(response)
+        answer_tokens = words_with_spans(target.text)
+        response_set = frozenset(t.word for t in response_tokens)
+        return Alignment(
+            response=tuple(
+                WordSpan(t.start, t.end, t.word, WordKind.MATCHED if t.word in target.words else WordKind.EXTRA)
+                for t in response_tokens
+            ),
+            answer=tuple(
+                WordSpan(
+                    t.start + target.offset,
+                    t.end + target.offset,
+                    t.word,
+                    WordKind.MATCHED if t.word in response_set else WordKind.MISSED,
+                )
+                for t in answer_tokens
+            ),
+            target_index=target_index,
+        )
+
+    def score(self, response: str, answer: str, fact: str, *, with_alignment: bool = True) -> LexicalResult:
+        """All seven lexical scores; the alignment and fact spans when ``with_alignment``."""
+        qa = self.qa(response, answer)
+        matcher = self._matcher(fact)
+        if with_alignment:
+            fact_result = matcher.match(response)
+            alignment: Alignment | None = self.align(response, answer, qa.target_index)
+        else:
+            exact, quasi = matcher.scores(response)
+            fact_result = FactResult(exact, quasi)
+            alignment = None
+        scores = {
+            FACTUAL_KNOWLEDGE: fact_result.exact,
+            FACTUAL_KNOWLEDGE_QUASI_EXACT: fact_result.quasi_exact,
+            F1_SCORE: qa.f1,
+            PRECISION: qa.precision,
+            RECALL: qa.recall,
+            EXACT_MATCH: qa.exact_match,
+            QUASI_EXACT_MATCH: qa.quasi_exact_match,
+        }
+        return LexicalResult(scores, fact_result, alignment, self.params())
+
+
+def _multiset_alignment(response: str, target: _Target, target_index: int) -> Alignment:
+    response_tokens = multiset_words(response)
+    answer_tokens = multiset_words(target.text)
+    budget = Counter(t.word for t in answer_tokens) & Counter(t.word for t in response_tokens)
+    left = Counter(budget)
+    spans: list[WordSpan] = []
+    for t in response_tokens:
+        matched = left[t.word] > 0
+        left[t.word] -= int(matched)
+        spans.append(WordSpan(t.start, t.end, t.word, WordKind.MATCHED if matched else WordKind.EXTRA))
+    left = Counter(budget)
+    golden: list[WordSpan] = []
+    for t in answer_tokens:
+        matched = left[t.word] > 0
+        left[t.word] -= int(matched)
+        golden.append(
+            WordSpan(
+                t.start + target.offset,
+                t.end + target.offset,
+                t.word,
+                WordKind.MATCHED if matched else WordKind.MISSED,
+            )
+        )
+    return Alignment(tuple(spans), tuple(golden), target_index, multiset=True)
+
+
+def score_response(
+    response: str, answer: str, fact: str, *, multiset: bool = False, with_alignment: bool = True
+) -> LexicalResult:
+    """Convenience for one row; batch work should keep one :class:`LexicalScorer`."""
+    return LexicalScorer(multiset=multiset).score(response, answer, fact, with_alignment=with_alignment)

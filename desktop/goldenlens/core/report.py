@@ -1,0 +1,118 @@
+"""Scored rows and their aggregation: the Qt-free content of every table, chart and export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from goldenlens.core.flags import Flag, FlagThresholds, golden_flags, response_flags
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalResult, LexicalScorer
+from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
+from goldenlens.core.signature import Signature, lexical_signature
+
+
+@dataclass(frozen=True)
+class ScoredRow:
+    """One (golden question, pipeline) pair with its lexical result and flags."""
+
+    item: GoldenItem
+    response: PipelineResponse
+    result: LexicalResult
+    flags: tuple[Flag, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.item.id, self.response.pipeline)
+
+    @property
+    def scores(self) -> dict[str, float]:
+        return self.result.scores
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a report shows: golden items, pipelines, scored rows, flags and problems."""
+
+    golden: tuple[GoldenItem, ...]
+    pipelines: tuple[str, ...]
+    rows: tuple[ScoredRow, ...]
+    golden_flags: Mapping[str, tuple[Flag, ...]] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
+    signatures: Mapping[str, Signature] = field(default_factory=dict)
+    thresholds: FlagThresholds = field(default_factory=FlagThresholds)
+
+    def row(self, question_id: str, pipeline: str) -> ScoredRow | None:
+        for r in self.rows:
+            if r.key == (question_id, pipeline):
+                return r
+        return None
+
+    def summary(self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES) -> dict[str, dict[str, float]]:
+        """Mean of each score per pipeline (pipelines in report order)."""
+        return summarise(self.rows, self.pipelines, score_names)
+
+    def fact_matrix(self) -> dict[str, dict[str, float | None]]:
+        """The Factual Knowledge Report: question id → pipeline → exact FK (``None`` if no response)."""
+        matrix: dict[str, dict[str, float | None]] = {
+            item.id: dict.fromkeys(self.pipelines) for item in self.golden
+        }
+        for r in self.rows:
+            matrix[r.item.id][r.response.pipeline] = r.scores[FACTUAL_KNOWLEDGE]
+        return matrix
+
+
+def summarise(
+    rows: Iterable[ScoredRow], pipelines: Sequence[str], score_names: Sequence[str] = LEXICAL_SCORE_NAMES
+) -> dict[str, dict[str, float]]:
+    """Mean of each score per pipeline, as FMEval aggregates (plain mean over rows)."""
+    sums: dict[str, dict[str, float]] = {p: dict.fromkeys(score_names, 0.0) for p in pipelines}
+    counts: dict[str, int] = dict.fromkeys(pipelines, 0)
+    for r in rows:
+        p = r.response.pipeline
+        counts[p] = counts.get(p, 0) + 1
+        target = sums.setdefault(p, dict.fromkeys(score_names, 0.0))
+        for name in score_names:
+            target[name] += r.scores[name]
+    return {p: {n: (v / counts[p] if counts[p] else 0.0) for n, v in s.items()} for p, s in sums.items()}
+
+
+def score_all(
+    golden: Sequence[GoldenItem],
+    responses: Sequence[PipelineResponse],
+    pipelines: Sequence[str],
+    *,
+    multiset: bool = False,
+    thresholds: FlagThresholds | None = None,
+    with_alignment: bool = True,
+    problems: Sequence[Problem] = (),
+) -> Report:
+    """Score every response in memory and build the :class:`Report` (no store involved)."""
+    t = thresholds or FlagThresholds()
+    scorer = LexicalScorer(multiset=multiset)
+    by_id = {item.id: item for item in golden}
+    rows: list[ScoredRow] = []
+    for resp in responses:
+        item = by_id[resp.question_id]
+        result = scorer.score(resp.response, item.answer, item.fact, with_alignment=with_alignment)
+        rows.append(ScoredRow(item, resp, result, tuple(response_flags(resp.response, result.scores, t))))
+    return Report(
+        golden=tuple(golden),
+        pipelines=tuple(pipelines),
+        rows=tuple(rows),
+        golden_flags=golden_flags_for(golden, rows, t),
+        problems=tuple(problems),
+        signatures={n: lexical_signature(n, scorer.params()) for n in LEXICAL_SCORE_NAMES},
+        thresholds=t,
+    )
+
+
+def golden_flags_for(
+    golden: Sequence[GoldenItem], rows: Iterable[ScoredRow], thresholds: FlagThresholds
+) -> dict[str, tuple[Flag, ...]]:
+    """Per golden row flags, from the exact FK score of each of its responses."""
+    found: dict[str, list[float]] = {item.id: [] for item in golden}
+    for r in rows:
+        found.setdefault(r.item.id, []).append(r.scores[FACTUAL_KNOWLEDGE])
+    return {
+        item.id: tuple(golden_flags(item.answer, item.fact, found[item.id], thresholds)) for item in golden
+    }
