@@ -109,7 +109,9 @@ class FactMatcher:
             for group in self.groups:
                 spans = [_exact_span(p, lower, offsets, len(response)) for p in group]
                 if all(s is not None for s in spans):
-                    found = tuple(FactPartMatch(p, s[0], s[1]) for p, s in zip(group, spans, strict=True) if s)
+                    found = tuple(
+                        FactPartMatch(p, s[0], s[1]) for p, s in zip(group, spans, strict=True) if s
+                    )
                     return FactResult(exact, quasi, found, "exact")
         if quasi:
             normalised, offsets = normalise_with_offsets(response)

@@ -47,24 +47,40 @@ FLAG_LABELS: dict[Flag, str] = {
 }
 
 FLAG_EXPLANATIONS: dict[Flag, str] = {
-    Flag.LIKELY_HALLUCINATION: "The fact is missing but most golden words are there (recall >= {hallucination_recall}): "
-    "the wording is right and the key value is not.",
-    Flag.ACCIDENTAL_FACT_MATCH: "The fact was found but almost no golden words are (recall <= {accidental_recall}): "
-    "the match may be a coincidence, e.g. a document id equal to the number.",
-    Flag.POSSIBLY_CORRECT_REPHRASED: "The fact is missing yet the response is close to the answer "
-    "(quasi-exact fact match, or recall between {rephrased_recall} and {hallucination_recall}): "
-    "consider adding a fact variant.",
-    Flag.VERBOSE: "Most golden words are there (recall >= {verbose_recall}) but few response words are golden "
-    "(precision <= {verbose_precision}).",
-    Flag.REFUSAL: "The response declines to answer or says the information is not available.",
-    Flag.EMPTY_RESPONSE: "The response is empty.",
-    Flag.AMBIGUOUS_QUESTION: "No pipeline's response contains the fact: the question or the fact may be ambiguous.",
-    Flag.FACT_PRONE_TO_FALSE_MATCHES: "A fact part is a short bare number or a single common word, which can "
-    "match by accident (substring inclusion: 'art' matches 'Mozart').",
-    Flag.VERBOSE_GOLDEN_ANSWER: "The golden answer has more than {verbose_answer_words} words, which lowers "
-    "every pipeline's precision.",
-    Flag.EMPTY_FACT_PART: "A fact part is empty, and an empty part matches every response.",
-    Flag.FACT_NOT_IN_ANSWER: "No fact alternative appears in the golden answer itself: check the golden row.",
+    Flag.LIKELY_HALLUCINATION: (
+        "The fact is missing but most golden words are there (recall >= {hallucination_recall}): "
+        "the wording is right and the key value is not."
+    ),
+    Flag.ACCIDENTAL_FACT_MATCH: (
+        "The fact was found but almost no golden words are (recall <= {accidental_recall}): "
+        "the match may be a coincidence, e.g. a document id equal to the number."
+    ),
+    Flag.POSSIBLY_CORRECT_REPHRASED: (
+        "The fact is missing yet the response is close to the answer "
+        "(quasi-exact fact match, or recall between {rephrased_recall} and {hallucination_recall}): "
+        "consider adding a fact variant."
+    ),
+    Flag.VERBOSE: (
+        "Most golden words are there (recall >= {verbose_recall}) but few response words are golden "
+        "(precision <= {verbose_precision})."
+    ),
+    Flag.REFUSAL: ("The response declines to answer or says the information is not available."),
+    Flag.EMPTY_RESPONSE: ("The response is empty."),
+    Flag.AMBIGUOUS_QUESTION: (
+        "No pipeline's response contains the fact: the question or the fact may be ambiguous."
+    ),
+    Flag.FACT_PRONE_TO_FALSE_MATCHES: (
+        "A fact part is a short bare number or a single common word, which can "
+        "match by accident (substring inclusion: 'art' matches 'Mozart')."
+    ),
+    Flag.VERBOSE_GOLDEN_ANSWER: (
+        "The golden answer has more than {verbose_answer_words} words, which lowers "
+        "every pipeline's precision."
+    ),
+    Flag.EMPTY_FACT_PART: ("A fact part is empty, and an empty part matches every response."),
+    Flag.FACT_NOT_IN_ANSWER: (
+        "No fact alternative appears in the golden answer itself: check the golden row."
+    ),
 }
 
 RESPONSE_FLAGS = (
@@ -97,8 +113,8 @@ class FlagThresholds:
     short_number_digits: int = 3
     short_word_chars: int = 3
 
-    def as_dict(self) -> dict[str, float]:
-        return {k: float(v) for k, v in asdict(self).items()}
+    def as_dict(self) -> dict[str, float | int]:
+        return dict(asdict(self))
 
 
 _REFUSAL = re.compile(
@@ -111,9 +127,56 @@ _REFUSAL = re.compile(
 )
 
 _COMMON_WORDS = frozenset(
-    "yes no true false one two three four five six seven eight nine ten it is was are were be "
-    "and or of in on at to for by with as from up down out over under new old high low year years "
-    "day days million billion percent".split()
+    [
+        "yes",
+        "no",
+        "true",
+        "false",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "it",
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "and",
+        "or",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "by",
+        "with",
+        "as",
+        "from",
+        "up",
+        "down",
+        "out",
+        "over",
+        "under",
+        "new",
+        "old",
+        "high",
+        "low",
+        "year",
+        "years",
+        "day",
+        "days",
+        "million",
+        "billion",
+        "percent",
+    ]
 )
 
 

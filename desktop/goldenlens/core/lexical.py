@@ -214,7 +214,9 @@ class LexicalScorer:
         response_set = frozenset(t.word for t in response_tokens)
         return Alignment(
             response=tuple(
-                WordSpan(t.start, t.end, t.word, WordKind.MATCHED if t.word in target.words else WordKind.EXTRA)
+                WordSpan(
+                    t.start, t.end, t.word, WordKind.MATCHED if t.word in target.words else WordKind.EXTRA
+                )
                 for t in response_tokens
             ),
             answer=tuple(

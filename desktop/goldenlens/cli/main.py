@@ -1,0 +1,220 @@
+"""``goldenlens`` command line: a thin front end over the jobs.
+
+Exit codes: 0 success (warnings listed on stderr), 2 bad input or unusable file (one line on
+stderr naming the file, sheet, row and column where known — never a traceback), 130 cancelled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from goldenlens import __version__
+from goldenlens.core.model import InputError, Severity
+from goldenlens.io.golden_writer import ExportError
+from goldenlens.io.sample import SAMPLE_GOLDEN, SAMPLE_RESPONSES, sample_dir
+from goldenlens.jobs.import_job import ImportResult, import_inputs
+from goldenlens.jobs.progress import Cancelled
+from goldenlens.jobs.report_job import NoScoresError
+from goldenlens.jobs.score_job import ScoreOptions, score_project
+from goldenlens.store.project import ProjectStore, StoreError
+
+from .output import StderrProgress, parse_mapping, print_problems, write_outputs
+
+EXIT_BAD_INPUT = 2
+
+
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN",
+        help="use COLUMN for FIELD (id, question, answer, fact, notes, question_id, pipeline, response, "
+        "contexts); repeatable; applies to whichever input has that column",
+    )
+    parser.add_argument(
+        "--golden-sheet", metavar="NAME", help="sheet of the golden set (default: first that maps)"
+    )
+    parser.add_argument(
+        "--responses-sheet", metavar="NAME", help="sheet of the responses (default: first that maps)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="goldenlens",
+        description="Score question-answering and RAG pipelines against a golden set (FMEval-exact lexical "
+        "metrics), offline.",
+    )
+    parser.add_argument("--version", action="version", version=f"goldenlens {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    score = sub.add_parser("score", help="import a golden set and responses, score them, write a report")
+    score.add_argument("golden", type=Path, help="golden set: .xlsx .xlsm .xls .ods .csv .tsv")
+    score.add_argument(
+        "responses", type=Path, help="pipeline responses (long or wide layout); may be the same workbook"
+    )
+    score.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        help="report file: .xlsx workbook, .json or .csv (default: print a summary)",
+    )
+    score.add_argument(
+        "--project", type=Path, help="keep the project in this .goldenlens file (created or updated)"
+    )
+    score.add_argument(
+        "--multiset",
+        action="store_true",
+        help="count repeated words and keep articles (NOT FMEval; matches hand-worked TP/FP/FN tables)",
+    )
+    score.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    _add_input_options(score)
+
+    export = sub.add_parser(
+        "export-golden", help="write a golden set (spreadsheet or project) as a clean workbook"
+    )
+    export.add_argument("source", type=Path, help="a spreadsheet or a .goldenlens project")
+    export.add_argument("-o", "--output", type=Path, required=True, help="the .xlsx file to write")
+    _add_input_options(export)
+
+    report = sub.add_parser("report", help="write the report of a scored project")
+    report.add_argument("project", type=Path)
+    report.add_argument("-o", "--output", type=Path, help=".xlsx, .json or .csv (default: print a summary)")
+
+    resume = sub.add_parser("resume", help="finish an interrupted scoring run of a project")
+    resume.add_argument("project", type=Path)
+    resume.add_argument("-q", "--quiet", action="store_true")
+
+    sample = sub.add_parser("sample", help="score the bundled Amazon Q2 2023 sample and write its report")
+    sample.add_argument(
+        "--out-dir",
+        type=Path,
+        default=Path("goldenlens-sample"),
+        help="where to write (default: %(default)s)",
+    )
+    sample.add_argument("-q", "--quiet", action="store_true")
+    return parser
+
+
+def _import_and_score(
+    project: Path, golden: Path, responses: Path | None, args: argparse.Namespace, *, multiset: bool
+) -> tuple[ImportResult, int]:
+    progress = StderrProgress(quiet=getattr(args, "quiet", False))
+    with ProjectStore.open(project, create=True) as store:
+        result = import_inputs(
+            store,
+            golden,
+            responses,
+            golden_sheet=getattr(args, "golden_sheet", None),
+            responses_sheet=getattr(args, "responses_sheet", None),
+            mapping=parse_mapping(getattr(args, "map", [])),
+            progress=progress,
+        )
+        run_id = score_project(store, ScoreOptions(multiset=multiset), progress=progress)
+    progress.finish()
+    return result, run_id
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="goldenlens-") as tmp:
+        project = args.project or Path(tmp) / "scores.goldenlens"
+        result, run_id = _import_and_score(project, args.golden, args.responses, args, multiset=args.multiset)
+        print_problems(result.problems)
+        with ProjectStore.open(project) as store:
+            write_outputs(store, run_id, args.output)
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    with ProjectStore.open(args.project) as store:
+        write_outputs(store, None, args.output)
+    return 0
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    with ProjectStore.open(args.project) as store:
+        pending = store.unfinished_runs("lexical")
+        if not pending:
+            print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)
+            return 0
+        params = pending[-1].params
+        options = ScoreOptions(multiset=bool(params.get("multiset", False)))
+        progress = StderrProgress(quiet=args.quiet)
+        run_id = score_project(store, options, progress=progress)
+        progress.finish()
+        write_outputs(store, run_id, None)
+    return 0
+
+
+def _cmd_export_golden(args: argparse.Namespace) -> int:
+    from goldenlens.io.golden_writer import write_golden_workbook
+    from goldenlens.io.readers import read_golden
+
+    if args.source.suffix.lower() == ".goldenlens":
+        from goldenlens.jobs.report_job import export_golden
+
+        with ProjectStore.open(args.source) as store:
+            count = export_golden(store, args.output)
+    else:
+        golden, problems = read_golden(args.source, sheet=args.golden_sheet, mapping=parse_mapping(args.map))
+        print_problems(problems)
+        write_golden_workbook(golden.items, args.output)
+        count = len(golden.items)
+    print(f"Wrote {count} golden items to {args.output}")
+    return 0
+
+
+def _cmd_sample(args: argparse.Namespace) -> int:
+    out_dir: Path = args.out_dir
+    out_dir.mkdir(parents=True, exist_ok=True)
+    project = out_dir / "amazon_q2_2023.goldenlens"
+    folder = sample_dir()
+    _import_and_score(project, folder / SAMPLE_GOLDEN, folder / SAMPLE_RESPONSES, args, multiset=False)
+    report_path = out_dir / "amazon_q2_2023-report.xlsx"
+    with ProjectStore.open(project) as store:
+        write_outputs(store, None, report_path)
+        write_outputs(store, None, None)
+    print(f"Project: {project}\nReport:  {report_path}")
+    return 0
+
+
+COMMANDS = {
+    "score": _cmd_score,
+    "report": _cmd_report,
+    "resume": _cmd_resume,
+    "export-golden": _cmd_export_golden,
+    "sample": _cmd_sample,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``goldenlens`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except InputError as error:
+        print(f"goldenlens: error: {error.problem.format()}", file=sys.stderr)
+        print_problems([p for p in error.others if p.severity is not Severity.INFO])
+        return EXIT_BAD_INPUT
+    except (StoreError, ExportError, NoScoresError) as error:
+        print(f"goldenlens: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as error:
+        name = Path(error.filename).name if error.filename else ""
+        print(f"goldenlens: error: {name + ': ' if name else ''}{error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (Cancelled, KeyboardInterrupt):
+        print(
+            "goldenlens: cancelled; finished rows are saved (run 'goldenlens resume PROJECT').",
+            file=sys.stderr,
+        )
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

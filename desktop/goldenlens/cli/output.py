@@ -1,0 +1,133 @@
+"""What the CLI prints and writes: progress on stderr, problems, the summary table, reports."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.model import InputError, Problem, Severity
+from goldenlens.core.report import Report
+from goldenlens.io.report_formats import write_report_csv, write_report_json
+from goldenlens.io.report_writer import write_report_workbook
+from goldenlens.jobs.progress import Progress
+from goldenlens.jobs.report_job import build_report
+from goldenlens.store.project import ProjectStore
+
+SHORT_NAMES = {
+    "factual_knowledge": "FK",
+    "factual_knowledge_quasi_exact": "FK~",
+    "f1_score": "F1",
+    "precision_over_words": "Prec",
+    "recall_over_words": "Recall",
+    "exact_match_score": "EM",
+    "quasi_exact_match_score": "QEM",
+}
+
+
+class StderrProgress:
+    """Progress lines on stderr: a live line on a terminal, a line every few seconds otherwise."""
+
+    def __init__(self, *, quiet: bool = False, interval: float = 2.0) -> None:
+        self._quiet = quiet
+        self._tty = sys.stderr.isatty()
+        self._interval = 0.1 if self._tty else interval
+        self._last = 0.0
+        self._started = time.monotonic()
+        self._live = False
+
+    def __call__(self, progress: Progress, /) -> None:
+        if self._quiet:
+            return
+        now = time.monotonic()
+        last_item = progress.total > 0 and progress.done >= progress.total
+        if now - self._last < self._interval and not last_item:
+            return
+        self._last = now
+        line = f"{progress.stage}: {progress.message}"
+        if progress.total > 1:
+            elapsed = now - self._started
+            eta = elapsed / progress.done * (progress.total - progress.done) if progress.done else 0.0
+            line += f" {progress.done:,}/{progress.total:,} ({progress.fraction:.0%}, ETA {eta:.0f}s)"
+        if self._tty:
+            sys.stderr.write("\r\x1b[2K" + line)
+            self._live = True
+        else:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def finish(self) -> None:
+        if self._live:
+            sys.stderr.write("\n")
+            self._live = False
+
+
+def parse_mapping(pairs: Iterable[str]) -> dict[str, str]:
+    """``["fact=Key fact", ...]`` → ``{"fact": "Key fact"}``; a malformed pair is bad input."""
+    mapping: dict[str, str] = {}
+    for pair in pairs:
+        field, sep, column = pair.partition("=")
+        if not sep or not field.strip() or not column.strip():
+            raise InputError(Problem("--map", f"expected FIELD=COLUMN, got '{pair}'", Severity.FATAL))
+        mapping[field.strip().lower()] = column.strip()
+    return mapping
+
+
+def print_problems(problems: Sequence[Problem], *, limit: int = 20) -> None:
+    """Warnings and errors on stderr (info notes only counted), at most ``limit`` lines."""
+    shown = [p for p in problems if p.severity is not Severity.INFO]
+    for problem in shown[:limit]:
+        print(f"goldenlens: {problem.format()}", file=sys.stderr)
+    if len(shown) > limit:
+        print(
+            f"goldenlens: ... and {len(shown) - limit} more problems (see the report's Problems sheet)",
+            file=sys.stderr,
+        )
+    notes = len(problems) - len(shown)
+    if notes:
+        first_note = next(p for p in problems if p.severity is Severity.INFO)
+        print(f"goldenlens: {notes} note(s), e.g. {first_note.format()}", file=sys.stderr)
+
+
+def format_summary(report: Report) -> str:
+    """Per-pipeline means as a fixed-width table."""
+    summary = report.summary()
+    width = max([len("pipeline"), *(len(p) for p in report.pipelines)])
+    counts = dict.fromkeys(report.pipelines, 0)
+    for row in report.rows:
+        counts[row.response.pipeline] = counts.get(row.response.pipeline, 0) + 1
+    header = f"{'pipeline':<{width}}  {'n':>5}  " + "  ".join(
+        f"{SHORT_NAMES[n]:>6}" for n in LEXICAL_SCORE_NAMES
+    )
+    lines = [header, "-" * len(header)]
+    for pipeline in report.pipelines:
+        means = summary.get(pipeline, {})
+        cells = "  ".join(f"{means.get(n, 0.0):>6.3f}" for n in LEXICAL_SCORE_NAMES)
+        lines.append(f"{pipeline:<{width}}  {counts.get(pipeline, 0):>5}  {cells}")
+    legend = ", ".join(f"{short}={name}" for name, short in SHORT_NAMES.items())
+    return "\n".join([*lines, "", legend])
+
+
+def print_summary(report: Report) -> None:
+    print(format_summary(report))
+
+
+def write_outputs(store: ProjectStore, run_id: int | None, out: Path | None) -> Report:
+    """Write the report in the format OUT's extension picks, or print the summary."""
+    report = build_report(store, run_id)
+    if out is None:
+        print_summary(report)
+        return report
+    suffix = out.suffix.lower()
+    if suffix == ".json":
+        write_report_json(report, out)
+    elif suffix == ".csv":
+        write_report_csv(report, out)
+    elif suffix == ".xlsx":
+        write_report_workbook(report, out)
+    else:
+        raise InputError(Problem(out.name, "the report must be .xlsx, .json or .csv", Severity.FATAL))
+    print(f"Wrote {len(report.rows)} scored responses to {out}", file=sys.stderr)
+    return report

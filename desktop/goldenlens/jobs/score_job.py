@@ -1,0 +1,119 @@
+"""Score every response of a project with the lexical metrics, committing as it goes.
+
+A run killed at any point keeps every batch it committed; calling :func:`score_project`
+again with the same options resumes the unfinished run and scores only what is missing, so
+the final numbers equal those of an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from goldenlens.core.flags import FlagThresholds, golden_flags, response_flags
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
+from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.serial import result_to_records
+from goldenlens.core.signature import lexical_signature
+from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, Throttle, no_progress
+from goldenlens.store.project import ProjectStore
+
+LEXICAL_RUN = "lexical"
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """What changes the lexical numbers or flags; stored as the run's parameters."""
+
+    multiset: bool = False
+    thresholds: FlagThresholds = field(default_factory=FlagThresholds)
+
+    def params(self) -> dict[str, Any]:
+        return {"multiset": self.multiset, "thresholds": self.thresholds.as_dict()}
+
+
+def score_rows(
+    items: Sequence[GoldenItem],
+    responses: Sequence[PipelineResponse],
+    scorer: LexicalScorer,
+    thresholds: FlagThresholds,
+) -> tuple[list[ScoreRecord], list[tuple[str, str, str]]]:
+    """Score records and response flags for ``responses`` (pure; no store)."""
+    by_id = {item.id: item for item in items}
+    signatures = {name: lexical_signature(name, scorer.params()) for name in LEXICAL_SCORE_NAMES}
+    records: list[ScoreRecord] = []
+    flags: list[tuple[str, str, str]] = []
+    for resp in responses:
+        item = by_id[resp.question_id]
+        result = scorer.score(resp.response, item.answer, item.fact)
+        records.extend(result_to_records(resp.question_id, resp.pipeline, result, signatures))
+        flags.extend(
+            (resp.question_id, resp.pipeline, flag.value)
+            for flag in response_flags(resp.response, result.scores, thresholds)
+        )
+    return records, flags
+
+
+def _resumable_run(store: ProjectStore, params: dict[str, Any]) -> int | None:
+    for run in store.unfinished_runs(LEXICAL_RUN):
+        if run.params == params:
+            return run.id
+    return None
+
+
+def score_project(
+    store: ProjectStore,
+    options: ScoreOptions | None = None,
+    *,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+    batch_size: int = 500,
+    resume: bool = True,
+) -> int:
+    """Score all responses of ``store`` and return the run id.
+
+    Each batch of ``batch_size`` responses is one commit. On cancel the finished batches
+    stay, the run is marked ``cancelled`` and :class:`Cancelled` is raised; the next call
+    with the same options resumes it.
+    """
+    options = options or ScoreOptions()
+    params = options.params()
+    items = store.golden_items()
+    responses = store.responses()
+    run_id = _resumable_run(store, params) if resume else None
+    if run_id is None:
+        run_id = store.start_run(LEXICAL_RUN, params, total=len(responses))
+    done = store.scored_keys(run_id)
+    todo = [r for r in responses if (r.question_id, r.pipeline) not in done]
+    scorer = LexicalScorer(multiset=options.multiset)
+    report = Throttle(progress)
+    finished = len(responses) - len(todo)
+    report("score", finished, len(responses), "Scoring responses", force=True)
+    for start in range(0, len(todo), batch_size):
+        if cancel is not None and cancel.cancelled:
+            store.finish_run(run_id, "cancelled")
+            raise Cancelled
+        batch = todo[start : start + batch_size]
+        records, flags = score_rows(items, batch, scorer, options.thresholds)
+        store.save_scores(run_id, records, flags)
+        finished += len(batch)
+        report("score", finished, len(responses), "Scoring responses")
+    store.save_scores(run_id, [], _golden_row_flags(store, run_id, items, options.thresholds))
+    store.finish_run(run_id, "finished")
+    report("score", len(responses), len(responses), "Scored", force=True)
+    return run_id
+
+
+def _golden_row_flags(
+    store: ProjectStore, run_id: int, items: Sequence[GoldenItem], thresholds: FlagThresholds
+) -> list[tuple[str, str, str]]:
+    found: dict[str, list[float]] = {item.id: [] for item in items}
+    for (question_id, _pipeline), value in store.score_matrix(run_id, FACTUAL_KNOWLEDGE).items():
+        if question_id in found and value is not None:
+            found[question_id].append(value)
+    return [
+        (item.id, "", flag.value)
+        for item in items
+        for flag in golden_flags(item.answer, item.fact, found[item.id], thresholds)
+    ]

@@ -1,0 +1,202 @@
+"""The ``goldenlens`` command line on the sample project and on bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from goldenlens.cli.main import main
+from goldenlens.io.sample import sample_dir
+
+PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
+FK_REPORT = {
+    "q01": (1, 1, 1),
+    "q02": (1, 0, 0),
+    "q03": (0, 0, 0),
+    "q04": (1, 1, 1),
+    "q05": (1, 0, 1),
+    "q06": (0, 0, 0),
+    "q07": (1, 0, 0),
+    "q08": (1, 0, 0),
+    "q09": (1, 1, 1),
+    "q10": (1, 1, 1),
+}
+
+
+def _csv_rows(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))
+
+
+def _both_sheets_workbook(tmp_path: Path) -> Path:
+    """One workbook holding the golden set and the long responses, as an analyst would send it."""
+    wb = openpyxl.Workbook()
+    golden = wb.active
+    assert golden is not None
+    golden.title = "Golden"
+    for row in _csv_rows(sample_dir() / "golden.csv"):
+        golden.append(row)
+    responses = wb.create_sheet("Responses")
+    for row in _csv_rows(sample_dir() / "responses.csv"):
+        responses.append(row)
+    path = tmp_path / "amazon.xlsx"
+    wb.save(path)
+    return path
+
+
+def _check_seed_numbers(data: dict[str, object]) -> None:
+    rows = {(r["question_id"], r["pipeline"]): r for r in data["rows"]}  # type: ignore[attr-defined]
+    fk = {qid: tuple(int(rows[(qid, p)]["factual_knowledge"]) for p in PIPELINES) for qid in FK_REPORT}
+    assert fk == FK_REPORT
+    assert round(rows[("q10", "Pipeline1")]["precision_over_words"], 3) == 0.238
+    assert round(rows[("q10", "Pipeline1")]["f1_score"], 3) == 0.364
+    p2 = rows[("q10", "Pipeline2")]
+    assert (round(p2["recall_over_words"], 3), p2["precision_over_words"], round(p2["f1_score"], 2)) == (
+        0.923,
+        1.0,
+        0.96,
+    )
+    hallucination = rows[("q02", "Pipeline2")]
+    assert round(hallucination["recall_over_words"], 2) == 0.92
+    assert hallucination["factual_knowledge"] == 0.0
+    assert "likely_hallucination" in hallucination["flags"]
+    assert round(rows[("q03", "Pipeline1")]["recall_over_words"], 2) == 0.54
+
+
+@pytest.mark.parametrize("layout", ["long_csv", "wide_csv", "xlsx_both_sheets"])
+def test_score_reproduces_the_fk_report_and_seed_numbers(layout: str, tmp_path: Path) -> None:
+    golden = sample_dir() / "golden.csv"
+    responses = sample_dir() / ("responses_wide.csv" if layout == "wide_csv" else "responses.csv")
+    if layout == "xlsx_both_sheets":
+        golden = responses = _both_sheets_workbook(tmp_path)
+    out = tmp_path / "scores.json"
+    assert main(["score", str(golden), str(responses), "-o", str(out), "-q"]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert len(data["rows"]) == 30
+    assert set(data["summary"]) == set(PIPELINES)
+    assert data["summary"]["Pipeline1"]["factual_knowledge"] == pytest.approx(0.8)
+    _check_seed_numbers(data)
+
+
+def test_score_without_output_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(sample_dir() / "golden.csv"), str(sample_dir() / "responses.csv"), "-q"]) == 0
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if line.startswith("Pipeline")]
+    assert len(lines) == 3
+    assert lines[0].split()[:3] == ["Pipeline1", "10", "0.800"]
+
+
+def test_csv_and_xlsx_outputs(tmp_path: Path) -> None:
+    args = [str(sample_dir() / "golden.csv"), str(sample_dir() / "responses.csv"), "-q"]
+    assert main(["score", *args, "-o", str(tmp_path / "s.csv")]) == 0
+    with (tmp_path / "s.csv").open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 30
+    assert (rows[0]["question_id"], rows[0]["pipeline"]) == ("q01", "Pipeline1")
+    assert main(["score", *args, "-o", str(tmp_path / "s.xlsx")]) == 0
+    wb = openpyxl.load_workbook(tmp_path / "s.xlsx")
+    assert {"Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags"} <= set(wb.sheetnames)
+
+
+def test_project_option_keeps_the_project_and_report_reads_it(tmp_path: Path) -> None:
+    project = tmp_path / "amazon.goldenlens"
+    args = [str(sample_dir() / "golden.csv"), str(sample_dir() / "responses.csv"), "-q"]
+    assert main(["score", *args, "--project", str(project)]) == 0
+    assert project.exists()
+    out = tmp_path / "again.json"
+    assert main(["report", str(project), "-o", str(out)]) == 0
+    _check_seed_numbers(json.loads(out.read_text(encoding="utf-8")))
+
+
+def test_mapping_renamed_columns(tmp_path: Path) -> None:
+    rows = _csv_rows(sample_dir() / "golden.csv")
+    rows[0] = ["Ref", "Ask", "Ideal", "Minimal"]
+    golden = tmp_path / "renamed.csv"
+    with golden.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+    out = tmp_path / "s.json"
+    code = main(
+        [
+            "score",
+            str(golden),
+            str(sample_dir() / "responses.csv"),
+            "-q",
+            "-o",
+            str(out),
+            "--map",
+            "id=Ref",
+            "--map",
+            "question=Ask",
+            "--map",
+            "answer=Ideal",
+            "--map",
+            "fact=Minimal",
+        ]
+    )
+    assert code == 0
+    _check_seed_numbers(json.loads(out.read_text(encoding="utf-8")))
+
+
+def test_export_golden_from_spreadsheet_and_from_project(tmp_path: Path) -> None:
+    out = tmp_path / "golden.xlsx"
+    assert main(["export-golden", str(sample_dir() / "golden.csv"), "-o", str(out)]) == 0
+    ws = openpyxl.load_workbook(out).worksheets[0]
+    values = list(ws.iter_rows(values_only=True))
+    assert [str(v).lower() for v in values[0][:4]] == ["id", "question", "answer", "fact"]
+    assert values[10][3] == "10317750796<OR>10,317,750,796"
+    project = tmp_path / "p.goldenlens"
+    assert (
+        main(["score", str(out), str(sample_dir() / "responses.csv"), "-q", "--project", str(project)]) == 0
+    )
+    again = tmp_path / "again.xlsx"
+    assert main(["export-golden", str(project), "-o", str(again)]) == 0
+    assert (
+        list(openpyxl.load_workbook(again).worksheets[0].iter_rows(values_only=True))[1][:4] == values[1][:4]
+    )
+
+
+@pytest.mark.parametrize(
+    ("golden", "fragment"),
+    [
+        ("missing.csv", "missing.csv"),
+        ("folder", "folder"),
+        ("empty.csv", "empty.csv"),
+        ("junk.xlsx", "junk.xlsx"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_and_no_traceback(golden: str, fragment: str, tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "empty.csv").write_bytes(b"")
+    (tmp_path / "junk.xlsx").write_bytes(bytes(range(256)) * 8)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "goldenlens",
+            "score",
+            str(tmp_path / golden),
+            str(sample_dir() / "responses.csv"),
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    first = proc.stderr.strip().splitlines()[0]
+    assert first.startswith("goldenlens: error: ")
+    assert fragment in first
+
+
+def test_sample_command_writes_project_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sample", "--out-dir", str(tmp_path), "-q"]) == 0
+    assert (tmp_path / "amazon_q2_2023.goldenlens").exists()
+    assert (tmp_path / "amazon_q2_2023-report.xlsx").exists()
+    assert "Pipeline1" in capsys.readouterr().out

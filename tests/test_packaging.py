@@ -1,0 +1,42 @@
+"""A non-editable install must carry the package data: the sample project and py.typed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_wheel_contains_the_sample_project_and_entry_points(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    [wheel] = tmp_path.glob("goldenlens-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+        scripts = archive.read(entry_points).decode()
+    for data in ("golden.csv", "responses.csv", "responses_wide.csv", "source_chunks.csv"):
+        assert f"goldenlens/resources/sample/{data}" in names
+    assert "goldenlens/py.typed" in names
+    assert "goldenlens/core/lexical.py" in names
+    assert "goldenlens = goldenlens.cli.main:main" in scripts

@@ -1,0 +1,62 @@
+"""House rules checked by the test suite: layering (import-linter), ruff and mypy --strict."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> str:
+    path = BIN / name
+    if path.exists():
+        return str(path)
+    found = shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed: install the project with its [dev] extra")
+    return found
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False, timeout=600)
+
+
+def test_import_layers_hold() -> None:
+    """Qt only in goldenlens.ui; core imports no other layer; ui|cli -> jobs -> io|store|judge -> core."""
+    result = _run(_tool("lint-imports"), "--config", str(ROOT / "pyproject.toml"))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_is_clean() -> None:
+    result = _run(_tool("ruff"), "check", "desktop", "tests")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_is_clean() -> None:
+    result = _run(_tool("mypy"))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_llama_cpp_is_imported_lazily() -> None:
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "desktop" / "goldenlens").rglob("*.py")
+        if re.search(r"^(from|import)\s+llama_cpp", path.read_text(encoding="utf-8"), re.MULTILINE)
+    ]
+    assert offenders == []
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(?:bash|sh)\n(.*?)```", readme, re.DOTALL)
+    assert len(blocks) >= 2, "README must start with the setup command and the test command"
+    test_command = blocks[1].strip().splitlines()[-1].strip()
+    assert test_command in [line.strip() for line in ci.splitlines()], test_command
