@@ -1,0 +1,231 @@
+"""Golden items, their per-item change history, and named snapshots of the whole set."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from goldenlens.core.model import GoldenItem
+from goldenlens.store.base import Row, StoreBase
+from goldenlens.store.values import (
+    HISTORY_ADD,
+    HISTORY_DELETE,
+    HISTORY_EDIT,
+    HISTORY_IMPORT,
+    HistoryEntry,
+    StoreError,
+    VersionInfo,
+    utc_now,
+)
+
+_ITEM_COLUMNS = ("id", "question", "answer", "fact", "notes", "source_row")
+_HISTORY_COLUMNS = (
+    "item_id", "question", "answer", "fact", "notes", "source_row", "action", "changed_at", "reviewer",
+    "source",
+)  # fmt: skip
+
+
+def _item(row: Row) -> GoldenItem:
+    return GoldenItem(
+        id=row[0], question=row[1], answer=row[2], fact=row[3], notes=row[4], source_row=int(row[5])
+    )
+
+
+def _content(item: GoldenItem) -> tuple[str, str, str, str, int]:
+    """What a history entry records: everything but the id."""
+    return (item.question, item.answer, item.fact, item.notes, item.source_row)
+
+
+def _text(item: GoldenItem) -> tuple[str, str, str, str]:
+    """What the analyst wrote; a changed ``source_row`` alone (rows moved) is no edit."""
+    return (item.question, item.answer, item.fact, item.notes)
+
+
+def _history_row(item: GoldenItem, action: str, now: str, reviewer: str, source: str) -> tuple[Any, ...]:
+    return (item.id, *_content(item), action, now, reviewer, source)
+
+
+class GoldenMixin(StoreBase):
+    """Golden-set part of :class:`~goldenlens.store.project.ProjectStore`."""
+
+    # -- reading ------------------------------------------------------------------------
+
+    def golden_items(self) -> list[GoldenItem]:
+        """All golden items in their spreadsheet order."""
+        rows = self._fetch(
+            "SELECT id, question, answer, fact, notes, source_row FROM golden_items ORDER BY position, id"
+        )
+        return [_item(row) for row in rows]
+
+    def golden_item(self, item_id: str) -> GoldenItem | None:
+        row = self._fetch_one(
+            "SELECT id, question, answer, fact, notes, source_row FROM golden_items WHERE id = ?", [item_id]
+        )
+        return None if row is None else _item(row)
+
+    def golden_history(self, item_id: str | None = None) -> list[HistoryEntry]:
+        """Recorded changes, oldest first; of one item or of all."""
+        if item_id is None:
+            rows = self._fetch(
+                "SELECT version_id, item_id, question, answer, fact, notes, source_row, action, changed_at,"
+                " reviewer, source FROM golden_history ORDER BY version_id"
+            )
+        else:
+            rows = self._fetch(
+                "SELECT version_id, item_id, question, answer, fact, notes, source_row, action, changed_at,"
+                " reviewer, source FROM golden_history WHERE item_id = ? ORDER BY version_id",
+                [item_id],
+            )
+        return [
+            HistoryEntry(
+                version_id=row[0],
+                item=_item(row[1:7]),
+                action=row[7],
+                changed_at=row[8],
+                reviewer=row[9],
+                source=row[10],
+            )
+            for row in rows
+        ]
+
+    # -- writing ------------------------------------------------------------------------
+
+    def replace_golden(self, items: Sequence[GoldenItem], *, source: str = "") -> None:
+        """Make ``items`` the golden set, in this order, in one transaction.
+
+        Items whose id remains are updated in place, so their responses, scores, overrides
+        and review survive; items no longer present are deleted together with everything
+        that hangs off them. New and changed items get an ``import`` history entry, removed
+        ones a ``delete`` entry. Raises ``ValueError`` on duplicate ids (nothing written).
+        """
+        duplicates = sorted(i for i, n in Counter(item.id for item in items).items() if n > 1)
+        if duplicates:
+            raise ValueError(f"duplicate golden ids: {', '.join(map(repr, duplicates[:10]))}")
+        with self._write("replace the golden set"):
+            self._replace_golden(items, source)
+
+    def _replace_golden(self, items: Sequence[GoldenItem], source: str) -> None:
+        existing = {
+            row[0]: (_item(row), row[6])
+            for row in self._fetch(
+                "SELECT id, question, answer, fact, notes, source_row, updated_at FROM golden_items"
+            )
+        }
+        now = utc_now()
+        keep = {item.id for item in items}
+        removed = [old for item_id, (old, _) in existing.items() if item_id not in keep]
+        self._record(removed, HISTORY_DELETE, now, "", source)
+        self._db.conn.executemany("DELETE FROM golden_items WHERE id = ?", [(i.id,) for i in removed])
+
+        changed: list[GoldenItem] = []
+        rows: list[tuple[Any, ...]] = []
+        for position, item in enumerate(items):
+            old = existing.get(item.id)
+            updated_at = now
+            if old is None or _text(old[0]) != _text(item):
+                changed.append(item)
+            else:
+                updated_at = old[1]  # only a move in the file: not a change of the item
+            rows.append((item.id, position, *_content(item), updated_at))
+        self._insert_rows(
+            "golden_items", ("id", "position", *_ITEM_COLUMNS[1:], "updated_at"), rows, upsert_on="id"
+        )
+        self._record(changed, HISTORY_IMPORT, now, "", source)
+
+    def update_golden_item(self, item: GoldenItem, *, reviewer: str = "") -> None:
+        """Save an edited item (same id, same position); an unchanged item records nothing."""
+        with self._write(f"save golden item {item.id!r}"):
+            old = self._require(item.id, "edit")
+            if old == item:
+                return
+            now = utc_now()
+            self._db.conn.execute(
+                "UPDATE golden_items SET question = ?, answer = ?, fact = ?, notes = ?, source_row = ?,"
+                " updated_at = ? WHERE id = ?",
+                (*_content(item), now, item.id),
+            )
+            self._record([item], HISTORY_EDIT, now, reviewer, "")
+
+    def add_golden_item(self, item: GoldenItem, *, reviewer: str = "") -> None:
+        """Append a new item after the last one."""
+        with self._write(f"add golden item {item.id!r}"):
+            if self._fetch_one("SELECT 1 FROM golden_items WHERE id = ?", [item.id]) is not None:
+                raise StoreError(f"{self.path}: golden item {item.id!r} already exists")
+            now = utc_now()
+            self._db.conn.execute(
+                "INSERT INTO golden_items (id, position, question, answer, fact, notes, source_row,"
+                " updated_at) VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM golden_items),"
+                " ?, ?, ?, ?, ?, ?)",
+                (item.id, *_content(item), now),
+            )
+            self._record([item], HISTORY_ADD, now, reviewer, "")
+
+    def delete_golden_item(self, item_id: str, *, reviewer: str = "") -> None:
+        """Delete an item and everything that hangs off it; its history keeps the content."""
+        with self._write(f"delete golden item {item_id!r}"):
+            old = self._require(item_id, "delete")
+            self._record([old], HISTORY_DELETE, utc_now(), reviewer, "")
+            self._db.conn.execute("DELETE FROM golden_items WHERE id = ?", (item_id,))
+
+    def _require(self, item_id: str, verb: str) -> GoldenItem:
+        item = self.golden_item(item_id)
+        if item is None:
+            raise StoreError(f"{self.path}: cannot {verb} golden item {item_id!r}: there is no such item")
+        return item
+
+    def _record(self, items: Iterable[GoldenItem], action: str, now: str, reviewer: str, source: str) -> None:
+        rows = [_history_row(item, action, now, reviewer, source) for item in items]
+        if rows:
+            self._insert_rows("golden_history", _HISTORY_COLUMNS, rows)
+
+    # -- snapshots ----------------------------------------------------------------------
+
+    def snapshot_golden(self, name: str, note: str = "") -> int:
+        """Freeze the current golden set under ``name``; returns the version id."""
+        if not name.strip():
+            raise ValueError("a golden-set version needs a name")
+        with self._write(f"save golden-set version {name!r}") as conn:
+            cursor = conn.execute(
+                "INSERT INTO golden_versions (name, note, created_at, last_history_id)"
+                " VALUES (?, ?, ?, (SELECT COALESCE(MAX(version_id), 0) FROM golden_history))",
+                (name, note, utc_now()),
+            )
+            version_id = self._inserted_id(cursor)
+            conn.execute(
+                "INSERT INTO golden_version_items"
+                " (version_id, position, item_id, question, answer, fact, notes, source_row)"
+                " SELECT ?, position, id, question, answer, fact, notes, source_row FROM golden_items",
+                (version_id,),
+            )
+        return version_id
+
+    def golden_versions(self) -> list[VersionInfo]:
+        """Named snapshots, oldest first."""
+        rows = self._fetch(
+            "SELECT v.id, v.name, v.note, v.created_at, COUNT(i.item_id), v.last_history_id"
+            " FROM golden_versions AS v LEFT JOIN golden_version_items AS i ON i.version_id = v.id"
+            " GROUP BY v.id ORDER BY v.id"
+        )
+        return [
+            VersionInfo(
+                id=row[0],
+                name=row[1],
+                note=row[2],
+                created_at=row[3],
+                item_count=row[4],
+                last_history_id=row[5],
+            )
+            for row in rows
+        ]
+
+    def golden_snapshot(self, version_id: int) -> list[GoldenItem]:
+        """The items of one snapshot, in the order they had then."""
+        if self._fetch_one("SELECT 1 FROM golden_versions WHERE id = ?", [version_id]) is None:
+            raise StoreError(f"{self.path}: there is no golden-set version {version_id}")
+        rows = self._fetch(
+            "SELECT item_id, question, answer, fact, notes, source_row FROM golden_version_items"
+            " WHERE version_id = ? ORDER BY position, item_id",
+            [version_id],
+        )
+        return [_item(row) for row in rows]

@@ -1,0 +1,91 @@
+"""Human review: score overrides (append-only, latest wins) and per-question review state."""
+
+from __future__ import annotations
+
+from goldenlens.store.base import Row, StoreBase
+from goldenlens.store.values import REVIEW_STATUSES, Override, Review, check_finite, utc_now
+
+
+def _override(row: Row) -> Override:
+    return Override(
+        id=row[0],
+        question_id=row[1],
+        pipeline=row[2],
+        metric=row[3],
+        value=row[4],
+        passed=None if row[5] is None else bool(row[5]),
+        note=row[6],
+        reviewer=row[7],
+        created_at=row[8],
+    )
+
+
+class ReviewMixin(StoreBase):
+    """Review part of :class:`~goldenlens.store.project.ProjectStore`."""
+
+    def set_override(
+        self,
+        question_id: str,
+        pipeline: str,
+        metric: str,
+        *,
+        value: float | None,
+        passed: bool | None,
+        note: str = "",
+        reviewer: str = "",
+    ) -> None:
+        """Record a reviewer's override of one score. Earlier overrides are kept (they are
+        the audit trail) and the stored score itself is never touched. ``value=None`` and
+        ``passed=None`` together withdraw the override for this key."""
+        number = check_finite(value, f"override of {metric!r} for ({question_id!r}, {pipeline!r})")
+        verdict = None if passed is None else int(bool(passed))
+        with self._write(f"save the override of {metric!r} for {question_id!r}") as conn:
+            conn.execute(
+                "INSERT INTO overrides (question_id, pipeline, metric, value, passed, note, reviewer,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (question_id, pipeline, metric, number, verdict, note, reviewer, utc_now()),
+            )
+
+    def overrides(self, *, all: bool = False) -> list[Override]:
+        """Overrides in effect: the latest per ``(question_id, pipeline, metric)``, leaving out
+        keys whose latest entry is a withdrawal. With ``all=True``: every entry ever made,
+        oldest first, withdrawals included."""
+        if all:
+            rows = self._fetch(
+                "SELECT id, question_id, pipeline, metric, value, passed, note, reviewer, created_at"
+                " FROM overrides ORDER BY id"
+            )
+            return [_override(row) for row in rows]
+        rows = self._fetch(
+            "SELECT o.id, o.question_id, o.pipeline, o.metric, o.value, o.passed, o.note, o.reviewer,"
+            " o.created_at FROM overrides AS o JOIN golden_items AS g ON g.id = o.question_id"
+            " LEFT JOIN pipelines AS p ON p.name = o.pipeline"
+            " WHERE o.id IN (SELECT MAX(id) FROM overrides GROUP BY question_id, pipeline, metric)"
+            " AND NOT (o.value IS NULL AND o.passed IS NULL)"
+            " ORDER BY g.position, p.position, o.pipeline, o.metric"
+        )
+        return [_override(row) for row in rows]
+
+    def set_review(self, question_id: str, status: str, note: str = "", reviewer: str = "") -> None:
+        """Set the review state of a golden question (``unreviewed``, ``accepted``,
+        ``needs_curation``)."""
+        if status not in REVIEW_STATUSES:
+            raise ValueError(f"unknown review status {status!r}; use one of {sorted(REVIEW_STATUSES)}")
+        with self._write(f"save the review of {question_id!r}") as conn:
+            conn.execute(
+                "INSERT INTO reviews (question_id, status, note, reviewer, updated_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (question_id) DO UPDATE SET status = excluded.status, note = excluded.note,"
+                " reviewer = excluded.reviewer, updated_at = excluded.updated_at",
+                (question_id, status, note, reviewer, utc_now()),
+            )
+
+    def reviews(self) -> dict[str, Review]:
+        """Review state by question id; questions never reviewed are absent (``unreviewed``)."""
+        rows = self._fetch(
+            "SELECT r.question_id, r.status, r.note, r.reviewer, r.updated_at FROM reviews AS r"
+            " JOIN golden_items AS g ON g.id = r.question_id ORDER BY g.position"
+        )
+        return {
+            row[0]: Review(question_id=row[0], status=row[1], note=row[2], reviewer=row[3], updated_at=row[4])
+            for row in rows
+        }

@@ -1,0 +1,340 @@
+"""The project file's schema, its migrations, and opening a file safely.
+
+A project is one SQLite file. Version 0 is just the ``meta`` table that marks the file as
+ours; every later version is one function in :data:`MIGRATIONS`, and ``PRAGMA user_version``
+says how many have run. Opening an older file runs the missing migrations in one transaction;
+opening a newer one is refused rather than guessed at.
+
+Design notes (why the schema looks the way it does):
+
+* Enumerations that may grow (run status, review status, history action, run kind) are
+  checked in Python, not by ``CHECK`` constraints: SQLite cannot alter a constraint without
+  rebuilding the table, and a new review status should not need a table rebuild. Facts that
+  are binary by nature *are* constraints: a score is ``scored`` exactly when it has a value.
+* Every child table that points at ``golden_items`` cascades on delete, so removing a golden
+  question removes its responses, scores, flags, overrides and review in the same statement;
+  ``golden_history`` and snapshots deliberately do not point at it (they must outlive it).
+* Judge metrics need no new tables: a score row already carries the metric's signature
+  (model SHA-256, prompt version, temperature, seed) and a free-form ``detail`` JSON for the
+  judge's statements, verdicts and reasons; ``runs.kind``/``runs.params`` describe the run;
+  ``judge_cache`` keeps judge outputs keyed by everything that determines them.
+* ``scores`` is keyed ``(run_id, metric, question_id, pipeline)`` so that one metric's column
+  for a table is a single index range scan; ``scores_item`` serves per-row look-ups, deletes
+  and the golden-item cascade. Score rows can hold large ``detail`` JSON, so the table keeps
+  its rowid (``WITHOUT ROWID`` suits small rows only).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+from sqlite_utils import Database
+
+from goldenlens.store.values import StoreError, utc_now
+
+APP_NAME: Final = "GoldenLens"
+FORMAT_MARKER: Final = "goldenlens-project"
+#: ``PRAGMA application_id``: "GLNS". Informative for file-type sniffers; the ``meta`` table
+#: is what we check, because hand-made and version-0 files may not carry it.
+APPLICATION_ID: Final = 0x474C4E53
+BUSY_TIMEOUT_SECONDS: Final = 10.0
+_SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+
+META_DDL: Final = "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)"
+
+_V1_DDL: Final[tuple[str, ...]] = (
+    """CREATE TABLE imports (
+        id INTEGER PRIMARY KEY,
+        golden_source TEXT NOT NULL DEFAULT '',
+        responses_source TEXT NOT NULL DEFAULT '',
+        imported_at TEXT NOT NULL,
+        golden_count INTEGER NOT NULL DEFAULT 0,
+        response_count INTEGER NOT NULL DEFAULT 0
+    )""",
+    """CREATE TABLE golden_items (
+        id TEXT PRIMARY KEY NOT NULL,
+        position INTEGER NOT NULL,
+        question TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        fact TEXT NOT NULL,
+        notes TEXT NOT NULL DEFAULT '',
+        source_row INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX golden_items_position ON golden_items (position)",
+    # AUTOINCREMENT: a version id is never reused, even if old history is pruned one day.
+    """CREATE TABLE golden_history (
+        version_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        item_id TEXT NOT NULL,
+        question TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        fact TEXT NOT NULL,
+        notes TEXT NOT NULL DEFAULT '',
+        source_row INTEGER NOT NULL DEFAULT 0,
+        action TEXT NOT NULL,
+        changed_at TEXT NOT NULL,
+        reviewer TEXT NOT NULL DEFAULT '',
+        source TEXT NOT NULL DEFAULT ''
+    )""",
+    "CREATE INDEX golden_history_item ON golden_history (item_id, version_id)",
+    """CREATE TABLE golden_versions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        last_history_id INTEGER NOT NULL DEFAULT 0
+    )""",
+    """CREATE TABLE golden_version_items (
+        version_id INTEGER NOT NULL REFERENCES golden_versions (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        item_id TEXT NOT NULL,
+        question TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        fact TEXT NOT NULL,
+        notes TEXT NOT NULL DEFAULT '',
+        source_row INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (version_id, item_id)
+    )""",
+    """CREATE TABLE pipelines (
+        name TEXT PRIMARY KEY NOT NULL,
+        position INTEGER NOT NULL
+    )""",
+    """CREATE TABLE responses (
+        question_id TEXT NOT NULL REFERENCES golden_items (id) ON DELETE CASCADE,
+        pipeline TEXT NOT NULL REFERENCES pipelines (name) ON DELETE CASCADE ON UPDATE CASCADE,
+        response TEXT NOT NULL,
+        contexts TEXT NOT NULL DEFAULT '[]',
+        source_row INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (question_id, pipeline)
+    )""",
+    "CREATE INDEX responses_pipeline ON responses (pipeline)",
+    """CREATE TABLE runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        params TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        total INTEGER NOT NULL DEFAULT 0,
+        import_id INTEGER REFERENCES imports (id) ON DELETE SET NULL
+    )""",
+    "CREATE INDEX runs_kind ON runs (kind, id)",
+    """CREATE TABLE scores (
+        run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        question_id TEXT NOT NULL REFERENCES golden_items (id) ON DELETE CASCADE,
+        pipeline TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        value REAL,
+        status TEXT NOT NULL DEFAULT 'scored' CHECK (status IN ('scored', 'not_scored')),
+        reason TEXT NOT NULL DEFAULT '',
+        signature TEXT NOT NULL DEFAULT '{}',
+        detail TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, metric, question_id, pipeline),
+        CHECK ((status = 'scored') = (value IS NOT NULL))
+    )""",
+    "CREATE INDEX scores_item ON scores (question_id, pipeline)",
+    """CREATE TABLE flags (
+        run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        question_id TEXT NOT NULL REFERENCES golden_items (id) ON DELETE CASCADE,
+        pipeline TEXT NOT NULL DEFAULT '',
+        flag TEXT NOT NULL,
+        PRIMARY KEY (run_id, question_id, pipeline, flag)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX flags_item ON flags (question_id, pipeline)",
+    """CREATE TABLE overrides (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        question_id TEXT NOT NULL REFERENCES golden_items (id) ON DELETE CASCADE,
+        pipeline TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        value REAL,
+        passed INTEGER CHECK (passed IN (0, 1)),
+        note TEXT NOT NULL DEFAULT '',
+        reviewer TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX overrides_key ON overrides (question_id, pipeline, metric, id)",
+    """CREATE TABLE reviews (
+        question_id TEXT PRIMARY KEY NOT NULL REFERENCES golden_items (id) ON DELETE CASCADE,
+        status TEXT NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        reviewer TEXT NOT NULL DEFAULT '',
+        updated_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE problems (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
+        file TEXT NOT NULL,
+        sheet TEXT,
+        "row" INTEGER,
+        "column" TEXT,
+        severity TEXT NOT NULL,
+        message TEXT NOT NULL
+    )""",
+    "CREATE INDEX problems_import ON problems (import_id, id)",
+    """CREATE TABLE judge_cache (
+        key TEXT PRIMARY KEY NOT NULL,
+        metric TEXT NOT NULL,
+        model_sha256 TEXT NOT NULL,
+        prompt_version TEXT NOT NULL,
+        output TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX judge_cache_model ON judge_cache (model_sha256, prompt_version)",
+)
+
+
+def _to_v1(db: Database) -> None:
+    """Version 1: the initial schema."""
+    for statement in _V1_DDL:
+        db.execute(statement)
+
+
+Migration = Callable[[Database], None]
+
+#: ``MIGRATIONS[n]`` turns a version-``n`` file into version ``n + 1``. Append only; never
+#: edit a released migration. One that rebuilds a table must switch foreign keys off itself
+#: (outside the transaction) — see https://www.sqlite.org/lang_altertable.html.
+MIGRATIONS: Final[Sequence[Migration]] = (_to_v1,)
+LATEST_VERSION: Final = len(MIGRATIONS)
+
+
+def open_database(path: Path, *, create: bool) -> Database:
+    """Open (or, with ``create``, make) the project file at ``path`` and bring it up to date.
+
+    Nothing is written to a file until it is known to be ours: a random SQLite database or
+    a file from a newer GoldenLens is refused untouched. A file that this call created is
+    removed again if setting it up fails.
+    """
+    if path.is_dir():
+        raise StoreError(f"{path} is not a GoldenLens project: it is a folder")
+    existed = path.exists()
+    if not existed and not create:
+        raise StoreError(f"{path} does not exist (no GoldenLens project there)")
+    if existed:
+        _check_sqlite_header(path)
+    mode = "rwc" if create else "rw"
+    try:
+        # isolation_level=None: no implicit transactions; every write says where it begins.
+        # check_same_thread=False lets the store live on one executor thread that is not
+        # the thread that opened it; callers must still never use it from two threads at once.
+        conn = sqlite3.connect(
+            f"{path.resolve().as_uri()}?mode={mode}",
+            uri=True,
+            timeout=BUSY_TIMEOUT_SECONDS,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path}: {exc}") from exc
+    try:
+        db = Database(conn, execute_plugins=False)
+        _prepare(db, path, create=create)
+    except BaseException:
+        conn.close()
+        if not existed:
+            _remove_half_made(path)
+        raise
+    return db
+
+
+def _check_sqlite_header(path: Path) -> None:
+    """Refuse a non-empty file that is not SQLite before SQLite sees it: SQLite treats a
+    file shorter than its header as an empty database and would happily write into it."""
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(_SQLITE_MAGIC))
+    except OSError as exc:
+        raise StoreError(f"cannot open {path}: {exc.strerror or exc}") from exc
+    if header and header != _SQLITE_MAGIC:
+        raise StoreError(f"{path} is not a GoldenLens project: it is not an SQLite database")
+
+
+def _prepare(db: Database, path: Path, *, create: bool) -> None:
+    version, tables = _inspect(db, path)
+    fresh = not tables and version == 0
+    if fresh and not create:
+        raise StoreError(f"{path} is not a GoldenLens project: the database is empty")
+    if not fresh:
+        _check_marker(db, path, tables)
+        if version > LATEST_VERSION:
+            raise StoreError(
+                f"{path} was made by a newer GoldenLens (project format {version}; "
+                f"this version reads formats up to {LATEST_VERSION}). Please update GoldenLens."
+            )
+    try:
+        # journal_mode cannot change inside a transaction, foreign_keys is a no-op there:
+        # both are set before anything else happens on this connection.
+        db.execute("PRAGMA journal_mode = WAL").fetchall()
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA synchronous = NORMAL")
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path}: {exc}") from exc
+    if fresh or version < LATEST_VERSION:
+        _migrate(db, path, initialise=fresh)
+
+
+def _inspect(db: Database, path: Path) -> tuple[int, set[str]]:
+    """The file's ``user_version`` and table names; the first reads that can fail on junk."""
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"cannot open {path}: {exc}") from exc
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} is not a GoldenLens project: {exc}") from exc
+    return version, {str(row[0]) for row in rows}
+
+
+def _check_marker(db: Database, path: Path, tables: set[str]) -> None:
+    if "meta" not in tables:
+        raise StoreError(f"{path} is not a GoldenLens project: it is an SQLite database of another kind")
+    try:
+        meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('app', 'format')").fetchall())
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path} is not a GoldenLens project: unreadable meta table ({exc})") from exc
+    if meta.get("app") != APP_NAME or meta.get("format") != FORMAT_MARKER:
+        raise StoreError(f"{path} is not a GoldenLens project: its meta table belongs to another program")
+
+
+def _migrate(db: Database, path: Path, *, initialise: bool) -> None:
+    conn = db.conn
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        # Read again under the write lock: another process may have migrated meanwhile.
+        start = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if initialise and start == 0 and not _has_table(db, "meta"):
+            _create_meta(db)
+        for version in range(start, LATEST_VERSION):
+            MIGRATIONS[version](db)
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION:d}")
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID:d}")
+        conn.execute("COMMIT")
+    except BaseException as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            action = "create the project" if initialise else "upgrade the project to the current format"
+            raise StoreError(f"{path}: could not {action}: {exc}") from exc
+        raise
+
+
+def _has_table(db: Database, name: str) -> bool:
+    row = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]).fetchone()
+    return row is not None
+
+
+def _create_meta(db: Database) -> None:
+    db.execute(META_DDL)
+    db.conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)",
+        [("app", APP_NAME), ("format", FORMAT_MARKER), ("created_at", utc_now())],
+    )
+
+
+def _remove_half_made(path: Path) -> None:
+    for candidate in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        candidate.unlink(missing_ok=True)

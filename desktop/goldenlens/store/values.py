@@ -1,0 +1,175 @@
+"""Values the project store hands out, its error type, and the small encoders it shares.
+
+Everything here is a frozen dataclass or a pure function: no SQL lives in this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from goldenlens.core.model import GoldenItem
+
+RUN_RUNNING: Final = "running"
+RUN_FINISHED: Final = "finished"
+RUN_CANCELLED: Final = "cancelled"
+RUN_FAILED: Final = "failed"
+RUN_STATUSES: Final = frozenset({RUN_RUNNING, RUN_FINISHED, RUN_CANCELLED, RUN_FAILED})
+#: The states ``finish_run`` may move a run to.
+RUN_END_STATUSES: Final = RUN_STATUSES - {RUN_RUNNING}
+
+REVIEW_UNREVIEWED: Final = "unreviewed"
+REVIEW_ACCEPTED: Final = "accepted"
+REVIEW_NEEDS_CURATION: Final = "needs_curation"
+REVIEW_STATUSES: Final = frozenset({REVIEW_UNREVIEWED, REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION})
+
+HISTORY_IMPORT: Final = "import"
+HISTORY_EDIT: Final = "edit"
+HISTORY_ADD: Final = "add"
+HISTORY_DELETE: Final = "delete"
+
+#: ``pipeline`` value of a flag that belongs to the golden row rather than to a response.
+GOLDEN_ROW: Final = ""
+
+
+class StoreError(Exception):
+    """Anything that goes wrong with a project file. The message always names the file."""
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One scoring run (lexical, judge, ...) and how far it got.
+
+    ``status`` stays ``running`` when the process died mid-run; such runs can be resumed
+    (``scored_keys`` says what is already saved). ``import_id`` is the import that was current
+    when the run started, so a run on stale inputs can be recognised.
+    """
+
+    id: int
+    kind: str
+    params: Mapping[str, Any]
+    status: str
+    started_at: str
+    finished_at: str | None
+    total: int
+    import_id: int | None = None
+
+    @property
+    def is_finished(self) -> bool:
+        """True once the run completed; cancelled, failed and crashed runs are not."""
+        return self.status == RUN_FINISHED
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One recorded change to a golden item; ``item`` is its content after the change.
+
+    For ``delete`` entries ``item`` is the content that was deleted, so it can be restored.
+    ``source`` is the file an ``import`` came from.
+    """
+
+    version_id: int
+    item: GoldenItem
+    action: str
+    changed_at: str
+    reviewer: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Override:
+    """A reviewer's correction of one score. The original score is never changed.
+
+    ``value`` replaces the number, ``passed`` records a pass/fail verdict; either may be
+    ``None``. An override with both ``None`` withdraws the earlier ones for its key.
+    """
+
+    id: int
+    question_id: str
+    pipeline: str
+    metric: str
+    value: float | None
+    passed: bool | None
+    note: str
+    reviewer: str
+    created_at: str
+
+    @property
+    def is_withdrawal(self) -> bool:
+        return self.value is None and self.passed is None
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review state of one golden question."""
+
+    question_id: str
+    status: str
+    note: str = ""
+    reviewer: str = ""
+    updated_at: str = ""
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """A named snapshot of the whole golden set.
+
+    ``last_history_id`` is the newest ``golden_history`` entry at snapshot time (0 if none),
+    which ties the snapshot into the per-item history.
+    """
+
+    id: int
+    name: str
+    note: str
+    created_at: str
+    item_count: int
+    last_history_id: int = 0
+
+
+@dataclass(frozen=True)
+class ImportInfo:
+    """One import of input files."""
+
+    id: int
+    golden_source: str
+    responses_source: str
+    imported_at: str
+    golden_count: int = 0
+    response_count: int = 0
+
+
+def utc_now() -> str:
+    """Current time as ISO-8601 UTC with milliseconds; sorts as text."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON that keeps non-ASCII text readable and refuses NaN/Infinity.
+
+    NaN is not JSON; storing it would break every other reader of the file.
+    """
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def from_json_object(text: str | None) -> dict[str, Any]:
+    """Decode a JSON object column; empty or NULL gives ``{}``."""
+    if not text:
+        return {}
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def check_finite(value: float | None, what: str) -> float | None:
+    """``value`` as float, refusing NaN and infinities (SQLite would store NaN as NULL)."""
+    if value is None:
+        return None
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{what}: {number!r} is not a finite number")
+    return number
