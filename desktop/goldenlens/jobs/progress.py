@@ -8,7 +8,6 @@ signals. Tests pass a recording callback and a pre-set token.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -55,18 +54,3 @@ class CancelToken:
     def raise_if_cancelled(self) -> None:
         if self._event.is_set():
             raise Cancelled
-
-
-class Throttle:
-    """Lets a job report at most every ``interval`` seconds (and always the last item)."""
-
-    def __init__(self, progress: ProgressFn, interval: float = 0.1) -> None:
-        self._progress = progress
-        self._interval = interval
-        self._last = 0.0
-
-    def __call__(self, stage: str, done: int, total: int, message: str = "", *, force: bool = False) -> None:
-        now = time.monotonic()
-        if force or done >= total or now - self._last >= self._interval:
-            self._last = now
-            self._progress(Progress(stage, done, total, message))

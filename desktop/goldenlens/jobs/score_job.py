@@ -16,7 +16,7 @@ from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, Lexi
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
 from goldenlens.core.serial import result_to_records
 from goldenlens.core.signature import lexical_signature
-from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, Throttle, no_progress
+from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.store.project import ProjectStore
 
 LEXICAL_RUN = "lexical"
@@ -87,9 +87,9 @@ def score_project(
     done = store.scored_keys(run_id)
     todo = [r for r in responses if (r.question_id, r.pipeline) not in done]
     scorer = LexicalScorer(multiset=options.multiset)
-    report = Throttle(progress)
+    # One report per committed batch: the front ends throttle what they show.
     finished = len(responses) - len(todo)
-    report("score", finished, len(responses), "Scoring responses", force=True)
+    progress(Progress("score", finished, len(responses), "Scoring responses"))
     for start in range(0, len(todo), batch_size):
         if cancel is not None and cancel.cancelled:
             store.finish_run(run_id, "cancelled")
@@ -98,10 +98,10 @@ def score_project(
         records, flags = score_rows(items, batch, scorer, options.thresholds)
         store.save_scores(run_id, records, flags)
         finished += len(batch)
-        report("score", finished, len(responses), "Scoring responses")
+        progress(Progress("score", finished, len(responses), "Scoring responses"))
     store.save_scores(run_id, [], _golden_row_flags(store, run_id, items, options.thresholds))
     store.finish_run(run_id, "finished")
-    report("score", len(responses), len(responses), "Scored", force=True)
+    progress(Progress("score", len(responses), len(responses), "Scored"))
     return run_id
 
 
