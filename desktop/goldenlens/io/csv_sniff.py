@@ -1,0 +1,187 @@
+"""Turn the bytes of a CSV/TSV/TXT file into records: encoding, delimiter, then parsing.
+
+Excel on Windows writes CSV as UTF-8 with a BOM ("CSV UTF-8"), as plain Windows-1252 ("CSV")
+or as UTF-16 with tabs ("Unicode Text"); pipelines written in Python write plain UTF-8. We try
+them in that order and never guess anything looser: a file that is none of these is reported,
+not silently read as mojibake.
+
+Records are numbered as Excel numbers rows when it opens the file: one row per record (a
+quoted cell may span several lines), blank lines included.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from goldenlens.core.model import InputError, Problem, Severity
+
+DELIMITERS: tuple[str, ...] = (",", ";", "\t")
+
+# Bytes at the start of files that are certainly not text, with what they are.
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"PK\x03\x04", "a zip archive (an Excel .xlsx or .ods workbook?)"),
+    (b"\xd0\xcf\x11\xe0", "an old-style Office file (an Excel .xls workbook?)"),
+    (b"%PDF", "a PDF document"),
+)
+_SNIFF_CHARS = 64 * 1024
+_SNIFF_RECORDS = 200
+# Excel caps a cell at 32,767 characters but pipelines dump long JSON context lists into CSV;
+# the csv module's default 128 KiB limit would reject those files outright.
+_FIELD_LIMIT = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class DecodedText:
+    """A file's text with the encoding that decoded it and any notes about that choice."""
+
+    text: str
+    encoding: str
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class CsvRecords:
+    """Parsed records (1-based Excel row = index + 1) and how the file was read."""
+
+    records: list[list[str]]
+    encoding: str
+    delimiter: str
+    problems: tuple[Problem, ...] = ()
+
+
+def decode_text(data: bytes, file: str) -> DecodedText:
+    """Decode ``data``: BOM-marked UTF-8/UTF-16, then UTF-8, then Windows-1252.
+
+    Raises :class:`InputError` for binary content or bytes no candidate can decode.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        return DecodedText(_decode_or_fail(data, "utf-8-sig", file), "utf-8-sig")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return DecodedText(_decode_or_fail(data, "utf-16", file), "utf-16")
+    for magic, what in _MAGIC:
+        if data.startswith(magic):
+            raise InputError(
+                Problem(
+                    file,
+                    f"{file} is not CSV text: it is {what}. Check the file or its extension.",
+                    Severity.FATAL,
+                )
+            )
+    if b"\x00" in data[:_SNIFF_CHARS]:
+        raise InputError(
+            Problem(file, f"{file} is not CSV text: it contains binary data (NUL bytes).", Severity.FATAL)
+        )
+    try:
+        return DecodedText(data.decode("utf-8"), "utf-8")
+    except UnicodeDecodeError as utf8_error:
+        bad_utf8 = utf8_error.start
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError as error:
+        raise InputError(_undecodable(data, error.start, file)) from None
+    note = Problem(
+        file,
+        f"{file} is not UTF-8 (byte 0x{data[bad_utf8]:02X} at line {_line_of(data, bad_utf8)}); "
+        "it was read as Windows-1252, the encoding Excel's plain 'CSV' format uses.",
+        Severity.INFO,
+    )
+    return DecodedText(text, "cp1252", (note,))
+
+
+def _decode_or_fail(data: bytes, encoding: str, file: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise InputError(_undecodable(data, error.start, file)) from None
+
+
+def _undecodable(data: bytes, position: int, file: str) -> Problem:
+    return Problem(
+        file,
+        f"{file} is not readable text: byte 0x{data[position]:02X} at line {_line_of(data, position)} "
+        "is neither UTF-8 nor Windows-1252. Save the file from Excel as 'CSV UTF-8'.",
+        Severity.FATAL,
+    )
+
+
+def _line_of(data: bytes, position: int) -> int:
+    return data.count(b"\n", 0, position) + 1
+
+
+def sniff_delimiter(text: str, preferred: str = ",") -> str:
+    """The delimiter among ``, ; TAB`` that splits the first rows most consistently.
+
+    The header decides most files: header names rarely contain a delimiter, so the right one
+    gives several columns and the data rows then agree with that count. A decimal comma
+    (``12,5`` in a semicolon file) shows up only in data rows and loses on consistency.
+    """
+    sample = text[:_SNIFF_CHARS]
+    truncated = len(text) > len(sample)
+    best = preferred
+    best_score: tuple[float, int, int] = (-1.0, 0, 0)
+    for delimiter in DELIMITERS:
+        rows = [row for row in _parse_lenient(sample, delimiter, _SNIFF_RECORDS) if any(row)]
+        if truncated and len(rows) > 1:
+            rows = rows[:-1]  # the sample may end in the middle of a record
+        if not rows or len(rows[0]) < 2:
+            continue
+        width = len(rows[0])
+        agreeing = sum(1 for row in rows[1:] if len(row) == width)
+        consistency = agreeing / (len(rows) - 1) if len(rows) > 1 else 1.0
+        score = (consistency, width, int(delimiter == preferred))
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+def _parse_lenient(text: str, delimiter: str, limit: int | None = None) -> Iterable[list[str]]:
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    for count, row in enumerate(reader):
+        if limit is not None and count >= limit:
+            return
+        yield row
+
+
+def parse_records(data: bytes, file: str, *, preferred_delimiter: str = ",") -> CsvRecords:
+    """Decode, sniff and parse a CSV file into records.
+
+    Parsing is lenient like Excel (a stray quote inside a cell is kept), but a malformed
+    record, most often a quote that is never closed and swallows the rest of the file, is
+    reported as a warning naming its row.
+    """
+    csv.field_size_limit(_FIELD_LIMIT)
+    decoded = decode_text(data, file)
+    delimiter = sniff_delimiter(decoded.text, preferred_delimiter)
+    problems = list(decoded.problems)
+    records, failure = _parse_strict(decoded.text, delimiter)
+    if failure is not None:
+        row, error = failure
+        records = list(_parse_lenient(decoded.text, delimiter))
+        problems.append(
+            Problem(
+                file,
+                f"this row is not well-formed CSV ({error}); it was read leniently, so check it "
+                "and the rows after it (an unclosed quote makes the rest of the file one cell).",
+                Severity.WARNING,
+                row=row,
+            )
+        )
+    return CsvRecords(records, decoded.encoding, delimiter, tuple(problems))
+
+
+def _parse_strict(text: str, delimiter: str) -> tuple[list[list[str]], tuple[int, csv.Error] | None]:
+    """Parse strictly; on a malformed record return the records before it and its row number."""
+    records: list[list[str]] = []
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return records, None
+        except csv.Error as error:
+            return records, (len(records) + 1, error)
+        records.append(record)

@@ -1,0 +1,150 @@
+"""A golden-set table (already read as text) → :class:`GoldenSet` plus problems.
+
+Rules: the question is required (an empty one drops the row); ids are stripped of
+surrounding spaces and must be unique ignoring case (responses are joined case-insensitively,
+so ``Q01`` and ``q01`` would be ambiguous); without an id column each question gets
+``row-<Excel row>``. Every other cell is kept verbatim: scoring depends on exact whitespace.
+"""
+
+from __future__ import annotations
+
+from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, Severity
+from goldenlens.io.columns import GOLDEN_SYNONYMS, ColumnMap
+from goldenlens.io.tables import RawTable
+
+MISSING_ID_PREFIX = "row-"
+
+
+def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, list[Problem]]:
+    """Build the golden set; problems include the table's own. Raises :class:`InputError`."""
+    problems = list(table.problems)
+    _check_columns(table, columns, problems)
+    if columns.id is None:
+        problems.append(
+            table.problem(
+                f"there is no id column ({_names('id')}); each question gets the id "
+                f"'{MISSING_ID_PREFIX}<row number>', so responses can only be matched by question text.",
+                Severity.INFO,
+            )
+        )
+    questions = table.values(columns.question) if columns.question else []
+    ids = table.values(columns.id) if columns.id else None
+    answers = table.values(columns.answer) if columns.answer else None
+    facts = table.values(columns.fact) if columns.fact else None
+    notes = table.values(columns.notes) if columns.notes else None
+
+    items: list[GoldenItem] = []
+    first_row: dict[str, tuple[str, int]] = {}
+    duplicates: list[Problem] = []
+    for i, row in enumerate(table.row_numbers):
+        if not questions[i].strip():
+            problems.append(
+                table.problem(
+                    "the question is empty; the row is skipped.",
+                    Severity.ERROR,
+                    row=row,
+                    column=columns.question,
+                )
+            )
+            continue
+        item_id = ids[i].strip() if ids is not None else f"{MISSING_ID_PREFIX}{row}"
+        if not item_id:
+            problems.append(
+                table.problem(
+                    "the id is empty; the row is skipped (every question needs an id).",
+                    Severity.ERROR,
+                    row=row,
+                    column=columns.id,
+                )
+            )
+            continue
+        earlier = first_row.setdefault(item_id.casefold(), (item_id, row))
+        if earlier[1] != row:
+            if earlier[0] == item_id:
+                message = f"id '{item_id}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
+            else:
+                message = (
+                    f"id '{item_id}' (row {row}) repeats id '{earlier[0]}' (row {earlier[1]}): ids ignore "
+                    "case, so they must be unique regardless of case."
+                )
+            duplicates.append(
+                table.problem(
+                    message,
+                    Severity.FATAL,
+                    row=row,
+                    column=columns.id,
+                )
+            )
+            continue
+        answer = answers[i] if answers is not None else ""
+        fact = facts[i] if facts is not None else ""
+        if answers is not None and not answer.strip():
+            problems.append(
+                table.problem(
+                    "the answer is empty; answer-based metrics will not be meaningful for this question.",
+                    Severity.WARNING,
+                    row=row,
+                    column=columns.answer,
+                )
+            )
+        if facts is not None and not fact.strip():
+            problems.append(
+                table.problem(
+                    "the fact is empty; Factual Knowledge cannot be scored for this question.",
+                    Severity.WARNING,
+                    row=row,
+                    column=columns.fact,
+                )
+            )
+        items.append(GoldenItem(item_id, questions[i], answer, fact, notes[i] if notes else "", row))
+
+    if duplicates:
+        raise InputError(duplicates[0], (*duplicates[1:], *problems))
+    if not items:
+        raise InputError(
+            table.problem(f"{table.where()} has no usable rows: every row was skipped.", Severity.FATAL),
+            tuple(problems),
+        )
+    return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
+
+
+def golden_column_problem(table: RawTable, columns: ColumnMap) -> Problem | None:
+    """Why ``columns`` cannot make a golden set of ``table`` (a fatal problem), or ``None``."""
+    found = ", ".join(table.header) or "(none)"
+    if columns.question is None:
+        return table.problem(
+            f"{table.where()} has no question column (looked for {_names('question')}); "
+            f"columns found: {found}.",
+            Severity.FATAL,
+        )
+    if columns.answer is None and columns.fact is None:
+        return table.problem(
+            f"{table.where()} has a question column but no answer column ({_names('answer')}) "
+            f"and no fact column ({_names('fact')}); columns found: {found}.",
+            Severity.FATAL,
+        )
+    return None
+
+
+def _check_columns(table: RawTable, columns: ColumnMap, problems: list[Problem]) -> None:
+    fatal = golden_column_problem(table, columns)
+    if fatal is not None:
+        raise InputError(fatal, tuple(problems))
+    if columns.answer is None:
+        problems.append(
+            table.problem(
+                f"there is no answer column ({_names('answer')}); answer-based metrics cannot be scored.",
+                Severity.WARNING,
+            )
+        )
+    if columns.fact is None:
+        problems.append(
+            table.problem(
+                f"there is no fact column ({_names('fact')}); Factual Knowledge cannot be scored.",
+                Severity.WARNING,
+            )
+        )
+
+
+def _names(field: str) -> str:
+    return ", ".join(f"'{name}'" for name in GOLDEN_SYNONYMS[field][:5])

@@ -1,0 +1,352 @@
+"""A responses table (long or wide) joined to a golden set → :class:`ResponseSet` plus problems.
+
+Joining, in order: by question id (ignoring case and surrounding spaces); without an id, by
+question text after :func:`~goldenlens.core.normalise.normalise`; then by fuzzy question text
+(rapidfuzz ``ratio`` ≥ :data:`FUZZY_CUTOFF`, noted as INFO). Plain ``ratio`` because
+questions keep their word order and a typo must not reshuffle a token sort. A fuzzy match
+must be clearly better than the runner-up, because golden questions often differ by one word
+("first quarter" / "second quarter").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from goldenlens.core.model import GoldenSet, InputError, PipelineResponse, Problem, ResponseSet, Severity
+from goldenlens.core.normalise import normalise
+from goldenlens.io.columns import ResponseColumns
+from goldenlens.io.tables import RawTable
+
+FUZZY_CUTOFF = 90.0
+# The best fuzzy match must beat the second best by this much to be trusted.
+FUZZY_MARGIN = 3.0
+_MAX_LISTED = 20
+# Keys tried, in order, when a contexts list holds objects instead of strings.
+_TEXT_KEYS = ("text", "page_content", "content", "passage")
+
+
+def question_key(text: str) -> str:
+    """Question text as compared for joining: FMEval normalisation, whitespace collapsed."""
+    return " ".join(normalise(text).split())
+
+
+@dataclass(frozen=True)
+class TextMatch:
+    """The golden id a question text matched, and the fuzzy score (``None`` for exact)."""
+
+    golden_id: str
+    score: float | None = None
+
+
+class GoldenIndex:
+    """Lookups of a golden set by id and by question text."""
+
+    def __init__(self, golden: GoldenSet) -> None:
+        self.golden = golden
+        self._by_id = {item.id.strip().casefold(): item.id for item in golden.items}
+        self._by_text: dict[str, str | None] = {}
+        for item in golden.items:
+            key = question_key(item.question)
+            # Two golden items with the same question text cannot be told apart by text.
+            self._by_text[key] = None if key in self._by_text else item.id
+        self._unique = {key: golden_id for key, golden_id in self._by_text.items() if golden_id is not None}
+        self._keys = list(self._unique)
+        self._questions = {item.id: item.question for item in golden.items}
+
+    def by_id(self, raw: str) -> str | None:
+        """The golden id for ``raw`` ignoring case and surrounding spaces."""
+        return self._by_id.get(raw.strip().casefold())
+
+    def question(self, golden_id: str) -> str:
+        """The golden question text of ``golden_id``."""
+        return self._questions[golden_id]
+
+    def by_text(self, text: str) -> TextMatch | str:
+        """A match, or a reason (str) why there is none."""
+        key = question_key(text)
+        if key in self._by_text:
+            golden_id = self._by_text[key]
+            if golden_id is None:
+                return "the question text matches several golden questions (an id column would settle it)"
+            return TextMatch(golden_id)
+        found = process.extract(key, self._keys, scorer=fuzz.ratio, limit=2, score_cutoff=FUZZY_CUTOFF)
+        if not found:
+            return f"the question text matches no golden question (fuzzy score below {FUZZY_CUTOFF:g})"
+        if len(found) > 1 and found[0][1] - found[1][1] < FUZZY_MARGIN:
+            return (
+                f"the question text is about equally close to golden questions {self._unique[found[0][0]]} "
+                f"and {self._unique[found[1][0]]} (an id column would settle it)"
+            )
+        best_key, score = found[0][0], found[0][1]
+        return TextMatch(self._unique[best_key], float(score))
+
+    def same_question(self, golden_id: str, text: str) -> bool:
+        """Whether ``text`` is (nearly) the golden question of ``golden_id``."""
+        golden_key = question_key(self._questions[golden_id])
+        key = question_key(text)
+        return key == golden_key or fuzz.ratio(key, golden_key) >= FUZZY_CUTOFF
+
+
+def parse_contexts(cell: str) -> tuple[tuple[str, ...], str | None]:
+    """A contexts cell → passages, plus a warning message when the cell was odd.
+
+    A JSON array of strings is the normal form; one plain-text passage is accepted too. A
+    cell that starts with ``[`` but is not valid JSON is kept as one passage, with a warning.
+    """
+    stripped = cell.strip()
+    if not stripped:
+        return (), None
+    if not stripped.startswith("["):
+        return (cell,), None
+    try:
+        value = json.loads(stripped)
+    except json.JSONDecodeError as error:
+        return (cell,), (
+            f"the contexts cell starts with '[' but is not valid JSON ({error.msg}, "
+            f"character {error.pos + 1}); it is used as one plain-text passage."
+        )
+    if not isinstance(value, list):
+        return (cell,), None
+    passages: list[str] = []
+    converted = False
+    for entry in value:
+        if isinstance(entry, str):
+            passages.append(entry)
+            continue
+        converted = True
+        text = next(
+            (entry[key] for key in _TEXT_KEYS if isinstance(entry, dict) and isinstance(entry.get(key), str)),
+            None,
+        )
+        passages.append(text if text is not None else json.dumps(entry, ensure_ascii=False))
+    warning = (
+        "the contexts list holds items that are not text; they were converted to text." if converted else None
+    )
+    return tuple(passages), warning
+
+
+class _Joiner:
+    """Turns table rows into responses, collecting problems; one instance per read."""
+
+    def __init__(self, table: RawTable, columns: ResponseColumns, golden: GoldenSet) -> None:
+        self.table = table
+        self.columns = columns
+        self.index = GoldenIndex(golden)
+        self.problems: list[Problem] = list(table.problems)
+        self.responses: list[PipelineResponse] = []
+        self.first_row: dict[tuple[str, str], int] = {}
+        self.pipelines: dict[str, None] = {}  # insertion-ordered set: file order
+        self.unmatched: list[str] = []
+        self._text_cache: dict[str, TextMatch | str] = {}
+        self._checked_ids: set[str] = set()
+
+    def resolve(self, ids: Sequence[str] | None, questions: Sequence[str] | None, i: int) -> str | None:
+        """The golden id for row ``i``, or ``None`` after recording why."""
+        row = self.table.row_numbers[i]
+        raw_id = ids[i].strip() if ids is not None else ""
+        text = questions[i] if questions is not None else ""
+        if raw_id:
+            golden_id = self.index.by_id(raw_id)
+            if golden_id is None:
+                self.unmatched.append(raw_id)
+                self.error(
+                    f"question id '{raw_id}' is not in the golden set ({self.index.golden.source}); "
+                    "the row is skipped.",
+                    row,
+                    self.columns.question_id,
+                )
+            elif text.strip() and golden_id not in self._checked_ids:
+                self._checked_ids.add(golden_id)
+                if not self.index.same_question(golden_id, text):
+                    self.problems.append(
+                        self.table.problem(
+                            f"question id '{raw_id}' is golden question '{self.index.question(golden_id)}' "
+                            f"but this row asks '{_short(text)}': was the golden set changed after these "
+                            "responses?",
+                            Severity.WARNING,
+                            row=row,
+                            column=self.columns.question,
+                        )
+                    )
+            return golden_id
+        if not text.strip():
+            self.error(
+                "the row has no question id and no question text; it is skipped.",
+                row,
+                self.columns.question_id or self.columns.question,
+            )
+            return None
+        return self._resolve_text(text, row)
+
+    def _resolve_text(self, text: str, row: int) -> str | None:
+        # Long files repeat each question once per pipeline: match (and report) each text once.
+        seen = text in self._text_cache
+        match = self._text_cache[text] if seen else self.index.by_text(text)
+        self._text_cache[text] = match
+        if isinstance(match, str):
+            self.unmatched.append(_short(text, 40))
+            self.error(f"{match}: '{_short(text)}'; the row is skipped.", row, self.columns.question)
+            return None
+        if match.score is not None and not seen:
+            self.problems.append(
+                self.table.problem(
+                    f"matched by fuzzy question text (score {match.score:.0f}) to {match.golden_id}: "
+                    f"'{_short(text)}' ~ '{_short(self.index.question(match.golden_id))}'.",
+                    Severity.INFO,
+                    row=row,
+                    column=self.columns.question,
+                )
+            )
+        return match.golden_id
+
+    def add(self, golden_id: str, pipeline: str, response: str, contexts: tuple[str, ...], row: int) -> None:
+        """Keep the first response per (question, pipeline); warn about repeats."""
+        key = (golden_id, pipeline)
+        first = self.first_row.setdefault(key, row)
+        self.pipelines.setdefault(pipeline)
+        if first != row:
+            self.problems.append(
+                self.table.problem(
+                    f"a second response for question {golden_id} and pipeline '{pipeline}' (the first is at "
+                    f"row {first}); this one is ignored.",
+                    Severity.WARNING,
+                    row=row,
+                    column=self.columns.pipeline or pipeline,
+                )
+            )
+            return
+        self.responses.append(PipelineResponse(golden_id, pipeline, response, contexts, row))
+
+    def error(self, message: str, row: int, column: str | None) -> None:
+        """Record a row-dropping problem."""
+        self.problems.append(self.table.problem(message, Severity.ERROR, row=row, column=column))
+
+
+def join_responses(
+    table: RawTable, columns: ResponseColumns, golden: GoldenSet
+) -> tuple[ResponseSet, list[Problem]]:
+    """Read every response row and join it to ``golden``; raises :class:`InputError` if none joins."""
+    joiner = _Joiner(table, columns, golden)
+    ids = table.values(columns.question_id) if columns.question_id else None
+    questions = table.values(columns.question) if columns.question else None
+    if columns.layout == "long":
+        _read_long(joiner, ids, questions)
+    else:
+        _read_wide(joiner, ids, questions)
+    if not joiner.responses:
+        raise InputError(_nothing_matched(joiner), tuple(joiner.problems))
+    joiner.problems.extend(_missing(joiner))
+    result = ResponseSet(
+        tuple(joiner.responses),
+        tuple(joiner.pipelines),
+        source=table.file,
+        sheet=table.sheet,
+        layout=columns.layout or "long",
+    )
+    return result, joiner.problems
+
+
+def _read_long(joiner: _Joiner, ids: Sequence[str] | None, questions: Sequence[str] | None) -> None:
+    table, columns = joiner.table, joiner.columns
+    pipelines = table.values(columns.pipeline) if columns.pipeline else []
+    responses = table.values(columns.response) if columns.response else []
+    contexts = table.values(columns.contexts) if columns.contexts else None
+    for i, row in enumerate(table.row_numbers):
+        golden_id = joiner.resolve(ids, questions, i)
+        if golden_id is None:
+            continue
+        pipeline = pipelines[i].strip()
+        if not pipeline:
+            joiner.error("the pipeline name is empty; the row is skipped.", row, columns.pipeline)
+            continue
+        passages: tuple[str, ...] = ()
+        if contexts is not None:
+            passages, warning = parse_contexts(contexts[i])
+            if warning:
+                joiner.problems.append(
+                    table.problem(warning, Severity.WARNING, row=row, column=columns.contexts)
+                )
+        joiner.add(golden_id, pipeline, responses[i], passages, row)
+
+
+def _read_wide(joiner: _Joiner, ids: Sequence[str] | None, questions: Sequence[str] | None) -> None:
+    table, columns = joiner.table, joiner.columns
+    positions = [(name, table.index(name)) for name in columns.pipelines]
+    for name in columns.pipelines:
+        joiner.pipelines.setdefault(name)
+    first_row: dict[str, int] = {}
+    for i, row in enumerate(table.row_numbers):
+        golden_id = joiner.resolve(ids, questions, i)
+        if golden_id is None:
+            continue
+        first = first_row.setdefault(golden_id, row)
+        if first != row:
+            joiner.problems.append(
+                table.problem(
+                    f"question {golden_id} appears again (first at row {first}); this row is ignored.",
+                    Severity.WARNING,
+                    row=row,
+                    column=columns.question_id or columns.question,
+                )
+            )
+            continue
+        cells = table.rows[i]
+        for name, position in positions:
+            joiner.add(golden_id, name, cells[position], (), row)
+
+
+def _missing(joiner: _Joiner) -> list[Problem]:
+    """One warning per pipeline that lacks responses for some golden questions."""
+    problems: list[Problem] = []
+    golden_ids = [item.id for item in joiner.index.golden.items]
+    wide = joiner.columns.layout == "wide"
+    for pipeline in joiner.pipelines:
+        missing = [golden_id for golden_id in golden_ids if (golden_id, pipeline) not in joiner.first_row]
+        if missing:
+            problems.append(
+                joiner.table.problem(
+                    f"pipeline '{pipeline}' has no response for {len(missing)} of {len(golden_ids)} golden "
+                    f"questions: {_listing(missing)}.",
+                    Severity.WARNING,
+                    column=pipeline if wide else None,
+                )
+            )
+    return problems
+
+
+def _nothing_matched(joiner: _Joiner) -> Problem:
+    table = joiner.table
+    golden = joiner.index.golden
+    if not joiner.unmatched:
+        message = f"{table.where()} has no usable response rows: every row was skipped."
+    elif joiner.columns.question_id is not None:
+        sample = ", ".join(f"'{item.id}'" for item in golden.items[:3])
+        message = (
+            f"no row of {table.where()} matches a golden question of {golden.source}: its question "
+            f"ids ({_listing(_quoted(joiner.unmatched), 3)}) are not golden ids ({sample}, ...)."
+        )
+    else:
+        message = (
+            f"no row of {table.where()} matches a golden question of {golden.source} by question "
+            f"text (for example {_listing(_quoted(joiner.unmatched), 2)})."
+        )
+    return table.problem(message, Severity.FATAL)
+
+
+def _listing(values: Sequence[str], limit: int = _MAX_LISTED) -> str:
+    unique = list(dict.fromkeys(values))
+    shown = ", ".join(unique[:limit])
+    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
+
+
+def _quoted(values: Sequence[str]) -> list[str]:
+    return [f"'{value}'" for value in values]
+
+
+def _short(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,397 @@
+"""Read any supported spreadsheet or delimited text file into a :class:`RawTable` of text.
+
+Workbooks (.xlsx .xlsm .xls .xlsb .ods) go through ``pandas.read_excel`` with the calamine
+engine; CSV/TSV/TXT through :mod:`goldenlens.io.csv_sniff`. Either way every cell becomes the
+text an analyst sees, rows keep the numbers Excel shows, and every failure of a library
+becomes an :class:`~goldenlens.core.model.InputError` with a plain message.
+
+Table rules (the same for every format):
+
+* the header is the first row with any non-blank cell; header names are stripped of
+  surrounding spaces (invisible in Excel, so never meant);
+* blank rows are skipped, but row numbers still count them, as Excel does;
+* a column with no header name is dropped, with a warning if it holds any value;
+* a repeated header name is a warning: lookups use its first occurrence;
+* a CSV row with fewer cells than the header is padded with ``""`` silently (many writers
+  omit trailing empty cells); a row with more non-empty cells than the header is an error and
+  the row is skipped (usually an unquoted delimiter inside a cell shifted the row).
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from operator import itemgetter
+from pathlib import Path
+from types import TracebackType
+from typing import Self, cast
+
+import pandas as pd
+
+from goldenlens.core.model import InputError, Problem, Severity
+from goldenlens.io.cell_text import column_text
+from goldenlens.io.csv_sniff import parse_records
+
+WORKBOOK_SUFFIXES: frozenset[str] = frozenset({".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"})
+# The delimiter tried first for each text suffix; the file is sniffed regardless.
+TEXT_SUFFIXES: dict[str, str] = {".csv": ",", ".tsv": "\t", ".txt": "\t"}
+SUPPORTED = ".xlsx, .xlsm, .xls, .xlsb, .ods, .csv, .tsv or .txt"
+
+
+@dataclass(frozen=True)
+class RawTable:
+    """One sheet (or CSV file) as text: header names, data rows and their Excel row numbers.
+
+    Every row has exactly ``len(header)`` cells. ``row_numbers[i]`` is the 1-based row Excel
+    shows for ``rows[i]``; ``header_row`` is the header's. ``sheet`` is ``None`` for CSV;
+    ``encoding`` and ``delimiter`` say how a CSV file was read (``None`` for workbooks).
+    """
+
+    file: str
+    sheet: str | None
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    row_numbers: tuple[int, ...]
+    problems: tuple[Problem, ...] = ()
+    header_row: int = 1
+    encoding: str | None = None
+    delimiter: str | None = None
+
+    def index(self, column: str) -> int:
+        """Position of the first column named exactly ``column``."""
+        return self.header.index(column)
+
+    def values(self, column: str) -> list[str]:
+        """Every data cell of ``column``, in row order."""
+        position = self.index(column)
+        return [row[position] for row in self.rows]
+
+    def problem(
+        self, message: str, severity: Severity, *, row: int | None = None, column: str | None = None
+    ) -> Problem:
+        """A problem located in this table."""
+        return Problem(self.file, message, severity, sheet=self.sheet, row=row, column=column)
+
+    def where(self) -> str:
+        """``golden.csv`` or ``sheet 'Golden' of golden.xlsx`` for messages."""
+        return self.file if self.sheet is None else f"sheet '{self.sheet}' of {self.file}"
+
+
+def fatal(file: str, message: str, *, sheet: str | None = None) -> InputError:
+    """An :class:`InputError` carrying one fatal problem."""
+    return InputError(Problem(file, message, Severity.FATAL, sheet=sheet))
+
+
+class TableFile:
+    """An input file opened once; its tables are read on demand and cached.
+
+    Use it as a context manager: an open workbook holds its file (and locks it on Windows).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.file = self.path.name or str(path)
+        suffix = _check_path(self.path, self.file)
+        self._delimiter = TEXT_SUFFIXES.get(suffix)
+        self._book: pd.ExcelFile | None = None
+        self._sheets: tuple[str, ...] = ()
+        self._cache: dict[str | None, RawTable] = {}
+        if self._delimiter is None:
+            self._book = _open_workbook(self.path, self.file)
+            self._sheets = tuple(str(name) for name in self._book.sheet_names)
+            if not self._sheets:
+                self.close()
+                raise fatal(self.file, f"{self.file} has no worksheets.")
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the workbook's file handle."""
+        if self._book is not None:
+            self._book.close()
+            self._book = None
+
+    @property
+    def is_workbook(self) -> bool:
+        """True for spreadsheets (which have sheets), False for CSV/TSV/TXT."""
+        return self._delimiter is None
+
+    @property
+    def sheets(self) -> tuple[str, ...]:
+        """Worksheet names in workbook order; empty for CSV/TSV/TXT."""
+        return self._sheets
+
+    def resolve_sheet(self, sheet: str | None) -> str | None:
+        """The actual sheet name for ``sheet`` (exact, else case-insensitive); first if ``None``.
+
+        CSV files have no sheets: ``sheet`` is ignored and ``None`` returned.
+        """
+        if not self.is_workbook:
+            return None
+        if sheet is None:
+            return self._sheets[0]
+        if sheet in self._sheets:
+            return sheet
+        folded = [name for name in self._sheets if name.casefold() == sheet.strip().casefold()]
+        if len(folded) == 1:
+            return folded[0]
+        available = ", ".join(f"'{name}'" for name in self._sheets)
+        raise fatal(self.file, f"{self.file} has no sheet named '{sheet}'; its sheets are: {available}.")
+
+    def read(self, sheet: str | None = None, *, require_rows: bool = True) -> RawTable:
+        """The table of ``sheet`` (the first sheet if ``None``; ignored for CSV).
+
+        With ``require_rows`` an empty sheet or a header without data rows is fatal;
+        without it such tables are returned (with an empty header when the sheet is blank)
+        so callers can look through a workbook's sheets.
+        """
+        name = self.resolve_sheet(sheet)
+        table = self._cache.get(name)
+        if table is None:
+            table = self._read_csv() if self._delimiter is not None else self._read_sheet(name)
+            self._cache[name] = table
+        if require_rows:
+            where = table.where()
+            if not table.header:
+                raise fatal(self.file, f"{where} is empty: it has no cells with a value.", sheet=name)
+            if not table.rows:
+                raise fatal(
+                    self.file,
+                    f"{where} has a header row (row {table.header_row}) but no data rows.",
+                    sheet=name,
+                )
+        return table
+
+    def _read_csv(self) -> RawTable:
+        parsed = parse_records(
+            _read_bytes(self.path, self.file), self.file, preferred_delimiter=self._delimiter or ","
+        )
+        table = build_table(self.file, None, parsed.records, parsed.problems)
+        return replace(table, encoding=parsed.encoding, delimiter=parsed.delimiter)
+
+    def _read_sheet(self, sheet: str | None) -> RawTable:
+        if self._book is None or sheet is None:
+            raise fatal(self.file, f"{self.file} was closed before its sheets were read.")
+        try:
+            frame = pd.read_excel(self._book, sheet_name=sheet, header=None, dtype=object, na_filter=False)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as error:  # calamine raises its own errors, and Rust panics derive BaseException
+            raise _unreadable(self.path, self.file, error) from None
+        columns = [column_text(frame[label].tolist()) for label in frame.columns]
+        grid: list[Sequence[str]] = list(zip(*columns, strict=True)) if columns else []
+        return build_table(self.file, sheet, grid)
+
+
+def read_table(path: Path, *, sheet: str | None = None) -> RawTable:
+    """Read one sheet (default: the first) or one CSV/TSV/TXT file as text.
+
+    Raises :class:`InputError` for a missing path, a folder, an unsupported extension, an
+    empty or unreadable file, an unknown sheet, or a table without data rows.
+    """
+    with TableFile(path) as source:
+        return source.read(sheet)
+
+
+def list_sheets(path: Path) -> list[str]:
+    """Worksheet names of a workbook in order; ``[]`` for CSV/TSV/TXT files."""
+    with TableFile(path) as source:
+        return list(source.sheets)
+
+
+def build_table(
+    file: str, sheet: str | None, grid: Sequence[Sequence[str]], read_problems: Sequence[Problem] = ()
+) -> RawTable:
+    """Apply the table rules of this module's docstring to a grid of text rows.
+
+    ``grid[i]`` is Excel row ``i + 1``; rows may be ragged (CSV). ``read_problems`` (from
+    decoding, say) come first in the table's problems.
+    """
+    problems = list(read_problems)
+    start = next((i for i, row in enumerate(grid) if "".join(row).strip()), None)
+    if start is None:
+        return RawTable(file, sheet, (), (), (), tuple(problems))
+    names = [cell.strip() for cell in grid[start]]
+    width = len(names)
+    rows: Sequence[Sequence[str]] = grid[start + 1 :]
+    numbers: Sequence[int] = range(start + 2, len(grid) + 1)
+    if any(len(row) != width for row in rows):  # only CSV rows can be ragged
+        rows, numbers, ragged = _even_rows(file, sheet, rows, numbers, width)
+        problems.extend(ragged)
+
+    keep = [j for j, name in enumerate(names) if name]
+    for j, name in enumerate(names):
+        if not name and any(row[j].strip() for row in rows):
+            problems.append(
+                Problem(
+                    file,
+                    f"column {column_letter(j)} has values but no header name; it is ignored.",
+                    Severity.WARNING,
+                    sheet=sheet,
+                    row=start + 1,
+                )
+            )
+    problems.extend(_duplicate_names(file, sheet, names, keep, start + 1))
+
+    project = _projector(keep, width)
+    header = tuple(names[j] for j in keep)
+    projected = [(project(row), number) for row, number in zip(rows, numbers, strict=True)]
+    kept = [pair for pair in projected if "".join(pair[0]).strip()]
+    kept_rows = tuple(cells for cells, _ in kept)
+    kept_numbers = tuple(number for _, number in kept)
+    return RawTable(file, sheet, header, kept_rows, kept_numbers, tuple(problems), start + 1)
+
+
+def _even_rows(
+    file: str, sheet: str | None, rows: Sequence[Sequence[str]], numbers: Sequence[int], width: int
+) -> tuple[list[Sequence[str]], list[int], list[Problem]]:
+    """Pad short rows, trim empty overhang, and drop (reporting) rows with real extra cells."""
+    even: list[Sequence[str]] = []
+    kept: list[int] = []
+    problems: list[Problem] = []
+    for row, number in zip(rows, numbers, strict=True):
+        cells = row
+        if len(row) < width:
+            cells = [*row, *([""] * (width - len(row)))]
+        elif len(row) > width:
+            if "".join(row[width:]).strip():
+                problems.append(_ragged(file, sheet, row, width, number))
+                continue
+            cells = row[:width]
+        even.append(cells)
+        kept.append(number)
+    return even, kept, problems
+
+
+def column_letter(index: int) -> str:
+    """Excel's column letters for a 0-based column index: 0 → ``A``, 27 → ``AB``."""
+    letters = ""
+    index += 1
+    while index:
+        index, remainder = divmod(index - 1, 26)
+        letters = chr(ord("A") + remainder) + letters
+    return letters
+
+
+def _projector(keep: list[int], width: int) -> Callable[[Sequence[str]], tuple[str, ...]]:
+    """A fast row → kept-cells function (``itemgetter`` runs in C)."""
+    if keep == list(range(width)):
+        return tuple
+    if len(keep) == 1:
+        only = keep[0]
+        return lambda row: (row[only],)
+    getter = itemgetter(*keep)
+    return lambda row: cast("tuple[str, ...]", getter(row))
+
+
+def _duplicate_names(
+    file: str, sheet: str | None, names: list[str], keep: list[int], header_row: int
+) -> list[Problem]:
+    first: dict[str, int] = {}
+    problems: list[Problem] = []
+    for j in keep:
+        key = names[j].casefold()
+        if key in first:
+            problems.append(
+                Problem(
+                    file,
+                    f"column name '{names[j]}' appears more than once (columns {column_letter(first[key])} "
+                    f"and {column_letter(j)}); only column {column_letter(first[key])} is used.",
+                    Severity.WARNING,
+                    sheet=sheet,
+                    row=header_row,
+                    column=names[j],
+                )
+            )
+        else:
+            first[key] = j
+    return problems
+
+
+def _ragged(file: str, sheet: str | None, row: Sequence[str], width: int, number: int) -> Problem:
+    return Problem(
+        file,
+        f"this row has {len(row)} cells but the header has {width} columns (an unquoted "
+        "delimiter inside a cell?); the row is skipped.",
+        Severity.ERROR,
+        sheet=sheet,
+        row=number,
+    )
+
+
+def _check_path(path: Path, file: str) -> str:
+    """Validate the path before any library sees it; return its lower-case suffix."""
+    if not path.exists():
+        raise fatal(file, f"{file} was not found (looked for {path}).")
+    if path.is_dir():
+        raise fatal(file, f"{file} is a folder, not a file.")
+    suffix = path.suffix.lower()
+    if suffix not in WORKBOOK_SUFFIXES and suffix not in TEXT_SUFFIXES:
+        kind = f"'{suffix}'" if suffix else "(no extension)"
+        raise fatal(file, f"{file} has an unsupported file type {kind}; use {SUPPORTED}.")
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise fatal(file, f"{file} could not be read: {error.strerror or error}.") from None
+    if size == 0:
+        raise fatal(file, f"{file} is empty (0 bytes).")
+    return suffix
+
+
+def _read_bytes(path: Path, file: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise fatal(file, f"{file} could not be read: {error.strerror or error}.") from None
+
+
+def _open_workbook(path: Path, file: str) -> pd.ExcelFile:
+    try:
+        return pd.ExcelFile(path, engine="calamine")
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # see _read_grid: every library failure becomes an InputError
+        raise _unreadable(path, file, error) from None
+
+
+def _unreadable(path: Path, file: str, error: BaseException) -> InputError:
+    cause = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+    hint = _content_hint(path)
+    detail = f"{hint} ({cause})" if hint else cause
+    return fatal(
+        file, f"{file} is not a readable spreadsheet (the file is damaged or not an Excel file): {detail}"
+    )
+
+
+def _content_hint(path: Path) -> str:
+    """What the first bytes say the file really is, to make the message actionable."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return ""
+    for magic, hint in _CONTENT_HINTS:
+        if head.startswith(magic):
+            return hint
+    if b"\x00" in head:
+        return "it is not a spreadsheet file"
+    try:
+        # Incremental, so a character cut at the 4 KiB boundary does not count as binary.
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return "it is not a spreadsheet file"
+    return "it looks like plain text (a CSV file with the wrong extension?)"
+
+
+_CONTENT_HINTS: tuple[tuple[bytes, str], ...] = (
+    (b"PK\x03\x04", "the zip archive inside is incomplete or damaged"),
+    (b"\xd0\xcf\x11\xe0", "the Office file is damaged or password-protected"),
+    (b"%PDF", "it is a PDF document"),
+)

@@ -1,0 +1,116 @@
+"""Every bad input of tests/badinputs.py gives exactly its plain-language problem, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.badinputs import BadCase, make_bad_inputs
+
+from goldenlens.core.model import InputError, Problem
+from goldenlens.io.readers import load_inputs, preview
+
+CASE_NAMES = (
+    "corrupt_xlsx",
+    "truncated_xlsx",
+    "empty_file",
+    "header_only",
+    "no_question_column",
+    "no_answer_or_fact_column",
+    "duplicate_ids",
+    "ids_differing_in_case",
+    "binary_junk_csv",
+    "directory",
+    "missing_path",
+    "unknown_sheet",
+    "wrong_extension",
+    "undecodable_bytes",
+    "xlsx_named_csv",
+    "csv_named_xlsx",
+    "ragged_csv",
+    "empty_question",
+    "unclosed_quote",
+    "unknown_question_ids",
+    "no_response_columns",
+    "pipeline_without_response_column",
+    "nothing_matched",
+    "broken_json_contexts",
+    "duplicate_question_pipeline",
+    "responses_header_only",
+)
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BadCase]:
+    return {case.name: case for case in make_bad_inputs(tmp_path_factory.mktemp("bad"))}
+
+
+def test_the_catalogue_is_complete(cases: dict[str, BadCase]) -> None:
+    assert tuple(cases) == CASE_NAMES
+    assert len(cases) >= 18
+
+
+def test_both_import_styles_work() -> None:
+    from badinputs import make_bad_inputs as plain
+
+    assert plain.__name__ == make_bad_inputs.__name__
+
+
+def _assert_located(problem: Problem, case: BadCase) -> None:
+    text = problem.format()
+    assert problem.file == case.file
+    assert case.file in text
+    for fragment in case.message_fragments:
+        assert fragment in problem.message, (case.name, problem.message)
+    assert (problem.row, problem.column) == (case.row, case.column), (case.name, text)
+    assert problem.severity is case.severity
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_bad_input(cases: dict[str, BadCase], name: str) -> None:
+    case = cases[name]
+    if case.expect_fatal:
+        # Any other exception type escapes pytest.raises and fails the test.
+        with pytest.raises(InputError) as caught:
+            load_inputs(case.golden_path, case.responses_path, **case.options())
+        _assert_located(caught.value.problem, case)
+        assert str(caught.value) == caught.value.problem.format()
+        return
+    loaded = load_inputs(case.golden_path, case.responses_path, **case.options())
+    matching = [p for p in loaded.problems if all(f in p.message for f in case.message_fragments)]
+    assert len(matching) == 1, (name, [p.format() for p in loaded.problems])
+    _assert_located(matching[0], case)
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_preview_never_raises_anything_but_input_error(cases: dict[str, BadCase], name: str) -> None:
+    case = cases[name]
+    for path, kind in ((case.golden_path, "golden"), (case.responses_path, "responses")):
+        if path is None:
+            continue
+        sheet = case.golden_sheet if kind == "golden" else case.responses_sheet
+        try:
+            preview(path, kind=kind, sheet=sheet)
+        except InputError as error:
+            problem = error.problem
+        else:
+            continue
+        assert problem.file == path.name
+
+
+def test_a_fatal_problem_keeps_the_problems_found_before_it(cases: dict[str, BadCase]) -> None:
+    case = cases["nothing_matched"]
+    with pytest.raises(InputError) as caught:
+        load_inputs(case.golden_path, case.responses_path)
+    assert [p.row for p in caught.value.others] == [2, 3]  # the two unknown ids, as errors
+    golden_warning = cases["empty_question"].golden_path  # its golden set has one row problem
+    with pytest.raises(InputError) as missing:
+        load_inputs(golden_warning, golden_warning.parent / "no such responses.csv")
+    assert "was not found" in missing.value.problem.message
+    assert [p.message for p in missing.value.others] == ["the question is empty; the row is skipped."]
+
+
+def test_cases_are_rewritten_cleanly(tmp_path: Path) -> None:
+    first = make_bad_inputs(tmp_path)
+    again = make_bad_inputs(tmp_path)  # the jobs tests may call it twice on one folder
+    assert [c.name for c in first] == [c.name for c in again]

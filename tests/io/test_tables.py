@@ -1,0 +1,339 @@
+"""read_table: every format's cells as the text an analyst sees, with Excel's row numbers."""
+
+from __future__ import annotations
+
+import time
+import zipfile
+from datetime import date, datetime, timedelta
+from datetime import time as clock
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import pytest
+from openpyxl import Workbook
+from tests.badinputs import write_csv, write_xlsx
+
+from goldenlens.core.model import InputError, Severity
+from goldenlens.io.cell_text import cell_text
+from goldenlens.io.csv_sniff import sniff_delimiter
+from goldenlens.io.tables import column_letter, list_sheets, read_table
+
+# (value written to the workbook, text expected back)
+NUMBERS_AND_DATES: list[tuple[object, str]] = [
+    (158, "158"),
+    (158.0, "158"),
+    (10317750796, "10317750796"),
+    (10317750796.0, "10317750796"),
+    (0.1, "0.1"),
+    (12.5, "12.5"),
+    (0.1 + 0.2, "0.3"),
+    (-3.25, "-3.25"),
+    (True, "TRUE"),
+    (False, "FALSE"),
+    (datetime(2023, 2, 22), "2023-02-22"),
+    (datetime(2023, 2, 22, 13, 5), "2023-02-22 13:05:00"),
+    (date(2023, 6, 30), "2023-06-30"),
+    (None, ""),
+    ("nan", "nan"),
+    ("NA", "NA"),
+    ("  spaced  ", "  spaced  "),
+    ("line one\nline two", "line one\nline two"),
+    ("Café “quoted” — 東京 🚀", "Café “quoted” — 東京 🚀"),
+    ("=not a formula", "=not a formula"),
+]
+
+
+def _value_sheet() -> list[list[object]]:
+    return [["label", "value"], *([f"v{i}", value] for i, (value, _) in enumerate(NUMBERS_AND_DATES))]
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".xlsm"])
+def test_workbook_cells_become_the_text_excel_shows(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"values{suffix}"
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Values"
+    for row in _value_sheet():
+        sheet.append(row)
+        if isinstance(row[1], str) and row[1].startswith("="):
+            sheet.cell(sheet.max_row, 2).data_type = "s"  # text, as Excel stores '=... typed with a quote
+    book.save(path)
+    table = read_table(path)
+    assert table.sheet == "Values"
+    assert table.header == ("label", "value")
+    got = dict(table.rows)
+    assert [got[f"v{i}"] for i in range(len(NUMBERS_AND_DATES))] == [text for _, text in NUMBERS_AND_DATES]
+    assert table.row_numbers == tuple(range(2, len(NUMBERS_AND_DATES) + 2))
+    assert table.problems == ()
+
+
+def _ods_cell(value: object) -> str:
+    if isinstance(value, bool):
+        return (
+            f'<table:table-cell office:value-type="boolean" office:boolean-value="{str(value).lower()}">'
+            "</table:table-cell>"
+        )
+    if isinstance(value, int | float):
+        return f'<table:table-cell office:value-type="float" office:value="{value!r}"></table:table-cell>'
+    if isinstance(value, date):
+        return (
+            f'<table:table-cell office:value-type="date" office:date-value="{value.isoformat()}">'
+            "</table:table-cell>"
+        )
+    if value is None:
+        return "<table:table-cell/>"
+    paragraphs = "".join(f"<text:p>{escape(line)}</text:p>" for line in str(value).split("\n"))
+    return f'<table:table-cell office:value-type="string">{paragraphs}</table:table-cell>'
+
+
+def write_ods(path: Path, title: str, rows: list[list[object]]) -> Path:
+    """A minimal OpenDocument spreadsheet, written by hand: pandas needs odfpy (not a dependency)."""
+    body = "".join(f"<table:table-row>{''.join(_ods_cell(v) for v in row)}</table:table-row>" for row in rows)
+    namespaces = (
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
+    )
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {namespaces} office:version="1.2">'
+        f'<office:body><office:spreadsheet><table:table table:name="{title}">{body}</table:table>'
+        "</office:spreadsheet></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+        '<manifest:file-entry manifest:full-path="/" '
+        'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            zipfile.ZipInfo("mimetype"),
+            "application/vnd.oasis.opendocument.spreadsheet",
+            compress_type=zipfile.ZIP_STORED,
+        )
+        archive.writestr("META-INF/manifest.xml", manifest)
+        archive.writestr("content.xml", content)
+    return path
+
+
+def test_ods_cells_become_text(tmp_path: Path) -> None:
+    values: list[tuple[object, str]] = [
+        (158.0, "158"),
+        (10317750796, "10317750796"),
+        (0.1, "0.1"),
+        (True, "TRUE"),
+        (date(2023, 2, 22), "2023-02-22"),
+        ("two\nlines", "two\nlines"),
+        (None, ""),
+    ]
+    rows: list[list[object]] = [["label", "value"], *([f"v{i}", v] for i, (v, _) in enumerate(values))]
+    table = read_table(write_ods(tmp_path / "golden.ods", "Golden", rows))
+    assert table.sheet == "Golden"
+    assert [cells[1] for cells in table.rows] == [text for _, text in values]
+
+
+def test_xls_cannot_be_written_here() -> None:
+    pytest.skip("no .xls writer without new dependencies (xlwt); calamine reads .xls by content")
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (1e20, "100000000000000000000"),
+        (1 / 3, "0.333333333333333"),
+        (1.5e-7, "1.5e-07"),
+        (float("nan"), ""),
+        (-0.0, "0"),
+        (clock(13, 5), "13:05:00"),
+        (timedelta(hours=26, minutes=3), "26:03:00"),
+        (datetime(2023, 2, 22, 0, 0, 0, 500000), "2023-02-22 00:00:00.500"),
+    ],
+)
+def test_cell_text_edge_values(value: object, text: str) -> None:
+    assert cell_text(value) == text
+
+
+def test_blank_leading_rows_and_columns_keep_excel_row_numbers(tmp_path: Path) -> None:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet["C4"], sheet["D4"] = "id", "question"
+    sheet["C5"], sheet["D5"] = "q01", "Who?"
+    sheet["C7"], sheet["D7"] = "q02", "What?"  # row 6 left blank
+    path = tmp_path / "offset.xlsx"
+    book.save(path)
+    table = read_table(path)
+    assert table.header == ("id", "question")
+    assert table.header_row == 4
+    assert table.rows == (("q01", "Who?"), ("q02", "What?"))
+    assert table.row_numbers == (5, 7)
+
+
+def test_unnamed_and_repeated_columns_are_reported(tmp_path: Path) -> None:
+    path = write_xlsx(
+        tmp_path / "cols.xlsx",
+        {
+            "S": [
+                ["id", "question", None, "answer", "Answer", None],
+                ["q01", "Who?", "stray", "A", "B", None],
+            ]
+        },
+    )
+    table = read_table(path)
+    assert table.header == ("id", "question", "answer", "Answer")
+    assert table.rows == (("q01", "Who?", "A", "B"),)
+    messages = {(p.severity, p.message, p.column) for p in table.problems}
+    assert (Severity.WARNING, "column C has values but no header name; it is ignored.", None) in messages
+    duplicate = [p for p in table.problems if "more than once" in p.message]
+    assert len(duplicate) == 1
+    assert duplicate[0].column == "Answer"
+    assert "columns D and E" in duplicate[0].message
+    assert duplicate[0].sheet == "S"
+    assert duplicate[0].row == 1
+
+
+def test_sheets_are_listed_and_chosen_by_name(tmp_path: Path) -> None:
+    path = write_xlsx(tmp_path / "book.xlsx", {"First": [["a"], ["1"]], "Second": [["b"], ["2"]]})
+    assert list_sheets(path) == ["First", "Second"]
+    assert read_table(path).sheet == "First"
+    assert read_table(path, sheet="Second").rows == (("2",),)
+    assert read_table(path, sheet="second").sheet == "Second"  # case-insensitive when unambiguous
+    with pytest.raises(InputError, match="no sheet named 'Third'; its sheets are: 'First', 'Second'"):
+        read_table(path, sheet="Third")
+
+
+def test_list_sheets_of_a_csv_is_empty(tmp_path: Path) -> None:
+    assert list_sheets(write_csv(tmp_path / "a.csv", [["a"], ["1"]])) == []
+
+
+def test_empty_sheet_and_header_only_sheet_are_fatal(tmp_path: Path) -> None:
+    path = write_xlsx(tmp_path / "book.xlsx", {"Empty": [], "Header": [["id", "question"]]})
+    with pytest.raises(InputError) as empty:
+        read_table(path, sheet="Empty")
+    assert empty.value.problem.format() == (
+        "book.xlsx, sheet 'Empty': fatal: sheet 'Empty' of book.xlsx is empty: it has no cells with a value."
+    )
+    with pytest.raises(InputError, match="has a header row \\(row 1\\) but no data rows"):
+        read_table(path, sheet="Header")
+
+
+SMART = "Caf\u00e9 \u201csmart quotes\u201d \u2013 na\u00efve"  # all in Windows-1252
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1252", "utf-16"])
+def test_csv_encodings(tmp_path: Path, encoding: str) -> None:
+    path = write_csv(
+        tmp_path / "golden.csv",
+        [["id", "question"], ["q01", SMART]],
+        encoding=encoding,
+        delimiter="\t" if encoding == "utf-16" else ",",
+    )
+    table = read_table(path)
+    assert table.header == ("id", "question")  # no BOM left in the first name
+    assert table.rows == (("q01", SMART),)
+    assert table.encoding == encoding
+    notes = [p for p in table.problems if p.severity is Severity.INFO]
+    assert bool(notes) == (encoding == "cp1252")
+    if notes:
+        assert "read as Windows-1252" in notes[0].message
+
+
+@pytest.mark.parametrize(
+    ("suffix", "delimiter"),
+    [
+        (".csv", ","),
+        (".csv", ";"),
+        (".csv", "\t"),
+        (".tsv", "\t"),
+        (".txt", "\t"),
+        (".tsv", ","),
+        (".txt", ";"),
+    ],
+)
+def test_csv_delimiters_are_sniffed(tmp_path: Path, suffix: str, delimiter: str) -> None:
+    rows = [
+        ["id", "question", "answer"],
+        ["q01", "Sales, in total?", "12,5 billion; roughly"],
+        ["q02", "x", "y"],
+    ]
+    table = read_table(write_csv(tmp_path / f"golden{suffix}", rows, delimiter=delimiter))
+    assert table.header == ("id", "question", "answer")
+    assert table.rows == (tuple(rows[1]), tuple(rows[2]))
+    assert table.delimiter == delimiter
+
+
+def test_semicolon_file_with_decimal_commas() -> None:
+    text = "id;value;note\nq01;12,5;a\nq02;3,75;b\nq03;1;c\n"
+    assert sniff_delimiter(text) == ";"
+
+
+def test_newlines_inside_quoted_cells_and_row_numbers(tmp_path: Path) -> None:
+    data = (
+        b"id,question,answer\r\n"
+        b'q01,"Two\r\nlines","One ""quoted"" word"\r\n'
+        b"\r\n"
+        b'q02,Plain,"Three\nshort\nlines"\r\n'
+    )
+    path = tmp_path / "golden.csv"
+    path.write_bytes(data)
+    table = read_table(path)
+    assert table.rows == (
+        ("q01", "Two\r\nlines", 'One "quoted" word'),
+        ("q02", "Plain", "Three\nshort\nlines"),
+    )
+    # Excel shows one row per record and counts the blank line: q02 is row 4.
+    assert table.row_numbers == (2, 4)
+
+
+def test_ragged_rows(tmp_path: Path) -> None:
+    path = tmp_path / "golden.csv"
+    path.write_text("id,question,answer\nq01,Who?\nq02,What?,It,,\nq03,Why,so,extra\n", encoding="utf-8")
+    table = read_table(path)
+    # Short rows are padded silently; empty extra cells trimmed silently; real extras drop the row.
+    assert table.rows == (("q01", "Who?", ""), ("q02", "What?", "It"))
+    [problem] = table.problems
+    assert (problem.severity, problem.row, problem.sheet) == (Severity.ERROR, 4, None)
+    assert problem.message.startswith("this row has 4 cells but the header has 3 columns")
+
+
+def test_csv_text_is_kept_verbatim(tmp_path: Path) -> None:
+    path = write_csv(
+        tmp_path / "golden.csv", [["id", "answer"], ["q01", "158.0"], ["q02", "nan"], ["q03", " NA "]]
+    )
+    assert [row[1] for row in read_table(path).rows] == ["158.0", "nan", " NA "]
+
+
+def test_huge_cells_are_read(tmp_path: Path) -> None:
+    big = "passage " * 40_000  # over the csv module's default 128 KiB field limit
+    path = write_csv(tmp_path / "responses.csv", [["id", "contexts"], ["q01", big]])
+    assert read_table(path).rows[0][1] == big
+
+
+def test_column_letters() -> None:
+    assert [column_letter(i) for i in (0, 25, 26, 27, 701, 702)] == ["A", "Z", "AA", "AB", "ZZ", "AAA"]
+
+
+def test_hundred_thousand_rows_are_fast(tmp_path: Path) -> None:
+    rows = [["id", "question", "answer", "fact"]]
+    rows += [[f"q{i}", f"What is item {i}?", f"Item {i} is a thing.", f"{i}"] for i in range(100_000)]
+    csv_path = write_csv(tmp_path / "big.csv", rows)
+    xlsx_path = tmp_path / "big.xlsx"
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("Golden")
+    for number, row in enumerate(rows):
+        sheet.append([row[0], number * 1.5])  # two columns: writing with openpyxl is the slow part
+    book.save(xlsx_path)
+    expected = {
+        csv_path: ("q99999", "What is item 99999?", "Item 99999 is a thing.", "99999"),
+        xlsx_path: ("q99999", "150000"),
+    }
+    for path, last in expected.items():
+        start = time.perf_counter()
+        table = read_table(path)
+        elapsed = time.perf_counter() - start
+        assert len(table.rows) == 100_000
+        assert table.rows[-1] == last
+        assert elapsed < 5, f"{path.name}: {elapsed:.1f}s"
