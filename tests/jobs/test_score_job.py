@@ -8,7 +8,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from goldenlens.store.project import ProjectStore
 
 from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
 from goldenlens.io.sample import sample_dir
@@ -16,6 +15,7 @@ from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.jobs.report_job import build_report
 from goldenlens.jobs.score_job import ScoreOptions, score_project
+from goldenlens.store.project import ProjectStore
 
 FK_REPORT = {
     "q01": (1, 1, 1),
@@ -143,7 +143,7 @@ def test_bad_inputs_leave_an_existing_project_untouched(tmp_path: Path) -> None:
     for case in cases:
         with ProjectStore.open(project) as store:
             with pytest.raises(InputError) as caught:
-                import_inputs(store, case.golden_path, case.responses_path)
+                import_inputs(store, case.golden_path, case.responses_path, **case.options())
             for fragment in case.message_fragments:
                 assert fragment.lower() in str(caught.value).lower(), (case.name, str(caught.value))
             assert len(store.golden_items()) == 10
