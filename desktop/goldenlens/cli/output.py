@@ -47,7 +47,7 @@ class StderrProgress:
             return
         self._last = now
         line = f"{progress.stage}: {progress.message}"
-        if progress.total > 1:
+        if progress.total > 2:
             elapsed = now - self._started
             eta = elapsed / progress.done * (progress.total - progress.done) if progress.done else 0.0
             line += f" {progress.done:,}/{progress.total:,} ({progress.fraction:.0%}, ETA {eta:.0f}s)"
