@@ -6,10 +6,14 @@ put on ``sys.path`` so they import as plain ``badinputs`` (like ``fmeval_referen
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
+# Qt widgets are tested offscreen; set before any test imports PySide6.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
