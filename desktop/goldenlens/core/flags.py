@@ -117,10 +117,12 @@ class FlagThresholds:
         return dict(asdict(self))
 
 
+# Apostrophes may be typographic (U+2019): model output often is, and normalisation keeps it.
 _REFUSAL = re.compile(
-    r"\b(i\s+(do\s+not|don'?t|cannot|can'?t)\s+(know|answer|find|say|provide)|"
+    r"\b(i\s+(do\s+not|don['\u2019]?t|cannot|can['\u2019]?t)\s+(know|answer|find|say|provide)|"
     r"(does|do)\s+not\s+(include|contain|mention|provide|specify)|"
-    r"(no|not\s+enough|insufficient)\s+(information|context|data)|"
+    r"(no|not\s+enough|insufficient|(do\s+not|don['\u2019]?t)\s+have\s+(enough|sufficient|any))\s+"
+    r"(information|context|data)|"
     r"(unable|not\s+able)\s+to\s+(answer|find|determine|provide)|"
     r"cannot\s+be\s+(answered|determined)|not\s+(available|mentioned)\s+in|sorry)\b",
     re.IGNORECASE,
@@ -216,6 +218,10 @@ def _prone_to_false_match(part: str, t: FlagThresholds) -> bool:
     if bare.isdigit() and len(bare) <= t.short_number_digits:
         return True
     words = normalise(text).split()
+    if not words:
+        # Only articles or punctuation ("the", "$"): the quasi-exact form is empty and matches
+        # every response, and the exact form is one of the commonest substrings there is.
+        return bool(text)
     return len(words) == 1 and (len(words[0]) <= t.short_word_chars or words[0] in _COMMON_WORDS)
 
 
