@@ -91,11 +91,15 @@ class FactMatcher:
         self._lower_groups = tuple(tuple(p.lower() for p in g) for g in self.groups)
         self._norm_groups = tuple(tuple(normalise(p.strip()) for p in g) for g in self.groups)
 
-    def scores(self, response: str) -> tuple[float, float]:
-        """(exact, quasi_exact) without spans — the fast path for batch scoring."""
+    def scores(self, response: str, *, normalised: str | None = None) -> tuple[float, float]:
+        """(exact, quasi_exact) without spans — the fast path for batch scoring.
+
+        ``normalised`` is ``normalise(response.strip())`` when the caller already has it
+        (:meth:`LexicalScorer.score` does), so the response is not normalised twice.
+        """
         lower = response.lower()
         exact = any(all(p in lower for p in g) for g in self._lower_groups)
-        norm = normalise(response.strip())
+        norm = normalise(response.strip()) if normalised is None else normalised
         quasi = any(all(p in norm for p in g) for g in self._norm_groups)
         return float(exact), float(quasi)
 

@@ -185,7 +185,9 @@ class LexicalScorer:
     def qa(self, response: str, answer: str) -> QAScores:
         """QA Accuracy: each score is the max over the ``<OR>`` targets of the answer."""
         stripped = response.strip()
-        normalised = normalise(stripped)
+        return self._qa(response, stripped, normalise(stripped), answer)
+
+    def _qa(self, response: str, stripped: str, normalised: str, answer: str) -> QAScores:
         words = frozenset(normalised.split())
         multiset_response = [t.word for t in multiset_words(response)] if self.multiset else []
         best: list[float] = [0.0] * 5
@@ -233,13 +235,16 @@ class LexicalScorer:
 
     def score(self, response: str, answer: str, fact: str, *, with_alignment: bool = True) -> LexicalResult:
         """All seven lexical scores; the alignment and fact spans when ``with_alignment``."""
-        qa = self.qa(response, answer)
+        # One normalisation of the response serves QA Accuracy and Factual Knowledge alike.
+        stripped = response.strip()
+        normalised = normalise(stripped)
+        qa = self._qa(response, stripped, normalised, answer)
         matcher = self._matcher(fact)
         if with_alignment:
             fact_result = matcher.match(response)
             alignment: Alignment | None = self.align(response, answer, qa.target_index)
         else:
-            exact, quasi = matcher.scores(response)
+            exact, quasi = matcher.scores(response, normalised=normalised)
             fact_result = FactResult(exact, quasi)
             alignment = None
         scores = {

@@ -28,7 +28,7 @@ PUNCTUATION = frozenset(string.punctuation)
 def normalise(text: str) -> str:
     """Normalise ``text`` exactly as FMEval 1.2.3 ``normalize_text_quac_protocol`` does."""
     text = text.lower().translate(_DELETEPUNCTUATION)
-    return " ".join(word for word in text.split(" ") if word and word not in ARTICLES)
+    return " ".join([word for word in text.split(" ") if word and word not in ARTICLES])
 
 
 def word_set(text: str) -> frozenset[str]:
