@@ -1,0 +1,59 @@
+"""The open project as the widgets see it: one store connection and change signals.
+
+Threading: the session's :class:`ProjectStore` belongs to the GUI thread and is used only for
+reads and single-question writes (an edit, an override, a review: milliseconds). Long jobs
+(import, scoring, export) run in a :class:`goldenlens.ui.workers.JobRunner` and open their
+own store on the worker thread from :attr:`ProjectSession.path`; SQLite's WAL lets the two
+connections work side by side.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from goldenlens.io.preferences import Preferences, load_preferences, save_preferences
+from goldenlens.jobs.score_job import LEXICAL_RUN
+from goldenlens.store.project import ProjectStore
+
+
+class ProjectSession(QObject):
+    """An open project file.
+
+    ``project_changed`` — everything may have changed (import, scoring run finished).
+    ``question_changed(question_id)`` — one golden row or its scores, flags, overrides or
+    review changed (an edit or its undo).
+    """
+
+    project_changed = Signal()
+    question_changed = Signal(str)
+
+    def __init__(self, path: Path, *, create: bool = False, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+        self.store = ProjectStore.open(path, create=create)
+        self.preferences: Preferences = load_preferences()
+
+    @property
+    def run_id(self) -> int | None:
+        """The latest finished lexical run, which every view shows."""
+        run = self.store.latest_run(LEXICAL_RUN, finished_only=True)
+        return run.id if run is not None else None
+
+    @property
+    def reviewer(self) -> str:
+        return self.preferences.reviewer
+
+    def set_preferences(self, preferences: Preferences) -> None:
+        self.preferences = preferences
+        save_preferences(preferences)
+
+    def notify_question(self, question_id: str) -> None:
+        self.question_changed.emit(question_id)
+
+    def notify_project(self) -> None:
+        self.project_changed.emit()
+
+    def close(self) -> None:
+        self.store.close()
