@@ -1,0 +1,267 @@
+"""Export a scored :class:`~goldenlens.core.report.Report` as a reviewable Excel workbook.
+
+Sheets, in order: Summary (per-pipeline means, a bar chart, an About block with the score
+signatures), Scores, Factual Knowledge Report, Highlights (rich text), Flags and — when the
+inputs had any — Problems.
+
+The workbook is streamed (openpyxl write-only mode): memory stays flat for 100k-row reports,
+and rich text, conditional formats, frozen panes, filters and charts all work in that mode.
+Every text cell goes through :mod:`goldenlens.io.xlsx_cells`, so a response that cannot be
+stored exactly stops the export with its sheet, row and column, and the target file is
+written only as a whole (temporary file, then rename).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from openpyxl import Workbook
+from openpyxl.chart import BarChart, Reference
+from openpyxl.chart.data_source import AxDataSource, StrRef
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.report import Report, ScoredRow
+from goldenlens.io.report_highlights import HIGHLIGHTS_SHEET, write_highlights_sheet
+from goldenlens.io.report_sheets import (
+    FK_SHEET,
+    FLAGS_SHEET,
+    PROBLEMS_SHEET,
+    SCORES_SHEET,
+    ordered_rows,
+    write_fact_report_sheet,
+    write_flags_sheet,
+    write_problems_sheet,
+    write_scores_sheet,
+)
+from goldenlens.io.xlsx_cells import (
+    ExportError,
+    RowRef,
+    discard_streams,
+    number_cell,
+    save_atomically,
+    text_cell,
+)
+from goldenlens.io.xlsx_style import (
+    BOLD,
+    HEADER,
+    NOTE,
+    SCORE,
+    TITLE,
+    TOP,
+    CellStyle,
+    area,
+    parts,
+    score_scale,
+    set_widths,
+)
+
+__all__ = [
+    "FK_SHEET",
+    "FLAGS_SHEET",
+    "HIGHLIGHTS_SHEET",
+    "PROBLEMS_SHEET",
+    "SCORES_SHEET",
+    "SUMMARY_COLUMNS",
+    "SUMMARY_SHEET",
+    "ExportError",
+    "ProgressFn",
+    "write_report_workbook",
+]
+
+SUMMARY_SHEET = "Summary"
+SUMMARY_COLUMNS: tuple[str, ...] = ("pipeline", *LEXICAL_SCORE_NAMES, "responses", "flagged")
+SUMMARY_HEADER_ROW = 3
+CHART_ANCHOR = "L3"
+ProgressFn = Callable[[int, int], None]
+_PROGRESS_EVERY = 500
+
+
+def write_report_workbook(
+    report: Report,
+    path: Path,
+    *,
+    sources: Sequence[str] = (),
+    generated_at: datetime | None = None,
+    progress: ProgressFn | None = None,
+) -> None:
+    """Write the report workbook to ``path``.
+
+    ``sources`` names the input files for the About block; ``generated_at`` defaults to now.
+    ``progress(done, total)`` is called every few hundred rows (``total`` counts the rows of
+    the Scores and Highlights sheets); to cancel, raise from it — nothing is written then.
+
+    Raises :class:`ExportError` (the target file untouched) when a text cannot be stored
+    exactly: longer than 32,767 characters, or holding a control character.
+    """
+    rows = ordered_rows(report)
+    tick = _Ticker(progress, 2 * len(rows)) if progress is not None else None
+    workbook = Workbook(write_only=True)
+    try:
+        _write_summary_sheet(workbook.create_sheet(SUMMARY_SHEET), report, rows, sources, generated_at)
+        write_scores_sheet(workbook.create_sheet(SCORES_SHEET), rows, tick)
+        write_fact_report_sheet(workbook.create_sheet(FK_SHEET), report)
+        write_highlights_sheet(workbook.create_sheet(HIGHLIGHTS_SHEET), rows, tick)
+        write_flags_sheet(workbook.create_sheet(FLAGS_SHEET), report, rows)
+        if report.problems:
+            write_problems_sheet(workbook.create_sheet(PROBLEMS_SHEET), report.problems)
+        save_atomically(workbook, path)
+    except BaseException:
+        discard_streams(workbook)
+        raise
+    if tick is not None:
+        tick.finish()
+
+
+class _Ticker:
+    """Turns one call per row into a progress call every ``_PROGRESS_EVERY`` rows."""
+
+    def __init__(self, progress: ProgressFn, total: int) -> None:
+        self.progress = progress
+        self.total = total
+        self.done = 0
+
+    def __call__(self) -> None:
+        self.done += 1
+        if self.done % _PROGRESS_EVERY == 0:
+            self.progress(self.done, self.total)
+
+    def finish(self) -> None:
+        self.progress(self.total, self.total)
+
+
+def _write_summary_sheet(
+    ws: WriteOnlyWorksheet,
+    report: Report,
+    rows: Sequence[ScoredRow],
+    sources: Sequence[str],
+    generated_at: datetime | None,
+) -> None:
+    """Per-pipeline means and counts, a clustered bar chart of the means, and the About block."""
+    headers = SUMMARY_COLUMNS
+    set_widths(ws, {1: 24, **dict.fromkeys(range(2, 9), 13), 9: 11, 10: 10})
+    parts(ws).row_dimensions[SUMMARY_HEADER_ROW].height = 48
+
+    ws.append(
+        [text_cell(ws, "GoldenLens report: lexical scores per pipeline", RowRef(SUMMARY_SHEET, 1), 1, TITLE)]
+    )
+    note = (
+        "Means over each pipeline's responses (FMEval 1.2.3 lexical metrics). "
+        "flagged = responses with at least one interpretation flag (see the Flags sheet)."
+    )
+    ws.append([text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, NOTE)])
+    header_ref = RowRef(SUMMARY_SHEET, SUMMARY_HEADER_ROW, headers)
+    ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
+
+    means = report.summary()
+    counts = dict.fromkeys(report.pipelines, 0)
+    flagged = dict.fromkeys(report.pipelines, 0)
+    for row in rows:
+        pipeline = row.response.pipeline
+        counts[pipeline] = counts.get(pipeline, 0) + 1
+        flagged[pipeline] = flagged.get(pipeline, 0) + bool(row.flags)
+    for excel_row, pipeline in enumerate(report.pipelines, start=SUMMARY_HEADER_ROW + 1):
+        where = RowRef(SUMMARY_SHEET, excel_row, headers, pipeline=pipeline)
+        answered = counts[pipeline] > 0
+        cells = [text_cell(ws, pipeline, where, 1, BOLD)]
+        # A pipeline with no responses has no mean: blank, not a misleading 0.000.
+        cells += [
+            number_cell(ws, means[pipeline][name] if answered else None, where, col, SCORE)
+            for col, name in enumerate(LEXICAL_SCORE_NAMES, start=2)
+        ]
+        cells += [number_cell(ws, counts[pipeline], where, 9), number_cell(ws, flagged[pipeline], where, 10)]
+        ws.append(cells)
+    if report.pipelines:
+        last_row = SUMMARY_HEADER_ROW + len(report.pipelines)
+        parts(ws).conditional_formatting.add(
+            area(2, SUMMARY_HEADER_ROW + 1, 1 + len(LEXICAL_SCORE_NAMES), last_row), score_scale()
+        )
+    if report.pipelines and rows:
+        parts(ws).add_chart(_means_chart(ws, len(report.pipelines)), CHART_ANCHOR)
+
+    ws.append([])
+    _write_about(
+        ws,
+        report=report,
+        rows=rows,
+        sources=sources,
+        generated_at=generated_at,
+        first_row=SUMMARY_HEADER_ROW + len(report.pipelines) + 2,
+    )
+
+
+def _means_chart(ws: WriteOnlyWorksheet, pipelines: int) -> BarChart:
+    """Clusters by metric, one bar (series) per pipeline: pipelines compare side by side."""
+    first, last = SUMMARY_HEADER_ROW + 1, SUMMARY_HEADER_ROW + pipelines
+    last_score_col = 1 + len(LEXICAL_SCORE_NAMES)
+    chart = BarChart()
+    chart.type = "col"
+    chart.grouping = "clustered"
+    chart.title = "Mean lexical scores per pipeline"
+    chart.y_axis.title = "Mean score"
+    chart.x_axis.title = "Metric"
+    chart.y_axis.scaling.min = 0
+    chart.y_axis.scaling.max = 1
+    chart.y_axis.number_format = "0.0"
+    # openpyxl 3.1 marks axes deleted by default; recent Excel then draws no axis labels.
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    chart.width = 26
+    chart.height = 11
+    data = Reference(ws, min_col=1, max_col=last_score_col, min_row=first, max_row=last)
+    chart.add_data(data, from_rows=True, titles_from_data=True)
+    # Metric names are text: a string reference (set_categories would write a numeric one)
+    # is what Excel and LibreOffice expect for category labels.
+    labels = Reference(
+        ws, min_col=2, max_col=last_score_col, min_row=SUMMARY_HEADER_ROW, max_row=SUMMARY_HEADER_ROW
+    )
+    for series in chart.series:
+        series.cat = AxDataSource(strRef=StrRef(f=str(labels)))
+    return chart
+
+
+def _write_about(
+    ws: WriteOnlyWorksheet,
+    *,
+    report: Report,
+    rows: Sequence[ScoredRow],
+    sources: Sequence[str],
+    generated_at: datetime | None,
+    first_row: int,
+) -> None:
+    """What produced these numbers: when, from which files, flag thresholds, score signatures.
+
+    One fact per row and short values, so nothing runs under the chart to the right.
+    """
+    when = (generated_at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
+    names = [n for n in LEXICAL_SCORE_NAMES if n in report.signatures]
+    names += [n for n in report.signatures if n not in LEXICAL_SCORE_NAMES]
+    # (label, value, label style); a None value makes a heading, an empty label a blank row.
+    entries: list[tuple[str, str | float | None, CellStyle]] = [
+        ("About", None, TITLE),
+        ("Generated at", when, BOLD),
+    ]
+    entries += [
+        ("Source files" if i == 0 else "", name, BOLD) for i, name in enumerate(sources or ["(not recorded)"])
+    ]
+    entries += [
+        ("Golden questions", len(report.golden), BOLD),
+        ("Pipelines", len(report.pipelines), BOLD),
+        ("Responses scored", len(rows), BOLD),
+        ("", None, BOLD),
+        ("Flag thresholds", None, BOLD),
+    ]
+    entries += [(name, value, TOP) for name, value in report.thresholds.as_dict().items()]
+    entries += [("", None, BOLD), ("Score signatures", None, BOLD)]
+    entries += [(name, report.signatures[name].short(), TOP) for name in names]
+
+    for excel_row, (label, value, style) in enumerate(entries, start=first_row):
+        where = RowRef(SUMMARY_SHEET, excel_row)
+        cells = [text_cell(ws, label, where, 1, style)]
+        if isinstance(value, str):
+            cells.append(text_cell(ws, value, where, 2))
+        elif value is not None:
+            cells.append(number_cell(ws, value, where, 2))
+        ws.append(cells)
