@@ -1,0 +1,263 @@
+"""Interpretation flags: on the sample rows, on hand-made rows, and with changed thresholds."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from core_sample import SampleRows
+
+from goldenlens.core.flags import (
+    FLAG_EXPLANATIONS,
+    FLAG_LABELS,
+    GOLDEN_FLAGS,
+    RESPONSE_FLAGS,
+    Flag,
+    FlagThresholds,
+    explain,
+    golden_flags,
+    response_flags,
+)
+from goldenlens.core.lexical import LexicalScorer
+
+
+def _flags(response: str, answer: str, fact: str, thresholds: FlagThresholds | None = None) -> list[Flag]:
+    return response_flags(response, LexicalScorer().score(response, answer, fact).scores, thresholds)
+
+
+def _sample_flags(sample: SampleRows, qid: str, pipeline: str, t: FlagThresholds | None = None) -> list[Flag]:
+    return _flags(*sample.row(qid, pipeline), thresholds=t)
+
+
+# --- the sample ------------------------------------------------------------------------------
+
+
+def test_q02_pipeline2_is_a_likely_hallucination(sample: SampleRows) -> None:
+    assert _sample_flags(sample, "q02", "Pipeline2") == [Flag.LIKELY_HALLUCINATION]
+
+
+def test_q10_pipeline1_is_verbose(sample: SampleRows) -> None:
+    assert _sample_flags(sample, "q10", "Pipeline1") == [Flag.VERBOSE]
+
+
+def test_q02_pipeline3_is_a_refusal_not_a_hallucination(sample: SampleRows) -> None:
+    response, answer, fact = sample.row("q02", "Pipeline3")
+    scores = LexicalScorer().score(response, answer, fact).scores
+    # The refusal repeats the question, so recall alone would call it a hallucination.
+    assert scores["factual_knowledge"] == 0.0
+    assert scores["recall_over_words"] >= FlagThresholds().hallucination_recall
+    assert response_flags(response, scores) == [Flag.REFUSAL]
+    assert Flag.LIKELY_HALLUCINATION not in response_flags(response, scores)
+
+
+def test_correct_concise_answers_carry_no_flag(sample: SampleRows) -> None:
+    for qid in ("q01", "q04", "q09"):
+        for pipeline in sample.pipelines:
+            assert _sample_flags(sample, qid, pipeline) == [], (qid, pipeline)
+
+
+def test_q03_rephrased_answers_suggest_a_fact_variant(sample: SampleRows) -> None:
+    assert _sample_flags(sample, "q03", "Pipeline1") == [Flag.POSSIBLY_CORRECT_REPHRASED]
+    assert _sample_flags(sample, "q03", "Pipeline3") == [Flag.POSSIBLY_CORRECT_REPHRASED]
+
+
+def _fact_found(sample: SampleRows, qid: str) -> list[float]:
+    scorer = LexicalScorer()
+    return [scorer.score(*sample.row(qid, p)).scores["factual_knowledge"] for p in sample.pipelines]
+
+
+@pytest.mark.parametrize("qid", ["q03", "q06"])
+def test_questions_no_pipeline_answers_are_ambiguous(sample: SampleRows, qid: str) -> None:
+    item = sample.golden[qid]
+    assert golden_flags(item["answer"], item["fact"], _fact_found(sample, qid)) == [Flag.AMBIGUOUS_QUESTION]
+
+
+def test_other_sample_questions_carry_no_golden_flag(sample: SampleRows) -> None:
+    for qid, item in sample.golden.items():
+        if qid not in ("q03", "q06"):
+            assert golden_flags(item["answer"], item["fact"], _fact_found(sample, qid)) == [], qid
+
+
+# --- thresholds are configurable -------------------------------------------------------------
+
+
+def test_defaults_are_the_documented_ones() -> None:
+    assert FlagThresholds().as_dict() == {
+        "hallucination_recall": 0.7,
+        "accidental_recall": 0.1,
+        "rephrased_recall": 0.3,
+        "verbose_recall": 0.7,
+        "verbose_precision": 0.3,
+        "verbose_answer_words": 40.0,
+        "short_number_digits": 3.0,
+        "short_word_chars": 3.0,
+    }
+
+
+def test_hallucination_threshold_changes_the_flag(sample: SampleRows) -> None:
+    # recall is 11/12 = 0.917
+    strict = FlagThresholds(hallucination_recall=0.95)
+    assert _sample_flags(sample, "q02", "Pipeline2", strict) == [Flag.POSSIBLY_CORRECT_REPHRASED]
+    assert _sample_flags(sample, "q02", "Pipeline2", FlagThresholds(hallucination_recall=0.91)) == [
+        Flag.LIKELY_HALLUCINATION
+    ]
+
+
+def test_verbose_thresholds_change_the_flag(sample: SampleRows) -> None:
+    # precision 0.238, recall 0.769
+    assert _sample_flags(sample, "q10", "Pipeline1", FlagThresholds(verbose_precision=0.2)) == []
+    assert _sample_flags(sample, "q10", "Pipeline1", FlagThresholds(verbose_recall=0.8)) == []
+    # q10/Pipeline3: precision 0.625 is verbose only with a lax precision threshold.
+    assert _sample_flags(sample, "q10", "Pipeline3") == []
+    assert _sample_flags(sample, "q10", "Pipeline3", FlagThresholds(verbose_precision=0.7)) == [Flag.VERBOSE]
+
+
+def test_rephrased_threshold_changes_the_flag(sample: SampleRows) -> None:
+    # q03/Pipeline2: fact missing, recall 2/13 = 0.154
+    assert _sample_flags(sample, "q03", "Pipeline2") == []
+    assert _sample_flags(sample, "q03", "Pipeline2", FlagThresholds(rephrased_recall=0.15)) == [
+        Flag.POSSIBLY_CORRECT_REPHRASED
+    ]
+
+
+# --- response flags on hand-made rows --------------------------------------------------------
+
+ANSWER = "Amazon held 158 million shares of Rivian's Class A common stock."
+
+
+def test_accidental_fact_match() -> None:
+    response = "See document 158 for details."
+    assert _flags(response, ANSWER, "158") == [Flag.ACCIDENTAL_FACT_MATCH]
+    assert _flags(response, ANSWER, "158", FlagThresholds(accidental_recall=0.0)) == []
+
+
+def test_quasi_exact_only_match_is_possibly_correct() -> None:
+    # "$12,455 million" does not contain "12455 million", but its normalised form does.
+    flags = _flags("Income: $12,455 million.", "Operating income was $12.5 billion.", "12455 million")
+    assert flags == [Flag.POSSIBLY_CORRECT_REPHRASED]
+
+
+@pytest.mark.parametrize("response", ["", "   ", "\n\t"])
+def test_empty_response(response: str) -> None:
+    assert _flags(response, ANSWER, "158 million") == [Flag.EMPTY_RESPONSE]
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "I don't know.",
+        "I cannot answer that from the documents.",
+        "The context does not mention Rivian.",
+        "There is not enough information to answer.",
+        "I am unable to determine the number of shares.",
+        "Sorry, I can't help with that.",
+    ],
+)
+def test_refusals(response: str) -> None:
+    assert _flags(response, ANSWER, "158 million") == [Flag.REFUSAL]
+
+
+def test_a_plain_wrong_answer_is_not_a_refusal() -> None:
+    assert Flag.REFUSAL not in _flags("Amazon held 200 million shares.", ANSWER, "158 million")
+
+
+# --- golden flags ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fact", "prone"),
+    [
+        ("158", True),
+        ("$1.5", True),
+        (" 12 ", True),
+        ("1234", False),
+        ("158 million", False),
+        ("art", True),
+        ("Million", True),
+        ("yes", True),
+        ("Seattle", False),
+        ("The CEO", True),
+        ("the", True),
+        ("A", True),
+        ("$", True),
+        ("Seattle<OR>158", True),
+        ("Seattle<AND>Washington", False),
+    ],
+)
+def test_fact_prone_to_false_matches(fact: str, prone: bool) -> None:
+    flags = golden_flags(f"Answer: {fact}", fact, [1.0])
+    assert (Flag.FACT_PRONE_TO_FALSE_MATCHES in flags) is prone
+
+
+def test_short_number_threshold() -> None:
+    assert Flag.FACT_PRONE_TO_FALSE_MATCHES not in golden_flags("1234", "1234", [1.0])
+    loose = FlagThresholds(short_number_digits=4)
+    assert Flag.FACT_PRONE_TO_FALSE_MATCHES in golden_flags("1234", "1234", [1.0], loose)
+    assert Flag.FACT_PRONE_TO_FALSE_MATCHES not in golden_flags(
+        "art", "art", [1.0], FlagThresholds(short_word_chars=2)
+    )
+
+
+@pytest.mark.parametrize("fact", ["<OR>158 million", "158 million<AND>", "158 million<OR> ", ""])
+def test_empty_fact_part(fact: str) -> None:
+    assert Flag.EMPTY_FACT_PART in golden_flags(ANSWER, fact, [1.0])
+
+
+def test_no_empty_fact_part() -> None:
+    assert Flag.EMPTY_FACT_PART not in golden_flags(ANSWER, "158 million<OR>158,000,000", [1.0])
+
+
+def test_verbose_golden_answer() -> None:
+    forty = " ".join(f"w{i}" for i in range(40))
+    assert Flag.VERBOSE_GOLDEN_ANSWER not in golden_flags(forty, "w1 w2", [1.0])
+    assert Flag.VERBOSE_GOLDEN_ANSWER in golden_flags(forty + " w40", "w1 w2", [1.0])
+    assert Flag.VERBOSE_GOLDEN_ANSWER in golden_flags(
+        forty, "w1 w2", [1.0], FlagThresholds(verbose_answer_words=39)
+    )
+
+
+def test_fact_not_in_answer() -> None:
+    assert golden_flags(ANSWER, "200 million", [1.0]) == [Flag.FACT_NOT_IN_ANSWER]
+    assert golden_flags(ANSWER, "200 million<OR>158 MILLION", [1.0]) == []
+
+
+def test_ambiguous_needs_at_least_one_response() -> None:
+    assert Flag.AMBIGUOUS_QUESTION not in golden_flags(ANSWER, "158 million", [])
+    assert Flag.AMBIGUOUS_QUESTION in golden_flags(ANSWER, "158 million", [0.0, 0.0])
+    assert Flag.AMBIGUOUS_QUESTION not in golden_flags(ANSWER, "158 million", [0.0, 1.0])
+
+
+# --- labels and explanations -----------------------------------------------------------------
+
+
+def test_every_flag_has_a_label_and_an_explanation() -> None:
+    assert set(RESPONSE_FLAGS) | set(GOLDEN_FLAGS) == set(Flag)
+    assert set(FLAG_LABELS) == set(Flag) == set(FLAG_EXPLANATIONS)
+    for flag in Flag:
+        assert "{" not in explain(flag)
+
+
+def test_explanations_show_the_thresholds_in_force() -> None:
+    assert "recall >= 0.7" in explain(Flag.LIKELY_HALLUCINATION)
+    t = replace(FlagThresholds(), hallucination_recall=0.85, verbose_answer_words=60)
+    assert "recall >= 0.85" in explain(Flag.LIKELY_HALLUCINATION, t)
+    assert "more than 60 words" in explain(Flag.VERBOSE_GOLDEN_ANSWER, t)
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "I don\u2019t know.",
+        "I can\u2019t answer that from the documents.",
+        "I don't have enough information to answer.",
+        "I do not have sufficient context to answer this question.",
+        "I don\u2019t have any information about Rivian.",
+    ],
+)
+def test_refusals_with_typographic_apostrophes_and_have_phrasing(response: str) -> None:
+    # Model output often uses U+2019, which the refusal pattern once missed.
+    assert _flags(response, ANSWER, "158 million") == [Flag.REFUSAL]
+
+
+def test_having_information_is_not_a_refusal() -> None:
+    assert _flags("I have enough information: 158 million shares.", ANSWER, "158 million") == []
