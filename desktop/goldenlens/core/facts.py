@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goldenlens.core.normalise import lowered_with_offsets, normalise, normalise_with_offsets
+from goldenlens.core.normalise import lowered_offsets, normalise, normalise_with_offsets
 
 OR = "<OR>"
 AND = "<AND>"
@@ -107,9 +107,7 @@ class FactMatcher:
         """Scores plus the spans of the matching parts (for highlighting)."""
         exact, quasi = self.scores(response)
         if exact:
-            pairs = lowered_with_offsets(response)
-            lower = "".join(c for c, _ in pairs)
-            offsets = [i for _, i in pairs]
+            lower, offsets = lowered_offsets(response)
             for group in self.groups:
                 spans = [_exact_span(p, lower, offsets, len(response)) for p in group]
                 if all(s is not None for s in spans):

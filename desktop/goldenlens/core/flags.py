@@ -120,7 +120,11 @@ class FlagThresholds:
 # Apostrophes may be typographic (U+2019): model output often is, and normalisation keeps it.
 _REFUSAL = re.compile(
     r"\b(i\s+(do\s+not|don['\u2019]?t|cannot|can['\u2019]?t)\s+(know|answer|find|say|provide)|"
-    r"(does|do)\s+not\s+(include|contain|mention|provide|specify)|"
+    # "does not include" alone is too common in real answers ("…, which does not include AWS"):
+    # require the retrieved material as the subject, or "information" as the object.
+    r"(context|documents?|passages?|sources?|excerpts?|text)\s+(provided\s+)?(does|do)\s+not\s+"
+    r"(include|contain|mention|provide|specify|say)|"
+    r"(does|do)\s+not\s+(include|contain|mention|provide|specify)\s+(any\s+)?(information|details|data)|"
     r"(no|not\s+enough|insufficient|(do\s+not|don['\u2019]?t)\s+have\s+(enough|sufficient|any))\s+"
     r"(information|context|data)|"
     r"(unable|not\s+able)\s+to\s+(answer|find|determine|provide)|"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from goldenlens.core.facts import FactMatcher, FactResult
-from goldenlens.core.normalise import PUNCTUATION, Token, lowered_with_offsets, normalise, words_with_spans
+from goldenlens.core.normalise import PUNCTUATION, Token, lowered_offsets, normalise, words_with_spans
 
 FACTUAL_KNOWLEDGE = "factual_knowledge"
 FACTUAL_KNOWLEDGE_QUASI_EXACT = "factual_knowledge_quasi_exact"
@@ -128,7 +128,8 @@ _WORD = re.compile(r"\S+")
 
 def multiset_words(text: str) -> list[Token]:
     """Lower-case, drop ASCII punctuation, split on whitespace; articles kept (not FMEval)."""
-    pairs = [(c, i) for c, i in lowered_with_offsets(text) if c not in PUNCTUATION]
+    lowered, offsets = lowered_offsets(text)
+    pairs = [(c, i) for c, i in zip(lowered, offsets, strict=True) if c not in PUNCTUATION]
     chars = "".join(c for c, _ in pairs)
     return [Token(m.group(), pairs[m.start()][1], pairs[m.end() - 1][1] + 1) for m in _WORD.finditer(chars)]
 
@@ -142,6 +143,13 @@ class _Target:
     stripped: str
     normalised: str
     words: frozenset[str]
+    tokens: list[Token] = field(default_factory=list, compare=False)
+
+    def spans(self) -> list[Token]:
+        """The target's counted words with spans, computed once and shared by every pipeline."""
+        if not self.tokens and self.words:
+            self.tokens.extend(words_with_spans(self.text))
+        return self.tokens
 
 
 def _targets(answer: str) -> tuple[_Target, ...]:
@@ -212,7 +220,7 @@ class LexicalScorer:
         if self.multiset:
             return _multiset_alignment(response, target, target_index)
         response_tokens = words_with_spans(response)
-        answer_tokens = words_with_spans(target.text)
+        answer_tokens = target.spans()
         response_set = frozenset(t.word for t in response_tokens)
         return Alignment(
             response=tuple(

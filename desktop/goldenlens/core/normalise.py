@@ -21,13 +21,13 @@ import string
 from dataclasses import dataclass
 
 ARTICLES: frozenset[str] = frozenset({"a", "an", "the"})
-_DELETEPUNCTUATION = str.maketrans("", "", string.punctuation)
+_DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
 PUNCTUATION = frozenset(string.punctuation)
 
 
 def normalise(text: str) -> str:
     """Normalise ``text`` exactly as FMEval 1.2.3 ``normalize_text_quac_protocol`` does."""
-    text = text.lower().translate(_DELETEPUNCTUATION)
+    text = text.lower().translate(_DELETE_PUNCTUATION)
     return " ".join([word for word in text.split(" ") if word and word not in ARTICLES])
 
 
@@ -49,20 +49,20 @@ class Token:
     end: int
 
 
-def lowered_with_offsets(text: str) -> list[tuple[str, int]]:
-    """``text.lower()`` as (char, index into ``text``) pairs.
+def lowered_offsets(text: str) -> tuple[str, list[int]]:
+    """``text.lower()`` and, for each of its characters, the index in ``text`` it came from.
 
     Lower-casing the whole string matters (Greek final sigma depends on context), but a few
-    characters lower to two (``İ`` → ``i̇``), so offsets come from per-character lengths.
+    characters lower to two (``İ`` → ``i̇``), so when the length changes the offsets come from
+    per-character lengths; otherwise they are the identity (the common, fast case).
     """
     lowered = text.lower()
-    pairs: list[tuple[str, int]] = []
-    pos = 0
+    if len(lowered) == len(text):
+        return lowered, list(range(len(text)))
+    offsets: list[int] = []
     for index, char in enumerate(text):
-        width = len(char.lower())
-        pairs.extend((lowered[pos + k], index) for k in range(width))
-        pos += width
-    return pairs
+        offsets.extend([index] * len(char.lower()))
+    return lowered, offsets
 
 
 def normalise_with_offsets(text: str, *, strip: bool = True) -> tuple[str, list[int]]:
@@ -70,28 +70,32 @@ def normalise_with_offsets(text: str, *, strip: bool = True) -> tuple[str, list[
 
     The single spaces that step 4 inserts between pieces map to ``-1``. ``strip`` mirrors
     FMEval's ``strip_text``; offsets always point into the original, unstripped ``text``.
+    Works piece by piece with string methods (not character by character) because it runs
+    for every scored response.
     """
     base = 0
     if strip:
         stripped = text.strip()
         base = len(text) - len(text.lstrip()) if stripped else 0
         text = stripped
-    out_chars: list[str] = []
+    lowered, lower_offsets = lowered_offsets(text)
+    kept = lowered.translate(_DELETE_PUNCTUATION)
+    if len(kept) == len(lowered):
+        kept_offsets = lower_offsets
+    else:
+        kept_offsets = [o for c, o in zip(lowered, lower_offsets, strict=True) if c not in PUNCTUATION]
+    pieces: list[str] = []
     offsets: list[int] = []
-    piece: list[tuple[str, int]] = []
-    kept = [(c, i) for c, i in lowered_with_offsets(text) if c not in PUNCTUATION]
-    for item in [*kept, (" ", -1)]:
-        if item[0] != " ":
-            piece.append(item)
-            continue
-        if piece and "".join(c for c, _ in piece) not in ARTICLES:
-            if out_chars:
-                out_chars.append(" ")
+    position = 0
+    for piece in kept.split(" "):
+        if piece and piece not in ARTICLES:
+            if pieces:
                 offsets.append(-1)
-            out_chars.extend(c for c, _ in piece)
-            offsets.extend(base + i for _, i in piece)
-        piece = []
-    return "".join(out_chars), offsets
+            pieces.append(piece)
+            chunk = kept_offsets[position : position + len(piece)]
+            offsets.extend([base + o for o in chunk] if base else chunk)
+        position += len(piece) + 1
+    return " ".join(pieces), offsets
 
 
 _WORD = re.compile(r"\S+")
