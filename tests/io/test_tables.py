@@ -134,8 +134,24 @@ def test_ods_cells_become_text(tmp_path: Path) -> None:
     assert [cells[1] for cells in table.rows] == [text for _, text in values]
 
 
-def test_xls_cannot_be_written_here() -> None:
-    pytest.skip("no .xls writer without new dependencies (xlwt); calamine reads .xls by content")
+def test_legacy_xls_cells_become_text(tmp_path: Path) -> None:
+    xlwt = pytest.importorskip("xlwt")
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("Golden")
+    rows: list[list[object]] = [
+        ["id", "question", "answer", "fact"],
+        ["q09", "How many Rivian shares?", "158 million shares", 158.0],
+        ["q10", "Shares outstanding?", "10,317,750,796 shares", 10317750796],
+    ]
+    for r, cells in enumerate(rows):
+        for c, value in enumerate(cells):
+            sheet.write(r, c, value)
+    path = tmp_path / "golden.xls"
+    book.save(str(path))
+    table = read_table(path)
+    assert table.sheet == "Golden"
+    assert table.header == ("id", "question", "answer", "fact")
+    assert [cells[3] for cells in table.rows] == ["158", "10317750796"]
 
 
 @pytest.mark.parametrize(
