@@ -23,6 +23,7 @@ def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "settings"
     folder.mkdir()
     monkeypatch.setenv("GOLDENLENS_CONFIG_DIR", str(folder))
+    monkeypatch.setenv("GOLDENLENS_DATA_DIR", str(tmp_path / "data"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
     QCoreApplication.setOrganizationName("GoldenLensTests")

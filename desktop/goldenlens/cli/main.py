@@ -15,10 +15,10 @@ from pathlib import Path
 from goldenlens import __version__
 from goldenlens.core.model import InputError, Severity
 from goldenlens.io.golden_writer import ExportError
-from goldenlens.io.sample import SAMPLE_GOLDEN, SAMPLE_RESPONSES, sample_dir
 from goldenlens.jobs.import_job import ImportResult, import_inputs
 from goldenlens.jobs.progress import Cancelled
 from goldenlens.jobs.report_job import NoScoresError
+from goldenlens.jobs.sample_project import SAMPLE_PROJECT_NAME, ensure_sample_project
 from goldenlens.jobs.score_job import ScoreOptions, score_project
 from goldenlens.store.project import ProjectStore, StoreError
 
@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="where to write (default: %(default)s)",
     )
     sample.add_argument("-q", "--quiet", action="store_true")
+
+    gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
+    gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
+    gui.add_argument("--sample", action="store_true", help="open the bundled sample project")
     return parser
 
 
@@ -171,10 +175,9 @@ def _cmd_export_golden(args: argparse.Namespace) -> int:
 
 def _cmd_sample(args: argparse.Namespace) -> int:
     out_dir: Path = args.out_dir
-    out_dir.mkdir(parents=True, exist_ok=True)
-    project = out_dir / "amazon_q2_2023.goldenlens"
-    folder = sample_dir()
-    _import_and_score(project, folder / SAMPLE_GOLDEN, folder / SAMPLE_RESPONSES, args, multiset=False)
+    progress = StderrProgress(quiet=args.quiet)
+    project = ensure_sample_project(out_dir / SAMPLE_PROJECT_NAME, progress=progress)
+    progress.finish()
     report_path = out_dir / "amazon_q2_2023-report.xlsx"
     with ProjectStore.open(project) as store:
         write_outputs(store, None, report_path)
@@ -183,7 +186,21 @@ def _cmd_sample(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_gui(args: argparse.Namespace) -> int:
+    try:
+        from goldenlens.ui.app import run_app
+    except ImportError as error:
+        print(
+            f"goldenlens: error: the desktop app needs PySide6 and pyqtgraph ({error}); "
+            "install them with: pip install 'goldenlens[gui]'",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    return run_app(project=args.project, sample=args.sample)
+
+
 COMMANDS = {
+    "gui": _cmd_gui,
     "score": _cmd_score,
     "report": _cmd_report,
     "resume": _cmd_resume,
@@ -198,7 +215,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except InputError as error:
-        print(f"goldenlens: error: {error.problem.format()}", file=sys.stderr)
+        problem = error.problem
+        if problem.message.startswith(problem.file) and problem.location() == problem.file:
+            line = problem.message  # the message already names the file
+        else:
+            line = f"{problem.location()}: {problem.message}"
+        print(f"goldenlens: error: {line}", file=sys.stderr)
         print_problems([p for p in error.others if p.severity is not Severity.INFO])
         return EXIT_BAD_INPUT
     except (StoreError, ExportError, NoScoresError) as error:

@@ -13,7 +13,7 @@ from goldenlens.core.report import Report
 from goldenlens.io.report_formats import write_report_csv, write_report_json
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress
-from goldenlens.jobs.report_job import build_report
+from goldenlens.jobs.report_job import build_report, report_sources
 from goldenlens.store.project import ProjectStore
 
 SHORT_NAMES = {
@@ -126,7 +126,7 @@ def write_outputs(store: ProjectStore, run_id: int | None, out: Path | None) -> 
     elif suffix == ".csv":
         write_report_csv(report, out)
     elif suffix == ".xlsx":
-        write_report_workbook(report, out)
+        write_report_workbook(report, out, sources=report_sources(store))
     else:
         raise InputError(Problem(out.name, "the report must be .xlsx, .json or .csv", Severity.FATAL))
     print(f"Wrote {len(report.rows)} scored responses to {out}", file=sys.stderr)

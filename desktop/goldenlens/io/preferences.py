@@ -31,6 +31,18 @@ def config_dir() -> Path:
     return Path(base) / "goldenlens"
 
 
+def data_dir() -> Path:
+    """Where GoldenLens keeps its own files (the sample project, converted models):
+    ``$GOLDENLENS_DATA_DIR``, else the XDG/AppData convention."""
+    override = os.environ.get("GOLDENLENS_DATA_DIR")
+    if override:
+        return Path(override)
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "GoldenLens"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "goldenlens"
+
+
 @dataclass(frozen=True)
 class Preferences:
     """Everything the analyst can set once and keep."""

@@ -29,6 +29,7 @@ from goldenlens.io.xlsx_style import (
     TOP,
     WRAP,
     area,
+    fit_row_height,
     parts,
     set_widths,
 )
@@ -104,11 +105,14 @@ class _Fonts:
         return [(s.text, self.font(s.kind, s.in_fact)) for s in pieces]
 
 
+_WIDTHS = {1: 12, 2: 14, 3: 70, 4: 60, 5: 30}
+
+
 def write_highlights_sheet(
     ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow], tick: Callable[[], None] | None = None
 ) -> None:
     """Legend, then one row per (question, pipeline) with rich-text response and golden answer."""
-    set_widths(ws, {1: 12, 2: 14, 3: 70, 4: 60, 5: 30})
+    set_widths(ws, _WIDTHS)
     ws.freeze_panes = f"C{_HEADER_ROW + 1}"
     parts(ws).auto_filter.ref = area(1, _HEADER_ROW, len(HIGHLIGHT_COLUMNS), _HEADER_ROW + len(rows))
     fonts = _Fonts()
@@ -124,6 +128,8 @@ def write_highlights_sheet(
         facts = [(m.start, m.end) for m in row.result.fact.matches]
         response_words = alignment.response if alignment is not None else ()
         answer_words = alignment.answer if alignment is not None else ()
+        texts = {3: row.response.response, 4: row.item.answer, 5: row.item.fact}
+        fit_row_height(ws, excel_row, texts, _WIDTHS)
         ws.append(
             [
                 text_cell(ws, row.item.id, where, 1, TOP),

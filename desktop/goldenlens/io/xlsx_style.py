@@ -6,6 +6,7 @@ extra), so they are defined once here and the exported workbooks read like the U
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, cast
@@ -96,6 +97,24 @@ def set_widths(ws: WriteOnlyWorksheet, widths: Mapping[int, float]) -> None:
     dims = parts(ws).column_dimensions
     for index, width in widths.items():
         dims[get_column_letter(index)].width = width
+
+
+def fit_row_height(
+    ws: WriteOnlyWorksheet, row: int, texts: Mapping[int, str], widths: Mapping[int, float]
+) -> None:
+    """Give a wrapped row the height its longest cell needs (before the row is appended).
+
+    Spreadsheet programs do not always grow rows for wrapped rich text on opening (LibreOffice
+    drew the lines over the next row), so the height is estimated from the text: one 15-point
+    line per column-width of characters, per paragraph.
+    """
+    lines = 1
+    for col, text in texts.items():
+        per_line = max(1.0, widths[col] * 1.15)
+        needed = sum(max(1, math.ceil(len(paragraph) / per_line)) for paragraph in text.split("\n"))
+        lines = max(lines, needed)
+    if lines > 1:
+        parts(ws).row_dimensions[row].height = min(409.0, 15.0 * lines)
 
 
 def area(first_col: int, first_row: int, last_col: int, last_row: int) -> str:

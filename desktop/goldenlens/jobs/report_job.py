@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
+from dataclasses import replace
 from pathlib import Path
 
 from goldenlens.core.flags import Flag, FlagThresholds
@@ -73,20 +75,50 @@ def build_report(store: ProjectStore, run_id: int | None = None) -> Report:
     )
 
 
+def report_sources(store: ProjectStore) -> list[str]:
+    """The files of the project's latest import, for the report's About block."""
+    imports = store.imports()
+    if not imports:
+        return []
+    latest = imports[-1]
+    return [Path(name).name for name in (latest.golden_source, latest.responses_source) if name]
+
+
+def only_questions(report: Report, question_ids: Collection[str]) -> Report:
+    """The report restricted to some questions (the desktop app's "export filtered rows")."""
+    keep = set(question_ids)
+    return replace(
+        report,
+        golden=tuple(item for item in report.golden if item.id in keep),
+        rows=tuple(row for row in report.rows if row.item.id in keep),
+        golden_flags={qid: flags for qid, flags in report.golden_flags.items() if qid in keep},
+    )
+
+
 def export_report(
-    store: ProjectStore, out: Path, run_id: int | None = None, *, progress: ProgressFn = no_progress
+    store: ProjectStore,
+    out: Path,
+    run_id: int | None = None,
+    *,
+    question_ids: Collection[str] | None = None,
+    progress: ProgressFn = no_progress,
 ) -> Report:
-    """Write the report workbook of a scored project."""
+    """Write the report workbook of a scored project (optionally only some questions)."""
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
     report = build_report(store, run_id)
-    write_report_workbook(report, out)
+    if question_ids is not None:
+        report = only_questions(report, question_ids)
+    write_report_workbook(report, out, sources=report_sources(store))
     progress(Progress("export", 1, 1, f"Wrote {out.name}"))
     return report
 
 
-def export_golden(store: ProjectStore, out: Path) -> int:
+def export_golden(store: ProjectStore, out: Path, *, question_ids: Collection[str] | None = None) -> int:
     """Write the project's (curated) golden set as a clean workbook; returns the row count."""
     items = store.golden_items()
+    if question_ids is not None:
+        keep = set(question_ids)
+        items = [item for item in items if item.id in keep]
     reviews = {qid: (r.status, r.note) for qid, r in store.reviews().items()}
     write_golden_workbook(items, out, review=reviews or None)
     return len(items)
