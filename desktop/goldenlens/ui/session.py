@@ -41,6 +41,11 @@ class ProjectSession(QObject):
         run = self.store.latest_run(LEXICAL_RUN, finished_only=True)
         return run.id if run is not None else None
 
+    @staticmethod
+    def peek_preferences() -> Preferences:
+        """The saved preferences, before any project is open."""
+        return load_preferences()
+
     @property
     def reviewer(self) -> str:
         return self.preferences.reviewer
