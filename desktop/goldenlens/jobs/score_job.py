@@ -84,6 +84,8 @@ def score_project(
     run_id = _resumable_run(store, params) if resume else None
     if run_id is None:
         run_id = store.start_run(LEXICAL_RUN, params, total=len(responses))
+    else:
+        store.resume_run(run_id)
     done = store.scored_keys(run_id)
     todo = [r for r in responses if (r.question_id, r.pipeline) not in done]
     scorer = LexicalScorer(multiset=options.multiset)
