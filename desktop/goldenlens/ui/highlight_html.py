@@ -1,0 +1,212 @@
+"""Rich text for Qt's text widgets, built from the spans the core returned (never re-tokenised).
+
+Pure functions, no Qt import: they take the stored :class:`~goldenlens.core.lexical.Alignment`
+and :class:`~goldenlens.core.facts.FactResult` and return HTML in the subset that
+``QTextDocument`` understands. Overlapping spans (a fact span across several words, or inside
+one word: "art" in "Mozart") are cut at every span boundary, so each piece carries the word
+colour *and* the fact mark.
+
+Colours: every highlighted piece sets both its background and its text colour, so it reads the
+same on a light and a dark palette; backgrounds are light pastels with dark text (contrast
+ratio above 7:1). Text outside any span keeps the palette's own text colour.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from goldenlens.core.facts import AND, OR, FactResult
+from goldenlens.core.lexical import Alignment, WordKind
+
+__all__ = [
+    "FACT",
+    "LEGEND",
+    "SpanStyle",
+    "answer_html",
+    "answer_spans",
+    "fact_html",
+    "legend_html",
+    "response_html",
+    "spans_for_display",
+    "spans_html",
+]
+
+#: Kind of the fact-match segment in :func:`spans_for_display`.
+FACT = "fact"
+
+
+@dataclass(frozen=True)
+class SpanStyle:
+    """How one kind of span is drawn: background, text colour and a short legend label."""
+
+    background: str
+    foreground: str
+    label: str
+
+
+STYLES: dict[str, SpanStyle] = {
+    WordKind.MATCHED.value: SpanStyle("#b9ebc6", "#0b3a1c", "matched"),
+    WordKind.EXTRA.value: SpanStyle("#ffd9a3", "#4d2600", "extra"),
+    WordKind.MISSED.value: SpanStyle("#ffc2cc", "#5c0014", "missed"),
+    FACT: SpanStyle("#c9dcff", "#0a2a8a", "fact"),
+}
+
+#: Legend entries in display order: kind, label, tooltip.
+LEGEND: tuple[tuple[str, str, str], ...] = (
+    (WordKind.MATCHED.value, "matched", "Response word that is in the golden answer"),
+    (WordKind.EXTRA.value, "extra", "Response word that is not in the golden answer"),
+    (WordKind.MISSED.value, "missed", "Golden-answer word that the response does not contain"),
+    (FACT, "fact", "Where the fact (the matched <OR> part) was found in the response"),
+)
+
+# Fact mark: bold, underlined and in the fact's own colour, on top of the word background.
+_FACT_MARK = "font-weight:700; text-decoration:underline; color:{fg};"
+_PARAGRAPH = '<p style="margin:0; white-space:pre-wrap;">{}</p>'
+
+
+def spans_for_display(
+    text: str, alignment: Alignment | None, fact: FactResult | None
+) -> list[tuple[int, int, str]]:
+    """The ``(start, end, kind)`` spans the response HTML is built from, sorted by position.
+
+    Kinds are ``matched`` and ``extra`` (the alignment's response words, exactly as stored)
+    and ``fact`` (each matched fact part). Empty spans and spans outside ``text`` are
+    dropped; an empty fact part (which "matches" everywhere) has nothing to mark.
+    """
+    spans: list[tuple[int, int, str]] = []
+    if alignment is not None:
+        spans.extend((s.start, s.end, s.kind.value) for s in alignment.response)
+    if fact is not None:
+        spans.extend((m.start, m.end, FACT) for m in fact.matches)
+    return _valid(spans, len(text))
+
+
+def answer_spans(answer: str, alignment: Alignment | None) -> list[tuple[int, int, str]]:
+    """The ``(start, end, kind)`` spans of the golden answer: ``matched`` or ``missed``."""
+    if alignment is None:
+        return []
+    return _valid([(s.start, s.end, s.kind.value) for s in alignment.answer], len(answer))
+
+
+def _valid(spans: list[tuple[int, int, str]], length: int) -> list[tuple[int, int, str]]:
+    kept = [(s, e, k) for s, e, k in spans if 0 <= s < e <= length]
+    kept.sort(key=lambda span: (span[0], span[2] == FACT, span[1]))
+    return kept
+
+
+def _escape(piece: str) -> str:
+    # Qt's rich text collapses runs of spaces unless pre-wrap; newlines become explicit breaks.
+    escaped = html.escape(piece, quote=True)
+    return escaped.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "<br>")
+
+
+def _open_tag(kinds: set[str]) -> str:
+    word = next((k for k in STYLES if k in kinds and k != FACT), None)
+    styles: list[str] = []
+    if word is not None:
+        style = STYLES[word]
+        styles.append(f"background-color:{style.background}; color:{style.foreground};")
+    if FACT in kinds:
+        fact = STYLES[FACT]
+        if word is None:
+            styles.append(f"background-color:{fact.background};")
+        styles.append(_FACT_MARK.format(fg=fact.foreground))
+    return f'<span style="{" ".join(styles)}">'
+
+
+def spans_html(text: str, spans: Sequence[tuple[int, int, str]]) -> str:
+    """``text`` as escaped rich text with each span styled by its kind (overlaps allowed).
+
+    One sweep over the sorted span boundaries: linear in the text plus ``n log n`` in spans.
+    """
+    events: dict[int, dict[str, int]] = {}
+    for start, end, kind in spans:
+        if start >= end:
+            continue
+        at_start = events.setdefault(start, {})
+        at_start[kind] = at_start.get(kind, 0) + 1
+        at_end = events.setdefault(end, {})
+        at_end[kind] = at_end.get(kind, 0) - 1
+    active: dict[str, int] = {}
+    out: list[str] = []
+    position = 0
+    for boundary in sorted(events):
+        out.append(_piece(text[position:boundary], active))
+        for kind, delta in events[boundary].items():
+            count = active.get(kind, 0) + delta
+            if count > 0:
+                active[kind] = count
+            else:
+                active.pop(kind, None)
+        position = boundary
+    out.append(_piece(text[position:], active))
+    return _PARAGRAPH.format("".join(out))
+
+
+def _piece(piece: str, active: dict[str, int]) -> str:
+    if not piece:
+        return ""
+    if not active:
+        return _escape(piece)
+    return f"{_open_tag(set(active))}{_escape(piece)}</span>"
+
+
+def response_html(text: str, alignment: Alignment | None, fact: FactResult | None) -> str:
+    """A response with matched words green, extra words amber and the fact part marked."""
+    return spans_html(text, spans_for_display(text, alignment, fact))
+
+
+def answer_html(answer: str, alignment: Alignment | None) -> str:
+    """The golden answer with matched words green and missed words pink/red."""
+    return spans_html(answer, answer_spans(answer, alignment))
+
+
+def _chip(text: str, kind: str | None) -> str:
+    shown = html.escape(text) if text.strip() else "<i>(empty)</i>"
+    if kind is None:
+        return (
+            '<span style="background-color:#e4e7ec; color:#1f2430; white-space:pre;">'
+            f"&nbsp;{shown}&nbsp;</span>"
+        )
+    style = STYLES[kind]
+    return (
+        f'<span style="background-color:{style.background}; color:{style.foreground};'
+        ' font-weight:700; text-decoration:underline; white-space:pre;">'
+        f"&nbsp;&#10003;&nbsp;{shown}&nbsp;</span>"
+    )
+
+
+def _operator(word: str) -> str:
+    return f' <span style="font-size:small; font-weight:700;">{word}</span> '
+
+
+def fact_html(fact: str, matched_part: str) -> str:
+    """The fact's ``<OR>``/``<AND>`` parts as chips, the matched alternative's parts marked.
+
+    ``matched_part`` is :attr:`FactResult.matched_part` (``<AND>``-joined parts of the
+    satisfied alternative, ``""`` when the fact was not found).
+    """
+    groups = [group.split(AND) for group in fact.split(OR)]
+    matched_group = next(
+        (i for i, group in enumerate(groups) if matched_part and AND.join(group) == matched_part), None
+    )
+    alternatives: list[str] = []
+    for index, group in enumerate(groups):
+        kind = FACT if index == matched_group else None
+        alternatives.append(_operator("AND").join(_chip(part, kind) for part in group))
+    return '<p style="margin:0;">' + _operator("OR").join(alternatives) + "</p>"
+
+
+def legend_html() -> str:
+    """One line showing every highlight kind in its colours."""
+    entries = []
+    for kind, label, _tip in LEGEND:
+        style = STYLES[kind]
+        extra = " font-weight:700; text-decoration:underline;" if kind == FACT else ""
+        entries.append(
+            f'<span style="background-color:{style.background}; color:{style.foreground};{extra}">'
+            f"&nbsp;{label}&nbsp;</span>"
+        )
+    return "&nbsp;&nbsp;".join(entries)

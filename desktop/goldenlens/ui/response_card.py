@@ -1,0 +1,311 @@
+"""One pipeline's response as a card of the detail pane: flags, highlighted text, scores.
+
+The card renders a :class:`~goldenlens.jobs.detail_data.PipelineDetail`; it keeps no store
+and emits what the analyst asks for (a fact variant, a score override, focus) for the pane to
+forward with the question id.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QMouseEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QTableView,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, WordKind
+from goldenlens.jobs.detail_data import FlagNote, JudgeNote, PipelineDetail
+from goldenlens.ui.card_scores import SCORE_LABELS, ScoresModel
+from goldenlens.ui.highlight_html import STYLES, response_html, spans_for_display
+
+ADD_VARIANT_TEXT = "Add selection as fact variant (<OR>)"
+
+_FLAG_COLOURS: dict[str, tuple[str, str]] = {
+    "likely_hallucination": ("#ffb8b8", "#5a0000"),
+    "accidental_fact_match": ("#ffd59e", "#4d2600"),
+    "possibly_correct_rephrased": ("#bcd7ff", "#0a2a6b"),
+    "verbose": ("#e3d4ff", "#3b1a70"),
+    "refusal": ("#d9dde3", "#1f2430"),
+    "empty_response": ("#d9dde3", "#1f2430"),
+    "ambiguous_question": ("#f5c6f0", "#5a0a50"),
+    "fact_prone_to_false_matches": ("#ffd59e", "#4d2600"),
+    "verbose_golden_answer": ("#e3d4ff", "#3b1a70"),
+    "empty_fact_part": ("#ffb8b8", "#5a0000"),
+    "fact_not_in_answer": ("#ffb8b8", "#5a0000"),
+}
+_CHIP_STYLE = "QLabel {{ background-color: {bg}; color: {fg}; border-radius: 8px; padding: 2px 8px; }}"
+
+
+def chip(text: str, tooltip: str, colours: tuple[str, str], *, name: str = "chip") -> QLabel:
+    """A small rounded label with explicit colours and a tooltip."""
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setStyleSheet(_CHIP_STYLE.format(bg=colours[0], fg=colours[1]))
+    label.setToolTip(tooltip)
+    label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+    return label
+
+
+def flag_chip(note: FlagNote) -> QLabel:
+    """A flag as a coloured chip; the tooltip is the flag's explanation."""
+    tip = f"<b>{html.escape(note.label)}</b><br>{html.escape(note.explanation)}"
+    label = chip(note.label, tip, _FLAG_COLOURS.get(note.flag.value, ("#d9dde3", "#1f2430")), name="flagChip")
+    label.setProperty("flag", note.flag.value)
+    return label
+
+
+def chip_row(chips: Sequence[QWidget]) -> QHBoxLayout:
+    """Chips left-aligned in a row."""
+    row = QHBoxLayout()
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(4)
+    for widget in chips:
+        row.addWidget(widget)
+    row.addStretch(1)
+    return row
+
+
+def _section_button(text: str) -> QToolButton:
+    button = QToolButton()
+    button.setText(text)
+    button.setCheckable(True)
+    button.setArrowType(Qt.ArrowType.RightArrow)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    button.setAutoRaise(True)
+    return button
+
+
+class ResponseCard(QFrame):
+    """One pipeline's response: name, flags, missed words, highlighted text, scores, contexts, judge.
+
+    Signals: ``variant_requested(text)`` — add the selected text as a fact variant;
+    ``override_requested(metric)``; ``focus_requested()`` — the analyst clicked into the card.
+    """
+
+    variant_requested = Signal(str)
+    override_requested = Signal(str)
+    focus_requested = Signal()
+
+    def __init__(self, detail: PipelineDetail, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.detail = detail
+        self.pipeline = detail.pipeline
+        self.spans = spans_for_display(detail.response, detail.alignment, detail.fact)
+        self.setObjectName("responseCard")
+        self.setStyleSheet(
+            # Same outer size focused or not (border + margin = 3px), so nothing shifts.
+            "QFrame#responseCard { border: 1px solid palette(mid); border-radius: 6px; margin: 2px; }"
+            ' QFrame#responseCard[focused="true"] { border: 3px solid palette(highlight); margin: 0px; }'
+        )
+        self.setProperty("focused", False)
+        self.setMinimumWidth(340)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(6)
+        self._build_header(layout)
+        self._build_response(layout)
+        self.scores_view = self._scores_view(detail)
+        layout.addWidget(self.scores_view)
+        self._build_contexts(layout)
+        self.judge_label = QLabel(self._judge_html(detail.judge))
+        self.judge_label.setWordWrap(True)
+        self.judge_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.judge_label)
+
+    # -- building -----------------------------------------------------------------------
+
+    def _build_header(self, layout: QVBoxLayout) -> None:
+        detail = self.detail
+        self.title = QLabel(f"<b>{html.escape(detail.pipeline)}</b>")
+        self.title.setStyleSheet("font-size: 13pt;")
+        self.title.setToolTip(detail.signature or "not scored")
+        layout.addWidget(self.title)
+        self.flag_chips = [flag_chip(note) for note in detail.flags]
+        layout.addLayout(chip_row(self.flag_chips))
+
+        self.missed_label = QLabel(self._missed_html())
+        self.missed_label.setWordWrap(True)
+        self.missed_label.setToolTip("Golden-answer words this response does not contain")
+        layout.addWidget(self.missed_label)
+
+    def _build_response(self, layout: QVBoxLayout) -> None:
+        detail = self.detail
+        self.response_view = QTextBrowser()
+        self.response_view.setOpenLinks(False)
+        self.response_view.setMinimumHeight(130)
+        self.response_view.document().setDocumentMargin(6)
+        if detail.pipeline_missing:
+            self.response_view.setHtml("<p><i>No response from this pipeline for this question.</i></p>")
+        else:
+            self.response_view.setHtml(response_html(detail.response, detail.alignment, detail.fact))
+        self.response_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.response_view.customContextMenuRequested.connect(self._on_response_menu)
+        self.response_view.installEventFilter(self)
+        layout.addWidget(self.response_view, 1)
+
+        self.add_variant_action = QAction(ADD_VARIANT_TEXT, self)
+        self.add_variant_action.setToolTip("Add the selected response text to the fact as an <OR> variant")
+        self.add_variant_action.setEnabled(False)
+        self.add_variant_action.triggered.connect(self._on_add_variant)
+        self.response_view.selectionChanged.connect(self._on_selection_changed)
+        self.add_variant_button = QToolButton()
+        self.add_variant_button.setDefaultAction(self.add_variant_action)
+        self.add_variant_button.setText("+ Fact variant from selection")
+        layout.addLayout(chip_row([self.add_variant_button]))
+
+    def _build_contexts(self, layout: QVBoxLayout) -> None:
+        detail = self.detail
+        self.contexts_button = _section_button(f"Contexts ({len(detail.contexts)})")
+        self.contexts_button.setEnabled(bool(detail.contexts))
+        self.contexts_body = QLabel(self._contexts_html())
+        self.contexts_body.setWordWrap(True)
+        self.contexts_body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.contexts_body.setVisible(False)
+        self.contexts_button.toggled.connect(self._on_contexts_toggled)
+        layout.addWidget(self.contexts_button)
+        layout.addWidget(self.contexts_body)
+
+    def _missed_html(self) -> str:
+        if self.detail.pipeline_missing:
+            return "<i>No response.</i>"
+        if self.detail.alignment is None:
+            return "<i>Not scored in this run.</i>"
+        if not self.detail.missed:
+            return "Missed: <i>none</i>"
+        style = STYLES[WordKind.MISSED.value]
+        words = " ".join(
+            f'<span style="background-color:{style.background}; color:{style.foreground};">'
+            f"&nbsp;{html.escape(word)}&nbsp;</span>"
+            for word in self.detail.missed
+        )
+        return f"Missed: {words}"
+
+    def _contexts_html(self) -> str:
+        return "".join(
+            f'<p style="margin-top:2px; margin-bottom:6px;"><b>{n}.</b> {html.escape(text)}</p>'
+            for n, text in enumerate(self.detail.contexts, start=1)
+        )
+
+    @staticmethod
+    def _judge_html(notes: Sequence[JudgeNote]) -> str:
+        if not notes:
+            return "<b>Judge</b>: <i>no judge scores yet</i>"
+        lines = ["<b>Judge</b>"]
+        for note in notes:
+            value = "not scored" if note.value is None else f"{note.value:.3f}"
+            model = f" <i>({html.escape(note.model)})</i>" if note.model else ""
+            reason = f" — {html.escape(note.reason)}" if note.reason else ""
+            lines.append(f"<b>{html.escape(note.metric)}</b> {value}{reason}{model}")
+        return "<br>".join(lines)
+
+    def _scores_view(self, detail: PipelineDetail) -> QTableView:
+        view = QTableView()
+        view.setModel(ScoresModel(detail, view))
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.verticalHeader().setVisible(False)
+        view.verticalHeader().setDefaultSectionSize(22)
+        header = view.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        rows = len(LEXICAL_SCORE_NAMES)
+        view.setFixedHeight(header.sizeHint().height() + rows * 22 + 2 * view.frameWidth() + 2)
+        view.setToolTip("Double-click a score to override it")
+        view.doubleClicked.connect(self._on_score_double_clicked)
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(self._on_scores_menu)
+        view.installEventFilter(self)
+        view.setEnabled(not detail.pipeline_missing)
+        return view
+
+    # -- state --------------------------------------------------------------------------
+
+    def set_focused(self, focused: bool) -> None:
+        """Draw the card as the focused one (thick border in the palette's highlight colour)."""
+        self.setProperty("focused", focused)
+        self.style().unpolish(self)
+        self.style().polish(self)
+        self.update()
+
+    def is_focused(self) -> bool:
+        """Whether the card is drawn as focused."""
+        return bool(self.property("focused"))
+
+    def selected_text(self) -> str:
+        """The response text the analyst selected, on one line."""
+        text = self.response_view.textCursor().selectedText()
+        return text.replace("\u2029", " ").replace("\u2028", " ").strip()
+
+    def chip_labels(self) -> list[str]:
+        """The flag chips' texts, in order."""
+        return [label.text() for label in self.flag_chips]
+
+    def metric_at(self, row: int) -> str:
+        """The metric shown in row ``row`` of the scores table."""
+        return LEXICAL_SCORE_NAMES[row]
+
+    # -- events ---------------------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Clicking or tabbing into the text or the scores focuses the card."""
+        if event.type() in {QEvent.Type.FocusIn, QEvent.Type.MouseButtonPress}:
+            self.focus_requested.emit()
+        return super().eventFilter(watched, event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        """A click on the card's background focuses it."""
+        self.focus_requested.emit()
+        super().mousePressEvent(event)
+
+    def _on_selection_changed(self) -> None:
+        self.add_variant_action.setEnabled(bool(self.selected_text()) and not self.detail.pipeline_missing)
+
+    def _on_add_variant(self) -> None:
+        text = self.selected_text()
+        if text:
+            self.variant_requested.emit(text)
+
+    def _on_response_menu(self, pos: QPoint) -> None:
+        menu = self.response_view.createStandardContextMenu()
+        menu.addSeparator()
+        menu.addAction(self.add_variant_action)
+        menu.exec(self.response_view.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    def _on_score_double_clicked(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.override_requested.emit(self.metric_at(index.row()))
+
+    def _on_scores_menu(self, pos: QPoint) -> None:
+        index = self.scores_view.indexAt(pos)
+        if not index.isValid():
+            return
+        metric = self.metric_at(index.row())
+        menu = QMenu(self)
+        action = menu.addAction(f"Override {SCORE_LABELS.get(metric, metric)}…")
+        action.triggered.connect(lambda: self.override_requested.emit(metric))
+        menu.exec(self.scores_view.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    def _on_contexts_toggled(self, shown: bool) -> None:
+        self.contexts_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.contexts_body.setVisible(shown)
