@@ -21,6 +21,7 @@ from typing import Any, Self
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem, Severity
 from goldenlens.store.base import Row
 from goldenlens.store.cache import CacheMixin
+from goldenlens.store.curation_queries import CurationQueriesMixin
 from goldenlens.store.golden import GoldenMixin
 from goldenlens.store.results import ResultsMixin
 from goldenlens.store.review import ReviewMixin
@@ -51,7 +52,7 @@ def _problem(row: Row) -> Problem:
     )
 
 
-class ProjectStore(GoldenMixin, ResultsMixin, ReviewMixin, CacheMixin):
+class ProjectStore(GoldenMixin, ResultsMixin, ReviewMixin, CacheMixin, CurationQueriesMixin):
     """A GoldenLens project file. Open with :meth:`open`; use as a context manager."""
 
     @classmethod
