@@ -1,0 +1,84 @@
+"""File ▸ Export: the curated golden set and the report workbook, optionally only filtered rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QMainWindow
+
+from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.report_job import export_golden, export_report
+from goldenlens.store.project import ProjectStore
+from goldenlens.ui.run_panel import RunPanel
+from goldenlens.ui.score_grid import ScoreGrid
+
+XLSX_FILTER = "Excel workbook (*.xlsx)"
+
+
+class ExportController(QObject):
+    """Runs the core exporters in a worker with their own store connection."""
+
+    def __init__(self, window: QMainWindow, run_panel: RunPanel, grid: ScoreGrid) -> None:
+        super().__init__(window)
+        self._window = window
+        self._run_panel = run_panel
+        self._grid = grid
+        self.filtered_only_action = QAction("Export Only &Filtered Rows", window)
+        self.filtered_only_action.setCheckable(True)
+        self.filtered_only_action.setToolTip("Exports contain only the questions the grid currently shows")
+
+    def _project(self) -> Path | None:
+        session = getattr(self._window, "projects", None)
+        return session.session.path if session is not None and session.session is not None else None
+
+    def _question_ids(self) -> list[str] | None:
+        return self._grid.visible_question_ids() if self.filtered_only_action.isChecked() else None
+
+    def _ask_path(self, title: str, suggested: str) -> Path | None:
+        path, _ = QFileDialog.getSaveFileName(self._window, title, suggested, XLSX_FILTER)
+        return Path(path).with_suffix(".xlsx") if path else None
+
+    def export_golden(self, out: Path | None = None) -> None:
+        project = self._project()
+        if project is None:
+            return
+        target = out or self._ask_path("Export golden set", f"{project.stem}-golden.xlsx")
+        if target is None:
+            return
+        ids = self._question_ids()
+
+        def job(progress: ProgressFn, cancel: CancelToken) -> int:
+            with ProjectStore.open(project) as store:
+                return export_golden(store, target, question_ids=ids)
+
+        self._run_panel.run(
+            job,
+            name="export",
+            label=f"Writing {target.name}…",
+            on_success=lambda n: self._window.statusBar().showMessage(f"Exported {n} golden items to {target}", 8000),
+        )
+
+    def export_report(self, out: Path | None = None) -> None:
+        project = self._project()
+        if project is None:
+            return
+        target = out or self._ask_path("Export report", f"{project.stem}-report.xlsx")
+        if target is None:
+            return
+        ids = self._question_ids()
+
+        def job(progress: ProgressFn, cancel: CancelToken) -> int:
+            with ProjectStore.open(project) as store:
+                return len(export_report(store, target, question_ids=ids, progress=progress).rows)
+
+        self._run_panel.run(
+            job,
+            name="export",
+            label=f"Writing {target.name}…",
+            on_success=lambda n: self._window.statusBar().showMessage(f"Exported {n} scored responses to {target}", 8000),
+        )
+
+    def shutdown(self) -> None:
+        """Exports run on the shared run panel, which the window shuts down."""

@@ -1,0 +1,191 @@
+"""The main window: a composition root that builds the views and wires the controllers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from goldenlens import __version__
+from goldenlens.ui.detail_pane import DetailPane
+from goldenlens.ui.export_controller import ExportController
+from goldenlens.ui.golden_editor import GoldenEditor
+from goldenlens.ui.project_controller import ProjectController
+from goldenlens.ui.review_controller import ReviewController
+from goldenlens.ui.run_panel import RunPanel
+from goldenlens.ui.score_grid import ScoreGrid
+from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.shortcuts import ShortcutsDialog, keys_for
+from goldenlens.ui.summary_view import SummaryView
+
+
+class MainWindow(QMainWindow):
+    """Score grid on the left; golden editor and side-by-side detail on the right; summary tab."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle("GoldenLens")
+        self.setAcceptDrops(True)
+        self.undo_stack = QUndoStack(self)
+        self.run_panel = RunPanel(self)
+        self.statusBar().addPermanentWidget(self.run_panel)
+        self.projects = ProjectController(self, self.run_panel)
+        self.grid = ScoreGrid(self)
+        self.detail = DetailPane(self)
+        self.summary = SummaryView(self)
+        self.editor: GoldenEditor | None = None
+        self._editor_host = QWidget(self)
+        QVBoxLayout(self._editor_host).setContentsMargins(0, 0, 0, 0)
+        self._build_layout()
+        self.exports = ExportController(self, self.run_panel, self.grid)
+        self.review = ReviewController(self, self.grid, self.detail, self.summary, self.undo_stack)
+        self._build_menus()
+        self.projects.session_opened.connect(self._on_session_opened)
+        self.projects.session_closing.connect(self._on_session_closing)
+        self._restore_window_state()
+        self._show_empty_state()
+
+    # -- layout and menus -----------------------------------------------------------------
+
+    def _build_layout(self) -> None:
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.addWidget(self._editor_host)
+        right.addWidget(self.detail)
+        right.setStretchFactor(1, 3)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.grid)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.splitter, "Review")
+        self.tabs.addTab(self.summary, "Summary")
+        self.setCentralWidget(self.tabs)
+
+    def _action(self, text: str, slot: object, shortcut: str | None = None, *, keys: tuple[str, ...] = ()) -> QAction:
+        action = QAction(text, self)
+        sequences = [QKeySequence(k) for k in (keys or ((shortcut,) if shortcut else ()))]
+        if sequences:
+            action.setShortcuts(sequences)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        menu = self.menuBar()
+        file_menu = menu.addMenu("&File")
+        file_menu.addAction(self._action("&New Project…", self.projects.ask_new, keys=keys_for("new")))
+        file_menu.addAction(self._action("&Open Project…", self.projects.ask_open, keys=keys_for("open")))
+        file_menu.addMenu(self.projects.recent_menu)
+        file_menu.addAction(self._action("Open &Sample Project", self.projects.open_sample))
+        file_menu.addSeparator()
+        file_menu.addAction(self._action("&Import Golden Set and Responses…", self.projects.import_files, keys=keys_for("import")))
+        file_menu.addAction(self._action("Re&score", self.projects.rescore))
+        file_menu.addSeparator()
+        file_menu.addAction(self._action("Export &Golden Set…", self.exports.export_golden))
+        file_menu.addAction(self._action("Export &Report…", self.exports.export_report, keys=keys_for("export_report")))
+        file_menu.addAction(self.exports.filtered_only_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self._action("&Close Project", self.projects.close_project))
+        file_menu.addAction(self._action("&Quit", self.close, QKeySequence.StandardKey.Quit.name))
+        edit_menu = menu.addMenu("&Edit")
+        undo = self.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcuts([QKeySequence(k) for k in keys_for("undo")])
+        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence(k) for k in keys_for("redo")])
+        edit_menu.addActions([undo, redo])
+        edit_menu.addSeparator()
+        edit_menu.addAction(self._action("&Find / Filter", self.grid.focus_filter, keys=keys_for("filter")))
+        edit_menu.addAction(self._action("&Reviewer Name…", self.review.ask_reviewer_name))
+        for action_menu in self.review.menus():
+            menu.addMenu(action_menu)
+        help_menu = menu.addMenu("&Help")
+        help_menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts, keys=keys_for("help")))
+        help_menu.addAction(self._action("&About GoldenLens", self._about))
+
+    def show_shortcuts(self) -> None:
+        ShortcutsDialog(self).open()
+
+    def _about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.about(
+            self,
+            "About GoldenLens",
+            f"GoldenLens {__version__}\nReview QA and RAG pipelines against a golden set, offline.\n"
+            "Lexical scores reproduce FMEval 1.2.3 exactly.",
+        )
+
+    # -- project life cycle ----------------------------------------------------------------
+
+    def _on_session_opened(self, session: ProjectSession) -> None:
+        self.undo_stack.clear()
+        self.setWindowTitle(f"{session.path.name} — GoldenLens")
+        self.editor = GoldenEditor(session, self.undo_stack, self._editor_host)
+        layout = self._editor_host.layout()
+        if layout is not None:
+            layout.addWidget(self.editor)
+        self.review.set_session(session, self.editor)
+        self.statusBar().showMessage(f"Opened {session.path}", 5000)
+
+    def _on_session_closing(self) -> None:
+        self.review.set_session(None, None)
+        if self.editor is not None:
+            self.editor.deleteLater()
+            self.editor = None
+        self.undo_stack.clear()
+        self._show_empty_state()
+
+    def _show_empty_state(self) -> None:
+        if self.projects.session is None:
+            self.setWindowTitle("GoldenLens")
+            self.statusBar().showMessage("Open a project, the sample (File ▸ Open Sample Project), or drop a spreadsheet here.")
+
+    # -- window state, drops and closing ---------------------------------------------------
+
+    def _restore_window_state(self) -> None:
+        settings = QSettings()
+        geometry = settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1500, 900)
+        splitter = settings.value("window/splitter")
+        if isinstance(splitter, QByteArray):
+            self.splitter.restoreState(splitter)
+        header = settings.value("grid/header")
+        if isinstance(header, QByteArray):
+            self.grid.restore_header_state(bytes(header.data()))
+
+    def _save_window_state(self) -> None:
+        settings = QSettings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/splitter", self.splitter.saveState())
+        settings.setValue("grid/header", QByteArray(self.grid.header_state()))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.projects.open_dropped(paths)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Cancel and wait for running work, save the layout, close the project: never "save?"."""
+        self.run_panel.shutdown()
+        self.exports.shutdown()
+        self.review.shutdown()
+        self._save_window_state()
+        self.projects.close_project()
+        event.accept()
+
+    @staticmethod
+    def placeholder(text: str) -> QLabel:
+        label = QLabel(text)
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        return label

@@ -1,0 +1,190 @@
+"""Review wiring: grid selection → detail and editor, keyboard review, overrides, fact variants.
+
+Loading the grid of a large project runs in a worker (its own store connection); one
+question's detail is read on the GUI thread (a few small queries).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
+
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.jobs.detail_data import load_question_detail
+from goldenlens.jobs.grid_data import GridData, load_grid
+from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.store.project import ProjectStore
+from goldenlens.ui.detail_pane import DetailPane
+from goldenlens.ui.errors import show_error
+from goldenlens.ui.golden_editor import GoldenEditor
+from goldenlens.ui.override_dialog import request_override
+from goldenlens.ui.score_grid import ScoreGrid
+from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.shortcuts import keys_for
+from goldenlens.ui.summary_view import SummaryView
+from goldenlens.ui.undo_commands import push_add_fact_variant
+from goldenlens.ui.workers import JobRunner
+
+
+class ReviewController(QObject):
+    """Connects the views of the Review and Summary tabs to the open session."""
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        grid: ScoreGrid,
+        detail: DetailPane,
+        summary: SummaryView,
+        undo_stack: QUndoStack,
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._grid = grid
+        self._detail = detail
+        self._summary = summary
+        self._undo = undo_stack
+        self._session: ProjectSession | None = None
+        self._editor: GoldenEditor | None = None
+        self._current: str | None = None
+        self._loader = JobRunner(self)
+        self._loader.succeeded.connect(self._on_grid_loaded)
+        self._loader.failed.connect(lambda error: show_error(window, "Cannot load the scores", error))
+        grid.current_question_changed.connect(self._on_current_question)
+        grid.state_changed.connect(lambda _state: self._refresh_summary())
+        detail.fact_variant_requested.connect(self._on_fact_variant)
+        detail.override_requested.connect(self._on_override)
+        self._actions = self._build_actions()
+
+    # -- session -----------------------------------------------------------------------------
+
+    def set_session(self, session: ProjectSession | None, editor: GoldenEditor | None) -> None:
+        if self._session is not None:
+            self._session.project_changed.disconnect(self.reload)
+            self._session.question_changed.disconnect(self._on_question_changed)
+        self._session, self._editor, self._current = session, editor, None
+        self._detail.show_question(None)
+        if session is None:
+            self._loader.cancel()
+            self._grid.set_data(GridData.empty())
+            self._refresh_summary()
+            return
+        session.project_changed.connect(self.reload)
+        session.question_changed.connect(self._on_question_changed)
+        self.reload()
+
+    def reload(self) -> None:
+        """Reload the grid from the project in a worker; the current question is kept."""
+        if self._session is None:
+            return
+        path, run_id = self._session.path, self._session.run_id
+
+        def job(progress: ProgressFn, cancel: CancelToken) -> GridData:
+            with ProjectStore.open(path) as store:
+                return load_grid(store, run_id, LEXICAL_SCORE_NAMES)
+
+        self._loader.start(job, name="grid")
+
+    def _on_grid_loaded(self, grid: GridData) -> None:
+        keep = self._current
+        self._grid.set_data(grid)
+        if keep is not None:
+            self._grid.select_question(keep)
+        elif len(grid.question_ids):
+            self._grid.select_question(str(grid.question_ids[int(self._grid.visible_rows()[0])]) if len(self._grid.visible_rows()) else str(grid.question_ids[0]))
+        self._refresh_summary()
+
+    def _on_current_question(self, question_id: str) -> None:
+        self._current = question_id
+        self._show_detail()
+        if self._editor is not None:
+            self._editor.set_question(question_id)
+
+    def _on_question_changed(self, question_id: str) -> None:
+        self.reload()
+        if question_id == self._current:
+            self._show_detail()
+
+    def _show_detail(self) -> None:
+        if self._session is None or self._current is None:
+            self._detail.show_question(None)
+            return
+        self._detail.show_question(load_question_detail(self._session.store, self._session.run_id, self._current))
+
+    def _refresh_summary(self) -> None:
+        grid = self._grid.grid()
+        if grid is None or not len(grid.question_ids):
+            self._summary.set_data((), {})
+            return
+        rows = self._grid.visible_rows()
+        values = {metric: np.asarray(grid.values[metric])[rows] for metric in grid.values}
+        self._summary.set_data(grid.pipelines, values, title=f"{len(rows):,} of {len(grid.question_ids):,} questions")
+
+    # -- review actions ----------------------------------------------------------------------
+
+    def _build_actions(self) -> dict[str, QAction]:
+        specs = {
+            "next_question": ("&Next Question", self._grid.next_question),
+            "previous_question": ("&Previous Question", self._grid.previous_question),
+            "next_pipeline": ("Next Pipe&line", self._detail.focus_next_pipeline),
+            "previous_pipeline": ("Previous Pipel&ine", self._detail.focus_previous_pipeline),
+            "accept": ("&Accept Question", self._accept),
+            "needs_curation": ("Needs &Curation", self._needs_curation),
+            "override": ("&Override Score…", self._override_focused),
+        }
+        actions: dict[str, QAction] = {}
+        for name, (text, slot) in specs.items():
+            action = QAction(text, self._window)
+            # Single keys only (j, k, a, c …): arrows stay with the widget that has focus.
+            action.setShortcuts([QKeySequence(k) for k in keys_for(name) if k not in {"Up", "Down", "Left", "Right"}])
+            action.triggered.connect(slot)
+            self._window.addAction(action)
+            actions[name] = action
+        return actions
+
+    def menus(self) -> list[QMenu]:
+        review = QMenu("&Review", self._window)
+        for name in ("accept", "needs_curation", "override"):
+            review.addAction(self._actions[name])
+        review.addSeparator()
+        for name in ("next_question", "previous_question", "next_pipeline", "previous_pipeline"):
+            review.addAction(self._actions[name])
+        return [review]
+
+    def _accept(self) -> None:
+        if self._editor is not None:
+            self._editor.accept_current()
+
+    def _needs_curation(self) -> None:
+        if self._editor is not None:
+            self._editor.mark_needs_curation()
+
+    def _override_focused(self) -> None:
+        pipeline = self._detail.focused_pipeline()
+        if self._current is not None and pipeline is not None:
+            self._on_override(self._current, pipeline, FACTUAL_KNOWLEDGE)
+
+    def _on_override(self, question_id: str, pipeline: str, metric: str) -> None:
+        if self._session is not None:
+            request_override(self._window, self._session, self._undo, question_id, pipeline, metric)
+
+    def _on_fact_variant(self, question_id: str, text: str) -> None:
+        if self._session is None:
+            return
+        try:
+            push_add_fact_variant(self._undo, self._session, question_id, text)
+        except ValueError as error:
+            show_error(self._window, "Cannot add the fact variant", error)
+
+    def ask_reviewer_name(self) -> None:
+        if self._session is None:
+            return
+        name, ok = QInputDialog.getText(self._window, "Reviewer name", "Your name, stored with overrides and reviews:", text=self._session.reviewer)
+        if ok:
+            self._session.set_preferences(replace(self._session.preferences, reviewer=name.strip()))
+
+    def shutdown(self) -> None:
+        self._loader.shutdown()

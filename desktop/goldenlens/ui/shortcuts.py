@@ -1,0 +1,63 @@
+"""Keyboard shortcuts: one table drives both the actions and the help dialog."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    name: str
+    keys: tuple[str, ...]
+    description: str
+
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    Shortcut("next_question", ("J", "Down"), "Next question"),
+    Shortcut("previous_question", ("K", "Up"), "Previous question"),
+    Shortcut("next_pipeline", ("L", "Right"), "Next pipeline in the detail pane"),
+    Shortcut("previous_pipeline", ("H", "Left"), "Previous pipeline in the detail pane"),
+    Shortcut("accept", ("A",), "Mark the question accepted"),
+    Shortcut("needs_curation", ("C",), "Mark the question as needing curation"),
+    Shortcut("override", ("O",), "Override the focused pipeline's factual knowledge score"),
+    Shortcut("filter", ("Ctrl+F",), "Focus the filter box"),
+    Shortcut("undo", ("Ctrl+Z",), "Undo the last edit"),
+    Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo"),
+    Shortcut("import", ("Ctrl+I",), "Import a golden set and responses"),
+    Shortcut("open", ("Ctrl+O",), "Open a project"),
+    Shortcut("new", ("Ctrl+N",), "New project"),
+    Shortcut("export_report", ("Ctrl+E",), "Export the report workbook"),
+    Shortcut("help", ("F1", "?"), "This list"),
+)
+
+
+def keys_for(name: str) -> tuple[str, ...]:
+    return next(s.keys for s in SHORTCUTS if s.name == name)
+
+
+class ShortcutsDialog(QDialog):
+    """Lists every shortcut from :data:`SHORTCUTS`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        table = QTableWidget(len(SHORTCUTS), 2, self)
+        table.setHorizontalHeaderLabels(["Keys", "Action"])
+        table.verticalHeader().setVisible(False)
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for row, shortcut in enumerate(SHORTCUTS):
+            keys = QTableWidgetItem("  or  ".join(shortcut.keys))
+            keys.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            table.setItem(row, 0, keys)
+            table.setItem(row, 1, QTableWidgetItem(shortcut.description))
+        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        table.horizontalHeader().setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(table)
+        layout.addWidget(buttons)
+        self.resize(520, 480)
