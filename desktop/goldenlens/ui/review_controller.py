@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
@@ -26,8 +26,36 @@ from goldenlens.ui.score_grid import ScoreGrid
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.shortcuts import keys_for
 from goldenlens.ui.summary_view import SummaryView
-from goldenlens.ui.undo_commands import push_add_fact_variant
+from goldenlens.ui.undo_commands import curation_messages, push_add_fact_variant
 from goldenlens.ui.workers import JobRunner
+
+
+_REVIEW_KEYS = {
+    Qt.Key.Key_J: "next_question",
+    Qt.Key.Key_K: "previous_question",
+    Qt.Key.Key_L: "next_pipeline",
+    Qt.Key.Key_H: "previous_pipeline",
+    Qt.Key.Key_A: "accept",
+    Qt.Key.Key_C: "needs_curation",
+    Qt.Key.Key_O: "override",
+}
+
+
+class ReviewKeys(QObject):
+    """Event filter: the review letters (j k h l a c o) trigger their actions."""
+
+    def __init__(self, actions: dict[str, QAction], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._actions = actions
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            name = _REVIEW_KEYS.get(Qt.Key(event.key()))
+            plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
+            if name is not None and plain:
+                self._actions[name].trigger()
+                return True
+        return super().eventFilter(watched, event)
 
 
 class ReviewController(QObject):
@@ -58,6 +86,10 @@ class ReviewController(QObject):
         detail.fact_variant_requested.connect(self._on_fact_variant)
         detail.override_requested.connect(self._on_override)
         self._actions = self._build_actions()
+        # Single-letter review keys also work while the table has focus: the view would
+        # otherwise eat letters for its own type-ahead search.
+        self._keys = ReviewKeys(self._actions, self)
+        grid.table_view().installEventFilter(self._keys)
 
     # -- session -----------------------------------------------------------------------------
 
@@ -74,6 +106,11 @@ class ReviewController(QObject):
             return
         session.project_changed.connect(self.reload)
         session.question_changed.connect(self._on_question_changed)
+        messages = curation_messages(session)
+        messages.message.connect(lambda text: self._window.statusBar().showMessage(text, 8000))
+        messages.failed.connect(
+            lambda text: show_error(self._window, "The edit could not be applied", ValueError(text))
+        )
         self.reload()
 
     def reload(self) -> None:
@@ -175,9 +212,12 @@ class ReviewController(QObject):
         if self._session is None:
             return
         try:
-            push_add_fact_variant(self._undo, self._session, question_id, text)
+            added = push_add_fact_variant(self._undo, self._session, question_id, text)
         except ValueError as error:
             show_error(self._window, "Cannot add the fact variant", error)
+            return
+        if not added:
+            self._window.statusBar().showMessage(f"'{text.strip()}' is already an alternative of the fact", 8000)
 
     def ask_reviewer_name(self) -> None:
         if self._session is None:
