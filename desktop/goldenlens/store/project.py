@@ -23,6 +23,7 @@ from goldenlens.store.base import Row
 from goldenlens.store.cache import CacheMixin
 from goldenlens.store.curation_queries import CurationQueriesMixin
 from goldenlens.store.golden import GoldenMixin
+from goldenlens.store.grid_queries import GridQueriesMixin
 from goldenlens.store.results import ResultsMixin
 from goldenlens.store.review import ReviewMixin
 from goldenlens.store.schema import open_database
@@ -52,7 +53,9 @@ def _problem(row: Row) -> Problem:
     )
 
 
-class ProjectStore(GoldenMixin, ResultsMixin, ReviewMixin, CacheMixin, CurationQueriesMixin):
+class ProjectStore(
+    GoldenMixin, ResultsMixin, ReviewMixin, CacheMixin, CurationQueriesMixin, GridQueriesMixin
+):
     """A GoldenLens project file. Open with :meth:`open`; use as a context manager."""
 
     @classmethod

@@ -1,0 +1,363 @@
+"""The score grid's data: one run's scores, flags, overrides and reviews as numpy arrays.
+
+:func:`load_grid` reads a project with a handful of bulk queries (one per metric, one each
+for golden items, responses, flags, reviews and overrides) and places the values with
+vectorised numpy assignment, so 100,000 questions x 3 pipelines load in about a second.
+:func:`update_rows` reloads a few questions after an edit without touching the rest.
+
+Overrides replace the value shown (and filtered and sorted on): ``value`` when given, else
+``passed`` as 1.0/0.0. The stored score stays in :class:`OverrideNote` for the tooltip.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+
+from goldenlens.core.flags import Flag
+from goldenlens.core.grid import FLAG_BITS, BoolArray, FloatArray, IntArray, ObjectArray
+from goldenlens.store.project import ProjectStore
+from goldenlens.store.values import GOLDEN_ROW, REVIEW_UNREVIEWED, Override
+
+Key = tuple[str, str, str]  # (question_id, pipeline, metric)
+#: Up to this many responses, :func:`load_grid` loads their texts for the search by default.
+RESPONSES_AUTO_LIMIT = 60_000
+Row = tuple[Any, ...]
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
+def flag_mask(names: Iterable[str]) -> int:
+    """Bit mask of flag names (:data:`goldenlens.core.grid.FLAG_BITS`); unknown names ignored."""
+    mask = 0
+    for name in names:
+        mask |= FLAG_BITS.get(name, 0)
+    return mask
+
+
+def flags_in(mask: int) -> list[Flag]:
+    """The flags set in ``mask``, in :class:`Flag` order."""
+    return [flag for flag in Flag if mask & FLAG_BITS[flag.value]]
+
+
+@dataclass(frozen=True)
+class OverrideNote:
+    """Who overrode a score, why, and what the stored score was (``None``: not scored)."""
+
+    reviewer: str
+    note: str
+    original: float | None
+    value: float | None
+    passed: bool | None
+
+    def describe(self) -> str:
+        """``overridden by Ann: fact variant missing; original 0.42``."""
+        who = f" by {self.reviewer}" if self.reviewer else ""
+        why = f": {self.note}" if self.note else ""
+        was = "not scored" if self.original is None else f"{self.original:.4g}"
+        return f"overridden{who}{why}; original {was}"
+
+
+def _objects(items: Sequence[Any]) -> ObjectArray:
+    array = np.empty(len(items), dtype=object)
+    array[:] = items
+    return array
+
+
+def _frozen(array: Any) -> Any:
+    array.flags.writeable = False
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class GridData:
+    """Column arrays of the grid; row ``i`` is the ``i``-th golden question in set order.
+
+    ``values[metric]`` is ``(n_questions, n_pipelines)`` float with NaN for missing scores
+    and overrides applied; ``overridden[metric]`` marks overridden cells. ``flags`` holds a
+    bit mask (:data:`~goldenlens.core.grid.FLAG_BITS`) per response, ``golden_flags`` per
+    golden row. ``review`` is the review status. Arrays are read-only: build a new
+    ``GridData`` (:func:`update_rows`) to change one.
+    """
+
+    run_id: int | None
+    question_ids: ObjectArray
+    questions: ObjectArray
+    answers: ObjectArray
+    facts: ObjectArray
+    pipelines: tuple[str, ...]
+    values: Mapping[str, FloatArray]
+    overridden: Mapping[str, BoolArray]
+    flags: IntArray
+    golden_flags: IntArray
+    review: ObjectArray
+    override_notes: Mapping[Key, OverrideNote]
+    responses: ObjectArray | None = None
+    available_metrics: tuple[str, ...] = ()
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+
+    @classmethod
+    def empty(cls, pipelines: Sequence[str] = ()) -> GridData:
+        """A grid with no questions (what a view shows before a project is open)."""
+        return _assemble(None, [], tuple(pipelines), None)
+
+    def __len__(self) -> int:
+        return len(self.question_ids)
+
+    def index_of(self, question_id: str) -> int | None:
+        """Row of a question id, ``None`` if it is not in the grid."""
+        index: dict[str, int] | None = self._cache.get("index")
+        if index is None:
+            index = self._cache["index"] = {qid: row for row, qid in enumerate(self.question_ids)}
+        return index.get(question_id)
+
+    def search_texts(self) -> list[str]:
+        """Per row: id, question, answer, fact and responses joined by newlines, lower-cased
+        (built on first use, then cached)."""
+        texts: list[str] | None = self._cache.get("search")
+        if texts is None:
+            texts = self._cache["search"] = [self._search_text(row) for row in range(len(self))]
+        return texts
+
+    def _search_text(self, row: int) -> str:
+        parts = [self.question_ids[row], self.questions[row], self.answers[row], self.facts[row]]
+        if self.responses is not None:
+            parts.extend(self.responses[row])
+        return "\n".join(parts).lower()
+
+    def id_ranks(self) -> IntArray:
+        """Rank of each id in natural order, ``q2`` before ``q10`` (cached)."""
+        ranks: IntArray | None = self._cache.get("ranks")
+        if ranks is None:
+            ranks = self._cache["ranks"] = natural_ranks(list(self.question_ids))
+        return ranks
+
+    def override_note(self, row: int, pipeline: int, metric: str) -> OverrideNote | None:
+        """The override shown in one cell, if any."""
+        key = (self.question_ids[row], self.pipelines[pipeline], metric)
+        return self.override_notes.get(key)
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_ranks(ids: Sequence[str]) -> IntArray:
+    """Rank of each id in natural order: digit runs compare as numbers (``q2`` < ``q10``)."""
+    keys = [tuple(int(p) if p.isdigit() else p.casefold() for p in _DIGITS.split(i)) for i in ids]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    ranks = np.empty(len(keys), dtype=np.int64)
+    ranks[order] = np.arange(len(keys), dtype=np.int64)
+    return ranks
+
+
+class _Builder:
+    """Mutable arrays being filled; rows limited to ``ids`` when reloading some questions."""
+
+    def __init__(self, data: GridData, ids: Sequence[str] | None) -> None:
+        self.data = data
+        self.ids = ids
+        data.index_of("")  # builds the id -> row index the fills below share
+        self.columns = {name: col for col, name in enumerate(data.pipelines)}
+        self.values = {m: v.copy() for m, v in data.values.items()}
+        self.overridden = {m: v.copy() for m, v in data.overridden.items()}
+        self.flags = data.flags.copy()
+        self.golden_flags = data.golden_flags.copy()
+        self.review = data.review.copy()
+        self.notes = dict(data.override_notes)
+        self.responses = None if data.responses is None else data.responses.copy()
+
+    def rows(self, question_ids: Iterable[str]) -> IntArray:
+        """Row of each id, -1 for an id not in the grid."""
+        index: dict[str, int] = self.data._cache["index"]
+        ids = list(question_ids)
+        try:
+            return np.fromiter(map(index.__getitem__, ids), dtype=np.int64, count=len(ids))
+        except KeyError:  # a score of a question no longer in the golden set
+            return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
+
+    def cols(self, pipelines: Iterable[str]) -> IntArray:
+        """Column of each pipeline, -1 for one the project no longer lists."""
+        names, columns = list(pipelines), self.columns
+        try:
+            return np.fromiter(map(columns.__getitem__, names), dtype=np.int64, count=len(names))
+        except KeyError:
+            return np.fromiter((columns.get(p, -1) for p in names), dtype=np.int64, count=len(names))
+
+    def place(self, found: Sequence[Row]) -> tuple[IntArray, IntArray, BoolArray]:
+        """Rows and columns of ``(question_id, pipeline, ...)`` tuples, and which are in the grid."""
+        rows = self.rows(map(_FIRST, found))
+        cols = self.cols(map(_SECOND, found))
+        return rows, cols, (rows >= 0) & (cols >= 0)
+
+    def scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:
+        n, p = len(self.data), len(self.data.pipelines)
+        run_id = self.data.run_id
+        for metric in metrics:
+            matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
+            self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
+            found = store.grid_scores(run_id, metric, self.ids) if run_id is not None else []
+            rows, cols, keep = self.place(found)
+            values = np.fromiter(map(_THIRD, found), dtype=np.float64, count=len(found))  # None -> NaN
+            matrix[rows[keep], cols[keep]] = values[keep]
+
+    def marks(self, store: ProjectStore) -> None:
+        """Flags and review states."""
+        index: dict[str, int] = self.data._cache["index"]
+        if self.data.run_id is not None:
+            for question_id, pipeline, name in store.grid_flags(self.data.run_id, self.ids):
+                row, bit = index.get(question_id), FLAG_BITS.get(name, 0)
+                if row is None:
+                    continue
+                if pipeline == GOLDEN_ROW:
+                    self.golden_flags[row] |= bit
+                elif pipeline in self.columns:
+                    self.flags[row, self.columns[pipeline]] |= bit
+        for question_id, status in store.grid_reviews(self.ids):
+            row = self.data.index_of(question_id)
+            if row is not None:
+                self.review[row] = status
+
+    def overrides(self, overrides: Iterable[Override], metrics: Sequence[str]) -> None:
+        for o in overrides:
+            row, col = self.data.index_of(o.question_id), self.columns.get(o.pipeline)
+            if row is None or col is None or o.metric not in metrics:
+                continue
+            original = float(self.values[o.metric][row, col])
+            shown = o.value if o.value is not None else float(bool(o.passed))
+            self.values[o.metric][row, col] = shown
+            self.overridden[o.metric][row, col] = True
+            was = None if np.isnan(original) else original
+            self.notes[(o.question_id, o.pipeline, o.metric)] = OverrideNote(
+                o.reviewer, o.note, was, o.value, o.passed
+            )
+
+    def texts(self, store: ProjectStore) -> None:
+        if self.responses is None:
+            return
+        found = store.grid_responses(self.ids)
+        rows, cols, keep = self.place(found)
+        self.responses[rows[keep], cols[keep]] = _objects([row[2] for row in found])[keep]
+
+    def build(self, texts: Sequence[ObjectArray] = (), available: tuple[str, ...] | None = None) -> GridData:
+        d = self.data
+        questions, answers, facts = texts or (d.questions, d.answers, d.facts)
+        new = GridData(
+            run_id=d.run_id, question_ids=d.question_ids, questions=questions, answers=answers,
+            facts=facts, pipelines=d.pipelines,
+            values={m: _frozen(v) for m, v in self.values.items()},
+            overridden={m: _frozen(v) for m, v in self.overridden.items()},
+            flags=_frozen(self.flags), golden_flags=_frozen(self.golden_flags),
+            review=_frozen(self.review), override_notes=self.notes,
+            responses=None if self.responses is None else _frozen(self.responses),
+            available_metrics=d.available_metrics if available is None else available,
+        )  # fmt: skip
+        for key in ("index", "ranks"):  # same ids, same rows
+            if key in d._cache:
+                new._cache[key] = d._cache[key]
+        return new
+
+
+def _assemble(
+    run_id: int | None, golden: Sequence[Any], pipelines: tuple[str, ...], responses: ObjectArray | None
+) -> GridData:
+    """A grid of ``golden`` rows ``(id, question, answer, fact)`` with nothing scored yet."""
+    n = len(golden)
+    ids, questions, answers, facts = (_objects([row[k] for row in golden]) for k in range(4))
+    return GridData(
+        run_id=run_id, question_ids=ids, questions=questions, answers=answers, facts=facts,
+        pipelines=pipelines, values={}, overridden={},
+        flags=np.zeros((n, len(pipelines)), dtype=np.int64), golden_flags=np.zeros(n, dtype=np.int64),
+        review=_objects([REVIEW_UNREVIEWED] * n), override_notes={}, responses=responses,
+    )  # fmt: skip
+
+
+def load_grid(
+    store: ProjectStore,
+    run_id: int | None,
+    metrics: Sequence[str] | None = None,
+    *,
+    responses: bool | None = None,
+) -> GridData:
+    """Everything the grid shows for ``run_id`` (``None``: questions without scores).
+
+    ``metrics=None`` loads every metric the run has; otherwise only those listed (each costs
+    one index range scan, about 0.35 s per 100,000 x 3 scores). ``responses`` puts the
+    response texts into the text search; by default only while there are at most
+    :data:`RESPONSES_AUTO_LIMIT` of them (beyond, they would add ~0.4 s and ~100 MB per
+    300,000 and the search covers id, question, answer and fact).
+    """
+    golden = store.grid_golden()
+    pipelines = tuple(store.pipelines())
+    available = tuple(store.grid_run_metrics(run_id)) if run_id is not None else ()
+    wanted = available if metrics is None else tuple(dict.fromkeys(metrics))
+    if responses is None:
+        responses = len(golden) * len(pipelines) <= RESPONSES_AUTO_LIMIT
+    text = np.full((len(golden), len(pipelines)), "", dtype=object) if responses else None
+    builder = _Builder(_assemble(run_id, golden, pipelines, text), None)
+    builder.scores(store, wanted)
+    builder.marks(store)
+    builder.overrides(store.grid_overrides(), wanted)
+    builder.texts(store)
+    return builder.build(available=available)
+
+
+def add_metrics(data: GridData, store: ProjectStore, metrics: Sequence[str]) -> GridData:
+    """``data`` with more metric columns loaded (those already there are kept as they are)."""
+    missing = [m for m in dict.fromkeys(metrics) if m not in data.values]
+    if not missing:
+        return data
+    builder = _Builder(data, None)
+    builder.scores(store, missing)
+    builder.overrides(store.grid_overrides(), missing)
+    return builder.build()
+
+
+def update_rows(
+    data: GridData, store: ProjectStore, run_id: int | None, question_ids: Iterable[str]
+) -> GridData:
+    """``data`` with some questions reloaded (text, scores, flags, overrides, review).
+
+    Cheap for a few ids. A new or deleted question, changed pipelines or another run cannot
+    be patched in place: the whole grid is reloaded then (same metrics).
+    """
+    ids = list(dict.fromkeys(question_ids))
+    golden = store.grid_golden(ids)
+    if (
+        run_id != data.run_id
+        or tuple(store.pipelines()) != data.pipelines
+        or len(golden) != len(ids)
+        or any(data.index_of(q) is None for q in ids)
+    ):
+        return load_grid(store, run_id, tuple(data.values), responses=data.responses is not None)
+    builder = _Builder(data, ids)
+    rows = builder.rows(ids)
+    for metric in builder.values:
+        builder.values[metric][rows] = np.nan
+        builder.overridden[metric][rows] = False
+    builder.flags[rows] = 0
+    builder.golden_flags[rows] = 0
+    builder.review[rows] = REVIEW_UNREVIEWED
+    if builder.responses is not None:
+        builder.responses[rows] = ""
+    reloaded = set(ids)
+    builder.notes = {key: note for key, note in builder.notes.items() if key[0] not in reloaded}
+    builder.scores(store, tuple(data.values))
+    builder.marks(store)
+    builder.overrides(store.grid_overrides(ids), tuple(data.values))
+    builder.texts(store)
+    texts = [c.copy() for c in (data.questions, data.answers, data.facts)]
+    for item in golden:
+        row = data.index_of(item[0])
+        for column, value in zip(texts, item[1:], strict=True):
+            column[row] = value
+    new = builder.build(texts=[_frozen(c) for c in texts])
+    if "search" in data._cache:  # patch the search texts instead of rebuilding 100k of them
+        search = list(data._cache["search"])
+        for row in rows:
+            search[int(row)] = new._search_text(int(row))
+        new._cache["search"] = search
+    return new

@@ -1,0 +1,91 @@
+"""Bulk reads that fill the score grid's column arrays (:mod:`goldenlens.jobs.grid_data`).
+
+Every query returns plain tuples for all questions at once — a few queries per grid, never
+one per cell — and takes an optional ``question_ids`` to reload just some rows after an
+edit. Scores are read one metric at a time along the ``scores`` primary key
+``(run_id, metric, question_id, pipeline)``: one index range scan per metric column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from goldenlens.store.base import Row, StoreBase
+from goldenlens.store.values import Override, to_json
+
+
+def _only(column: str, question_ids: Sequence[str] | None) -> tuple[str, list[Any]]:
+    """SQL condition and parameters limiting ``column`` to ``question_ids`` (none: no limit)."""
+    if question_ids is None:
+        return "1", []
+    return f"{column} IN (SELECT value FROM json_each(?))", [to_json(list(question_ids))]  # noqa: S608
+
+
+class GridQueriesMixin(StoreBase):
+    """Score-grid part of :class:`~goldenlens.store.project.ProjectStore` (read-only)."""
+
+    def grid_golden(self, question_ids: Sequence[str] | None = None) -> list[Row]:
+        """``(id, question, answer, fact)`` of golden items in golden-set order."""
+        where, params = _only("id", question_ids)
+        return self._fetch(
+            f"SELECT id, question, answer, fact FROM golden_items WHERE {where} ORDER BY position, id",  # noqa: S608
+            params,
+        )
+
+    def grid_responses(self, question_ids: Sequence[str] | None = None) -> list[Row]:
+        """``(question_id, pipeline, response)`` of every response (no particular order)."""
+        where, params = _only("question_id", question_ids)
+        return self._fetch(f"SELECT question_id, pipeline, response FROM responses WHERE {where}", params)  # noqa: S608
+
+    def grid_run_metrics(self, run_id: int) -> list[str]:
+        """Names of the metrics a run has scores for, sorted; one index seek per metric."""
+        rows = self._fetch(
+            "WITH RECURSIVE m(name) AS (SELECT MIN(metric) FROM scores WHERE run_id = ?1"
+            " UNION ALL SELECT (SELECT MIN(metric) FROM scores WHERE run_id = ?1 AND metric > m.name)"
+            " FROM m WHERE m.name IS NOT NULL) SELECT name FROM m WHERE name IS NOT NULL",
+            [run_id],
+        )
+        return [row[0] for row in rows]
+
+    def grid_scores(self, run_id: int, metric: str, question_ids: Sequence[str] | None = None) -> list[Row]:
+        """``(question_id, pipeline, value)`` of one metric of a run in key order; ``value`` is
+        ``None`` for a key that was not scored."""
+        where, params = _only("question_id", question_ids)
+        return self._fetch(
+            "SELECT question_id, pipeline, value FROM scores WHERE run_id = ? AND metric = ?"  # noqa: S608
+            f" AND {where} ORDER BY question_id, pipeline",
+            [run_id, metric, *params],
+        )
+
+    def grid_flags(self, run_id: int, question_ids: Sequence[str] | None = None) -> list[Row]:
+        """``(question_id, pipeline, flag)`` of a run; pipeline ``""`` for a golden-row flag."""
+        where, params = _only("question_id", question_ids)
+        return self._fetch(
+            f"SELECT question_id, pipeline, flag FROM flags WHERE run_id = ? AND {where}",  # noqa: S608
+            [run_id, *params],
+        )
+
+    def grid_reviews(self, question_ids: Sequence[str] | None = None) -> list[Row]:
+        """``(question_id, status)`` of questions with a review state."""
+        where, params = _only("question_id", question_ids)
+        return self._fetch(f"SELECT question_id, status FROM reviews WHERE {where}", params)  # noqa: S608
+
+    def grid_overrides(self, question_ids: Sequence[str] | None = None) -> list[Override]:
+        """Overrides in effect (the latest per key, withdrawals left out), oldest first."""
+        where, params = _only("o.question_id", question_ids)
+        rows = self._fetch(
+            "SELECT o.id, o.question_id, o.pipeline, o.metric, o.value, o.passed, o.note, o.reviewer,"  # noqa: S608
+            " o.created_at FROM overrides AS o WHERE o.id IN (SELECT MAX(id) FROM overrides"
+            f" GROUP BY question_id, pipeline, metric) AND NOT (o.value IS NULL AND o.passed IS NULL)"
+            f" AND {where} ORDER BY o.id",
+            params,
+        )
+        return [
+            Override(
+                id=row[0], question_id=row[1], pipeline=row[2], metric=row[3], value=row[4],
+                passed=None if row[5] is None else bool(row[5]), note=row[6], reviewer=row[7],
+                created_at=row[8],
+            )
+            for row in rows
+        ]  # fmt: skip

@@ -1,0 +1,273 @@
+"""Benchmark: the score grid on 100,000 golden questions x 3 pipelines.
+
+    python tests/bench/bench_grid.py [--questions 100000] [--pipelines 3] [--keep DIR]
+
+Builds a synthetic project (golden items and responses through the store API, then the seven
+lexical scores as plain score records saved with ``store.save_scores`` in large batches — the
+real scorer is not run; ``f1_score`` rows carry a small alignment-like ``detail`` so the scores
+table has a realistic size), a few flags, overrides and reviews. Then it measures
+
+(a) GoldenLens: open the store, ``load_grid``, build a ``ScoreGrid``, show it offscreen and
+    paint the first screen of rows (``processEvents`` + ``grab``);
+(b) the naive baseline: the same cells as one ``QStandardItem`` each (with the same background
+    colours) in a ``QStandardItemModel`` shown in a ``QTableView``, first screen painted.
+
+Targets: (a) < 1.5 s and (b)/(a) >= 10. Exits 2 when a target is missed. ``--keep DIR`` reuses
+(or makes) the project file in DIR, which saves the minute the generation takes.
+``--covering-index`` adds an index ``scores (run_id, metric, question_id, pipeline, value)`` to
+the generated file: what a schema migration would buy (score columns read from the index alone,
+about 0.15 s less per metric column of 300,000 scores). The app's schema does not have it.
+
+Not a pytest test (the name is ``bench_*.py``, outside pytest's ``test_*.py`` pattern).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import gc
+import math
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import closing
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+TESTS = Path(__file__).resolve().parents[1]
+if str(TESTS.parent / "desktop") not in sys.path:
+    sys.path.insert(0, str(TESTS.parent / "desktop"))
+
+from PySide6.QtGui import QBrush, QStandardItem, QStandardItemModel  # noqa: E402
+from PySide6.QtWidgets import QApplication, QTableView, QWidget  # noqa: E402
+
+from goldenlens.core.flags import GOLDEN_FLAGS, RESPONSE_FLAGS  # noqa: E402
+from goldenlens.core.grid import GridState  # noqa: E402
+from goldenlens.core.lexical import (  # noqa: E402
+    EXACT_MATCH,
+    FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    LEXICAL_SCORE_NAMES,
+    QUASI_EXACT_MATCH,
+)
+from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord  # noqa: E402
+from goldenlens.jobs.grid_data import load_grid  # noqa: E402
+from goldenlens.store.project import ProjectStore  # noqa: E402
+from goldenlens.ui.score_grid import ScoreGrid  # noqa: E402
+from goldenlens.ui.score_table_model import colour_scale  # noqa: E402
+
+TARGET_SECONDS = 1.5
+TARGET_RATIO = 10.0
+BATCH_KEYS = 20_000
+WORDS = (
+    "amazon", "net", "sales", "quarter", "operating", "income", "cash", "equivalents", "shares", "stock",
+    "outstanding", "segment", "international", "north", "america", "aws", "services", "growth", "increase",
+    "compared", "period", "prior", "million", "billion", "percent", "acquisition", "office", "principal",
+    "executive", "officer", "board", "report", "filing", "results", "foreign", "exchange", "rates",
+    "customers", "products", "fulfillment", "costs", "expenses", "investments", "inventory", "advertising",
+)  # fmt: skip
+BINARY = {FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH}
+
+
+def _sentence(rng: random.Random, low: int, high: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randrange(low, high)))
+
+
+def make_project(
+    path: Path, questions: int, pipelines: int, seed: int = 1234, *, covering_index: bool = False
+) -> None:
+    """Write a synthetic scored project of ``questions`` x ``pipelines`` to ``path``."""
+    rng = random.Random(seed)
+    names = [f"Pipeline{k + 1}" for k in range(pipelines)]
+    items = [
+        GoldenItem(
+            f"q{i:06d}",
+            _sentence(rng, 6, 20).capitalize() + "?",
+            _sentence(rng, 10, 40).capitalize() + ".",
+            f"{rng.randrange(1, 999)}.{rng.randrange(10)} billion",
+        )
+        for i in range(questions)
+    ]
+    responses = [PipelineResponse(item.id, name, _sentence(rng, 5, 60)) for item in items for name in names]
+    with ProjectStore.open(path, create=True) as store:
+        store.replace_golden(items, source="bench")
+        store.replace_responses(responses, names)
+        run_id = store.start_run("lexical", {}, len(responses))
+        detail = {"response_spans": [[0, 6, "m", "amazon"]] * 8, "answer_spans": [[0, 6, "m", "amazon"]] * 8}
+        for start in range(0, len(responses), BATCH_KEYS):
+            records: list[ScoreRecord] = []
+            flags: list[tuple[str, str, str]] = []
+            for response in responses[start : start + BATCH_KEYS]:
+                for metric in LEXICAL_SCORE_NAMES:
+                    value = float(rng.random() < 0.6) if metric in BINARY else round(rng.random(), 3)
+                    extra = detail if metric == "f1_score" else {}
+                    key = (response.question_id, response.pipeline, metric)
+                    records.append(ScoreRecord(*key, value, "{}", detail=extra))
+                if rng.random() < 0.1:
+                    flags.append((response.question_id, response.pipeline, rng.choice(RESPONSE_FLAGS).value))
+                if response.pipeline == names[0] and rng.random() < 0.05:
+                    flags.append((response.question_id, "", rng.choice(GOLDEN_FLAGS).value))
+            store.save_scores(run_id, records, flags)
+        store.finish_run(run_id)
+        for item in items[:: max(1, questions // 200)]:
+            store.set_override(item.id, names[-1], "f1_score", value=1.0, passed=None, note="bench")
+            store.set_review(item.id, "accepted")
+    if covering_index:
+        add_covering_index(path)
+
+
+def add_covering_index(path: Path) -> None:
+    """The index a schema migration could add so score columns are read from the index alone
+    (``--covering-index``: measures what that migration would buy; not part of the schema)."""
+    # Plain sqlite3 on purpose: this is a what-if for a migration, not something the app does.
+    with closing(sqlite3.connect(path)) as conn:
+        columns = "run_id, metric, question_id, pipeline, value"
+        conn.execute(f"CREATE INDEX IF NOT EXISTS scores_values ON scores ({columns})")
+        conn.commit()
+
+
+def _paint(app: QApplication, widget: QWidget) -> None:
+    app.processEvents()
+    widget.grab()  # forces a full paint of the visible rows
+
+
+def measure_grid(app: QApplication, path: Path) -> tuple[float, dict[str, float], ScoreGrid, ProjectStore]:
+    """Seconds from opening the project to the first screen painted, with a breakdown."""
+    gc.collect()
+    start = time.perf_counter()
+    store = ProjectStore.open(path)
+    run = store.latest_run()
+    assert run is not None
+    data = load_grid(store, run.id, GridState().metrics)
+    loaded = time.perf_counter()
+    widget = ScoreGrid()
+    widget.set_data(data)
+    widget.resize(1400, 900)
+    widget.show()
+    _paint(app, widget)
+    end = time.perf_counter()
+    return end - start, {"load_grid": loaded - start, "widget + paint": end - loaded}, widget, store
+
+
+def measure_scrolling(app: QApplication, widget: ScoreGrid, jumps: int = 20) -> float:
+    """Mean seconds to jump to a random place and repaint."""
+    rng = random.Random(7)
+    bar = widget.table_view().verticalScrollBar()
+    start = time.perf_counter()
+    for _ in range(jumps):
+        bar.setValue(rng.randrange(bar.maximum() + 1))
+        _paint(app, widget)
+    return (time.perf_counter() - start) / jumps
+
+
+def measure_naive(app: QApplication, path: Path, cells: int) -> float:
+    """The same first screen built the naive way: one ``QStandardItem`` per cell."""
+    # PySide6 6.12 on Python 3.11 drops a reference to None in void methods
+    # (QStandardItem.setBackground, appendRow, ...): a million of them would free None and
+    # abort the interpreter. Extra references keep None alive meanwhile; the lost ones are
+    # given back afterwards.
+    guard = [None] * (2 * cells + 1_000_000)
+    expected = sys.getrefcount(None)
+    gc.collect()
+    start = time.perf_counter()
+    with ProjectStore.open(path) as store:
+        run = store.latest_run()
+        assert run is not None
+        items = store.golden_items()
+        pipelines = store.pipelines()
+        metrics = GridState().metrics
+        matrices = [store.score_matrix(run.id, metric) for metric in metrics]
+        reviews = store.reviews()
+    scale, _text = colour_scale(False)
+    model = QStandardItemModel(0, 4 + len(metrics) * len(pipelines))
+    for item in items:
+        row = [QStandardItem(item.id), QStandardItem(item.question)]
+        review = reviews.get(item.id)
+        row += [QStandardItem(review.status if review else ""), QStandardItem("")]
+        for matrix in matrices:
+            for pipeline in pipelines:
+                value = matrix.get((item.id, pipeline))
+                cell = QStandardItem("—" if value is None else f"{value:.2f}")
+                if value is not None:
+                    cell.setBackground(QBrush(scale[round(value * 100)]))
+                row.append(cell)
+        model.appendRow(row)
+    view = QTableView()
+    view.setModel(model)
+    view.resize(1400, 900)
+    view.show()
+    _paint(app, view)
+    elapsed = time.perf_counter() - start
+    view.close()
+    view.deleteLater()
+    del model
+    app.processEvents()
+    _give_back_none(expected - sys.getrefcount(None))
+    del guard
+    return elapsed
+
+
+def _give_back_none(lost: int) -> None:
+    incref = ctypes.pythonapi.Py_IncRef
+    incref.argtypes = [ctypes.py_object]
+    for _ in range(max(0, lost)):
+        incref(None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--questions", type=int, default=100_000)
+    parser.add_argument("--pipelines", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=3, help="GoldenLens runs; the median is reported")
+    parser.add_argument("--keep", type=Path, help="folder to keep (and reuse) the project file in")
+    parser.add_argument("--covering-index", action="store_true", help="add the proposed covering index")
+    parser.add_argument("--no-naive", action="store_true", help="skip the QStandardItemModel baseline")
+    args = parser.parse_args(argv)
+
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="goldenlens-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = "-covering" if args.covering_index else ""
+    path = folder / f"grid-{args.questions}x{args.pipelines}{suffix}.goldenlens"
+    if not path.exists():
+        start = time.perf_counter()
+        make_project(path, args.questions, args.pipelines, covering_index=args.covering_index)
+        print(f"generated {path} in {time.perf_counter() - start:.1f} s")
+
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    times: list[float] = []
+    for _ in range(max(1, args.repeat)):
+        seconds, parts, widget, store = measure_grid(app, path)
+        times.append(seconds)
+        detail = ", ".join(f"{k} {v:.2f} s" for k, v in parts.items())
+        print(f"  GoldenLens first screen {seconds:.2f} s ({detail})")
+        scroll = measure_scrolling(app, widget)
+        widget.close()
+        widget.deleteLater()
+        store.close()
+        app.processEvents()
+    print(f"  scrolling: random jump + repaint {scroll * 1000:.0f} ms on average")
+    ours = statistics.median(times)
+    cells = args.questions * (4 + len(GridState().metrics) * args.pipelines)
+    naive = math.nan if args.no_naive else measure_naive(app, path, cells)
+    if not args.no_naive:
+        print(f"  QStandardItemModel first screen {naive:.2f} s")
+    ratio = naive / ours
+    ok = ours < TARGET_SECONDS and (args.no_naive or ratio >= TARGET_RATIO)
+    print(
+        f"grid: {args.questions} questions, first screen {ours:.2f} s (target < {TARGET_SECONDS} s), "
+        f"QStandardItemModel {naive:.1f} s, ratio {ratio:.0f}x (target >= {TARGET_RATIO:.0f}x) "
+        + ("OK" if ok else "MISSED")
+    )
+    return 0 if ok else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

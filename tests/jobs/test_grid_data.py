@@ -1,0 +1,226 @@
+"""Score-grid data on the real sample project: arrays equal the store, overrides marked, row reloads."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from goldenlens.core.flags import Flag
+from goldenlens.core.grid import FLAG_BITS, GridState, visible_rows
+from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
+from goldenlens.core.model import GoldenItem
+from goldenlens.io.sample import sample_dir
+from goldenlens.jobs import grid_data as grid_data_module
+from goldenlens.jobs.grid_data import GridData, add_metrics, flag_mask, flags_in, load_grid, update_rows
+from goldenlens.jobs.import_job import import_inputs
+from goldenlens.jobs.score_job import score_project
+from goldenlens.store.project import ProjectStore
+
+PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
+# The "Factual Knowledge Report" of resources/sample/README.md.
+FK_REPORT = {
+    "q01": (1, 1, 1), "q02": (1, 0, 0), "q03": (0, 0, 0), "q04": (1, 1, 1), "q05": (1, 0, 1),
+    "q06": (0, 0, 0), "q07": (1, 0, 0), "q08": (1, 0, 0), "q09": (1, 1, 1), "q10": (1, 1, 1),
+}  # fmt: skip
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[ProjectStore]:
+    """The sample project imported and scored (lexical) in a real project file."""
+    with ProjectStore.open(tmp_path / "sample.goldenlens", create=True) as store:
+        import_inputs(store, sample_dir() / "golden.csv", sample_dir() / "responses.csv")
+        score_project(store)
+        yield store
+
+
+def run_id(store: ProjectStore) -> int:
+    run = store.latest_run()
+    assert run is not None
+    return run.id
+
+
+def test_values_equal_the_score_matrix(store: ProjectStore) -> None:
+    grid = load_grid(store, run_id(store))
+    assert grid.pipelines == PIPELINES
+    assert list(grid.question_ids) == [item.id for item in store.golden_items()]
+    assert grid.available_metrics == tuple(sorted(LEXICAL_SCORE_NAMES))
+    assert set(grid.values) == set(LEXICAL_SCORE_NAMES)
+    for metric in LEXICAL_SCORE_NAMES:
+        matrix = store.score_matrix(run_id(store), metric)
+        values = grid.values[metric]
+        assert values.shape == (10, 3)
+        for (question_id, pipeline), value in matrix.items():
+            cell = values[grid.index_of(question_id), PIPELINES.index(pipeline)]
+            assert cell == value  # bit for bit
+        assert not grid.overridden[metric].any()
+        assert not values.flags.writeable
+
+
+def test_factual_knowledge_report_of_the_sample(store: ProjectStore) -> None:
+    grid = load_grid(store, run_id(store), [FACTUAL_KNOWLEDGE])
+    fk = grid.values[FACTUAL_KNOWLEDGE]
+    report = {str(q): tuple(int(v) for v in row) for q, row in zip(grid.question_ids, fk, strict=True)}
+    assert report == FK_REPORT
+    assert set(grid.values) == {FACTUAL_KNOWLEDGE}
+
+
+def test_texts_reviews_and_responses(store: ProjectStore) -> None:
+    store.set_review("q03", "needs_curation")
+    grid = load_grid(store, run_id(store))
+    items = store.golden_items()
+    assert list(grid.questions) == [i.question for i in items]
+    assert list(grid.answers) == [i.answer for i in items]
+    assert list(grid.facts) == [i.fact for i in items]
+    assert grid.review[grid.index_of("q03")] == "needs_curation"
+    assert grid.review[grid.index_of("q01")] == "unreviewed"
+    assert grid.responses is not None
+    by_key = {(r.question_id, r.pipeline): r.response for r in store.responses()}
+    assert grid.responses[grid.index_of("q02"), 1] == by_key[("q02", "Pipeline2")]
+    assert "170.0 billion" in grid.search_texts()[grid.index_of("q02")]
+    assert load_grid(store, run_id(store), responses=False).responses is None
+
+
+def test_response_texts_are_left_out_of_big_grids_by_default(
+    store: ProjectStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(grid_data_module, "RESPONSES_AUTO_LIMIT", 29)  # the sample has 30 responses
+    grid = load_grid(store, run_id(store))
+    assert grid.responses is None
+    assert "170.0 billion" not in grid.search_texts()[grid.index_of("q02")]
+    assert load_grid(store, run_id(store), responses=True).responses is not None
+
+
+def test_flag_masks(store: ProjectStore) -> None:
+    grid = load_grid(store, run_id(store))
+    q02, q03 = grid.index_of("q02"), grid.index_of("q03")
+    assert grid.flags[q02, 1] & FLAG_BITS[Flag.LIKELY_HALLUCINATION.value]
+    assert flags_in(int(grid.flags[q02, 2])) == [Flag.REFUSAL]
+    assert flags_in(int(grid.golden_flags[q03])) == [Flag.AMBIGUOUS_QUESTION]
+    assert grid.golden_flags[q02] == 0
+    stored = {(q, p, f) for q, p, f in store.flags(run_id(store))}
+    rebuilt = {
+        (str(q), "", f.value)
+        for row, q in enumerate(grid.question_ids)
+        for f in flags_in(int(grid.golden_flags[row]))
+    } | {
+        (str(q), p, f.value)
+        for row, q in enumerate(grid.question_ids)
+        for col, p in enumerate(PIPELINES)
+        for f in flags_in(int(grid.flags[row, col]))
+    }
+    assert rebuilt == stored
+    assert flag_mask(["verbose", "refusal", "not_a_flag"]) == FLAG_BITS["verbose"] | FLAG_BITS["refusal"]
+
+
+def test_overrides_replace_the_value_and_are_marked(store: ProjectStore) -> None:
+    store.set_override(
+        "q05", "Pipeline2", FACTUAL_KNOWLEDGE, value=None, passed=True, note="date variant", reviewer="Ann"
+    )
+    store.set_override("q02", "Pipeline2", F1_SCORE, value=0.1, passed=None, note="first", reviewer="Bo")
+    # The latest override of a key wins; a withdrawal (both None) removes it.
+    store.set_override("q02", "Pipeline2", F1_SCORE, value=0.2, passed=None, note="", reviewer="Bo")
+    store.set_override("q01", "Pipeline1", RECALL, value=0.0, passed=None, reviewer="Ann")
+    store.set_override("q01", "Pipeline1", RECALL, value=None, passed=None, reviewer="Ann")
+    grid = load_grid(store, run_id(store))
+    q05, q02, q01 = grid.index_of("q05"), grid.index_of("q02"), grid.index_of("q01")
+    assert grid.values[FACTUAL_KNOWLEDGE][q05, 1] == 1.0
+    assert grid.overridden[FACTUAL_KNOWLEDGE][q05, 1]
+    note = grid.override_note(q05, 1, FACTUAL_KNOWLEDGE)
+    assert note is not None
+    assert note.describe() == "overridden by Ann: date variant; original 0"
+    original_f1 = store.score_matrix(run_id(store), F1_SCORE)[("q02", "Pipeline2")]
+    assert grid.values[F1_SCORE][q02, 1] == 0.2
+    assert grid.override_notes[("q02", "Pipeline2", F1_SCORE)].original == original_f1
+    assert grid.values[RECALL][q01, 0] == store.score_matrix(run_id(store), RECALL)[("q01", "Pipeline1")]
+    assert int(sum(m.sum() for m in grid.overridden.values())) == 2
+    # Filters see the overridden value: Pipeline2 now "found" the q05 fact.
+    assert "q05" not in {str(grid.question_ids[r]) for r in visible_rows(grid, GridState(disagree_only=True))}
+
+
+def test_metric_subset_then_add_metrics(store: ProjectStore) -> None:
+    store.set_override("q01", "Pipeline3", RECALL, value=0.5, passed=None)
+    grid = load_grid(store, run_id(store), [F1_SCORE])
+    assert set(grid.values) == {F1_SCORE}
+    assert len(grid.available_metrics) == 7
+    more = add_metrics(grid, store, [F1_SCORE, RECALL])
+    full = load_grid(store, run_id(store))
+    assert set(more.values) == {F1_SCORE, RECALL}
+    np.testing.assert_array_equal(more.values[RECALL], full.values[RECALL])
+    assert more.overridden[RECALL][0, 2]
+    np.testing.assert_array_equal(more.values[F1_SCORE], grid.values[F1_SCORE])
+    assert add_metrics(more, store, [RECALL]) is more
+
+
+def test_no_run_gives_questions_without_scores(store: ProjectStore) -> None:
+    grid = load_grid(store, None, [FACTUAL_KNOWLEDGE])
+    assert len(grid) == 10
+    assert np.isnan(grid.values[FACTUAL_KNOWLEDGE]).all()
+    assert not grid.flags.any()
+    empty = GridData.empty(PIPELINES)
+    assert (len(empty), empty.flags.shape) == (0, (0, 3))
+
+
+def _assert_same(a: GridData, b: GridData) -> None:
+    names = ("question_ids", "questions", "answers", "facts", "flags", "golden_flags", "review", "responses")
+    for name in names:
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    assert set(a.values) == set(b.values)
+    for metric in a.values:
+        np.testing.assert_array_equal(a.values[metric], b.values[metric], err_msg=metric)
+        np.testing.assert_array_equal(a.overridden[metric], b.overridden[metric], err_msg=metric)
+    assert dict(a.override_notes) == dict(b.override_notes)
+    assert a.search_texts() == b.search_texts()
+
+
+def test_update_rows_reloads_one_question(store: ProjectStore) -> None:
+    rid = run_id(store)
+    grid = load_grid(store, rid)
+    grid.search_texts()  # cached: update_rows must patch it
+    item = store.golden_item("q04")
+    assert item is not None
+    edited = replace(item, question="Operating income, first half of 2023?", fact="12.5 billion")
+    store.update_golden_item(edited)
+    store.delete_scores(rid, [("q04", p) for p in PIPELINES] + [("q04", "")])
+    store.set_override("q04", "Pipeline2", F1_SCORE, value=0.99, passed=None, note="checked", reviewer="Ann")
+    store.set_review("q04", "accepted")
+    updated = update_rows(grid, store, rid, ["q04"])
+    _assert_same(updated, load_grid(store, rid))
+    q04 = updated.index_of("q04")
+    assert updated.questions[q04] == "Operating income, first half of 2023?"
+    assert np.isnan(updated.values[RECALL][q04]).all()  # scores deleted, not yet re-scored
+    assert updated.values[F1_SCORE][q04, 1] == 0.99
+    assert grid.questions[q04] == item.question  # the old grid is untouched
+    assert "first half" in updated.search_texts()[q04]
+
+
+def test_update_rows_falls_back_to_a_full_reload(store: ProjectStore) -> None:
+    rid = run_id(store)
+    grid = load_grid(store, rid, [F1_SCORE], responses=False)
+    store.add_golden_item(GoldenItem("q11", "A new question?", "An answer.", "answer"))
+    updated = update_rows(grid, store, rid, ["q11"])
+    assert len(updated) == 11
+    assert updated.index_of("q11") == 10
+    assert set(updated.values) == {F1_SCORE}
+    assert updated.responses is None
+    assert math.isnan(updated.values[F1_SCORE][10, 0])
+
+
+def test_threshold_and_disagreements_on_the_sample(store: ProjectStore) -> None:
+    grid = load_grid(store, run_id(store))
+
+    def shown(**changes: object) -> list[str]:
+        state = replace(GridState(), **changes)  # type: ignore[arg-type]
+        return [str(grid.question_ids[r]) for r in visible_rows(grid, state)]
+
+    assert shown(disagree_only=True) == ["q02", "q05", "q07", "q08"]
+    assert shown(threshold="factual_knowledge == 0") == ["q02", "q03", "q05", "q06", "q07", "q08"]
+    recall = grid.values[RECALL][:, 1]
+    low = [str(q) for q, r in zip(grid.question_ids, recall, strict=True) if r < 0.5]
+    assert low
+    assert shown(threshold="Pipeline2.recall < 0.5") == low
+    assert shown(flag=Flag.LIKELY_HALLUCINATION.value) == ["q02", "q06", "q07"]
