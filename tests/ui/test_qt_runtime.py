@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel
 
 
 class _Emitter(QObject):
@@ -27,3 +28,13 @@ def test_signal_emission_keeps_reference_counts_intact() -> None:
     assert len(received) == 400
     assert abs(after[0] - before[0]) < 20
     assert abs(after[1] - before[1]) < 20
+
+
+def test_void_qt_calls_keep_the_reference_count_of_none() -> None:
+    """6.12.0 also released a reference to None from every Qt method returning void."""
+    label = QLabel()
+    before = sys.getrefcount(None)
+    for index in range(200):
+        label.setText(str(index))
+    assert abs(sys.getrefcount(None) - before) < 20
+    assert label.text() == "199"
