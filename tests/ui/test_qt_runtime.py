@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QApplication, QLabel
 
 
 class _Emitter(QObject):
@@ -30,7 +30,7 @@ def test_signal_emission_keeps_reference_counts_intact() -> None:
     assert abs(after[1] - before[1]) < 20
 
 
-def test_void_qt_calls_keep_the_reference_count_of_none() -> None:
+def test_void_qt_calls_keep_the_reference_count_of_none(qapp: QApplication) -> None:
     """6.12.0 also released a reference to None from every Qt method returning void."""
     label = QLabel()
     before = sys.getrefcount(None)
