@@ -196,11 +196,18 @@ class _Builder:
     def scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:
         n, p = len(self.data), len(self.data.pipelines)
         run_id = self.data.run_id
+        last: tuple[list[str], list[str], tuple[IntArray, IntArray, BoolArray]] | None = None
         for metric in metrics:
             matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
             self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
             found = store.grid_scores(run_id, metric, self.ids) if run_id is not None else []
-            rows, cols, keep = self.place(found)
+            keys = list(map(_FIRST, found)), list(map(_SECOND, found))
+            if last is not None and keys[0] == last[0] and keys[1] == last[1]:
+                rows, cols, keep = last[2]  # a run scores every metric of a key: same cells again
+            else:
+                rows, cols = self.rows(keys[0]), self.cols(keys[1])
+                keep = (rows >= 0) & (cols >= 0)
+                last = (*keys, (rows, cols, keep))
             values = np.fromiter(map(_THIRD, found), dtype=np.float64, count=len(found))  # None -> NaN
             matrix[rows[keep], cols[keep]] = values[keep]
 
