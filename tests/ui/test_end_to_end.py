@@ -33,7 +33,7 @@ def _drive_wizard(qtbot: QtBot, wizard: ImportWizard) -> None:
         page = wizard.currentPage()
         if isinstance(page, TablePage):
             qtbot.waitUntil(lambda p=page: not p.busy and p.current is not None, timeout=TIMEOUT)
-    qtbot.waitUntil(lambda: wizard.check_page.isComplete(), timeout=TIMEOUT)
+    qtbot.waitUntil(wizard.check_page.isComplete, timeout=TIMEOUT)
     with qtbot.waitSignal(wizard.imported, timeout=60_000):
         wizard.button(QWizard.WizardButton.FinishButton).click()
 
@@ -70,7 +70,11 @@ def test_import_score_and_review_match_the_cli_and_the_core(qtbot: QtBot, tmp_pa
         for p_index, pipeline in enumerate(data.pipelines):
             for row, question_id in enumerate(data.question_ids):
                 shown = float(data.values[metric][row, p_index])
-                assert shown == expected[(str(question_id), pipeline)][metric], (question_id, pipeline, metric)
+                assert shown == expected[(str(question_id), pipeline)][metric], (
+                    question_id,
+                    pipeline,
+                    metric,
+                )
     score_columns = [c for c, col in enumerate(model.columns()) if col.metric is not None]
     assert score_columns
     for column in score_columns:
@@ -84,7 +88,10 @@ def test_import_score_and_review_match_the_cli_and_the_core(qtbot: QtBot, tmp_pa
     assert grid.select_question("q10")
     qtbot.waitUntil(lambda: window.detail.detail() is not None and window.detail.detail().item.id == "q10")
     with (sample_dir() / "golden.csv").open(encoding="utf-8", newline="") as handle:
-        golden = {r["id"]: GoldenItem(r["id"], r["question"], r["answer"], r["fact"]) for r in csv.DictReader(handle)}
+        golden = {
+            r["id"]: GoldenItem(r["id"], r["question"], r["answer"], r["fact"])
+            for r in csv.DictReader(handle)
+        }
     with (sample_dir() / "responses.csv").open(encoding="utf-8", newline="") as handle:
         responses = {(r["question_id"], r["pipeline"]): r["response"] for r in csv.DictReader(handle)}
     scorer = LexicalScorer()

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.report_job import export_golden, export_report
 from goldenlens.store.project import ProjectStore
+from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.score_grid import ScoreGrid
 
@@ -20,18 +21,24 @@ XLSX_FILTER = "Excel workbook (*.xlsx)"
 class ExportController(QObject):
     """Runs the core exporters in a worker with their own store connection."""
 
-    def __init__(self, window: QMainWindow, run_panel: RunPanel, grid: ScoreGrid) -> None:
+    def __init__(
+        self, window: QMainWindow, run_panel: RunPanel, grid: ScoreGrid, projects: ProjectController
+    ) -> None:
         super().__init__(window)
         self._window = window
         self._run_panel = run_panel
         self._grid = grid
+        self._projects = projects
         self.filtered_only_action = QAction("Export Only &Filtered Rows", window)
         self.filtered_only_action.setCheckable(True)
         self.filtered_only_action.setToolTip("Exports contain only the questions the grid currently shows")
 
     def _project(self) -> Path | None:
-        session = getattr(self._window, "projects", None)
-        return session.session.path if session is not None and session.session is not None else None
+        session = self._projects.session
+        return session.path if session is not None else None
+
+    def _done(self, message: str) -> None:
+        self._window.statusBar().showMessage(message, 8000)
 
     def _question_ids(self) -> list[str] | None:
         return self._grid.visible_question_ids() if self.filtered_only_action.isChecked() else None
@@ -49,7 +56,7 @@ class ExportController(QObject):
             return
         ids = self._question_ids()
 
-        def job(progress: ProgressFn, cancel: CancelToken) -> int:
+        def job(_progress: ProgressFn, _cancel: CancelToken) -> int:
             with ProjectStore.open(project) as store:
                 return export_golden(store, target, question_ids=ids)
 
@@ -57,7 +64,7 @@ class ExportController(QObject):
             job,
             name="export",
             label=f"Writing {target.name}…",
-            on_success=lambda n: self._window.statusBar().showMessage(f"Exported {n} golden items to {target}", 8000),
+            on_success=lambda n: self._done(f"Exported {n} golden items to {target}"),
         )
 
     def export_report(self, out: Path | None = None) -> None:
@@ -69,7 +76,7 @@ class ExportController(QObject):
             return
         ids = self._question_ids()
 
-        def job(progress: ProgressFn, cancel: CancelToken) -> int:
+        def job(progress: ProgressFn, _cancel: CancelToken) -> int:
             with ProjectStore.open(project) as store:
                 return len(export_report(store, target, question_ids=ids, progress=progress).rows)
 
@@ -77,8 +84,5 @@ class ExportController(QObject):
             job,
             name="export",
             label=f"Writing {target.name}…",
-            on_success=lambda n: self._window.statusBar().showMessage(f"Exported {n} scored responses to {target}", 8000),
+            on_success=lambda n: self._done(f"Exported {n} scored responses to {target}"),
         )
-
-    def shutdown(self) -> None:
-        """Exports run on the shared run panel, which the window shuts down."""

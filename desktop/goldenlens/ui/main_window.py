@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from goldenlens import __version__
 from goldenlens.ui.detail_pane import DetailPane
@@ -39,7 +40,7 @@ class MainWindow(QMainWindow):
         self._editor_host = QWidget(self)
         QVBoxLayout(self._editor_host).setContentsMargins(0, 0, 0, 0)
         self._build_layout()
-        self.exports = ExportController(self, self.run_panel, self.grid)
+        self.exports = ExportController(self, self.run_panel, self.grid, self.projects)
         self.review = ReviewController(self, self.grid, self.detail, self.summary, self.undo_stack)
         self._build_menus()
         self.projects.session_opened.connect(self._on_session_opened)
@@ -63,11 +64,10 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.summary, "Summary")
         self.setCentralWidget(self.tabs)
 
-    def _action(self, text: str, slot: object, shortcut: str | None = None, *, keys: tuple[str, ...] = ()) -> QAction:
+    def _action(self, text: str, slot: Callable[[], object], *, keys: Sequence[str] = ()) -> QAction:
         action = QAction(text, self)
-        sequences = [QKeySequence(k) for k in (keys or ((shortcut,) if shortcut else ()))]
-        if sequences:
-            action.setShortcuts(sequences)
+        if keys:
+            action.setShortcuts([QKeySequence(k) for k in keys])
         action.triggered.connect(slot)
         self.addAction(action)
         return action
@@ -80,15 +80,23 @@ class MainWindow(QMainWindow):
         file_menu.addMenu(self.projects.recent_menu)
         file_menu.addAction(self._action("Open &Sample Project", self.projects.open_sample))
         file_menu.addSeparator()
-        file_menu.addAction(self._action("&Import Golden Set and Responses…", self.projects.import_files, keys=keys_for("import")))
+        file_menu.addAction(
+            self._action(
+                "&Import Golden Set and Responses…", self.projects.import_files, keys=keys_for("import")
+            )
+        )
         file_menu.addAction(self._action("Re&score", self.projects.rescore))
         file_menu.addSeparator()
         file_menu.addAction(self._action("Export &Golden Set…", self.exports.export_golden))
-        file_menu.addAction(self._action("Export &Report…", self.exports.export_report, keys=keys_for("export_report")))
+        file_menu.addAction(
+            self._action("Export &Report…", self.exports.export_report, keys=keys_for("export_report"))
+        )
         file_menu.addAction(self.exports.filtered_only_action)
         file_menu.addSeparator()
         file_menu.addAction(self._action("&Close Project", self.projects.close_project))
-        file_menu.addAction(self._action("&Quit", self.close, QKeySequence.StandardKey.Quit.name))
+        quit_action = self._action("&Quit", self.close)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        file_menu.addAction(quit_action)
         edit_menu = menu.addMenu("&Edit")
         undo = self.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcuts([QKeySequence(k) for k in keys_for("undo")])
@@ -140,7 +148,9 @@ class MainWindow(QMainWindow):
     def _show_empty_state(self) -> None:
         if self.projects.session is None:
             self.setWindowTitle("GoldenLens")
-            self.statusBar().showMessage("Open a project, the sample (File ▸ Open Sample Project), or drop a spreadsheet here.")
+            self.statusBar().showMessage(
+                "Open a project, the sample (File ▸ Open Sample Project), or drop a spreadsheet here."
+            )
 
     # -- window state, drops and closing ---------------------------------------------------
 
@@ -164,27 +174,20 @@ class MainWindow(QMainWindow):
         settings.setValue("window/splitter", self.splitter.saveState())
         settings.setValue("grid/header", QByteArray(self.grid.header_state()))
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
         paths = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
         if paths:
             event.acceptProposedAction()
             self.projects.open_dropped(paths)
 
-    def closeEvent(self, event: QCloseEvent) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         """Cancel and wait for running work, save the layout, close the project: never "save?"."""
         self.run_panel.shutdown()
-        self.exports.shutdown()
         self.review.shutdown()
         self._save_window_state()
         self.projects.close_project()
         event.accept()
-
-    @staticmethod
-    def placeholder(text: str) -> QLabel:
-        label = QLabel(text)
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        return label

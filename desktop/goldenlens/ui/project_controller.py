@@ -88,7 +88,9 @@ class ProjectController(QObject):
             return
         target = Path(path).with_suffix(PROJECT_SUFFIX)
         if target.exists():
-            QMessageBox.warning(self._window, "New project", f"{target.name} already exists; open it instead.")
+            QMessageBox.warning(
+                self._window, "New project", f"{target.name} already exists; open it instead."
+            )
             return
         if self.open_project(target, create=True):
             self.import_files()
