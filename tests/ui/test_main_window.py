@@ -1,0 +1,121 @@
+"""Main window behaviour: export of filtered rows, drag and drop, recent projects, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+from PySide6.QtCore import QMimeData, QPoint, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from goldenlens.core.grid import GridState
+from goldenlens.io.preferences import load_preferences
+from goldenlens.io.sample import sample_dir
+from goldenlens.ui.import_wizard import ImportWizard
+from goldenlens.ui.main_window import MainWindow
+
+TIMEOUT = 30_000
+
+
+def _window(qtbot: QtBot) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def _open(qtbot: QtBot, window: MainWindow, project: Path) -> None:
+    assert window.projects.open_project(project)
+    qtbot.waitUntil(lambda: window.grid.model().rowCount() == 10, timeout=TIMEOUT)
+
+
+def test_export_only_filtered_rows(qtbot: QtBot, scored_project: Path, tmp_path: Path) -> None:
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    window.grid.set_state(GridState(threshold="factual_knowledge == 0", disagree_only=False))
+    visible = window.grid.visible_question_ids()
+    assert 0 < len(visible) < 10
+    window.exports.filtered_only_action.setChecked(True)
+    report = tmp_path / "filtered.xlsx"
+    with qtbot.waitSignal(window.run_panel.finished_ok, timeout=TIMEOUT):
+        window.exports.export_report(report)
+    scores = openpyxl.load_workbook(report)["Scores"]
+    exported = {row[0] for row in scores.iter_rows(min_row=2, values_only=True) if row[0]}
+    assert exported == set(visible)
+    golden = tmp_path / "golden.xlsx"
+    with qtbot.waitSignal(window.run_panel.finished_ok, timeout=TIMEOUT):
+        window.exports.export_golden(golden)
+    sheet = openpyxl.load_workbook(golden).worksheets[0]
+    ids = [row[0] for row in sheet.iter_rows(min_row=2, values_only=True)]
+    assert ids == visible
+    window.exports.filtered_only_action.setChecked(False)
+    everything = tmp_path / "all.xlsx"
+    with qtbot.waitSignal(window.run_panel.finished_ok, timeout=TIMEOUT):
+        window.exports.export_golden(everything)
+    assert openpyxl.load_workbook(everything).worksheets[0].max_row == 11
+    window.close()
+
+
+def _drop(window: MainWindow, paths: list[Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    event = QDropEvent(
+        QPoint(10, 10).toPointF(), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )  # fmt: skip
+    window.dropEvent(event)
+
+
+def test_dropping_a_project_opens_it_and_remembers_it(qtbot: QtBot, scored_project: Path) -> None:
+    window = _window(qtbot)
+    _drop(window, [scored_project])
+    qtbot.waitUntil(lambda: window.grid.model().rowCount() == 10, timeout=TIMEOUT)
+    assert window.windowTitle().startswith(scored_project.name)
+    assert load_preferences().recent_projects[0] == str(scored_project)
+    window.close()
+
+
+def test_dropping_spreadsheets_opens_the_import_wizard_with_them(qtbot: QtBot, tmp_path: Path) -> None:
+    window = _window(qtbot)
+    assert window.projects.open_project(tmp_path / "new.goldenlens", create=True)
+    _drop(window, [sample_dir() / "golden.csv", sample_dir() / "responses.csv"])
+    wizard = window.findChild(ImportWizard)
+    assert wizard is not None
+    assert wizard.files_page.golden_field.path() == sample_dir() / "golden.csv"
+    assert wizard.files_page.responses_field.path() == sample_dir() / "responses.csv"
+    wizard.reject()
+    window.close()
+
+
+def test_opening_a_file_that_is_not_a_project_explains_and_keeps_the_current_one(
+    qtbot: QtBot, scored_project: Path, tmp_path: Path
+) -> None:
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    junk = tmp_path / "junk.goldenlens"
+    junk.write_bytes(b"this is not sqlite at all" * 10)
+    assert not window.projects.open_project(junk)
+    box = window.findChild(QMessageBox, "errorDialog")
+    assert box is not None
+    assert "junk.goldenlens" in box.text()
+    assert "not a GoldenLens project" in box.text()
+    box.close()
+    assert window.projects.session is not None
+    assert window.projects.session.path == scored_project
+    window.close()
+
+
+def test_window_layout_is_remembered(qtbot: QtBot, scored_project: Path) -> None:
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    default = window.splitter.sizes()
+    assert default[0] < default[1]
+    window.splitter.setSizes([900, 100])  # the analyst widens the grid
+    window.close()
+    assert QSettings().value("window/geometry") is not None
+    again = _window(qtbot)
+    left, right = again.splitter.sizes()
+    assert left > 2 * right
+    again.close()
