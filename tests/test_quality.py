@@ -40,6 +40,8 @@ def test_ruff_is_clean() -> None:
 
 
 def test_mypy_strict_is_clean() -> None:
+    # The package includes goldenlens.ui, whose types come from PySide6 (the [gui] extra).
+    pytest.importorskip("PySide6", reason="type-checking goldenlens.ui needs the [gui] extra")
     result = _run(_tool("mypy"))
     assert result.returncode == 0, result.stdout + result.stderr
 
