@@ -13,20 +13,7 @@ import pytest
 
 from goldenlens.cli.main import main
 from goldenlens.io.sample import sample_dir
-
-PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
-FK_REPORT = {
-    "q01": (1, 1, 1),
-    "q02": (1, 0, 0),
-    "q03": (0, 0, 0),
-    "q04": (1, 1, 1),
-    "q05": (1, 0, 1),
-    "q06": (0, 0, 0),
-    "q07": (1, 0, 0),
-    "q08": (1, 0, 0),
-    "q09": (1, 1, 1),
-    "q10": (1, 1, 1),
-}
+from sample_expectations import FK_REPORT, PIPELINES
 
 
 def _csv_rows(path: Path) -> list[list[str]]:

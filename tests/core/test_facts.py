@@ -21,6 +21,7 @@ from goldenlens.core.facts import (
     factual_knowledge,
 )
 from goldenlens.core.normalise import normalise
+from sample_expectations import FK_REPORT
 
 # (response, fact) -> (exact, quasi-exact)
 CASES = {
@@ -179,21 +180,9 @@ def test_match_spans_point_at_the_parts(response: str, fact: str) -> None:
 
 # --- the sample's Factual Knowledge Report (resources/sample/README.md) -----------------------
 
-FACTUAL_KNOWLEDGE_REPORT = {
-    "q01": (1, 1, 1),
-    "q02": (1, 0, 0),
-    "q03": (0, 0, 0),
-    "q04": (1, 1, 1),
-    "q05": (1, 0, 1),
-    "q06": (0, 0, 0),
-    "q07": (1, 0, 0),
-    "q08": (1, 0, 0),
-    "q09": (1, 1, 1),
-    "q10": (1, 1, 1),
-}
 
 
-@pytest.mark.parametrize(("qid", "expected"), FACTUAL_KNOWLEDGE_REPORT.items(), ids=FACTUAL_KNOWLEDGE_REPORT)
+@pytest.mark.parametrize(("qid", "expected"), FK_REPORT.items(), ids=FK_REPORT)
 def test_factual_knowledge_report_of_the_sample(
     sample: SampleRows, qid: str, expected: tuple[int, ...]
 ) -> None:
@@ -208,7 +197,7 @@ def test_factual_knowledge_report_of_the_sample(
 
 
 def test_the_report_covers_every_sample_row(sample: SampleRows) -> None:
-    assert set(sample.golden) == set(FACTUAL_KNOWLEDGE_REPORT)
+    assert set(sample.golden) == set(FK_REPORT)
     assert len(sample.responses) == 30
 
 

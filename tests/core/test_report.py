@@ -13,6 +13,7 @@ from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalResult
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
 from goldenlens.core.report import Report, ScoredRow, score_all, summarise
 from goldenlens.core.signature import Signature
+from sample_expectations import FK_REPORT
 
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
 
@@ -40,20 +41,8 @@ def test_every_row_is_scored_like_the_reference(report: Report, sample: SampleRo
 
 
 def test_fact_matrix_is_the_factual_knowledge_report(report: Report) -> None:
-    expected = {
-        "q01": (1, 1, 1),
-        "q02": (1, 0, 0),
-        "q03": (0, 0, 0),
-        "q04": (1, 1, 1),
-        "q05": (1, 0, 1),
-        "q06": (0, 0, 0),
-        "q07": (1, 0, 0),
-        "q08": (1, 0, 0),
-        "q09": (1, 1, 1),
-        "q10": (1, 1, 1),
-    }
     assert report.fact_matrix() == {
-        qid: dict(zip(PIPELINES, map(float, values), strict=True)) for qid, values in expected.items()
+        qid: dict(zip(PIPELINES, map(float, values), strict=True)) for qid, values in FK_REPORT.items()
     }
 
 

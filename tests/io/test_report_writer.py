@@ -25,24 +25,11 @@ from goldenlens.io.report_highlights import Segment, segments
 from goldenlens.io.report_sheets import SCORE_COLUMNS
 from goldenlens.io.report_writer import SUMMARY_COLUMNS, ExportError, write_report_workbook
 from goldenlens.io.xlsx_style import EXTRA_TEXT, MATCHED_TEXT, MISSED_TEXT
+from sample_expectations import FK_REPORT, PIPELINES
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
-PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
 SHEETS = ["Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags"]
 
-# The "Factual Knowledge Report" table of resources/sample/README.md.
-FK_TABLE = {
-    "q01": (1, 1, 1),
-    "q02": (1, 0, 0),
-    "q03": (0, 0, 0),
-    "q04": (1, 1, 1),
-    "q05": (1, 0, 1),
-    "q06": (0, 0, 0),
-    "q07": (1, 0, 0),
-    "q08": (1, 0, 0),
-    "q09": (1, 1, 1),
-    "q10": (1, 1, 1),
-}
 
 
 def _sample() -> tuple[list[GoldenItem], list[PipelineResponse]]:
@@ -145,7 +132,7 @@ def test_scores_values(book: openpyxl.Workbook, report: Report) -> None:
 
 def test_scores_rows_follow_golden_then_pipeline_order(book: openpyxl.Workbook) -> None:
     keys = [(r[0], r[2]) for r in _rows(book["Scores"], 2)]
-    assert keys == [(q, p) for q in FK_TABLE for p in PIPELINES]
+    assert keys == [(q, p) for q in FK_REPORT for p in PIPELINES]
 
 
 def test_scores_read_with_calamine(book_path: Path) -> None:
@@ -162,11 +149,11 @@ def test_fact_report_reproduces_the_sample_table(book: openpyxl.Workbook) -> Non
     rows = _rows(ws)
     assert rows[0] == ("id", "question", *PIPELINES)
     table = {r[0]: tuple(r[2:]) for r in rows[1:11]}
-    assert table == FK_TABLE
+    assert table == FK_REPORT
     assert all(isinstance(v, int) for r in table.values() for v in r)
     mean = rows[11]
     assert mean[0] == "Mean"
-    expected = [sum(v[i] for v in FK_TABLE.values()) / 10 for i in range(3)]
+    expected = [sum(v[i] for v in FK_REPORT.values()) / 10 for i in range(3)]
     assert list(mean[2:]) == pytest.approx(expected)
     assert ws.freeze_panes == "C2"
     formats = {str(cf.sqref): [r.type for r in cf.rules] for cf in ws.conditional_formatting}

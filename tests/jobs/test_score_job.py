@@ -16,19 +16,7 @@ from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.jobs.report_job import build_report
 from goldenlens.jobs.score_job import ScoreOptions, score_project
 from goldenlens.store.project import ProjectStore
-
-FK_REPORT = {
-    "q01": (1, 1, 1),
-    "q02": (1, 0, 0),
-    "q03": (0, 0, 0),
-    "q04": (1, 1, 1),
-    "q05": (1, 0, 1),
-    "q06": (0, 0, 0),
-    "q07": (1, 0, 0),
-    "q08": (1, 0, 0),
-    "q09": (1, 1, 1),
-    "q10": (1, 1, 1),
-}
+from sample_expectations import FK_REPORT
 
 
 def _imported(path: Path) -> ProjectStore:

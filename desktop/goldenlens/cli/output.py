@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.metric_names import metric_short
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.core.report import Report
 from goldenlens.io.report_formats import write_report_csv, write_report_json
@@ -15,16 +16,6 @@ from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress
 from goldenlens.jobs.report_job import build_report, report_sources
 from goldenlens.store.project import ProjectStore
-
-SHORT_NAMES = {
-    "factual_knowledge": "FK",
-    "factual_knowledge_quasi_exact": "FK~",
-    "f1_score": "F1",
-    "precision_over_words": "Prec",
-    "recall_over_words": "Recall",
-    "exact_match_score": "EM",
-    "quasi_exact_match_score": "QEM",
-}
 
 
 class StderrProgress:
@@ -98,15 +89,15 @@ def format_summary(report: Report) -> str:
     counts = dict.fromkeys(report.pipelines, 0)
     for row in report.rows:
         counts[row.response.pipeline] = counts.get(row.response.pipeline, 0) + 1
-    header = f"{'pipeline':<{width}}  {'n':>5}  " + "  ".join(
-        f"{SHORT_NAMES[n]:>6}" for n in LEXICAL_SCORE_NAMES
-    )
+    heads = {n: metric_short(n) for n in LEXICAL_SCORE_NAMES}
+    widths = {n: max(5, len(h)) for n, h in heads.items()}
+    header = f"{'pipeline':<{width}}  {'n':>5}  " + "  ".join(f"{heads[n]:>{widths[n]}}" for n in heads)
     lines = [header, "-" * len(header)]
     for pipeline in report.pipelines:
         means = summary.get(pipeline, {})
-        cells = "  ".join(f"{means.get(n, 0.0):>6.3f}" for n in LEXICAL_SCORE_NAMES)
+        cells = "  ".join(f"{means.get(n, 0.0):>{widths[n]}.3f}" for n in heads)
         lines.append(f"{pipeline:<{width}}  {counts.get(pipeline, 0):>5}  {cells}")
-    legend = ", ".join(f"{short}={name}" for name, short in SHORT_NAMES.items())
+    legend = ", ".join(f"{short}={name}" for name, short in heads.items())
     return "\n".join([*lines, "", legend])
 
 

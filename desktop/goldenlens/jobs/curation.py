@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from goldenlens.core import metric_names as names
 from goldenlens.core.facts import AND, OR, fact_groups
 from goldenlens.core.flags import FlagThresholds, golden_flags
 from goldenlens.core.lexical import (
@@ -38,12 +39,10 @@ SUMMARY_METRICS = (FACTUAL_KNOWLEDGE, F1_SCORE)
 #: Golden-item fields an analyst edits, in form order.
 EDITABLE_FIELDS = ("question", "answer", "fact", "notes")
 
-_LABELS = {F1_SCORE: "F1", EXACT_MATCH: "exact match", QUASI_EXACT_MATCH: "quasi-exact match"}
-
-
 def metric_label(metric: str) -> str:
     """How a metric is named in messages: ``factual_knowledge`` → ``factual knowledge``."""
-    return _LABELS.get(metric, metric.removesuffix("_score").replace("_", " "))
+    label = names.metric_label(metric)
+    return label if label == "F1" else label.lower()
 
 
 def _number(value: float | None) -> str:

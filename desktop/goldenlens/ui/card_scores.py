@@ -10,27 +10,13 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QColor
 
 from goldenlens.core.lexical import (
-    EXACT_MATCH,
-    F1_SCORE,
-    FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LEXICAL_SCORE_NAMES,
-    PRECISION,
-    QUASI_EXACT_MATCH,
-    RECALL,
 )
+from goldenlens.core.metric_names import METRIC_LABELS
 from goldenlens.jobs.detail_data import PipelineDetail
 from goldenlens.store.values import Override
 
-SCORE_LABELS: dict[str, str] = {
-    FACTUAL_KNOWLEDGE: "Factual knowledge",
-    FACTUAL_KNOWLEDGE_QUASI_EXACT: "Factual knowledge (quasi)",
-    F1_SCORE: "F1",
-    PRECISION: "Precision",
-    RECALL: "Recall",
-    EXACT_MATCH: "Exact match",
-    QUASI_EXACT_MATCH: "Quasi-exact match",
-}
+SCORE_LABELS = METRIC_LABELS
 
 # Chip colours: (background, text). Pastel backgrounds with dark text read on any palette.
 _SCORE_TEXT = QColor("#111111")

@@ -22,15 +22,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from goldenlens.core.lexical import (
-    EXACT_MATCH,
-    F1_SCORE,
-    FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
-    PRECISION,
-    QUASI_EXACT_MATCH,
-    RECALL,
-)
+from goldenlens.core.metric_names import METRIC_SHORT, metric_short
 
 __all__ = ["BIN_EDGES", "METRIC_LABELS", "SummaryView", "column_histograms", "column_means", "metric_label"]
 
@@ -40,15 +32,7 @@ FloatArray = npt.NDArray[np.float64]
 BIN_EDGES: FloatArray = np.linspace(0.0, 1.0, 11)
 
 #: Short axis labels; other metrics (judge scores) show their own name.
-METRIC_LABELS: dict[str, str] = {
-    FACTUAL_KNOWLEDGE: "Fact",
-    FACTUAL_KNOWLEDGE_QUASI_EXACT: "Fact (quasi)",
-    F1_SCORE: "F1",
-    PRECISION: "Precision",
-    RECALL: "Recall",
-    EXACT_MATCH: "Exact",
-    QUASI_EXACT_MATCH: "Quasi-exact",
-}
+METRIC_LABELS = METRIC_SHORT
 
 # Okabe-Ito colours (colour-blind safe), mid-tones that stand out on light and dark backgrounds.
 PIPELINE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
@@ -77,7 +61,7 @@ def column_histograms(values: FloatArray) -> FloatArray:
 
 def metric_label(metric: str) -> str:
     """The short name shown on the axis."""
-    return METRIC_LABELS.get(metric, metric)
+    return metric_short(metric)
 
 
 def _plot() -> pg.PlotWidget:
