@@ -209,26 +209,18 @@ def test_judge_run_scores_become_judge_notes(store: ProjectStore, run_id: int) -
     assert _pipeline(detail, "Pipeline2").judge == ()
 
 
-class _WholeRunReads:
-    """The same store seen without its per-question queries (the loader's fallback path)."""
-
-    HIDDEN = frozenset(
-        {"scores_of_question", "responses_of_question", "flags_of_question", "review_of_question"}
-    )
-
-    def __init__(self, store: ProjectStore) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> object:
-        if name in self.HIDDEN:
-            raise AttributeError(name)
-        return getattr(self._store, name)
-
-
 @pytest.mark.parametrize("question_id", ["q01", "q02", "q03", "q10"])
-def test_whole_run_fallback_gives_the_same_detail(store: ProjectStore, run_id: int, question_id: str) -> None:
+def test_per_question_reads_equal_the_whole_run(store: ProjectStore, run_id: int, question_id: str) -> None:
+    """What a click reads through the per-question queries equals the whole-run reads."""
     store.set_override(question_id, "Pipeline2", F1_SCORE, value=0.25, passed=None)
     store.set_review(question_id, "accepted")
-    fast = load_question_detail(store, run_id, question_id)
-    slow = load_question_detail(_WholeRunReads(store), run_id, question_id)
-    assert fast == slow
+    detail = load_question_detail(store, run_id, question_id)
+    assert detail is not None
+    records = [r for r in store.scores(run_id) if r.question_id == question_id]
+    assert store.scores_of_question(run_id, question_id) == records
+    flags = [f for f in store.flags(run_id) if f[0] == question_id]
+    assert store.flags_of_question(run_id, question_id) == flags
+    assert detail.review == store.reviews()[question_id]
+    assert [p.response for p in detail.pipelines] == [
+        r.response for r in store.responses() if r.question_id == question_id
+    ]

@@ -220,44 +220,6 @@ def _pipeline_detail(
     )
 
 
-# Per-question reads: a click must cost an index look-up, not a scan of the whole run
-# (measured: a full ``scores(run)`` scan takes ~0.35 s with 1,000 questions x 3 pipelines).
-# The store's per-question queries (store/curation_queries.py) are used when the store has
-# them; the whole-run reads below are the fallback for a store without them.
-
-
-def _per_question(store: ProjectStore, name: str) -> Any:
-    method = getattr(store, name, None)
-    return method if callable(method) else None
-
-
-def _question_records(store: ProjectStore, run_id: int, question_id: str) -> list[ScoreRecord]:
-    read = _per_question(store, "scores_of_question")
-    if read is not None:
-        return list(read(run_id, question_id))
-    return [r for r in store.scores(run_id) if r.question_id == question_id]
-
-
-def _question_responses(store: ProjectStore, question_id: str) -> list[PipelineResponse]:
-    read = _per_question(store, "responses_of_question")
-    if read is not None:
-        return list(read(question_id))
-    return [r for r in store.responses() if r.question_id == question_id]
-
-
-def _question_flags(store: ProjectStore, run_id: int, question_id: str) -> list[tuple[str, str, str]]:
-    read = _per_question(store, "flags_of_question")
-    if read is not None:
-        return list(read(run_id, question_id))
-    return [f for f in store.flags(run_id) if f[0] == question_id]
-
-
-def _question_review(store: ProjectStore, question_id: str) -> Review | None:
-    read = _per_question(store, "review_of_question")
-    if read is not None:
-        review: Review | None = read(question_id)
-        return review
-    return store.reviews().get(question_id)
 
 
 def load_question_detail(
@@ -277,7 +239,7 @@ def load_question_detail(
     item = store.golden_item(question_id)
     if item is None:
         return None
-    responses = {r.pipeline: r for r in _question_responses(store, question_id)}
+    responses = {r.pipeline: r for r in store.responses_of_question(question_id)}
     pipelines = store.pipelines()
 
     records: dict[str, list[ScoreRecord]] = defaultdict(list)
@@ -287,13 +249,13 @@ def load_question_detail(
         run = store.run(run_id)
         if run is not None:
             thresholds = thresholds_from_params(run.params)
-        for record in _question_records(store, run_id, question_id):
+        for record in store.scores_of_question(run_id, question_id):
             records[record.pipeline].append(record)
-        for _qid, pipeline, flag in _question_flags(store, run_id, question_id):
+        for _qid, pipeline, flag in store.flags_of_question(run_id, question_id):
             flag_names[pipeline].append(flag)
     judge: dict[str, list[JudgeNote]] = defaultdict(list)
     if judge_run_id is not None:
-        for record in _question_records(store, judge_run_id, question_id):
+        for record in store.scores_of_question(judge_run_id, question_id):
             judge[record.pipeline].append(_judge_note(record))
     overrides: dict[str, dict[str, Override]] = defaultdict(dict)
     for override in store.overrides():
@@ -315,7 +277,7 @@ def load_question_detail(
     return QuestionDetail(
         item=item,
         golden_flags=_notes(flag_names.get(GOLDEN_ROW, ()), thresholds),
-        review=_question_review(store, question_id),
+        review=store.review_of_question(question_id),
         pipelines=details,
         run_id=run_id,
     )
