@@ -5,15 +5,22 @@
 Builds a synthetic project (golden items and responses through the store API, then the seven
 lexical scores as plain score records saved with ``store.save_scores`` in large batches — the
 real scorer is not run; ``f1_score`` rows carry a small alignment-like ``detail`` so the scores
-table has a realistic size), a few flags, overrides and reviews. Then it measures
+table has a realistic size), a few flags, overrides and reviews. Then it measures, loading
+the grid the way ``ReviewController.reload`` does (the metrics it loads: all seven lexical)
 
-(a) GoldenLens: open the store, ``load_grid``, build a ``ScoreGrid``, show it offscreen and
-    paint the first screen of rows (``processEvents`` + ``grab``);
-(b) the naive baseline: the same cells as one ``QStandardItem`` each (with the same background
+(a) first screen: open the store, ``load_grid_head`` (the first 500 questions), build a
+    ``ScoreGrid``, ``set_data``, start the full ``load_grid`` in a ``JobRunner`` worker (its
+    own connection, as the controller does, so it competes for the GIL with the paint), show
+    the grid offscreen and paint the first screen (``processEvents`` + ``grab``);
+(b) fully interactive: from the same start until the worker's full grid is applied with
+    ``set_data`` and painted; meanwhile the longest gap between 5 ms timer ticks on the GUI
+    thread is recorded (the GUI stays responsive when it is small);
+(c) the naive baseline: the same cells as one ``QStandardItem`` each (with the same background
     colours) in a ``QStandardItemModel`` shown in a ``QTableView``, first screen painted.
 
-Targets: (a) < 1.5 s and (b)/(a) >= 10. Exits 2 when a target is missed. ``--keep DIR`` reuses
-(or makes) the project file in DIR, which saves the minute the generation takes.
+Targets: (a) < 1.5 s and (c)/(a) >= 10; (b) is reported, not a target. Exits 2 when a target is
+missed. ``--keep DIR`` reuses (or makes) the project file in DIR, which saves the minute the
+generation takes.
 ``--covering-index`` adds an index ``scores (run_id, metric, question_id, pipeline, value)`` to
 the generated file: what a schema migration would buy (score columns read from the index alone,
 about 0.15 s less per metric column of 300,000 scores). The app's schema does not have it.
@@ -43,6 +50,7 @@ TESTS = Path(__file__).resolve().parents[1]
 if str(TESTS.parent / "desktop") not in sys.path:
     sys.path.insert(0, str(TESTS.parent / "desktop"))
 
+from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtGui import QBrush, QStandardItem, QStandardItemModel  # noqa: E402
 from PySide6.QtWidgets import QApplication, QTableView, QWidget  # noqa: E402
 
@@ -56,10 +64,12 @@ from goldenlens.core.lexical import (  # noqa: E402
     QUASI_EXACT_MATCH,
 )
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord  # noqa: E402
-from goldenlens.jobs.grid_data import load_grid  # noqa: E402
+from goldenlens.jobs.grid_data import GridData, load_grid, load_grid_head  # noqa: E402
+from goldenlens.jobs.progress import CancelToken, ProgressFn  # noqa: E402
 from goldenlens.store.project import ProjectStore  # noqa: E402
 from goldenlens.ui.score_grid import ScoreGrid  # noqa: E402
 from goldenlens.ui.score_table_model import colour_scale  # noqa: E402
+from goldenlens.ui.workers import JobRunner  # noqa: E402
 
 TARGET_SECONDS = 1.5
 TARGET_RATIO = 10.0
@@ -98,7 +108,10 @@ def make_project(
         store.replace_golden(items, source="bench")
         store.replace_responses(responses, names)
         run_id = store.start_run("lexical", {}, len(responses))
-        detail = {"response_spans": [[0, 6, "m", "amazon"]] * 8, "answer_spans": [[0, 6, "m", "amazon"]] * 8}
+        detail: dict[str, object] = {
+            "response_spans": [[0, 6, "m", "amazon"]] * 8,
+            "answer_spans": [[0, 6, "m", "amazon"]] * 8,
+        }
         for start in range(0, len(responses), BATCH_KEYS):
             records: list[ScoreRecord] = []
             flags: list[tuple[str, str, str]] = []
@@ -136,22 +149,84 @@ def _paint(app: QApplication, widget: QWidget) -> None:
     widget.grab()  # forces a full paint of the visible rows
 
 
-def measure_grid(app: QApplication, path: Path) -> tuple[float, dict[str, float], ScoreGrid, ProjectStore]:
-    """Seconds from opening the project to the first screen painted, with a breakdown."""
+class StallMeter:
+    """The longest gap between ticks of a 5 ms timer on the GUI thread: how long the event
+    loop could not run (input, repaints) while the grid loads in the background."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._last = time.perf_counter()
+        self._timer = QTimer(interval=5)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self._last)
+        self._last = now
+
+    def stop(self) -> float:
+        self._tick()
+        self._timer.stop()
+        return self.longest
+
+
+def measure_grid(
+    app: QApplication, path: Path, metrics: tuple[str, ...]
+) -> tuple[float, float, dict[str, float], ScoreGrid, ProjectStore]:
+    """Seconds to the first screen painted and to the full grid applied and painted, with a
+    breakdown (the controller's sequence: head on the GUI thread, full grid in a worker)."""
     gc.collect()
     start = time.perf_counter()
     store = ProjectStore.open(path)
     run = store.latest_run()
     assert run is not None
-    data = load_grid(store, run.id, GridState().metrics)
+    head = load_grid_head(store, run.id, metrics)
     loaded = time.perf_counter()
     widget = ScoreGrid()
-    widget.set_data(data)
+    widget.set_data(head)
+
+    def job(_progress: ProgressFn, _cancel: CancelToken) -> GridData:
+        with ProjectStore.open(path) as worker_store:
+            return load_grid(worker_store, run.id, metrics)
+
+    runner = JobRunner()
+    arrived: dict[str, float] = {}
+
+    def apply(full: GridData) -> None:
+        arrived["loaded"] = time.perf_counter()
+        widget.set_data(full)
+        arrived["applied"] = time.perf_counter()
+
+    runner.succeeded.connect(apply)
+    loop = QEventLoop()
+    runner.done.connect(loop.quit)
+    runner.start(job, name="bench-grid")
     widget.resize(1400, 900)
     widget.show()
     _paint(app, widget)
+    first = time.perf_counter()
+    assert widget.model().rowCount() == len(head)
+    assert not head.complete
+    meter = StallMeter()
+    if runner.running or "loaded" not in arrived:
+        loop.exec()
+    runner.wait()
+    _paint(app, widget)
     end = time.perf_counter()
-    return end - start, {"load_grid": loaded - start, "widget + paint": end - loaded}, widget, store
+    stall = meter.stop()
+    grid = widget.grid()
+    assert grid is not None
+    assert grid.complete
+    assert widget.model().rowCount() == grid.total
+    parts = {
+        "load_grid_head": loaded - start,
+        "widget + paint": first - loaded,
+        "full load in the worker": arrived["loaded"] - loaded,
+        "set_data(full) on the GUI thread": arrived["applied"] - arrived["loaded"],
+        "longest GUI stall while loading": stall,
+    }
+    return first - start, end - start, parts, widget, store
 
 
 def measure_scrolling(app: QApplication, widget: ScoreGrid, jumps: int = 20) -> float:
@@ -229,6 +304,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="folder to keep (and reuse) the project file in")
     parser.add_argument("--covering-index", action="store_true", help="add the proposed covering index")
     parser.add_argument("--no-naive", action="store_true", help="skip the QStandardItemModel baseline")
+    parser.add_argument(
+        "--shown-metrics-only",
+        action="store_true",
+        help="load only the three metrics shown by default (the app loads all seven lexical ones)",
+    )
     args = parser.parse_args(argv)
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="goldenlens-bench-"))
@@ -242,19 +322,22 @@ def main(argv: list[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
-    times: list[float] = []
+    metrics = GridState().metrics if args.shown_metrics_only else tuple(LEXICAL_SCORE_NAMES)
+    firsts: list[float] = []
+    fulls: list[float] = []
     for _ in range(max(1, args.repeat)):
-        seconds, parts, widget, store = measure_grid(app, path)
-        times.append(seconds)
-        detail = ", ".join(f"{k} {v:.2f} s" for k, v in parts.items())
-        print(f"  GoldenLens first screen {seconds:.2f} s ({detail})")
+        first, full, parts, widget, store = measure_grid(app, path, metrics)
+        firsts.append(first)
+        fulls.append(full)
+        detail = ", ".join(f"{k} {v:.3f} s" for k, v in parts.items())
+        print(f"  GoldenLens first screen {first:.3f} s, fully interactive {full:.2f} s ({detail})")
         scroll = measure_scrolling(app, widget)
         widget.close()
         widget.deleteLater()
         store.close()
         app.processEvents()
     print(f"  scrolling: random jump + repaint {scroll * 1000:.0f} ms on average")
-    ours = statistics.median(times)
+    ours, interactive = statistics.median(firsts), statistics.median(fulls)
     cells = args.questions * (4 + len(GridState().metrics) * args.pipelines)
     naive = math.nan if args.no_naive else measure_naive(app, path, cells)
     if not args.no_naive:
@@ -262,8 +345,10 @@ def main(argv: list[str] | None = None) -> int:
     ratio = naive / ours
     ok = ours < TARGET_SECONDS and (args.no_naive or ratio >= TARGET_RATIO)
     print(
-        f"grid: {args.questions} questions, first screen {ours:.2f} s (target < {TARGET_SECONDS} s), "
-        f"QStandardItemModel {naive:.1f} s, ratio {ratio:.0f}x (target >= {TARGET_RATIO:.0f}x) "
+        f"grid: {args.questions} questions, first screen {ours:.3f} s (target < {TARGET_SECONDS} s), "
+        f"fully interactive {interactive:.2f} s ({len(metrics)} metrics loaded), "
+        f"QStandardItemModel {naive:.1f} s, ratio {ratio:.0f}x first screen vs naive "
+        f"(target >= {TARGET_RATIO:.0f}x), {naive / interactive:.1f}x fully interactive vs naive "
         + ("OK" if ok else "MISSED")
     )
     return 0 if ok else 2

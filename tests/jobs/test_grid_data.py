@@ -1,4 +1,5 @@
-"""Score-grid data on the real sample project: arrays equal the store, overrides marked, row reloads."""
+"""Score-grid data on the real sample project: arrays equal the store, overrides marked, row
+reloads, and the first rows alone (``load_grid_head``) equal to the full grid's first rows."""
 
 from __future__ import annotations
 
@@ -16,7 +17,15 @@ from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_N
 from goldenlens.core.model import GoldenItem
 from goldenlens.io.sample import sample_dir
 from goldenlens.jobs import grid_data as grid_data_module
-from goldenlens.jobs.grid_data import GridData, add_metrics, flag_mask, flags_in, load_grid, update_rows
+from goldenlens.jobs.grid_data import (
+    GridData,
+    add_metrics,
+    flag_mask,
+    flags_in,
+    load_grid,
+    load_grid_head,
+    update_rows,
+)
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.score_job import score_project
 from goldenlens.store.project import ProjectStore
@@ -224,3 +233,109 @@ def test_threshold_and_disagreements_on_the_sample(store: ProjectStore) -> None:
     assert low
     assert shown(threshold="Pipeline2.recall < 0.5") == low
     assert shown(flag=Flag.LIKELY_HALLUCINATION.value) == ["q02", "q06", "q07"]
+
+
+# -- the first rows alone (load_grid_head) ----------------------------------------------------
+
+
+def _marked(store: ProjectStore) -> int:
+    """The sample with an override, a review and flags in its first rows; returns the run id."""
+    store.set_override("q02", "Pipeline2", F1_SCORE, value=0.25, passed=None, note="n", reviewer="Ann")
+    store.set_override("q08", "Pipeline1", FACTUAL_KNOWLEDGE, value=None, passed=True, reviewer="Bo")
+    store.set_review("q03", "needs_curation")
+    store.set_review("q09", "accepted")
+    return run_id(store)
+
+
+def _assert_first_rows(head: GridData, full: GridData, n: int) -> None:
+    """``head`` holds exactly the first ``n`` rows of ``full``, value for value."""
+    assert len(head) == n
+    assert head.pipelines == full.pipelines
+    assert head.available_metrics == full.available_metrics
+    names = ("question_ids", "questions", "answers", "facts", "flags", "golden_flags", "review", "responses")
+    for name in names:
+        mine, theirs = getattr(head, name), getattr(full, name)
+        assert (mine is None) == (theirs is None), name
+        if mine is not None:
+            np.testing.assert_array_equal(mine, theirs[:n], err_msg=name)
+    assert set(head.values) == set(full.values)
+    for metric in full.values:
+        np.testing.assert_array_equal(head.values[metric], full.values[metric][:n], err_msg=metric)
+        np.testing.assert_array_equal(head.overridden[metric], full.overridden[metric][:n], err_msg=metric)
+    first = set(full.question_ids[:n])
+    assert dict(head.override_notes) == {k: v for k, v in full.override_notes.items() if k[0] in first}
+    assert head.search_texts() == full.search_texts()[:n]
+
+
+@pytest.mark.parametrize("n", [0, 1, 4, 9])
+def test_head_is_the_first_rows_of_the_full_grid(store: ProjectStore, n: int) -> None:
+    rid = _marked(store)
+    full = load_grid(store, rid)
+    head = load_grid_head(store, rid, limit=n)
+    _assert_first_rows(head, full, n)
+    assert (head.complete, head.total) == (False, 10)
+    assert (full.complete, full.total) == (True, 10)
+    if n >= 4:
+        q02, q03 = head.index_of("q02"), head.index_of("q03")
+        assert head.values[F1_SCORE][q02, 1] == 0.25
+        assert head.overridden[F1_SCORE][q02, 1]
+        assert head.review[q03] == "needs_curation"
+        assert head.golden_flags[q03]  # the sample flags q03 as ambiguous
+
+
+@pytest.mark.parametrize("n", [10, 11, 500])
+def test_head_of_a_small_project_is_the_full_grid(store: ProjectStore, n: int) -> None:
+    rid = _marked(store)
+    head = load_grid_head(store, rid, [F1_SCORE, FACTUAL_KNOWLEDGE], limit=n)
+    assert (head.complete, head.total) == (True, 10)
+    _assert_same(head, load_grid(store, rid, [F1_SCORE, FACTUAL_KNOWLEDGE]))
+
+
+def test_head_reads_only_its_rows(store: ProjectStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every query of a partial head is limited to its ids: its cost does not grow with the set."""
+    rid = _marked(store)
+    asked: dict[str, list[object]] = {}
+    for name in ("grid_scores", "grid_flags", "grid_reviews", "grid_overrides", "grid_responses"):
+        real = getattr(store, name)
+
+        def spy(*args: object, _real: object = real, _name: str = name) -> object:
+            asked.setdefault(_name, []).append(args[-1])
+            return _real(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(store, name, spy)
+    head = load_grid_head(store, rid, limit=3)
+    assert len(head) == 3
+    assert set(asked) == {"grid_scores", "grid_flags", "grid_reviews", "grid_overrides", "grid_responses"}
+    for name, calls in asked.items():
+        for ids in calls:
+            assert list(ids) == ["q01", "q02", "q03"], name  # type: ignore[call-overload]
+    assert len(asked["grid_scores"]) == len(LEXICAL_SCORE_NAMES)
+
+
+def test_head_of_no_run_and_of_an_empty_project(store: ProjectStore, tmp_path: Path) -> None:
+    head = load_grid_head(store, None, [FACTUAL_KNOWLEDGE], limit=2)
+    assert (len(head), head.total, head.complete) == (2, 10, False)
+    assert np.isnan(head.values[FACTUAL_KNOWLEDGE]).all()
+    with ProjectStore.open(tmp_path / "empty.goldenlens", create=True) as empty:
+        nothing = load_grid_head(empty, None, limit=5)
+        assert (len(nothing), nothing.total, nothing.complete) == (0, 0, True)
+        assert empty.grid_question_count() == 0
+    assert store.grid_question_count() == 10
+    assert [row[0] for row in store.grid_golden(limit=3)] == ["q01", "q02", "q03"]
+
+
+def test_head_keeps_partial_through_add_metrics_and_update_rows(store: ProjectStore) -> None:
+    rid = _marked(store)
+    full = load_grid(store, rid)
+    head = load_grid_head(store, rid, [F1_SCORE], limit=5)
+    more = add_metrics(head, store, [RECALL, FACTUAL_KNOWLEDGE])
+    assert (more.complete, more.total, len(more)) == (False, 10, 5)
+    for metric in (RECALL, FACTUAL_KNOWLEDGE):
+        np.testing.assert_array_equal(more.values[metric], full.values[metric][:5])
+    store.set_review("q04", "accepted")
+    updated = update_rows(more, store, rid, ["q04"])
+    assert (updated.complete, updated.total, updated.review[3]) == (False, 10, "accepted")
+    store.add_golden_item(GoldenItem("q11", "A new question?", "An answer.", "answer"))
+    reloaded = update_rows(updated, store, rid, ["q11"])  # a new question: reload as many first rows
+    assert (reloaded.complete, reloaded.total, len(reloaded)) == (False, 11, 5)
+    assert set(reloaded.values) == {F1_SCORE, RECALL, FACTUAL_KNOWLEDGE}

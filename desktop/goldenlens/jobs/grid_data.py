@@ -4,6 +4,8 @@
 for golden items, responses, flags, reviews and overrides) and places the values with
 vectorised numpy assignment, so 100,000 questions x 3 pipelines load in about a second.
 :func:`update_rows` reloads a few questions after an edit without touching the rest.
+:func:`load_grid_head` reads only the first questions (milliseconds on any size): a view shows
+them at once while :func:`load_grid` runs in the background, as Anki's browser does.
 
 Overrides replace the value shown (and filtered and sorted on): ``value`` when given, else
 ``passed`` as 1.0/0.0. The stored score stays in :class:`OverrideNote` for the tooltip.
@@ -11,9 +13,11 @@ Overrides replace the value shown (and filtered and sorted on): ``value`` when g
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any
 
@@ -27,16 +31,15 @@ from goldenlens.store.values import GOLDEN_ROW, REVIEW_UNREVIEWED, Override
 Key = tuple[str, str, str]  # (question_id, pipeline, metric)
 #: Up to this many responses, :func:`load_grid` loads their texts for the search by default.
 RESPONSES_AUTO_LIMIT = 60_000
+#: Questions :func:`load_grid_head` reads by default: a few screens, well under 10 ms.
+HEAD_LIMIT = 500
 Row = tuple[Any, ...]
 _FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def flag_mask(names: Iterable[str]) -> int:
     """Bit mask of flag names (:data:`goldenlens.core.grid.FLAG_BITS`); unknown names ignored."""
-    mask = 0
-    for name in names:
-        mask |= FLAG_BITS.get(name, 0)
-    return mask
+    return functools.reduce(operator.or_, (FLAG_BITS.get(name, 0) for name in names), 0)
 
 
 def flags_in(mask: int) -> list[Flag]:
@@ -62,6 +65,15 @@ class OverrideNote:
         return f"overridden{who}{why}; original {was}"
 
 
+def _positions(where: Mapping[str, int], keys: Iterable[str]) -> IntArray:
+    """``where[key]`` of each key as an array, -1 for a missing key (fast path: none missing)."""
+    names = list(keys)
+    try:
+        return np.fromiter(map(where.__getitem__, names), dtype=np.int64, count=len(names))
+    except KeyError:
+        return np.fromiter((where.get(k, -1) for k in names), dtype=np.int64, count=len(names))
+
+
 def _objects(items: Sequence[Any]) -> ObjectArray:
     array = np.empty(len(items), dtype=object)
     array[:] = items
@@ -81,7 +93,8 @@ class GridData:
     and overrides applied; ``overridden[metric]`` marks overridden cells. ``flags`` holds a
     bit mask (:data:`~goldenlens.core.grid.FLAG_BITS`) per response, ``golden_flags`` per
     golden row. ``review`` is the review status. Arrays are read-only: build a new
-    ``GridData`` (:func:`update_rows`) to change one.
+    ``GridData`` (:func:`update_rows`) to change one. ``complete`` is False when only the
+    first rows are loaded (:func:`load_grid_head`); ``total`` counts the project's questions.
     """
 
     run_id: int | None
@@ -98,7 +111,12 @@ class GridData:
     override_notes: Mapping[Key, OverrideNote]
     responses: ObjectArray | None = None
     available_metrics: tuple[str, ...] = ()
+    complete: bool = True
+    total: int = -1  # made len(self) unless partial
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", max(self.total, len(self)) if not self.complete else len(self))
 
     @classmethod
     def empty(cls, pipelines: Sequence[str] = ()) -> GridData:
@@ -171,27 +189,12 @@ class _Builder:
         self.responses = None if data.responses is None else data.responses.copy()
 
     def rows(self, question_ids: Iterable[str]) -> IntArray:
-        """Row of each id, -1 for an id not in the grid."""
-        index: dict[str, int] = self.data._cache["index"]
-        ids = list(question_ids)
-        try:
-            return np.fromiter(map(index.__getitem__, ids), dtype=np.int64, count=len(ids))
-        except KeyError:  # a score of a question no longer in the golden set
-            return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
+        """Row of each id, -1 for an id not in the grid (deleted, or past a partial grid)."""
+        return _positions(self.data._cache["index"], question_ids)
 
     def cols(self, pipelines: Iterable[str]) -> IntArray:
         """Column of each pipeline, -1 for one the project no longer lists."""
-        names, columns = list(pipelines), self.columns
-        try:
-            return np.fromiter(map(columns.__getitem__, names), dtype=np.int64, count=len(names))
-        except KeyError:
-            return np.fromiter((columns.get(p, -1) for p in names), dtype=np.int64, count=len(names))
-
-    def place(self, found: Sequence[Row]) -> tuple[IntArray, IntArray, BoolArray]:
-        """Rows and columns of ``(question_id, pipeline, ...)`` tuples, and which are in the grid."""
-        rows = self.rows(map(_FIRST, found))
-        cols = self.cols(map(_SECOND, found))
-        return rows, cols, (rows >= 0) & (cols >= 0)
+        return _positions(self.columns, pipelines)
 
     def scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:
         n, p = len(self.data), len(self.data.pipelines)
@@ -238,15 +241,15 @@ class _Builder:
             self.values[o.metric][row, col] = shown
             self.overridden[o.metric][row, col] = True
             was = None if np.isnan(original) else original
-            self.notes[(o.question_id, o.pipeline, o.metric)] = OverrideNote(
-                o.reviewer, o.note, was, o.value, o.passed
-            )
+            note = OverrideNote(o.reviewer, o.note, was, o.value, o.passed)
+            self.notes[(o.question_id, o.pipeline, o.metric)] = note
 
     def texts(self, store: ProjectStore) -> None:
         if self.responses is None:
             return
         found = store.grid_responses(self.ids)
-        rows, cols, keep = self.place(found)
+        rows, cols = self.rows(map(_FIRST, found)), self.cols(map(_SECOND, found))
+        keep = (rows >= 0) & (cols >= 0)
         self.responses[rows[keep], cols[keep]] = _objects([row[2] for row in found])[keep]
 
     def build(self, texts: Sequence[ObjectArray] = (), available: tuple[str, ...] | None = None) -> GridData:
@@ -261,6 +264,7 @@ class _Builder:
             review=_frozen(self.review), override_notes=self.notes,
             responses=None if self.responses is None else _frozen(self.responses),
             available_metrics=d.available_metrics if available is None else available,
+            complete=d.complete, total=d.total,
         )  # fmt: skip
         for key in ("index", "ranks"):  # same ids, same rows
             if key in d._cache:
@@ -297,17 +301,39 @@ def load_grid(
     :data:`RESPONSES_AUTO_LIMIT` of them (beyond, they would add ~0.4 s and ~100 MB per
     300,000 and the search covers id, question, answer and fact).
     """
-    golden = store.grid_golden()
+    return load_grid_head(store, run_id, metrics, limit=None, responses=responses)
+
+
+def load_grid_head(
+    store: ProjectStore,
+    run_id: int | None,
+    metrics: Sequence[str] | None = None,
+    *,
+    limit: int | None = HEAD_LIMIT,
+    responses: bool | None = None,
+) -> GridData:
+    """The first ``limit`` questions in golden-set order, as :func:`load_grid` shows them.
+
+    Every query is limited to their ids (index seeks): milliseconds on 100,000 questions.
+    When the project holds more, the grid has ``complete=False`` and ``total`` counts them
+    all; ``responses`` defaults as for the full grid. ``limit=None`` is :func:`load_grid`.
+    """
+    golden = store.grid_golden(limit=None if limit is None else limit + 1)  # one more: any left?
+    ids, total = None, -1
+    if limit is not None and len(golden) > limit:
+        golden, total = golden[:limit], store.grid_question_count()
+        ids = [row[0] for row in golden]
     pipelines = tuple(store.pipelines())
     available = tuple(store.grid_run_metrics(run_id)) if run_id is not None else ()
     wanted = available if metrics is None else tuple(dict.fromkeys(metrics))
     if responses is None:
-        responses = len(golden) * len(pipelines) <= RESPONSES_AUTO_LIMIT
+        responses = max(total, len(golden)) * len(pipelines) <= RESPONSES_AUTO_LIMIT
     text = np.full((len(golden), len(pipelines)), "", dtype=object) if responses else None
-    builder = _Builder(_assemble(run_id, golden, pipelines, text), None)
+    base = _assemble(run_id, golden, pipelines, text)
+    builder = _Builder(base if ids is None else replace(base, complete=False, total=total), ids)
     builder.scores(store, wanted)
     builder.marks(store)
-    builder.overrides(store.grid_overrides(), wanted)
+    builder.overrides(store.grid_overrides(ids), wanted)
     builder.texts(store)
     return builder.build(available=available)
 
@@ -317,9 +343,10 @@ def add_metrics(data: GridData, store: ProjectStore, metrics: Sequence[str]) -> 
     missing = [m for m in dict.fromkeys(metrics) if m not in data.values]
     if not missing:
         return data
-    builder = _Builder(data, None)
+    ids = None if data.complete else [str(q) for q in data.question_ids]
+    builder = _Builder(data, ids)
     builder.scores(store, missing)
-    builder.overrides(store.grid_overrides(), missing)
+    builder.overrides(store.grid_overrides(ids), missing)
     return builder.build()
 
 
@@ -329,7 +356,8 @@ def update_rows(
     """``data`` with some questions reloaded (text, scores, flags, overrides, review).
 
     Cheap for a few ids. A new or deleted question, changed pipelines or another run cannot
-    be patched in place: the whole grid is reloaded then (same metrics).
+    be patched in place: the whole grid is reloaded then (same metrics; a partial grid
+    reloads as many first rows).
     """
     ids = list(dict.fromkeys(question_ids))
     golden = store.grid_golden(ids)
@@ -339,7 +367,8 @@ def update_rows(
         or len(golden) != len(ids)
         or any(data.index_of(q) is None for q in ids)
     ):
-        return load_grid(store, run_id, tuple(data.values), responses=data.responses is not None)
+        limit, searched = None if data.complete else len(data), data.responses is not None
+        return load_grid_head(store, run_id, tuple(data.values), limit=limit, responses=searched)
     builder = _Builder(data, ids)
     rows = builder.rows(ids)
     for metric in builder.values:

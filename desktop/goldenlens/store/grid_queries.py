@@ -1,9 +1,10 @@
 """Bulk reads that fill the score grid's column arrays (:mod:`goldenlens.jobs.grid_data`).
 
 Every query returns plain tuples for all questions at once — a few queries per grid, never
-one per cell — and takes an optional ``question_ids`` to reload just some rows after an
-edit. Scores are read one metric at a time along the ``scores`` primary key
-``(run_id, metric, question_id, pipeline)``: one index range scan per metric column.
+one per cell — and takes an optional ``question_ids`` to read just some rows (the first
+screen of a large project, or a few rows after an edit). Scores are read one metric at a
+time along the ``scores`` primary key ``(run_id, metric, question_id, pipeline)``: one index
+range scan per metric column (one seek per id when limited to some).
 """
 
 from __future__ import annotations
@@ -25,13 +26,22 @@ def _only(column: str, question_ids: Sequence[str] | None) -> tuple[str, list[An
 class GridQueriesMixin(StoreBase):
     """Score-grid part of :class:`~goldenlens.store.project.ProjectStore` (read-only)."""
 
-    def grid_golden(self, question_ids: Sequence[str] | None = None) -> list[Row]:
-        """``(id, question, answer, fact)`` of golden items in golden-set order."""
+    def grid_golden(
+        self, question_ids: Sequence[str] | None = None, *, limit: int | None = None
+    ) -> list[Row]:
+        """``(id, question, answer, fact)`` of golden items in golden-set order; with ``limit``
+        only the first ``limit`` of them (an index range scan along ``position``)."""
         where, params = _only("id", question_ids)
+        first = "" if limit is None else " LIMIT ?"
         return self._fetch(
-            f"SELECT id, question, answer, fact FROM golden_items WHERE {where} ORDER BY position, id",  # noqa: S608
-            params,
+            f"SELECT id, question, answer, fact FROM golden_items WHERE {where} ORDER BY position, id{first}",  # noqa: S608
+            [*params, *([] if limit is None else [max(0, int(limit))])],
         )
+
+    def grid_question_count(self) -> int:
+        """How many golden questions the project holds."""
+        row = self._fetch_one("SELECT COUNT(*) FROM golden_items")
+        return int(row[0]) if row is not None else 0
 
     def grid_responses(self, question_ids: Sequence[str] | None = None) -> list[Row]:
         """``(question_id, pipeline, response)`` of every response (no particular order)."""

@@ -1,11 +1,14 @@
 """Review wiring: grid selection → detail and editor, keyboard review, overrides, fact variants.
 
-Loading the grid of a large project runs in a worker (its own store connection); one
-question's detail is read on the GUI thread (a few small queries).
+Opening a project shows its first rows at once (:func:`load_grid_head` on the GUI thread's
+store: a few index seeks) and loads the whole grid in a worker (its own store connection),
+then swaps it in with the analyst's filters, order, current question and scroll place kept.
+One question's detail is read on the GUI thread (a few small queries).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 
 import numpy as np
@@ -13,9 +16,10 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 
+from goldenlens.core.grid import ID_COLUMN
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.jobs.detail_data import load_question_detail
-from goldenlens.jobs.grid_data import GridData, load_grid
+from goldenlens.jobs.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.detail_pane import DetailPane
@@ -28,7 +32,6 @@ from goldenlens.ui.shortcuts import keys_for
 from goldenlens.ui.summary_view import SummaryView
 from goldenlens.ui.undo_commands import curation_messages, push_add_fact_variant
 from goldenlens.ui.workers import JobRunner
-
 
 _REVIEW_KEYS = {
     Qt.Key.Key_J: "next_question",
@@ -48,7 +51,7 @@ class ReviewKeys(QObject):
         super().__init__(parent)
         self._actions = actions
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             name = _REVIEW_KEYS.get(Qt.Key(event.key()))
             plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
@@ -60,6 +63,9 @@ class ReviewKeys(QObject):
 
 class ReviewController(QObject):
     """Connects the views of the Review and Summary tabs to the open session."""
+
+    #: Questions shown at once on opening; a project with no more loads only these, no worker.
+    head_limit = HEAD_LIMIT
 
     def __init__(
         self,
@@ -78,6 +84,7 @@ class ReviewController(QObject):
         self._session: ProjectSession | None = None
         self._editor: GoldenEditor | None = None
         self._current: str | None = None
+        self._complete = False  # the grid shows all of this session's questions
         self._loader = JobRunner(self)
         self._loader.succeeded.connect(self._on_grid_loaded)
         self._loader.failed.connect(lambda error: show_error(window, "Cannot load the scores", error))
@@ -98,9 +105,10 @@ class ReviewController(QObject):
             self._session.project_changed.disconnect(self.reload)
             self._session.question_changed.disconnect(self._on_question_changed)
         self._session, self._editor, self._current = session, editor, None
+        self._complete = False
         self._detail.show_question(None)
+        self._loader.cancel()
         if session is None:
-            self._loader.cancel()
             self._grid.set_data(GridData.empty())
             self._refresh_summary()
             return
@@ -114,24 +122,50 @@ class ReviewController(QObject):
         self.reload()
 
     def reload(self) -> None:
-        """Reload the grid from the project in a worker; the current question is kept."""
+        """Reload the grid; the current question, filters, order and scroll place are kept.
+
+        The first :attr:`head_limit` questions appear at once (read on the GUI thread); a
+        project with no more is then complete and no worker runs. A larger one loads whole in
+        a worker, and once its full grid is shown, a reload (after an edit) keeps it on screen
+        until the new one arrives: it must not shrink to the first rows and lose the place.
+        """
         if self._session is None:
             return
         path, run_id = self._session.path, self._session.run_id
+        if not self._complete or len(self._grid.model().grid()) <= self.head_limit:
+            try:
+                head = load_grid_head(self._session.store, run_id, LEXICAL_SCORE_NAMES, limit=self.head_limit)
+            except sqlite3.Error as error:
+                show_error(self._window, "Cannot load the scores", error)
+                return
+            self._show(head)
+            if head.complete:
+                self._loader.cancel()  # a load still running from before would be stale
+                return
+        state = self._grid.state()
 
-        def job(progress: ProgressFn, cancel: CancelToken) -> GridData:
+        def job(_progress: ProgressFn, cancel: CancelToken) -> GridData:
             with ProjectStore.open(path) as store:
-                return load_grid(store, run_id, LEXICAL_SCORE_NAMES)
+                grid = load_grid(store, run_id, LEXICAL_SCORE_NAMES)
+            cancel.raise_if_cancelled()
+            # What the current filter and order need is built here, not on the GUI when it arrives.
+            if state.text:
+                grid.search_texts()
+            if state.sort_column == ID_COLUMN:
+                grid.id_ranks()
+            return grid
 
         self._loader.start(job, name="grid")
 
     def _on_grid_loaded(self, grid: GridData) -> None:
-        keep = self._current
+        self._show(grid)
+
+    def _show(self, grid: GridData) -> None:
+        self._complete = grid.complete
         self._grid.set_data(grid)
-        if keep is not None:
-            self._grid.select_question(keep)
-        elif len(grid.question_ids):
-            self._grid.select_question(str(grid.question_ids[int(self._grid.visible_rows()[0])]) if len(self._grid.visible_rows()) else str(grid.question_ids[0]))
+        rows = self._grid.visible_rows()
+        if self._current is None and len(rows):
+            self._grid.select_question(str(grid.question_ids[int(rows[0])]))
         self._refresh_summary()
 
     def _on_current_question(self, question_id: str) -> None:
@@ -149,7 +183,8 @@ class ReviewController(QObject):
         if self._session is None or self._current is None:
             self._detail.show_question(None)
             return
-        self._detail.show_question(load_question_detail(self._session.store, self._session.run_id, self._current))
+        detail = load_question_detail(self._session.store, self._session.run_id, self._current)
+        self._detail.show_question(detail)
 
     def _refresh_summary(self) -> None:
         grid = self._grid.grid()
@@ -158,7 +193,10 @@ class ReviewController(QObject):
             return
         rows = self._grid.visible_rows()
         values = {metric: np.asarray(grid.values[metric])[rows] for metric in grid.values}
-        self._summary.set_data(grid.pipelines, values, title=f"{len(rows):,} of {len(grid.question_ids):,} questions")
+        title = f"{len(rows):,} of {len(grid):,} questions"
+        if not grid.complete:
+            title = f"{len(rows):,} of the first {len(grid):,} questions (loading {grid.total:,}…)"
+        self._summary.set_data(grid.pipelines, values, title=title)
 
     # -- review actions ----------------------------------------------------------------------
 
@@ -176,7 +214,9 @@ class ReviewController(QObject):
         for name, (text, slot) in specs.items():
             action = QAction(text, self._window)
             # Single keys only (j, k, a, c …): arrows stay with the widget that has focus.
-            action.setShortcuts([QKeySequence(k) for k in keys_for(name) if k not in {"Up", "Down", "Left", "Right"}])
+            action.setShortcuts(
+                [QKeySequence(k) for k in keys_for(name) if k not in {"Up", "Down", "Left", "Right"}]
+            )
             action.triggered.connect(slot)
             self._window.addAction(action)
             actions[name] = action
@@ -217,12 +257,19 @@ class ReviewController(QObject):
             show_error(self._window, "Cannot add the fact variant", error)
             return
         if not added:
-            self._window.statusBar().showMessage(f"'{text.strip()}' is already an alternative of the fact", 8000)
+            self._window.statusBar().showMessage(
+                f"'{text.strip()}' is already an alternative of the fact", 8000
+            )
 
     def ask_reviewer_name(self) -> None:
         if self._session is None:
             return
-        name, ok = QInputDialog.getText(self._window, "Reviewer name", "Your name, stored with overrides and reviews:", text=self._session.reviewer)
+        name, ok = QInputDialog.getText(
+            self._window,
+            "Reviewer name",
+            "Your name, stored with overrides and reviews:",
+            text=self._session.reviewer,
+        )
         if ok:
             self._session.set_preferences(replace(self._session.preferences, reviewer=name.strip()))
 

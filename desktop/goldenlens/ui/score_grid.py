@@ -8,7 +8,6 @@ expression is reported in red under the bar while the rows stay as they were.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from PySide6.QtCore import (
@@ -38,16 +37,17 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS
-from goldenlens.core.grid import (
-    ANY_FLAG,
-    GridState,
-    IntArray,
-    parse_threshold,
-    text_matcher,
-)
+from goldenlens.core.grid import ANY_FLAG, GridState, IntArray, parse_threshold, text_matcher
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.jobs.grid_data import GridData
-from goldenlens.ui.score_table_model import ScoreTableModel, is_dark, metric_short, metric_title
+from goldenlens.ui.score_table_model import (
+    ScoreTableModel,
+    decode_widths,
+    encode_widths,
+    is_dark,
+    metric_short,
+    metric_title,
+)
 
 _DEBOUNCE_MS = 250
 _THRESHOLD_HELP = (
@@ -56,7 +56,6 @@ _THRESHOLD_HELP = (
     "A bare metric means ANY pipeline passes it; prefix a pipeline to test one.\n"
     "Metrics: fk, fk_quasi, f1, precision, recall, em, qem. Missing scores never pass."
 )
-_HEADER_STATE_VERSION = 1
 
 
 class ScoreGrid(QWidget):
@@ -170,13 +169,22 @@ class ScoreGrid(QWidget):
     # -- public API -----------------------------------------------------------------
 
     def set_data(self, grid: GridData) -> None:
-        """Show ``grid``, keeping the state (filters, order, metrics) and the current question."""
+        """Show ``grid``, keeping the state (filters, order, metrics), the current question and
+        the scroll place (the top row's question stays on top). A partial grid (the first rows
+        of a project still loading) says so in the row count; filters and sort act on its rows."""
+        view, bar = self._view, self._view.verticalScrollBar()
+        top = self._model.question_id(bar.value()) if bar.value() else None  # rows scroll per item
+        seen = view.visualRect(view.currentIndex()).intersects(view.viewport().rect())
         self._has_data = True
         searched = "id, question, answer, fact" + (", responses" if grid.responses is not None else "")
         self._search.setPlaceholderText(f"Search {searched}")
         self._model.set_data(grid)
         self._rebuild_metrics_menu(self._model.state().metrics)
         self._on_filters_edited()  # the bar's texts checked against the new pipelines and metrics
+        row = self._model.row_of(top) if top is not None else 0
+        bar.setValue(row if row >= 0 else bar.value())  # the top row filtered out: leave it
+        if seen and view.currentIndex().isValid():
+            view.scrollTo(view.currentIndex())
         self._request_missing()
 
     def grid(self) -> GridData | None:
@@ -242,16 +250,12 @@ class ScoreGrid(QWidget):
 
     def header_state(self) -> bytes:
         """Column widths the analyst set, by column, for :meth:`restore_header_state`."""
-        return json.dumps({"version": _HEADER_STATE_VERSION, "widths": self._widths}).encode()
+        return encode_widths(self._widths)
 
     def restore_header_state(self, state: bytes) -> bool:
         """Restore widths saved by :meth:`header_state`; False (nothing changed) if unreadable."""
-        try:
-            saved = json.loads(bytes(state).decode())
-            widths = {str(k): int(v) for k, v in saved["widths"].items() if int(v) > 0}
-        except (ValueError, TypeError, KeyError, AttributeError):
-            return False
-        if saved.get("version") != _HEADER_STATE_VERSION:
+        widths = decode_widths(state)
+        if widths is None:
             return False
         self._widths.update(widths)
         self._size_columns()
@@ -308,20 +312,16 @@ class ScoreGrid(QWidget):
             base, text=text, regex=regex, threshold=threshold, flag=self._flag.currentData(),
             disagree_only=self._disagree.isChecked(), fk_report_mode=self._fk.isChecked(), metrics=metrics,
         )  # fmt: skip
-        errors += self._apply(new)
+        try:
+            self._model.set_state(new)
+        except ValueError as exc:
+            errors.append(str(exc))
         message = "\n".join(errors)
         if message != self._error.text():  # unchanged widgets are left alone: cheap per keystroke
             self._error.setText(message)
             self._error.setVisible(bool(errors))
         if self._metrics.isEnabled() == new.fk_report_mode:
             self._metrics.setEnabled(not new.fk_report_mode)
-
-    def _apply(self, state: GridState) -> list[str]:
-        try:
-            self._model.set_state(state)
-        except ValueError as exc:
-            return [str(exc)]
-        return []
 
     # -- table ----------------------------------------------------------------------
 
@@ -356,9 +356,10 @@ class ScoreGrid(QWidget):
             with QSignalBlocker(header):  # show the order without asking the model to sort again
                 header.setSortIndicator(section, order)
         self._size_columns()
-        count = f"{self._model.rowCount():,} of {len(self._model.grid()):,} questions"
-        if self._count.text() != count:
+        count, tip = self._model.count_label()
+        if (self._count.text(), self._count.toolTip()) != (count, tip):
             self._count.setText(count)
+            self._count.setToolTip(tip)
         if self._kept is not None and not self.select_question(self._kept):
             self._current = None
 
@@ -388,7 +389,6 @@ class ScoreGrid(QWidget):
         red = QColor(255, 140, 140) if dark else QColor(198, 40, 40)
         palette.setColor(QPalette.ColorRole.WindowText, red)
         self._error.setPalette(palette)
-
 
 
 def _tool_button(parent: QWidget, text: str, tip: str, *, checkable: bool = False) -> QToolButton:

@@ -10,6 +10,7 @@ model; there is no proxy model and no item per cell.
 from __future__ import annotations
 
 import html
+import json
 import math
 from dataclasses import replace
 from typing import Any
@@ -80,6 +81,8 @@ _REVIEW_LABELS = {"unreviewed": "", "accepted": "✓ Accepted", "needs_curation"
 _LIGHT_STOPS = ((248, 105, 107), (255, 235, 132), (99, 190, 123))
 _DARK_STOPS = ((140, 42, 46), (128, 108, 24), (32, 112, 58))
 _STEPS = 100
+_PARTIAL_TIP = "The first {:,} questions while the rest load: filters and sorting cover them until then"
+_WIDTHS_VERSION = 1
 
 
 def metric_short(metric: str) -> str:
@@ -95,6 +98,21 @@ def metric_title(metric: str) -> str:
 def is_dark(palette: QPalette) -> bool:
     """True when ``palette`` draws light text on a dark base."""
     return palette.color(QPalette.ColorRole.Base).lightnessF() < 0.5
+
+
+def encode_widths(widths: dict[str, int]) -> bytes:
+    """Column widths by column key, as saved in the settings (:func:`decode_widths`)."""
+    return json.dumps({"version": _WIDTHS_VERSION, "widths": widths}).encode()
+
+
+def decode_widths(state: bytes) -> dict[str, int] | None:
+    """Widths saved by :func:`encode_widths`; ``None`` when unreadable or of another version."""
+    try:
+        saved = json.loads(bytes(state).decode())
+        widths = {str(k): int(v) for k, v in saved["widths"].items() if int(v) > 0}
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return widths if saved.get("version") == _WIDTHS_VERSION else None
 
 
 def colour_scale(dark: bool) -> tuple[list[QColor], QColor]:
@@ -184,6 +202,16 @@ class ScoreTableModel(QAbstractTableModel):
             fixed.get(c.key) or metrics.horizontalAdvance(text) + 28
             for c, text in zip(self._columns, scores, strict=True)
         ]
+
+    def count_label(self) -> tuple[str, str]:
+        """Row-count label and its tooltip: ``12 of 1,000 questions``; while only the first
+        rows are loaded, ``Loading 100,000 questions…`` (after how many the filters keep)."""
+        grid, shown = self._grid, len(self._rows)
+        if grid.complete:
+            return f"{shown:,} of {len(grid):,} questions", ""
+        loading = f"Loading {grid.total:,} questions…"
+        text = loading if shown == len(grid) else f"{shown:,} of the first {len(grid):,} · {loading}"
+        return text, _PARTIAL_TIP.format(len(grid))
 
     def row_of(self, question_id: str) -> int:
         """Visible row of a question, -1 when it is filtered out or unknown."""
