@@ -119,3 +119,31 @@ def test_window_layout_is_remembered(qtbot: QtBot, scored_project: Path) -> None
     left, right = again.splitter.sizes()
     assert left > 2 * right
     again.close()
+
+
+def test_an_edit_rescores_and_updates_the_grid_row_at_once(qtbot: QtBot, scored_project: Path) -> None:
+    from dataclasses import replace
+
+    from goldenlens.core.lexical import FACTUAL_KNOWLEDGE
+    from goldenlens.ui.undo_commands import push_edit
+
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    session = window.projects.session
+    assert session is not None
+    item = session.store.golden_item("q03")
+    assert item is not None
+    grid = window.grid.grid()
+    assert grid is not None
+    row = grid.index_of("q03")
+    assert row is not None
+    assert list(grid.values[FACTUAL_KNOWLEDGE][row]) == [0.0, 0.0, 0.0]
+    assert push_edit(window.undo_stack, session, replace(item, fact=item.fact + "<OR>410 Terry Ave. N."))
+    updated = window.grid.grid()
+    assert updated is not None
+    assert list(updated.values[FACTUAL_KNOWLEDGE][row]) == [0.0, 0.0, 1.0]
+    window.undo_stack.undo()
+    reverted = window.grid.grid()
+    assert reverted is not None
+    assert list(reverted.values[FACTUAL_KNOWLEDGE][row]) == [0.0, 0.0, 0.0]
+    window.close()

@@ -48,7 +48,8 @@ class ProjectController(QObject):
         self.session = session
         session.set_preferences(session.preferences.with_recent(path))
         self.session_opened.emit(session)
-        if session.store.golden_items() and session.run_id is None and not self._run_panel.busy:
+        # A COUNT, not golden_items(): opening a 100,000-question project must not read them all.
+        if session.store.grid_question_count() and session.run_id is None and not self._run_panel.busy:
             self.rescore()
         return True
 
