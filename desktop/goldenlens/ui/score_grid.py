@@ -125,13 +125,19 @@ class ScoreGrid(QWidget):
         self._error = QLabel(self, wordWrap=True)
         self._error.hide()
         self._error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._bar = QHBoxLayout()
+        # Two rows, so the text fields keep a usable width beside the detail pane.
+        self._bar = QVBoxLayout()
         self._bar.setContentsMargins(4, 4, 4, 0)
-        for widget, stretch in (
-            (self._search, 3), (self._regex, 0), (self._flag, 0), (self._threshold, 2),
-            (self._disagree, 0), (self._metrics, 0), (self._fk, 0), (self._count, 0),
-        ):  # fmt: skip
-            self._bar.addWidget(widget, stretch)
+        self._bar.setSpacing(2)
+        rows = (
+            ((self._search, 3), (self._regex, 0), (self._threshold, 2)),
+            ((self._flag, 0), (self._disagree, 0), (self._metrics, 0), (self._fk, 0), (self._count, 1)),
+        )
+        for row in rows:
+            line = QHBoxLayout()
+            for widget, stretch in row:
+                line.addWidget(widget, stretch)
+            self._bar.addLayout(line)
         for edit in (self._search, self._threshold):
             edit.textChanged.connect(self._debounce.start)
             edit.returnPressed.connect(self._on_filters_edited)

@@ -193,7 +193,7 @@ class ScoreTableModel(QAbstractTableModel):
         longest = max((metrics.horizontalAdvance(str(q)) for q in self._grid.question_ids[:500]), default=0)
         fixed = {
             ID_COLUMN: min(max(longest + 20, 48), 160),
-            QUESTION_COLUMN: 420,
+            QUESTION_COLUMN: 260,
             REVIEW_COLUMN: metrics.horizontalAdvance(_REVIEW_LABELS["needs_curation"]) + 16,
             FLAGS_COLUMN: metrics.horizontalAdvance("⚑ 99") + 24,
         }
