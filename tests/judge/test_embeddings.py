@@ -22,14 +22,13 @@ from goldenlens.judge.gguf_convert import (
     SOURCE_SHA256_KEY,
     WEIGHTS_FILE,
     ConversionError,
-    ModelNotFoundError,
     checksum_path,
     convert_minilm_to_gguf,
     ensure_converted,
-    file_sha256,
     gguf_field,
     read_checksum,
 )
+from goldenlens.judge.model_files import ModelNotFoundError, file_sha256
 
 # --- semantic_similarity: formula on hand-made vectors -----------------------------------------
 

@@ -18,7 +18,8 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.judge.gguf_convert import MAX_SEQ_LENGTH_KEY, file_sha256, gguf_field
+from goldenlens.judge.gguf_convert import MAX_SEQ_LENGTH_KEY, gguf_field
+from goldenlens.judge.model_files import file_sha256
 
 FloatMatrix = npt.NDArray[np.float32]
 

