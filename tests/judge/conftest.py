@@ -17,8 +17,6 @@ from goldenlens.judge.model_files import ModelNotFoundError as JudgeModelNotFoun
 
 # --- Embedding model (all-MiniLM-L6-v2 converted to GGUF) -------------------------------------
 
-# The reference values computed with sentence-transformers and bert-score on the original model
-# live beside the repository, as the issue and MODELS.md name them.
 # A copy of shared/data/minilm_reference.json (sentence-transformers and bert-score on the
 # original model), kept in the repo so the tests do not depend on the checkout's surroundings.
 MINILM_REFERENCE = Path(__file__).resolve().parent / "data" / "minilm_reference.json"
@@ -26,7 +24,7 @@ MINILM_REFERENCE = Path(__file__).resolve().parent / "data" / "minilm_reference.
 
 @pytest.fixture(scope="session")
 def minilm_reference() -> dict[str, Any]:
-    """``../shared/data/minilm_reference.json``: sentence vectors and BERTScore P/R/F1."""
+    """Reference sentence vectors and BERTScore P/R/F1 for all-MiniLM-L6-v2."""
     if not MINILM_REFERENCE.is_file():
         pytest.skip(f"reference values not found: {MINILM_REFERENCE}")
     data: dict[str, Any] = json.loads(MINILM_REFERENCE.read_text(encoding="utf-8"))
