@@ -1,0 +1,226 @@
+"""What every judge metric shares: inputs, results, the judge call helper and schema helpers.
+
+A metric is a small object with a name, a version, a prompt version and parameters, whose
+``score(inputs, judge, embedder)`` returns a :class:`MetricResult`: a value, or *not scored*
+with the reason — never a silent NaN and never a fake 0. Everything the judge said on the
+way (statements, verdicts, reasons, generated questions) goes into ``detail`` so a reviewer
+can see why.
+
+Prompts put the static instructions and examples first and the row's data last, so
+llama.cpp reuses the cached prefix between calls (:meth:`JudgeCall.ask` builds them so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from goldenlens.core.model import ScoreStatus
+from goldenlens.core.signature import Signature
+from goldenlens.judge.embeddings import EmbeddingEngine
+from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
+
+DEFAULT_SEED = 42
+DEFAULT_TEMPERATURE = 0.0
+
+
+@dataclass(frozen=True)
+class MetricInputs:
+    """One row as the judge metrics see it. ``reference`` is the golden answer."""
+
+    question: str
+    response: str
+    contexts: tuple[str, ...] = ()
+    reference: str = ""
+    fact: str = ""
+
+
+class NotScored(Exception):  # noqa: N818 - reads as the outcome it reports
+    """Raised inside a metric when it cannot be computed; becomes a *not scored* result."""
+
+    def __init__(self, reason: str, detail: Mapping[str, Any] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.detail = dict(detail or {})
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """A judge metric's outcome for one row, with what the judge said on the way."""
+
+    metric: str
+    value: float | None
+    status: ScoreStatus
+    reason: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+    @classmethod
+    def scored(
+        cls, metric: str, value: float, detail: Mapping[str, Any], judge: JudgeCall | None = None
+    ) -> MetricResult:
+        usage = judge.usage() if judge is not None else {}
+        return cls(metric, float(value), ScoreStatus.SCORED, "", dict(detail), **usage)
+
+    @classmethod
+    def not_scored(
+        cls, metric: str, reason: str, detail: Mapping[str, Any] | None = None, judge: JudgeCall | None = None
+    ) -> MetricResult:
+        usage = judge.usage() if judge is not None else {}
+        return cls(metric, None, ScoreStatus.NOT_SCORED, reason, dict(detail or {}), **usage)
+
+
+class JudgeCall:
+    """One metric computation's access to the judge: builds prompts, counts usage.
+
+    ``ask`` raises :class:`NotScored` when the reply has no usable data (truncated with the
+    verdict incomplete, invalid JSON, cancelled, server error), carrying the raw text.
+    """
+
+    def __init__(
+        self,
+        engine: JudgeEngine,
+        *,
+        temperature: float = DEFAULT_TEMPERATURE,
+        seed: int = DEFAULT_SEED,
+        cancel: CancelCheck | None = None,
+    ) -> None:
+        self.engine = engine
+        self.temperature = temperature
+        self.seed = seed
+        self.cancel = cancel
+        self._calls = 0
+        self._prompt_tokens = 0
+        self._completion_tokens = 0
+        self._seconds = 0.0
+        self.replies: list[dict[str, Any]] = []
+
+    def ask(
+        self,
+        instructions: str,
+        examples: Sequence[tuple[str, str]],
+        row: str,
+        schema: Mapping[str, Any],
+        *,
+        max_tokens: int,
+        step: str = "",
+    ) -> dict[str, Any]:
+        """Send static ``instructions`` and few-shot ``examples`` (user, assistant JSON) first,
+        the row's data last; return the reply's data or raise :class:`NotScored`."""
+        messages: list[ChatMessage] = [{"role": "system", "content": instructions}]
+        for user, assistant in examples:
+            messages.append({"role": "user", "content": user})
+            messages.append({"role": "assistant", "content": assistant})
+        messages.append({"role": "user", "content": row})
+        reply = self.engine.complete_json(
+            messages,
+            schema,
+            max_tokens=max_tokens,
+            temperature=self.temperature,
+            seed=self.seed,
+            cancel=self.cancel,
+        )
+        self._record(reply, step)
+        if reply.data is None:
+            cause = reply.error or reply.finish_reason
+            raise NotScored(
+                f"judge output unusable at {step or 'a step'}: {cause}",
+                {"step": step, "finish_reason": reply.finish_reason, "raw": reply.text[:500]},
+            )
+        return reply.data
+
+    def _record(self, reply: JudgeReply, step: str) -> None:
+        self._calls += 1
+        self._prompt_tokens += reply.prompt_tokens
+        self._completion_tokens += reply.completion_tokens
+        self._seconds += reply.seconds
+        self.replies.append({"step": step, "finish_reason": reply.finish_reason, "error": reply.error})
+
+    def usage(self) -> dict[str, Any]:
+        return {
+            "calls": self._calls,
+            "prompt_tokens": self._prompt_tokens,
+            "completion_tokens": self._completion_tokens,
+            "seconds": self._seconds,
+        }
+
+
+class JudgeMetric(Protocol):
+    """A judge (or embedding) metric. ``requires`` names the inputs it cannot do without:
+    any of ``"question"``, ``"response"``, ``"contexts"``, ``"reference"``, ``"judge"``,
+    ``"embeddings"``."""
+
+    name: str
+    version: str
+    prompt_version: str
+    requires: frozenset[str]
+
+    def params(self) -> dict[str, Any]: ...
+
+    def score(
+        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
+    ) -> MetricResult: ...
+
+
+def missing_inputs(metric: JudgeMetric, inputs: MetricInputs) -> str:
+    """Why ``inputs`` cannot be scored by ``metric`` ('' when they can)."""
+    blanks = {
+        "question": not inputs.question.strip(),
+        "response": not inputs.response.strip(),
+        "contexts": not any(c.strip() for c in inputs.contexts),
+        "reference": not inputs.reference.strip(),
+    }
+    missing = sorted(name for name in metric.requires if blanks.get(name, False))
+    return f"missing input: {', '.join(missing)}" if missing else ""
+
+
+def judge_signature(
+    metric: JudgeMetric,
+    *,
+    engine: JudgeEngine | None,
+    embedder: EmbeddingEngine | None,
+    temperature: float = DEFAULT_TEMPERATURE,
+    seed: int = DEFAULT_SEED,
+) -> Signature:
+    """Metric name and version, parameters, prompt version, model names and SHA-256s,
+    temperature and seed: what makes two runs comparable."""
+    params: dict[str, Any] = {**metric.params(), "prompt_version": metric.prompt_version}
+    if engine is not None and "judge" in metric.requires:
+        params |= {
+            "judge_model": engine.model_name,
+            "judge_sha256": engine.model_sha256,
+            "temperature": temperature,
+            "seed": seed,
+        }
+    if embedder is not None and "embeddings" in metric.requires:
+        params |= {"embedding_model": embedder.model_name, "embedding_sha256": embedder.model_sha256}
+    return Signature(metric.name, metric.version, params)
+
+
+# -- JSON schema helpers: verdict fields first, every string and array bounded ---------------
+
+
+def text(max_length: int) -> dict[str, Any]:
+    return {"type": "string", "maxLength": max_length}
+
+
+def integer_enum(*values: int) -> dict[str, Any]:
+    return {"type": "integer", "enum": list(values)}
+
+
+def array(items: Mapping[str, Any], *, max_items: int, min_items: int = 0) -> dict[str, Any]:
+    return {"type": "array", "items": dict(items), "minItems": min_items, "maxItems": max_items}
+
+
+def obj(**properties: Mapping[str, Any]) -> dict[str, Any]:
+    """An object whose properties are all required, in the given order (verdicts first)."""
+    return {
+        "type": "object",
+        "properties": {k: dict(v) for k, v in properties.items()},
+        "required": list(properties),
+        "additionalProperties": False,
+    }
