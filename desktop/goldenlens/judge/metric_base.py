@@ -110,8 +110,11 @@ class JudgeCall:
         step: str = "",
     ) -> dict[str, Any]:
         """Send static ``instructions`` and few-shot ``examples`` (user, assistant JSON) first,
-        the row's data last; return the reply's data or raise :class:`NotScored`."""
-        messages: list[ChatMessage] = [{"role": "system", "content": instructions}]
+        the row's data last; return the reply's data or raise :class:`NotScored`.
+
+        Empty ``instructions`` send no system turn at all, for models trained on one exact
+        prompt (Bespoke-MiniCheck's ``Document: …\nClaim: …``)."""
+        messages: list[ChatMessage] = [{"role": "system", "content": instructions}] if instructions else []
         for user, assistant in examples:
             messages.append({"role": "user", "content": user})
             messages.append({"role": "assistant", "content": assistant})

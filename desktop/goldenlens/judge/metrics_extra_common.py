@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from goldenlens.judge.engine import ChatMessage
 from goldenlens.judge.metric_base import (
     JudgeCall,
     JudgeMetric,
@@ -106,24 +105,5 @@ def ask_user_only(
     judge: JudgeCall, content: str, schema: Mapping[str, Any], *, max_tokens: int, step: str
 ) -> dict[str, Any]:
     """Send one user message and nothing else (no system turn), for models trained on an
-    exact prompt such as Bespoke-MiniCheck; otherwise behaves like :meth:`JudgeCall.ask`.
-
-    ``JudgeCall.ask`` always sends a system message first, which such models never saw in
-    training, so this goes to the engine directly and records the usage on ``judge``.
-    """
-    messages: list[ChatMessage] = [{"role": "user", "content": content}]
-    reply = judge.engine.complete_json(
-        messages,
-        schema,
-        max_tokens=max_tokens,
-        temperature=judge.temperature,
-        seed=judge.seed,
-        cancel=judge.cancel,
-    )
-    judge._record(reply, step)  # JudgeCall has no public hook to count a call made around ask()
-    if reply.data is None:
-        raise NotScored(
-            f"judge output unusable at {step}: {reply.error or reply.finish_reason}",
-            {"step": step, "finish_reason": reply.finish_reason, "raw": reply.text[:500]},
-        )
-    return reply.data
+    exact prompt such as Bespoke-MiniCheck."""
+    return judge.ask("", (), content, schema, max_tokens=max_tokens, step=step)
