@@ -16,12 +16,16 @@ from goldenlens import __version__
 from goldenlens.core.model import InputError, Severity
 from goldenlens.io.golden_writer import ExportError
 from goldenlens.jobs.import_job import ImportResult, import_inputs
+from goldenlens.jobs.judge_job import JudgeOptions, JudgeRunError, judge_project
 from goldenlens.jobs.progress import Cancelled
 from goldenlens.jobs.report_job import NoScoresError
 from goldenlens.jobs.sample_project import SAMPLE_PROJECT_NAME, ensure_sample_project
 from goldenlens.jobs.score_job import ScoreOptions, score_project
+from goldenlens.judge.engine import JudgeEngineError
+from goldenlens.judge.model_files import ModelNotFoundError
 from goldenlens.store.project import ProjectStore, StoreError
 
+from .judge_args import add_judge_options, judge_options, resume_judge
 from .output import StderrProgress, parse_mapping, print_problems, write_outputs
 
 EXIT_BAD_INPUT = 2
@@ -74,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     _add_input_options(score)
+    add_judge_options(score)
 
     export = sub.add_parser(
         "export-golden", help="write a golden set (spreadsheet or project) as a clean workbook"
@@ -86,7 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("project", type=Path)
     report.add_argument("-o", "--output", type=Path, help=".xlsx, .json or .csv (default: print a summary)")
 
-    resume = sub.add_parser("resume", help="finish an interrupted scoring run of a project")
+    resume = sub.add_parser(
+        "resume", help="finish the interrupted lexical and judge runs of a project (same models)"
+    )
     resume.add_argument("project", type=Path)
     resume.add_argument("-q", "--quiet", action="store_true")
 
@@ -106,8 +113,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _import_and_score(
-    project: Path, golden: Path, responses: Path | None, args: argparse.Namespace, *, multiset: bool
-) -> tuple[ImportResult, int]:
+    project: Path,
+    golden: Path,
+    responses: Path | None,
+    args: argparse.Namespace,
+    *,
+    multiset: bool,
+    judge: JudgeOptions | None = None,
+) -> tuple[ImportResult, int, int | None]:
     progress = StderrProgress(quiet=getattr(args, "quiet", False))
     with ProjectStore.open(project, create=True) as store:
         result = import_inputs(
@@ -120,17 +133,21 @@ def _import_and_score(
             progress=progress,
         )
         run_id = score_project(store, ScoreOptions(multiset=multiset), progress=progress)
+        judge_run = None if judge is None else judge_project(store, judge, progress=progress)
     progress.finish()
-    return result, run_id
+    return result, run_id, judge_run
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    judge = judge_options(args)
     with tempfile.TemporaryDirectory(prefix="goldenlens-") as tmp:
         project = args.project or Path(tmp) / "scores.goldenlens"
-        result, run_id = _import_and_score(project, args.golden, args.responses, args, multiset=args.multiset)
+        result, run_id, judge_run = _import_and_score(
+            project, args.golden, args.responses, args, multiset=args.multiset, judge=judge
+        )
         print_problems(result.problems)
         with ProjectStore.open(project) as store:
-            write_outputs(store, run_id, args.output)
+            write_outputs(store, run_id, args.output, judge_run_id=judge_run)
     return 0
 
 
@@ -143,15 +160,18 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _cmd_resume(args: argparse.Namespace) -> int:
     with ProjectStore.open(args.project) as store:
         pending = store.unfinished_runs("lexical")
-        if not pending:
+        run_id = None
+        if pending:
+            params = pending[-1].params
+            options = ScoreOptions(multiset=bool(params.get("multiset", False)))
+            progress = StderrProgress(quiet=args.quiet)
+            run_id = score_project(store, options, progress=progress)
+            progress.finish()
+        judge_run = resume_judge(store, quiet=args.quiet)
+        if run_id is None and judge_run is None:
             print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)
             return 0
-        params = pending[-1].params
-        options = ScoreOptions(multiset=bool(params.get("multiset", False)))
-        progress = StderrProgress(quiet=args.quiet)
-        run_id = score_project(store, options, progress=progress)
-        progress.finish()
-        write_outputs(store, run_id, None)
+        write_outputs(store, run_id, None, judge_run_id=judge_run)
     return 0
 
 
@@ -223,7 +243,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"goldenlens: error: {line}", file=sys.stderr)
         print_problems([p for p in error.others if p.severity is not Severity.INFO])
         return EXIT_BAD_INPUT
-    except (StoreError, ExportError, NoScoresError) as error:
+    except ModelNotFoundError as error:
+        print(f"goldenlens: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (StoreError, ExportError, NoScoresError, JudgeEngineError, JudgeRunError) as error:
         print(f"goldenlens: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as error:

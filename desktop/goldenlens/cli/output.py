@@ -9,9 +9,9 @@ from pathlib import Path
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.metric_names import metric_short
-from goldenlens.core.model import InputError, Problem, Severity
+from goldenlens.core.model import InputError, Problem, ScoreRecord, Severity
 from goldenlens.core.report import Report
-from goldenlens.io.report_formats import write_report_csv, write_report_json
+from goldenlens.io.report_formats import JudgeScores, write_report_csv, write_report_json
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress
 from goldenlens.jobs.report_job import build_report, report_sources
@@ -38,7 +38,9 @@ class StderrProgress:
             return
         self._last = now
         line = f"{progress.stage}: {progress.message}"
-        if progress.total > 2:
+        # A job that words its own counter and ETA ("judged 12/30 rows · … · ETA 1m05s") is
+        # printed as it is.
+        if progress.total > 2 and f"{progress.done}/{progress.total}" not in progress.message:
             elapsed = now - self._started
             eta = elapsed / progress.done * (progress.total - progress.done) if progress.done else 0.0
             line += f" {progress.done:,}/{progress.total:,} ({progress.fraction:.0%}, ETA {eta:.0f}s)"
@@ -105,17 +107,57 @@ def print_summary(report: Report) -> None:
     print(format_summary(report))
 
 
-def write_outputs(store: ProjectStore, run_id: int | None, out: Path | None) -> Report:
-    """Write the report in the format OUT's extension picks, or print the summary."""
+def judge_scores(store: ProjectStore, judge_run_id: int | None = None) -> JudgeScores:
+    """The judge scores of ``judge_run_id`` (default: the newest judge run) by row and metric."""
+    if judge_run_id is None:
+        latest = store.latest_run("judge")
+        if latest is None:
+            return {}
+        judge_run_id = latest.id
+    found: dict[tuple[str, str], dict[str, ScoreRecord]] = {}
+    for record in store.scores(judge_run_id):
+        found.setdefault((record.question_id, record.pipeline), {})[record.metric] = record
+    return found
+
+
+def format_judge_summary(judge: JudgeScores, pipelines: Sequence[str]) -> str:
+    """Per-pipeline means of each judge metric (over the scored rows) with counts not scored."""
+    metrics: list[str] = []
+    for by_metric in judge.values():
+        metrics.extend(name for name in by_metric if name not in metrics)
+    width = max([len("pipeline"), *(len(p) for p in pipelines)])
+    lines = [f"{'pipeline':<{width}}  " + "  ".join(f"{m:>{max(8, len(m))}}" for m in metrics)]
+    for pipeline in pipelines:
+        cells = []
+        for metric in metrics:
+            records = [r[metric] for (_q, p), r in judge.items() if p == pipeline and metric in r]
+            values = [r.value for r in records if r.value is not None]
+            text = f"{sum(values) / len(values):.3f}" if values else "-"
+            if len(values) < len(records):
+                text += f" ({len(records) - len(values)} n/s)"
+            cells.append(f"{text:>{max(8, len(metric))}}")
+        lines.append(f"{pipeline:<{width}}  " + "  ".join(cells))
+    return "\n".join(lines)
+
+
+def write_outputs(
+    store: ProjectStore, run_id: int | None, out: Path | None, *, judge_run_id: int | None = None
+) -> Report:
+    """Write the report in the format OUT's extension picks, or print the summary. Judge
+    scores (of ``judge_run_id``, else the newest judge run) go into JSON and CSV reports."""
     report = build_report(store, run_id)
+    judge = judge_scores(store, judge_run_id)
     if out is None:
         print_summary(report)
+        if judge:
+            print("\nJudge metrics (mean of scored rows; n/s = not scored):")
+            print(format_judge_summary(judge, report.pipelines))
         return report
     suffix = out.suffix.lower()
     if suffix == ".json":
-        write_report_json(report, out)
+        write_report_json(report, out, judge)
     elif suffix == ".csv":
-        write_report_csv(report, out)
+        write_report_csv(report, out, judge)
     elif suffix == ".xlsx":
         write_report_workbook(report, out, sources=report_sources(store))
     else:

@@ -1,0 +1,120 @@
+"""``goldenlens score --metrics ...`` and ``goldenlens resume`` with judge runs."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from goldenlens.cli.main import main
+from goldenlens.io.sample import sample_dir
+from goldenlens.jobs.import_job import import_inputs
+from goldenlens.jobs.judge_job import JUDGE_RUN, JudgeOptions
+from goldenlens.judge.registry import build_metrics
+from goldenlens.store.project import ProjectStore
+
+
+def _subset(folder: Path, questions: tuple[str, ...] = ("q01", "q02")) -> tuple[Path, Path]:
+    paths = []
+    for name in ("golden.csv", "responses.csv"):
+        with (sample_dir() / name).open(newline="", encoding="utf-8") as handle:
+            rows = list(csv.reader(handle))
+        path = folder / name
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows([rows[0], *(r for r in rows[1:] if r[0] in questions)])
+        paths.append(path)
+    return paths[0], paths[1]
+
+
+def test_score_with_judge_metrics_writes_judge_values_to_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("llama_cpp", reason="judge metrics need the [judge] extra")
+    monkeypatch.setenv("GOLDENLENS_DATA_DIR", str(tmp_path / "data"))
+    golden, responses = _subset(tmp_path)
+    out = tmp_path / "out.json"
+    argv = [
+        "score", str(golden), str(responses), "-q", "-o", str(out),
+        "--metrics", "context_relevance,semantic_similarity", "--threads", "1", "--n-ctx", "2048",
+    ]  # fmt: skip
+    assert main(argv) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert len(data["rows"]) == 6
+    for row in data["rows"]:
+        assert "f1_score" in row
+        assert "flags" in row
+        assert set(row["judge"]) == {"context_relevance", "semantic_similarity"}
+        for metric, value in row["judge"].items():
+            status = row["judge_status"][metric]
+            assert (value is None) == (status == "not_scored")
+            if value is None:
+                assert row["judge_reasons"][metric]
+    assert "judge_sha256" in data["judge_signatures"]["context_relevance"]
+    assert "embedding_sha256" in data["judge_signatures"]["semantic_similarity"]
+
+
+def test_csv_report_gets_judge_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("llama_cpp", reason="judge metrics need the [judge] extra")
+    monkeypatch.setenv("GOLDENLENS_DATA_DIR", str(tmp_path / "data"))
+    golden, responses = _subset(tmp_path, ("q01",))
+    out = tmp_path / "out.csv"
+    assert main(["score", str(golden), str(responses), "-q", "-o", str(out), "--metrics", "embedding"]) == 0
+    with out.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 3
+    assert {"semantic_similarity", "semantic_similarity_reason", "bertscore", "f1_score"} <= set(rows[0])
+    assert all(0.0 < float(row["bertscore"]) <= 1.0 for row in rows)
+
+
+def test_unknown_metric_is_bad_input_listing_the_valid_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden, responses = _subset(tmp_path)
+    assert main(["score", str(golden), str(responses), "--metrics", "relevancy,nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown metric 'nonsense'" in err
+    assert "faithfulness" in err
+    assert "all" in err
+
+
+def test_bad_metric_parameter_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    golden, responses = _subset(tmp_path)
+    argv = ["score", str(golden), str(responses), "--metrics", "relevancy", "--param", "relevancy.n=3"]
+    assert main(argv) == 2
+    assert "takes no parameter n" in capsys.readouterr().err
+
+
+def test_registry_groups_params_and_errors() -> None:
+    names = [m.name for m in build_metrics(["embedding"])]
+    assert names == ["semantic_similarity", "bertscore"]
+    judge = [m.name for m in build_metrics(["judge"])]
+    assert "faithfulness" in judge
+    assert not any(n.startswith("aspect_") for n in judge)
+    (metric,) = build_metrics(["answer_relevancy"], {"answer_relevancy": {"n": 2}})
+    assert metric.params() == {"n": 2}
+    custom = build_metrics(["aspects"], {}, {"Politeness": "Is the response polite?"})
+    assert "aspect_politeness" in [m.name for m in custom]
+    with pytest.raises(ValueError, match=r"choose from: .*bertscore"):
+        build_metrics(["bogus"])
+    with pytest.raises(ValueError, match="not selected"):
+        build_metrics(["relevancy"], {"faithfulness": {}})
+    with pytest.raises(ValueError, match="strictness"):
+        build_metrics(["aspect_coherence"], {"aspect_coherence": {"strictness": 2}})
+
+
+def test_resume_with_a_missing_judge_model_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden, responses = _subset(tmp_path)
+    project = tmp_path / "p.goldenlens"
+    gone = tmp_path / "gone.gguf"
+    with ProjectStore.open(project, create=True) as store:
+        import_inputs(store, golden, responses)
+        options = JudgeOptions(metrics=("relevancy",), judge_model=gone)
+        store.start_run(JUDGE_RUN, options.params(), total=6)
+    assert main(["resume", str(project), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "no longer exists" in err
+    assert str(gone) in err
