@@ -13,6 +13,7 @@ from goldenlens import __version__
 from goldenlens.ui.detail_pane import DetailPane
 from goldenlens.ui.export_controller import ExportController
 from goldenlens.ui.golden_editor import GoldenEditor
+from goldenlens.ui.judge_controller import JudgeController
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.review_controller import ReviewController
 from goldenlens.ui.run_panel import RunPanel
@@ -42,6 +43,7 @@ class MainWindow(QMainWindow):
         self._build_layout()
         self.exports = ExportController(self, self.run_panel, self.grid, self.projects)
         self.review = ReviewController(self, self.grid, self.detail, self.summary, self.undo_stack)
+        self.judge = JudgeController(self, self.run_panel, self.projects, self.review)
         self._build_menus()
         self.projects.session_opened.connect(self._on_session_opened)
         self.projects.session_closing.connect(self._on_session_closing)
@@ -106,7 +108,7 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         edit_menu.addAction(self._action("&Find / Filter", self.grid.focus_filter, keys=keys_for("filter")))
         edit_menu.addAction(self._action("&Reviewer Name…", self.review.ask_reviewer_name))
-        for action_menu in self.review.menus():
+        for action_menu in [*self.review.menus(), *self.judge.menus()]:
             menu.addMenu(action_menu)
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts, keys=keys_for("help")))

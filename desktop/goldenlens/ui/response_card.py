@@ -28,9 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, WordKind
-from goldenlens.jobs.detail_data import FlagNote, JudgeNote, PipelineDetail
+from goldenlens.jobs.detail_data import FlagNote, PipelineDetail
 from goldenlens.ui.card_scores import SCORE_LABELS, ScoresModel
 from goldenlens.ui.highlight_html import STYLES, response_html, spans_for_display
+from goldenlens.ui.judge_section import JudgeSection
 
 ADD_VARIANT_TEXT = "Add selection as fact variant (<OR>)"
 
@@ -122,10 +123,9 @@ class ResponseCard(QFrame):
         self.scores_view = self._scores_view(detail)
         layout.addWidget(self.scores_view)
         self._build_contexts(layout)
-        self.judge_label = QLabel(self._judge_html(detail.judge))
-        self.judge_label.setWordWrap(True)
-        self.judge_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.judge_label)
+        self.judge_section = JudgeSection(detail.judge)
+        self.judge_label = self.judge_section.judge_label
+        layout.addWidget(self.judge_section)
 
     # -- building -----------------------------------------------------------------------
 
@@ -200,18 +200,6 @@ class ResponseCard(QFrame):
             f'<p style="margin-top:2px; margin-bottom:6px;"><b>{n}.</b> {html.escape(text)}</p>'
             for n, text in enumerate(self.detail.contexts, start=1)
         )
-
-    @staticmethod
-    def _judge_html(notes: Sequence[JudgeNote]) -> str:
-        if not notes:
-            return "<b>Judge</b>: <i>no judge scores yet</i>"
-        lines = ["<b>Judge</b>"]
-        for note in notes:
-            value = "not scored" if note.value is None else f"{note.value:.3f}"
-            model = f" <i>({html.escape(note.model)})</i>" if note.model else ""
-            reason = f" — {html.escape(note.reason)}" if note.reason else ""
-            lines.append(f"<b>{html.escape(note.metric)}</b> {value}{reason}{model}")
-        return "<br>".join(lines)
 
     def _scores_view(self, detail: PipelineDetail) -> QTableView:
         view = QTableView()

@@ -190,7 +190,10 @@ class ReviewController(QObject):
         if self._session is None or self._current is None:
             self._detail.show_question(None)
             return
-        detail = load_question_detail(self._session.store, self._session.run_id, self._current)
+        store = self._session.store
+        judge_run = store.latest_run("judge", finished_only=True) or store.latest_run("judge")
+        judge_run_id = judge_run.id if judge_run is not None else None
+        detail = load_question_detail(store, self._session.run_id, self._current, judge_run_id=judge_run_id)
         self._detail.show_question(detail)
 
     def _refresh_summary(self) -> None:
