@@ -166,7 +166,7 @@ def _judge_note(record: ScoreRecord) -> JudgeNote:
         params = Signature.from_json(record.signature).params if record.signature else {}
     except (ValueError, KeyError, TypeError):
         params = {}
-    for key in ("model", "model_name", "model_file", "judge_model"):
+    for key in ("model", "model_name", "model_file", "judge_model", "embedding_model"):
         if params.get(key):
             model = str(params[key])
             break

@@ -25,7 +25,7 @@ from goldenlens.ui.judge_dialog import JudgeDialog
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.review_controller import ReviewController
 from goldenlens.ui.run_panel import RunPanel
-from goldenlens.ui.score_grid import ScoreGrid
+from goldenlens.ui.shortcuts import keys_for
 
 JUDGE_RUN = "judge"
 CANCELLED_MESSAGE = "Judge run cancelled; finished rows are saved. Judge ▸ Resume completes the rest."
@@ -79,7 +79,7 @@ class JudgeController(QObject):
         self._projects = projects
         self._review = review  # the detail pane reloads through the session's project_changed
         self.last_outcome: JudgeOutcome | None = None
-        self.run_action = self._action("&Run Judge Metrics…", self.ask_run, "Ctrl+J")
+        self.run_action = self._action("&Run Judge Metrics…", self.ask_run, keys_for("run_judge")[0])
         self.settings_action = self._action("Judge &Settings…", self.edit_settings)
         self.resume_action = self._action("Res&ume Interrupted Judge Run", self.resume)
         self.menu = QMenu("&Judge", window)
@@ -174,9 +174,3 @@ class JudgeController(QObject):
         if session is None:
             return
         session.notify_project()
-        # The grid keeps its current question through a reload without announcing it again:
-        # announce it so the detail pane re-reads it with the new judge scores.
-        grid = self._window.findChild(ScoreGrid)
-        current = grid.current_question() if grid is not None else None
-        if current is not None:
-            session.notify_question(current)

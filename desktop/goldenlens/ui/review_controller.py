@@ -166,6 +166,10 @@ class ReviewController(QObject):
         rows = self._grid.visible_rows()
         if self._current is None and len(rows):
             self._grid.select_question(str(grid.question_ids[int(rows[0])]))
+        else:
+            # The grid keeps its current question without announcing it again: re-read its
+            # detail, which a rescore or judge run has changed.
+            self._show_detail()
         self._refresh_summary()
 
     def _on_current_question(self, question_id: str) -> None:

@@ -38,6 +38,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("open", ("Ctrl+O",), "Open a project"),
     Shortcut("new", ("Ctrl+N",), "New project"),
     Shortcut("export_report", ("Ctrl+E",), "Export the report workbook"),
+    Shortcut("run_judge", ("Ctrl+J",), "Run the judge metrics"),
     Shortcut("help", ("F1", "?"), "This list"),
 )
 
