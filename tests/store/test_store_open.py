@@ -11,10 +11,10 @@ from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
 from goldenlens.store import LATEST_VERSION, ProjectStore, StoreError
 from goldenlens.store.schema import APP_NAME, APPLICATION_ID, FORMAT_MARKER
 
-V1_TABLES = {
+TABLES = {
     "meta", "imports", "golden_items", "golden_history", "golden_versions", "golden_version_items",
-    "pipelines", "responses", "runs", "scores", "flags", "overrides", "reviews", "problems",
-    "judge_cache",
+    "pipelines", "responses", "runs", "scores", "signatures", "flags", "overrides", "reviews",
+    "problems", "judge_cache",
 }  # fmt: skip
 
 
@@ -58,7 +58,7 @@ def test_create_sets_wal_foreign_keys_synchronous_and_version(project_path: Path
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
     assert _user_version(project_path) == LATEST_VERSION
-    assert _tables(project_path) == V1_TABLES
+    assert _tables(project_path) == TABLES
 
 
 def test_reopen_round_trips_golden_responses_and_problems(
@@ -165,7 +165,7 @@ def test_version_zero_file_is_migrated_on_open(tmp_path: Path, items: list[Golde
         assert store.diagnostics()["user_version"] == LATEST_VERSION
         store.replace_golden(items)
     assert _user_version(path) == LATEST_VERSION
-    assert _tables(path) == V1_TABLES
+    assert _tables(path) == TABLES
     with ProjectStore.open(path) as store:
         assert store.golden_items() == items
 

@@ -54,8 +54,9 @@ class CurationQueriesMixin(StoreBase):
     def scores_of_question(self, run_id: int, question_id: str) -> list[ScoreRecord]:
         """Full score records of one question in a run, by pipeline order then metric."""
         rows = self._fetch(
-            "SELECT s.question_id, s.pipeline, s.metric, s.value, s.signature, s.status, s.reason, s.detail"
-            " FROM scores AS s LEFT JOIN pipelines AS p ON p.name = s.pipeline"
+            "SELECT s.question_id, s.pipeline, s.metric, s.value, g.json, s.status, s.reason, s.detail"
+            " FROM scores AS s JOIN signatures AS g ON g.id = s.signature_id"
+            " LEFT JOIN pipelines AS p ON p.name = s.pipeline"
             " WHERE s.run_id = ? AND s.question_id = ? ORDER BY p.position, s.pipeline, s.metric",
             [run_id, question_id],
         )

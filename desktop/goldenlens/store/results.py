@@ -37,7 +37,7 @@ def _run(row: Row) -> RunInfo:
     )
 
 
-def _score_row(run_id: int, record: ScoreRecord, now: str) -> tuple[Any, ...]:
+def _score_row(run_id: int, record: ScoreRecord, signature_id: int, now: str) -> tuple[Any, ...]:
     where = f"score {record.metric!r} of ({record.question_id!r}, {record.pipeline!r})"
     status = ScoreStatus(record.status)
     value = check_finite(record.value, where)
@@ -46,13 +46,29 @@ def _score_row(run_id: int, record: ScoreRecord, now: str) -> tuple[Any, ...]:
             f"{where}: a {status.value!r} score must {'' if value is None else 'not '}have a value"
         )
     try:
-        detail = to_json(record.detail)
+        # Most records have no detail: NULL costs one header byte where '{}' costs three.
+        detail = to_json(record.detail) if record.detail else None
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{where}: detail is not JSON-serialisable: {exc}") from exc
     return (
-        run_id, record.question_id, record.pipeline, record.metric, value, status.value, record.reason,
-        record.signature, detail, now,
+        run_id, record.metric, record.question_id, record.pipeline, value, status.value, record.reason,
+        signature_id, detail, now,
     )  # fmt: skip
+
+
+def _score_record(row: Row, signatures: Mapping[int, str]) -> ScoreRecord:
+    """A record from ``(question_id, pipeline, metric, value, signature_id, status, reason,
+    detail)``; every record of one signature shares one ``str``."""
+    return ScoreRecord(
+        question_id=row[0],
+        pipeline=row[1],
+        metric=row[2],
+        value=row[3],
+        signature=signatures[row[4]],
+        status=ScoreStatus(row[5]),
+        reason=row[6],
+        detail=from_json_object(row[7]),
+    )
 
 
 class ResultsMixin(StoreBase):
@@ -132,23 +148,42 @@ class ResultsMixin(StoreBase):
         status, a NaN or infinite value, or a ``detail`` that is not JSON.
         """
         now = utc_now()
+        # Signature ids are looked up afresh in every call (a handful of distinct signatures
+        # each), never cached across calls: an id from a batch that was rolled back would
+        # point at nothing.
+        ids: dict[str, int] = {}
 
         def rows() -> Iterator[tuple[Any, ...]]:
+            # Lazily, so that ``records`` may be a generator consumed inside the transaction.
             for record in records:
-                yield _score_row(run_id, record, now)
+                signature_id = ids.get(record.signature)
+                if signature_id is None:
+                    signature_id = ids[record.signature] = self._signature_id(record.signature)
+                yield _score_row(run_id, record, signature_id, now)
 
         with self._write(f"save scores of run {run_id}") as conn:
             # The hot path of a run: one prepared statement through executemany measured about a
             # third faster than sqlite-utils' multi-row INSERTs (7 metrics x 1,000 keys ~ 0.1 s).
             conn.executemany(
-                "INSERT OR REPLACE INTO scores (run_id, question_id, pipeline, metric, value, status, reason,"
-                " signature, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO scores (run_id, metric, question_id, pipeline, value, status, reason,"
+                " signature_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows(),
             )
             conn.executemany(
                 "INSERT OR IGNORE INTO flags (run_id, question_id, pipeline, flag) VALUES (?, ?, ?, ?)",
                 [(run_id, question_id, pipeline, flag) for question_id, pipeline, flag in flags],
             )
+
+    def _signature_id(self, text: str) -> int:
+        """The ``signatures`` id of a signature's JSON, adding it if new (inside a write)."""
+        conn = self._db.conn
+        conn.execute("INSERT OR IGNORE INTO signatures (json) VALUES (?)", (text,))
+        signature_id: int = conn.execute("SELECT id FROM signatures WHERE json = ?", (text,)).fetchone()[0]
+        return signature_id
+
+    def _signature_texts(self) -> dict[int, str]:
+        """Every stored signature by id (a few rows: one per metric configuration)."""
+        return {row[0]: row[1] for row in self._fetch("SELECT id, json FROM signatures")}
 
     def scored_keys(self, run_id: int) -> set[tuple[str, str]]:
         """``(question_id, pipeline)`` keys with at least one saved score in the run."""
@@ -159,27 +194,18 @@ class ResultsMixin(StoreBase):
         """Full score records of a run (optionally of some metrics), in table order."""
         # Table order: golden position, then pipeline position. LEFT JOIN pipelines: a run
         # keeps its scores for a pipeline that a later import dropped.
+        # Signatures are mapped back in Python rather than joined: a joined text would be a new
+        # str per row (hundreds of MB for a big run), the map hands out one per signature.
         rows = self._fetch(
-            "SELECT s.question_id, s.pipeline, s.metric, s.value, s.signature, s.status, s.reason, s.detail"
-            " FROM scores AS s JOIN golden_items AS g ON g.id = s.question_id"
+            "SELECT s.question_id, s.pipeline, s.metric, s.value, s.signature_id, s.status, s.reason,"
+            " s.detail FROM scores AS s JOIN golden_items AS g ON g.id = s.question_id"
             " LEFT JOIN pipelines AS p ON p.name = s.pipeline"
             " WHERE s.run_id = ?1 AND (?2 IS NULL OR s.metric IN (SELECT value FROM json_each(?2)))"
             " ORDER BY g.position, p.position, s.pipeline, s.metric",
             [run_id, None if metrics is None else to_json(list(metrics))],
         )
-        return [
-            ScoreRecord(
-                question_id=row[0],
-                pipeline=row[1],
-                metric=row[2],
-                value=row[3],
-                signature=row[4],
-                status=ScoreStatus(row[5]),
-                reason=row[6],
-                detail=from_json_object(row[7]),
-            )
-            for row in rows
-        ]
+        signatures = self._signature_texts()  # after the rows: signatures are never deleted
+        return [_score_record(row, signatures) for row in rows]
 
     def score_matrix(self, run_id: int, metric: str) -> dict[tuple[str, str], float | None]:
         """One metric of a run as ``{(question_id, pipeline): value}`` — one index range scan,
