@@ -12,14 +12,15 @@ import csv
 import itertools
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.judge.scripted import Reply, Responder, ScriptedEngine
 
 from goldenlens.core.model import ScoreStatus
-from goldenlens.judge.engine import CancelCheck, ChatMessage, FinishReason, JudgeReply, make_reply
+from goldenlens.judge.engine import ChatMessage, FinishReason
 from goldenlens.judge.metric_base import JudgeCall, JudgeMetric, MetricInputs, judge_signature
 from goldenlens.judge.metrics_extra import (
     BUILTIN_ASPECTS,
@@ -37,58 +38,11 @@ from goldenlens.judge.metrics_extra import (
 )
 from goldenlens.judge.metrics_extra_common import split_sentences
 
-Reply = str | tuple[str, FinishReason]
-Responder = Callable[[Sequence[ChatMessage], Mapping[str, Any]], Reply]
-
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
 
-class ScriptedEngine:
-    """Answers each call with the next prepared reply (or a responder's answer) and records
-    the messages, schema, seed and token budget of every call."""
-
-    model_name = "scripted.gguf"
-    model_sha256 = "0" * 64
-
-    def __init__(self, replies: Sequence[Reply] | Responder) -> None:
-        self._replies = replies
-        self.calls: list[dict[str, Any]] = []
-
-    def complete_json(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int = 42,
-        cancel: CancelCheck | None = None,
-    ) -> JudgeReply:
-        self.calls.append(
-            {"messages": list(messages), "schema": dict(schema), "seed": seed, "max_tokens": max_tokens}
-        )
-        if callable(self._replies):
-            reply = self._replies(messages, schema)
-        else:
-            reply = self._replies[len(self.calls) - 1]
-        finish: FinishReason = "stop"
-        if isinstance(reply, str):
-            text = reply
-        else:
-            text, finish = reply
-        return make_reply(text, finish, schema, prompt_tokens=10, completion_tokens=5)
-
-    @property
-    def seeds(self) -> list[int]:
-        return [call["seed"] for call in self.calls]
-
-    def rows(self) -> list[str]:
-        """The last (row data) message of every call."""
-        return [call["messages"][-1]["content"] for call in self.calls]
-
-
 def run(metric: JudgeMetric, inputs: MetricInputs, replies: Sequence[Reply] | Responder) -> Any:
-    engine = ScriptedEngine(replies)
+    engine = ScriptedEngine(responder=replies) if callable(replies) else ScriptedEngine(*replies)
     result = metric.score(inputs, JudgeCall(engine), None)
     json.dumps(result.detail)  # always JSON-serialisable
     assert result.calls == len(engine.calls)
@@ -119,7 +73,7 @@ ROW = MetricInputs(
 
 def test_aspect_strictness_three_takes_the_majority_with_three_seeds() -> None:
     metric = AspectCritique("tone", "Is the response polite?", strictness=3)
-    engine = ScriptedEngine([verdict(1, "a"), verdict(0, "b"), verdict(1, "c")])
+    engine = ScriptedEngine(verdict(1, "a"), verdict(0, "b"), verdict(1, "c"))
     judge = JudgeCall(engine, seed=7)
     result = metric.score(ROW, judge, None)
     assert result.status is ScoreStatus.SCORED
@@ -459,7 +413,7 @@ def test_default_metrics_and_signatures() -> None:
     names = [m.name for m in metrics]
     assert len(set(names)) == len(names)
     assert {"factual_correctness", "summarization_score", "relevancy", "fact_check"} <= set(names)
-    signature = judge_signature(FactualCorrectness(mode="recall"), engine=ScriptedEngine([]), embedder=None)
+    signature = judge_signature(FactualCorrectness(mode="recall"), engine=ScriptedEngine(), embedder=None)
     assert signature.params["prompt_version"] == "1"
     assert signature.params["mode"] == "recall"
     assert signature.params["judge_sha256"] == "0" * 64

@@ -11,16 +11,16 @@ import csv
 import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.core.model import ScoreStatus
 from goldenlens.judge.embeddings import EmbeddingEngine, FloatMatrix
-from goldenlens.judge.engine import CancelCheck, ChatMessage, FinishReason, JudgeReply, make_reply
+from goldenlens.judge.engine import JudgeReply
 from goldenlens.judge.metric_base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
 from goldenlens.judge.metrics_common import average_precision, fbeta, judge_each, token_budget
 from goldenlens.judge.metrics_ragas import (
@@ -40,52 +40,6 @@ SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
 
 # -- test doubles ---------------------------------------------------------------------------
-
-
-@dataclass
-class Call:
-    messages: list[ChatMessage]
-    schema: dict[str, Any]
-    max_tokens: int
-
-    @property
-    def row(self) -> str:
-        return self.messages[-1]["content"]
-
-
-class ScriptedEngine:
-    """Answers with prepared replies in order; a reply is JSON text (finish "stop"), a
-    ``(text, finish_reason)`` pair, or a ready ``JudgeReply`` (to bypass the schema check)."""
-
-    model_name = "scripted.gguf"
-    model_sha256 = "0" * 64
-
-    def __init__(self, *replies: str | tuple[str, FinishReason] | JudgeReply) -> None:
-        self.replies = list(replies)
-        self.calls: list[Call] = []
-
-    def complete_json(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int = 42,
-        cancel: CancelCheck | None = None,
-    ) -> JudgeReply:
-        self.calls.append(Call(list(messages), dict(schema), max_tokens))
-        if not self.replies:
-            raise AssertionError(f"unexpected judge call #{len(self.calls)}: {messages[-1]['content']!r}")
-        reply = self.replies.pop(0)
-        if isinstance(reply, JudgeReply):
-            return reply
-        text, finish = _text_and_finish(reply)
-        return make_reply(text, finish, schema, completion_tokens=len(text) // 4)
-
-
-def _text_and_finish(reply: str | tuple[str, FinishReason]) -> tuple[str, FinishReason]:
-    return (reply, "stop") if isinstance(reply, str) else reply
 
 
 class FixedEmbedder:
