@@ -185,11 +185,12 @@ def convert_minilm_to_gguf(
     sentence-transformers files (``modules.json``, pooling config, ``sentence_bert_config.json``).
     ``out`` is written under a temporary name and renamed, then ``out.sha256`` beside it.
     """
+    # An unsupported folder is refused before the optional [judge] packages are needed.
+    config = _read_json(model_dir / "config.json")
+    _check_supported(config)
     from gguf import MODEL_ARCH, MODEL_ARCH_NAMES, GGUFWriter
     from safetensors.numpy import load_file
 
-    config = _read_json(model_dir / "config.json")
-    _check_supported(config)
     vocab = _read_vocab(model_dir / VOCAB_FILE)
     weights = load_file(str(model_dir / WEIGHTS_FILE))
     if source_sha256 is None:
