@@ -60,15 +60,15 @@ class ScoresModel(QAbstractTableModel):
         self._detail = detail
         self.metrics: tuple[str, ...] = LEXICAL_SCORE_NAMES
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         """Seven rows, one per lexical score."""
         return 0 if parent.isValid() else len(self.metrics)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         """Metric, value, original."""
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(  # noqa: N802 - Qt's name
+    def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> object:
         """Column titles."""

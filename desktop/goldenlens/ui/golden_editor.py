@@ -67,14 +67,14 @@ class CommitTextEdit(QPlainTextEdit):
         frame = 2 * int(self.document().documentMargin()) + margins.top() + margins.bottom() + 4
         self.setFixedHeight(lines * self.fontMetrics().lineSpacing() + frame)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's virtual method
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         if enter and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             self.committed.emit()
             return
         super().keyPressEvent(event)
 
-    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt's virtual method
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         super().focusOutEvent(event)
         if event.reason() != Qt.FocusReason.PopupFocusReason:  # the context menu is not leaving
             self.committed.emit()
@@ -89,16 +89,16 @@ class FlowLayout(QLayout):
         self.setSpacing(spacing)
         self.setContentsMargins(QMargins(0, 0, 0, 0))
 
-    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt's virtual method
+    def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
 
     def count(self) -> int:
         return len(self._items)
 
-    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt's virtual method
+    def itemAt(self, index: int) -> QLayoutItem | None:
         return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt's virtual method
+    def takeAt(self, index: int) -> QLayoutItem | None:
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def height_for(self, width: int) -> int:
@@ -106,14 +106,14 @@ class FlowLayout(QLayout):
         layouts size rows from size hints, not from height-for-width)."""
         return self._arrange(QRect(0, 0, width, 0), move=False)
 
-    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt's virtual method
+    def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)
         self._arrange(rect, move=True)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's virtual method
+    def sizeHint(self) -> QSize:
         return self.minimumSize()
 
-    def minimumSize(self) -> QSize:  # noqa: N802 - Qt's virtual method
+    def minimumSize(self) -> QSize:
         size = QSize()
         for item in self._items:
             size = size.expandedTo(item.minimumSize())
@@ -181,7 +181,7 @@ class FactChips(QWidget):
                 self._add_chip(part)
         self._fit_height()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's virtual method
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_height()
 

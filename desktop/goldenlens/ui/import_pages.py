@@ -100,12 +100,12 @@ class FileField(QWidget):
         grid.addWidget(self.error_label, 1, 0, 1, 2)
         self.edit.textChanged.connect(self._on_text_changed)
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """Accept a local file."""
         if event.mimeData().hasUrls() and event.mimeData().urls()[0].isLocalFile():
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
+    def dropEvent(self, event: QDropEvent) -> None:
         """Take the first dropped file."""
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
@@ -178,7 +178,7 @@ class FilesPage(QWizardPage):
         self.golden_field.set_path(golden)
         self.responses_field.set_path(responses)
 
-    def isComplete(self) -> bool:  # noqa: N802 - Qt's name
+    def isComplete(self) -> bool:
         """Both files exist and have a supported type."""
         return self.golden_field.path() is not None and self.responses_field.path() is not None
 
@@ -292,11 +292,11 @@ class TablePage(QWizardPage):
         """The problems shown under the preview."""
         return self.problems_panel.problems()
 
-    def validatePage(self) -> bool:  # noqa: N802 - Qt's name
+    def validatePage(self) -> bool:
         """``QWizard.next()`` skips the Next button's state: refuse here too."""
         return self.isComplete()
 
-    def isComplete(self) -> bool:  # noqa: N802 - Qt's name
+    def isComplete(self) -> bool:
         """A preview is shown and has no fatal problem."""
         if self.busy or self.current is None or self._error is not None:
             return False
@@ -304,7 +304,7 @@ class TablePage(QWizardPage):
 
     # -- loading -----------------------------------------------------------------------
 
-    def initializePage(self) -> None:  # noqa: N802 - Qt's name
+    def initializePage(self) -> None:
         """Read the file again (it may have changed); a new file starts from detection."""
         field = self._files.golden_field if self.kind == "golden" else self._files.responses_field
         path = field.path()

@@ -152,7 +152,7 @@ class CheckPage(QWizardPage):
         column.addWidget(self.status_label)
         column.addLayout(bottom)
 
-    def initializePage(self) -> None:  # noqa: N802 - Qt's name
+    def initializePage(self) -> None:
         """Check whenever the page is entered: the choices may have changed."""
         self.run_check()
 
@@ -160,7 +160,7 @@ class CheckPage(QWizardPage):
         """Every problem shown (golden set and responses)."""
         return self.problems_panel.problems()
 
-    def isComplete(self) -> bool:  # noqa: N802 - Qt's name
+    def isComplete(self) -> bool:
         """Checked without a fatal problem, and no import running."""
         return self.loaded is not None and not self.checker.busy and not self.importing
 
@@ -173,8 +173,12 @@ class CheckPage(QWizardPage):
         wizard = self.wizard()
         request = self.request = wizard.import_request() if isinstance(wizard, ImportWizard) else None
         if request is None:
-            clash = Problem("the column choices", "a column chosen in one file is the column the other "
-                            "file uses for the same field, so both cannot be read at once.", Severity.FATAL)
+            clash = Problem(
+                "the column choices",
+                "a column chosen in one file is the column the other "
+                "file uses for the same field, so both cannot be read at once.",
+                Severity.FATAL,
+            )
             self._show_fatal((clash,), "rename that column in one of the files, then press Check again.")
             return
 

@@ -176,17 +176,17 @@ class MainWindow(QMainWindow):
         settings.setValue("window/splitter", self.splitter.saveState())
         settings.setValue("grid/header", QByteArray(self.grid.header_state()))
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
+    def dropEvent(self, event: QDropEvent) -> None:
         paths = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
         if paths:
             event.acceptProposedAction()
             self.projects.open_dropped(paths)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event: QCloseEvent) -> None:
         """Cancel and wait for running work, save the layout, close the project: never "save?"."""
         self.run_panel.shutdown()
         self.review.shutdown()

@@ -81,11 +81,11 @@ class PreviewTableModel(QAbstractTableModel):
         """Show nothing."""
         self.set_table((), (), ())
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         """Rows shown (0 for a child index: the model is flat)."""
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         """Columns of the file."""
         return 0 if parent.isValid() else len(self._header)
 
@@ -100,7 +100,7 @@ class PreviewTableModel(QAbstractTableModel):
             return text[:_TIP_LIMIT] if text else None
         return None
 
-    def headerData(  # noqa: N802 - Qt's name
+    def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         """Column name (with its role when mapped) or the Excel row number."""

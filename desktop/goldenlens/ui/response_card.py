@@ -253,13 +253,13 @@ class ResponseCard(QFrame):
 
     # -- events ---------------------------------------------------------------------------
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Clicking or tabbing into the text or the scores focuses the card."""
         if event.type() in {QEvent.Type.FocusIn, QEvent.Type.MouseButtonPress}:
             self.focus_requested.emit()
         return super().eventFilter(watched, event)
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         """A click on the card's background focuses it."""
         self.focus_requested.emit()
         super().mousePressEvent(event)

@@ -51,7 +51,7 @@ class ReviewKeys(QObject):
         super().__init__(parent)
         self._actions = actions
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             name = _REVIEW_KEYS.get(Qt.Key(event.key()))
             plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)

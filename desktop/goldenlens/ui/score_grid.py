@@ -383,7 +383,7 @@ class ScoreGrid(QWidget):
         if not self._sizing and 0 <= section < len(columns) and new > 0:
             self._widths[columns[section].key] = new
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
             self._on_palette_changed()
         super().changeEvent(event)

@@ -242,10 +242,10 @@ class ScoreTableModel(QAbstractTableModel):
 
     # -- Qt model interface ---------------------------------------------------------
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._columns)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
@@ -259,7 +259,7 @@ class ScoreTableModel(QAbstractTableModel):
         descending = order == Qt.SortOrder.DescendingOrder and key is not None
         self.set_state(replace(self._state, sort_column=key, sort_descending=descending))
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
         if orientation == Qt.Orientation.Vertical:
             return str(section + 1) if role == _DISPLAY and 0 <= section < len(self._rows) else None
         if not 0 <= section < len(self._columns) or role not in (_DISPLAY, _TOOLTIP):

@@ -286,7 +286,7 @@ class SummaryView(QWidget):
                 axis.setPen(pg.mkPen(text))
                 axis.setTextPen(pg.mkPen(text))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+    def changeEvent(self, event: QEvent) -> None:
         """Redraw in the new colours when the palette changes (light/dark switch)."""
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:

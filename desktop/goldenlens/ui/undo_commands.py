@@ -122,7 +122,7 @@ class EditGoldenCommand(_CurationCommand):
     def id(self) -> int:
         return _EDIT_ID
 
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's virtual method
+    def mergeWith(self, other: QUndoCommand) -> bool:
         """Absorb a quick follow-up edit of the same single field of the same question."""
         if (
             not isinstance(other, EditGoldenCommand)
@@ -252,7 +252,7 @@ class ReviewCommand(_CurationCommand):
     def id(self) -> int:
         return _REVIEW_ID
 
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's virtual method
+    def mergeWith(self, other: QUndoCommand) -> bool:
         """Absorb a quick note edit that keeps the status (status changes stay separate)."""
         if (
             not isinstance(other, ReviewCommand)
