@@ -9,12 +9,12 @@ from pathlib import Path
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.metric_names import metric_short
-from goldenlens.core.model import InputError, Problem, ScoreRecord, Severity
+from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.core.report import Report
 from goldenlens.io.report_formats import JudgeScores, write_report_csv, write_report_json
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress
-from goldenlens.jobs.report_job import build_report, report_sources
+from goldenlens.jobs.report_job import build_report, judge_scores, report_sources
 from goldenlens.store.project import ProjectStore
 
 
@@ -107,19 +107,6 @@ def print_summary(report: Report) -> None:
     print(format_summary(report))
 
 
-def judge_scores(store: ProjectStore, judge_run_id: int | None = None) -> JudgeScores:
-    """The judge scores of ``judge_run_id`` (default: the newest judge run) by row and metric."""
-    if judge_run_id is None:
-        latest = store.latest_run("judge")
-        if latest is None:
-            return {}
-        judge_run_id = latest.id
-    found: dict[tuple[str, str], dict[str, ScoreRecord]] = {}
-    for record in store.scores(judge_run_id):
-        found.setdefault((record.question_id, record.pipeline), {})[record.metric] = record
-    return found
-
-
 def format_judge_summary(judge: JudgeScores, pipelines: Sequence[str]) -> str:
     """Per-pipeline means of each judge metric (over the scored rows) with counts not scored."""
     metrics: list[str] = []
@@ -144,7 +131,7 @@ def write_outputs(
     store: ProjectStore, run_id: int | None, out: Path | None, *, judge_run_id: int | None = None
 ) -> Report:
     """Write the report in the format OUT's extension picks, or print the summary. Judge
-    scores (of ``judge_run_id``, else the newest judge run) go into JSON and CSV reports."""
+    scores (of ``judge_run_id``, else the newest judge run) go into every report format."""
     report = build_report(store, run_id)
     judge = judge_scores(store, judge_run_id)
     if out is None:
@@ -159,7 +146,7 @@ def write_outputs(
     elif suffix == ".csv":
         write_report_csv(report, out, judge)
     elif suffix == ".xlsx":
-        write_report_workbook(report, out, sources=report_sources(store))
+        write_report_workbook(report, out, sources=report_sources(store), judge=judge)
     else:
         raise InputError(Problem(out.name, "the report must be .xlsx, .json or .csv", Severity.FATAL))
     print(f"Wrote {len(report.rows)} scored responses to {out}", file=sys.stderr)

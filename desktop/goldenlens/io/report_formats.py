@@ -58,7 +58,8 @@ def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[s
     ]
 
 
-def _judge_signatures(judge: JudgeScores) -> dict[str, str]:
+def judge_signatures(judge: JudgeScores) -> dict[str, str]:
+    """Each judge metric's signature JSON (the first record's), in first-seen order."""
     found: dict[str, str] = {}
     for by_metric in judge.values():
         for name, record in by_metric.items():
@@ -67,7 +68,7 @@ def _judge_signatures(judge: JudgeScores) -> dict[str, str]:
 
 
 def report_to_dict(report: Report, judge: JudgeScores | None = None) -> dict[str, Any]:
-    extra: dict[str, Any] = {"judge_signatures": _judge_signatures(judge)} if judge else {}
+    extra: dict[str, Any] = {"judge_signatures": judge_signatures(judge)} if judge else {}
     return {
         **extra,
         "rows": report_rows(report, judge),

@@ -1,8 +1,9 @@
 """Export a scored :class:`~goldenlens.core.report.Report` as a reviewable Excel workbook.
 
 Sheets, in order: Summary (per-pipeline means, a bar chart, an About block with the score
-signatures), Scores, Factual Knowledge Report, Highlights (rich text), Flags and — when the
-inputs had any — Problems.
+signatures), Scores, — when judge scores are given — Judge, Factual Knowledge Report,
+Highlights (rich text), Flags and — when the inputs had any — Problems. Judge scores also add
+a table of per-pipeline judge means and the judge models and signatures to the Summary.
 
 The workbook is streamed (openpyxl write-only mode): memory stays flat for 100k-row reports,
 and rich text, conditional formats, frozen panes, filters and charts all work in that mode.
@@ -24,7 +25,9 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.report import Report, ScoredRow
+from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_highlights import HIGHLIGHTS_SHEET, write_highlights_sheet
+from goldenlens.io.report_judge import JUDGE_SHEET, judge_about_entries, write_judge_means, write_judge_sheet
 from goldenlens.io.report_sheets import (
     FK_SHEET,
     FLAGS_SHEET,
@@ -62,6 +65,7 @@ __all__ = [
     "FK_SHEET",
     "FLAGS_SHEET",
     "HIGHLIGHTS_SHEET",
+    "JUDGE_SHEET",
     "PROBLEMS_SHEET",
     "SCORES_SHEET",
     "SUMMARY_COLUMNS",
@@ -86,12 +90,15 @@ def write_report_workbook(
     sources: Sequence[str] = (),
     generated_at: datetime | None = None,
     progress: ProgressFn | None = None,
+    judge: JudgeScores | None = None,
 ) -> None:
     """Write the report workbook to ``path``.
 
     ``sources`` names the input files for the About block; ``generated_at`` defaults to now.
     ``progress(done, total)`` is called every few hundred rows (``total`` counts the rows of
     the Scores and Highlights sheets); to cancel, raise from it — nothing is written then.
+    ``judge`` (the judge run's scores by row and metric) adds the Judge sheet and the judge
+    parts of the Summary; empty or ``None`` leaves the workbook as without a judge run.
 
     Raises :class:`ExportError` (the target file untouched) when a text cannot be stored
     exactly: longer than 32,767 characters, or holding a control character.
@@ -100,8 +107,12 @@ def write_report_workbook(
     tick = _Ticker(progress, 2 * len(rows)) if progress is not None else None
     workbook = Workbook(write_only=True)
     try:
-        _write_summary_sheet(workbook.create_sheet(SUMMARY_SHEET), report, rows, sources, generated_at)
+        _write_summary_sheet(
+            workbook.create_sheet(SUMMARY_SHEET), report, rows, sources, generated_at, judge=judge or {}
+        )
         write_scores_sheet(workbook.create_sheet(SCORES_SHEET), rows, tick)
+        if judge:
+            write_judge_sheet(workbook.create_sheet(JUDGE_SHEET), rows, judge)
         write_fact_report_sheet(workbook.create_sheet(FK_SHEET), report)
         write_highlights_sheet(workbook.create_sheet(HIGHLIGHTS_SHEET), rows, tick)
         write_flags_sheet(workbook.create_sheet(FLAGS_SHEET), report, rows)
@@ -138,8 +149,11 @@ def _write_summary_sheet(
     rows: Sequence[ScoredRow],
     sources: Sequence[str],
     generated_at: datetime | None,
+    *,
+    judge: JudgeScores,
 ) -> None:
-    """Per-pipeline means and counts, a clustered bar chart of the means, and the About block."""
+    """Per-pipeline means and counts, a clustered bar chart of the means, the judge means
+    (with judge scores) and the About block."""
     headers = SUMMARY_COLUMNS
     set_widths(ws, {1: 24, **dict.fromkeys(range(2, 9), 13), 9: 11, 10: 10})
     parts(ws).row_dimensions[SUMMARY_HEADER_ROW].height = 48
@@ -182,13 +196,21 @@ def _write_summary_sheet(
         parts(ws).add_chart(_means_chart(ws, len(report.pipelines)), CHART_ANCHOR)
 
     ws.append([])
+    next_row = SUMMARY_HEADER_ROW + len(report.pipelines) + 2
+    if judge:
+        next_row += write_judge_means(
+            ws, sheet=SUMMARY_SHEET, rows=rows, pipelines=report.pipelines, judge=judge, first_row=next_row
+        )
+        ws.append([])
+        next_row += 1
     _write_about(
         ws,
         report=report,
         rows=rows,
         sources=sources,
         generated_at=generated_at,
-        first_row=SUMMARY_HEADER_ROW + len(report.pipelines) + 2,
+        first_row=next_row,
+        extra=judge_about_entries(judge) if judge else [],
     )
 
 
@@ -230,8 +252,10 @@ def _write_about(
     sources: Sequence[str],
     generated_at: datetime | None,
     first_row: int,
+    extra: Sequence[tuple[str, str | float | None, CellStyle]] = (),
 ) -> None:
-    """What produced these numbers: when, from which files, flag thresholds, score signatures.
+    """What produced these numbers: when, from which files, flag thresholds, score signatures
+    (then ``extra``: the judge models and signatures).
 
     One fact per row and short values, so nothing runs under the chart to the right.
     """
@@ -256,6 +280,7 @@ def _write_about(
     entries += [(name, value, TOP) for name, value in report.thresholds.as_dict().items()]
     entries += [("", None, BOLD), ("Score signatures", None, BOLD)]
     entries += [(name, report.signatures[name].short(), TOP) for name in names]
+    entries += extra
 
     for excel_row, (label, value, style) in enumerate(entries, start=first_row):
         where = RowRef(SUMMARY_SHEET, excel_row)

@@ -14,14 +14,34 @@ from goldenlens.core.report import Report, ScoredRow
 from goldenlens.core.serial import result_from_records
 from goldenlens.core.signature import Signature
 from goldenlens.io.golden_writer import write_golden_workbook
+from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
 from goldenlens.jobs.score_job import LEXICAL_RUN
 from goldenlens.store.project import ProjectStore
 
+#: The run kind of judge scores (``goldenlens.jobs.judge_job.JUDGE_RUN``; not imported from
+#: there, which would load the judge packages for every report).
+JUDGE_RUN_KIND = "judge"
+
 
 class NoScoresError(Exception):
     """The project has no finished lexical run to report on."""
+
+
+def judge_scores(store: ProjectStore, judge_run_id: int | None = None) -> JudgeScores:
+    """The judge scores of ``judge_run_id`` (default: the newest judge run) by row and metric;
+    empty when the project has no judge run. Every report format (xlsx, JSON, CSV) reads them
+    from here."""
+    if judge_run_id is None:
+        latest = store.latest_run(JUDGE_RUN_KIND)
+        if latest is None:
+            return {}
+        judge_run_id = latest.id
+    found: dict[tuple[str, str], dict[str, ScoreRecord]] = {}
+    for record in store.scores(judge_run_id):
+        found.setdefault((record.question_id, record.pipeline), {})[record.metric] = record
+    return found
 
 
 def build_report(store: ProjectStore, run_id: int | None = None) -> Report:
@@ -102,13 +122,15 @@ def export_report(
     *,
     question_ids: Collection[str] | None = None,
     progress: ProgressFn = no_progress,
+    judge_run_id: int | None = None,
 ) -> Report:
-    """Write the report workbook of a scored project (optionally only some questions)."""
+    """Write the report workbook of a scored project (optionally only some questions), with
+    the scores of ``judge_run_id`` (default: the newest judge run, if any) on a Judge sheet."""
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
     report = build_report(store, run_id)
     if question_ids is not None:
         report = only_questions(report, question_ids)
-    write_report_workbook(report, out, sources=report_sources(store))
+    write_report_workbook(report, out, sources=report_sources(store), judge=judge_scores(store, judge_run_id))
     progress(Progress("export", 1, 1, f"Wrote {out.name}"))
     return report
 
