@@ -138,6 +138,7 @@ class GridArrays(Protocol):
     def review(self) -> ObjectArray: ...
     def search_texts(self) -> Sequence[str]:
         """Per row, every searchable text joined by newlines, lower-cased."""
+
     def id_ranks(self) -> IntArray:
         """Per row, the rank of its id in natural order (``q2`` before ``q10``)."""
 

@@ -39,6 +39,7 @@ SUMMARY_METRICS = (FACTUAL_KNOWLEDGE, F1_SCORE)
 #: Golden-item fields an analyst edits, in form order.
 EDITABLE_FIELDS = ("question", "answer", "fact", "notes")
 
+
 def metric_label(metric: str) -> str:
     """How a metric is named in messages: ``factual_knowledge`` → ``factual knowledge``."""
     label = names.metric_label(metric)

@@ -220,8 +220,6 @@ def _pipeline_detail(
     )
 
 
-
-
 def load_question_detail(
     store: ProjectStore,
     run_id: int | None,
