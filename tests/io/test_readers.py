@@ -104,7 +104,14 @@ def test_combined_sheet_with_golden_and_pipeline_columns(sample_dir: Path, tmp_p
         assert loaded.responses is not None
         assert loaded.responses.pipelines == PIPELINES  # answer/fact are not pipelines
         assert len(loaded.responses.responses) == 30
-        assert loaded.problems == ()
+        # The only problem is the note saying which columns became pipelines.
+        assert [(p.severity, p.message) for p in loaded.problems] == [
+            (
+                Severity.INFO,
+                "wide layout: 3 pipeline column(s): 'Pipeline1' (E), 'Pipeline2' (F), 'Pipeline3' (G). "
+                "Not pipelines (golden-set, contexts or row-number columns): 'answer' (C), 'fact' (D).",
+            )
+        ]
 
 
 def test_mapping_overrides_and_missing_columns_are_ignored(tmp_path: Path) -> None:

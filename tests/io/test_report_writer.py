@@ -31,7 +31,6 @@ SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 SHEETS = ["Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags"]
 
 
-
 def _sample() -> tuple[list[GoldenItem], list[PipelineResponse]]:
     with (SAMPLE / "golden.csv").open(newline="", encoding="utf-8") as f:
         golden = [GoldenItem(r["id"], r["question"], r["answer"], r["fact"]) for r in csv.DictReader(f)]

@@ -29,7 +29,9 @@ NUMBERS_AND_DATES: list[tuple[object, str]] = [
     (-3.25, "-3.25"),
     (True, "TRUE"),
     (False, "FALSE"),
-    (datetime(2023, 2, 22), "2023-02-22"),
+    # openpyxl gives datetimes the format yyyy-mm-dd h:mm:ss and dates yyyy-mm-dd: Excel shows
+    # them so (an unpadded hour), and so must the import.
+    (datetime(2023, 2, 22), "2023-02-22 0:00:00"),
     (datetime(2023, 2, 22, 13, 5), "2023-02-22 13:05:00"),
     (date(2023, 6, 30), "2023-06-30"),
     (None, ""),
@@ -198,14 +200,16 @@ def test_unnamed_and_repeated_columns_are_reported(tmp_path: Path) -> None:
         },
     )
     table = read_table(path)
-    assert table.header == ("id", "question", "answer", "Answer")
-    assert table.rows == (("q01", "Who?", "A", "B"),)
+    # Names compare ignoring case: 'Answer' repeats 'answer', and the first filled one is used.
+    assert table.header == ("id", "question", "answer")
+    assert table.rows == (("q01", "Who?", "A"),)
     messages = {(p.severity, p.message, p.column) for p in table.problems}
     assert (Severity.WARNING, "column C has values but no header name; it is ignored.", None) in messages
-    duplicate = [p for p in table.problems if "more than once" in p.message]
+    duplicate = [p for p in table.problems if "appears 2 times" in p.message]
     assert len(duplicate) == 1
-    assert duplicate[0].column == "Answer"
-    assert "columns D and E" in duplicate[0].message
+    assert duplicate[0].severity == Severity.WARNING
+    assert duplicate[0].column == "answer"
+    assert "(columns D, E); column D is used and E ignored" in duplicate[0].message
     assert duplicate[0].sheet == "S"
     assert duplicate[0].row == 1
 
@@ -350,3 +354,21 @@ def test_hundred_thousand_rows_read_completely(tmp_path: Path) -> None:
         table = read_table(path)
         assert len(table.rows) == 100_000
         assert table.rows[-1] == last
+
+
+def test_an_empty_duplicate_column_never_hides_a_filled_one(tmp_path: Path) -> None:
+    path = write_xlsx(
+        tmp_path / "dup.xlsx",
+        {
+            "S": [
+                ["id", "question", "answer", "Answer"],
+                ["q01", "Who?", None, "Ada"],
+                ["q02", "What?", None, "X"],
+            ]
+        },
+    )
+    table = read_table(path)
+    assert table.header == ("id", "question", "Answer")
+    assert table.values("Answer") == ["Ada", "X"]
+    (duplicate,) = [p for p in table.problems if "appears 2 times" in p.message]
+    assert "column D is used (the others are empty) and C ignored" in duplicate.message

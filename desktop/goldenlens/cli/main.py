@@ -46,6 +46,29 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--responses-sheet", metavar="NAME", help="sheet of the responses (default: first that maps)"
     )
+    parser.add_argument(
+        "--header-row",
+        type=_positive_int,
+        metavar="N",
+        help="row N (as Excel numbers it) is the header of both inputs (default: the first of the first "
+        "20 rows that names a known column)",
+    )
+    parser.add_argument(
+        "--responses-header-row",
+        type=_positive_int,
+        metavar="N",
+        help="the header row of the responses when it differs from --header-row",
+    )
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a row number (1, 2, ...), got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a row number is 1 or more, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,6 +153,8 @@ def _import_and_score(
             golden_sheet=getattr(args, "golden_sheet", None),
             responses_sheet=getattr(args, "responses_sheet", None),
             mapping=parse_mapping(getattr(args, "map", [])),
+            header_row=getattr(args, "header_row", None),
+            responses_header_row=getattr(args, "responses_header_row", None),
             progress=progress,
         )
         run_id = score_project(store, ScoreOptions(multiset=multiset), progress=progress)
@@ -185,7 +210,9 @@ def _cmd_export_golden(args: argparse.Namespace) -> int:
         with ProjectStore.open(args.source) as store:
             count = export_golden(store, args.output)
     else:
-        golden, problems = read_golden(args.source, sheet=args.golden_sheet, mapping=parse_mapping(args.map))
+        golden, problems = read_golden(
+            args.source, sheet=args.golden_sheet, mapping=parse_mapping(args.map), header_row=args.header_row
+        )
         print_problems(problems)
         write_golden_workbook(golden.items, args.output)
         count = len(golden.items)

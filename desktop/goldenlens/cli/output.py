@@ -69,7 +69,15 @@ def parse_mapping(pairs: Iterable[str]) -> dict[str, str]:
 
 
 def print_problems(problems: Sequence[Problem], *, limit: int = 20) -> None:
-    """Warnings and errors on stderr (info notes only counted), at most ``limit`` lines."""
+    """Notes about whole files, then warnings and errors on stderr (at most ``limit`` lines).
+
+    File-level notes say how the input was read (the header row, which columns became
+    pipelines, skipped hidden sheets) and are always printed; row-level notes (fuzzy joins)
+    are only counted.
+    """
+    for note in problems:
+        if note.severity is Severity.INFO and note.row is None:
+            print(f"goldenlens: {note.format()}", file=sys.stderr)
     shown = [p for p in problems if p.severity is not Severity.INFO]
     for problem in shown[:limit]:
         print(f"goldenlens: {problem.format()}", file=sys.stderr)
@@ -78,9 +86,10 @@ def print_problems(problems: Sequence[Problem], *, limit: int = 20) -> None:
             f"goldenlens: ... and {len(shown) - limit} more problems (see the report's Problems sheet)",
             file=sys.stderr,
         )
-    notes = len(problems) - len(shown)
+    row_notes = [p for p in problems if p.severity is Severity.INFO and p.row is not None]
+    notes = len(row_notes)
     if notes:
-        first_note = next(p for p in problems if p.severity is Severity.INFO)
+        first_note = row_notes[0]
         print(f"goldenlens: {notes} note(s), e.g. {first_note.format()}", file=sys.stderr)
 
 

@@ -84,6 +84,41 @@ def column_key(name: str) -> str:
     return _SEPARATORS.sub("", name.casefold())
 
 
+def header_keys(mapping: Mapping[str, str] | None = None) -> frozenset[str]:
+    """Column keys that mark a row as the header: every known column name and mapped column."""
+    names = [
+        name
+        for synonyms in (GOLDEN_SYNONYMS, RESPONSE_SYNONYMS)
+        for group in synonyms.values()
+        for name in group
+    ]
+    names.extend((mapping or {}).values())
+    return frozenset(column_key(name) for name in names)
+
+
+# Names analysts give a column of row numbers ("#", "No.", "Row"): never a pipeline.
+ROW_NUMBER_NAMES: frozenset[str] = frozenset(
+    {
+        "#",
+        "no",
+        "nr",
+        "num",
+        "number",
+        "row",
+        "rowno",
+        "rownumber",
+        "row#",
+        "sno",
+        "srno",
+        "slno",
+        "index",
+        "idx",
+        "#no",
+        "no#",
+    }
+)
+
+
 # Columns that belong to a golden set (or hold contexts): never a pipeline in a wide file.
 _NOT_PIPELINES = frozenset(
     column_key(name) for field in ("answer", "fact", "notes") for name in GOLDEN_SYNONYMS[field]
@@ -192,7 +227,9 @@ def detect_response_layout(
             continue
         seen.add(name.casefold())
         is_mapped_response = name == base.response and "response" in mapped
-        if column_key(name) in _NOT_PIPELINES and not is_mapped_response:
+        if (
+            column_key(name) in _NOT_PIPELINES or column_key(name) in ROW_NUMBER_NAMES
+        ) and not is_mapped_response:
             ignored.append(name)
         else:
             pipelines.append(name)

@@ -37,6 +37,20 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
     first_row: dict[str, tuple[str, int]] = {}
     duplicates: list[Problem] = []
     for i, row in enumerate(table.row_numbers):
+        unreadable = [
+            c for c in (columns.question, columns.answer, columns.id) if table.is_unreadable(row, c)
+        ]
+        if unreadable:
+            problems.append(
+                table.problem(
+                    f"the {', '.join(repr(c) for c in unreadable)} cell has no readable text (see the error "
+                    "above); the row is skipped.",
+                    Severity.ERROR,
+                    row=row,
+                    column=unreadable[0],
+                )
+            )
+            continue
         if not questions[i].strip():
             problems.append(
                 table.problem(
@@ -87,7 +101,7 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
                     column=columns.answer,
                 )
             )
-        if facts is not None and not fact.strip():
+        if facts is not None and not fact.strip() and not table.is_unreadable(row, columns.fact):
             problems.append(
                 table.problem(
                     "the fact is empty; Factual Knowledge cannot be scored for this question.",

@@ -14,9 +14,10 @@ file, sheet, Excel row and column name; fatal ones raise
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
@@ -31,7 +32,7 @@ from goldenlens.io.columns import (
 )
 from goldenlens.io.golden_table import golden_column_problem, golden_from_table
 from goldenlens.io.response_join import join_responses
-from goldenlens.io.tables import RawTable, TableFile, fatal
+from goldenlens.io.tables import RawTable, TableFile, column_letter, fatal
 
 Kind = Literal["golden", "responses"]
 
@@ -58,17 +59,24 @@ class Preview:
     total_rows: int = 0
     encoding: str | None = None
     delimiter: str | None = None
+    header_row: int = 1
+    hidden_sheets: tuple[str, ...] = ()
 
 
 def read_golden(
-    path: Path, *, sheet: str | None = None, mapping: Mapping[str, str] | None = None
+    path: Path,
+    *,
+    sheet: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
 ) -> tuple[GoldenSet, list[Problem]]:
     """Read a golden set; returns it with every non-fatal problem (table problems included).
 
     Raises :class:`InputError` when the file cannot be read, has no question column, no
-    answer or fact column, no data rows, or repeats an id.
+    answer or fact column, no data rows, or repeats an id. ``header_row`` (1-based) fixes the
+    header row instead of detecting it.
     """
-    with TableFile(path) as source:
+    with TableFile(path, mapping=mapping, header_row=header_row) as source:
         return _golden_from(source, sheet, mapping)
 
 
@@ -78,13 +86,14 @@ def read_responses(
     *,
     sheet: str | None = None,
     mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
 ) -> tuple[ResponseSet, list[Problem]]:
     """Read pipeline responses (long or wide layout) and join them to ``golden``.
 
     Rows that cannot be joined are dropped with an ERROR problem; raises :class:`InputError`
     when the file cannot be read, has no usable layout, or no row joins at all.
     """
-    with TableFile(path) as source:
+    with TableFile(path, mapping=mapping, header_row=header_row) as source:
         return _responses_from(source, golden, sheet, mapping, exclude=None)
 
 
@@ -95,16 +104,25 @@ def load_inputs(
     golden_sheet: str | None = None,
     responses_sheet: str | None = None,
     mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
+    responses_header_row: int | None = None,
 ) -> Loaded:
     """Read the golden set and, if given, the responses; collect every problem.
 
     The same workbook may be given twice: then, unless sheets are named, the responses come
     from the first other sheet that maps as responses (or from the golden sheet itself when
-    it also holds one column per pipeline).
+    it also holds one column per pipeline). ``header_row`` fixes the header row of the golden
+    set (and of the responses, unless ``responses_header_row`` is given).
     """
-    with TableFile(golden_path) as source:
+    if responses_header_row is None:
+        responses_header_row = header_row
+    with TableFile(golden_path, mapping=mapping, header_row=header_row) as source:
         golden, problems = _golden_from(source, golden_sheet, mapping)
-        if responses_path is not None and _same_file(golden_path, responses_path):
+        if (
+            responses_path is not None
+            and _same_file(golden_path, responses_path)
+            and responses_header_row == header_row
+        ):
             with _keeping(problems):
                 responses, more = _responses_from(
                     source, golden, responses_sheet, mapping, exclude=golden.sheet
@@ -112,7 +130,10 @@ def load_inputs(
             return Loaded(golden, responses, _unique([*problems, *more]))
     if responses_path is None:
         return Loaded(golden, None, tuple(problems))
-    with _keeping(problems), TableFile(responses_path) as other:
+    with (
+        _keeping(problems),
+        TableFile(responses_path, mapping=mapping, header_row=responses_header_row) as other,
+    ):
         responses, more = _responses_from(other, golden, responses_sheet, mapping, exclude=None)
     return Loaded(golden, responses, (*problems, *more))
 
@@ -133,18 +154,20 @@ def preview(
     kind: Kind = "golden",
     mapping: Mapping[str, str] | None = None,
     nrows: int = 20,
+    header_row: int | None = None,
 ) -> Preview:
     """The first ``nrows`` rows of the sheet an import would use, with the detected columns.
 
     Raises :class:`InputError` only when the file itself cannot be read (or ``sheet`` does
     not exist); column and row problems are returned in :attr:`Preview.problems`.
     """
-    with TableFile(path) as source:
+    with TableFile(path, mapping=mapping, header_row=header_row) as source:
         if sheet is not None or not source.is_workbook:
             table = source.read(sheet, require_rows=False)
         else:
             table = _best_sheet(source, mapping, kind, exclude=None) or _first_nonempty(source)
         sheets = source.sheets
+        hidden = tuple(name for name in sheets if name in source.hidden_sheets)
     columns: ColumnMap | ResponseColumns
     if kind == "golden":
         columns = _detect_golden(table, mapping)
@@ -172,6 +195,8 @@ def preview(
         total_rows=len(table.rows),
         encoding=table.encoding,
         delimiter=table.delimiter,
+        header_row=table.header_row,
+        hidden_sheets=hidden,
     )
 
 
@@ -202,10 +227,14 @@ def responses_layout_problem(table: RawTable, columns: ResponseColumns) -> Probl
 def _golden_from(
     source: TableFile, sheet: str | None, mapping: Mapping[str, str] | None
 ) -> tuple[GoldenSet, list[Problem]]:
-    if sheet is None and source.is_workbook:
+    chosen = sheet is None and source.is_workbook
+    if chosen:
         sheet = _choose_sheet(source, mapping, "golden", exclude=None)
     table = source.read(sheet)
-    return golden_from_table(table, _detect_golden(table, mapping))
+    golden, problems = golden_from_table(table, _detect_golden(table, mapping))
+    if chosen:
+        problems.extend(_hidden_skipped(source, "--golden-sheet"))
+    return golden, problems
 
 
 def _responses_from(
@@ -215,14 +244,46 @@ def _responses_from(
     mapping: Mapping[str, str] | None,
     exclude: str | None,
 ) -> tuple[ResponseSet, list[Problem]]:
-    if sheet is None and source.is_workbook:
+    chosen = sheet is None and source.is_workbook
+    if chosen:
         sheet = _choose_sheet(source, mapping, "responses", exclude=exclude)
     table = source.read(sheet)
     columns = _detect_responses(table, mapping)
     problem = responses_layout_problem(table, columns)
     if problem is not None:
         raise InputError(problem, table.problems)
-    return join_responses(table, columns, golden)
+    responses, problems = join_responses(table, columns, golden)
+    if columns.layout == "wide":
+        problems.append(wide_layout_note(table, columns))
+    if chosen:
+        problems.extend(_hidden_skipped(source, "--responses-sheet"))
+    return responses, problems
+
+
+def _hidden_skipped(source: TableFile, option: str) -> list[Problem]:
+    """A warning naming the hidden sheets an automatic sheet choice passed over."""
+    if not source.hidden_sheets:
+        return []
+    names = ", ".join(f"'{name}'" for name in source.sheets if name in source.hidden_sheets)
+    return [
+        Problem(
+            source.file,
+            f"hidden sheet(s) {names} were skipped; choose one by name ({option}, or in the import wizard) "
+            "to read it.",
+            Severity.WARNING,
+        )
+    ]
+
+
+def wide_layout_note(table: RawTable, columns: ResponseColumns) -> Problem:
+    """An INFO problem saying which columns became pipelines and which were left out, and why."""
+    letters = {name: column_letter(i) for i, name in enumerate(table.header)}
+    pipelines = ", ".join(f"'{name}' ({letters.get(name, '?')})" for name in columns.pipelines)
+    message = f"wide layout: {len(columns.pipelines)} pipeline column(s): {pipelines}."
+    if columns.ignored:
+        ignored = ", ".join(f"'{name}' ({letters.get(name, '?')})" for name in columns.ignored)
+        message += f" Not pipelines (golden-set, contexts or row-number columns): {ignored}."
+    return table.problem(message, Severity.INFO)
 
 
 def _choose_sheet(
@@ -237,12 +298,14 @@ def _choose_sheet(
     if chosen is not None and chosen.sheet is not None:
         return chosen.sheet
     candidates = [
-        name for name in source.sheets if name != exclude and source.read(name, require_rows=False).header
+        name
+        for name in source.visible_sheets
+        if name != exclude and source.read(name, require_rows=False).header
     ]
     if len(candidates) == 1:
         return candidates[0]
     if not candidates and exclude is None:
-        return source.sheets[0]  # every sheet is empty: reading it says so
+        return (source.visible_sheets or source.sheets)[0]  # every sheet is empty: reading it says so
     raise _no_sheet_fits(source, kind)
 
 
@@ -251,7 +314,7 @@ def _best_sheet(
 ) -> RawTable | None:
     """The best-ranked sheet for ``kind`` (lowest rank, then workbook order), or ``None``."""
     best: tuple[int, RawTable] | None = None
-    for name in source.sheets:
+    for name in source.visible_sheets:
         table = source.read(name, require_rows=False)
         if not table.header:
             continue
@@ -288,9 +351,28 @@ def _detect_golden(table: RawTable, mapping: Mapping[str, str] | None) -> Column
 
 def _detect_responses(table: RawTable, mapping: Mapping[str, str] | None) -> ResponseColumns:
     try:
-        return detect_response_layout(table.header, mapping)
+        columns = detect_response_layout(table.header, mapping)
     except MappingError as error:
         raise fatal(table.file, str(error), sheet=table.sheet) from None
+    if columns.layout != "wide":
+        return columns
+    # A column of consecutive whole numbers (1, 2, 3, ...) numbers the rows; it is no pipeline.
+    numbering = [name for name in columns.pipelines if _is_row_numbering(table.values(name))]
+    if not numbering or len(numbering) == len(columns.pipelines):
+        return columns
+    return replace(
+        columns,
+        pipelines=tuple(name for name in columns.pipelines if name not in numbering),
+        ignored=(*columns.ignored, *numbering),
+    )
+
+
+def _is_row_numbering(values: Sequence[str]) -> bool:
+    cells = [value.strip() for value in values]
+    if len(cells) < 2 or not all(cell.isdigit() for cell in cells):
+        return False
+    numbers = [int(cell) for cell in cells]
+    return all(b - a == 1 for a, b in pairwise(numbers))
 
 
 def _golden_preview_problems(table: RawTable, columns: ColumnMap) -> list[Problem]:
@@ -311,7 +393,8 @@ def _no_sheet_fits(source: TableFile, kind: Kind) -> InputError:
     for name in source.sheets:
         table = source.read(name, require_rows=False)
         columns = ", ".join(table.header) if table.header else "empty"
-        described.append(f"'{name}' ({columns})")
+        hidden = ", hidden" if name in source.hidden_sheets else ""
+        described.append(f"'{name}' ({columns}{hidden})")
     wanted = (
         "a question column and an answer or fact column"
         if kind == "golden"
@@ -321,7 +404,7 @@ def _no_sheet_fits(source: TableFile, kind: Kind) -> InputError:
 
 
 def _first_nonempty(source: TableFile) -> RawTable:
-    for name in source.sheets:
+    for name in source.visible_sheets:
         table = source.read(name, require_rows=False)
         if table.header:
             return table

@@ -203,8 +203,30 @@ class _Joiner:
             )
         return match.golden_id
 
-    def add(self, golden_id: str, pipeline: str, response: str, contexts: tuple[str, ...], row: int) -> None:
-        """Keep the first response per (question, pipeline); warn about repeats."""
+    def add(
+        self,
+        golden_id: str,
+        pipeline: str,
+        response: str,
+        contexts: tuple[str, ...],
+        row: int,
+        *,
+        column: str | None = None,
+    ) -> None:
+        """Keep the first response per (question, pipeline); warn about repeats.
+
+        A response whose cell (in ``column``) has no readable text is skipped: the table has
+        already reported why, and scoring it as empty would give wrong numbers.
+        """
+        if self.table.is_unreadable(row, column):
+            self.pipelines.setdefault(pipeline)
+            self.error(
+                f"the response of pipeline '{pipeline}' has no readable text (see the error above); "
+                "it is not scored.",
+                row,
+                column,
+            )
+            return
         key = (golden_id, pipeline)
         first = self.first_row.setdefault(key, row)
         self.pipelines.setdefault(pipeline)
@@ -270,7 +292,7 @@ def _read_long(joiner: _Joiner, ids: Sequence[str] | None, questions: Sequence[s
                 joiner.problems.append(
                     table.problem(warning, Severity.WARNING, row=row, column=columns.contexts)
                 )
-        joiner.add(golden_id, pipeline, responses[i], passages, row)
+        joiner.add(golden_id, pipeline, responses[i], passages, row, column=columns.response)
 
 
 def _read_wide(joiner: _Joiner, ids: Sequence[str] | None, questions: Sequence[str] | None) -> None:
@@ -296,7 +318,7 @@ def _read_wide(joiner: _Joiner, ids: Sequence[str] | None, questions: Sequence[s
             continue
         cells = table.rows[i]
         for name, position in positions:
-            joiner.add(golden_id, name, cells[position], (), row)
+            joiner.add(golden_id, name, cells[position], (), row, column=name)
 
 
 def _missing(joiner: _Joiner) -> list[Problem]:

@@ -7,11 +7,15 @@ becomes an :class:`~goldenlens.core.model.InputError` with a plain message.
 
 Table rules (the same for every format):
 
-* the header is the first row with any non-blank cell; header names are stripped of
-  surrounding spaces (invisible in Excel, so never meant);
+* the header is the first row, among the first 20, that names a known column (a question or
+  id column, or a column of the explicit mapping); rows above it (title rows, notes, blank
+  rows) are skipped and reported. When no row qualifies it is the first non-blank row, so the
+  messages can say what the header lacks. An explicit ``header_row`` overrides both. Header
+  names are stripped of surrounding spaces (invisible in Excel, so never meant);
 * blank rows are skipped, but row numbers still count them, as Excel does;
 * a column with no header name is dropped, with a warning if it holds any value;
-* a repeated header name is a warning: lookups use its first occurrence;
+* a repeated header name is a warning naming both columns: lookups use the first occurrence
+  that holds any value (an empty duplicate never hides a filled one);
 * a CSV row with fewer cells than the header is padded with ``""`` silently (many writers
   omit trailing empty cells); a row with more non-empty cells than the header is an error and
   the row is skipped (usually an unquoted delimiter inside a cell shifted the row).
@@ -20,18 +24,31 @@ Table rules (the same for every format):
 from __future__ import annotations
 
 import codecs
-from collections.abc import Callable, Sequence
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from operator import itemgetter
 from pathlib import Path
 from types import TracebackType
 from typing import Self, cast
+from xml.etree import ElementTree as ET
 
 import pandas as pd
+import xlrd
 
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.io.cell_text import column_text
+from goldenlens.io.columns import column_key, header_keys
 from goldenlens.io.csv_sniff import parse_records
+from goldenlens.io.ods_facts import ods_facts
+from goldenlens.io.sheet_facts import SheetFacts, apply_facts
+from goldenlens.io.xls_facts import XlsFacts
+from goldenlens.io.xlsx_facts import SheetTooLargeError, XlsxFacts
+
+# How far down a header row is looked for (title rows, notes and blank rows above it).
+HEADER_SEARCH_ROWS = 20
 
 WORKBOOK_SUFFIXES: frozenset[str] = frozenset({".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"})
 # The delimiter tried first for each text suffix; the file is sniffed regardless.
@@ -57,6 +74,13 @@ class RawTable:
     header_row: int = 1
     encoding: str | None = None
     delimiter: str | None = None
+    # (Excel row, column name) of cells whose text could not be read (an error value, a
+    # formula never calculated): they read as "", and whoever uses the column skips the row.
+    unreadable: frozenset[tuple[int, str]] = frozenset()
+
+    def is_unreadable(self, row: int, column: str | None) -> bool:
+        """True when the cell at Excel ``row`` of ``column`` has no faithful text."""
+        return column is not None and (row, column) in self.unreadable
 
     def index(self, column: str) -> int:
         """Position of the first column named exactly ``column``."""
@@ -87,22 +111,35 @@ class TableFile:
     """An input file opened once; its tables are read on demand and cached.
 
     Use it as a context manager: an open workbook holds its file (and locks it on Windows).
+    ``mapping`` (FIELD → COLUMN) adds its column names to those that identify a header row;
+    ``header_row`` (1-based, as Excel numbers rows) fixes the header row of every table read.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(
+        self, path: Path, *, mapping: Mapping[str, str] | None = None, header_row: int | None = None
+    ) -> None:
         self.path = Path(path)
         self.file = self.path.name or str(path)
         suffix = _check_path(self.path, self.file)
+        self._suffix = suffix
         self._delimiter = TEXT_SUFFIXES.get(suffix)
         self._book: pd.ExcelFile | None = None
+        self._facts: XlsxFacts | XlsFacts | None = None
         self._sheets: tuple[str, ...] = ()
+        self._hidden: frozenset[str] = frozenset()
         self._cache: dict[str | None, RawTable] = {}
+        self._header_keys = header_keys(mapping)
+        self._header_row = header_row
+        if header_row is not None and header_row < 1:
+            raise fatal(self.file, f"the header row must be 1 or more (got {header_row}).")
         if self._delimiter is None:
             self._book = _open_workbook(self.path, self.file)
             self._sheets = tuple(str(name) for name in self._book.sheet_names)
             if not self._sheets:
                 self.close()
                 raise fatal(self.file, f"{self.file} has no worksheets.")
+            self._hidden = _hidden_sheets(self._book)
+            self._facts = _open_facts(self.path, self.file, suffix)
 
     def __enter__(self) -> Self:
         return self
@@ -113,10 +150,13 @@ class TableFile:
         self.close()
 
     def close(self) -> None:
-        """Release the workbook's file handle."""
+        """Release the workbook's file handles."""
         if self._book is not None:
             self._book.close()
             self._book = None
+        if self._facts is not None:
+            self._facts.close()
+            self._facts = None
 
     @property
     def is_workbook(self) -> bool:
@@ -125,18 +165,28 @@ class TableFile:
 
     @property
     def sheets(self) -> tuple[str, ...]:
-        """Worksheet names in workbook order; empty for CSV/TSV/TXT."""
+        """Worksheet names in workbook order (hidden ones included); empty for CSV/TSV/TXT."""
         return self._sheets
 
+    @property
+    def hidden_sheets(self) -> frozenset[str]:
+        """Sheets Excel does not show; they are read only when chosen by name."""
+        return self._hidden
+
+    @property
+    def visible_sheets(self) -> tuple[str, ...]:
+        """The sheets an automatic choice looks through, in workbook order."""
+        return tuple(name for name in self._sheets if name not in self._hidden)
+
     def resolve_sheet(self, sheet: str | None) -> str | None:
-        """The actual sheet name for ``sheet`` (exact, else case-insensitive); first if ``None``.
+        """The actual sheet name for ``sheet`` (exact, else case-insensitive); first visible if ``None``.
 
         CSV files have no sheets: ``sheet`` is ignored and ``None`` returned.
         """
         if not self.is_workbook:
             return None
         if sheet is None:
-            return self._sheets[0]
+            return (self.visible_sheets or self._sheets)[0]
         if sheet in self._sheets:
             return sheet
         folded = [name for name in self._sheets if name.casefold() == sheet.strip().casefold()]
@@ -146,7 +196,7 @@ class TableFile:
         raise fatal(self.file, f"{self.file} has no sheet named '{sheet}'; its sheets are: {available}.")
 
     def read(self, sheet: str | None = None, *, require_rows: bool = True) -> RawTable:
-        """The table of ``sheet`` (the first sheet if ``None``; ignored for CSV).
+        """The table of ``sheet`` (the first visible sheet if ``None``; ignored for CSV).
 
         With ``require_rows`` an empty sheet or a header without data rows is fatal;
         without it such tables are returned (with an empty header when the sheet is blank)
@@ -173,21 +223,115 @@ class TableFile:
         parsed = parse_records(
             _read_bytes(self.path, self.file), self.file, preferred_delimiter=self._delimiter or ","
         )
-        table = build_table(self.file, None, parsed.records, parsed.problems)
+        table = build_table(
+            self.file,
+            None,
+            parsed.records,
+            parsed.problems,
+            header_row=self._header_row,
+            known=self._header_keys,
+        )
         return replace(table, encoding=parsed.encoding, delimiter=parsed.delimiter)
 
     def _read_sheet(self, sheet: str | None) -> RawTable:
         if self._book is None or sheet is None:
             raise fatal(self.file, f"{self.file} was closed before its sheets were read.")
+        facts = self._sheet_facts(sheet)
+        frame = self._frame(sheet, facts)
+        raw = [frame[label].tolist() for label in frame.columns]
+        cell_problems: list[CellProblem] = []
+        apply_facts(
+            raw,
+            facts,
+            lambda row, col, message: cell_problems.append(CellProblem(row, col, message, Severity.WARNING)),
+        )
+        cell_problems.extend(CellProblem(i.row, i.col, i.message, Severity.ERROR, True) for i in facts.issues)
+        notes: list[Problem] = []
+        if facts.note:
+            notes.append(Problem(self.file, f"sheet '{sheet}': {facts.note}.", Severity.WARNING, sheet=sheet))
+        columns = [column_text(values) for values in raw]
+        grid: list[Sequence[str]] = list(zip(*columns, strict=True)) if columns else []
+        return build_table(
+            self.file,
+            sheet,
+            grid,
+            notes,
+            header_row=self._header_row,
+            known=self._header_keys,
+            cell_problems=cell_problems,
+        )
+
+    def _sheet_facts(self, sheet: str) -> SheetFacts:
         try:
-            frame = pd.read_excel(self._book, sheet_name=sheet, header=None, dtype=object, na_filter=False)
+            if self._facts is not None:
+                return self._facts.facts(sheet)
+            if self._suffix == ".ods":
+                return ods_facts(self.path, sheet)
+        except SheetTooLargeError as error:
+            raise fatal(self.file, f"{self.file}: {error}", sheet=sheet) from None
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, ET.ParseError) as error:
+            return SheetFacts(
+                note=f"its number formats could not be read ({error}); numbers are shown as General"
+            )
+        if self._suffix == ".xlsb":
+            return SheetFacts(
+                note="number formats of .xlsb workbooks are not read; numbers are shown as General"
+            )
+        return SheetFacts()
+
+    def _frame(self, sheet: str, facts: SheetFacts) -> pd.DataFrame:
+        try:
+            if facts.trimmed is not None:
+                with _replaced_part(self.path, *facts.trimmed) as copy:
+                    return pd.read_excel(
+                        copy, sheet_name=sheet, header=None, dtype=object, na_filter=False, engine="calamine"
+                    )
+            assert self._book is not None
+            return pd.read_excel(self._book, sheet_name=sheet, header=None, dtype=object, na_filter=False)
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as error:  # calamine raises its own errors, and Rust panics derive BaseException
             raise _unreadable(self.path, self.file, error) from None
-        columns = [column_text(frame[label].tolist()) for label in frame.columns]
-        grid: list[Sequence[str]] = list(zip(*columns, strict=True)) if columns else []
-        return build_table(self.file, sheet, grid)
+
+
+@dataclass(frozen=True)
+class CellProblem:
+    """A problem with one cell of a grid, before the header is known (0-based positions)."""
+
+    row: int
+    col: int
+    message: str
+    severity: Severity
+    unreadable: bool = False
+
+
+@contextmanager
+def _replaced_part(path: Path, part: str, data: bytes) -> Iterator[Path]:
+    """A temporary copy of the workbook at ``path`` with package part ``part`` replaced."""
+    with tempfile.TemporaryDirectory(prefix="goldenlens-") as folder:
+        copy = Path(folder) / f"trimmed{path.suffix.lower()}"
+        with zipfile.ZipFile(path) as source, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED) as target:
+            for item in source.infolist():
+                target.writestr(item.filename, data if item.filename == part else source.read(item.filename))
+        yield copy
+
+
+def _hidden_sheets(book: pd.ExcelFile) -> frozenset[str]:
+    metadata = getattr(book.book, "sheets_metadata", None) or []
+    # SheetVisibleEnum.Visible / .Hidden / .VeryHidden
+    return frozenset(str(m.name) for m in metadata if str(m.visible).rsplit(".", 1)[-1].lower() != "visible")
+
+
+def _open_facts(path: Path, file: str, suffix: str) -> XlsxFacts | XlsFacts | None:
+    """The reader of display facts for workbooks that need one opened up front."""
+    try:
+        if suffix in {".xlsx", ".xlsm"}:
+            return XlsxFacts(path)
+        if suffix == ".xls":
+            return XlsFacts(path)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, ET.ParseError, xlrd.XLRDError) as error:
+        raise _unreadable(path, file, error) from None
+    return None
 
 
 def read_table(path: Path, *, sheet: str | None = None) -> RawTable:
@@ -207,15 +351,24 @@ def list_sheets(path: Path) -> list[str]:
 
 
 def build_table(
-    file: str, sheet: str | None, grid: Sequence[Sequence[str]], read_problems: Sequence[Problem] = ()
+    file: str,
+    sheet: str | None,
+    grid: Sequence[Sequence[str]],
+    read_problems: Sequence[Problem] = (),
+    *,
+    header_row: int | None = None,
+    known: frozenset[str] = frozenset(),
+    cell_problems: Sequence[CellProblem] = (),
 ) -> RawTable:
     """Apply the table rules of this module's docstring to a grid of text rows.
 
     ``grid[i]`` is Excel row ``i + 1``; rows may be ragged (CSV). ``read_problems`` (from
-    decoding, say) come first in the table's problems.
+    decoding, say) come first in the table's problems. ``known`` holds the column keys that
+    identify a header row; ``header_row`` (1-based) fixes it. ``cell_problems`` are located
+    by grid position and reported with the header name of their column.
     """
     problems = list(read_problems)
-    start = next((i for i, row in enumerate(grid) if "".join(row).strip()), None)
+    start = _header_index(file, sheet, grid, header_row=header_row, known=known, problems=problems)
     if start is None:
         return RawTable(file, sheet, (), (), (), tuple(problems))
     names = [cell.strip() for cell in grid[start]]
@@ -226,9 +379,10 @@ def build_table(
         rows, numbers, ragged = _even_rows(file, sheet, rows, numbers, width)
         problems.extend(ragged)
 
+    filled = [any(row[j].strip() for row in rows) for j in range(width)]
     keep = [j for j, name in enumerate(names) if name]
     for j, name in enumerate(names):
-        if not name and any(row[j].strip() for row in rows):
+        if not name and filled[j]:
             problems.append(
                 Problem(
                     file,
@@ -238,7 +392,21 @@ def build_table(
                     row=start + 1,
                 )
             )
-    problems.extend(_duplicate_names(file, sheet, names, keep, start + 1))
+    keep, duplicate_problems = _resolve_duplicates(
+        file, sheet, names, keep=keep, filled=filled, header_row=start + 1
+    )
+    problems.extend(duplicate_problems)
+
+    unreadable: set[tuple[int, str]] = set()
+    for cell in cell_problems:
+        if cell.row <= start or cell.col >= width:
+            continue
+        column = names[cell.col] or None
+        problems.append(
+            Problem(file, cell.message, cell.severity, sheet=sheet, row=cell.row + 1, column=column)
+        )
+        if cell.unreadable and column is not None:
+            unreadable.add((cell.row + 1, column))
 
     project = _projector(keep, width)
     header = tuple(names[j] for j in keep)
@@ -246,7 +414,66 @@ def build_table(
     kept = [pair for pair in projected if "".join(pair[0]).strip()]
     kept_rows = tuple(cells for cells, _ in kept)
     kept_numbers = tuple(number for _, number in kept)
-    return RawTable(file, sheet, header, kept_rows, kept_numbers, tuple(problems), start + 1)
+    return RawTable(
+        file,
+        sheet,
+        header,
+        kept_rows,
+        kept_numbers,
+        tuple(problems),
+        start + 1,
+        unreadable=frozenset(unreadable),
+    )
+
+
+def _header_index(
+    file: str,
+    sheet: str | None,
+    grid: Sequence[Sequence[str]],
+    *,
+    header_row: int | None,
+    known: frozenset[str],
+    problems: list[Problem],
+) -> int | None:
+    """The 0-based grid row of the header (reporting the rows skipped above it), or ``None``."""
+    if header_row is not None:
+        if header_row > len(grid) or not "".join(grid[header_row - 1]).strip():
+            raise fatal(
+                file,
+                f"the header row is set to row {header_row}, but that row of "
+                f"{file if sheet is None else f'sheet {sheet!r}'} is empty.",
+                sheet=sheet,
+            )
+        start = header_row - 1
+    else:
+        first = next((i for i, row in enumerate(grid) if "".join(row).strip()), None)
+        if first is None:
+            return None
+        start = next(
+            (
+                i
+                for i, row in enumerate(grid[:HEADER_SEARCH_ROWS])
+                if any(column_key(cell.strip()) in known for cell in row if cell.strip())
+            ),
+            first,
+        )
+    above = [(i, row) for i, row in enumerate(grid[:start]) if "".join(row).strip()]
+    if above:
+        shown = "; ".join(
+            f"row {i + 1}: {' | '.join(cell.strip() for cell in row if cell.strip())[:60]!r}"
+            for i, row in above[:3]
+        )
+        more = f" and {len(above) - 3} more" if len(above) > 3 else ""
+        problems.append(
+            Problem(
+                file,
+                f"the header is row {start + 1}; the {len(above)} non-blank row(s) above it are not data "
+                f"and were skipped ({shown}{more}). Set the header row if this is wrong.",
+                Severity.INFO,
+                sheet=sheet,  # a note about the whole table (its message names the rows)
+            )
+        )
+    return start
 
 
 def _even_rows(
@@ -291,28 +518,37 @@ def _projector(keep: list[int], width: int) -> Callable[[Sequence[str]], tuple[s
     return lambda row: cast("tuple[str, ...]", getter(row))
 
 
-def _duplicate_names(
-    file: str, sheet: str | None, names: list[str], keep: list[int], header_row: int
-) -> list[Problem]:
-    first: dict[str, int] = {}
-    problems: list[Problem] = []
+def _resolve_duplicates(
+    file: str, sheet: str | None, names: list[str], *, keep: list[int], filled: list[bool], header_row: int
+) -> tuple[list[int], list[Problem]]:
+    """Keep one column per name (ignoring case): the first that holds a value, else the first."""
+    groups: dict[str, list[int]] = {}
     for j in keep:
-        key = names[j].casefold()
-        if key in first:
-            problems.append(
-                Problem(
-                    file,
-                    f"column name '{names[j]}' appears more than once (columns {column_letter(first[key])} "
-                    f"and {column_letter(j)}); only column {column_letter(first[key])} is used.",
-                    Severity.WARNING,
-                    sheet=sheet,
-                    row=header_row,
-                    column=names[j],
-                )
+        groups.setdefault(names[j].casefold(), []).append(j)
+    chosen: set[int] = set()
+    problems: list[Problem] = []
+    for columns in groups.values():
+        used = next((j for j in columns if filled[j]), columns[0])
+        chosen.add(used)
+        if len(columns) == 1:
+            continue
+        others = [j for j in columns if j != used]
+        listed = ", ".join(column_letter(j) for j in columns)
+        empty = [column_letter(j) for j in others if not filled[j]]
+        why = " (the others are empty)" if len(empty) == len(others) else ""
+        problems.append(
+            Problem(
+                file,
+                f"column name '{names[used]}' appears {len(columns)} times (columns {listed}); column "
+                f"{column_letter(used)} is used{why} and {', '.join(column_letter(j) for j in others)} "
+                "ignored. Rename the columns so each name is unique.",
+                Severity.WARNING,
+                sheet=sheet,
+                row=header_row,
+                column=names[used],
             )
-        else:
-            first[key] = j
-    return problems
+        )
+    return [j for j in keep if j in chosen], problems
 
 
 def _ragged(file: str, sheet: str | None, row: Sequence[str], width: int, number: int) -> Problem:

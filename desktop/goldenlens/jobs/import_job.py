@@ -29,13 +29,17 @@ def import_inputs(
     golden_sheet: str | None = None,
     responses_sheet: str | None = None,
     mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
+    responses_header_row: int | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ImportResult:
     """Read and validate both inputs completely, then write them to ``store`` in one transaction.
 
     A fatal problem raises :class:`goldenlens.core.model.InputError` before the store is
-    touched, so an existing project keeps everything it had.
+    touched, so an existing project keeps everything it had. ``header_row`` (1-based) fixes
+    the header row of the golden set and, unless ``responses_header_row`` is given, of the
+    responses; by default it is detected.
     """
     progress(Progress("read", 0, 2, f"Reading {golden_path.name}"))
     loaded: Loaded = load_inputs(
@@ -44,6 +48,8 @@ def import_inputs(
         golden_sheet=golden_sheet,
         responses_sheet=responses_sheet,
         mapping=dict(mapping or {}),
+        header_row=header_row,
+        responses_header_row=responses_header_row,
     )
     if cancel is not None:
         cancel.raise_if_cancelled()
