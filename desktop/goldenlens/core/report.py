@@ -71,7 +71,8 @@ class Report:
         return None
 
     def summary(self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES) -> dict[str, dict[str, float]]:
-        """Mean of each score per pipeline (pipelines in report order)."""
+        """Mean of each effective score (reviewer overrides applied) per pipeline, in report
+        order; without overrides exactly FMEval's aggregate."""
         return summarise(self.rows, self.pipelines, score_names)
 
     def fact_matrix(self) -> dict[str, dict[str, float | None]]:

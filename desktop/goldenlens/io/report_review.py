@@ -98,15 +98,14 @@ def score_cell(
 
 
 def override_summary(row: ScoredRow) -> str:
-    """The Scores sheet's "overrides" cell: ``FK 0 → 1 by Ann (2026-12-01 09:05): note``, one
-    line per overridden metric."""
-    lines = []
+    """The Scores sheet's "overrides" cell: ``FK 0 → 1 by Ann: note`` per overridden metric,
+    joined by ``; `` (short enough to read in the column; the time is in the cell comment and
+    on the Overrides sheet)."""
+    parts = []
     for metric, o in row.overrides.items():
         was = "not scored" if o.original is None else f"{o.original:.3g}"
-        lines.append(
-            f"{metric_short(metric)} {was} → {o.value:.3g} by {o.reviewer} ({_when(o.created_at)}): {o.note}"
-        )
-    return "\n".join(lines)
+        parts.append(f"{metric_short(metric)} {was} → {o.value:.3g} by {o.reviewer}: {o.note}")
+    return "; ".join(parts)
 
 
 def _ordered_overrides(rows: Sequence[ScoredRow]) -> list[tuple[ScoredRow, AppliedOverride]]:
@@ -125,7 +124,9 @@ def write_overrides_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow]) -> 
     overrides = _ordered_overrides(rows)
     set_widths(ws, {1: 12, 2: 40, 3: 14, 4: 22, 5: 11, 6: 11, 7: 9, 8: 16, 9: 20, 10: 60})
     ws.freeze_panes = "A2"
-    parts(ws).auto_filter.ref = area(1, 1, len(OVERRIDE_COLUMNS), len(overrides) + 1)
+    sheet = parts(ws)
+    sheet.row_dimensions[1].height = 30  # "overridden value" wraps to two lines
+    sheet.auto_filter.ref = area(1, 1, len(OVERRIDE_COLUMNS), len(overrides) + 1)
     header = RowRef(OVERRIDES_SHEET, 1, OVERRIDE_COLUMNS)
     ws.append(
         [text_cell(ws, name, header, col, HEADER) for col, name in enumerate(OVERRIDE_COLUMNS, start=1)]

@@ -183,8 +183,7 @@ def _write_summary_sheet(
     note = (
         "Means over each pipeline's responses (FMEval 1.2.3 lexical metrics). "
         "flagged = responses with at least one interpretation flag (see the Flags sheet). "
-        "overridden = scores a reviewer overrode: the means count the reviewer's value "
-        "(marked * on the Scores sheet; listed on the Overrides sheet)."
+        "overridden = scores a reviewer overrode; the means count the reviewer's value (marked *)."
     )
     ws.append([text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, NOTE)])
     header_ref = RowRef(SUMMARY_SHEET, SUMMARY_HEADER_ROW, headers)
