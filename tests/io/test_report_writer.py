@@ -101,7 +101,7 @@ def test_scores_layout(book: openpyxl.Workbook) -> None:
     assert [c.value for c in ws[1]] == list(SCORE_COLUMNS)
     assert ws.max_row == 31  # header + 10 questions x 3 pipelines
     assert ws.freeze_panes == "D2"
-    assert ws.auto_filter.ref == "A1:O31"
+    assert ws.auto_filter.ref == "A1:R31"
     formats = {str(cf.sqref): cf.rules for cf in ws.conditional_formatting}
     assert list(formats) == ["D2:J31"]
     (rule,) = formats["D2:J31"]

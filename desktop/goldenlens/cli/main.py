@@ -27,6 +27,7 @@ from goldenlens.store.project import ProjectStore, StoreError
 
 from .judge_args import add_judge_options, judge_options, resume_judge
 from .output import StderrProgress, parse_mapping, print_problems, write_outputs
+from .review_commands import add_review_commands, cmd_override, cmd_review
 
 EXIT_BAD_INPUT = 2
 
@@ -128,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="where to write (default: %(default)s)",
     )
     sample.add_argument("-q", "--quiet", action="store_true")
+
+    add_review_commands(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -253,6 +256,8 @@ COMMANDS = {
     "resume": _cmd_resume,
     "export-golden": _cmd_export_golden,
     "sample": _cmd_sample,
+    "override": cmd_override,
+    "review": cmd_review,
 }
 
 

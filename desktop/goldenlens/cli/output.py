@@ -11,6 +11,7 @@ from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.metric_names import metric_short
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.core.report import Report
+from goldenlens.core.review import review_counts
 from goldenlens.io.report_formats import JudgeScores, write_report_csv, write_report_json
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress
@@ -93,8 +94,29 @@ def print_problems(problems: Sequence[Problem], *, limit: int = 20) -> None:
         print(f"goldenlens: {notes} note(s), e.g. {first_note.format()}", file=sys.stderr)
 
 
+def format_review_lines(report: Report) -> list[str]:
+    """What reviewers changed: overridden values per pipeline and metric (the means count
+    them) and how many questions are in each review state."""
+    counts = report.override_counts()
+    total = sum(sum(by_metric.values()) for by_metric in counts.values())
+    lines = []
+    if total:
+        parts = [
+            f"{pipeline}: " + ", ".join(f"{metric_short(m)} {n}" for m, n in by_metric.items())
+            for pipeline, by_metric in counts.items()
+            if by_metric
+        ]
+        lines.append(f"Overridden by reviewers: {total} value(s), counted in the means ({'; '.join(parts)})")
+    else:
+        lines.append("Overridden by reviewers: none")
+    reviews = review_counts(report.review(item.id) for item in report.golden)
+    lines.append("Review: " + ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in reviews.items()))
+    return lines
+
+
 def format_summary(report: Report) -> str:
-    """Per-pipeline means as a fixed-width table."""
+    """Per-pipeline means (reviewer overrides applied) as a fixed-width table, then what
+    reviewers changed."""
     summary = report.summary()
     width = max([len("pipeline"), *(len(p) for p in report.pipelines)])
     counts = dict.fromkeys(report.pipelines, 0)
@@ -109,7 +131,7 @@ def format_summary(report: Report) -> str:
         cells = "  ".join(f"{means.get(n, 0.0):>{widths[n]}.3f}" for n in heads)
         lines.append(f"{pipeline:<{width}}  {counts.get(pipeline, 0):>5}  {cells}")
     legend = ", ".join(f"{short}={name}" for name, short in heads.items())
-    return "\n".join([*lines, "", legend])
+    return "\n".join([*lines, "", legend, *format_review_lines(report)])
 
 
 def print_summary(report: Report) -> None:
@@ -141,7 +163,7 @@ def write_outputs(
 ) -> Report:
     """Write the report in the format OUT's extension picks, or print the summary. Judge
     scores (of ``judge_run_id``, else the newest judge run) go into every report format."""
-    report = build_report(store, run_id)
+    report = build_report(store, run_id, judge_run_id=judge_run_id)
     judge = judge_scores(store, judge_run_id)
     if out is None:
         print_summary(report)

@@ -4,29 +4,43 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags, response_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalResult, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
+from goldenlens.core.review import AppliedOverride, QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
 
 
 @dataclass(frozen=True)
 class ScoredRow:
-    """One (golden question, pipeline) pair with its lexical result and flags."""
+    """One (golden question, pipeline) pair with its lexical result, flags and the reviewer's
+    overrides in force (by metric; lexical and judge metrics alike).
+
+    ``scores`` are the effective lexical scores — what every table, mean and export shows —
+    and ``result.scores`` the scores as computed. Flags stay those of the computed scores:
+    they explain what the automatic scoring saw.
+    """
 
     item: GoldenItem
     response: PipelineResponse
     result: LexicalResult
     flags: tuple[Flag, ...] = ()
+    overrides: Mapping[str, AppliedOverride] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str]:
         return (self.item.id, self.response.pipeline)
 
-    @property
+    @cached_property
     def scores(self) -> dict[str, float]:
-        return self.result.scores
+        """The lexical scores with the reviewer's overrides applied."""
+        lexical = {m: o.value for m, o in self.overrides.items() if m in LEXICAL_SCORE_NAMES}
+        return {**self.result.scores, **lexical} if lexical else self.result.scores
+
+    def is_overridden(self, metric: str) -> bool:
+        return metric in self.overrides
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,15 @@ class Report:
     problems: tuple[Problem, ...] = ()
     signatures: Mapping[str, Signature] = field(default_factory=dict)
     thresholds: FlagThresholds = field(default_factory=FlagThresholds)
+    reviews: Mapping[str, QuestionReview] = field(default_factory=dict)
+
+    def review(self, question_id: str) -> QuestionReview:
+        """The review state of a question (``unreviewed`` when nobody reviewed it)."""
+        return self.reviews.get(question_id) or QuestionReview()
+
+    def override_counts(self) -> dict[str, dict[str, int]]:
+        """How many values a reviewer overrode, per pipeline (report order) and metric."""
+        return override_counts(self.rows, self.pipelines)
 
     def row(self, question_id: str, pipeline: str) -> ScoredRow | None:
         for r in self.rows:
@@ -48,7 +71,8 @@ class Report:
         return None
 
     def summary(self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES) -> dict[str, dict[str, float]]:
-        """Mean of each score per pipeline (pipelines in report order)."""
+        """Mean of each effective score (reviewer overrides applied) per pipeline, in report
+        order; without overrides exactly FMEval's aggregate."""
         return summarise(self.rows, self.pipelines, score_names)
 
     def fact_matrix(self) -> dict[str, dict[str, float | None]]:
@@ -74,6 +98,17 @@ def summarise(
         for name in score_names:
             target[name] += r.scores[name]
     return {p: {n: (v / counts[p] if counts[p] else 0.0) for n, v in s.items()} for p, s in sums.items()}
+
+
+def override_counts(rows: Iterable[ScoredRow], pipelines: Sequence[str]) -> dict[str, dict[str, int]]:
+    """Overridden values per pipeline and metric; every pipeline appears, metrics only when
+    overridden at least once."""
+    counts: dict[str, dict[str, int]] = {p: {} for p in pipelines}
+    for r in rows:
+        target = counts.setdefault(r.response.pipeline, {})
+        for metric in r.overrides:
+            target[metric] = target.get(metric, 0) + 1
+    return counts
 
 
 def score_all(

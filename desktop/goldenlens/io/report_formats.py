@@ -11,6 +11,7 @@ from typing import Any
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report
+from goldenlens.core.review import AppliedOverride, QuestionReview, review_counts
 
 #: Judge scores of a run: ``{(question_id, pipeline): {metric: record}}``.
 JudgeScores = Mapping[tuple[str, str], Mapping[str, ScoreRecord]]
@@ -42,37 +43,77 @@ def _judge_fields(
     return {"judge": values, "judge_status": status, "judge_reasons": reasons}
 
 
+def override_fields(override: AppliedOverride) -> dict[str, Any]:
+    """An override as JSON: the effective value, the stored score it replaced (``None``: not
+    scored), the pass/fail verdict (``None`` when none was given), who, when and why."""
+    return {
+        "value": override.value,
+        "original": override.original,
+        "passed": override.passed,
+        "reviewer": override.reviewer,
+        "created_at": override.created_at,
+        "note": override.note,
+    }
+
+
+def review_fields(review: QuestionReview) -> dict[str, str]:
+    return {
+        "status": review.status,
+        "note": review.note,
+        "reviewer": review.reviewer,
+        "updated_at": review.updated_at,
+    }
+
+
 def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[str, Any]]:
-    """One dict per (question, pipeline): ids, the seven scores and the flag names; with
-    ``judge``, also ``judge``/``judge_status``/``judge_reasons`` per row."""
+    """One dict per (question, pipeline): ids, the seven effective scores (overrides applied),
+    the flag names, the question's ``review_status``/``review_note`` and ``overrides``
+    {metric: :func:`override_fields`} (lexical and judge metrics); with ``judge``, also
+    ``judge``/``judge_status``/``judge_reasons`` per row."""
     metrics = judge_metric_names(judge) if judge else []
-    return [
-        {
-            "question_id": row.item.id,
-            "pipeline": row.response.pipeline,
-            **{name: row.scores[name] for name in LEXICAL_SCORE_NAMES},
-            "flags": [flag.value for flag in row.flags],
-            **(_judge_fields(row.key, judge, metrics) if judge else {}),
-        }
-        for row in report.rows
-    ]
+    rows = []
+    for row in report.rows:
+        review = report.review(row.item.id)
+        rows.append(
+            {
+                "question_id": row.item.id,
+                "pipeline": row.response.pipeline,
+                **{name: row.scores[name] for name in LEXICAL_SCORE_NAMES},
+                "flags": [flag.value for flag in row.flags],
+                "review_status": review.status,
+                "review_note": review.note,
+                "overrides": {metric: override_fields(o) for metric, o in row.overrides.items()},
+                **(_judge_fields(row.key, judge, metrics) if judge else {}),
+            }
+        )
+    return rows
 
 
 def judge_signatures(judge: JudgeScores) -> dict[str, str]:
-    """Each judge metric's signature JSON (the first record's), in first-seen order."""
+    """Each judge metric's signature JSON (the first stored record's), in first-seen order.
+    A record made only to carry a reviewer's override has no signature and is skipped."""
     found: dict[str, str] = {}
     for by_metric in judge.values():
         for name, record in by_metric.items():
-            found.setdefault(name, record.signature)
+            if record.signature:
+                found.setdefault(name, record.signature)
     return found
 
 
 def report_to_dict(report: Report, judge: JudgeScores | None = None) -> dict[str, Any]:
+    """The JSON report: rows, per-pipeline means of the effective scores (``summary``), the
+    overridden values per pipeline and metric (``overridden``, ``overridden_total``), every
+    question's review state (``reviews``), flags, signatures and input problems."""
     extra: dict[str, Any] = {"judge_signatures": judge_signatures(judge)} if judge else {}
+    counts = report.override_counts()
     return {
         **extra,
         "rows": report_rows(report, judge),
         "summary": report.summary(),
+        "overridden": counts,
+        "overridden_total": sum(sum(by_metric.values()) for by_metric in counts.values()),
+        "reviews": {item.id: review_fields(report.review(item.id)) for item in report.golden},
+        "review_counts": review_counts(report.review(item.id) for item in report.golden),
         "golden_flags": {
             qid: [f.value for f in flags] for qid, flags in report.golden_flags.items() if flags
         },
@@ -87,14 +128,55 @@ def write_report_json(report: Report, path: Path, judge: JudgeScores | None = No
     )
 
 
+#: Per overridden metric, the CSV columns after the value: ``<metric>_<suffix>``.
+OVERRIDE_CSV_SUFFIXES: tuple[str, ...] = ("original", "override_by", "override_at", "override_note")
+
+
+def overridden_metrics(report: Report) -> list[str]:
+    """Metrics overridden at least once in the report: lexical ones in score order, then
+    judge ones in first-seen order."""
+    found = {metric for row in report.rows for metric in row.overrides}
+    judge = [m for row in report.rows for m in row.overrides if m not in LEXICAL_SCORE_NAMES]
+    return [m for m in LEXICAL_SCORE_NAMES if m in found] + list(dict.fromkeys(judge))
+
+
+def _override_cells(overrides: Mapping[str, Any], metrics: Sequence[str]) -> dict[str, Any]:
+    cells: dict[str, Any] = {"overridden": ";".join(m for m in metrics if m in overrides)}
+    for metric in metrics:
+        found = overrides.get(metric)
+        values = (
+            ("", "", "", "")
+            if found is None
+            else (found["original"], found["reviewer"], found["created_at"], found["note"])
+        )
+        cells |= {f"{metric}_{suffix}": v for suffix, v in zip(OVERRIDE_CSV_SUFFIXES, values, strict=True)}
+    return cells
+
+
 def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = None) -> None:
     """UTF-8 with BOM so Excel opens accented text correctly; flags joined with ``;``.
 
-    With ``judge``, each judge metric adds a value column (empty when not scored) and a
-    ``<metric>_reason`` column (why it was not scored)."""
+    Scores are the effective values (reviewer overrides applied); ``review_status`` and
+    ``review_note`` give the question's review, ``overridden`` the row's overridden metrics
+    (``;``-joined), and each metric overridden anywhere in the report adds the columns
+    ``<metric>_original`` (empty when it was not scored), ``_override_by``, ``_override_at``
+    and ``_override_note``. With ``judge``, each judge metric adds a value column (empty when
+    not scored) and a ``<metric>_reason`` column (why it was not scored)."""
     metrics = judge_metric_names(judge) if judge else []
     judge_columns = [column for name in metrics for column in (name, f"{name}_reason")]
-    fields = ["question_id", "pipeline", *LEXICAL_SCORE_NAMES, "flags", *judge_columns]
+    overridden = overridden_metrics(report)
+    override_columns = [f"{m}_{suffix}" for m in overridden for suffix in OVERRIDE_CSV_SUFFIXES]
+    fields = [
+        "question_id",
+        "pipeline",
+        *LEXICAL_SCORE_NAMES,
+        "flags",
+        *judge_columns,
+        "review_status",
+        "review_note",
+        "overridden",
+        *override_columns,
+    ]
     with path.open("w", newline="", encoding="utf-8-sig") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
@@ -104,4 +186,5 @@ def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = Non
             row.pop("judge_status", None)
             cells = {name: values.get(name) for name in metrics}
             cells |= {f"{name}_reason": reasons.get(name, "") for name in metrics}
+            cells |= _override_cells(row.pop("overrides"), overridden)
             writer.writerow({**row, "flags": ";".join(row["flags"]), **cells})

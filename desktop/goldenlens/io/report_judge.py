@@ -18,6 +18,7 @@ from goldenlens.core.model import ScoreRecord
 from goldenlens.core.report import ScoredRow
 from goldenlens.core.signature import Signature
 from goldenlens.io.report_formats import JudgeScores, judge_metric_names, judge_signatures
+from goldenlens.io.report_review import score_cell
 from goldenlens.io.xlsx_cells import RowRef, number_cell, text_cell
 from goldenlens.io.xlsx_style import (
     BOLD,
@@ -91,7 +92,9 @@ def write_judge_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow], judge: 
         ]
         for col, name in enumerate(metrics, start=_FIRST_METRIC_COL):
             record = by_metric.get(name)
-            cells.append(number_cell(ws, None if record is None else record.value, where, col, SCORE))
+            # An overridden metric's record already holds the effective value.
+            value = None if record is None else record.value
+            cells.append(score_cell(ws, value, where, col, override=row.overrides.get(name)))
         cells.append(text_cell(ws, not_scored_text(by_metric, metrics), where, reason_col, WRAP))
         ws.append(cells)
 

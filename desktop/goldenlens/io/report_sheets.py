@@ -6,14 +6,16 @@ analyst sorts, filters or edits the sheet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.flags import FLAG_LABELS, Flag, explain
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.model import Problem
 from goldenlens.core.report import Report, ScoredRow
+from goldenlens.core.review import REVIEW_UNREVIEWED, QuestionReview
+from goldenlens.io.report_review import MARK_NOTE, OVERRIDDEN_FLAG, override_summary, score_cell
 from goldenlens.io.xlsx_cells import RowRef, number_cell, text_cell
 from goldenlens.io.xlsx_style import (
     BOLD,
@@ -22,7 +24,6 @@ from goldenlens.io.xlsx_style import (
     LIGHT_GREEN,
     LIGHT_RED,
     NOTE,
-    SCORE,
     TOP,
     WRAP,
     area,
@@ -47,6 +48,9 @@ SCORE_COLUMNS: tuple[str, ...] = (
     "golden answer",
     "fact",
     "matched fact part",
+    "overrides",
+    "review status",
+    "review note",
 )
 _FIRST_SCORE_COL = 4
 _LAST_SCORE_COL = _FIRST_SCORE_COL + len(LEXICAL_SCORE_NAMES) - 1
@@ -77,10 +81,16 @@ def _header(ws: WriteOnlyWorksheet, sheet: str, headers: Sequence[str], row: int
 
 
 def write_scores_sheet(
-    ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow], tick: Callable[[], None] | None = None
+    ws: WriteOnlyWorksheet,
+    rows: Sequence[ScoredRow],
+    tick: Callable[[], None] | None = None,
+    *,
+    reviews: Mapping[str, QuestionReview] | None = None,
 ) -> None:
-    """One row per (question, pipeline): keys, the seven scores, flags and the texts."""
-    widths = {1: 12, 2: 40, 3: 14, 11: 28, 12: 60, 13: 50, 14: 30, 15: 24}
+    """One row per (question, pipeline): keys, the seven effective scores (overridden ones
+    marked), flags, the texts, the row's overrides and the question's review."""
+    reviews = reviews or {}
+    widths = {1: 12, 2: 40, 3: 14, 11: 28, 12: 60, 13: 50, 14: 30, 15: 24, 16: 50, 17: 16, 18: 40}
     widths.update(dict.fromkeys(range(_FIRST_SCORE_COL, _LAST_SCORE_COL + 1), 12))
     set_widths(ws, widths)
     sheet = parts(ws)
@@ -102,15 +112,19 @@ def write_scores_sheet(
             text_cell(ws, row.response.pipeline, where, 3),
         ]
         cells += [
-            number_cell(ws, scores[name], where, col, SCORE)
+            score_cell(ws, scores[name], where, col, override=row.overrides.get(name))
             for col, name in enumerate(LEXICAL_SCORE_NAMES, start=_FIRST_SCORE_COL)
         ]
+        review = reviews.get(row.item.id)
         cells += [
             text_cell(ws, "; ".join(FLAG_LABELS[f] for f in row.flags), where, 11),
             text_cell(ws, row.response.response, where, 12),
             text_cell(ws, row.item.answer, where, 13),
             text_cell(ws, row.item.fact, where, 14),
             text_cell(ws, row.result.fact.matched_part, where, 15),
+            text_cell(ws, override_summary(row), where, 16),
+            text_cell(ws, review.status if review else REVIEW_UNREVIEWED, where, 17),
+            text_cell(ws, review.note if review else "", where, 18),
         ]
         ws.append(cells)
         if tick is not None:
@@ -146,6 +160,9 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
 
     _header(ws, FK_SHEET, headers)
     matrix = report.fact_matrix()
+    overridden = {
+        r.key: r.overrides[FACTUAL_KNOWLEDGE] for r in report.rows if r.is_overridden(FACTUAL_KNOWLEDGE)
+    }
     found: dict[str, list[float]] = {p: [] for p in pipelines}
     for excel_row, item in enumerate(report.golden, start=2):
         where = RowRef(FK_SHEET, excel_row, headers, item.id)
@@ -154,13 +171,17 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
             value = matrix[item.id].get(pipeline)
             if value is not None:
                 found[pipeline].append(value)
-            cells.append(number_cell(ws, None if value is None else int(value), where, col, TOP))
+            number = None if value is None else int(value)
+            override = overridden.get((item.id, pipeline))
+            cells.append(
+                score_cell(ws, number, where, col, override=override, style=TOP, marked=OVERRIDDEN_FLAG)
+            )
         ws.append(cells)
 
     where = RowRef(FK_SHEET, questions + 2, headers)
     mean_row = [
         text_cell(ws, "Mean", where, 1, BOLD),
-        text_cell(ws, "exact Factual Knowledge, mean over the questions answered", where, 2, NOTE),
+        text_cell(ws, _fk_mean_note(bool(overridden)), where, 2, NOTE),
     ]
     for col, pipeline in enumerate(pipelines, start=3):
         values = found[pipeline]
@@ -168,6 +189,11 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
             number_cell(ws, sum(values) / len(values) if values else None, where, col, BOLD_SCORE)
         )
     ws.append(mean_row)
+
+
+def _fk_mean_note(any_overridden: bool) -> str:
+    note = "exact Factual Knowledge, mean over the questions answered"
+    return f"{note}; {MARK_NOTE}" if any_overridden else note
 
 
 def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[ScoredRow]) -> None:

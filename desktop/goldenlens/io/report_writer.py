@@ -2,8 +2,13 @@
 
 Sheets, in order: Summary (per-pipeline means, a bar chart, an About block with the score
 signatures), Scores, — when judge scores are given — Judge, Factual Knowledge Report,
-Highlights (rich text), Flags and — when the inputs had any — Problems. Judge scores also add
-a table of per-pipeline judge means and the judge models and signatures to the Summary.
+Highlights (rich text), Flags, — when a reviewer overrode a score — Overrides, — when a
+question was reviewed — Review, and — when the inputs had any — Problems. Judge scores also
+add a table of per-pipeline judge means and the judge models and signatures to the Summary.
+
+Every number is the effective value: a score a reviewer overrode counts with the reviewer's
+value in every table and mean, is marked ``*`` with a comment naming the reviewer, time,
+note and original score (:mod:`goldenlens.io.report_review`), and is counted on the Summary.
 
 The workbook is streamed (openpyxl write-only mode): memory stays flat for 100k-row reports,
 and rich text, conditional formats, frozen panes, filters and charts all work in that mode.
@@ -25,9 +30,17 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.report import Report, ScoredRow
+from goldenlens.core.review import review_counts
 from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_highlights import HIGHLIGHTS_SHEET, write_highlights_sheet
 from goldenlens.io.report_judge import JUDGE_SHEET, judge_about_entries, write_judge_means, write_judge_sheet
+from goldenlens.io.report_review import (
+    OVERRIDES_SHEET,
+    REVIEW_SHEET,
+    write_override_counts,
+    write_overrides_sheet,
+    write_review_sheet,
+)
 from goldenlens.io.report_sheets import (
     FK_SHEET,
     FLAGS_SHEET,
@@ -66,7 +79,9 @@ __all__ = [
     "FLAGS_SHEET",
     "HIGHLIGHTS_SHEET",
     "JUDGE_SHEET",
+    "OVERRIDES_SHEET",
     "PROBLEMS_SHEET",
+    "REVIEW_SHEET",
     "SCORES_SHEET",
     "SUMMARY_COLUMNS",
     "SUMMARY_SHEET",
@@ -76,7 +91,7 @@ __all__ = [
 ]
 
 SUMMARY_SHEET = "Summary"
-SUMMARY_COLUMNS: tuple[str, ...] = ("pipeline", *LEXICAL_SCORE_NAMES, "responses", "flagged")
+SUMMARY_COLUMNS: tuple[str, ...] = ("pipeline", *LEXICAL_SCORE_NAMES, "responses", "flagged", "overridden")
 SUMMARY_HEADER_ROW = 3
 CHART_ANCHOR = "L3"
 ProgressFn = Callable[[int, int], None]
@@ -110,12 +125,16 @@ def write_report_workbook(
         _write_summary_sheet(
             workbook.create_sheet(SUMMARY_SHEET), report, rows, sources, generated_at, judge=judge or {}
         )
-        write_scores_sheet(workbook.create_sheet(SCORES_SHEET), rows, tick)
+        write_scores_sheet(workbook.create_sheet(SCORES_SHEET), rows, tick, reviews=report.reviews)
         if judge:
             write_judge_sheet(workbook.create_sheet(JUDGE_SHEET), rows, judge)
         write_fact_report_sheet(workbook.create_sheet(FK_SHEET), report)
         write_highlights_sheet(workbook.create_sheet(HIGHLIGHTS_SHEET), rows, tick)
         write_flags_sheet(workbook.create_sheet(FLAGS_SHEET), report, rows)
+        if any(row.overrides for row in rows):
+            write_overrides_sheet(workbook.create_sheet(OVERRIDES_SHEET), rows)
+        if report.reviews:
+            write_review_sheet(workbook.create_sheet(REVIEW_SHEET), report)
         if report.problems:
             write_problems_sheet(workbook.create_sheet(PROBLEMS_SHEET), report.problems)
         save_atomically(workbook, path)
@@ -155,7 +174,7 @@ def _write_summary_sheet(
     """Per-pipeline means and counts, a clustered bar chart of the means, the judge means
     (with judge scores) and the About block."""
     headers = SUMMARY_COLUMNS
-    set_widths(ws, {1: 24, **dict.fromkeys(range(2, 9), 13), 9: 11, 10: 10})
+    set_widths(ws, {1: 24, **dict.fromkeys(range(2, 9), 13), 9: 11, 10: 10, 11: 11})
     parts(ws).row_dimensions[SUMMARY_HEADER_ROW].height = 48
 
     ws.append(
@@ -163,7 +182,8 @@ def _write_summary_sheet(
     )
     note = (
         "Means over each pipeline's responses (FMEval 1.2.3 lexical metrics). "
-        "flagged = responses with at least one interpretation flag (see the Flags sheet)."
+        "flagged = responses with at least one interpretation flag (see the Flags sheet). "
+        "overridden = scores a reviewer overrode; the means count the reviewer's value (marked *)."
     )
     ws.append([text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, NOTE)])
     header_ref = RowRef(SUMMARY_SHEET, SUMMARY_HEADER_ROW, headers)
@@ -172,6 +192,7 @@ def _write_summary_sheet(
     means = report.summary()
     counts = dict.fromkeys(report.pipelines, 0)
     flagged = dict.fromkeys(report.pipelines, 0)
+    overridden = {p: sum(by_metric.values()) for p, by_metric in report.override_counts().items()}
     for row in rows:
         pipeline = row.response.pipeline
         counts[pipeline] = counts.get(pipeline, 0) + 1
@@ -185,7 +206,11 @@ def _write_summary_sheet(
             number_cell(ws, means[pipeline][name] if answered else None, where, col, SCORE)
             for col, name in enumerate(LEXICAL_SCORE_NAMES, start=2)
         ]
-        cells += [number_cell(ws, counts[pipeline], where, 9), number_cell(ws, flagged[pipeline], where, 10)]
+        cells += [
+            number_cell(ws, counts[pipeline], where, 9),
+            number_cell(ws, flagged[pipeline], where, 10),
+            number_cell(ws, overridden.get(pipeline, 0), where, 11),
+        ]
         ws.append(cells)
     if report.pipelines:
         last_row = SUMMARY_HEADER_ROW + len(report.pipelines)
@@ -201,6 +226,10 @@ def _write_summary_sheet(
         next_row += write_judge_means(
             ws, sheet=SUMMARY_SHEET, rows=rows, pipelines=report.pipelines, judge=judge, first_row=next_row
         )
+        ws.append([])
+        next_row += 1
+    if any(overridden.values()):
+        next_row += write_override_counts(ws, sheet=SUMMARY_SHEET, report=report, first_row=next_row)
         ws.append([])
         next_row += 1
     _write_about(
@@ -274,6 +303,11 @@ def _write_about(
         ("Golden questions", len(report.golden), BOLD),
         ("Pipelines", len(report.pipelines), BOLD),
         ("Responses scored", len(rows), BOLD),
+        ("Scores overridden", sum(len(row.overrides) for row in rows), BOLD),
+    ]
+    review = review_counts(report.review(item.id) for item in report.golden)
+    entries += [(f"Review: {status.replace('_', ' ')}", count, BOLD) for status, count in review.items()]
+    entries += [
         ("", None, BOLD),
         ("Flag thresholds", None, BOLD),
     ]

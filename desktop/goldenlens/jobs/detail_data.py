@@ -99,8 +99,8 @@ class PipelineDetail:
     def effective_score(self, metric: str) -> float | None:
         """The value in force: the override's value when there is one, else the stored score."""
         override = self.overrides.get(metric)
-        if override is not None and override.value is not None:
-            return override.value
+        if override is not None and override.effective_value is not None:
+            return override.effective_value
         return self.scores.get(metric)
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from goldenlens.core.flags import Flag, FlagThresholds
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
-from goldenlens.core.model import ScoreRecord
+from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report, ScoredRow
+from goldenlens.core.review import AppliedOverride, QuestionReview
 from goldenlens.core.serial import result_from_records
 from goldenlens.core.signature import Signature
 from goldenlens.io.golden_writer import write_golden_workbook
@@ -19,6 +20,7 @@ from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
 from goldenlens.jobs.score_job import LEXICAL_RUN
 from goldenlens.store.project import ProjectStore
+from goldenlens.store.values import Override
 
 #: The run kind of judge scores (``goldenlens.jobs.judge_job.JUDGE_RUN``; not imported from
 #: there, which would load the judge packages for every report).
@@ -29,23 +31,91 @@ class NoScoresError(Exception):
     """The project has no finished lexical run to report on."""
 
 
+def _judge_run(store: ProjectStore, judge_run_id: int | None) -> int | None:
+    """``judge_run_id``, else the newest judge run (finished or not), else ``None``."""
+    if judge_run_id is not None:
+        return judge_run_id
+    latest = store.latest_run(JUDGE_RUN_KIND)
+    return None if latest is None else latest.id
+
+
+def _judge_overrides(store: ProjectStore) -> list[Override]:
+    return [o for o in store.overrides() if o.metric not in LEXICAL_SCORE_NAMES]
+
+
 def judge_scores(store: ProjectStore, judge_run_id: int | None = None) -> JudgeScores:
-    """The judge scores of ``judge_run_id`` (default: the newest judge run) by row and metric;
-    empty when the project has no judge run. Every report format (xlsx, JSON, CSV) reads them
-    from here."""
-    if judge_run_id is None:
-        latest = store.latest_run(JUDGE_RUN_KIND)
-        if latest is None:
-            return {}
-        judge_run_id = latest.id
+    """The judge scores of ``judge_run_id`` (default: the newest judge run) by row and metric,
+    with the reviewer's overrides of judge metrics applied (an overridden record holds the
+    effective value and counts as scored; :func:`build_report` keeps the original). Empty
+    when the project has no judge run. Every report format (xlsx, JSON, CSV) reads them from
+    here."""
+    run_id = _judge_run(store, judge_run_id)
+    if run_id is None:
+        return {}
     found: dict[tuple[str, str], dict[str, ScoreRecord]] = {}
-    for record in store.scores(judge_run_id):
+    for record in store.scores(run_id):
         found.setdefault((record.question_id, record.pipeline), {})[record.metric] = record
+    for override in _judge_overrides(store):
+        key = (override.question_id, override.pipeline)
+        by_metric = found.setdefault(key, {})
+        stored = by_metric.get(override.metric)
+        # A row the judge never reached gets a record too, so the reviewer's value counts;
+        # its empty signature is left out of the report's signature list.
+        base = stored or ScoreRecord(override.question_id, override.pipeline, override.metric, None, "")
+        by_metric[override.metric] = replace(
+            base, value=override.effective_value, status=ScoreStatus.SCORED, reason=""
+        )
     return found
 
 
-def build_report(store: ProjectStore, run_id: int | None = None) -> Report:
-    """The report of ``run_id`` (default: the latest finished lexical run) from stored values."""
+def _applied_overrides(
+    store: ProjectStore, lexical: Mapping[tuple[str, str], Sequence[ScoreRecord]], judge_run_id: int | None
+) -> dict[tuple[str, str], dict[str, AppliedOverride]]:
+    """The overrides in effect by row and metric, each with the stored score it replaces
+    (lexical: from ``lexical``; judge: from the judge run, read per overridden question)."""
+    judge_run = _judge_run(store, judge_run_id)
+    judge_originals: dict[str, dict[tuple[str, str], float | None]] = {}
+    applied: dict[tuple[str, str], dict[str, AppliedOverride]] = defaultdict(dict)
+    for override in store.overrides():
+        value = override.effective_value
+        if value is None:  # pragma: no cover - store.overrides() leaves withdrawals out
+            continue
+        key = (override.question_id, override.pipeline)
+        if override.metric in LEXICAL_SCORE_NAMES:
+            original = next((r.value for r in lexical.get(key, ()) if r.metric == override.metric), None)
+        else:
+            if override.question_id not in judge_originals:
+                records = (
+                    [] if judge_run is None else store.scores_of_question(judge_run, override.question_id)
+                )
+                judge_originals[override.question_id] = {(r.pipeline, r.metric): r.value for r in records}
+            original = judge_originals[override.question_id].get((override.pipeline, override.metric))
+        applied[key][override.metric] = AppliedOverride(
+            metric=override.metric,
+            value=value,
+            original=original,
+            passed=override.passed,
+            reviewer=override.reviewer,
+            note=override.note,
+            created_at=override.created_at,
+        )
+    return applied
+
+
+def report_reviews(store: ProjectStore) -> dict[str, QuestionReview]:
+    """The review state of every reviewed question (the others read as unreviewed)."""
+    return {
+        qid: QuestionReview(status=r.status, note=r.note, reviewer=r.reviewer, updated_at=r.updated_at)
+        for qid, r in store.reviews().items()
+    }
+
+
+def build_report(
+    store: ProjectStore, run_id: int | None = None, *, judge_run_id: int | None = None
+) -> Report:
+    """The report of ``run_id`` (default: the latest finished lexical run) from stored values,
+    with the reviewer's overrides applied (lexical and judge metrics; judge originals from
+    ``judge_run_id``, default the newest judge run) and each question's review state."""
     if run_id is None:
         run = store.latest_run(LEXICAL_RUN, finished_only=True)
         if run is None:
@@ -65,6 +135,7 @@ def build_report(store: ProjectStore, run_id: int | None = None) -> Report:
             response_flags[(question_id, pipeline)].append(Flag(flag))
         else:
             row_flags[question_id].append(Flag(flag))
+    overrides = _applied_overrides(store, grouped, judge_run_id)
     rows: list[ScoredRow] = []
     signatures: dict[str, Signature] = {}
     for response in store.responses():
@@ -79,6 +150,7 @@ def build_report(store: ProjectStore, run_id: int | None = None) -> Report:
                 response,
                 result_from_records(records),
                 tuple(response_flags.get((response.question_id, response.pipeline), ())),
+                overrides.get((response.question_id, response.pipeline), {}),
             )
         )
     thresholds = FlagThresholds()
@@ -92,6 +164,7 @@ def build_report(store: ProjectStore, run_id: int | None = None) -> Report:
         problems=tuple(store.problems()),
         signatures=signatures,
         thresholds=thresholds,
+        reviews=report_reviews(store),
     )
 
 
@@ -112,6 +185,7 @@ def only_questions(report: Report, question_ids: Collection[str]) -> Report:
         golden=tuple(item for item in report.golden if item.id in keep),
         rows=tuple(row for row in report.rows if row.item.id in keep),
         golden_flags={qid: flags for qid, flags in report.golden_flags.items() if qid in keep},
+        reviews={qid: review for qid, review in report.reviews.items() if qid in keep},
     )
 
 
@@ -127,7 +201,7 @@ def export_report(
     """Write the report workbook of a scored project (optionally only some questions), with
     the scores of ``judge_run_id`` (default: the newest judge run, if any) on a Judge sheet."""
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
-    report = build_report(store, run_id)
+    report = build_report(store, run_id, judge_run_id=judge_run_id)
     if question_ids is not None:
         report = only_questions(report, question_ids)
     write_report_workbook(report, out, sources=report_sources(store), judge=judge_scores(store, judge_run_id))

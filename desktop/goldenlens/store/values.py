@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from goldenlens.core import review as _review
 from goldenlens.core.model import GoldenItem
+from goldenlens.core.review import effective_value
 
 RUN_RUNNING: Final = "running"
 RUN_FINISHED: Final = "finished"
@@ -22,10 +24,11 @@ RUN_STATUSES: Final = frozenset({RUN_RUNNING, RUN_FINISHED, RUN_CANCELLED, RUN_F
 #: The states ``finish_run`` may move a run to.
 RUN_END_STATUSES: Final = RUN_STATUSES - {RUN_RUNNING}
 
-REVIEW_UNREVIEWED: Final = "unreviewed"
-REVIEW_ACCEPTED: Final = "accepted"
-REVIEW_NEEDS_CURATION: Final = "needs_curation"
-REVIEW_STATUSES: Final = frozenset({REVIEW_UNREVIEWED, REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION})
+# Defined in the core, which reports share; named here for the store's callers.
+REVIEW_UNREVIEWED: Final = _review.REVIEW_UNREVIEWED
+REVIEW_ACCEPTED: Final = _review.REVIEW_ACCEPTED
+REVIEW_NEEDS_CURATION: Final = _review.REVIEW_NEEDS_CURATION
+REVIEW_STATUSES: Final = _review.REVIEW_STATUSES
 
 HISTORY_IMPORT: Final = "import"
 HISTORY_EDIT: Final = "edit"
@@ -101,6 +104,11 @@ class Override:
     @property
     def is_withdrawal(self) -> bool:
         return self.value is None and self.passed is None
+
+    @property
+    def effective_value(self) -> float | None:
+        """The number this override puts in force (``None`` for a withdrawal)."""
+        return effective_value(self.value, self.passed)
 
 
 @dataclass(frozen=True)
