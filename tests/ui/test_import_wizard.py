@@ -103,13 +103,20 @@ WIDE = {"question_id": "id", "question": "question"}
 
 @pytest.mark.parametrize(
     ("responses_file", "mapping", "layout", "rows"),
-    [("responses.csv", LONG, "long — one row per question", 20),
-     ("responses_wide.csv", WIDE, "wide — one column per pipeline: Pipeline1, Pipeline2, Pipeline3", 10)],
-)  # fmt: skip
+    [
+        ("responses.csv", LONG, "long — one row per question", 20),
+        ("responses_wide.csv", WIDE, "wide — one column per pipeline: Pipeline1, Pipeline2, Pipeline3", 10),
+    ],
+)
 def test_sample_csvs_import_and_score(
-    qtbot: QtBot, wizard: ImportWizard, tmp_path: Path, responses_file: str, mapping: dict[str, str],
-    layout: str, rows: int,
-) -> None:  # fmt: skip
+    qtbot: QtBot,
+    wizard: ImportWizard,
+    tmp_path: Path,
+    responses_file: str,
+    mapping: dict[str, str],
+    layout: str,
+    rows: int,
+) -> None:
     suffix = "" if responses_file == "responses.csv" else "_wide"  # /tmp/wizard_page<N><suffix>.png
     wizard.set_files(sample_dir() / "golden.csv", sample_dir() / responses_file)
     qtbot.waitUntil(lambda: wizard.button(NEXT).isEnabled())
@@ -136,7 +143,11 @@ def test_sample_csvs_import_and_score(
     _next(qtbot, wizard)
     check = wizard.check_page
     assert "10 questions, 3 pipelines, 30 responses" in check.summary_label.text()
-    assert wizard.problems() == []
+    # Nothing is wrong; a wide file gets one note saying which columns are the pipelines.
+    assert [p for p in wizard.problems() if p.severity is not Severity.INFO] == []
+    notes = [p.message for p in wizard.problems() if p.severity is Severity.INFO]
+    wide = "wide layout: 3 pipeline column(s): 'Pipeline1' (C), 'Pipeline2' (D), 'Pipeline3' (E)."
+    assert notes == ([] if layout.startswith("long") else [wide])
     assert wizard.button(FINISH).isEnabled()
     wizard.grab().save(f"/tmp/wizard_page4{suffix}.png")
 
@@ -393,3 +404,50 @@ def test_the_wizard_is_freed_without_the_cyclic_gc(qtbot: QtBot, tmp_path: Path)
         assert [ref() for ref in alive] == [None] * len(alive)
     finally:
         gc.enable()
+
+
+def test_header_row_and_hidden_sheets_in_the_wizard(qtbot: QtBot, wizard: ImportWizard, tmp_path: Path) -> None:
+    """A title row above the header is skipped (Auto shows where the header is), the header row can be
+    set by hand, and a hidden sheet is listed as hidden but never chosen by itself."""
+    path = write_xlsx(
+        tmp_path / "analyst.xlsx",
+        {
+            "Golden": [
+                ["Q2 golden set, prepared by Finance"],
+                [],
+                ["id", "question", "answer", "fact"],
+                *[list(row) for row in _rows(sample_dir() / "golden.csv")[1:]],
+            ],
+            "Responses": _rows(sample_dir() / "responses.csv"),
+            "Old": [["id", "question", "answer"], ["x", "stale?", "yes"]],
+        },
+    )
+    from openpyxl import load_workbook
+
+    book = load_workbook(path)
+    book["Old"].sheet_state = "hidden"
+    book.save(path)
+    wizard.set_files(path, path)
+    qtbot.waitUntil(lambda: wizard.button(NEXT).isEnabled())
+    _next(qtbot, wizard)
+    golden = wizard.golden_page
+    combo = golden.sheet_combo
+    assert [combo.itemText(i) for i in range(combo.count())] == ["Golden", "Responses", "Old (hidden)"]
+    assert combo.currentText() == "Golden"
+    assert golden.header_spin.text() == "Auto"
+    assert golden.header_hint.text() == "header on row 3"
+    assert golden.preview_model.headerData(0, Qt.Orientation.Vertical) == "4"
+    assert golden.preview_model.rowCount() == 10
+    # Setting the header row by hand: row 1 (the title) makes a table with one odd column.
+    golden.header_spin.setValue(1)
+    qtbot.waitUntil(lambda: golden.current is not None and golden.current.header_row == 1)
+    assert golden.current.header == ("Q2 golden set, prepared by Finance",)
+    golden.header_spin.setValue(0)
+    qtbot.waitUntil(lambda: golden.current is not None and golden.current.header_row == 3)
+    request_rows = wizard.import_request
+    _next(qtbot, wizard)
+    _next(qtbot, wizard)
+    request = request_rows()
+    assert request is not None
+    assert request.options()["header_row"] == 3
+    assert request.options()["responses_header_row"] == 1

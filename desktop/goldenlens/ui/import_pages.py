@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -197,6 +198,7 @@ class TablePage(QWizardPage):
         self._fields = GOLDEN_FIELDS if kind == "golden" else RESPONSE_FIELDS
         self._path: Path | None = None
         self._sheet: str | None = None
+        self._header_row: int | None = None
         self._overrides: dict[str, str] = {}
         self._updating = False
         self.current: Preview | None = None
@@ -238,6 +240,23 @@ class TablePage(QWizardPage):
         self.sheet_combo.currentIndexChanged.connect(self._on_sheet_chosen)
         grid.addWidget(self.sheet_label, 0, 0)
         grid.addWidget(self.sheet_combo, 0, 1)
+        self.header_label = QLabel("&Header row:")
+        self.header_spin = QSpinBox()
+        self.header_spin.setRange(0, 1_048_576)
+        self.header_spin.setSpecialValueText("Auto")
+        self.header_spin.setToolTip(
+            "The row (as the spreadsheet numbers it) that holds the column names. Auto takes the first of "
+            "the first 20 rows that names a known column, so title rows above the table are skipped."
+        )
+        self.header_label.setBuddy(self.header_spin)
+        self.header_spin.valueChanged.connect(self._on_header_row_chosen)
+        self.header_hint = QLabel()
+        self.header_hint.setEnabled(False)  # greyed: a note, not a control
+        header_box = QHBoxLayout()
+        header_box.addWidget(self.header_spin)
+        header_box.addWidget(self.header_hint, 1)
+        grid.addWidget(self.header_label, 0, 2)
+        grid.addLayout(header_box, 0, 3, 1, 3)
         self.field_combos: dict[str, QComboBox] = {}
         for i, field in enumerate(self._fields):
             combo = QComboBox()
@@ -310,6 +329,9 @@ class TablePage(QWizardPage):
         path = field.path()
         if path != self._path:
             self._path, self._sheet, self.current, self._error = path, None, None, None
+            self._header_row = None
+            with QSignalBlocker(self.header_spin):
+                self.header_spin.setValue(0)
             self._overrides.clear()
             self.preview_model.clear()
             self.problems_panel.set_problems(())
@@ -322,11 +344,12 @@ class TablePage(QWizardPage):
     def refresh(self) -> None:
         """Ask for a preview with the current sheet and column choices."""
         path, sheet, kind, mapping = self._path, self._sheet, self.kind, dict(self._overrides)
+        header_row = self._header_row
         if path is None:
             return
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> Preview:
-            return preview(path, sheet=sheet, kind=kind, mapping=mapping)
+            return preview(path, sheet=sheet, kind=kind, mapping=mapping, header_row=header_row)
 
         self.loader.request(job)  # busy_changed then updates the Next button
 
@@ -336,7 +359,12 @@ class TablePage(QWizardPage):
 
     def _on_sheet_chosen(self, index: int) -> None:
         if not self._updating and index >= 0:
-            self._sheet = self.sheet_combo.itemText(index)
+            self._sheet = str(self.sheet_combo.itemData(index) or self.sheet_combo.itemText(index))
+            self.refresh()
+
+    def _on_header_row_chosen(self, value: int) -> None:
+        if not self._updating:
+            self._header_row = value or None  # 0 shows "Auto"
             self.refresh()
 
     def _on_field_chosen(self) -> None:
@@ -382,8 +410,15 @@ class TablePage(QWizardPage):
         self.sheet_combo.setVisible(is_workbook)
         with QSignalBlocker(self.sheet_combo):
             self.sheet_combo.clear()
-            self.sheet_combo.addItems(list(result.sheets))
-            self.sheet_combo.setCurrentText(result.sheet or "")
+            for name in result.sheets:
+                # A hidden sheet is never chosen by itself; the analyst can still pick it.
+                label = f"{name} (hidden)" if name in result.hidden_sheets else name
+                self.sheet_combo.addItem(label, name)
+            self.sheet_combo.setCurrentIndex(max(self.sheet_combo.findData(result.sheet), 0))
+        if result.header:
+            self.header_hint.setText(f"header on row {result.header_row}" if self._header_row is None else "")
+        else:
+            self.header_hint.setText("")
         chosen = result.columns.as_dict()
         for field, combo in self.field_combos.items():
             combo.clear()

@@ -55,11 +55,15 @@ class ImportRequest:
     golden_sheet: str | None
     responses_sheet: str | None
     mapping: Mapping[str, str]
+    # The header rows the previews showed (detected or chosen), so the import reads the same.
+    golden_header_row: int | None = None
+    responses_header_row: int | None = None
 
     def options(self) -> dict[str, Any]:
         """Keyword arguments of ``load_inputs`` and ``import_inputs`` beyond the two paths."""
         sheets = {"golden_sheet": self.golden_sheet, "responses_sheet": self.responses_sheet}
-        return {**sheets, "mapping": self.mapping}
+        rows = {"header_row": self.golden_header_row, "responses_header_row": self.responses_header_row}
+        return {**sheets, "mapping": self.mapping, **rows}
 
 
 class ImportCommitted(Exception):  # noqa: N818 - it reports a state, not an error
@@ -318,8 +322,17 @@ class ImportWizard(QWizard):
         if golden is None or responses is None or golden_path is None or responses_path is None:
             return None
         mapping = merge_mappings(golden, responses)
-        return None if mapping is None else ImportRequest(golden_path, responses_path, golden.sheet,
-                                                          responses.sheet, mapping)  # fmt: skip
+        if mapping is None:
+            return None
+        return ImportRequest(
+            golden_path,
+            responses_path,
+            golden.sheet,
+            responses.sheet,
+            mapping,
+            golden_header_row=golden.header_row,
+            responses_header_row=responses.header_row,
+        )
 
     def accept(self) -> None:
         """Finish: start the import (the wizard closes when it has succeeded)."""
