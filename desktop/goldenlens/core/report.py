@@ -25,7 +25,8 @@ class ScoredRow:
         return (self.item.id, self.response.pipeline)
 
     @property
-    def scores(self) -> dict[str, float]:
+    def scores(self) -> dict[str, float | None]:
+        """Score by metric; ``None`` where not scored (``result.reasons`` says why)."""
         return self.result.scores
 
 
@@ -47,12 +48,15 @@ class Report:
                 return r
         return None
 
-    def summary(self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES) -> dict[str, dict[str, float]]:
-        """Mean of each score per pipeline (pipelines in report order)."""
+    def summary(
+        self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES
+    ) -> dict[str, dict[str, float | None]]:
+        """Mean of each score per pipeline over its scored rows (pipelines in report order)."""
         return summarise(self.rows, self.pipelines, score_names)
 
     def fact_matrix(self) -> dict[str, dict[str, float | None]]:
-        """The Factual Knowledge Report: question id → pipeline → exact FK (``None`` if no response)."""
+        """The Factual Knowledge Report: question id → pipeline → exact FK (``None`` if no
+        response, or not scored: :meth:`fact_not_scored` tells the two apart)."""
         matrix: dict[str, dict[str, float | None]] = {
             item.id: dict.fromkeys(self.pipelines) for item in self.golden
         }
@@ -63,17 +67,35 @@ class Report:
 
 def summarise(
     rows: Iterable[ScoredRow], pipelines: Sequence[str], score_names: Sequence[str] = LEXICAL_SCORE_NAMES
-) -> dict[str, dict[str, float]]:
-    """Mean of each score per pipeline, as FMEval aggregates (plain mean over rows)."""
+) -> dict[str, dict[str, float | None]]:
+    """Mean of each score per pipeline, as FMEval aggregates (plain mean over rows).
+
+    Not-scored values (``None``) are left out of their metric's mean; a metric with no scored
+    row has mean ``None``. With every row scored this is exactly FMEval's mean; a pipeline with
+    no rows keeps 0.0 as before.
+    """
     sums: dict[str, dict[str, float]] = {p: dict.fromkeys(score_names, 0.0) for p in pipelines}
-    counts: dict[str, int] = dict.fromkeys(pipelines, 0)
+    counts: dict[str, dict[str, int]] = {p: dict.fromkeys(score_names, 0) for p in pipelines}
+    rows_of: dict[str, int] = dict.fromkeys(pipelines, 0)
     for r in rows:
         p = r.response.pipeline
-        counts[p] = counts.get(p, 0) + 1
+        rows_of[p] = rows_of.get(p, 0) + 1
         target = sums.setdefault(p, dict.fromkeys(score_names, 0.0))
+        counted = counts.setdefault(p, dict.fromkeys(score_names, 0))
         for name in score_names:
-            target[name] += r.scores[name]
-    return {p: {n: (v / counts[p] if counts[p] else 0.0) for n, v in s.items()} for p, s in sums.items()}
+            value = r.scores[name]
+            if value is not None:
+                target[name] += value
+                counted[name] += 1
+    return {
+        p: {n: _mean(v, counts[p][n], rows_of[p]) for n, v in s.items()} for p, s in sums.items()
+    }
+
+
+def _mean(total: float, scored: int, rows: int) -> float | None:
+    if scored:
+        return total / scored
+    return None if rows else 0.0
 
 
 def score_all(
@@ -112,7 +134,9 @@ def golden_flags_for(
     """Per golden row flags, from the exact FK score of each of its responses."""
     found: dict[str, list[float]] = {item.id: [] for item in golden}
     for r in rows:
-        found.setdefault(r.item.id, []).append(r.scores[FACTUAL_KNOWLEDGE])
+        value = r.scores[FACTUAL_KNOWLEDGE]
+        if value is not None:  # a not-scored fact says nothing about the question
+            found.setdefault(r.item.id, []).append(value)
     return {
         item.id: tuple(golden_flags(item.answer, item.fact, found[item.id], thresholds)) for item in golden
     }

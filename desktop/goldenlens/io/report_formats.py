@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.lexical import FACT_SCORE_NAMES, LEXICAL_SCORE_NAMES
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report
 
@@ -43,7 +43,8 @@ def _judge_fields(
 
 
 def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[str, Any]]:
-    """One dict per (question, pipeline): ids, the seven scores and the flag names; with
+    """One dict per (question, pipeline): ids, the seven scores (``None``: not scored), the
+    ``status`` of each and the ``reasons`` of the not-scored ones, and the flag names; with
     ``judge``, also ``judge``/``judge_status``/``judge_reasons`` per row."""
     metrics = judge_metric_names(judge) if judge else []
     return [
@@ -51,6 +52,11 @@ def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[s
             "question_id": row.item.id,
             "pipeline": row.response.pipeline,
             **{name: row.scores[name] for name in LEXICAL_SCORE_NAMES},
+            "status": {
+                name: (ScoreStatus.SCORED if row.scores[name] is not None else ScoreStatus.NOT_SCORED).value
+                for name in LEXICAL_SCORE_NAMES
+            },
+            "reasons": {name: row.result.reasons.get(name, "") for name in LEXICAL_SCORE_NAMES if row.scores[name] is None},
             "flags": [flag.value for flag in row.flags],
             **(_judge_fields(row.key, judge, metrics) if judge else {}),
         }
@@ -90,11 +96,14 @@ def write_report_json(report: Report, path: Path, judge: JudgeScores | None = No
 def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = None) -> None:
     """UTF-8 with BOM so Excel opens accented text correctly; flags joined with ``;``.
 
-    With ``judge``, each judge metric adds a value column (empty when not scored) and a
+    A not-scored lexical value is an empty cell, with the reason in ``<metric>_reason`` (the
+    two Factual Knowledge metrics, the only lexical ones that can be not scored). With
+    ``judge``, each judge metric adds a value column (empty when not scored) and a
     ``<metric>_reason`` column (why it was not scored)."""
     metrics = judge_metric_names(judge) if judge else []
     judge_columns = [column for name in metrics for column in (name, f"{name}_reason")]
-    fields = ["question_id", "pipeline", *LEXICAL_SCORE_NAMES, "flags", *judge_columns]
+    fact_reasons = [f"{name}_reason" for name in FACT_SCORE_NAMES]
+    fields = ["question_id", "pipeline", *LEXICAL_SCORE_NAMES, *fact_reasons, "flags", *judge_columns]
     with path.open("w", newline="", encoding="utf-8-sig") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
@@ -102,6 +111,9 @@ def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = Non
             values = row.pop("judge", {})
             reasons = row.pop("judge_reasons", {})
             row.pop("judge_status", None)
+            row.pop("status")
+            lexical_reasons = row.pop("reasons")
+            cells_lexical = {f"{name}_reason": lexical_reasons.get(name, "") for name in FACT_SCORE_NAMES}
             cells = {name: values.get(name) for name in metrics}
             cells |= {f"{name}_reason": reasons.get(name, "") for name in metrics}
-            writer.writerow({**row, "flags": ";".join(row["flags"]), **cells})
+            writer.writerow({**row, **cells_lexical, "flags": ";".join(row["flags"]), **cells})

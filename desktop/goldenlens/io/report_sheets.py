@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from openpyxl.cell.cell import Cell
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.flags import FLAG_LABELS, Flag, explain
@@ -102,7 +103,7 @@ def write_scores_sheet(
             text_cell(ws, row.response.pipeline, where, 3),
         ]
         cells += [
-            number_cell(ws, scores[name], where, col, SCORE)
+            _score_cell(ws, scores[name], where, col)
             for col, name in enumerate(LEXICAL_SCORE_NAMES, start=_FIRST_SCORE_COL)
         ]
         cells += [
@@ -117,10 +118,21 @@ def write_scores_sheet(
             tick()
 
 
+#: What a not-scored value reads in a sheet (a blank would look like a missing response).
+NOT_SCORED_TEXT = "not scored"
+
+
+def _score_cell(ws: WriteOnlyWorksheet, value: float | None, where: RowRef, col: int) -> Cell:
+    if value is None:
+        return text_cell(ws, NOT_SCORED_TEXT, where, col, SCORE)
+    return number_cell(ws, value, where, col, SCORE)
+
+
 def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
     """Questions by pipelines: exact Factual Knowledge (0/1), then each pipeline's mean.
 
-    A question a pipeline did not answer is blank, not 0, and is left out of the mean.
+    A question a pipeline did not answer is blank, not 0, and is left out of the mean; one
+    whose fact is empty reads "not scored" and is left out of the mean too.
     """
     pipelines = report.pipelines
     headers = ("id", "question", *pipelines)
@@ -146,6 +158,7 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
 
     _header(ws, FK_SHEET, headers)
     matrix = report.fact_matrix()
+    answered = {row.key for row in report.rows}
     found: dict[str, list[float]] = {p: [] for p in pipelines}
     for excel_row, item in enumerate(report.golden, start=2):
         where = RowRef(FK_SHEET, excel_row, headers, item.id)
@@ -154,13 +167,16 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
             value = matrix[item.id].get(pipeline)
             if value is not None:
                 found[pipeline].append(value)
-            cells.append(number_cell(ws, None if value is None else int(value), where, col, TOP))
+            if value is None and (item.id, pipeline) in answered:
+                cells.append(text_cell(ws, NOT_SCORED_TEXT, where, col, TOP))
+            else:
+                cells.append(number_cell(ws, None if value is None else int(value), where, col, TOP))
         ws.append(cells)
 
     where = RowRef(FK_SHEET, questions + 2, headers)
     mean_row = [
         text_cell(ws, "Mean", where, 1, BOLD),
-        text_cell(ws, "exact Factual Knowledge, mean over the questions answered", where, 2, NOTE),
+        text_cell(ws, "exact Factual Knowledge, mean over the questions answered and scored", where, 2, NOTE),
     ]
     for col, pipeline in enumerate(pipelines, start=3):
         values = found[pipeline]
