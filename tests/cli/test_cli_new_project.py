@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.badinputs import GOLDEN_HEADER, GOLDEN_ROWS, RESPONSES_HEADER, make_bad_inputs, write_csv
 
 from goldenlens.cli.main import main
 from goldenlens.store.project import ProjectStore
-from tests.badinputs import GOLDEN_HEADER, GOLDEN_ROWS, RESPONSES_HEADER, make_bad_inputs, write_csv
 
 
 def _leftovers(folder: Path, name: str) -> list[str]:
@@ -23,27 +23,47 @@ def test_a_bad_golden_set_leaves_no_project_file(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     proc = subprocess.run(
-        [sys.executable, "-m", "goldenlens", "score", str(bad), str(responses), "--project", str(out / "new.goldenlens")],
+        [
+            sys.executable,
+            "-m",
+            "goldenlens",
+            "score",
+            str(bad),
+            str(responses),
+            "--project",
+            str(out / "new.goldenlens"),
+        ],
         capture_output=True,
         text=True,
         check=False,
     )
     assert proc.returncode == 2, proc.stderr
-    assert "bad.csv" in proc.stderr and "no question column" in proc.stderr
+    assert "bad.csv" in proc.stderr
+    assert "no question column" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert list(out.iterdir()) == []
 
 
-def test_every_fatal_bad_input_leaves_no_new_project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_fatal_bad_input_leaves_no_new_project(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cases = [case for case in make_bad_inputs(tmp_path / "bad") if case.expect_fatal]
     assert len(cases) >= 15
     out = tmp_path / "projects"
     out.mkdir()
     for case in cases:
         responses = case.responses_path or write_csv(
-            tmp_path / "ok" / "responses.csv", [RESPONSES_HEADER, ["q01", "p1", "He is the CEO of Amazon.", ""]]
+            tmp_path / "ok" / "responses.csv",
+            [RESPONSES_HEADER, ["q01", "p1", "He is the CEO of Amazon.", ""]],
         )
-        args = ["score", str(case.golden_path), str(responses), "--project", str(out / f"{case.name}.goldenlens"), "-q"]
+        args = [
+            "score",
+            str(case.golden_path),
+            str(responses),
+            "--project",
+            str(out / f"{case.name}.goldenlens"),
+            "-q",
+        ]
         if case.golden_sheet:
             args += ["--golden-sheet", case.golden_sheet]
         assert main(args) == 2, case.name
@@ -53,7 +73,9 @@ def test_every_fatal_bad_input_leaves_no_new_project(tmp_path: Path, capsys: pyt
 
 def test_a_failed_import_into_an_existing_project_keeps_it(tmp_path: Path) -> None:
     golden = write_csv(tmp_path / "golden.csv", [GOLDEN_HEADER, *GOLDEN_ROWS])
-    responses = write_csv(tmp_path / "responses.csv", [RESPONSES_HEADER, ["q01", "p1", "He is the CEO of Amazon.", ""]])
+    responses = write_csv(
+        tmp_path / "responses.csv", [RESPONSES_HEADER, ["q01", "p1", "He is the CEO of Amazon.", ""]]
+    )
     project = tmp_path / "kept.goldenlens"
     assert main(["score", str(golden), str(responses), "--project", str(project), "-q"]) == 0
     bad = write_csv(tmp_path / "bad.csv", [["id", "prompt text"], ["q01", "Who?"]])

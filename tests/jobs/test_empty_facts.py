@@ -111,7 +111,9 @@ def scored(inputs: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) 
     project = folder / "p.goldenlens"
     stderr = io.StringIO()
     with contextlib.redirect_stderr(stderr):
-        code = main(["score", str(inputs[0]), str(inputs[1]), "--project", str(project), "-o", str(folder / "r.json")])
+        code = main(
+            ["score", str(inputs[0]), str(inputs[1]), "--project", str(project), "-o", str(folder / "r.json")]
+        )
         assert main(["report", str(project), "-o", str(folder / "r.csv")]) == 0
         assert main(["report", str(project), "-o", str(folder / "r.xlsx")]) == 0
     assert code == 0, stderr.getvalue()
@@ -225,7 +227,8 @@ def test_desktop_detail_and_grid_show_not_scored(scored: dict[str, Any]) -> None
     assert detail is not None
     p1 = detail.pipeline("P1")
     assert p1 is not None
-    assert p1.scores[FK] is None and "empty" in p1.reasons[FK]
+    assert p1.scores[FK] is None
+    assert "empty" in p1.reasons[FK]
     assert p1.scores[F1_SCORE] is not None
     row = grid.index_of("q02")
     assert row is not None
@@ -242,7 +245,9 @@ def test_fixing_the_fact_scores_it_at_once(inputs: tuple[Path, Path], tmp_path: 
         result = edit_golden_item(store, replace(item, fact="22.1 billion"), reviewer="analyst")
         run = store.latest_run("lexical", finished_only=True)
         assert run is not None
-        values = {(r.pipeline, r.metric): (r.value, str(r.status)) for r in store.scores_of_question(run.id, "q02")}
+        values = {
+            (r.pipeline, r.metric): (r.value, str(r.status)) for r in store.scores_of_question(run.id, "q02")
+        }
         flags = [f for q, p, f in store.flags(run.id) if q == "q02" and p == ""]
     assert values[("P1", FK)] == (1.0, "scored")
     assert values[("P2", FK)] == (0.0, "scored")

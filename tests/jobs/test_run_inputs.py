@@ -54,7 +54,14 @@ def write_inputs(folder: Path, *, variant: int = 0, name: str = "responses.csv")
         writer = csv.writer(handle)
         writer.writerow(["id", "question", "answer", "fact"])
         for i in range(QUESTIONS):
-            writer.writerow([f"q{i:04d}", f"What is the value of item {i}?", f"The value of item {i} is V{i} units.", f"V{i}"])
+            writer.writerow(
+                [
+                    f"q{i:04d}",
+                    f"What is the value of item {i}?",
+                    f"The value of item {i} is V{i} units.",
+                    f"V{i}",
+                ]
+            )
     responses = folder / name
     with responses.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -66,12 +73,19 @@ def write_inputs(folder: Path, *, variant: int = 0, name: str = "responses.csv")
 
 
 def run_values(store: ProjectStore, run_id: int) -> Scores:
-    return {(r.question_id, r.pipeline, r.metric): (r.value, str(r.status), r.reason) for r in store.scores(run_id)}
+    return {
+        (r.question_id, r.pipeline, r.metric): (r.value, str(r.status), r.reason)
+        for r in store.scores(run_id)
+    }
 
 
 def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "goldenlens", *map(str, args)], capture_output=True, text=True, check=False, timeout=300
+        [sys.executable, "-m", "goldenlens", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
     )
 
 
@@ -132,15 +146,19 @@ def test_killed_run_then_changed_responses_equals_a_clean_run_of_the_new_inputs(
     done = cli("score", golden, new_responses, "--project", project, "-q", "-o", tmp_path / "again.json")
     assert done.returncode == 0, done.stderr
     clean_project = tmp_path / "clean.goldenlens"
-    clean = cli("score", golden, new_responses, "--project", clean_project, "-q", "-o", tmp_path / "clean.json")
+    clean = cli(
+        "score", golden, new_responses, "--project", clean_project, "-q", "-o", tmp_path / "clean.json"
+    )
     assert clean.returncode == 0, clean.stderr
 
     with ProjectStore.open(project) as store:
         rescored = store.latest_run("lexical", finished_only=True)
-        assert rescored is not None and rescored.id != killed.id
+        assert rescored is not None
+        assert rescored.id != killed.id
         assert len(store.scored_keys(rescored.id)) == QUESTIONS * len(PIPELINES)
         got, got_flags = run_values(store, rescored.id), sorted(store.flags(rescored.id))
-        assert store.run(killed.id) is not None and not store.run(killed.id).is_finished  # type: ignore[union-attr]
+        assert store.run(killed.id) is not None
+        assert not store.run(killed.id).is_finished
     with ProjectStore.open(clean_project) as store:
         clean_run = store.latest_run("lexical", finished_only=True)
         assert clean_run is not None
@@ -203,7 +221,10 @@ def test_a_judge_run_is_resumed_only_on_identical_inputs(tmp_path: Path) -> None
         [cancelled] = store.unfinished_runs("judge")
         assert cancelled.inputs_sha256
         # A context changed (the judge reads contexts): a new run.
-        changed = [replace(r, contexts=("new context",)) if r.question_id == "q0000" else r for r in store.responses()]
+        changed = [
+            replace(r, contexts=("new context",)) if r.question_id == "q0000" else r
+            for r in store.responses()
+        ]
         store.replace_responses(changed, list(PIPELINES))
         fresh = judge_project(store, options, engines=Engines())
         assert fresh != cancelled.id
@@ -291,11 +312,12 @@ def test_a_second_process_is_refused_while_a_project_is_scored(tmp_path: Path) -
             assert len(store.imports()) == 1  # the refused `score` did not re-import either
     finally:
         release.write_text("go")
-        out, err = holder.communicate(timeout=120)
+        _out, err = holder.communicate(timeout=120)
     assert holder.returncode == 0, err
     with ProjectStore.open(project) as store:
-        [run] = [r for r in store.unfinished_runs("lexical")] or [store.latest_run("lexical")]
-        assert run is not None and run.is_finished
+        [run] = list(store.unfinished_runs("lexical")) or [store.latest_run("lexical")]
+        assert run is not None
+        assert run.is_finished
         assert len(store.scored_keys(run.id)) == QUESTIONS * len(PIPELINES)
     assert not lock_path(project).exists()
     # Once the holder is done, the second process scores normally.
@@ -316,7 +338,8 @@ def test_a_crashed_holder_leaves_no_lock_behind(tmp_path: Path) -> None:
     assert after.returncode == 0, after.stderr
     with ProjectStore.open(project) as store:
         run = store.latest_run("lexical")
-        assert run is not None and run.is_finished
+        assert run is not None
+        assert run.is_finished
         assert len(store.scored_keys(run.id)) == QUESTIONS * len(PIPELINES)
 
 
@@ -372,9 +395,12 @@ def test_a_lock_held_by_another_process_is_refused_in_process(tmp_path: Path) ->
             sys.stdin.readline()
         """
     )
-    holder = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "held"
         with pytest.raises(ProjectBusyError, match=BUSY), project_lock(project):
             pass
     finally:

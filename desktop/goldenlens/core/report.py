@@ -48,9 +48,7 @@ class Report:
                 return r
         return None
 
-    def summary(
-        self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES
-    ) -> dict[str, dict[str, float | None]]:
+    def summary(self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES) -> dict[str, dict[str, float | None]]:
         """Mean of each score per pipeline over its scored rows (pipelines in report order)."""
         return summarise(self.rows, self.pipelines, score_names)
 
@@ -87,9 +85,7 @@ def summarise(
             if value is not None:
                 target[name] += value
                 counted[name] += 1
-    return {
-        p: {n: _mean(v, counts[p][n], rows_of[p]) for n, v in s.items()} for p, s in sums.items()
-    }
+    return {p: {n: _mean(v, counts[p][n], rows_of[p]) for n, v in s.items()} for p, s in sums.items()}
 
 
 def _mean(total: float, scored: int, rows: int) -> float | None:

@@ -56,7 +56,11 @@ def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[s
                 name: (ScoreStatus.SCORED if row.scores[name] is not None else ScoreStatus.NOT_SCORED).value
                 for name in LEXICAL_SCORE_NAMES
             },
-            "reasons": {name: row.result.reasons.get(name, "") for name in LEXICAL_SCORE_NAMES if row.scores[name] is None},
+            "reasons": {
+                name: row.result.reasons.get(name, "")
+                for name in LEXICAL_SCORE_NAMES
+                if row.scores[name] is None
+            },
             "flags": [flag.value for flag in row.flags],
             **(_judge_fields(row.key, judge, metrics) if judge else {}),
         }

@@ -92,12 +92,20 @@ def score_project(
     """
     wait = None if cancel is None else cancel.raise_if_cancelled
     with project_lock(store.path, while_waiting=wait):
-        return _score_project(store, options or ScoreOptions(), progress, cancel, batch_size, resume)
+        return _score_project(
+            store,
+            options or ScoreOptions(),
+            progress=progress,
+            cancel=cancel,
+            batch_size=batch_size,
+            resume=resume,
+        )
 
 
 def _score_project(
     store: ProjectStore,
     options: ScoreOptions,
+    *,
     progress: ProgressFn,
     cancel: CancelToken | None,
     batch_size: int,

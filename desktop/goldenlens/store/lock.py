@@ -96,12 +96,14 @@ def _acquire_os_lock(path: Path, project: Path) -> int:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError as exc:
-            raise StoreError(f"{project}: cannot create the lock file {path.name}: {exc.strerror or exc}") from exc
+            raise StoreError(
+                f"{project}: cannot create the lock file {path.name}: {exc.strerror or exc}"
+            ) from exc
         if not _try_lock(fd):
             os.close(fd)
             raise ProjectBusyError(f"{project}: {_BUSY_MESSAGE}")
         try:
-            same = os.path.samestat(os.fstat(fd), os.stat(path))
+            same = os.path.samestat(os.fstat(fd), path.stat())
         except OSError:
             same = False  # removed by the holder that released it just now
         if same:

@@ -23,7 +23,6 @@ from goldenlens.store.values import (
     utc_now,
 )
 
-
 #: Key under which a run's input fingerprint rides in its stored ``params`` JSON. It is not
 #: an option: :class:`RunInfo` hands it out as ``inputs_sha256`` and ``params`` without it.
 #: (A key rather than a column keeps the project format unchanged.)

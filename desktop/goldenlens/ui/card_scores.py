@@ -117,7 +117,9 @@ class ScoresModel(QAbstractTableModel):
         if column == 0:
             return SCORE_LABELS.get(metric, metric)
         if column == 1:
-            shown = ("not scored" if metric in self._detail.reasons else "—") if value is None else f"{value:.3f}"
+            shown = (
+                ("not scored" if metric in self._detail.reasons else "—") if value is None else f"{value:.3f}"
+            )
             if override is None:
                 return shown
             verdict = {True: " ✓", False: " ✗", None: ""}[override.passed]
