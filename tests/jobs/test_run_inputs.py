@@ -114,55 +114,66 @@ def test_fingerprint_follows_the_text_not_the_row_order() -> None:
     assert inputs_fingerprint(items, a) != inputs_fingerprint(items, b)
 
 
-def test_killed_run_then_changed_responses_equals_a_clean_run_of_the_new_inputs(tmp_path: Path) -> None:
-    golden, old_responses = write_inputs(tmp_path / "in")
-    _, new_responses = write_inputs(tmp_path / "in", variant=1, name="responses_new.csv")
-    project = tmp_path / "killed.goldenlens"
+KILLER = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pathlib import Path
+    from goldenlens.jobs.score_job import score_project
+    from goldenlens.store.project import ProjectStore
+
+    def die_mid_run(progress):
+        if progress.done >= 300:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    with ProjectStore.open(Path(sys.argv[1])) as store:
+        score_project(store, progress=die_mid_run, batch_size=100)
+    """
+)
+
+
+def _killed_mid_run(project: Path, golden: Path, responses: Path) -> tuple[int, Scores]:
+    """Import, then score in a subprocess that SIGKILLs itself after 300 of 1,200 rows."""
     with ProjectStore.open(project, create=True) as store:
-        import_inputs(store, golden, old_responses)
-    script = textwrap.dedent(
-        f"""
-        import os, signal
-        from pathlib import Path
-        from goldenlens.jobs.score_job import score_project
-        from goldenlens.store.project import ProjectStore
-
-        def die_mid_run(progress):
-            if progress.done >= 300:
-                os.kill(os.getpid(), signal.SIGKILL)
-
-        with ProjectStore.open(Path({str(project)!r})) as store:
-            score_project(store, progress=die_mid_run, batch_size=100)
-        """
+        import_inputs(store, golden, responses)
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLER, str(project)], capture_output=True, text=True, check=False
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     with ProjectStore.open(project) as store:
         [killed] = store.unfinished_runs("lexical")
         assert len(store.scored_keys(killed.id)) == 300
-        old_values = run_values(store, killed.id)
+        return killed.id, run_values(store, killed.id)
+
+
+def _clean_values(tmp_path: Path, golden: Path, responses: Path) -> tuple[Scores, list[tuple[str, str, str]]]:
+    clean_project = tmp_path / "clean.goldenlens"
+    clean = cli("score", golden, responses, "--project", clean_project, "-q", "-o", tmp_path / "clean.json")
+    assert clean.returncode == 0, clean.stderr
+    with ProjectStore.open(clean_project) as store:
+        clean_run = store.latest_run("lexical", finished_only=True)
+        assert clean_run is not None
+        return run_values(store, clean_run.id), sorted(store.flags(clean_run.id))
+
+
+def test_killed_run_then_changed_responses_equals_a_clean_run_of_the_new_inputs(tmp_path: Path) -> None:
+    golden, old_responses = write_inputs(tmp_path / "in")
+    _, new_responses = write_inputs(tmp_path / "in", variant=1, name="responses_new.csv")
+    project = tmp_path / "killed.goldenlens"
+    killed_id, old_values = _killed_mid_run(project, golden, old_responses)
 
     # Score again with changed responses: the CLI re-imports them into the same project.
     done = cli("score", golden, new_responses, "--project", project, "-q", "-o", tmp_path / "again.json")
     assert done.returncode == 0, done.stderr
-    clean_project = tmp_path / "clean.goldenlens"
-    clean = cli(
-        "score", golden, new_responses, "--project", clean_project, "-q", "-o", tmp_path / "clean.json"
-    )
-    assert clean.returncode == 0, clean.stderr
-
+    want, want_flags = _clean_values(tmp_path, golden, new_responses)
     with ProjectStore.open(project) as store:
         rescored = store.latest_run("lexical", finished_only=True)
         assert rescored is not None
-        assert rescored.id != killed.id
+        assert rescored.id != killed_id
         assert len(store.scored_keys(rescored.id)) == QUESTIONS * len(PIPELINES)
         got, got_flags = run_values(store, rescored.id), sorted(store.flags(rescored.id))
-        assert store.run(killed.id) is not None
-        assert not store.run(killed.id).is_finished
-    with ProjectStore.open(clean_project) as store:
-        clean_run = store.latest_run("lexical", finished_only=True)
-        assert clean_run is not None
-        want, want_flags = run_values(store, clean_run.id), sorted(store.flags(clean_run.id))
+        killed = store.run(killed_id)
+        assert killed is not None
+        assert not killed.is_finished
     assert len(want) == QUESTIONS * len(PIPELINES) * 7
     assert got == want
     assert got_flags == want_flags
@@ -173,6 +184,25 @@ def test_killed_run_then_changed_responses_equals_a_clean_run_of_the_new_inputs(
     # it had already scored, so keeping any of them would show above.
     differing = [key for key, value in old_values.items() if want[key] != value]
     assert len(differing) > 100
+
+
+def test_resume_after_a_kill_and_changed_responses_scores_the_new_inputs(tmp_path: Path) -> None:
+    golden, old_responses = write_inputs(tmp_path / "in")
+    _, new_responses = write_inputs(tmp_path / "in", variant=1, name="responses_new.csv")
+    project = tmp_path / "killed.goldenlens"
+    killed_id, _old = _killed_mid_run(project, golden, old_responses)
+    with ProjectStore.open(project) as store:
+        import_inputs(store, golden, new_responses)  # the analyst re-imports, then resumes
+    resumed = cli("resume", project, "-q")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"the inputs changed since run {killed_id} was interrupted" in resumed.stderr
+    want, want_flags = _clean_values(tmp_path, golden, new_responses)
+    with ProjectStore.open(project) as store:
+        run = store.latest_run("lexical", finished_only=True)
+        assert run is not None
+        assert run.id != killed_id
+        assert run_values(store, run.id) == want
+        assert sorted(store.flags(run.id)) == want_flags
 
 
 def test_same_inputs_resume_the_run_and_an_edited_fact_starts_a_new_one(tmp_path: Path) -> None:

@@ -170,6 +170,12 @@ def _cmd_resume(args: argparse.Namespace) -> int:
             progress = StderrProgress(quiet=args.quiet)
             run_id = score_project(store, options, progress=progress)
             progress.finish()
+            if run_id != pending[-1].id:
+                print(
+                    f"{args.project.name}: the inputs changed since run {pending[-1].id} was interrupted; "
+                    f"scored them afresh in run {run_id}",
+                    file=sys.stderr,
+                )
         judge_run = resume_judge(store, quiet=args.quiet)
         if run_id is None and judge_run is None:
             print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)

@@ -103,7 +103,7 @@ def format_summary(report: Report) -> str:
     not_scored = sum(1 for row in report.rows for name in heads if row.scores[name] is None)
     if not_scored:
         legend += (
-            f"\n{not_scored} value(s) not scored (an empty fact or fact part: see the problems above) "
+            f"\n{not_scored} value(s) not scored (an empty fact or fact part: see the import problems) "
             "are left out of the means; '-' = nothing scored"
         )
     return "\n".join([*lines, "", legend])
