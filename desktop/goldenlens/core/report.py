@@ -54,7 +54,7 @@ class Report:
 
     def fact_matrix(self) -> dict[str, dict[str, float | None]]:
         """The Factual Knowledge Report: question id → pipeline → exact FK (``None`` if no
-        response, or not scored: :meth:`fact_not_scored` tells the two apart)."""
+        response, or not scored: :meth:`row` tells the two apart, ``None`` for no response)."""
         matrix: dict[str, dict[str, float | None]] = {
             item.id: dict.fromkeys(self.pipelines) for item in self.golden
         }

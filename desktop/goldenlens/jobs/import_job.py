@@ -74,9 +74,10 @@ def project_for_import(path: Path, *, cancel: CancelToken | None = None) -> Iter
     """Open the project at ``path`` for an import (and the scoring after it), creating it if
     needed, and hold its writer lock throughout.
 
-    When the block fails and the file did not exist before, or holds no committed import
-    (the import itself failed), the file is removed again with its WAL, shared-memory and
-    lock files: a failed import into a new project leaves nothing behind. Raises
+    When the block fails, the file did not exist before and no import was committed into it
+    (the import itself failed), the file is removed again with its WAL, shared-memory and lock
+    files: a failed import into a new project leaves nothing behind. A failure after the
+    import committed (scoring) keeps the project, so the run can be resumed. Raises
     :class:`~goldenlens.store.lock.ProjectBusyError` when another process holds the lock.
     """
     with project_lock(path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
