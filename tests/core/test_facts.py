@@ -181,7 +181,6 @@ def test_match_spans_point_at_the_parts(response: str, fact: str) -> None:
 # --- the sample's Factual Knowledge Report (resources/sample/README.md) -----------------------
 
 
-
 @pytest.mark.parametrize(("qid", "expected"), FK_REPORT.items(), ids=FK_REPORT)
 def test_factual_knowledge_report_of_the_sample(
     sample: SampleRows, qid: str, expected: tuple[int, ...]

@@ -88,9 +88,7 @@ def make_arrays() -> Arrays:
     golden[2] = FLAG_BITS[Flag.AMBIGUOUS_QUESTION.value]
     review = ["unreviewed", "accepted", "needs_curation", "unreviewed", "accepted"]
     responses = ["Andy Jassy", "$170.0 billion", "Seattle", "22.1 billion", ""]
-    texts = [
-        "\n".join((i, q, r)).lower() for i, q, r in zip(ids, questions, responses, strict=True)
-    ]
+    texts = ["\n".join((i, q, r)).lower() for i, q, r in zip(ids, questions, responses, strict=True)]
     return Arrays(
         _objects(ids), _objects(questions), PIPELINES,
         {FACTUAL_KNOWLEDGE: np.array(fk), RECALL: np.array(recall), F1_SCORE: np.array(f1)},
@@ -302,7 +300,12 @@ def test_columns_and_keys() -> None:
 
 def test_empty_data_has_no_rows() -> None:
     empty = Arrays(
-        _objects([]), _objects([]), (), {}, np.zeros((0, 0), dtype=np.int64), np.zeros(0, dtype=np.int64),
+        _objects([]),
+        _objects([]),
+        (),
+        {},
+        np.zeros((0, 0), dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
         _objects([]),
     )
     state = GridState(threshold="", flag=ANY_FLAG, disagree_only=True, sort_column=ID_COLUMN)

@@ -326,7 +326,7 @@ def test_golden_row_problems(tmp_path: Path) -> None:
     ]
     assert [(p.severity, p.row, p.column) for p in problems] == [
         (Severity.WARNING, 2, "answer"),
-        (Severity.WARNING, 3, "fact"),
+        (Severity.ERROR, 3, "fact"),  # an empty fact: Factual Knowledge is not scored
         (Severity.ERROR, 4, "id"),
     ]
 

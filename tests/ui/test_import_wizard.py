@@ -406,7 +406,9 @@ def test_the_wizard_is_freed_without_the_cyclic_gc(qtbot: QtBot, tmp_path: Path)
         gc.enable()
 
 
-def test_header_row_and_hidden_sheets_in_the_wizard(qtbot: QtBot, wizard: ImportWizard, tmp_path: Path) -> None:
+def test_header_row_and_hidden_sheets_in_the_wizard(
+    qtbot: QtBot, wizard: ImportWizard, tmp_path: Path
+) -> None:
     """A title row above the header is skipped (Auto shows where the header is), the header row can be
     set by hand, and a hidden sheet is listed as hidden but never chosen by itself."""
     path = write_xlsx(

@@ -15,7 +15,8 @@ from pathlib import Path
 from goldenlens import __version__
 from goldenlens.core.model import InputError, Severity
 from goldenlens.io.golden_writer import ExportError
-from goldenlens.jobs.import_job import ImportResult, import_inputs
+from goldenlens.jobs.curation import run_options
+from goldenlens.jobs.import_job import ImportResult, import_inputs, project_for_import
 from goldenlens.jobs.judge_job import JudgeOptions, JudgeRunError, judge_project
 from goldenlens.jobs.progress import Cancelled
 from goldenlens.jobs.report_job import NoScoresError
@@ -148,7 +149,8 @@ def _import_and_score(
     judge: JudgeOptions | None = None,
 ) -> tuple[ImportResult, int, int | None]:
     progress = StderrProgress(quiet=getattr(args, "quiet", False))
-    with ProjectStore.open(project, create=True) as store:
+    # One lock for import, scoring and judging: no other process changes the inputs between.
+    with project_for_import(project) as store:
         result = import_inputs(
             store,
             golden,
@@ -190,11 +192,18 @@ def _cmd_resume(args: argparse.Namespace) -> int:
         pending = store.unfinished_runs("lexical")
         run_id = None
         if pending:
-            params = pending[-1].params
-            options = ScoreOptions(multiset=bool(params.get("multiset", False)))
+            # The run's own options (counting and flag thresholds); on changed inputs
+            # score_project starts a fresh run rather than finish this one with them.
+            options = run_options(pending[-1].params)
             progress = StderrProgress(quiet=args.quiet)
             run_id = score_project(store, options, progress=progress)
             progress.finish()
+            if run_id != pending[-1].id:
+                print(
+                    f"{args.project.name}: the inputs changed since run {pending[-1].id} was interrupted; "
+                    f"scored them afresh in run {run_id}",
+                    file=sys.stderr,
+                )
         judge_run = resume_judge(store, quiet=args.quiet)
         if run_id is None and judge_run is None:
             print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)

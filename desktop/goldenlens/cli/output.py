@@ -128,10 +128,20 @@ def format_summary(report: Report) -> str:
     lines = [header, "-" * len(header)]
     for pipeline in report.pipelines:
         means = summary.get(pipeline, {})
-        cells = "  ".join(f"{means.get(n, 0.0):>{widths[n]}.3f}" for n in heads)
+        cells = "  ".join(_mean_text(means.get(n), widths[n]) for n in heads)
         lines.append(f"{pipeline:<{width}}  {counts.get(pipeline, 0):>5}  {cells}")
     legend = ", ".join(f"{short}={name}" for name, short in heads.items())
+    not_scored = sum(1 for row in report.rows for name in heads if row.scores[name] is None)
+    if not_scored:
+        legend += (
+            f"\n{not_scored} value(s) not scored (an empty fact or fact part: see the import problems) "
+            "are left out of the means; '-' = nothing scored"
+        )
     return "\n".join([*lines, "", legend, *format_review_lines(report)])
+
+
+def _mean_text(mean: float | None, width: int) -> str:
+    return f"{'-':>{width}}" if mean is None else f"{mean:>{width}.3f}"
 
 
 def print_summary(report: Report) -> None:

@@ -135,3 +135,46 @@ def factual_knowledge(response: str, fact: str) -> FactResult:
 def empty_parts(fact: str) -> list[str]:
     """Parts that are empty or only whitespace: an empty part matches every response."""
     return [p for g in fact_groups(fact) for p in g if not p.strip()]
+
+
+# -- where GoldenLens deliberately departs from FMEval -----------------------------------------
+# FMEval counts the empty string as found in every response, so an empty fact or an empty part
+# (a trailing <OR>, "a<AND>") scores 1.0 whatever the pipeline said. GoldenLens does not score
+# such a fact at all: a number that cannot fail is not a measurement.
+
+
+def fact_not_scored_reason(fact: str) -> str:
+    """Why Factual Knowledge (exact and quasi-exact) is not scored against ``fact``, or ``""``.
+
+    Not scored: a fact that is empty or only whitespace, and a fact with an empty (or
+    whitespace-only) ``<OR>``/``<AND>`` part. FMEval would count either as found in every
+    response (exact inclusion of ``""``), so the score would be 1.0 whatever was answered.
+    """
+    if not fact.strip():
+        return "the fact is empty (FMEval would count an empty fact as found in every response)"
+    if empty_parts(fact):
+        return (
+            f"the fact {fact!r} has an empty {OR}/{AND} part (FMEval would count the empty part as "
+            "found in every response)"
+        )
+    return ""
+
+
+def quasi_not_scored_reason(fact: str) -> str:
+    """Why quasi-exact Factual Knowledge is not scored against ``fact``, or ``""``.
+
+    Beyond :func:`fact_not_scored_reason`: a part that quasi-exact normalisation empties
+    (only articles, punctuation and spaces, such as ``"."`` or ``"the"``) is found in every
+    normalised response, as FMEval's ``"" in text`` is always true. Exact inclusion of such a
+    part is still a real test, so the exact score stays.
+    """
+    reason = fact_not_scored_reason(fact)
+    if reason:
+        return reason
+    hollow = [p.strip() for g in fact_groups(fact) for p in g if not normalise(p.strip())]
+    if hollow:
+        return (
+            f"fact part {hollow[0]!r} is empty after quasi-exact normalisation (only articles, "
+            "punctuation or spaces), so it would be found in every response"
+        )
+    return ""

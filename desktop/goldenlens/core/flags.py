@@ -77,7 +77,10 @@ FLAG_EXPLANATIONS: dict[Flag, str] = {
         "The golden answer has more than {verbose_answer_words} words, which lowers "
         "every pipeline's precision."
     ),
-    Flag.EMPTY_FACT_PART: ("A fact part is empty, and an empty part matches every response."),
+    Flag.EMPTY_FACT_PART: (
+        "The fact or one of its parts is empty: Factual Knowledge is not scored for this question "
+        "until it is fixed (FMEval would count an empty part as found in every response)."
+    ),
     Flag.FACT_NOT_IN_ANSWER: (
         "No fact alternative appears in the golden answer itself: check the golden row."
     ),
@@ -192,24 +195,34 @@ def explain(flag: Flag, thresholds: FlagThresholds | None = None) -> str:
 
 
 def response_flags(
-    response: str, scores: Mapping[str, float], thresholds: FlagThresholds | None = None
+    response: str, scores: Mapping[str, float | None], thresholds: FlagThresholds | None = None
 ) -> list[Flag]:
-    """Flags for one response from its lexical scores (order as in :data:`RESPONSE_FLAGS`)."""
+    """Flags for one response from its lexical scores (order as in :data:`RESPONSE_FLAGS`).
+
+    A not-scored exact Factual Knowledge (``None``: the fact is empty) raises none of the
+    flags that read it; a not-scored quasi-exact one counts as not found.
+    """
     t = thresholds or FlagThresholds()
     if not response.strip():
         return [Flag.EMPTY_RESPONSE]
-    fact_found = scores[FACTUAL_KNOWLEDGE] >= 1.0
-    quasi_found = scores[FACTUAL_KNOWLEDGE_QUASI_EXACT] >= 1.0
-    recall, precision = scores[RECALL], scores[PRECISION]
+    exact, quasi = scores[FACTUAL_KNOWLEDGE], scores[FACTUAL_KNOWLEDGE_QUASI_EXACT]
+    fact_found = exact is not None and exact >= 1.0
+    quasi_found = quasi is not None and quasi >= 1.0
+    recall, precision = scores[RECALL] or 0.0, scores[PRECISION] or 0.0
     if _REFUSAL.search(response):
         # A refusal repeats the question's words, so recall can be high: it is not a hallucination.
         return [Flag.REFUSAL]
     flags: list[Flag] = []
-    if not fact_found and not quasi_found and recall >= t.hallucination_recall:
+    fact_known = exact is not None
+    if fact_known and not fact_found and not quasi_found and recall >= t.hallucination_recall:
         flags.append(Flag.LIKELY_HALLUCINATION)
     if fact_found and recall <= t.accidental_recall:
         flags.append(Flag.ACCIDENTAL_FACT_MATCH)
-    if not fact_found and (quasi_found or t.rephrased_recall <= recall < t.hallucination_recall):
+    if (
+        fact_known
+        and not fact_found
+        and (quasi_found or t.rephrased_recall <= recall < t.hallucination_recall)
+    ):
         flags.append(Flag.POSSIBLY_CORRECT_REPHRASED)
     if recall >= t.verbose_recall and precision <= t.verbose_precision:
         flags.append(Flag.VERBOSE)
@@ -235,7 +248,8 @@ def golden_flags(
     fact_found_by_pipeline: Sequence[float],
     thresholds: FlagThresholds | None = None,
 ) -> list[Flag]:
-    """Flags for one golden row; ``fact_found_by_pipeline`` holds each response's exact FK score."""
+    """Flags for one golden row; ``fact_found_by_pipeline`` holds each response's exact FK score
+    (scored ones only: with none, the row is not called ambiguous)."""
     t = thresholds or FlagThresholds()
     flags: list[Flag] = []
     if fact_found_by_pipeline and max(fact_found_by_pipeline) < 1.0:

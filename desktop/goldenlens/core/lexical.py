@@ -6,6 +6,10 @@ compared as *sets* of words, precision/recall as NLTK computes them and F1 as NL
 floating-point digit). A golden answer holding ``<OR>`` is several targets and each score is
 the maximum over them, as FMEval's ``target_output_delimiter`` does.
 
+Not FMEval, on purpose: a fact that FMEval would count as found in every response (empty, an
+empty ``<OR>``/``<AND>`` part, or for quasi-exact a part that normalisation empties) is *not
+scored* — its value is ``None`` and ``reasons`` says why (:mod:`goldenlens.core.facts`).
+
 ``multiset=True`` is *not* FMEval: it counts repeated words and keeps articles, as the
 hand-worked "TP 11 / FP 7 / FN 3" tables in articles about the metric do.
 """
@@ -18,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from goldenlens.core.facts import FactMatcher, FactResult
+from goldenlens.core.facts import FactMatcher, FactResult, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.normalise import PUNCTUATION, Token, lowered_offsets, normalise, words_with_spans
 
 FACTUAL_KNOWLEDGE = "factual_knowledge"
@@ -94,12 +98,16 @@ class QAScores:
 
 @dataclass(frozen=True)
 class LexicalResult:
-    """All seven lexical scores for one response, the fact match and the alignment."""
+    """All seven lexical scores for one response, the fact match and the alignment.
 
-    scores: dict[str, float]
+    A score is ``None`` when it is not scored; ``reasons`` then holds why, by metric name.
+    """
+
+    scores: dict[str, float | None]
     fact: FactResult
     alignment: Alignment | None = None
     params: dict[str, object] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
 
 
 def prf(response_words: frozenset[str], golden_words: frozenset[str]) -> tuple[float, float, float]:
@@ -174,6 +182,7 @@ class LexicalScorer:
         self.multiset = multiset
         self._answers: dict[str, tuple[_Target, ...]] = {}
         self._facts: dict[str, FactMatcher] = {}
+        self._fact_reasons: dict[str, tuple[str, str]] = {}
 
     def params(self) -> dict[str, object]:
         return {"counting": "multiset" if self.multiset else "set", "target_delimiter": TARGET_DELIMITER}
@@ -189,6 +198,14 @@ class LexicalScorer:
         if matcher is None:
             matcher = self._facts[fact] = FactMatcher(fact)
         return matcher
+
+    def not_scored_reasons(self, fact: str) -> tuple[str, str]:
+        """Why exact and quasi-exact Factual Knowledge are not scored against ``fact``
+        (``""``: scored), worked out once per fact."""
+        reasons = self._fact_reasons.get(fact)
+        if reasons is None:
+            reasons = self._fact_reasons[fact] = (fact_not_scored_reason(fact), quasi_not_scored_reason(fact))
+        return reasons
 
     def qa(self, response: str, answer: str) -> QAScores:
         """QA Accuracy: each score is the max over the ``<OR>`` targets of the answer."""
@@ -248,23 +265,32 @@ class LexicalScorer:
         normalised = normalise(stripped)
         qa = self._qa(response, stripped, normalised, answer)
         matcher = self._matcher(fact)
-        if with_alignment:
+        exact_reason, quasi_reason = self.not_scored_reasons(fact)
+        if exact_reason:
+            fact_result = FactResult(0.0, 0.0)  # nothing to highlight: the fact is not scored
+        elif with_alignment:
             fact_result = matcher.match(response)
-            alignment: Alignment | None = self.align(response, answer, qa.target_index)
         else:
             exact, quasi = matcher.scores(response, normalised=normalised)
             fact_result = FactResult(exact, quasi)
-            alignment = None
-        scores = {
-            FACTUAL_KNOWLEDGE: fact_result.exact,
-            FACTUAL_KNOWLEDGE_QUASI_EXACT: fact_result.quasi_exact,
+        if quasi_reason and fact_result.matched_by == "quasi_exact":
+            fact_result = FactResult(fact_result.exact, 0.0)
+        alignment = self.align(response, answer, qa.target_index) if with_alignment else None
+        reasons: dict[str, str] = {}
+        if exact_reason:
+            reasons[FACTUAL_KNOWLEDGE] = exact_reason
+        if quasi_reason:
+            reasons[FACTUAL_KNOWLEDGE_QUASI_EXACT] = quasi_reason
+        scores: dict[str, float | None] = {
+            FACTUAL_KNOWLEDGE: None if exact_reason else fact_result.exact,
+            FACTUAL_KNOWLEDGE_QUASI_EXACT: None if quasi_reason else fact_result.quasi_exact,
             F1_SCORE: qa.f1,
             PRECISION: qa.precision,
             RECALL: qa.recall,
             EXACT_MATCH: qa.exact_match,
             QUASI_EXACT_MATCH: qa.quasi_exact_match,
         }
-        return LexicalResult(scores, fact_result, alignment, self.params())
+        return LexicalResult(scores, fact_result, alignment, self.params(), reasons)
 
 
 def _multiset_alignment(response: str, target: _Target, target_index: int) -> Alignment:

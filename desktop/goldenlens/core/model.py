@@ -12,7 +12,8 @@ from enum import StrEnum
 class Severity(StrEnum):
     """How bad an input problem is.
 
-    ``FATAL`` stops an import (nothing is written); ``ERROR`` drops the offending row;
+    ``FATAL`` stops an import (nothing is written); ``ERROR`` drops the offending row, or
+    keeps it with a score that cannot be computed (an empty fact: Factual Knowledge not scored);
     ``WARNING`` keeps the row but the analyst should look; ``INFO`` is a note (e.g. a fuzzy join).
     """
 

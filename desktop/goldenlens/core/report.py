@@ -34,8 +34,9 @@ class ScoredRow:
         return (self.item.id, self.response.pipeline)
 
     @cached_property
-    def scores(self) -> dict[str, float]:
-        """The lexical scores with the reviewer's overrides applied."""
+    def scores(self) -> dict[str, float | None]:
+        """The effective lexical scores: the reviewer's overrides applied, ``None`` where not
+        scored and not overridden (``result.reasons`` says why)."""
         lexical = {m: o.value for m, o in self.overrides.items() if m in LEXICAL_SCORE_NAMES}
         return {**self.result.scores, **lexical} if lexical else self.result.scores
 
@@ -70,13 +71,14 @@ class Report:
                 return r
         return None
 
-    def summary(self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES) -> dict[str, dict[str, float]]:
-        """Mean of each effective score (reviewer overrides applied) per pipeline, in report
-        order; without overrides exactly FMEval's aggregate."""
+    def summary(self, score_names: Sequence[str] = LEXICAL_SCORE_NAMES) -> dict[str, dict[str, float | None]]:
+        """Mean of each effective score (reviewer overrides applied) per pipeline over its scored
+        rows, in report order; without overrides or unscored values exactly FMEval's aggregate."""
         return summarise(self.rows, self.pipelines, score_names)
 
     def fact_matrix(self) -> dict[str, dict[str, float | None]]:
-        """The Factual Knowledge Report: question id → pipeline → exact FK (``None`` if no response)."""
+        """The Factual Knowledge Report: question id → pipeline → exact FK (``None`` if no
+        response, or not scored: :meth:`row` tells the two apart, ``None`` for no response)."""
         matrix: dict[str, dict[str, float | None]] = {
             item.id: dict.fromkeys(self.pipelines) for item in self.golden
         }
@@ -87,17 +89,33 @@ class Report:
 
 def summarise(
     rows: Iterable[ScoredRow], pipelines: Sequence[str], score_names: Sequence[str] = LEXICAL_SCORE_NAMES
-) -> dict[str, dict[str, float]]:
-    """Mean of each score per pipeline, as FMEval aggregates (plain mean over rows)."""
+) -> dict[str, dict[str, float | None]]:
+    """Mean of each score per pipeline, as FMEval aggregates (plain mean over rows).
+
+    Not-scored values (``None``) are left out of their metric's mean; a metric with no scored
+    row has mean ``None``. With every row scored this is exactly FMEval's mean; a pipeline with
+    no rows keeps 0.0 as before.
+    """
     sums: dict[str, dict[str, float]] = {p: dict.fromkeys(score_names, 0.0) for p in pipelines}
-    counts: dict[str, int] = dict.fromkeys(pipelines, 0)
+    counts: dict[str, dict[str, int]] = {p: dict.fromkeys(score_names, 0) for p in pipelines}
+    rows_of: dict[str, int] = dict.fromkeys(pipelines, 0)
     for r in rows:
         p = r.response.pipeline
-        counts[p] = counts.get(p, 0) + 1
+        rows_of[p] = rows_of.get(p, 0) + 1
         target = sums.setdefault(p, dict.fromkeys(score_names, 0.0))
+        counted = counts.setdefault(p, dict.fromkeys(score_names, 0))
         for name in score_names:
-            target[name] += r.scores[name]
-    return {p: {n: (v / counts[p] if counts[p] else 0.0) for n, v in s.items()} for p, s in sums.items()}
+            value = r.scores[name]
+            if value is not None:
+                target[name] += value
+                counted[name] += 1
+    return {p: {n: _mean(v, counts[p][n], rows_of[p]) for n, v in s.items()} for p, s in sums.items()}
+
+
+def _mean(total: float, scored: int, rows: int) -> float | None:
+    if scored:
+        return total / scored
+    return None if rows else 0.0
 
 
 def override_counts(rows: Iterable[ScoredRow], pipelines: Sequence[str]) -> dict[str, dict[str, int]]:
@@ -147,7 +165,9 @@ def golden_flags_for(
     """Per golden row flags, from the exact FK score of each of its responses."""
     found: dict[str, list[float]] = {item.id: [] for item in golden}
     for r in rows:
-        found.setdefault(r.item.id, []).append(r.scores[FACTUAL_KNOWLEDGE])
+        value = r.scores[FACTUAL_KNOWLEDGE]
+        if value is not None:  # a not-scored fact says nothing about the question
+            found.setdefault(r.item.id, []).append(value)
     return {
         item.id: tuple(golden_flags(item.answer, item.fact, found[item.id], thresholds)) for item in golden
     }

@@ -21,7 +21,7 @@ from goldenlens.core.lexical import (
     WordKind,
     WordSpan,
 )
-from goldenlens.core.model import ScoreRecord
+from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.signature import Signature
 
 _KIND_CODES = {WordKind.MATCHED: "m", WordKind.EXTRA: "x", WordKind.MISSED: "o"}
@@ -77,9 +77,17 @@ def result_to_records(
             detail = fact_to_detail(result.fact)
         elif name == F1_SCORE and result.alignment is not None:
             detail = alignment_to_detail(result.alignment)
+        value = result.scores[name]
         records.append(
             ScoreRecord(
-                question_id, pipeline, name, result.scores[name], signatures[name].to_json(), detail=detail
+                question_id,
+                pipeline,
+                name,
+                value,
+                signatures[name].to_json(),
+                status=ScoreStatus.SCORED if value is not None else ScoreStatus.NOT_SCORED,
+                reason=result.reasons.get(name, "") if value is None else "",
+                detail=detail,
             )
         )
     return records
@@ -88,12 +96,13 @@ def result_to_records(
 def result_from_records(records: Sequence[ScoreRecord]) -> LexicalResult:
     """Rebuild a :class:`LexicalResult` from the seven stored records of one response."""
     by_name = {r.metric: r for r in records}
-    scores = {name: float(by_name[name].value or 0.0) for name in LEXICAL_SCORE_NAMES}
+    scores: dict[str, float | None] = {name: by_name[name].value for name in LEXICAL_SCORE_NAMES}
+    reasons = {name: by_name[name].reason for name in LEXICAL_SCORE_NAMES if by_name[name].value is None}
     fact = fact_from_detail(
-        scores[FACTUAL_KNOWLEDGE],
-        scores[FACTUAL_KNOWLEDGE_QUASI_EXACT],
+        scores[FACTUAL_KNOWLEDGE] or 0.0,
+        scores[FACTUAL_KNOWLEDGE_QUASI_EXACT] or 0.0,
         by_name[FACTUAL_KNOWLEDGE].detail,
     )
     alignment = alignment_from_detail(by_name[F1_SCORE].detail)
     params = dict(Signature.from_json(by_name[F1_SCORE].signature).params)
-    return LexicalResult(scores, fact, alignment, params)
+    return LexicalResult(scores, fact, alignment, params, reasons)

@@ -1,6 +1,7 @@
 """A golden-set table (already read as text) → :class:`GoldenSet` plus problems.
 
-Rules: the question is required (an empty one drops the row); ids are stripped of
+Rules: the question is required (an empty one drops the row); an empty fact or fact part is
+an error that keeps the row, whose Factual Knowledge is then not scored; ids are stripped of
 surrounding spaces and must be unique ignoring case (responses are joined case-insensitively,
 so ``Q01`` and ``q01`` would be ambiguous); without an id column each question gets
 ``row-<Excel row>``. Every other cell is kept verbatim: scoring depends on exact whitespace.
@@ -8,6 +9,7 @@ so ``Q01`` and ``q01`` would be ambiguous); without an id column each question g
 
 from __future__ import annotations
 
+from goldenlens.core.facts import fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, Severity
 from goldenlens.io.columns import GOLDEN_SYNONYMS, ColumnMap
 from goldenlens.io.tables import RawTable
@@ -37,19 +39,9 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
     first_row: dict[str, tuple[str, int]] = {}
     duplicates: list[Problem] = []
     for i, row in enumerate(table.row_numbers):
-        unreadable = [
-            c for c in (columns.question, columns.answer, columns.id) if table.is_unreadable(row, c)
-        ]
-        if unreadable:
-            problems.append(
-                table.problem(
-                    f"the {', '.join(repr(c) for c in unreadable)} cell has no readable text (see the error "
-                    "above); the row is skipped.",
-                    Severity.ERROR,
-                    row=row,
-                    column=unreadable[0],
-                )
-            )
+        unreadable = _unreadable_cells(table, columns, row)
+        if unreadable is not None:
+            problems.append(unreadable)
             continue
         if not questions[i].strip():
             problems.append(
@@ -101,15 +93,12 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
                     column=columns.answer,
                 )
             )
-        if facts is not None and not fact.strip() and not table.is_unreadable(row, columns.fact):
-            problems.append(
-                table.problem(
-                    "the fact is empty; Factual Knowledge cannot be scored for this question.",
-                    Severity.WARNING,
-                    row=row,
-                    column=columns.fact,
-                )
-            )
+        # An unreadable fact cell (an error value) was reported by the table already.
+        if facts is not None and not table.is_unreadable(row, columns.fact):
+            problem = _fact_problem(fact)
+            if problem is not None:
+                message, severity = problem
+                problems.append(table.problem(message, severity, row=row, column=columns.fact))
         items.append(GoldenItem(item_id, questions[i], answer, fact, notes[i] if notes else "", row))
 
     if duplicates:
@@ -120,6 +109,37 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
             tuple(problems),
         )
     return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
+
+
+def _fact_problem(fact: str) -> tuple[str, Severity] | None:
+    """An empty fact or fact part is an error (its Factual Knowledge is not scored, where FMEval
+    would score it 1.0); a part that only quasi-exact normalisation empties is a warning (the
+    exact score stands)."""
+    reason = fact_not_scored_reason(fact)
+    if reason:
+        return (
+            f"{reason}; Factual Knowledge (exact and quasi-exact) is not scored for this question "
+            "until the fact is fixed.",
+            Severity.ERROR,
+        )
+    reason = quasi_not_scored_reason(fact)
+    if reason:
+        return f"{reason}; quasi-exact Factual Knowledge is not scored for this question.", Severity.WARNING
+    return None
+
+
+def _unreadable_cells(table: RawTable, columns: ColumnMap, row: int) -> Problem | None:
+    """The row-skipping problem of a row whose question, answer or id cell has no text."""
+    unreadable = [c for c in (columns.question, columns.answer, columns.id) if table.is_unreadable(row, c)]
+    if not unreadable:
+        return None
+    return table.problem(
+        f"the {', '.join(repr(c) for c in unreadable)} cell has no readable text (see the error above); "
+        "the row is skipped.",
+        Severity.ERROR,
+        row=row,
+        column=unreadable[0],
+    )
 
 
 def golden_column_problem(table: RawTable, columns: ColumnMap) -> Problem | None:

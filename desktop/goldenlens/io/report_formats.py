@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.lexical import FACT_SCORE_NAMES, LEXICAL_SCORE_NAMES
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report
 from goldenlens.core.review import AppliedOverride, QuestionReview, review_counts
@@ -66,7 +66,8 @@ def review_fields(review: QuestionReview) -> dict[str, str]:
 
 
 def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[str, Any]]:
-    """One dict per (question, pipeline): ids, the seven effective scores (overrides applied),
+    """One dict per (question, pipeline): ids, the seven effective scores (overrides applied;
+    ``None``: not scored), the ``status`` of each and the ``reasons`` of the not-scored ones,
     the flag names, the question's ``review_status``/``review_note`` and ``overrides``
     {metric: :func:`override_fields`} (lexical and judge metrics); with ``judge``, also
     ``judge``/``judge_status``/``judge_reasons`` per row."""
@@ -74,11 +75,21 @@ def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[s
     rows = []
     for row in report.rows:
         review = report.review(row.item.id)
+        scores = row.scores
         rows.append(
             {
                 "question_id": row.item.id,
                 "pipeline": row.response.pipeline,
-                **{name: row.scores[name] for name in LEXICAL_SCORE_NAMES},
+                **{name: scores[name] for name in LEXICAL_SCORE_NAMES},
+                "status": {
+                    name: (ScoreStatus.SCORED if scores[name] is not None else ScoreStatus.NOT_SCORED).value
+                    for name in LEXICAL_SCORE_NAMES
+                },
+                "reasons": {
+                    name: row.result.reasons.get(name, "")
+                    for name in LEXICAL_SCORE_NAMES
+                    if scores[name] is None
+                },
                 "flags": [flag.value for flag in row.flags],
                 "review_status": review.status,
                 "review_note": review.note,
@@ -156,20 +167,24 @@ def _override_cells(overrides: Mapping[str, Any], metrics: Sequence[str]) -> dic
 def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = None) -> None:
     """UTF-8 with BOM so Excel opens accented text correctly; flags joined with ``;``.
 
-    Scores are the effective values (reviewer overrides applied); ``review_status`` and
-    ``review_note`` give the question's review, ``overridden`` the row's overridden metrics
-    (``;``-joined), and each metric overridden anywhere in the report adds the columns
-    ``<metric>_original`` (empty when it was not scored), ``_override_by``, ``_override_at``
-    and ``_override_note``. With ``judge``, each judge metric adds a value column (empty when
-    not scored) and a ``<metric>_reason`` column (why it was not scored)."""
+    Scores are the effective values (reviewer overrides applied); a not-scored lexical value is
+    an empty cell, with the reason in ``<metric>_reason`` (the two Factual Knowledge metrics,
+    the only lexical ones that can be not scored). ``review_status`` and ``review_note`` give
+    the question's review, ``overridden`` the row's overridden metrics (``;``-joined), and each
+    metric overridden anywhere in the report adds the columns ``<metric>_original`` (empty when
+    it was not scored), ``_override_by``, ``_override_at`` and ``_override_note``. With
+    ``judge``, each judge metric adds a value column (empty when not scored) and a
+    ``<metric>_reason`` column (why it was not scored)."""
     metrics = judge_metric_names(judge) if judge else []
     judge_columns = [column for name in metrics for column in (name, f"{name}_reason")]
+    fact_reasons = [f"{name}_reason" for name in FACT_SCORE_NAMES]
     overridden = overridden_metrics(report)
     override_columns = [f"{m}_{suffix}" for m in overridden for suffix in OVERRIDE_CSV_SUFFIXES]
     fields = [
         "question_id",
         "pipeline",
         *LEXICAL_SCORE_NAMES,
+        *fact_reasons,
         "flags",
         *judge_columns,
         "review_status",
@@ -184,7 +199,10 @@ def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = Non
             values = row.pop("judge", {})
             reasons = row.pop("judge_reasons", {})
             row.pop("judge_status", None)
+            row.pop("status")
+            lexical_reasons = row.pop("reasons")
+            cells_lexical = {f"{name}_reason": lexical_reasons.get(name, "") for name in FACT_SCORE_NAMES}
             cells = {name: values.get(name) for name in metrics}
             cells |= {f"{name}_reason": reasons.get(name, "") for name in metrics}
             cells |= _override_cells(row.pop("overrides"), overridden)
-            writer.writerow({**row, "flags": ";".join(row["flags"]), **cells})
+            writer.writerow({**row, **cells_lexical, "flags": ";".join(row["flags"]), **cells})

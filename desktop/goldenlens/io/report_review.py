@@ -79,6 +79,10 @@ def mark_override(
     return cell
 
 
+#: What a not-scored value reads in a sheet.
+NOT_SCORED_TEXT = "not scored"
+
+
 def score_cell(
     ws: WriteOnlyWorksheet,
     value: float | None,
@@ -88,9 +92,13 @@ def score_cell(
     override: AppliedOverride | None,
     style: CellStyle = SCORE,
     marked: CellStyle = OVERRIDDEN_SCORE,
+    not_scored: bool = False,
 ) -> Cell:
     """A score cell: ``value`` in ``style``, or — with the ``override`` in force on it —
-    marked as overridden (``value`` is then already the effective value)."""
+    marked as overridden (``value`` is then already the effective value). With ``not_scored``
+    a ``None`` value reads "not scored" (a blank would look like a missing response)."""
+    if value is None and not_scored and override is None:
+        return text_cell(ws, NOT_SCORED_TEXT, where, col, style)
     cell = number_cell(ws, value, where, col, style)
     if override is not None:
         mark_override(cell, override, where, col, style=marked)

@@ -112,7 +112,7 @@ def write_scores_sheet(
             text_cell(ws, row.response.pipeline, where, 3),
         ]
         cells += [
-            score_cell(ws, scores[name], where, col, override=row.overrides.get(name))
+            score_cell(ws, scores[name], where, col, override=row.overrides.get(name), not_scored=True)
             for col, name in enumerate(LEXICAL_SCORE_NAMES, start=_FIRST_SCORE_COL)
         ]
         review = reviews.get(row.item.id)
@@ -134,7 +134,8 @@ def write_scores_sheet(
 def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
     """Questions by pipelines: exact Factual Knowledge (0/1), then each pipeline's mean.
 
-    A question a pipeline did not answer is blank, not 0, and is left out of the mean.
+    A question a pipeline did not answer is blank, not 0, and is left out of the mean; one
+    whose fact is empty reads "not scored" and is left out of the mean too.
     """
     pipelines = report.pipelines
     headers = ("id", "question", *pipelines)
@@ -163,6 +164,7 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
     overridden = {
         r.key: r.overrides[FACTUAL_KNOWLEDGE] for r in report.rows if r.is_overridden(FACTUAL_KNOWLEDGE)
     }
+    answered = {row.key for row in report.rows}
     found: dict[str, list[float]] = {p: [] for p in pipelines}
     for excel_row, item in enumerate(report.golden, start=2):
         where = RowRef(FK_SHEET, excel_row, headers, item.id)
@@ -173,8 +175,18 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
                 found[pipeline].append(value)
             number = None if value is None else int(value)
             override = overridden.get((item.id, pipeline))
+            # None: "not scored" for a question the pipeline answered, blank for one it did not.
             cells.append(
-                score_cell(ws, number, where, col, override=override, style=TOP, marked=OVERRIDDEN_FLAG)
+                score_cell(
+                    ws,
+                    number,
+                    where,
+                    col,
+                    override=override,
+                    style=TOP,
+                    marked=OVERRIDDEN_FLAG,
+                    not_scored=(item.id, pipeline) in answered,
+                )
             )
         ws.append(cells)
 
@@ -192,7 +204,7 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
 
 
 def _fk_mean_note(any_overridden: bool) -> str:
-    note = "exact Factual Knowledge, mean over the questions answered"
+    note = "exact Factual Knowledge, mean over the questions answered and scored"
     return f"{note}; {MARK_NOTE}" if any_overridden else note
 
 

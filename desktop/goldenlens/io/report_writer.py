@@ -181,7 +181,8 @@ def _write_summary_sheet(
         [text_cell(ws, "GoldenLens report: lexical scores per pipeline", RowRef(SUMMARY_SHEET, 1), 1, TITLE)]
     )
     note = (
-        "Means over each pipeline's responses (FMEval 1.2.3 lexical metrics). "
+        "Means over each pipeline's responses (FMEval 1.2.3 lexical metrics); values not scored "
+        "(an empty fact) are left out of their mean. "
         "flagged = responses with at least one interpretation flag (see the Flags sheet). "
         "overridden = scores a reviewer overrode; the means count the reviewer's value (marked *)."
     )

@@ -70,7 +70,8 @@ class JudgeNote:
 class PipelineDetail:
     """One pipeline's response to the question, with its stored scores and highlighting.
 
-    ``scores`` holds the seven lexical scores as stored (never overridden values); ``overrides``
+    ``scores`` holds the seven lexical scores as stored (never overridden values; ``None`` for
+    a score not scored, whose reason is in ``reasons``); ``overrides``
     the reviewer's latest override per metric. ``alignment`` and ``fact`` are rebuilt from the
     stored score detail. ``alignment.answer`` are spans into the golden answer and differ per
     pipeline, because which golden words are missed depends on the response. ``missed`` are
@@ -81,7 +82,7 @@ class PipelineDetail:
     pipeline: str
     response: str
     contexts: tuple[str, ...]
-    scores: dict[str, float]
+    scores: dict[str, float | None]
     overrides: dict[str, Override]
     flags: tuple[FlagNote, ...]
     alignment: Alignment | None
@@ -90,6 +91,7 @@ class PipelineDetail:
     missed: tuple[str, ...] = ()
     judge: tuple[JudgeNote, ...] = ()
     pipeline_missing: bool = False
+    reasons: dict[str, str] = field(default_factory=dict)
 
     @property
     def scored(self) -> bool:
@@ -195,12 +197,13 @@ def _pipeline_detail(
             pipeline, "", (), {}, overrides, flags, None, _NO_FACT, judge=judge, pipeline_missing=True
         )
     by_name = {r.metric: r for r in records if r.metric in LEXICAL_SCORE_NAMES}
-    scores = {name: float(by_name[name].value or 0.0) for name in LEXICAL_SCORE_NAMES if name in by_name}
+    scores = {name: by_name[name].value for name in LEXICAL_SCORE_NAMES if name in by_name}
+    reasons = {name: record.reason for name, record in by_name.items() if record.value is None}
     fact = _NO_FACT
     if FACTUAL_KNOWLEDGE in by_name:
         fact = fact_from_detail(
-            scores.get(FACTUAL_KNOWLEDGE, 0.0),
-            scores.get(FACTUAL_KNOWLEDGE_QUASI_EXACT, 0.0),
+            scores.get(FACTUAL_KNOWLEDGE) or 0.0,
+            scores.get(FACTUAL_KNOWLEDGE_QUASI_EXACT) or 0.0,
             by_name[FACTUAL_KNOWLEDGE].detail,
         )
     f1 = by_name.get(F1_SCORE)
@@ -217,6 +220,7 @@ def _pipeline_detail(
         signature=_short_signature(f1),
         missed=_missed_words(item.answer, alignment),
         judge=judge,
+        reasons=reasons,
     )
 
 

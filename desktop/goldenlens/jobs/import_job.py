@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from goldenlens.core.model import Loaded, Problem
 from goldenlens.io.readers import load_inputs
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
-from goldenlens.store.project import ProjectStore
+from goldenlens.store.lock import project_lock
+from goldenlens.store.project import ProjectStore, StoreError
+from goldenlens.store.schema import remove_project_files
 
 
 @dataclass(frozen=True)
@@ -56,15 +59,49 @@ def import_inputs(
     progress(Progress("write", 1, 2, f"Saving {len(loaded.golden.items)} golden items"))
     responses = loaded.responses.responses if loaded.responses else ()
     pipelines = loaded.responses.pipelines if loaded.responses else ()
-    import_id = store.import_inputs(
-        loaded.golden.items,
-        responses,
-        pipelines,
-        loaded.problems,
-        golden_source=str(golden_path),
-        responses_source=str(responses_path or ""),
-    )
+    # Never replace the inputs under a run that another process is scoring.
+    with project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
+        import_id = store.import_inputs(
+            loaded.golden.items,
+            responses,
+            pipelines,
+            loaded.problems,
+            golden_source=str(golden_path),
+            responses_source=str(responses_path or ""),
+        )
     progress(Progress("write", 2, 2, "Imported"))
     return ImportResult(
         import_id, len(loaded.golden.items), len(responses), tuple(pipelines), tuple(loaded.problems)
     )
+
+
+@contextmanager
+def project_for_import(path: Path, *, cancel: CancelToken | None = None) -> Iterator[ProjectStore]:
+    """Open the project at ``path`` for an import (and the scoring after it), creating it if
+    needed, and hold its writer lock throughout.
+
+    When the block fails, the file did not exist before and no import was committed into it
+    (the import itself failed), the file is removed again with its WAL, shared-memory and lock
+    files: a failed import into a new project leaves nothing behind. A failure after the
+    import committed (scoring) keeps the project, so the run can be resumed. Raises
+    :class:`~goldenlens.store.lock.ProjectBusyError` when another process holds the lock.
+    """
+    with project_lock(path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
+        existed = path.exists()  # under the lock: no other process is creating it now
+        store = ProjectStore.open(path, create=True)
+        try:
+            yield store
+        except BaseException:
+            discard = not existed and not _has_imports(store)
+            store.close()
+            if discard:
+                remove_project_files(path)
+            raise
+        store.close()
+
+
+def _has_imports(store: ProjectStore) -> bool:
+    """True when an import was committed (an unreadable file counts as having one: keep it)."""
+    with suppress(StoreError):
+        return bool(store.imports())
+    return True

@@ -7,7 +7,11 @@ the project file (:mod:`goldenlens.jobs.judge_cache`), so:
 * a rerun with the same models and parameters calls no model at all;
 * editing one golden row re-judges only the rows and metrics that read it;
 * a run killed at any point keeps its finished rows, and calling :func:`judge_project` again
-  with equal options resumes it, judging only what is missing.
+  with equal options on the same inputs resumes it, judging only what is missing. A run
+  records the fingerprint of the questions, answers, facts, responses and contexts it
+  judges; when they changed, a new run starts, so a run never mixes old and new inputs;
+* the project's writer lock is held for the whole run, so a second process refuses to judge
+  or score the project meanwhile (:class:`~goldenlens.store.lock.ProjectBusyError`).
 
 The store is touched only on the caller's thread. With a judge server (``judge_url``) and
 ``parallel > 1`` rows are judged by a pool of worker threads; the HTTP engine bounds the
@@ -22,6 +26,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from goldenlens.core.fingerprint import inputs_fingerprint
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
 from goldenlens.jobs.judge_cache import (
     ModelIds,
@@ -36,6 +41,7 @@ from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_prog
 from goldenlens.judge.embeddings import EmbeddingError
 from goldenlens.judge.metric_base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
 from goldenlens.judge.registry import MetricInfo, available
+from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
 
 __all__ = [
@@ -115,14 +121,16 @@ def judge_project(
     """
     options.build_metrics()  # a bad name or parameter fails before anything is opened
     settings = _Settings(progress, cancel, max(1, batch_size), resume, max_engine_errors)
-    if engines is not None:
-        return _JudgeRun(store, options, engines, settings).run()
-    if data_dir is None:
-        from goldenlens.io.preferences import data_dir as default_data_dir
+    # The lock first: a busy project is refused before any model is loaded.
+    with project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
+        if engines is not None:
+            return _JudgeRun(store, options, engines, settings).run()
+        if data_dir is None:
+            from goldenlens.io.preferences import data_dir as default_data_dir
 
-        data_dir = default_data_dir()
-    with open_engines(options, data_dir) as opened:
-        return _JudgeRun(store, options, opened, settings).run()
+            data_dir = default_data_dir()
+        with open_engines(options, data_dir) as opened:
+            return _JudgeRun(store, options, opened, settings).run()
 
 
 @dataclass(frozen=True)
@@ -134,10 +142,16 @@ class _Settings:
     max_engine_errors: int
 
 
-def _resumable_run(store: ProjectStore, options: JudgeOptions) -> int | None:
+def judge_fingerprint(items: Sequence[GoldenItem], responses: Sequence[PipelineResponse]) -> str:
+    """The fingerprint of what a judge run reads (:func:`inputs_for`): questions, answers,
+    facts, responses and contexts."""
+    return inputs_fingerprint(items, responses, questions=True, contexts=True)
+
+
+def _resumable_run(store: ProjectStore, options: JudgeOptions, inputs_sha256: str) -> int | None:
     wanted = options.comparable_params()
     for run in store.unfinished_runs(JUDGE_RUN):
-        if comparable(run.params) == wanted:
+        if comparable(run.params) == wanted and run.inputs_sha256 == inputs_sha256:
             return run.id
     return None
 
@@ -175,9 +189,12 @@ class _JudgeRun:
 
     def run(self) -> int:
         responses = [r for r in self.store.responses() if r.question_id in self.items]
-        run_id = _resumable_run(self.store, self.options) if self.settings.resume else None
+        fingerprint = judge_fingerprint(list(self.items.values()), responses)
+        run_id = _resumable_run(self.store, self.options, fingerprint) if self.settings.resume else None
         if run_id is None:
-            run_id = self.store.start_run(JUDGE_RUN, self.options.params(), total=len(responses))
+            run_id = self.store.start_run(
+                JUDGE_RUN, self.options.params(), total=len(responses), inputs_sha256=fingerprint
+            )
         else:
             self.store.resume_run(run_id)
         done = self.store.scored_keys(run_id)

@@ -1,8 +1,12 @@
 """Score every response of a project with the lexical metrics, committing as it goes.
 
 A run killed at any point keeps every batch it committed; calling :func:`score_project`
-again with the same options resumes the unfinished run and scores only what is missing, so
-the final numbers equal those of an uninterrupted run.
+again with the same options *on the same inputs* resumes the unfinished run and scores only
+what is missing, so the final numbers equal those of an uninterrupted run. Every run records
+the fingerprint of the golden items and responses it scores; when they changed since (a
+re-import, an edit), a new run starts instead, so a run never mixes old and new inputs. The
+project's writer lock (:mod:`goldenlens.store.lock`) is held for the whole run: a second
+process refuses to score the same project meanwhile.
 """
 
 from __future__ import annotations
@@ -11,12 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from goldenlens.core.fingerprint import inputs_fingerprint
 from goldenlens.core.flags import FlagThresholds, golden_flags, response_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
 from goldenlens.core.serial import result_to_records
 from goldenlens.core.signature import lexical_signature
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
 
 LEXICAL_RUN = "lexical"
@@ -55,9 +61,14 @@ def score_rows(
     return records, flags
 
 
-def _resumable_run(store: ProjectStore, params: dict[str, Any]) -> int | None:
+def lexical_fingerprint(items: Sequence[GoldenItem], responses: Sequence[PipelineResponse]) -> str:
+    """The fingerprint of what a lexical run reads: answers, facts and responses."""
+    return inputs_fingerprint(items, responses)
+
+
+def _resumable_run(store: ProjectStore, params: dict[str, Any], inputs_sha256: str) -> int | None:
     for run in store.unfinished_runs(LEXICAL_RUN):
-        if run.params == params:
+        if run.params == params and run.inputs_sha256 == inputs_sha256:
             return run.id
     return None
 
@@ -75,15 +86,38 @@ def score_project(
 
     Each batch of ``batch_size`` responses is one commit. On cancel the finished batches
     stay, the run is marked ``cancelled`` and :class:`Cancelled` is raised; the next call
-    with the same options resumes it.
+    with the same options on the same inputs resumes it. Raises
+    :class:`~goldenlens.store.lock.ProjectBusyError` when another process is scoring the
+    project.
     """
-    options = options or ScoreOptions()
+    wait = None if cancel is None else cancel.raise_if_cancelled
+    with project_lock(store.path, while_waiting=wait):
+        return _score_project(
+            store,
+            options or ScoreOptions(),
+            progress=progress,
+            cancel=cancel,
+            batch_size=batch_size,
+            resume=resume,
+        )
+
+
+def _score_project(
+    store: ProjectStore,
+    options: ScoreOptions,
+    *,
+    progress: ProgressFn,
+    cancel: CancelToken | None,
+    batch_size: int,
+    resume: bool,
+) -> int:
     params = options.params()
     items = store.golden_items()
     responses = store.responses()
-    run_id = _resumable_run(store, params) if resume else None
+    fingerprint = lexical_fingerprint(items, responses)
+    run_id = _resumable_run(store, params, fingerprint) if resume else None
     if run_id is None:
-        run_id = store.start_run(LEXICAL_RUN, params, total=len(responses))
+        run_id = store.start_run(LEXICAL_RUN, params, total=len(responses), inputs_sha256=fingerprint)
     else:
         store.resume_run(run_id)
     done = store.scored_keys(run_id)

@@ -23,17 +23,25 @@ from goldenlens.store.values import (
     utc_now,
 )
 
+#: Key under which a run's input fingerprint rides in its stored ``params`` JSON. It is not
+#: an option: :class:`RunInfo` hands it out as ``inputs_sha256`` and ``params`` without it.
+#: (A key rather than a column keeps the project format unchanged.)
+_INPUTS_KEY = "inputs_sha256"
+
 
 def _run(row: Row) -> RunInfo:
+    params = from_json_object(row[2])
+    inputs = params.pop(_INPUTS_KEY, "")
     return RunInfo(
         id=row[0],
         kind=row[1],
-        params=from_json_object(row[2]),
+        params=params,
         status=row[3],
         started_at=row[4],
         finished_at=row[5],
         total=row[6],
         import_id=row[7],
+        inputs_sha256=inputs if isinstance(inputs, str) else "",
     )
 
 
@@ -76,9 +84,14 @@ class ResultsMixin(StoreBase):
 
     # -- runs ---------------------------------------------------------------------------
 
-    def start_run(self, kind: str, params: Mapping[str, Any], total: int) -> int:
+    def start_run(self, kind: str, params: Mapping[str, Any], total: int, *, inputs_sha256: str = "") -> int:
         """Record a new run as ``running``; returns its id. ``total`` is the number of
-        (question, pipeline) keys it will score, for progress."""
+        (question, pipeline) keys it will score, for progress; ``inputs_sha256`` the
+        fingerprint of the inputs it scores (:mod:`goldenlens.core.fingerprint`)."""
+        if _INPUTS_KEY in params:
+            raise ValueError(f"{_INPUTS_KEY!r} is reserved for the run's input fingerprint")
+        if inputs_sha256:
+            params = {**params, _INPUTS_KEY: inputs_sha256}
         with self._write(f"start a {kind} run") as conn:
             cursor = conn.execute(
                 "INSERT INTO runs (kind, params, status, started_at, total, import_id)"

@@ -316,7 +316,7 @@ def open_database(path: Path, *, create: bool) -> Database:
     except BaseException:
         conn.close()
         if not existed:
-            _remove_half_made(path)
+            remove_project_files(path)
         raise
     return db
 
@@ -433,6 +433,8 @@ def _create_meta(db: Database) -> None:
     )
 
 
-def _remove_half_made(path: Path) -> None:
-    for candidate in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        candidate.unlink(missing_ok=True)
+def remove_project_files(path: Path) -> None:
+    """Remove a project file and SQLite's files beside it (WAL, shared memory, journal): for a
+    project that was created but never got its content. The caller must have closed it."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)

@@ -49,7 +49,9 @@ class RunInfo:
 
     ``status`` stays ``running`` when the process died mid-run; such runs can be resumed
     (``scored_keys`` says what is already saved). ``import_id`` is the import that was current
-    when the run started, so a run on stale inputs can be recognised.
+    when the run started, so a run on stale inputs can be recognised; ``inputs_sha256`` is the
+    fingerprint of exactly what the run scores (empty for runs made before fingerprints), so
+    an unfinished run is resumed only on identical inputs.
     """
 
     id: int
@@ -60,6 +62,7 @@ class RunInfo:
     finished_at: str | None
     total: int
     import_id: int | None = None
+    inputs_sha256: str = ""
 
     @property
     def is_finished(self) -> bool:

@@ -102,6 +102,9 @@ class ScoresModel(QAbstractTableModel):
 
     def _tooltip(self, metric: str) -> str:
         tip = f"{metric}\n{self._detail.signature}".strip()
+        reason = self._detail.reasons.get(metric)
+        if reason:
+            tip = f"{tip}\n\nNot scored: {reason}"
         override = self._detail.overrides.get(metric)
         if override is None:
             return tip
@@ -114,7 +117,9 @@ class ScoresModel(QAbstractTableModel):
         if column == 0:
             return SCORE_LABELS.get(metric, metric)
         if column == 1:
-            shown = "—" if value is None else f"{value:.3f}"
+            shown = (
+                ("not scored" if metric in self._detail.reasons else "—") if value is None else f"{value:.3f}"
+            )
             if override is None:
                 return shown
             verdict = {True: " ✓", False: " ✗", None: ""}[override.passed]

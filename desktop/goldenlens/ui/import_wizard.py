@@ -29,10 +29,9 @@ from PySide6.QtWidgets import (
 
 from goldenlens.core.model import InputError, Loaded, Problem, Severity
 from goldenlens.io.readers import load_inputs
-from goldenlens.jobs.import_job import ImportResult, import_inputs
+from goldenlens.jobs.import_job import ImportResult, import_inputs, project_for_import
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn
 from goldenlens.jobs.score_job import LEXICAL_RUN, score_project
-from goldenlens.store.project import ProjectStore
 from goldenlens.ui.import_pages import FilesPage, TablePage
 from goldenlens.ui.preview_model import (
     LatestJobRunner,
@@ -104,7 +103,8 @@ def run_import(
 def _import_and_score(
     project_path: Path, request: ImportRequest, progress: ProgressFn, cancel: CancelToken
 ) -> tuple[ImportResult, int, str | None]:
-    with ProjectStore.open(project_path, create=True) as store:
+    # The writer lock for import and scoring; a new file is removed again if the import fails.
+    with project_for_import(project_path, cancel=cancel) as store:
         paths = (request.golden, request.responses)
         result = import_inputs(store, *paths, **request.options(), progress=progress, cancel=cancel)
         # Committed: a scoring failure is reported, not raised, so the import is kept.
