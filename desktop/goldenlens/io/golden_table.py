@@ -66,21 +66,7 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
             continue
         earlier = first_row.setdefault(item_id.casefold(), (item_id, row))
         if earlier[1] != row:
-            if earlier[0] == item_id:
-                message = f"id '{item_id}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
-            else:
-                message = (
-                    f"id '{item_id}' (row {row}) repeats id '{earlier[0]}' (row {earlier[1]}): ids ignore "
-                    "case, so they must be unique regardless of case."
-                )
-            duplicates.append(
-                table.problem(
-                    message,
-                    Severity.FATAL,
-                    row=row,
-                    column=columns.id,
-                )
-            )
+            duplicates.append(_repeated_id(table, columns, item_id, row, earlier))
             continue
         answer = answers[i] if answers is not None else ""
         fact = facts[i] if facts is not None else ""
@@ -126,6 +112,19 @@ def _fact_problem(fact: str) -> tuple[str, Severity] | None:
     if reason:
         return f"{reason}; quasi-exact Factual Knowledge is not scored for this question.", Severity.WARNING
     return None
+
+
+def _repeated_id(
+    table: RawTable, columns: ColumnMap, item_id: str, row: int, earlier: tuple[str, int]
+) -> Problem:
+    if earlier[0] == item_id:
+        message = f"id '{item_id}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
+    else:
+        message = (
+            f"id '{item_id}' (row {row}) repeats id '{earlier[0]}' (row {earlier[1]}): ids ignore "
+            "case, so they must be unique regardless of case."
+        )
+    return table.problem(message, Severity.FATAL, row=row, column=columns.id)
 
 
 def _unreadable_cells(table: RawTable, columns: ColumnMap, row: int) -> Problem | None:
