@@ -407,19 +407,33 @@ def _round(value: Decimal, places: int) -> Decimal:
 
 
 def _render_number(section: _Section, magnitude: float) -> str:
+    shape = _shape(section.tokens)
     tokens = list(section.tokens)
-    if any(t.kind == "general" for t in tokens):
+    if shape == "general":
         return "".join(general_text(magnitude) if t.kind == "general" else _literal(t) for t in tokens)
-    if not any(t.kind == "digit" for t in tokens):
+    if shape == "literal":
         if section.has_text:
             return general_text(magnitude)  # "@" shows a number as General does
         # No placeholders: only literals (a zero section such as "-").
         return "".join(_literal(t) for t in tokens)
-    if any(t.kind == "slash" for t in tokens):
+    if shape == "fraction":
         return _render_fraction(tokens, magnitude)
-    if any(t.kind == "exp" for t in tokens):
+    if shape == "scientific":
         return _render_scientific(tokens, magnitude)
-    return _render_fixed(tokens, magnitude)
+    return _render_fixed(section.tokens, magnitude)
+
+
+@lru_cache(maxsize=512)
+def _shape(tokens: tuple[_Tok, ...]) -> str:
+    """How a number section renders: general, literal, fraction, scientific or fixed."""
+    kinds = {t.kind for t in tokens}
+    if "general" in kinds:
+        return "general"
+    if "digit" not in kinds:
+        return "literal"
+    if "slash" in kinds:
+        return "fraction"
+    return "scientific" if "exp" in kinds else "fixed"
 
 
 def _literal(tok: _Tok) -> str:
@@ -428,7 +442,22 @@ def _literal(tok: _Tok) -> str:
     return ""
 
 
-def _number_layout(tokens: list[_Tok]) -> tuple[list[_Tok], list[_Tok], bool, int, int]:
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """A fixed-point section taken apart once: its parts, grouping, scaling and percent."""
+
+    integer_tokens: list[_Tok]
+    fraction_tokens: list[_Tok]
+    grouping: bool
+    scale: int
+    percent: int
+    places: int
+    has_point: bool
+    hash_fraction: bool  # every decimal placeholder is "#"
+
+
+@lru_cache(maxsize=512)
+def _number_layout(tokens: tuple[_Tok, ...]) -> _Layout:
     """Split into integer and fraction tokens; find grouping, scaling and percent counts."""
     digits = [i for i, t in enumerate(tokens) if t.kind == "digit"]
     first, last = digits[0], digits[-1]
@@ -452,24 +481,33 @@ def _number_layout(tokens: list[_Tok]) -> tuple[list[_Tok], list[_Tok], bool, in
             k += 1
     percent = sum(1 for t in tokens if t.kind == "percent")
     # Without a decimal point every token (trailing literals too) belongs to the integer part.
-    integer_tokens = tokens[:point] if point is not None else tokens
-    fraction_tokens = tokens[point + 1 :] if point is not None else []
-    return integer_tokens, fraction_tokens, grouping, scale, percent
+    integer_tokens = list(tokens[:point] if point is not None else tokens)
+    fraction_tokens = list(tokens[point + 1 :]) if point is not None else []
+    fraction_digits = [t.text for t in fraction_tokens if t.kind == "digit"]
+    return _Layout(
+        integer_tokens,
+        fraction_tokens,
+        grouping,
+        scale,
+        percent,
+        len(fraction_digits),
+        point is not None,
+        all(text == "#" for text in fraction_digits),
+    )
 
 
-def _render_fixed(tokens: list[_Tok], magnitude: float) -> str:
-    integer_tokens, fraction_tokens, grouping, scale, percent = _number_layout(tokens)
-    value = _excel_decimal(magnitude).scaleb(2 * percent - 3 * scale)
-    places = sum(1 for t in fraction_tokens if t.kind == "digit")
+def _render_fixed(tokens: tuple[_Tok, ...], magnitude: float) -> str:
+    layout = _number_layout(tokens)
+    value = _excel_decimal(magnitude).scaleb(2 * layout.percent - 3 * layout.scale)
+    places = layout.places
     rounded = _round(value, places)
     whole, _, frac = f"{rounded:f}".partition(".")
     frac = frac.ljust(places, "0")
-    has_point = any(t.kind == "point" for t in tokens)
-    integer_text = _fill_integer(integer_tokens, whole, grouping)
-    if not has_point:
+    integer_text = _fill_integer(layout.integer_tokens, whole, layout.grouping)
+    if not layout.has_point:
         return integer_text
-    fraction_text = _fill_fraction(fraction_tokens, frac)
-    if not fraction_text[:1].isdigit() and all(t.text == "#" for t in fraction_tokens if t.kind == "digit"):
+    fraction_text = _fill_fraction(layout.fraction_tokens, frac)
+    if layout.hash_fraction and not fraction_text[:1].isdigit():
         # "0.##" shows 3 as "3" (LibreOffice; Excel keeps a dangling "3."): no digit, no point.
         return integer_text + fraction_text
     return integer_text + "." + fraction_text

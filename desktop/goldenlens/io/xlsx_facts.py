@@ -36,6 +36,7 @@ _FORMULA_CELL = re.compile(
     rb'<c r="([A-Z]{1,3})([0-9]{1,7})"([^>]*)>\s*<f\b[^>]*?(?:/>|>[^<]*</f>)\s*(<v\s*/>|<v>\s*</v>)?\s*</c>'
 )
 _DIMENSION = re.compile(rb'<dimension ref="([A-Z]{1,3})?([0-9]{1,7})?(?::([A-Z]{1,3})([0-9]{1,7}))?"')
+_ATTR_BEFORE_REF = re.compile(rb"<c\s+(?!r=)[a-zA-Z:]+=")
 _CELL_WITHOUT_REF = re.compile(rb"<c(?=[\s>/])(?![^>]*\sr=)")
 _VALUED_CELL = re.compile(
     rb'<c r="([A-Z]{1,3})([0-9]{1,7})"([^>]*)>(?:(?!</c>).)*?(?:<v>([^<]*)</v>|<t(?:\s[^>]*)?>([^<]*)</t>)',
@@ -136,9 +137,16 @@ class XlsxFacts:
 
     def _collect_formats(self, data: bytes, result: SheetFacts) -> None:
         formats = self._formats
-        if not any(formats):
+        styled = [str(index).encode() for index, code in enumerate(formats) if code is not None]
+        if not styled:
             return
-        for match in _CELL.finditer(data):
+        # Excel, LibreOffice, openpyxl and Google Sheets write r first and s second: then one
+        # expression finds just the cells with an interesting style. Otherwise look at every cell.
+        if _ATTR_BEFORE_REF.search(data) is None:
+            cells = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"( s="(?:' + b"|".join(styled) + rb')"[^>]*?)(/>|>)')
+        else:
+            cells = _CELL
+        for match in cells.finditer(data):
             attrs = match.group(3)
             style = _ATTR_S.search(attrs)
             if style is None:
