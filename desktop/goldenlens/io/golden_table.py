@@ -11,6 +11,7 @@ from __future__ import annotations
 from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, Severity
 from goldenlens.io.columns import GOLDEN_SYNONYMS, ColumnMap
 from goldenlens.io.tables import RawTable
+from goldenlens.io.visible_text import visible
 
 MISSING_ID_PREFIX = "row-"
 
@@ -61,10 +62,10 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
         earlier = first_row.setdefault(item_id.casefold(), (item_id, row))
         if earlier[1] != row:
             if earlier[0] == item_id:
-                message = f"id '{item_id}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
+                message = f"id '{visible(item_id)}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
             else:
                 message = (
-                    f"id '{item_id}' (row {row}) repeats id '{earlier[0]}' (row {earlier[1]}): ids ignore "
+                    f"id '{visible(item_id)}' (row {row}) repeats id '{visible(earlier[0])}' (row {earlier[1]}): ids ignore "
                     "case, so they must be unique regardless of case."
                 )
             duplicates.append(

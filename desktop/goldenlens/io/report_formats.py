@@ -11,6 +11,7 @@ from typing import Any
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report
+from goldenlens.io.output_files import write_atomically
 
 #: Judge scores of a run: ``{(question_id, pipeline): {metric: record}}``.
 JudgeScores = Mapping[tuple[str, str], Mapping[str, ScoreRecord]]
@@ -82,16 +83,26 @@ def report_to_dict(report: Report, judge: JudgeScores | None = None) -> dict[str
 
 
 def write_report_json(report: Report, path: Path, judge: JudgeScores | None = None) -> None:
-    path.write_text(
-        json.dumps(report_to_dict(report, judge), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    """The report as one JSON document, written whole or not at all (:class:`ExportError`)."""
+    text = json.dumps(report_to_dict(report, judge), indent=2, ensure_ascii=False) + "\n"
+    write_atomically(path, lambda temporary: _write_text(temporary, text))
+
+
+def _write_text(path: Path, text: str) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(text)
 
 
 def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = None) -> None:
     """UTF-8 with BOM so Excel opens accented text correctly; flags joined with ``;``.
 
     With ``judge``, each judge metric adds a value column (empty when not scored) and a
-    ``<metric>_reason`` column (why it was not scored)."""
+    ``<metric>_reason`` column (why it was not scored). Written whole or not at all
+    (:class:`ExportError`)."""
+    write_atomically(path, lambda temporary: _write_csv(report, temporary, judge))
+
+
+def _write_csv(report: Report, path: Path, judge: JudgeScores | None) -> None:
     metrics = judge_metric_names(judge) if judge else []
     judge_columns = [column for name in metrics for column in (name, f"{name}_reason")]
     fields = ["question_id", "pipeline", *LEXICAL_SCORE_NAMES, "flags", *judge_columns]

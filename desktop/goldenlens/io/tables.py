@@ -8,7 +8,8 @@ becomes an :class:`~goldenlens.core.model.InputError` with a plain message.
 Table rules (the same for every format):
 
 * the header is the first row with any non-blank cell; header names are stripped of
-  surrounding spaces (invisible in Excel, so never meant);
+  surrounding spaces and of invisible characters (zero-width spaces, no-break spaces: see
+  :mod:`goldenlens.io.header_names`), none of which Excel shows;
 * blank rows are skipped, but row numbers still count them, as Excel does;
 * a column with no header name is dropped, with a warning if it holds any value;
 * a repeated header name is a warning: lookups use its first occurrence;
@@ -32,6 +33,9 @@ import pandas as pd
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.io.cell_text import column_text
 from goldenlens.io.csv_sniff import parse_records
+from goldenlens.io.link_paths import unreachable_reason
+from goldenlens.io.header_names import clean_header_name, header_name_problems
+from goldenlens.io.suspect_text import suspect_text_problems
 
 WORKBOOK_SUFFIXES: frozenset[str] = frozenset({".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"})
 # The delimiter tried first for each text suffix; the file is sniffed regardless.
@@ -174,7 +178,8 @@ class TableFile:
             _read_bytes(self.path, self.file), self.file, preferred_delimiter=self._delimiter or ","
         )
         table = build_table(self.file, None, parsed.records, parsed.problems)
-        return replace(table, encoding=parsed.encoding, delimiter=parsed.delimiter)
+        table = replace(table, encoding=parsed.encoding, delimiter=parsed.delimiter)
+        return replace(table, problems=(*table.problems, *suspect_text_problems(table)))
 
     def _read_sheet(self, sheet: str | None) -> RawTable:
         if self._book is None or sheet is None:
@@ -218,7 +223,8 @@ def build_table(
     start = next((i for i, row in enumerate(grid) if "".join(row).strip()), None)
     if start is None:
         return RawTable(file, sheet, (), (), (), tuple(problems))
-    names = [cell.strip() for cell in grid[start]]
+    names = [clean_header_name(cell) for cell in grid[start]]
+    problems.extend(header_name_problems(file, sheet, grid[start], start + 1))
     width = len(names)
     rows: Sequence[Sequence[str]] = grid[start + 1 :]
     numbers: Sequence[int] = range(start + 2, len(grid) + 1)
@@ -329,6 +335,9 @@ def _ragged(file: str, sheet: str | None, row: Sequence[str], width: int, number
 def _check_path(path: Path, file: str) -> str:
     """Validate the path before any library sees it; return its lower-case suffix."""
     if not path.exists():
+        reason = unreachable_reason(path)
+        if reason is not None:
+            raise fatal(file, f"{file} {reason}.")
         raise fatal(file, f"{file} was not found (looked for {path}).")
     if path.is_dir():
         raise fatal(file, f"{file} is a folder, not a file.")
