@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import math
 import re
+from contextlib import suppress
+from datetime import UTC, datetime
+from zipfile import ZIP_DEFLATED, ZipFile
 from collections.abc import Sequence
 from copy import deepcopy
 from dataclasses import dataclass
@@ -35,6 +38,7 @@ from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook import Workbook
+from openpyxl.writer.excel import ExcelWriter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.xml.functions import Element, SubElement
 
@@ -247,9 +251,29 @@ def save_atomically(workbook: Workbook, path: Path) -> None:
     :func:`~goldenlens.io.output_files.write_atomically`).
     """
     try:
-        write_atomically(Path(path), workbook.save)
+        write_atomically(Path(path), lambda temporary: _save_workbook(workbook, temporary))
     except BaseException:
         discard_streams(workbook)
+        raise
+
+
+def _save_workbook(workbook: Workbook, path: Path) -> None:
+    """``Workbook.save``, except that a failed save closes its zip archive at once.
+
+    openpyxl leaves the archive open when writing fails (a full disk, say); the ZipFile then
+    finishes the file when it is garbage-collected, fails again, and Python prints
+    "Exception ignored ... No space left on device" with a traceback after our one-line
+    message. These are the lines of ``openpyxl.writer.excel.save_workbook`` plus that close.
+    """
+    if workbook.write_only and not workbook.worksheets:
+        workbook.create_sheet()
+    archive = ZipFile(path, "w", ZIP_DEFLATED, allowZip64=True)
+    try:
+        workbook.properties.modified = datetime.now(tz=UTC).replace(tzinfo=None)
+        ExcelWriter(workbook, archive).save()
+    except BaseException:
+        with suppress(OSError, ValueError):
+            archive.close()  # sets archive.fp to None even when it fails: nothing is left to finish
         raise
 
 
