@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -62,6 +63,21 @@ def output_target(path: Path) -> Path:
     return target
 
 
+def write_failure(path: Path, error: OSError, *, where: str = "") -> ExportError:
+    """The one-sentence :class:`ExportError` for ``error`` while writing ``path``.
+
+    ``where`` adds where it happened when that is not ``path``'s folder (say, the temporary
+    folder a workbook streams its rows to).
+    """
+    kept = " (the existing file is unchanged)" if Path(path).exists() else ""
+    return ExportError(f"Cannot write {path}: {error.strerror or error}{where}{kept}.")
+
+
+def streaming_failure(path: Path, error: OSError) -> ExportError:
+    """:func:`write_failure` for a workbook whose rows could not be streamed to the temporary folder."""
+    return write_failure(path, error, where=f" in the temporary folder {tempfile.gettempdir()}")
+
+
 def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     """Call ``write(temporary)``, then rename the temporary file over ``path``'s target.
 
@@ -78,7 +94,6 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
             f"Cannot write {path}: permission denied. If it is open in Excel, close it and export again."
         ) from error
     except OSError as error:
-        kept = " (the existing file is unchanged)" if target.exists() else ""
-        raise ExportError(f"Cannot write {path}: {error.strerror or error}{kept}.") from error
+        raise write_failure(path, error) from error
     finally:
         temporary.unlink(missing_ok=True)

@@ -25,6 +25,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.report import Report, ScoredRow
+from goldenlens.io.output_files import streaming_failure
 from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_highlights import HIGHLIGHTS_SHEET, write_highlights_sheet
 from goldenlens.io.report_judge import JUDGE_SHEET, judge_about_entries, write_judge_means, write_judge_sheet
@@ -119,6 +120,9 @@ def write_report_workbook(
         if report.problems:
             write_problems_sheet(workbook.create_sheet(PROBLEMS_SHEET), report.problems)
         save_atomically(workbook, path)
+    except OSError as error:  # openpyxl streams write-only rows to the temporary folder
+        discard_streams(workbook)
+        raise streaming_failure(path, error) from error
     except BaseException:
         discard_streams(workbook)
         raise
