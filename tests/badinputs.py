@@ -442,7 +442,10 @@ def _csv_text_cases(root: Path) -> list[BadCase]:
             root / "invisible_header" / "golden.csv",
             "id,\u200bquestion,answer\u00a0,fact\nq01,Who?,Jassy,CEO\n".encode(),
         ),
-        ("the header '<U+200B>question' (column B) holds invisible characters (<U+200B>)", "read as 'question'"),
+        (
+            "the header '<U+200B>question' (column B) holds invisible characters (<U+200B>)",
+            "read as 'question'",
+        ),
         severity=Severity.INFO,
         row=1,
         column="question",

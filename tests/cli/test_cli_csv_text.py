@@ -22,7 +22,10 @@ RESPONSES = [["question_id", "pipeline", "response"], ["q01", "P1", "Jassy, the 
 
 def _score(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "goldenlens", "score", *args, "-q"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "goldenlens", "score", *args, "-q"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
@@ -43,8 +46,14 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BadCase]:
             "symlink_loop",
             "goldenlens: error: golden.csv is a symbolic link loop (golden.csv → other.csv → golden.csv).",
         ),
-        ("broken_link", "goldenlens: error: golden.csv is a broken link to golden-2023.csv (nothing is there)."),
-        ("sep_line_rows", "goldenlens: error: golden.csv, row 4, column 'id': id 'q01' is used twice (rows 2 and 4)"),
+        (
+            "broken_link",
+            "goldenlens: error: golden.csv is a broken link to golden-2023.csv (nothing is there).",
+        ),
+        (
+            "sep_line_rows",
+            "goldenlens: error: golden.csv, row 4, column 'id': id 'q01' is used twice (rows 2 and 4)",
+        ),
     ],
 )
 def test_fatal_csv_problems_exit_2_with_one_located_line(
@@ -96,7 +105,10 @@ def test_a_sep_line_file_scores_like_the_plain_file(tmp_path: Path) -> None:
     assert _score(str(sample_dir() / "golden.csv"), responses, "-o", str(plain)).returncode == 0
     proc = _score(str(golden), responses, "-o", str(with_sep))
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(with_sep.read_text(encoding="utf-8"))["rows"] == json.loads(plain.read_text(encoding="utf-8"))["rows"]
+    assert (
+        json.loads(with_sep.read_text(encoding="utf-8"))["rows"]
+        == json.loads(plain.read_text(encoding="utf-8"))["rows"]
+    )
 
 
 def test_an_output_path_that_is_a_link_loop_exits_2(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ def sample_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-_WORDS = "revenue margin cloud retail shares quarter growth segment income operating net free cash".split()
+_WORDS = ("revenue", "margin", "cloud", "retail", "shares", "quarter", "growth", "segment", "income", "cash")
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +61,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for i in range(1, 401):
         answer = " ".join(noise.choices(_WORDS, k=25))
         golden.append([f"q{i:03d}", f"What was item {i} in Q2?", answer, answer.split()[3]])
-        for pipeline in ("P1", "P2", "P3"):
-            responses.append([f"q{i:03d}", pipeline, " ".join(noise.choices(_WORDS, k=20))])
+        responses += [[f"q{i:03d}", p, " ".join(noise.choices(_WORDS, k=20))] for p in ("P1", "P2", "P3")]
     path = folder / "p.goldenlens"
     code = main(
         [
@@ -84,7 +83,9 @@ def big_golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
     noise = random.Random(7)
     words = ["".join(noise.choices("abcdefghijklmnopqrstuvwxyz", k=noise.randint(3, 9))) for _ in range(5000)]
     rows = [["id", "question", "answer", "fact"]]
-    rows += [[f"q{i:03d}", f"Item {i}?", " ".join(noise.choices(words, k=30)), words[i]] for i in range(1, 401)]
+    rows += [
+        [f"q{i:03d}", f"Item {i}?", " ".join(noise.choices(words, k=30)), words[i]] for i in range(1, 401)
+    ]
     return write_csv(tmp_path_factory.mktemp("golden") / "golden.csv", rows)
 
 
@@ -96,7 +97,7 @@ def _run(
         capture_output=True,
         text=True,
         check=False,
-        preexec_fn=preexec,  # noqa: PLW1509 - the child only sets a limit, before exec
+        preexec_fn=preexec,
     )
 
 
@@ -129,14 +130,14 @@ def _tiny_tmpfs(folder: Path) -> Iterator[Path]:
 
 def _fill(folder: Path) -> None:
     """Write a filler file until the file system has no byte left."""
+    chunk = b"\0" * 4096
     with (folder / "filler").open("wb", buffering=0) as handle:
-        chunk = b"\0" * 4096
-        while True:
-            try:
+        try:
+            while True:
                 handle.write(chunk)
-            except OSError as error:
-                assert error.errno == errno.ENOSPC
-                return
+        except OSError as error:
+            full = error
+    assert full.errno == errno.ENOSPC
 
 
 @pytest.mark.parametrize(("command", "suffix"), OUTPUTS)

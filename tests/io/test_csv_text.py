@@ -77,7 +77,11 @@ def test_sep_line_keeps_excel_row_numbers_in_messages(tmp_path: Path) -> None:
     golden, problems = read_golden(_write(tmp_path / "golden.csv", data))
     assert [item.id for item in golden.items] == ["q01"]
     [error] = _only(problems, Severity.ERROR)
-    assert (error.message, error.row, error.column) == ("the question is empty; the row is skipped.", 3, "question")
+    assert (error.message, error.row, error.column) == (
+        "the question is empty; the row is skipped.",
+        3,
+        "question",
+    )
 
 
 @pytest.mark.parametrize("first_line", ["sep=", "sep=ab", "sep=\\t", " sep=|"])
@@ -147,7 +151,12 @@ def test_utf16_without_a_byte_order_mark_is_called_binary(tmp_path: Path) -> Non
         (b"id,question\nq01,Caf\xe9?\nq02,Is it na\xc3\xafve?\n", "cp1252", "Is it naÃ¯ve?", "Is it naïve?"),
         # UTF-8 text decoded once as Windows-1252 and saved again as UTF-8.
         ("id,question\nq01,Fine\nq02,Is it naÃ¯ve?\n".encode(), "utf-8", "Is it naÃ¯ve?", "Is it naïve?"),
-        ("id,question\nq01,Fine\nq02,â€œQ2â€\x9d sales?\n".encode(), "utf-8", "â€œQ2â€<U+009D> sales?", "“Q2” sales?"),
+        (
+            "id,question\nq01,Fine\nq02,â€œQ2â€\x9d sales?\n".encode(),
+            "utf-8",
+            "â€œQ2â€<U+009D> sales?",
+            "“Q2” sales?",
+        ),
         ("\ufeffid,question\nq01,Fine\nq02,Ã‰cole\n".encode(), "utf-8-sig", "Ã‰cole", "École"),
     ],
 )
@@ -173,7 +182,11 @@ def test_mojibake_is_a_warning_naming_row_column_and_the_likely_text(
 def test_real_accents_and_symbols_are_not_mojibake(tmp_path: Path) -> None:
     texts = ["le « café» à São Paulo", "¿Qué? ¡Sí! Größe 5°C ±2%", "naïve façade — “quoted” €5", "Ñ¿ ô¶ Â"]
     for encoding in ("utf-8", "cp1252"):
-        path = write_csv(tmp_path / f"{encoding}.csv", [["id", "question"], *[[f"q{i}", t] for i, t in enumerate(texts)]], encoding=encoding)
+        path = write_csv(
+            tmp_path / f"{encoding}.csv",
+            [["id", "question"], *[[f"q{i}", t] for i, t in enumerate(texts)]],
+            encoding=encoding,
+        )
         table = read_table(path)
         assert [row[1] for row in table.rows] == texts
         assert _only(table.problems, Severity.WARNING) == []
@@ -181,14 +194,18 @@ def test_real_accents_and_symbols_are_not_mojibake(tmp_path: Path) -> None:
 
 def test_mojibake_in_a_header_and_in_a_long_cell(tmp_path: Path) -> None:
     context = "word " * 40 + "the rÃ©sumÃ© of Q2 " + "more " * 40
-    path = write_csv(tmp_path / "responses.csv", [["question_id", "RÃ©ponse", "contexts"], ["q01", "x", context]])
+    path = write_csv(
+        tmp_path / "responses.csv", [["question_id", "RÃ©ponse", "contexts"], ["q01", "x", context]]
+    )
     table = read_table(path)
     header, cell = _only(table.problems, Severity.WARNING)
     assert (header.row, header.column) == (1, "RÃ©ponse")
     assert "it probably should read 'Réponse'" in header.message
     assert (cell.row, cell.column) == (2, "contexts")
     # About 30 characters either side, cut at spaces.
-    assert cell.message.startswith("'…word word word word word the rÃ©sumÃ© of Q2 more more more more…' looks")
+    assert cell.message.startswith(
+        "'…word word word word word the rÃ©sumÃ© of Q2 more more more more…' looks"
+    )
     assert "should read '…word word word word word the résumé of Q2 more more more more…'." in cell.message
 
 
@@ -237,11 +254,14 @@ def test_invisible_characters_around_header_names_are_ignored(tmp_path: Path, ch
 
 
 def test_invisible_characters_in_workbook_headers_and_response_headers(tmp_path: Path) -> None:
-    book = write_xlsx(tmp_path / "golden.xlsx", {"Golden": [["\u200bquestion", "answer\u00a0"], ["Who?", "Jassy"]]})
+    book = write_xlsx(
+        tmp_path / "golden.xlsx", {"Golden": [["\u200bquestion", "answer\u00a0"], ["Who?", "Jassy"]]}
+    )
     golden, _ = read_golden(book)
     assert golden.items[0].answer == "Jassy"
     responses = write_csv(
-        tmp_path / "responses.csv", [["question\u200b", "\ufeffpipeline", "response\u2060"], ["Who?", "P1", "Jassy"]]
+        tmp_path / "responses.csv",
+        [["question\u200b", "\ufeffpipeline", "response\u2060"], ["Who?", "P1", "Jassy"]],
     )
     loaded, problems = read_responses(responses, golden)
     assert [(r.pipeline, r.response) for r in loaded.responses] == [("P1", "Jassy")]
@@ -251,7 +271,11 @@ def test_invisible_characters_in_workbook_headers_and_response_headers(tmp_path:
 def test_zero_width_characters_in_cells_are_a_warning(tmp_path: Path) -> None:
     path = write_csv(
         tmp_path / "golden.csv",
-        [["id", "question", "answer"], ["q01", "Who?", "the CEO\u200b of Amazon"], ["q02", "What\u00a0now?", "x"]],
+        [
+            ["id", "question", "answer"],
+            ["q01", "Who?", "the CEO\u200b of Amazon"],
+            ["q02", "What\u00a0now?", "x"],
+        ],
     )
     table = read_table(path)
     assert table.rows[0][2] == "the CEO\u200b of Amazon"  # kept: the analyst decides
@@ -279,7 +303,9 @@ def test_symbolic_link_loops_and_broken_links_say_so(tmp_path: Path) -> None:
         "a.csv": "a.csv is a symbolic link loop (a.csv → b.csv → a.csv).",
         "self.csv": "self.csv is a symbolic link loop (self.csv → self.csv).",
         "broken.csv": "broken.csv is a broken link to gone/golden.csv (nothing is there).",
-        "loopdir/golden.csv": f"golden.csv lies in a folder that is a symbolic link loop ({tmp_path / 'loopdir/golden.csv'}).",
+        "loopdir/golden.csv": (
+            f"golden.csv lies in a folder that is a symbolic link loop ({tmp_path / 'loopdir/golden.csv'})."
+        ),
         "missing.csv": f"missing.csv was not found (looked for {tmp_path / 'missing.csv'}).",
     }
     for name, message in expected.items():

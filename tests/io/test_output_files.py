@@ -37,7 +37,9 @@ def test_a_failing_write_keeps_the_old_report_and_removes_the_partial_file(tmp_p
 
     with pytest.raises(ExportError) as caught:
         write_atomically(out, half_then_full)
-    assert str(caught.value) == f"Cannot write {out}: No space left on device (the existing file is unchanged)."
+    assert (
+        str(caught.value) == f"Cannot write {out}: No space left on device (the existing file is unchanged)."
+    )
     assert out.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
 
@@ -62,11 +64,13 @@ def test_link_loops_folders_and_missing_folders_are_refused(tmp_path: Path) -> N
     (tmp_path / "a.json").symlink_to("b.json")
     (tmp_path / "b.json").symlink_to("a.json")
     (tmp_path / "folder.json").mkdir()
+    loop = tmp_path / "a.json"
     expected = {
-        tmp_path / "a.json": f"Cannot write {tmp_path / 'a.json'}: it is a symbolic link loop (a.json → b.json → a.json).",
+        loop: f"Cannot write {loop}: it is a symbolic link loop (a.json → b.json → a.json).",
         tmp_path / "folder.json": f"Cannot write {tmp_path / 'folder.json'}: it is a folder.",
         tmp_path / "nowhere" / "r.json": (
-            f"Cannot export to {tmp_path / 'nowhere' / 'r.json'}: the folder {tmp_path / 'nowhere'} does not exist."
+            f"Cannot export to {tmp_path / 'nowhere' / 'r.json'}: the folder {tmp_path / 'nowhere'} "
+            "does not exist."
         ),
     }
     for path, message in expected.items():

@@ -91,7 +91,12 @@ def decode_text(data: bytes, file: str) -> DecodedText:
     if has_nul:
         sample = data[:_SNIFF_CHARS]
         if sample.count(b"\x00") * _BINARY_NUL_SHARE >= len(sample):
-            raise InputError(_binary(file, "; if it is UTF-16 text without a byte-order mark, save it from Excel as 'CSV UTF-8'"))
+            raise InputError(
+                _binary(
+                    file,
+                    "; if it is UTF-16 text without a byte-order mark, save it from Excel as 'CSV UTF-8'",
+                )
+            )
     try:
         return DecodedText(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError as utf8_error:

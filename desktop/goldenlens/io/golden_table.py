@@ -62,11 +62,12 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
         earlier = first_row.setdefault(item_id.casefold(), (item_id, row))
         if earlier[1] != row:
             if earlier[0] == item_id:
-                message = f"id '{visible(item_id)}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
+                shown = visible(item_id)
+                message = f"id '{shown}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
             else:
                 message = (
-                    f"id '{visible(item_id)}' (row {row}) repeats id '{visible(earlier[0])}' (row {earlier[1]}): ids ignore "
-                    "case, so they must be unique regardless of case."
+                    f"id '{visible(item_id)}' (row {row}) repeats id '{visible(earlier[0])}' "
+                    f"(row {earlier[1]}): ids ignore case, so they must be unique regardless of case."
                 )
             duplicates.append(
                 table.problem(

@@ -13,8 +13,14 @@ from pathlib import Path
 from openpyxl import Workbook
 
 from goldenlens.core.model import GoldenItem
-from goldenlens.io.output_files import streaming_failure
-from goldenlens.io.xlsx_cells import ExportError, RowRef, check_text, discard_streams, save_atomically, text_cell
+from goldenlens.io.output_files import ExportError, streaming_failure
+from goldenlens.io.xlsx_cells import (
+    RowRef,
+    check_text,
+    discard_streams,
+    save_atomically,
+    text_cell,
+)
 from goldenlens.io.xlsx_style import HEADER, WRAP, area, parts, set_widths
 
 __all__ = ["GOLDEN_COLUMNS", "GOLDEN_SHEET", "REVIEW_COLUMNS", "ExportError", "write_golden_workbook"]

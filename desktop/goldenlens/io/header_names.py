@@ -38,8 +38,8 @@ def header_name_problems(
         problems.append(
             Problem(
                 file,
-                f"the header '{visible(cell)}' (column {get_column_letter(index + 1)}) holds invisible characters "
-                f"({hidden}); they are ignored and the column is read as '{name}'.",
+                f"the header '{visible(cell)}' (column {get_column_letter(index + 1)}) holds invisible "
+                f"characters ({hidden}); they are ignored and the column is read as '{name}'.",
                 Severity.INFO,
                 sheet=sheet,
                 row=header_row,
@@ -47,4 +47,3 @@ def header_name_problems(
             )
         )
     return problems
-

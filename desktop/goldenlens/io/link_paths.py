@@ -20,14 +20,14 @@ def unreachable_reason(path: Path) -> str | None:
     involved): the caller words those cases itself.
     """
     try:
-        os.stat(path)
+        path.stat()
     except OSError as error:
         if error.errno == errno.ELOOP:
             if path.is_symlink():
                 return f"is a symbolic link loop ({link_chain(path)})"
             return f"lies in a folder that is a symbolic link loop ({path})"
         if path.is_symlink():
-            return f"is a broken link to {os.readlink(path)} (nothing is there)"
+            return f"is a broken link to {path.readlink()} (nothing is there)"
         return None
     return None
 
@@ -38,12 +38,12 @@ def link_chain(path: Path) -> str:
     current = Path(path)
     steps = [current.name or str(current)]
     while current.is_symlink() and len(steps) <= _MAX_SHOWN_LINKS:
-        key = os.path.abspath(current)
+        key = os.path.normpath(current.absolute())  # not resolve(): that would follow the links
         if key in seen:
             return " → ".join(steps)
         seen.append(key)
-        target = os.readlink(current)
-        steps.append(target)
+        target = current.readlink()
+        steps.append(str(target))
         current = current.parent / target
     if current.is_symlink():
         steps.append("…")

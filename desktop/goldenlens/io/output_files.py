@@ -55,7 +55,9 @@ def output_target(path: Path) -> Path:
         except FileNotFoundError:
             target = Path(os.path.realpath(path))  # a broken link: writing creates its target
         except OSError as error:
-            raise ExportError(f"Cannot write {path}: it is a symbolic link loop ({link_chain(path)}).") from error
+            raise ExportError(
+                f"Cannot write {path}: it is a symbolic link loop ({link_chain(path)})."
+            ) from error
     if target.is_dir():
         raise ExportError(f"Cannot write {path}: it is a folder.")
     if not target.parent.is_dir():
@@ -88,7 +90,7 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     temporary = target.with_name(f".~{target.stem}.{secrets.token_hex(4)}{target.suffix}")
     try:
         write(temporary)
-        os.replace(temporary, target)
+        temporary.replace(target)
     except PermissionError as error:
         raise ExportError(
             f"Cannot write {path}: permission denied. If it is open in Excel, close it and export again."

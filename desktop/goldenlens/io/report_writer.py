@@ -25,7 +25,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.report import Report, ScoredRow
-from goldenlens.io.output_files import streaming_failure
+from goldenlens.io.output_files import ExportError, streaming_failure
 from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_highlights import HIGHLIGHTS_SHEET, write_highlights_sheet
 from goldenlens.io.report_judge import JUDGE_SHEET, judge_about_entries, write_judge_means, write_judge_sheet
@@ -41,7 +41,6 @@ from goldenlens.io.report_sheets import (
     write_scores_sheet,
 )
 from goldenlens.io.xlsx_cells import (
-    ExportError,
     RowRef,
     discard_streams,
     number_cell,

@@ -165,9 +165,9 @@ class _Joiner:
                 if not self.index.same_question(golden_id, text):
                     self.problems.append(
                         self.table.problem(
-                            f"question id '{visible(raw_id)}' is golden question '{_short(self.index.question(golden_id))}' "
-                            f"but this row asks '{_short(text)}': was the golden set changed after these "
-                            "responses?",
+                            f"question id '{visible(raw_id)}' is golden question "
+                            f"'{_short(self.index.question(golden_id))}' but this row asks '{_short(text)}': "
+                            "was the golden set changed after these responses?",
                             Severity.WARNING,
                             row=row,
                             column=self.columns.question,

@@ -36,7 +36,9 @@ if TYPE_CHECKING:  # tables calls this module, so the import is for the type onl
 MAX_LISTED = 20
 # What the bytes 0x80-0xBF (UTF-8 continuation bytes) become when read as Windows-1252 (or as
 # Latin-1, for the five bytes Windows-1252 leaves undefined).
-_CONTINUATIONS = "".join(bytes([byte]).decode("cp1252", errors="ignore") or chr(byte) for byte in range(0x80, 0xC0))
+_CONTINUATIONS = "".join(
+    bytes([byte]).decode("cp1252", errors="ignore") or chr(byte) for byte in range(0x80, 0xC0)
+)
 # A UTF-8 lead byte (0xC2-0xF4) read as Windows-1252 is a character from Â to ô.
 _MOJIBAKE_PAIR = re.compile(f"[\u00c2-\u00f4][{re.escape(_CONTINUATIONS)}]")
 _SUSPECT = re.compile(f"{_MOJIBAKE_PAIR.pattern}|{ZERO_WIDTH_PATTERN.pattern}")
@@ -82,7 +84,9 @@ def _mojibake(table: RawTable, row: int, column: str, text: str) -> Problem:
     fixed = fix_encoding(excerpt)
     shown = visible(before + excerpt + after)
     if table.encoding == "cp1252":
-        what = f"'{shown}' looks like UTF-8 text in a file read as Windows-1252 (the file mixes two encodings)"
+        what = (
+            f"'{shown}' looks like UTF-8 text in a file read as Windows-1252 (the file mixes two encodings)"
+        )
     else:
         what = f"'{shown}' looks like mojibake (UTF-8 text once read as Windows-1252)"
     should = f"; it probably should read '{visible(before + fixed + after)}'" if fixed != excerpt else ""

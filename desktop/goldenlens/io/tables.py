@@ -33,8 +33,8 @@ import pandas as pd
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.io.cell_text import column_text
 from goldenlens.io.csv_sniff import parse_records
-from goldenlens.io.link_paths import unreachable_reason
 from goldenlens.io.header_names import clean_header_name, header_name_problems
+from goldenlens.io.link_paths import unreachable_reason
 from goldenlens.io.suspect_text import suspect_text_problems
 
 WORKBOOK_SUFFIXES: frozenset[str] = frozenset({".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"})

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import math
 import re
-from contextlib import suppress
-from datetime import UTC, datetime
-from zipfile import ZIP_DEFLATED, ZipFile
 from collections.abc import Sequence
+from contextlib import suppress
 from copy import deepcopy
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from zipfile import ZIP_DEFLATED, ZipFile
 
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import Cell
@@ -38,8 +38,8 @@ from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook import Workbook
-from openpyxl.writer.excel import ExcelWriter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.writer.excel import ExcelWriter
 from openpyxl.xml.functions import Element, SubElement
 
 from goldenlens.io.output_files import ExportError, write_atomically
