@@ -41,7 +41,6 @@ _CONTINUATIONS = "".join(
 )
 # A UTF-8 lead byte (0xC2-0xF4) read as Windows-1252 is a character from Â to ô.
 _MOJIBAKE_PAIR = re.compile(f"[\u00c2-\u00f4][{re.escape(_CONTINUATIONS)}]")
-_SUSPECT = re.compile(f"{_MOJIBAKE_PAIR.pattern}|{ZERO_WIDTH_PATTERN.pattern}")
 _CONTEXT = 30  # characters of context either side of the first suspect character
 
 
@@ -65,18 +64,26 @@ def suspect_text_problems(table: RawTable) -> list[Problem]:
 
 
 def _suspect_cells(table: RawTable) -> Iterator[tuple[int, str, str]]:
-    """(row, column, text) of the cells the quick pattern flags, in row order per column."""
+    """(row, column, text) of the cells the quick patterns flag, in row order per column."""
     for name in table.header:
-        if _SUSPECT.search(name):
+        if _is_suspect(name):
             yield table.header_row, name, name
     for position, name in enumerate(table.header):
         values = [row[position] for row in table.rows]
-        # One search over the joined column: almost every column has no suspect pair at all.
-        if _SUSPECT.search("\n".join(values)) is None:
+        # One pass over the joined column settles almost every column: ASCII text (ids,
+        # numbers, most English) cannot hold either, and two plain patterns are ~2x faster
+        # than one alternation of them.
+        if not _is_suspect("\n".join(values)):
             continue
         for number, text in zip(table.row_numbers, values, strict=True):
-            if _SUSPECT.search(text) is not None:
+            if _is_suspect(text):
                 yield number, name, text
+
+
+def _is_suspect(text: str) -> bool:
+    if text.isascii():
+        return False
+    return _MOJIBAKE_PAIR.search(text) is not None or ZERO_WIDTH_PATTERN.search(text) is not None
 
 
 def _mojibake(table: RawTable, row: int, column: str, text: str) -> Problem:
