@@ -4,8 +4,8 @@
 ``naÃ¯ve`` — a UTF-8 file opened and saved again as ANSI, or a Windows-1252 file into which
 UTF-8 text was pasted (the file then mixes both encodings). Such a response loses every
 match on the damaged words, without a word said. It is detected in two steps, because a file
-may have 100,000 rows: a regular expression finds, per column in one pass, the pairs the damage
-always leaves (a character from ``Â`` to ``ô`` followed by one that a UTF-8 continuation byte
+may have 100,000 rows: a regular expression searches each column (joined, once; ASCII
+columns are skipped outright) for the pairs the damage always leaves (a character from ``Â`` to ``ô`` followed by one that a UTF-8 continuation byte
 becomes in Windows-1252); only the cells it finds go to ``ftfy``'s badness test, which tells
 real mojibake from legitimate text such as ``café»``. A warning names the row and column and
 says what ``ftfy.fix_encoding`` thinks the text should read; the text itself is never changed,
