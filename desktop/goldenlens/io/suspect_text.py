@@ -5,11 +5,12 @@
 UTF-8 text was pasted (the file then mixes both encodings). Such a response loses every
 match on the damaged words, without a word said. It is detected in two steps, because a file
 may have 100,000 rows: a regular expression searches each column (joined, once; ASCII
-columns are skipped outright) for the pairs the damage always leaves (a character from ``Â`` to ``ô`` followed by one that a UTF-8 continuation byte
-becomes in Windows-1252); only the cells it finds go to ``ftfy``'s badness test, which tells
-real mojibake from legitimate text such as ``café»``. A warning names the row and column and
-says what ``ftfy.fix_encoding`` thinks the text should read; the text itself is never changed,
-because only the analyst can say what it should be.
+columns are skipped outright) for the pairs the damage always leaves (a character from ``Â``
+to ``ô`` followed by one that a UTF-8 continuation byte becomes in Windows-1252); only the
+cells it finds go to ``ftfy``'s badness test, which tells real mojibake from legitimate text
+such as ``café»``. A warning names the row and column and says what ``ftfy.fix_encoding``
+thinks the text should read; the text itself is never changed, because only the analyst can
+say what it should be.
 
 *Invisible characters*: zero-width spaces, joiners, soft hyphens or byte-order marks inside a
 cell. Excel draws nothing for them, but they count in the scores (``CEO\\u200b`` is not the
