@@ -65,6 +65,12 @@ def test_sep_line_sets_the_delimiter_and_is_not_a_row(
         "count it as a row, so the line after it is row 1."
     )
     assert note.row is None
+    shown_preview = preview(tmp_path / "golden.csv")
+    assert (shown_preview.delimiter, shown_preview.row_numbers, shown_preview.header) == (
+        delimiter,
+        (2, 3),
+        ("id", "question", "answer"),
+    )
 
 
 def test_sep_line_keeps_excel_row_numbers_in_messages(tmp_path: Path) -> None:
