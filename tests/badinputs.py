@@ -328,10 +328,167 @@ def _responses_cases(root: Path) -> list[BadCase]:
     return cases
 
 
+def _link(path: Path, target: str) -> Path:
+    """A symbolic link ``path`` → ``target`` (replaced if it is there already)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_symlink() or path.exists():
+        path.unlink()
+    path.symlink_to(target)
+    return path
+
+
+def _csv_text_cases(root: Path) -> list[BadCase]:
+    """CSV text that is not what Excel shows: delimiter lines, NUL bytes, mojibake, invisibles."""
+    cases: list[BadCase] = []
+
+    def case(
+        name: str,
+        golden: Path,
+        fragments: tuple[str, ...],
+        *,
+        responses: Path | None = None,
+        severity: Severity = Severity.FATAL,
+        row: int | None = None,
+        column: str | None = None,
+    ) -> None:
+        at_fault = responses if responses is not None else golden
+        cases.append(
+            BadCase(
+                name,
+                golden,
+                responses,
+                severity is Severity.FATAL,
+                fragments,
+                row=row,
+                column=column,
+                file=at_fault.name,
+                severity=severity,
+            )
+        )
+
+    # Excel hides its "sep=;" line, so the header is row 1 and the repeated id is row 4 (line 5).
+    case(
+        "sep_line_rows",
+        _write_bytes(
+            root / "sep_line_rows" / "golden.csv",
+            b"sep=;\r\nid;question;answer;fact\r\nq01;Who, then?;Jassy, the CEO;CEO\r\n"
+            b"q02;What, then?;22,1 billion;22,1\r\nq01;Again?;Yes;yes\r\n",
+        ),
+        ("id 'q01' is used twice (rows 2 and 4)",),
+        row=4,
+        column="id",
+    )
+    filler = b"".join(b"q%04d,Question number %d?,Answer %d,fact %d\n" % (i, i, i, i) for i in range(1, 3001))
+    case(
+        "nul_byte_late",  # far beyond the first 64 KiB that used to be checked
+        _write_bytes(
+            root / "nul_byte_late" / "golden.csv",
+            b"id,question,answer,fact\n" + filler + b"q9999,Who?,The C\x00EO,CEO\n",
+        ),
+        ("golden.csv is not CSV text", "binary data (a NUL byte in row 3002, column C)"),
+        row=3002,
+    )
+    case(
+        "nul_byte_early",
+        _write_bytes(
+            root / "nul_byte_early" / "golden.csv",
+            b"id,question,answer,fact\nq01,Who?,Jassy,CEO\nq02,\x00What?,Sales,22.1\n",
+        ),
+        ("golden.csv is not CSV text", "binary data (a NUL byte in row 3, column B)"),
+        row=3,
+    )
+    case(
+        "utf16_without_bom",
+        _write_bytes(
+            root / "utf16_without_bom" / "golden.csv",
+            "id\tquestion\tanswer\nq01\tWho?\tJassy\n".encode("utf-16-le"),
+        ),
+        ("golden.csv is not CSV text", "binary data (NUL bytes)", "UTF-16 text without a byte-order mark"),
+    )
+    # A Windows-1252 file ("Caf\xe9") into which UTF-8 text ("na\xc3\xafve") was pasted.
+    case(
+        "mojibake_in_cp1252",
+        _write_bytes(
+            root / "mojibake_in_cp1252" / "golden.csv",
+            b"id,question,answer,fact\nq01,Caf\xe9 prices?,High,high\nq02,Is it na\xc3\xafve?,No,no\n",
+        ),
+        (
+            "'Is it na\u00c3\u00afve?' looks like UTF-8 text in a file read as Windows-1252",
+            "it probably should read 'Is it na\u00efve?'",
+            "The text is kept as it is",
+        ),
+        severity=Severity.WARNING,
+        row=3,
+        column="question",
+    )
+    # A UTF-8 file whose text was once decoded as Windows-1252 and saved again.
+    case(
+        "mojibake_in_utf8",
+        _write_bytes(
+            root / "mojibake_in_utf8" / "golden.csv",
+            "id,question,answer,fact\nq01,Who?,It\u00e2\u20ac\u2122s Jassy,Jassy\n".encode(),
+        ),
+        (
+            "'It\u00e2\u20ac\u2122s Jassy' looks like mojibake",
+            "it probably should read 'It\u2019s Jassy'",
+        ),
+        severity=Severity.WARNING,
+        row=2,
+        column="answer",
+    )
+    case(
+        "invisible_header",
+        _write_bytes(
+            root / "invisible_header" / "golden.csv",
+            "id,\u200bquestion,answer\u00a0,fact\nq01,Who?,Jassy,CEO\n".encode(),
+        ),
+        (
+            "the header '<U+200B>question' (column B) holds invisible characters (<U+200B>)",
+            "read as 'question'",
+        ),
+        severity=Severity.INFO,
+        row=1,
+        column="question",
+    )
+    folder = root / "zero_width_in_cell"
+    case(
+        "zero_width_in_cell",
+        good_golden(folder),
+        ("characters Excel does not show (<U+200B>)", "'He is the CEO<U+200B> of Amazon.'"),
+        responses=_responses(folder, [("q01", "P1", "He is the CEO\u200b of Amazon.", "")]),
+        severity=Severity.WARNING,
+        row=2,
+        column="response",
+    )
+    folder = root / "zero_width_id"
+    case(
+        "zero_width_id",
+        good_golden(folder),
+        ("question id 'q01<U+200B>' is not in the golden set",),
+        responses=_responses(folder, [("q01\u200b", "P1", "CEO.", ""), ("q02", "P1", "22.1 billion", "")]),
+        severity=Severity.ERROR,
+        row=2,
+        column="question_id",
+    )
+    loop = root / "symlink_loop"
+    _link(loop / "other.csv", "golden.csv")
+    case(
+        "symlink_loop",
+        _link(loop / "golden.csv", "other.csv"),
+        ("golden.csv is a symbolic link loop (golden.csv → other.csv → golden.csv)",),
+    )
+    case(
+        "broken_link",
+        _link(root / "broken_link" / "golden.csv", "golden-2023.csv"),
+        ("golden.csv is a broken link to golden-2023.csv",),
+    )
+    return cases
+
+
 def make_bad_inputs(tmp_path: Path) -> list[BadCase]:
     """Write every bad input under ``tmp_path`` (created if needed) and describe each."""
     tmp_path.mkdir(parents=True, exist_ok=True)
-    builders: tuple[Callable[[Path], list[BadCase]], ...] = (_golden_cases, _responses_cases)
+    builders: tuple[Callable[[Path], list[BadCase]], ...] = (_golden_cases, _responses_cases, _csv_text_cases)
     cases = [case for build in builders for case in build(tmp_path)]
     assert len({case.name for case in cases}) == len(cases), "case names must be unique"
     return cases

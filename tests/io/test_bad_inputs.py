@@ -37,6 +37,17 @@ CASE_NAMES = (
     "broken_json_contexts",
     "duplicate_question_pipeline",
     "responses_header_only",
+    "sep_line_rows",
+    "nul_byte_late",
+    "nul_byte_early",
+    "utf16_without_bom",
+    "mojibake_in_cp1252",
+    "mojibake_in_utf8",
+    "invisible_header",
+    "zero_width_in_cell",
+    "zero_width_id",
+    "symlink_loop",
+    "broken_link",
 )
 
 

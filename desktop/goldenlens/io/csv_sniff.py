@@ -7,6 +7,15 @@ not silently read as mojibake.
 
 Records are numbered as Excel numbers rows when it opens the file: one row per record (a
 quoted cell may span several lines), blank lines included.
+
+A first line ``sep=;`` (any one character after ``sep=``: ``,`` ``;`` TAB ``|`` ...) is
+Excel's way of naming the delimiter: Excel takes the delimiter from it and hides the line,
+so the row after it is row 1. We do the same: the delimiter is not sniffed, the line is not
+a row, and row numbers in messages are the ones Excel shows.
+
+A NUL character (a zero byte) never belongs in text: wherever it is, the file is refused,
+naming the row and column of the first one (a file full of them is binary data or UTF-16
+without a byte-order mark, and is refused as such before decoding).
 """
 
 from __future__ import annotations
@@ -14,8 +23,11 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from openpyxl.utils import get_column_letter
 
 from goldenlens.core.model import InputError, Problem, Severity
 
@@ -29,6 +41,10 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 )
 _SNIFF_CHARS = 64 * 1024
 _SNIFF_RECORDS = 200
+# Excel's delimiter line: "sep=" and one character, alone on the first line.
+_SEP_LINE = re.compile(r"sep=([^\r\n\"])(?:\r\n|\n|\r|\Z)", re.IGNORECASE)
+# A sample this much NUL is not text with a stray zero byte but binary data (or UTF-16).
+_BINARY_NUL_SHARE = 8
 # Excel caps a cell at 32,767 characters but pipelines dump long JSON context lists into CSV;
 # the csv module's default 128 KiB limit would reject those files outright.
 _FIELD_LIMIT = 2**31 - 1
@@ -71,10 +87,16 @@ def decode_text(data: bytes, file: str) -> DecodedText:
                     Severity.FATAL,
                 )
             )
-    if b"\x00" in data[:_SNIFF_CHARS]:
-        raise InputError(
-            Problem(file, f"{file} is not CSV text: it contains binary data (NUL bytes).", Severity.FATAL)
-        )
+    has_nul = b"\x00" in data  # memchr: cheap even for a large file
+    if has_nul:
+        sample = data[:_SNIFF_CHARS]
+        if sample.count(b"\x00") * _BINARY_NUL_SHARE >= len(sample):
+            raise InputError(
+                _binary(
+                    file,
+                    "; if it is UTF-16 text without a byte-order mark, save it from Excel as 'CSV UTF-8'",
+                )
+            )
     try:
         return DecodedText(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError as utf8_error:
@@ -82,7 +104,7 @@ def decode_text(data: bytes, file: str) -> DecodedText:
     try:
         text = data.decode("cp1252")
     except UnicodeDecodeError as error:
-        raise InputError(_undecodable(data, error.start, file)) from None
+        raise InputError(_binary(file) if has_nul else _undecodable(data, error.start, file)) from None
     note = Problem(
         file,
         f"{file} is not UTF-8 (byte 0x{data[bad_utf8]:02X} at line {_line_of(data, bad_utf8)}); "
@@ -90,6 +112,14 @@ def decode_text(data: bytes, file: str) -> DecodedText:
         Severity.INFO,
     )
     return DecodedText(text, "cp1252", (note,))
+
+
+def _binary(file: str, detail: str = "") -> Problem:
+    return Problem(
+        file,
+        f"{file} is not CSV text: it contains binary data (NUL bytes){detail}.",
+        Severity.FATAL,
+    )
 
 
 def _decode_or_fail(data: bytes, encoding: str, file: str) -> str:
@@ -155,12 +185,19 @@ def parse_records(data: bytes, file: str, *, preferred_delimiter: str = ",") -> 
     """
     csv.field_size_limit(_FIELD_LIMIT)
     decoded = decode_text(data, file)
-    delimiter = sniff_delimiter(decoded.text, preferred_delimiter)
     problems = list(decoded.problems)
-    records, failure = _parse_strict(decoded.text, delimiter)
+    text = decoded.text
+    declared = _SEP_LINE.match(text)
+    if declared is not None:
+        delimiter = declared.group(1)
+        text = text[declared.end() :]
+        problems.append(_sep_line_note(file, declared.group().rstrip("\r\n")))
+    else:
+        delimiter = sniff_delimiter(text, preferred_delimiter)
+    records, failure = _parse_strict(text, delimiter)
     if failure is not None:
         row, error = failure
-        records = list(_parse_lenient(decoded.text, delimiter))
+        records = list(_parse_lenient(text, delimiter))
         problems.append(
             Problem(
                 file,
@@ -170,7 +207,36 @@ def parse_records(data: bytes, file: str, *, preferred_delimiter: str = ",") -> 
                 row=row,
             )
         )
+    if "\x00" in text:
+        raise InputError(_nul_in_cell(file, records), tuple(problems))
     return CsvRecords(records, decoded.encoding, delimiter, tuple(problems))
+
+
+def _sep_line_note(file: str, line: str) -> Problem:
+    shown = line.replace("\t", "<TAB>")
+    return Problem(
+        file,
+        f"the first line '{shown}' names the delimiter, as Excel reads it; like Excel we do not "
+        "count it as a row, so the line after it is row 1.",
+        Severity.INFO,
+    )
+
+
+def _nul_in_cell(file: str, records: list[list[str]]) -> Problem:
+    """The fatal problem for the first NUL character, located by Excel row and column."""
+    for index, record in enumerate(records):
+        for position, cell in enumerate(record):
+            if "\x00" in cell:
+                return Problem(
+                    file,
+                    f"{file} is not CSV text: it contains binary data (a NUL byte in row {index + 1}, "
+                    f"column {get_column_letter(position + 1)}). Text never holds one: the file is "
+                    "damaged or was written by a faulty export; remove it or export the file again.",
+                    Severity.FATAL,
+                    row=index + 1,
+                )
+    # Unreachable for text the csv module parsed (it keeps NULs in cells); kept for safety.
+    return _binary(file)
 
 
 def _parse_strict(text: str, delimiter: str) -> tuple[list[list[str]], tuple[int, csv.Error] | None]:

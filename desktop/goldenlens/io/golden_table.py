@@ -13,6 +13,7 @@ from goldenlens.core.facts import fact_not_scored_reason, quasi_not_scored_reaso
 from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, Severity
 from goldenlens.io.columns import GOLDEN_SYNONYMS, ColumnMap
 from goldenlens.io.tables import RawTable
+from goldenlens.io.visible_text import visible
 
 MISSING_ID_PREFIX = "row-"
 
@@ -118,11 +119,11 @@ def _repeated_id(
     table: RawTable, columns: ColumnMap, item_id: str, row: int, earlier: tuple[str, int]
 ) -> Problem:
     if earlier[0] == item_id:
-        message = f"id '{item_id}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
+        message = f"id '{visible(item_id)}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
     else:
         message = (
-            f"id '{item_id}' (row {row}) repeats id '{earlier[0]}' (row {earlier[1]}): ids ignore "
-            "case, so they must be unique regardless of case."
+            f"id '{visible(item_id)}' (row {row}) repeats id '{visible(earlier[0])}' (row {earlier[1]}): "
+            "ids ignore case, so they must be unique regardless of case."
         )
     return table.problem(message, Severity.FATAL, row=row, column=columns.id)
 

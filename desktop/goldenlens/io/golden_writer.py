@@ -13,7 +13,14 @@ from pathlib import Path
 from openpyxl import Workbook
 
 from goldenlens.core.model import GoldenItem
-from goldenlens.io.xlsx_cells import ExportError, RowRef, check_text, save_atomically, text_cell
+from goldenlens.io.output_files import ExportError, streaming_failure
+from goldenlens.io.xlsx_cells import (
+    RowRef,
+    check_text,
+    discard_streams,
+    save_atomically,
+    text_cell,
+)
 from goldenlens.io.xlsx_style import HEADER, WRAP, area, parts, set_widths
 
 __all__ = ["GOLDEN_COLUMNS", "GOLDEN_SHEET", "REVIEW_COLUMNS", "ExportError", "write_golden_workbook"]
@@ -67,9 +74,13 @@ def write_golden_workbook(
     parts(ws).auto_filter.ref = area(1, 1, len(headers), len(items) + 1)
 
     header_ref = RowRef(GOLDEN_SHEET, 1, headers)
-    ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
-    for values, where in zip(rows, refs, strict=True):
-        ws.append([text_cell(ws, value, where, col, WRAP) for col, value in enumerate(values, start=1)])
+    try:
+        ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
+        for values, where in zip(rows, refs, strict=True):
+            ws.append([text_cell(ws, value, where, col, WRAP) for col, value in enumerate(values, start=1)])
+    except OSError as error:  # openpyxl streams write-only rows to the temporary folder
+        discard_streams(workbook)
+        raise streaming_failure(path, error) from error
     save_atomically(workbook, path)
 
 

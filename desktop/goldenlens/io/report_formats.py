@@ -12,6 +12,7 @@ from goldenlens.core.lexical import FACT_SCORE_NAMES, LEXICAL_SCORE_NAMES
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report
 from goldenlens.core.review import AppliedOverride, QuestionReview, review_counts
+from goldenlens.io.output_files import write_atomically
 
 #: Judge scores of a run: ``{(question_id, pipeline): {metric: record}}``.
 JudgeScores = Mapping[tuple[str, str], Mapping[str, ScoreRecord]]
@@ -134,9 +135,14 @@ def report_to_dict(report: Report, judge: JudgeScores | None = None) -> dict[str
 
 
 def write_report_json(report: Report, path: Path, judge: JudgeScores | None = None) -> None:
-    path.write_text(
-        json.dumps(report_to_dict(report, judge), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    """The report as one JSON document, written whole or not at all (:class:`ExportError`)."""
+    text = json.dumps(report_to_dict(report, judge), indent=2, ensure_ascii=False) + "\n"
+    write_atomically(path, lambda temporary: _write_text(temporary, text))
+
+
+def _write_text(path: Path, text: str) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(text)
 
 
 #: Per overridden metric, the CSV columns after the value: ``<metric>_<suffix>``.
@@ -174,7 +180,12 @@ def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = Non
     metric overridden anywhere in the report adds the columns ``<metric>_original`` (empty when
     it was not scored), ``_override_by``, ``_override_at`` and ``_override_note``. With
     ``judge``, each judge metric adds a value column (empty when not scored) and a
-    ``<metric>_reason`` column (why it was not scored)."""
+    ``<metric>_reason`` column (why it was not scored). Written whole or not at all
+    (:class:`ExportError`)."""
+    write_atomically(path, lambda temporary: _write_csv(report, temporary, judge))
+
+
+def _write_csv(report: Report, path: Path, judge: JudgeScores | None) -> None:
     metrics = judge_metric_names(judge) if judge else []
     judge_columns = [column for name in metrics for column in (name, f"{name}_reason")]
     fact_reasons = [f"{name}_reason" for name in FACT_SCORE_NAMES]

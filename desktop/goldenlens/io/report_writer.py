@@ -31,6 +31,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.report import Report, ScoredRow
 from goldenlens.core.review import review_counts
+from goldenlens.io.output_files import ExportError, streaming_failure
 from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_highlights import HIGHLIGHTS_SHEET, write_highlights_sheet
 from goldenlens.io.report_judge import JUDGE_SHEET, judge_about_entries, write_judge_means, write_judge_sheet
@@ -53,7 +54,6 @@ from goldenlens.io.report_sheets import (
     write_scores_sheet,
 )
 from goldenlens.io.xlsx_cells import (
-    ExportError,
     RowRef,
     discard_streams,
     number_cell,
@@ -138,6 +138,9 @@ def write_report_workbook(
         if report.problems:
             write_problems_sheet(workbook.create_sheet(PROBLEMS_SHEET), report.problems)
         save_atomically(workbook, path)
+    except OSError as error:  # openpyxl streams write-only rows to the temporary folder
+        discard_streams(workbook)
+        raise streaming_failure(path, error) from error
     except BaseException:
         discard_streams(workbook)
         raise

@@ -20,6 +20,7 @@ from goldenlens.core.model import GoldenSet, InputError, PipelineResponse, Probl
 from goldenlens.core.normalise import normalise
 from goldenlens.io.columns import ResponseColumns
 from goldenlens.io.tables import RawTable
+from goldenlens.io.visible_text import visible
 
 FUZZY_CUTOFF = 90.0
 # The best fuzzy match must beat the second best by this much to be trusted.
@@ -154,7 +155,7 @@ class _Joiner:
             if golden_id is None:
                 self.unmatched.append(raw_id)
                 self.error(
-                    f"question id '{raw_id}' is not in the golden set ({self.index.golden.source}); "
+                    f"question id '{visible(raw_id)}' is not in the golden set ({self.index.golden.source}); "
                     "the row is skipped.",
                     row,
                     self.columns.question_id,
@@ -164,9 +165,9 @@ class _Joiner:
                 if not self.index.same_question(golden_id, text):
                     self.problems.append(
                         self.table.problem(
-                            f"question id '{raw_id}' is golden question '{self.index.question(golden_id)}' "
-                            f"but this row asks '{_short(text)}': was the golden set changed after these "
-                            "responses?",
+                            f"question id '{visible(raw_id)}' is golden question "
+                            f"'{_short(self.index.question(golden_id))}' but this row asks '{_short(text)}': "
+                            "was the golden set changed after these responses?",
                             Severity.WARNING,
                             row=row,
                             column=self.columns.question,
@@ -366,9 +367,10 @@ def _listing(values: Sequence[str], limit: int = _MAX_LISTED) -> str:
 
 
 def _quoted(values: Sequence[str]) -> list[str]:
-    return [f"'{value}'" for value in values]
+    return [f"'{visible(value)}'" for value in values]
 
 
 def _short(text: str, limit: int = 80) -> str:
-    flat = " ".join(text.split())
+    """One line of at most ``limit`` characters, invisible characters shown as ``<U+XXXX>``."""
+    flat = " ".join(visible(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -11,7 +11,8 @@ Table rules (the same for every format):
   id column, or a column of the explicit mapping); rows above it (title rows, notes, blank
   rows) are skipped and reported. When no row qualifies it is the first non-blank row, so the
   messages can say what the header lacks. An explicit ``header_row`` overrides both. Header
-  names are stripped of surrounding spaces (invisible in Excel, so never meant);
+  names are stripped of surrounding spaces and of invisible characters (zero-width spaces,
+  no-break spaces: see :mod:`goldenlens.io.header_names`), none of which Excel shows;
 * blank rows are skipped, but row numbers still count them, as Excel does;
 * a column with no header name is dropped, with a warning if it holds any value;
 * a repeated header name is a warning naming both columns: lookups use the first occurrence
@@ -42,8 +43,11 @@ from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.io.cell_text import column_text
 from goldenlens.io.columns import column_key, header_keys
 from goldenlens.io.csv_sniff import parse_records
+from goldenlens.io.header_names import clean_header_name, header_name_problems
+from goldenlens.io.link_paths import unreachable_reason
 from goldenlens.io.ods_facts import ods_facts
 from goldenlens.io.sheet_facts import SheetFacts, apply_facts
+from goldenlens.io.suspect_text import suspect_text_problems
 from goldenlens.io.xls_facts import XlsFacts
 from goldenlens.io.xlsx_facts import SheetTooLargeError, XlsxFacts
 
@@ -231,7 +235,8 @@ class TableFile:
             header_row=self._header_row,
             known=self._header_keys,
         )
-        return replace(table, encoding=parsed.encoding, delimiter=parsed.delimiter)
+        table = replace(table, encoding=parsed.encoding, delimiter=parsed.delimiter)
+        return replace(table, problems=(*table.problems, *suspect_text_problems(table)))
 
     def _read_sheet(self, sheet: str | None) -> RawTable:
         if self._book is None or sheet is None:
@@ -371,7 +376,8 @@ def build_table(
     start = _header_index(file, sheet, grid, header_row=header_row, known=known, problems=problems)
     if start is None:
         return RawTable(file, sheet, (), (), (), tuple(problems))
-    names = [cell.strip() for cell in grid[start]]
+    names = [clean_header_name(cell) for cell in grid[start]]
+    problems.extend(header_name_problems(file, sheet, grid[start], start + 1))
     width = len(names)
     rows: Sequence[Sequence[str]] = grid[start + 1 :]
     numbers: Sequence[int] = range(start + 2, len(grid) + 1)
@@ -453,7 +459,7 @@ def _header_index(
             (
                 i
                 for i, row in enumerate(grid[:HEADER_SEARCH_ROWS])
-                if any(column_key(cell.strip()) in known for cell in row if cell.strip())
+                if any(column_key(clean_header_name(cell)) in known for cell in row if cell.strip())
             ),
             first,
         )
@@ -565,6 +571,9 @@ def _ragged(file: str, sheet: str | None, row: Sequence[str], width: int, number
 def _check_path(path: Path, file: str) -> str:
     """Validate the path before any library sees it; return its lower-case suffix."""
     if not path.exists():
+        reason = unreachable_reason(path)
+        if reason is not None:
+            raise fatal(file, f"{file} {reason}.")
         raise fatal(file, f"{file} was not found (looked for {path}).")
     if path.is_dir():
         raise fatal(file, f"{file} is a folder, not a file.")

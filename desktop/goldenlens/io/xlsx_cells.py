@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import math
 import re
-import secrets
 from collections.abc import Sequence
+from contextlib import suppress
 from copy import deepcopy
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from zipfile import ZIP_DEFLATED, ZipFile
 
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import Cell
@@ -37,8 +39,10 @@ from openpyxl.cell.text import InlineFont
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook import Workbook
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.writer.excel import ExcelWriter
 from openpyxl.xml.functions import Element, SubElement
 
+from goldenlens.io.output_files import ExportError, write_atomically
 from goldenlens.io.xlsx_style import CellStyle
 
 MAX_CELL_CHARS = 32_767
@@ -49,30 +53,6 @@ _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 # id(font) -> (font, its <rPr> element); the font is kept so its id cannot be reused.
 _RUN_PROPERTIES: dict[int, tuple[InlineFont, Element]] = {}
 _RUN_PROPERTIES_MAX = 256
-
-
-class ExportError(Exception):
-    """An export was refused; the target file was not created or changed.
-
-    ``sheet``, ``row`` (as Excel numbers it), ``column`` and ``item_id`` locate the offending
-    cell when there is one, so the UI can point at it.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        sheet: str | None = None,
-        row: int | None = None,
-        column: str | None = None,
-        item_id: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.sheet = sheet
-        self.row = row
-        self.column = column
-        self.item_id = item_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,30 +246,35 @@ def number_cell(
 def save_atomically(workbook: Workbook, path: Path) -> None:
     """Save to a temporary file beside ``path``, then rename it over ``path``.
 
-    A failure at any point leaves an existing ``path`` as it was and no partial file behind;
-    the rename is atomic on the same file system.
+    A failure at any point (a full disk included) raises :class:`ExportError`, leaves an
+    existing ``path`` as it was and no partial file behind (see
+    :func:`~goldenlens.io.output_files.write_atomically`).
     """
-    path = Path(path)
-    if not path.parent.is_dir():
-        discard_streams(workbook)
-        raise ExportError(f"Cannot export to {path}: the folder {path.parent} does not exist.")
-    temporary = path.with_name(f".~{path.stem}.{secrets.token_hex(4)}.xlsx")
     try:
-        workbook.save(temporary)
-        temporary.replace(path)
-    except PermissionError as exc:
-        discard_streams(workbook)
-        raise ExportError(
-            f"Cannot write {path}: permission denied. If it is open in Excel, close it and export again."
-        ) from exc
-    except OSError as exc:
-        discard_streams(workbook)
-        raise ExportError(f"Cannot write {path}: {exc.strerror or exc}.") from exc
+        write_atomically(Path(path), lambda temporary: _save_workbook(workbook, temporary))
     except BaseException:
         discard_streams(workbook)
         raise
-    finally:
-        temporary.unlink(missing_ok=True)
+
+
+def _save_workbook(workbook: Workbook, path: Path) -> None:
+    """``Workbook.save``, except that a failed save closes its zip archive at once.
+
+    openpyxl leaves the archive open when writing fails (a full disk, say); the ZipFile then
+    finishes the file when it is garbage-collected, fails again, and Python prints
+    "Exception ignored ... No space left on device" with a traceback after our one-line
+    message. These are the lines of ``openpyxl.writer.excel.save_workbook`` plus that close.
+    """
+    if workbook.write_only and not workbook.worksheets:
+        workbook.create_sheet()
+    archive = ZipFile(path, "w", ZIP_DEFLATED, allowZip64=True)
+    try:
+        workbook.properties.modified = datetime.now(tz=UTC).replace(tzinfo=None)
+        ExcelWriter(workbook, archive).save()
+    except BaseException:
+        with suppress(OSError, ValueError):
+            archive.close()  # sets archive.fp to None even when it fails: nothing is left to finish
+        raise
 
 
 def discard_streams(workbook: Workbook) -> None:

@@ -143,7 +143,9 @@ class XlsxFacts:
         # Excel, LibreOffice, openpyxl and Google Sheets write r first and s second: then one
         # expression finds just the cells with an interesting style. Otherwise look at every cell.
         if _ATTR_BEFORE_REF.search(data) is None:
-            cells = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"( s="(?:' + b"|".join(styled) + rb')"[^>]*?)(/>|>)')
+            cells = re.compile(
+                rb'<c r="([A-Z]{1,3})([0-9]{1,7})"( s="(?:' + b"|".join(styled) + rb')"[^>]*?)(/>|>)'
+            )
         else:
             cells = _CELL
         for match in cells.finditer(data):
