@@ -486,3 +486,16 @@ def test_raising_from_progress_cancels_without_writing(tmp_path: Path) -> None:
     with pytest.raises(CancelledError):
         write_report_workbook(report, path, progress=cancel)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_sheet_prints_landscape_one_page_wide(book: openpyxl.Workbook) -> None:
+    """Printed or turned into a PDF, a sheet is one page wide with its header on every page; the
+    Scores sheet prints the scores and flags (its long texts are on the Highlights sheet)."""
+    for ws in book.worksheets:
+        assert ws.page_setup.orientation == "landscape", ws.title
+        assert ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
+        assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 0), ws.title
+        assert ws.print_title_rows == "$1:$1", ws.title
+    scores = book["Scores"]
+    assert scores.print_area == f"'Scores'!$A$1:$K${scores.max_row}"
+    assert scores["K1"].value == "flags"

@@ -99,6 +99,9 @@ def write_scores_sheet(
     ws.freeze_panes = "D2"
     last_row = len(rows) + 1
     sheet.auto_filter.ref = area(1, 1, len(SCORE_COLUMNS), last_row)
+    # On paper the scores and flags only: the texts are on the Highlights sheet, the reviewers'
+    # decisions on the Overrides and Review sheets, each printed legibly there.
+    ws.print_area = area(1, 1, _LAST_SCORE_COL + 1, last_row)
     if rows:
         sheet.conditional_formatting.add(area(_FIRST_SCORE_COL, 2, _LAST_SCORE_COL, last_row), score_scale())
 

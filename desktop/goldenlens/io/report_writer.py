@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 
 from openpyxl import Workbook
 from openpyxl.chart import BarChart, Reference
@@ -70,6 +71,7 @@ from goldenlens.io.xlsx_style import (
     CellStyle,
     area,
     parts,
+    print_landscape_fit_width,
     score_scale,
     set_widths,
 )
@@ -123,20 +125,20 @@ def write_report_workbook(
     workbook = Workbook(write_only=True)
     try:
         _write_summary_sheet(
-            workbook.create_sheet(SUMMARY_SHEET), report, rows, sources, generated_at, judge=judge or {}
+            _sheet(workbook, SUMMARY_SHEET), report, rows, sources, generated_at, judge=judge or {}
         )
-        write_scores_sheet(workbook.create_sheet(SCORES_SHEET), rows, tick, reviews=report.reviews)
+        write_scores_sheet(_sheet(workbook, SCORES_SHEET), rows, tick, reviews=report.reviews)
         if judge:
-            write_judge_sheet(workbook.create_sheet(JUDGE_SHEET), rows, judge)
-        write_fact_report_sheet(workbook.create_sheet(FK_SHEET), report)
-        write_highlights_sheet(workbook.create_sheet(HIGHLIGHTS_SHEET), rows, tick)
-        write_flags_sheet(workbook.create_sheet(FLAGS_SHEET), report, rows)
+            write_judge_sheet(_sheet(workbook, JUDGE_SHEET), rows, judge)
+        write_fact_report_sheet(_sheet(workbook, FK_SHEET), report)
+        write_highlights_sheet(_sheet(workbook, HIGHLIGHTS_SHEET), rows, tick)
+        write_flags_sheet(_sheet(workbook, FLAGS_SHEET), report, rows)
         if any(row.overrides for row in rows):
-            write_overrides_sheet(workbook.create_sheet(OVERRIDES_SHEET), rows)
+            write_overrides_sheet(_sheet(workbook, OVERRIDES_SHEET), rows)
         if report.reviews:
-            write_review_sheet(workbook.create_sheet(REVIEW_SHEET), report)
+            write_review_sheet(_sheet(workbook, REVIEW_SHEET), report)
         if report.problems:
-            write_problems_sheet(workbook.create_sheet(PROBLEMS_SHEET), report.problems)
+            write_problems_sheet(_sheet(workbook, PROBLEMS_SHEET), report.problems)
         save_atomically(workbook, path)
     except OSError as error:  # openpyxl streams write-only rows to the temporary folder
         discard_streams(workbook)
@@ -146,6 +148,13 @@ def write_report_workbook(
         raise
     if tick is not None:
         tick.finish()
+
+
+def _sheet(workbook: Workbook, title: str) -> WriteOnlyWorksheet:
+    """A new report sheet, set up to print legibly."""
+    ws = cast(WriteOnlyWorksheet, workbook.create_sheet(title))
+    print_landscape_fit_width(ws)
+    return ws
 
 
 class _Ticker:

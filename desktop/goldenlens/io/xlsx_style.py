@@ -6,7 +6,7 @@ extra), so they are defined once here and the exported workbooks read like the U
 
 from __future__ import annotations
 
-import math
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, cast
@@ -22,6 +22,8 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.dimensions import ColumnDimension, DimensionHolder, RowDimension
 from openpyxl.worksheet.filters import AutoFilter
+from openpyxl.worksheet.page import PrintPageSetup
+from openpyxl.worksheet.properties import PageSetupProperties, WorksheetProperties
 
 # ARGB. Scale colours are Excel's own red/yellow/green scale, so analysts recognise them.
 RED = "FFF8696B"
@@ -83,6 +85,8 @@ class SheetParts(Protocol):
     row_dimensions: DimensionHolder[int, RowDimension]
     conditional_formatting: ConditionalFormattingList
     auto_filter: AutoFilter
+    sheet_properties: WorksheetProperties
+    page_setup: PrintPageSetup
 
     def add_chart(self, chart: ChartBase, anchor: str | None = None) -> None: ...
 
@@ -90,6 +94,17 @@ class SheetParts(Protocol):
 def parts(ws: WriteOnlyWorksheet) -> SheetParts:
     """The typed view of a write-only sheet's dimensions, conditional formats, filter and charts."""
     return cast(SheetParts, ws)
+
+
+def print_landscape_fit_width(ws: WriteOnlyWorksheet) -> None:
+    """Print (and PDF) the sheet landscape, one page wide, as tall as it needs, with the first
+    row repeated on every page: a report's wide tables otherwise split across pages by column."""
+    sheet = parts(ws)
+    sheet.page_setup.orientation = "landscape"
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    ws.print_title_rows = "1:1"
 
 
 def set_widths(ws: WriteOnlyWorksheet, widths: Mapping[int, float]) -> None:
@@ -106,12 +121,16 @@ def fit_row_height(
 
     Spreadsheet programs do not always grow rows for wrapped rich text on opening (LibreOffice
     drew the lines over the next row), so the height is estimated from the text: one 15-point
-    line per column-width of characters, per paragraph.
+    line per column-width of characters, per paragraph, wrapped at spaces as the programs wrap
+    (a long unbroken token such as ``billion<OR>134,383`` moves to a line of its own).
     """
     lines = 1
     for col, text in texts.items():
-        per_line = max(1.0, widths[col] * 1.15)
-        needed = sum(max(1, math.ceil(len(paragraph) / per_line)) for paragraph in text.split("\n"))
+        per_line = max(1, int(widths[col] * 1.1))
+        needed = sum(
+            max(1, len(textwrap.wrap(paragraph, per_line, break_on_hyphens=False)))
+            for paragraph in text.split("\n")
+        )
         lines = max(lines, needed)
     if lines > 1:
         parts(ws).row_dimensions[row].height = min(409.0, 15.0 * lines)
