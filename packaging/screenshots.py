@@ -3,8 +3,11 @@
     .venv/bin/python packaging/screenshots.py [--out resources/screenshots]
 
 Writes main.png (review tab), detail.png (the side-by-side detail pane), wizard.png (the
-import wizard's mapping page) and summary.png (the summary charts). Settings go to a
-temporary folder so the user's own preferences are neither read nor changed.
+import wizard's mapping page, on a workbook laid out as analysts make them: title rows above
+the header, a "#" column, formatted numbers) and summary.png (the summary charts). With
+``--sizes DIR`` it also saves the main window and the wizard at 1366×768 and 1920×1080 into
+DIR, to look at both. Settings go to a temporary folder so the user's own preferences are
+neither read nor changed.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ def _wait(condition: object, timeout: float = 30.0) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "resources" / "screenshots")
+    parser.add_argument("--sizes", type=Path, help="also save 1366x768 and 1920x1080 views into this folder")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     scratch = Path(tempfile.mkdtemp(prefix="goldenlens-shots-"))
@@ -74,8 +78,9 @@ def main() -> None:
     _spin(0.5)
     window.grab().save(str(args.out / "summary.png"))
 
+    workbook = _analyst_workbook(scratch / "analyst.xlsx", sample_dir())
     wizard = ImportWizard(scratch / "wizard.goldenlens", window)
-    wizard.set_files(sample_dir() / "golden.csv", sample_dir() / "responses.csv")
+    wizard.set_files(workbook, workbook)
     wizard.show()
     _wait(lambda: wizard.button(QWizard.WizardButton.NextButton).isEnabled())
     wizard.button(QWizard.WizardButton.NextButton).click()
@@ -84,9 +89,44 @@ def main() -> None:
         _wait(lambda: not page.busy and page.current is not None)
     _spin(0.3)
     wizard.grab().save(str(args.out / "wizard.png"))
+    if args.sizes is not None:
+        args.sizes.mkdir(parents=True, exist_ok=True)
+        for width, height in ((1366, 768), (1920, 1080)):
+            for name, widget in (("main", window), ("wizard", wizard)):
+                widget.resize(width, height) if name == "main" else widget.resize(min(width, 1100), height - 60)
+                _spin(0.4)
+                widget.grab().save(str(args.sizes / f"{name}-{width}x{height}.png"))
     wizard.reject()
     window.close()
     print(f"screenshots written to {args.out}")
+
+
+def _analyst_workbook(path: Path, sample: Path) -> Path:
+    """The sample as an analyst's workbook: title rows, a "#" column, a formatted number."""
+    import csv
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    golden = book.active
+    assert golden is not None
+    golden.title = "Golden set"
+    golden.append(["Amazon 10-Q, Q2 2023 - golden set v3"])
+    golden.append(["Owner: finance analytics; reviewed 2 Aug 2023"])
+    golden.append([])
+    with (sample / "golden.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    golden.append(["#", *rows[0]])
+    for number, row in enumerate(rows[1:], start=1):
+        golden.append([number, *row])
+    golden.append([len(rows), "q11", "What was the operating margin?", "The operating margin was 5.7%.", 0.057])
+    golden.cell(golden.max_row, 5).number_format = "0.0%"
+    responses = book.create_sheet("Responses")
+    with (sample / "responses_wide.csv").open(encoding="utf-8", newline="") as handle:
+        for row in csv.reader(handle):
+            responses.append(row)
+    book.save(path)
+    return path
 
 
 if __name__ == "__main__":

@@ -252,7 +252,9 @@ class TablePage(QWizardPage):
         self.header_spin.valueChanged.connect(self._on_header_row_chosen)
         self.header_hint = QLabel()
         self.header_hint.setEnabled(False)  # greyed: a note, not a control
+        self.header_spin.setMinimumWidth(self.header_spin.sizeHint().width() + 12)
         header_box = QHBoxLayout()
+        header_box.setSpacing(10)
         header_box.addWidget(self.header_spin)
         header_box.addWidget(self.header_hint, 1)
         grid.addWidget(self.header_label, 0, 2)
