@@ -287,17 +287,21 @@ def test_a_real_value_at_xfd1048576_is_refused_with_a_message(tmp_path: Path) ->
     assert "Ctrl+End" in message
 
 
-def test_cli_says_how_the_workbook_was_read(tmp_path: Path) -> None:
-    path = _golden_with_title_rows(tmp_path / "analyst.xlsx")
-    out = tmp_path / "report.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "goldenlens", "score", str(path), str(path), "-o", str(out), "-q"],
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "goldenlens", *args],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
+
+
+def test_cli_says_how_the_workbook_was_read(tmp_path: Path) -> None:
+    path = _golden_with_title_rows(tmp_path / "analyst.xlsx")
+    out = tmp_path / "report.json"
+    done = _cli("score", str(path), str(path), "-o", str(out), "-q")
     assert done.returncode == 0, done.stderr
     assert "sheet 'Golden': info: the header is row 4" in done.stderr
     assert "wide layout: 2 pipeline column(s): 'RAG-v1' (C), 'RAG-v2' (D)" in done.stderr
@@ -306,36 +310,11 @@ def test_cli_says_how_the_workbook_was_read(tmp_path: Path) -> None:
     # Before cells were read as shown, 134383 / 0.16 / 2023-02-22 made every correct answer FK 0.
     assert [fk[(q, "RAG-v1")] for q in ("q01", "q02", "q03", "q04")] == [1.0, 1.0, 1.0, 1.0]
 
-    with_header = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "goldenlens",
-            "score",
-            str(path),
-            str(path),
-            "--header-row",
-            "4",
-            "--responses-header-row",
-            "2",
-            "-o",
-            str(out),
-            "-q",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    explicit = _cli(
+        "score", str(path), str(path), "--header-row", "4", "--responses-header-row", "2", "-o", str(out)
     )
-    assert with_header.returncode == 0, with_header.stderr
-    bad = subprocess.run(
-        [sys.executable, "-m", "goldenlens", "score", str(path), str(path), "--header-row", "0"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    )
+    assert explicit.returncode == 0, explicit.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["rows"] == rows
+    bad = _cli("score", str(path), str(path), "--header-row", "0")
     assert bad.returncode == 2
     assert "a row number is 1 or more" in bad.stderr

@@ -129,6 +129,17 @@ class _Section:
 
 
 _DATE_LETTERS = frozenset("ymdhsYMDHSeE")
+# One-character tokens and their kinds.
+_SINGLE = {
+    "0": "digit",
+    "#": "digit",
+    "?": "digit",
+    ".": "point",
+    ",": "comma",
+    "%": "percent",
+    "/": "slash",
+    "@": "text",
+}
 
 
 def _tokenise(code: str) -> list[_Tok]:  # noqa: PLR0912, PLR0915 - one pass over a small grammar
@@ -162,27 +173,12 @@ def _tokenise(code: str) -> list[_Tok]:  # noqa: PLR0912, PLR0915 - one pass ove
                 raise UnsupportedFormatError(f"unclosed bracket in number format {code!r}")
             tokens.extend(_bracket(code[i + 1 : end], code))
             i = end + 1
-        elif c in "0#?":
-            tokens.append(_Tok("digit", c))
-            i += 1
-        elif c == ".":
-            tokens.append(_Tok("point", c))
-            i += 1
-        elif c == ",":
-            tokens.append(_Tok("comma", c))
-            i += 1
-        elif c == "%":
-            tokens.append(_Tok("percent", c))
+        elif c in _SINGLE:
+            tokens.append(_Tok(_SINGLE[c], c))
             i += 1
         elif c in "Ee" and i + 1 < n and code[i + 1] in "+-":
             tokens.append(_Tok("exp", code[i : i + 2]))
             i += 2
-        elif c == "/":
-            tokens.append(_Tok("slash", c))
-            i += 1
-        elif c == "@":
-            tokens.append(_Tok("text", c))
-            i += 1
         elif code[i : i + 7].lower() == "general":
             tokens.append(_Tok("general", "General"))
             i += 7
