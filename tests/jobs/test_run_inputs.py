@@ -231,7 +231,13 @@ def test_same_inputs_resume_the_run_and_an_edited_fact_starts_a_new_one(tmp_path
         fresh = score_project(store, batch_size=100)
         assert fresh != cancelled.id
         assert len(store.scored_keys(fresh)) == QUESTIONS * len(PIPELINES)
-        assert not store.run(cancelled.id).is_finished  # type: ignore[union-attr]
+        stale = store.run(cancelled.id)
+        assert stale is not None
+        # Its inputs are gone: it is marked superseded and never offered for resuming again.
+        assert (stale.is_finished, stale.status) == (False, "superseded")
+        assert store.unfinished_runs("lexical") == []
+        assert score_project(store, batch_size=100) != fresh  # a finished run is not resumed either
+        assert store.unfinished_runs("lexical") == []
 
 
 def test_a_judge_run_is_resumed_only_on_identical_inputs(tmp_path: Path) -> None:

@@ -12,9 +12,7 @@ from datetime import date, datetime, time, timedelta
 from numbers import Integral, Real
 from typing import Any, cast
 
-# Excel stores doubles but shows at most 15 significant digits; rounding there first hides
-# binary noise such as 0.30000000000000004 exactly as Excel does.
-_EXCEL_DIGITS = 15
+from goldenlens.io.number_format import general_text
 
 
 def cell_text(value: object) -> str:
@@ -31,15 +29,13 @@ def cell_text(value: object) -> str:
 
 
 def float_text(value: float) -> str:
-    """``158.0`` → ``158``, ``1.0317750796e10`` → ``10317750796``, ``0.1`` → ``0.1``; NaN → ``""``."""
+    """A General number as the spreadsheet shows it: ``158.0`` → ``158``, ``1.0317750796e10``
+    → ``10317750796``, ``0.1`` → ``0.1``, ``1e20`` → ``1E+20``; NaN → ``""``."""
     if math.isnan(value):
         return ""
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    rounded = float(f"{value:.{_EXCEL_DIGITS}g}")
-    if rounded.is_integer():
-        return str(int(rounded))
-    return repr(rounded)
+    return general_text(value)
 
 
 def datetime_text(value: datetime) -> str:

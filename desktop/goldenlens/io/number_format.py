@@ -35,10 +35,12 @@ from functools import lru_cache
 
 __all__ = [
     "BUILTIN_FORMATS",
+    "DAYS_1900_TO_1904",
     "UnsupportedFormatError",
     "format_number",
     "format_text",
     "general_text",
+    "is_date_format",
     "is_general",
 ]
 
@@ -84,6 +86,10 @@ BUILTIN_FORMATS: dict[int, str] = {
 }
 
 _EXCEL_DIGITS = 15
+#: Days between day 0 of the 1900 and of the 1904 date system (Mac Excel's, ``date1904``).
+DAYS_1900_TO_1904 = 1462
+#: How a format id the file does not define (a locale's built-in, ids 27-36 and 50-81) is named.
+LOCALE_BUILTIN = "<built-in format "
 _MONTHS = [
     "January",
     "February",
@@ -126,6 +132,8 @@ class _Section:
     condition: tuple[str, float] | None
     is_date: bool
     has_text: bool
+    shape: str  # general, literal, fraction, scientific, fixed (see _shape)
+    layout: _Layout | None  # for fixed sections, taken apart once
 
 
 _DATE_LETTERS = frozenset("ymdhsYMDHSeE")
@@ -256,7 +264,10 @@ def _parse(code: str) -> tuple[_Section, ...]:
         tokens = _resolve_minutes(kept)
         is_date = any(t.kind in {"date", "elapsed", "ampm"} for t in tokens)
         has_text = any(t.kind == "text" for t in tokens)
-        parsed.append(_Section(tuple(tokens), condition, is_date, has_text))
+        frozen = tuple(tokens)
+        shape = _shape(frozen)
+        layout = _number_layout(frozen) if shape == "fixed" and not is_date else None
+        parsed.append(_Section(frozen, condition, is_date, has_text, shape, layout))
     if len(parsed) > 4:
         raise UnsupportedFormatError(f"number format {code!r} has more than four sections")
     return tuple(parsed)
@@ -283,30 +294,48 @@ def _resolve_minutes(tokens: list[_Tok]) -> list[_Tok]:
 # Public entry points
 
 
+def is_date_format(code: str) -> bool:
+    """True when ``code`` shows numbers as dates or times (any section)."""
+    if is_general(code) or code.startswith(LOCALE_BUILTIN):
+        return False
+    try:
+        return any(section.is_date for section in _parse(code))
+    except UnsupportedFormatError:
+        return False
+
+
 def is_general(code: str | None) -> bool:
     """True when ``code`` shows a number as General does (no format, or ``General``)."""
     return code is None or code.strip().lower() in {"", "general"}
 
 
 def general_text(value: float) -> str:
-    """A number as General shows it in a wide column: 15 significant digits, no binary noise."""
+    """A number as General shows it in a wide column: 15 significant digits, no binary noise,
+    scientific from 10^15 and below 10^-9 (``158``, ``0.3``, ``10317750796``, ``1E+20``)."""
     if math.isnan(value):
         return ""
     if math.isinf(value):
         raise UnsupportedFormatError("an infinite number cannot be stored in a spreadsheet cell")
-    rounded = float(f"{value:.{_EXCEL_DIGITS}g}")
-    if rounded.is_integer() and abs(rounded) < 1e15:
-        return str(int(rounded))
-    text = repr(rounded)
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        sign = "-" if exponent.startswith("-") else "+"
-        return f"{mantissa}E{sign}{abs(int(exponent)):02d}"
-    return text
+    if value == 0:
+        return "0"
+    digits = Decimal(f"{value:.{_EXCEL_DIGITS}g}")
+    exponent = digits.adjusted()
+    if exponent >= _EXCEL_DIGITS or exponent < -9:
+        # Excel's scientific General: 1E+20, 1.23456789012346E+17, 1E-10.
+        mantissa = digits.scaleb(-exponent).normalize()
+        sign = "-" if exponent < 0 else "+"
+        return f"{mantissa:f}E{sign}{abs(exponent):02d}"
+    return f"{digits.normalize():f}"
 
 
+@lru_cache(maxsize=65_536)
 def format_number(value: float, code: str) -> str:
-    """``value`` as a cell with number format ``code`` shows it (dates take their serial)."""
+    """``value`` as a cell with number format ``code`` shows it (dates take their serial).
+
+    Memoised: real sheets repeat their dates, percentages and counts.
+    """
+    if code.startswith(LOCALE_BUILTIN):
+        raise UnsupportedFormatError(f"{code[1:-1]} is a locale's own format, which the file does not define")
     if math.isnan(value) or math.isinf(value):
         raise UnsupportedFormatError(f"{value} cannot be shown by a spreadsheet")
     if is_general(code):
@@ -322,7 +351,7 @@ def format_number(value: float, code: str) -> str:
 
 def format_text(text: str, code: str) -> str:
     """A text cell under ``code``: its text section (with ``@``) if it has one, else the text."""
-    if is_general(code):
+    if is_general(code) or code.startswith(LOCALE_BUILTIN):
         return text
     sections = _parse(code)
     chosen: _Section | None = None
@@ -354,19 +383,18 @@ def _choose(sections: tuple[_Section, ...], value: float) -> tuple[_Section, flo
 
 
 def _choose_conditional(sections: list[_Section], value: float) -> tuple[_Section, float, str]:
+    """The first section whose condition holds, else the first without a condition.
+
+    Only the first section keeps a negative number's minus sign; any later one shows the
+    magnitude (its own literals say what it means), as LibreOffice Calc shows them:
+    ``[>=100]0;0`` shows -5 as ``5``, ``[<100]0`` shows it as ``-5``.
+    """
     for index, section in enumerate(sections):
         if section.condition is None:
-            # The section after the conditions: Excel shows the plain magnitude when a condition
-            # section precedes it (a negative in "[>=100]0;0" still shows its minus sign).
-            sign = "-" if value < 0 and index == 0 else ""
-            return section, abs(value), sign if index == 0 else ("-" if value < 0 and index < 2 else "")
+            return section, abs(value), "-" if value < 0 and index == 0 else ""
         op, bound = section.condition
         if _holds(op, value, bound):
-            return (
-                section,
-                abs(value),
-                "-" if value < 0 and not _has_minus(section) and op in {">", ">="} else "",
-            )
+            return section, abs(value), "-" if value < 0 and index == 0 else ""
     raise UnsupportedFormatError("no section of the conditional format applies to this value")
 
 
@@ -403,7 +431,7 @@ def _round(value: Decimal, places: int) -> Decimal:
 
 
 def _render_number(section: _Section, magnitude: float) -> str:
-    shape = _shape(section.tokens)
+    shape = section.shape
     tokens = list(section.tokens)
     if shape == "general":
         return "".join(general_text(magnitude) if t.kind == "general" else _literal(t) for t in tokens)
@@ -416,10 +444,10 @@ def _render_number(section: _Section, magnitude: float) -> str:
         return _render_fraction(tokens, magnitude)
     if shape == "scientific":
         return _render_scientific(tokens, magnitude)
-    return _render_fixed(section.tokens, magnitude)
+    assert section.layout is not None
+    return _render_fixed(section.layout, magnitude)
 
 
-@lru_cache(maxsize=512)
 def _shape(tokens: tuple[_Tok, ...]) -> str:
     """How a number section renders: general, literal, fraction, scientific or fixed."""
     kinds = {t.kind for t in tokens}
@@ -452,7 +480,6 @@ class _Layout:
     hash_fraction: bool  # every decimal placeholder is "#"
 
 
-@lru_cache(maxsize=512)
 def _number_layout(tokens: tuple[_Tok, ...]) -> _Layout:
     """Split into integer and fraction tokens; find grouping, scaling and percent counts."""
     digits = [i for i, t in enumerate(tokens) if t.kind == "digit"]
@@ -492,8 +519,7 @@ def _number_layout(tokens: tuple[_Tok, ...]) -> _Layout:
     )
 
 
-def _render_fixed(tokens: tuple[_Tok, ...], magnitude: float) -> str:
-    layout = _number_layout(tokens)
+def _render_fixed(layout: _Layout, magnitude: float) -> str:
     value = _excel_decimal(magnitude).scaleb(2 * layout.percent - 3 * layout.scale)
     places = layout.places
     rounded = _round(value, places)
@@ -666,7 +692,11 @@ def serial_to_datetime(serial: float) -> datetime:
     if day == 60:
         raise UnsupportedFormatError("29 February 1900 does not exist (Excel's serial 60)")
     offset = 1 if day < 60 else 0
-    return _EPOCH + timedelta(days=serial + offset)
+    try:
+        return _EPOCH + timedelta(days=serial + offset)
+    except OverflowError:
+        # Beyond 9999-12-31: Excel shows #####.
+        raise UnsupportedFormatError(f"the date serial {serial:g} is after the year 9999") from None
 
 
 def datetime_to_serial(moment: datetime) -> float:
@@ -688,12 +718,15 @@ class _Clock:
     fraction: str  # the shown fraction of a second, as digits
 
 
-def _clock(serial: float, sub_second: int) -> _Clock:
+def _clock(serial: float, sub_second: int, elapsed_unit: int = 0) -> _Clock:
     # Units that are not shown are cut off, not rounded (12:29:59.9 under h:mm is 12:29), after
     # the product is taken to 15 digits so that binary noise (12:30 stored as 12:29:59.99999)
     # does not cut a whole unit. Shown fractions of a second round, unless rounding would
-    # carry into the next second. That is how LibreOffice shows times.
+    # carry into the next second. An elapsed-time format ([h]:mm, [ss]) rounds to its smallest
+    # unit instead (``elapsed_unit`` seconds). That is how LibreOffice shows times.
     exact = Decimal(f"{serial * 86400:.15g}")
+    if elapsed_unit and not sub_second:
+        exact = (exact / elapsed_unit).quantize(Decimal(1), rounding=ROUND_HALF_UP) * elapsed_unit
     seconds_total = int(exact.to_integral_value(rounding="ROUND_FLOOR"))
     fraction_text = ""
     if sub_second:
@@ -716,11 +749,21 @@ def _sub_second_digits(tokens: tuple[_Tok, ...]) -> int:
     return 0
 
 
+def _elapsed_unit(tokens: tuple[_Tok, ...]) -> int:
+    """For a format with an elapsed field, the seconds in its smallest shown unit; else 0."""
+    if not any(t.kind == "elapsed" for t in tokens):
+        return 0
+    letters = {t.text[0] for t in tokens if t.kind in {"date", "elapsed"}}
+    if "s" in letters:
+        return 1
+    return 60 if letters & {"m", "n"} else 3600
+
+
 def _render_date(section: _Section, serial: float) -> str:
     tokens = section.tokens
     ampm = any(t.kind == "ampm" for t in tokens)
     sub_second = _sub_second_digits(tokens)
-    clock = _clock(serial, sub_second)
+    clock = _clock(serial, sub_second, _elapsed_unit(tokens))
     out: list[str] = []
     skip_fraction = False
     for index, tok in enumerate(tokens):

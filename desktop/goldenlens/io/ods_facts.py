@@ -40,7 +40,8 @@ def _paragraph_text(element: ET.Element) -> str:
 
 
 def _cell_text(cell: ET.Element) -> str:
-    return "\n".join(_paragraph_text(p) for p in cell.iter(f"{_TEXT}p"))
+    # Only the cell's own paragraphs: a comment (<office:annotation>) holds paragraphs too.
+    return "\n".join(_paragraph_text(p) for p in cell if p.tag == f"{_TEXT}p")
 
 
 def ods_facts(path: Path, sheet: str) -> SheetFacts:

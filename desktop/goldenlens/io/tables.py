@@ -256,7 +256,7 @@ class TableFile:
             notes.append(Problem(self.file, f"sheet '{sheet}': {facts.note}.", Severity.WARNING, sheet=sheet))
         columns = [column_text(values) for values in raw]
         grid: list[Sequence[str]] = list(zip(*columns, strict=True)) if columns else []
-        return build_table(
+        table = build_table(
             self.file,
             sheet,
             grid,
@@ -265,6 +265,7 @@ class TableFile:
             known=self._header_keys,
             cell_problems=cell_problems,
         )
+        return replace(table, problems=(*table.problems, *suspect_text_problems(table)))
 
     def _sheet_facts(self, sheet: str) -> SheetFacts:
         try:

@@ -10,8 +10,11 @@ from pathlib import Path
 
 import xlrd
 
-from goldenlens.io.number_format import is_general
+from goldenlens.io.number_format import BUILTIN_FORMATS, DAYS_1900_TO_1904, is_date_format, is_general
 from goldenlens.io.sheet_facts import SheetFacts, error_issue
+
+# Format ids from 164 on are the workbook's own; lower ones are Excel's built-ins.
+_FIRST_CUSTOM = 164
 
 
 class XlsFacts:
@@ -45,7 +48,10 @@ class XlsFacts:
                     code = self._code(ws.cell_xf_index(r, c), codes)
                     if code is not None:
                         result.formats[(r, c)] = code
-                        result.numbers[(r, c)] = float(ws.cell_value(r, c))
+                        number = float(ws.cell_value(r, c))
+                        if book.datemode == 1 and is_date_format(code):
+                            number += DAYS_1900_TO_1904  # a 1904-system workbook (Mac Excel)
+                        result.numbers[(r, c)] = number
                 elif kind == xlrd.XL_CELL_TEXT:
                     code = self._code(ws.cell_xf_index(r, c), codes)
                     if code is not None and "@" in code:
@@ -58,7 +64,11 @@ class XlsFacts:
     def _code(self, xf: int, codes: dict[int, str | None]) -> str | None:
         """The number format of cell style ``xf`` (``None`` for General), memoised in ``codes``."""
         if xf not in codes:
-            fmt = self._book.format_map.get(self._book.xf_list[xf].format_key)
-            code = fmt.format_str if fmt is not None else None
+            key = self._book.xf_list[xf].format_key
+            fmt = self._book.format_map.get(key)
+            # Built-in ids as Excel shows them in en-US (xlrd's table has 14 as m/d/yy).
+            code = BUILTIN_FORMATS.get(key) if key < _FIRST_CUSTOM else None
+            if code is None:
+                code = fmt.format_str if fmt is not None else None
             codes[xf] = None if is_general(code) else code
         return codes[xf]

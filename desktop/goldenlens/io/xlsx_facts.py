@@ -4,6 +4,11 @@ Read straight from the workbook's XML with a few byte-level regular expressions,
 one decompression and one C-speed scan of each sheet beside calamine's read, and nothing at
 all for the common sheet whose cells all use General. Only ``<c>`` elements with a style whose
 number format is not General are looked at closely.
+
+The expressions accept what valid writers produce: attributes in any order, a namespace
+prefix on every element (``<x:c>``, as the OpenXML SDK writes), the Strict OOXML namespace,
+and ISO dates (``t="d"``). Dates of a workbook in the 1904 date system are moved to the 1900
+system the renderer counts in.
 """
 
 from __future__ import annotations
@@ -12,36 +17,101 @@ import posixpath
 import re
 import zipfile
 from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from goldenlens.io.number_format import BUILTIN_FORMATS, is_general
+from goldenlens.io.number_format import (
+    BUILTIN_FORMATS,
+    DAYS_1900_TO_1904,
+    LOCALE_BUILTIN,
+    datetime_to_serial,
+    is_date_format,
+    is_general,
+)
 from goldenlens.io.sheet_facts import SheetFacts, cell_name, column_index, error_issue, uncached_issue
-
-_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-_PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 
 # calamine allocates every cell of the rectangle from A1 to the farthest cell with a value
 # (32 bytes each): a stray value at XFD1048576 asks for 512 GiB and aborts the process.
 MAX_GRID_CELLS = 20_000_000
 
-_CELL = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"([^>]*?)(/>|>)')
-_ATTR_S = re.compile(rb'\ss="([0-9]+)"')
-_ATTR_T = re.compile(rb'\st="([a-zA-Z]+)"')
-_ERROR_CELL = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*?\st="e"[^>]*>(.*?)</c>', re.DOTALL)
-_VALUE = re.compile(rb"<v>([^<]*)</v>")
-_VALUE_AFTER_FORMULA = re.compile(rb"<f\b[^>]*?(?:/>|>[^<]*</f>)<v>([^<]*)</v>")
-_FORMULA_CELL = re.compile(
-    rb'<c r="([A-Z]{1,3})([0-9]{1,7})"([^>]*)>\s*<f\b[^>]*?(?:/>|>[^<]*</f>)\s*(<v\s*/>|<v>\s*</v>)?\s*</c>'
-)
-_DIMENSION = re.compile(rb'<dimension ref="([A-Z]{1,3})?([0-9]{1,7})?(?::([A-Z]{1,3})([0-9]{1,7}))?"')
-_ATTR_BEFORE_REF = re.compile(rb"<c\s+(?!r=)[a-zA-Z:]+=")
-_CELL_WITHOUT_REF = re.compile(rb"<c(?=[\s>/])(?![^>]*\sr=)")
-_VALUED_CELL = re.compile(
-    rb'<c r="([A-Z]{1,3})([0-9]{1,7})"([^>]*)>(?:(?!</c>).)*?(?:<v>([^<]*)</v>|<t(?:\s[^>]*)?>([^<]*)</t>)',
-    re.DOTALL,
-)
+_ATTR_R = re.compile(rb'(?:^|\s)r="([A-Z]{1,3})([0-9]{1,7})"')
+_ATTR_S = re.compile(rb'(?:^|\s)s="([0-9]+)"')
+_ATTR_T = re.compile(rb'(?:^|\s)t="([a-zA-Z]+)"')
+_PREFIX = re.compile(rb"<([A-Za-z_][\w.-]*:)?sheetData[\s>/]")
+_ROW_NUMBER = re.compile(rb'\sr="([0-9]+)"')
+
+
+def _local(tag: str) -> str:
+    """``{namespace}sheet`` → ``sheet``: transitional and Strict OOXML use other namespaces."""
+    return tag.rsplit("}", 1)[-1]
+
+
+def _attribute(element: ET.Element, name: str) -> str | None:
+    """An attribute by local name, whatever namespace it is in (``r:id``)."""
+    for key, value in element.attrib.items():
+        if _local(key) == name:
+            return value
+    return None
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    """The sheet expressions for one element prefix (``b""`` or ``b"x:"``)."""
+
+    prefix: bytes
+    cell: re.Pattern[bytes]
+    whole_cell: re.Pattern[bytes]
+    cell_body: re.Pattern[bytes]
+    value: re.Pattern[bytes]
+    value_after_formula: re.Pattern[bytes]
+    formula_cell: re.Pattern[bytes]
+    valued_cell: re.Pattern[bytes]
+    dimension: re.Pattern[bytes]
+    cell_without_ref: re.Pattern[bytes]
+    column_letters: re.Pattern[bytes]
+    last_row: bytes
+
+
+@lru_cache(maxsize=8)
+def _patterns(prefix: bytes) -> _Patterns:
+    p = re.escape(prefix)
+    cell = rb"<" + p + rb"c\s([^>]*?)(/)?>"
+    return _Patterns(
+        prefix=prefix,
+        cell=re.compile(cell),
+        whole_cell=re.compile(rb"<" + p + rb"c\s([^>]*?)(?:/>|>.*?</" + p + rb"c>)", re.DOTALL),
+        cell_body=re.compile(cell + rb"(.*?)</" + p + rb"c>", re.DOTALL),
+        value=re.compile(rb"\s*<" + p + rb"v>([^<]*)</" + p + rb"v>"),
+        value_after_formula=re.compile(
+            rb"\s*<" + p + rb"f\b[^>]*?(?:/>|>[^<]*</" + p + rb"f>)\s*<" + p + rb"v>([^<]*)</" + p + rb"v>"
+        ),
+        formula_cell=re.compile(
+            rb"<" + p + rb"c\s([^>]*)>\s*<" + p + rb"f\b[^>]*?(?:/>|>[^<]*</" + p + rb"f>)\s*"
+            rb"(<" + p + rb"v\s*/>|<" + p + rb"v>\s*</" + p + rb"v>)?\s*</" + p + rb"c>"
+        ),
+        valued_cell=re.compile(
+            rb"<"
+            + p
+            + rb"c\s([^>]*)>(?:(?!</"
+            + p
+            + rb"c>).)*?(?:<"
+            + p
+            + rb"v>([^<]*)</"
+            + p
+            + rb"v>|<"
+            + p
+            + rb"t(?:\s[^>]*)?>([^<]*)</"
+            + p
+            + rb"t>)",
+            re.DOTALL,
+        ),
+        dimension=re.compile(rb"<" + p + rb'dimension ref="[^"]*"'),
+        cell_without_ref=re.compile(rb"<" + p + rb"c(?=[\s>/])(?![^>]*\sr=)"),
+        column_letters=re.compile(rb"<" + p + rb'c\s[^>]*?\br="([A-Z]{1,3})'),
+        last_row=b"<" + prefix + b"row ",
+    )
 
 
 @dataclass(frozen=True)
@@ -60,6 +130,7 @@ class XlsxFacts:
         self.path = path
         self._zip = zipfile.ZipFile(path)
         names = set(self._zip.namelist())
+        self.date1904 = False
         self.sheets = self._sheets(names)
         self._formats = self._cell_formats(names)
 
@@ -81,10 +152,14 @@ class XlsxFacts:
                 part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
                 targets[rel.get("Id", "")] = part
         sheets: list[SheetInfo] = []
-        for element in book.iter(f"{_MAIN}sheet"):
-            part = targets.get(element.get(f"{_REL}id", ""), "")
-            state = element.get("state", "visible")
-            sheets.append(SheetInfo(element.get("name", ""), part, state in {"hidden", "veryHidden"}))
+        for element in book.iter():
+            tag = _local(element.tag)
+            if tag == "workbookPr":
+                self.date1904 = (element.get("date1904") or "").lower() in {"1", "true"}
+            elif tag == "sheet":
+                part = targets.get(_attribute(element, "id") or "", "")
+                state = element.get("state", "visible")
+                sheets.append(SheetInfo(element.get("name", ""), part, state in {"hidden", "veryHidden"}))
         return sheets
 
     def _cell_formats(self, names: set[str]) -> list[str | None]:
@@ -94,16 +169,17 @@ class XlsxFacts:
         styles = ET.fromstring(self._zip.read("xl/styles.xml"))  # noqa: S314
         custom = {
             int(fmt.get("numFmtId", "0")): fmt.get("formatCode", "General")
-            for fmt in styles.iter(f"{_MAIN}numFmt")
+            for fmt in styles.iter()
+            if _local(fmt.tag) == "numFmt"
         }
         found: list[str | None] = []
-        xfs = styles.find(f"{_MAIN}cellXfs")
+        xfs = next((element for element in styles if _local(element.tag) == "cellXfs"), None)
         for xf in xfs if xfs is not None else []:
             number = int(xf.get("numFmtId", "0"))
             code = custom.get(number, BUILTIN_FORMATS.get(number))
             if code is None:
                 # A locale's own built-in (ids 27-36, 50-81): the file does not say how it looks.
-                code = f"<built-in format {number}>"
+                code = f"{LOCALE_BUILTIN}{number}>"
             found.append(None if is_general(code) else code)
         return found
 
@@ -114,127 +190,147 @@ class XlsxFacts:
         if info is None or info.part not in self._zip.namelist():
             return result
         data = self._zip.read(info.part)
-        rows, cols = _extent(data)
+        prefix_match = _PREFIX.search(data)
+        patterns = _patterns(prefix_match.group(1) or b"" if prefix_match else b"")
+        rows, cols = _extent(data, patterns)
         if rows * cols > MAX_GRID_CELLS:
-            data, corner = _trim(data, self._shared_blank(), sheet)
+            data, corner = _trim(data, patterns, self._shared_blank(), sheet)
             result.trimmed = (info.part, data)
             result.note = (
                 f"its used range reaches {cell_name(rows - 1, cols - 1)} although its values end at "
                 f"{corner}; the blank cells beyond were ignored"
             )
-        if _CELL_WITHOUT_REF.search(data):
+        if patterns.cell_without_ref.search(data):
             result.note = (result.note + "; " if result.note else "") + (
                 "its cells carry no cell references, so number formats, error cells and uncached "
                 "formulas were not checked"
             )
             return result
-        self._collect_formats(data, result)
+        self._collect_formats(data, patterns, result)
         if b't="e"' in data:
-            _collect_errors(data, result)
-        if b"<f" in data:
-            _collect_uncached(data, result)
+            _collect_errors(data, patterns, result)
+        if b"f>" in data or b"f/>" in data:
+            _collect_uncached(data, patterns, result)
         return result
 
-    def _collect_formats(self, data: bytes, result: SheetFacts) -> None:
+    def _collect_formats(self, data: bytes, patterns: _Patterns, result: SheetFacts) -> None:
         formats = self._formats
-        styled = [str(index).encode() for index, code in enumerate(formats) if code is not None]
-        if not styled:
+        if not any(formats):
             return
-        # Excel, LibreOffice, openpyxl and Google Sheets write r first and s second: then one
-        # expression finds just the cells with an interesting style. Otherwise look at every cell.
-        if _ATTR_BEFORE_REF.search(data) is None:
-            cells = re.compile(
-                rb'<c r="([A-Z]{1,3})([0-9]{1,7})"( s="(?:' + b"|".join(styled) + rb')"[^>]*?)(/>|>)'
-            )
-        else:
-            cells = _CELL
+        dates = {index: is_date_format(code) for index, code in enumerate(formats) if code is not None}
+        styled = b"|".join(str(index).encode() for index in dates)
+        # Only the cells whose style has a format: attributes in any order, r anywhere.
+        cells = re.compile(
+            rb"<" + re.escape(patterns.prefix) + rb'c\s([^>]*?(?<![\w:])s="(?:' + styled + rb')"[^>]*?)(/)?>'
+        )
         for match in cells.finditer(data):
-            attrs = match.group(3)
+            attrs = match.group(1)
             style = _ATTR_S.search(attrs)
             if style is None:
                 continue
             index = int(style.group(1))
             code = formats[index] if index < len(formats) else None
-            if code is None:
+            if code is None or match.group(2):
+                continue  # General, or a cell without a value
+            kind_match = _ATTR_T.search(attrs)
+            kind = kind_match.group(1) if kind_match else b"n"
+            if kind not in {b"n", b"d"} and not (kind in {b"s", b"inlineStr", b"str"} and "@" in code):
+                continue  # booleans, errors, and text under a format without a text section
+            ref = _ATTR_R.search(attrs)
+            if ref is None:
                 continue
-            kind = _ATTR_T.search(attrs)
-            numeric = kind is None or kind.group(1) == b"n"
-            if not numeric and not (
-                kind is not None and kind.group(1) in {b"s", b"inlineStr", b"str"} and "@" in code
-            ):
-                continue  # booleans, ISO dates, errors, and text under a format without a text section
-            if match.group(4) == b"/>":
-                continue  # no value
-            key = (int(match.group(2)) - 1, column_index(match.group(1)))
+            key = (int(ref.group(2)) - 1, column_index(ref.group(1)))
             result.formats[key] = code
-            if numeric:
-                # The stored number itself: calamine rounds date-formatted serials to a
-                # datetime, which can move 12:29:59.99 to 12:30.
-                value = _VALUE.match(data, match.end()) or _VALUE_AFTER_FORMULA.match(data, match.end())
-                if value is not None:
-                    try:
-                        result.numbers[key] = float(value.group(1))
-                    except ValueError:
-                        continue
+            if kind in {b"n", b"d"}:
+                number = _stored_number(data, match.end(), patterns, kind)
+                if number is not None:
+                    if self.date1904 and dates.get(index):
+                        number += DAYS_1900_TO_1904
+                    result.numbers[key] = number
 
     def _shared_blank(self) -> list[bool]:
         """For each shared string, whether it is blank (read only for a runaway used range)."""
         if "xl/sharedStrings.xml" not in self._zip.namelist():
             return []
         blank: list[bool] = []
-        for item in ET.fromstring(self._zip.read("xl/sharedStrings.xml")).iter(f"{_MAIN}si"):  # noqa: S314
-            text = "".join(t.text or "" for t in item.iter(f"{_MAIN}t"))
-            blank.append(not text.strip())
+        root = ET.fromstring(self._zip.read("xl/sharedStrings.xml"))  # noqa: S314
+        for item in root:
+            if _local(item.tag) == "si":
+                text = "".join(t.text or "" for t in item.iter() if _local(t.tag) == "t")
+                blank.append(not text.strip())
         return blank
 
 
-def _collect_errors(data: bytes, result: SheetFacts) -> None:
-    for match in _ERROR_CELL.finditer(data):
-        value = _VALUE.search(match.group(3))
-        code = value.group(1).decode("utf-8", "replace") if value else "#VALUE!"
-        row, col = int(match.group(2)) - 1, column_index(match.group(1))
-        result.issues.append(error_issue(row, col, code))
+def _stored_number(data: bytes, at: int, patterns: _Patterns, kind: bytes) -> float | None:
+    """The number a cell stores right after its start tag (a serial for ``t="d"`` ISO dates).
+
+    calamine rounds date-formatted serials to a datetime, which can move 12:29:59.99 to 12:30,
+    so the stored text is taken instead.
+    """
+    value = patterns.value.match(data, at) or patterns.value_after_formula.match(data, at)
+    if value is None:
+        return None
+    text = value.group(1).decode("ascii", "replace").strip()
+    try:
+        if kind == b"d":
+            return datetime_to_serial(datetime.fromisoformat(text.removesuffix("Z")))
+        return float(text)
+    except ValueError:
+        return None
 
 
-def _collect_uncached(data: bytes, result: SheetFacts) -> None:
-    for match in _FORMULA_CELL.finditer(data):
-        attrs = match.group(3)
+def _collect_errors(data: bytes, patterns: _Patterns, result: SheetFacts) -> None:
+    for match in patterns.cell_body.finditer(data):
+        attrs = match.group(1)
         kind = _ATTR_T.search(attrs)
-        if match.group(4) is not None and kind is not None and kind.group(1) == b"str":
+        ref = _ATTR_R.search(attrs)
+        if kind is None or kind.group(1) != b"e" or ref is None:
+            continue
+        value = re.search(rb"<(?:[\w.-]+:)?v>([^<]*)</", match.group(3))
+        code = value.group(1).decode("utf-8", "replace") if value else "#VALUE!"
+        result.issues.append(error_issue(int(ref.group(2)) - 1, column_index(ref.group(1)), code))
+
+
+def _collect_uncached(data: bytes, patterns: _Patterns, result: SheetFacts) -> None:
+    for match in patterns.formula_cell.finditer(data):
+        attrs = match.group(1)
+        kind = _ATTR_T.search(attrs)
+        ref = _ATTR_R.search(attrs)
+        if ref is None:
+            continue
+        if kind is not None and kind.group(1) == b"e":
+            continue  # an error result: reported as such
+        if match.group(2) is not None and kind is not None and kind.group(1) == b"str":
             continue  # a formula whose cached result is the empty string
-        row, col = int(match.group(2)) - 1, column_index(match.group(1))
-        result.issues.append(uncached_issue(row, col))
+        result.issues.append(uncached_issue(int(ref.group(2)) - 1, column_index(ref.group(1))))
 
 
 class SheetTooLargeError(ValueError):
     """Real values lie so far apart that reading the sheet would exhaust memory."""
 
 
-def _extent(data: bytes) -> tuple[int, int]:
+def _extent(data: bytes, patterns: _Patterns) -> tuple[int, int]:
     """Rows and columns of the rectangle from A1 to the farthest cell element of the sheet.
 
     The ``<dimension>`` element is not trusted (writers leave it stale); rows are written in
     order, so the last ``<row>`` is the farthest, and one C-speed scan finds the widest column.
     """
-    last_row = data.rfind(b'<row r="')
-    row_match = _ROW_NUMBER.match(data, last_row) if last_row >= 0 else None
+    last_row = data.rfind(patterns.last_row)
+    row_match = _ROW_NUMBER.search(data, last_row, last_row + 200) if last_row >= 0 else None
     max_row = int(row_match.group(1)) if row_match else 0
-    letters = _COLUMN_LETTERS.findall(data)
+    letters = patterns.column_letters.findall(data)
     widest = max(letters, key=lambda text: (len(text), text), default=b"")
     return max_row, (column_index(widest) + 1 if widest else 0)
 
 
-_ROW_NUMBER = re.compile(rb'<row r="([0-9]+)"')
-_COLUMN_LETTERS = re.compile(rb'<c r="([A-Z]{1,3})')
-_CELL_REF = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"')
-_WHOLE_CELL = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*?(?:/>|>.*?</c>)', re.DOTALL)
-
-
-def _trim(data: bytes, blank_shared: list[bool], sheet: str) -> tuple[bytes, str]:
+def _trim(data: bytes, patterns: _Patterns, blank_shared: list[bool], sheet: str) -> tuple[bytes, str]:
     """``data`` without the blank cells beyond the block of real values; refuse a runaway block."""
     max_row = max_col = 0
-    for match in _VALUED_CELL.finditer(data):
-        attrs, value, text = match.group(3), match.group(4), match.group(5)
+    for match in patterns.valued_cell.finditer(data):
+        attrs, value, text = match.group(1), match.group(2), match.group(3)
+        ref = _ATTR_R.search(attrs)
+        if ref is None:
+            continue
         kind = _ATTR_T.search(attrs)
         if kind is not None and kind.group(1) == b"s" and value is not None:
             index = int(value.strip() or b"0")
@@ -242,8 +338,8 @@ def _trim(data: bytes, blank_shared: list[bool], sheet: str) -> tuple[bytes, str
                 continue
         elif (text if text is not None else value or b"").strip() == b"":
             continue
-        max_row = max(max_row, int(match.group(2)))
-        max_col = max(max_col, column_index(match.group(1)) + 1)
+        max_row = max(max_row, int(ref.group(2)))
+        max_col = max(max_col, column_index(ref.group(1)) + 1)
     if max_row * max_col > MAX_GRID_CELLS:
         far = cell_name(max_row - 1, max_col - 1)
         raise SheetTooLargeError(
@@ -253,10 +349,14 @@ def _trim(data: bytes, blank_shared: list[bool], sheet: str) -> tuple[bytes, str
         )
 
     def keep(match: re.Match[bytes]) -> bytes:
-        inside = int(match.group(2)) <= max_row and column_index(match.group(1)) < max_col
+        ref = _ATTR_R.search(match.group(1))
+        if ref is None:
+            return match.group(0)
+        inside = int(ref.group(2)) <= max_row and column_index(ref.group(1)) < max_col
         return match.group(0) if inside else b""
 
     corner = cell_name(max(max_row - 1, 0), max(max_col - 1, 0))
-    trimmed = _WHOLE_CELL.sub(keep, data)
-    trimmed = _DIMENSION.sub(f'<dimension ref="A1:{corner}"'.encode(), trimmed, count=1)
+    trimmed = patterns.whole_cell.sub(keep, data)
+    dimension = b"<" + patterns.prefix + b'dimension ref="A1:' + corner.encode() + b'"'
+    trimmed = patterns.dimension.sub(dimension, trimmed, count=1)
     return trimmed, corner

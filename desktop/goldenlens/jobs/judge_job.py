@@ -38,6 +38,7 @@ from goldenlens.jobs.judge_cache import (
 from goldenlens.jobs.judge_options import Engines, JudgeOptions, comparable, open_engines
 from goldenlens.jobs.judge_progress import JudgeMeter as _Meter
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
+from goldenlens.jobs.resume import resumable_run
 from goldenlens.judge.embeddings import EmbeddingError
 from goldenlens.judge.metric_base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
 from goldenlens.judge.registry import MetricInfo, available
@@ -148,14 +149,6 @@ def judge_fingerprint(items: Sequence[GoldenItem], responses: Sequence[PipelineR
     return inputs_fingerprint(items, responses, questions=True, contexts=True)
 
 
-def _resumable_run(store: ProjectStore, options: JudgeOptions, inputs_sha256: str) -> int | None:
-    wanted = options.comparable_params()
-    for run in store.unfinished_runs(JUDGE_RUN):
-        if comparable(run.params) == wanted and run.inputs_sha256 == inputs_sha256:
-            return run.id
-    return None
-
-
 class _JudgeRun:
     """One call of :func:`judge_project`: the store is used only from the calling thread."""
 
@@ -190,7 +183,12 @@ class _JudgeRun:
     def run(self) -> int:
         responses = [r for r in self.store.responses() if r.question_id in self.items]
         fingerprint = judge_fingerprint(list(self.items.values()), responses)
-        run_id = _resumable_run(self.store, self.options, fingerprint) if self.settings.resume else None
+        wanted = self.options.comparable_params()
+        run_id = (
+            resumable_run(self.store, JUDGE_RUN, fingerprint, lambda stored: comparable(stored) == wanted)
+            if self.settings.resume
+            else None
+        )
         if run_id is None:
             run_id = self.store.start_run(
                 JUDGE_RUN, self.options.params(), total=len(responses), inputs_sha256=fingerprint

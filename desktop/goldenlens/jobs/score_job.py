@@ -22,6 +22,7 @@ from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
 from goldenlens.core.serial import result_to_records
 from goldenlens.core.signature import lexical_signature
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.resume import resumable_run
 from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
 
@@ -66,13 +67,6 @@ def lexical_fingerprint(items: Sequence[GoldenItem], responses: Sequence[Pipelin
     return inputs_fingerprint(items, responses)
 
 
-def _resumable_run(store: ProjectStore, params: dict[str, Any], inputs_sha256: str) -> int | None:
-    for run in store.unfinished_runs(LEXICAL_RUN):
-        if run.params == params and run.inputs_sha256 == inputs_sha256:
-            return run.id
-    return None
-
-
 def score_project(
     store: ProjectStore,
     options: ScoreOptions | None = None,
@@ -115,7 +109,9 @@ def _score_project(
     items = store.golden_items()
     responses = store.responses()
     fingerprint = lexical_fingerprint(items, responses)
-    run_id = _resumable_run(store, params, fingerprint) if resume else None
+    run_id = (
+        resumable_run(store, LEXICAL_RUN, fingerprint, lambda stored: stored == params) if resume else None
+    )
     if run_id is None:
         run_id = store.start_run(LEXICAL_RUN, params, total=len(responses), inputs_sha256=fingerprint)
     else:

@@ -15,6 +15,7 @@ from goldenlens.store.values import (
     RUN_END_STATUSES,
     RUN_FINISHED,
     RUN_RUNNING,
+    RUN_SUPERSEDED,
     RunInfo,
     StoreError,
     check_finite,
@@ -137,11 +138,12 @@ class ResultsMixin(StoreBase):
 
     def unfinished_runs(self, kind: str | None = None) -> list[RunInfo]:
         """Runs that did not complete, oldest first: ``running`` (still going, or the process
-        died), ``cancelled`` or ``failed``. Any of them can be resumed from ``scored_keys``."""
+        died), ``cancelled`` or ``failed``. Any of them can be resumed from ``scored_keys``
+        (``superseded`` runs, whose inputs changed, are not listed)."""
         rows = self._fetch(
             "SELECT id, kind, params, status, started_at, finished_at, total, import_id FROM runs"
-            " WHERE status <> ?1 AND (?2 IS NULL OR kind = ?2) ORDER BY id",
-            [RUN_FINISHED, kind],
+            " WHERE status NOT IN (?1, ?3) AND (?2 IS NULL OR kind = ?2) ORDER BY id",
+            [RUN_FINISHED, kind, RUN_SUPERSEDED],
         )
         return [_run(row) for row in rows]
 

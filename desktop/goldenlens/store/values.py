@@ -20,7 +20,9 @@ RUN_RUNNING: Final = "running"
 RUN_FINISHED: Final = "finished"
 RUN_CANCELLED: Final = "cancelled"
 RUN_FAILED: Final = "failed"
-RUN_STATUSES: Final = frozenset({RUN_RUNNING, RUN_FINISHED, RUN_CANCELLED, RUN_FAILED})
+#: An unfinished run whose inputs have changed since: it can never be resumed.
+RUN_SUPERSEDED: Final = "superseded"
+RUN_STATUSES: Final = frozenset({RUN_RUNNING, RUN_FINISHED, RUN_CANCELLED, RUN_FAILED, RUN_SUPERSEDED})
 #: The states ``finish_run`` may move a run to.
 RUN_END_STATUSES: Final = RUN_STATUSES - {RUN_RUNNING}
 
