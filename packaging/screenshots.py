@@ -5,7 +5,7 @@
 Writes main.png (review tab), detail.png (the side-by-side detail pane), wizard.png (the
 import wizard's mapping page, on a workbook laid out as analysts make them: title rows above
 the header, a "#" column, formatted numbers) and summary.png (the summary charts). With
-``--sizes DIR`` it also saves the main window and the wizard at 1366×768 and 1920×1080 into
+``--sizes DIR`` it also saves the main window and the wizard at 1366x768 and 1920x1080 into
 DIR, to look at both. Settings go to a temporary folder so the user's own preferences are
 neither read nor changed.
 """
@@ -36,7 +36,8 @@ def _wait(condition: object, timeout: float = 30.0) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "resources" / "screenshots")
+    default_out = Path(__file__).resolve().parents[1] / "resources" / "screenshots"
+    parser.add_argument("--out", type=Path, default=default_out)
     parser.add_argument("--sizes", type=Path, help="also save 1366x768 and 1920x1080 views into this folder")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -45,13 +46,9 @@ def main() -> None:
     os.environ["GOLDENLENS_DATA_DIR"] = str(scratch / "data")
 
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QWizard
 
-    from goldenlens.io.sample import sample_dir
     from goldenlens.jobs.sample_project import ensure_sample_project
     from goldenlens.ui.app import create_application
-    from goldenlens.ui.import_pages import TablePage
-    from goldenlens.ui.import_wizard import ImportWizard
     from goldenlens.ui.main_window import MainWindow
 
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
@@ -78,6 +75,24 @@ def main() -> None:
     _spin(0.5)
     window.grab().save(str(args.out / "summary.png"))
 
+    wizard = _wizard_on_analyst_workbook(window, scratch, args.out)
+    if args.sizes is not None:
+        window.tabs.setCurrentIndex(0)  # the review tab
+        _save_sizes(args.sizes, window, wizard)
+    wizard.reject()
+    window.close()
+    print(f"screenshots written to {args.out}")
+
+
+def _wizard_on_analyst_workbook(window: object, scratch: Path, out: Path) -> object:
+    """The import wizard's golden-set page on an analyst's workbook, saved as wizard.png."""
+    from PySide6.QtWidgets import QWidget, QWizard
+
+    from goldenlens.io.sample import sample_dir
+    from goldenlens.ui.import_pages import TablePage
+    from goldenlens.ui.import_wizard import ImportWizard
+
+    assert isinstance(window, QWidget)
     workbook = _analyst_workbook(scratch / "analyst.xlsx", sample_dir())
     wizard = ImportWizard(scratch / "wizard.goldenlens", window)
     wizard.set_files(workbook, workbook)
@@ -88,17 +103,24 @@ def main() -> None:
     if isinstance(page, TablePage):
         _wait(lambda: not page.busy and page.current is not None)
     _spin(0.3)
-    wizard.grab().save(str(args.out / "wizard.png"))
-    if args.sizes is not None:
-        args.sizes.mkdir(parents=True, exist_ok=True)
-        for width, height in ((1366, 768), (1920, 1080)):
-            for name, widget in (("main", window), ("wizard", wizard)):
-                widget.resize(width, height) if name == "main" else widget.resize(min(width, 1100), height - 60)
-                _spin(0.4)
-                widget.grab().save(str(args.sizes / f"{name}-{width}x{height}.png"))
-    wizard.reject()
-    window.close()
-    print(f"screenshots written to {args.out}")
+    wizard.grab().save(str(out / "wizard.png"))
+    return wizard
+
+
+def _save_sizes(folder: Path, window: object, wizard: object) -> None:
+    """The main window and the wizard at the two screen sizes the README promises to fit."""
+    from PySide6.QtWidgets import QWidget
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for width, height in ((1366, 768), (1920, 1080)):
+        for name, widget in (("main", window), ("wizard", wizard)):
+            assert isinstance(widget, QWidget)
+            if name == "main":
+                widget.resize(width, height)
+            else:
+                widget.resize(min(width, 1100), height - 60)
+            _spin(0.4)
+            widget.grab().save(str(folder / f"{name}-{width}x{height}.png"))
 
 
 def _analyst_workbook(path: Path, sample: Path) -> Path:
@@ -119,7 +141,8 @@ def _analyst_workbook(path: Path, sample: Path) -> Path:
     golden.append(["#", *rows[0]])
     for number, row in enumerate(rows[1:], start=1):
         golden.append([number, *row])
-    golden.append([len(rows), "q11", "What was the operating margin?", "The operating margin was 5.7%.", 0.057])
+    margin = ["q11", "What was the operating margin?", "The operating margin was 5.7%.", 0.057]
+    golden.append([len(rows), *margin])
     golden.cell(golden.max_row, 5).number_format = "0.0%"
     responses = book.create_sheet("Responses")
     with (sample / "responses_wide.csv").open(encoding="utf-8", newline="") as handle:

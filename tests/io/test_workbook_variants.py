@@ -158,9 +158,11 @@ def test_a_comment_is_not_part_of_an_ods_cell(tmp_path: Path) -> None:
         'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
         'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
         '<office:body><office:spreadsheet><table:table table:name="S">'
-        '<table:table-row><table:table-cell office:value-type="string"><text:p>question</text:p></table:table-cell>'
-        '<table:table-cell office:value-type="string"><text:p>share</text:p></table:table-cell></table:table-row>'
-        '<table:table-row><table:table-cell office:value-type="string"><text:p>How much?</text:p></table:table-cell>'
+        '<table:table-row><table:table-cell office:value-type="string"><text:p>question</text:p>'
+        '</table:table-cell><table:table-cell office:value-type="string"><text:p>share</text:p>'
+        "</table:table-cell></table:table-row>"
+        '<table:table-row><table:table-cell office:value-type="string"><text:p>How much?</text:p>'
+        "</table:table-cell>"
         '<table:table-cell office:value-type="percentage" office:value="0.5">'
         "<office:annotation><text:p>check this value</text:p></office:annotation><text:p>50%</text:p>"
         "</table:table-cell></table:table-row></table:table></office:spreadsheet></office:body>"
