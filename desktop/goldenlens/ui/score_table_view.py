@@ -17,7 +17,7 @@ columns, rows of different heights, another model) falls back to ``QTableView``'
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QRect, Qt
+from PySide6.QtCore import QLine, QModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette, QPen, QStaticText
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionFocusRect, QStyleOptionViewItem, QTableView, QWidget
 
@@ -150,12 +150,10 @@ class ScoreTableView(QTableView):
             hint = self.style().styleHint(QStyle.StyleHint.SH_Table_GridLineColor, self._item_option(), self)
             colour = QColor.fromRgba(hint & 0xFFFFFFFF)  # an ARGB value returned as a signed int
             painter.setPen(QPen(colour, 0, self.gridStyle()))
-            bottom = top + (last - first + 1) * height
-            for i in range(last - first + 1):
-                y = top + (i + 1) * height - 1
-                painter.drawLine(x0, y, x1 - 1, y)
-            for x, width in xs:
-                painter.drawLine(x + width - 1, top, x + width - 1, bottom - 1)
+            bottom = top + (last - first + 1) * height - 1
+            lines = [QLine(x0, y - 1, x1 - 1, y - 1) for y in range(top + height, bottom + 2, height)]
+            lines += [QLine(x + width - 1, top, x + width - 1, bottom) for x, width in xs]
+            painter.drawLines(lines)  # one call: ~50 separate ones cost a millisecond
         self._paint_focus(painter, (first, last, left, right), top, height, grid)
 
     def _place(
