@@ -350,7 +350,9 @@ def main(argv: list[str] | None = None) -> int:
         store.close()
         app.processEvents()
     jump, worst = statistics.median(jumps) * 1000, max(jumps) * 1000
-    print(f"  scrolling: {len(jumps)} random jumps + viewport repaint, median {jump:.1f} ms, max {worst:.1f} ms")
+    print(
+        f"  scrolling: {len(jumps)} random jumps + viewport repaint, median {jump:.1f} ms, max {worst:.1f} ms"
+    )
     ours, interactive = statistics.median(firsts), statistics.median(fulls)
     cells = args.questions * (4 + len(GridState().metrics) * args.pipelines)
     naive = math.nan if args.no_naive else measure_naive(app, path, cells)

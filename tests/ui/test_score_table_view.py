@@ -131,7 +131,10 @@ def test_the_grid_is_painted_with_the_models_colours(qtbot: QtBot, widget: Score
     # Fixed columns take the view's alternating row colours; the selected row the highlight.
     palette = view.palette()
     assert _pixel(image, view, 0, 2, 60).rgb() != palette.color(QPalette.ColorRole.Highlight).rgb()
-    base, alternate = (palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.AlternateBase))
+    base, alternate = (
+        palette.color(QPalette.ColorRole.Base),
+        palette.color(QPalette.ColorRole.AlternateBase),
+    )
     assert _pixel(image, view, 1, 3, 1).rgb() == alternate.rgb()  # q02 has no flags: an empty cell
     widget.select_question("q04")
     image = view.viewport().grab().toImage()

@@ -17,9 +17,18 @@ columns, rows of different heights, another model) falls back to ``QTableView``'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QLine, QModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette, QPen, QStaticText
-from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionFocusRect, QStyleOptionViewItem, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QStyle,
+    QStyleOptionFocusRect,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
 
 from goldenlens.ui.score_table_model import ColumnCells, ScoreTableModel
 
@@ -32,6 +41,24 @@ _H_ALIGN = Qt.AlignmentFlag.AlignHorizontal_Mask
 _RIGHT, _HCENTER = int(Qt.AlignmentFlag.AlignRight), int(Qt.AlignmentFlag.AlignHCenter)
 _LEFT_MIDDLE = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 _ELIDE = Qt.TextElideMode.ElideRight
+_Placed = tuple[QStaticText, int] | None
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """What one repaint draws with: the visible rows, their geometry, colours and fonts."""
+
+    first: int
+    last: int
+    top: int
+    height: int
+    grid: int  # 1 with grid lines: cells leave their last pixel row and column to them
+    margin: int
+    selected: list[bool]
+    text: QColor
+    highlighted_text: QColor
+    fonts: tuple[QFont, QFont]  # plain, italic
+    metrics: tuple[QFontMetrics, QFontMetrics]
 
 
 class ScoreTableView(QTableView):
@@ -39,7 +66,7 @@ class ScoreTableView(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._static: dict[tuple[str, bool], tuple[QStaticText, float]] = {}
+        self._static: dict[tuple[str, bool], tuple[QStaticText, int]] = {}
         self._static_font: QFont | None = None
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -55,14 +82,21 @@ class ScoreTableView(QTableView):
             return  # only empty space is exposed: the viewport's own background fills it
         last = rows - 1 if last < 0 else last
         right = columns - 1 if right < 0 else right
-        height = self.rowHeight(first)
-        top = self.rowViewportPosition(first)
+        height, top = self.rowHeight(first), self.rowViewportPosition(first)
         if self.rowViewportPosition(last) != top + (last - first) * height:
             super().paintEvent(event)  # rows of different heights: Qt lays them out
             return
         painter = QPainter(self.viewport())
         try:
-            self._paint_cells(painter, model, (first, last, left, right), top, height)
+            frame = self._frame(first, last, top, height)
+            xs = [(self.columnViewportPosition(c), self.columnWidth(c)) for c in range(left, right + 1)]
+            self._paint_rows(painter, frame, xs[0][0], xs[-1][0] + xs[-1][1])
+            painter.setFont(frame.fonts[0])
+            for (x, width), column in zip(xs, range(left, right + 1), strict=True):
+                self._paint_column(painter, frame, x, width, model.column_cells(column, first, last))
+            if frame.grid:
+                self._paint_grid(painter, frame, xs)
+            self._paint_focus(painter, frame, (left, right))
         finally:
             painter.end()
 
@@ -77,88 +111,81 @@ class ScoreTableView(QTableView):
             and self.rowSpan(0, 0) == 1
         )
 
-    def _paint_cells(
-        self, painter: QPainter, model: ScoreTableModel, extent: tuple[int, int, int, int], top: int, height: int
-    ) -> None:
-        first, last, left, right = extent
-        palette = self.palette()
-        group = QPalette.ColorGroup.Active if self.isActiveWindow() else QPalette.ColorGroup.Inactive
+    def _group(self) -> QPalette.ColorGroup:
         if not self.isEnabled():
-            group = QPalette.ColorGroup.Disabled
-        base, alternate = palette.color(group, QPalette.ColorRole.Base), palette.color(group, QPalette.ColorRole.AlternateBase)
-        highlight = palette.color(group, QPalette.ColorRole.Highlight)
-        highlighted_text = palette.color(group, QPalette.ColorRole.HighlightedText)
-        text = palette.color(group, QPalette.ColorRole.Text)
-        grid = 1 if self.showGrid() else 0
-        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1
+            return QPalette.ColorGroup.Disabled
+        return QPalette.ColorGroup.Active if self.isActiveWindow() else QPalette.ColorGroup.Inactive
+
+    def _frame(self, first: int, last: int, top: int, height: int) -> _Frame:
+        palette, group = self.palette(), self._group()
         font, italic = self.font(), QFont(self.font())
         italic.setItalic(True)
-        metrics = (QFontMetrics(font), QFontMetrics(italic))
         if self._static_font != font or len(self._static) > _STATIC_LIMIT:
             self._static, self._static_font = {}, QFont(font)
+        selection, root = self.selectionModel(), QModelIndex()
+        rows = range(first, last + 1)
+        selected = [selection.isRowSelected(r, root) for r in rows] if selection else [False] * len(rows)
+        return _Frame(
+            first, last, top, height, grid=1 if self.showGrid() else 0,
+            margin=self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1,
+            selected=selected, text=palette.color(group, QPalette.ColorRole.Text),
+            highlighted_text=palette.color(group, QPalette.ColorRole.HighlightedText),
+            fonts=(font, italic), metrics=(QFontMetrics(font), QFontMetrics(italic)),
+        )  # fmt: skip
+
+    def _paint_rows(self, painter: QPainter, frame: _Frame, x0: int, x1: int) -> None:
+        """A full-width band per row, as the delegate's row panel: base, alternate or highlight."""
+        palette, group = self.palette(), self._group()
+        base = palette.color(group, QPalette.ColorRole.Base)
+        alternate = palette.color(group, QPalette.ColorRole.AlternateBase)
+        highlight = palette.color(group, QPalette.ColorRole.Highlight)
         alternating = self.alternatingRowColors()
-        selection = self.selectionModel()
-        root = QModelIndex()
-        selected = [selection is not None and selection.isRowSelected(r, root) for r in range(first, last + 1)]
-        xs = [(self.columnViewportPosition(c), self.columnWidth(c)) for c in range(left, right + 1)]
-        x0, x1 = xs[0][0], xs[-1][0] + xs[-1][1]
+        for i, on in enumerate(frame.selected):
+            colour = highlight if on else alternate if alternating and (frame.first + i) % 2 else base
+            painter.fillRect(x0, frame.top + i * frame.height, x1 - x0, frame.height, colour)
 
-        # Row backgrounds first: a full-width band per row, as the delegate's row panel.
-        for i, on in enumerate(selected):
-            r = first + i
-            colour = highlight if on else alternate if alternating and r % 2 else base
-            painter.fillRect(QRect(x0, top + i * height, x1 - x0, height), colour)
-
-        painter.setFont(font)
-        fonts, pen, line_height = (font, italic), None, metrics[0].height()
-        for (x, width), column in zip(xs, range(left, right + 1), strict=True):
-            cells: ColumnCells = model.column_cells(column, first, last)
-            box = (x + margin, width - grid - 2 * margin, (height - grid - line_height) // 2)
-            align = int(cells.alignment & _H_ALIGN)
-            placed: dict[tuple[str, bool], tuple[QStaticText, int] | None] = {}  # per column: few texts
-            slanted_now = False
-            for i, shown in enumerate(cells.texts):
-                if not shown:
-                    if cells.backgrounds is not None and cells.backgrounds[i] is not None and not selected[i]:
-                        painter.fillRect(x, top + i * height, width - grid, height - grid, cells.backgrounds[i])
-                    continue
-                y, on = top + i * height, selected[i]
-                background = None if cells.backgrounds is None else cells.backgrounds[i]
-                if background is not None and not on:
-                    painter.fillRect(x, y, width - grid, height - grid, background)
-                colour = highlighted_text if on else cells.foreground if background is not None else text
-                if colour is not pen:
-                    painter.setPen(colour)
-                    pen = colour
-                slanted = cells.italic is not None and cells.italic[i]
-                if slanted != slanted_now:
-                    painter.setFont(fonts[slanted])
-                    slanted_now = slanted
-                key = (shown, slanted)
-                if key not in placed:
-                    placed[key] = self._place(shown, slanted, metrics[slanted], box, align)
-                spot = placed[key]
-                if spot is None:  # too wide or one of a kind: laid out here, elided to fit
-                    elided = metrics[slanted].elidedText(shown, _ELIDE, max(box[1], 0))
-                    painter.drawText(box[0], y, max(box[1], 0), height - grid, _LEFT_MIDDLE, elided)
-                else:
-                    painter.drawStaticText(spot[1], y + box[2], spot[0])
-            if slanted_now:
-                painter.setFont(font)
-
-        if grid:
-            hint = self.style().styleHint(QStyle.StyleHint.SH_Table_GridLineColor, self._item_option(), self)
-            colour = QColor.fromRgba(hint & 0xFFFFFFFF)  # an ARGB value returned as a signed int
-            painter.setPen(QPen(colour, 0, self.gridStyle()))
-            bottom = top + (last - first + 1) * height - 1
-            lines = [QLine(x0, y - 1, x1 - 1, y - 1) for y in range(top + height, bottom + 2, height)]
-            lines += [QLine(x + width - 1, top, x + width - 1, bottom) for x, width in xs]
-            painter.drawLines(lines)  # one call: ~50 separate ones cost a millisecond
-        self._paint_focus(painter, (first, last, left, right), top, height, grid)
+    def _paint_column(self, painter: QPainter, frame: _Frame, x: int, width: int, cells: ColumnCells) -> None:
+        """One column's cells: score colour (not on the selected row), then the text."""
+        height, grid, selected = frame.height, frame.grid, frame.selected
+        box = (
+            x + frame.margin,
+            width - grid - 2 * frame.margin,
+            (height - grid - frame.metrics[0].height()) // 2,
+        )
+        align, pen, slanted_now = int(cells.alignment & _H_ALIGN), QColor(), False
+        placed: dict[tuple[str, bool], _Placed] = {}  # per column: few distinct texts
+        backgrounds = cells.backgrounds or [None] * len(cells.texts)
+        italic = cells.italic or [False] * len(cells.texts)
+        for i, (shown, background, slanted) in enumerate(zip(cells.texts, backgrounds, italic, strict=True)):
+            y, on = frame.top + i * height, selected[i]
+            if background is not None and not on:
+                painter.fillRect(x, y, width - grid, height - grid, background)
+            if not shown:
+                continue
+            colour = (
+                frame.highlighted_text if on else cells.foreground if background is not None else frame.text
+            )
+            if colour is not pen:
+                painter.setPen(colour)
+                pen = colour
+            if slanted != slanted_now:
+                painter.setFont(frame.fonts[slanted])
+                slanted_now = slanted
+            key = (shown, slanted)
+            if key not in placed:
+                placed[key] = self._place(shown, slanted, frame.metrics[slanted], box, align)
+            spot = placed[key]
+            if spot is None:  # too wide or one of a kind: laid out here, elided to fit
+                elided = frame.metrics[slanted].elidedText(shown, _ELIDE, max(box[1], 0))
+                painter.drawText(box[0], y, max(box[1], 0), height - grid, _LEFT_MIDDLE, elided)
+            else:
+                painter.drawStaticText(spot[1], y + box[2], spot[0])
+        if slanted_now:
+            painter.setFont(frame.fonts[0])
 
     def _place(
         self, shown: str, slanted: bool, metrics: QFontMetrics, box: tuple[int, int, int], align: int
-    ) -> tuple[QStaticText, int] | None:
+    ) -> _Placed:
         """A cached layout of ``shown`` and its left edge in ``box`` (x, width, top margin);
         ``None`` when it must be elided or is too long to be worth caching (questions)."""
         if len(shown) > _STATIC_LENGTH:
@@ -176,19 +203,32 @@ class ScoreTableView(QTableView):
             return static, x + width - advance
         return static, x + (width - advance) // 2 if align == _HCENTER else x
 
-    def _paint_focus(self, painter: QPainter, extent: tuple[int, int, int, int], top: int, height: int, grid: int) -> None:
+    def _paint_grid(self, painter: QPainter, frame: _Frame, xs: list[tuple[int, int]]) -> None:
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        hint = self.style().styleHint(QStyle.StyleHint.SH_Table_GridLineColor, option, self)
+        painter.setPen(QPen(QColor.fromRgba(hint & 0xFFFFFFFF), 0, self.gridStyle()))  # ARGB as a signed int
+        x0, x1 = xs[0][0], xs[-1][0] + xs[-1][1] - 1
+        top, height, bottom = (
+            frame.top,
+            frame.height,
+            frame.top + (frame.last - frame.first + 1) * frame.height - 1,
+        )
+        lines = [QLine(x0, y - 1, x1, y - 1) for y in range(top + height, bottom + 2, height)]
+        lines += [QLine(x + width - 1, top, x + width - 1, bottom) for x, width in xs]
+        painter.drawLines(lines)  # one call: ~50 separate ones cost a millisecond
+
+    def _paint_focus(self, painter: QPainter, frame: _Frame, columns: tuple[int, int]) -> None:
+        """The focus frame of the current cell, as Qt draws it when the view has the focus."""
         current = self.currentIndex()
-        first, last, left, right = extent
-        if not (self.hasFocus() and current.isValid() and first <= current.row() <= last and left <= current.column() <= right):
+        row, column = current.row(), current.column()
+        visible = frame.first <= row <= frame.last and columns[0] <= column <= columns[1]
+        if not (self.hasFocus() and current.isValid() and visible):
             return
         option = QStyleOptionFocusRect()
         option.initFrom(self)
-        x = self.columnViewportPosition(current.column())
-        option.rect = QRect(x, top + (current.row() - first) * height, self.columnWidth(current.column()) - grid, height - grid)
+        y = frame.top + (row - frame.first) * frame.height
+        width = self.columnWidth(column) - frame.grid
+        option.rect = QRect(self.columnViewportPosition(column), y, width, frame.height - frame.grid)
         option.backgroundColor = self.palette().color(QPalette.ColorRole.Highlight)
         self.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, option, painter, self)
-
-    def _item_option(self) -> QStyleOptionViewItem:
-        option = QStyleOptionViewItem()
-        self.initViewItemOption(option)
-        return option
