@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPalette
 from pytestqt.qtbot import QtBot
 
 from goldenlens.core.grid import FLAGS_COLUMN, score_column
@@ -18,7 +18,7 @@ from goldenlens.jobs.grid_data import GridData, load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.score_grid import ScoreGrid
 from goldenlens.ui.score_table_model import ScoreTableModel
-from goldenlens.ui.score_table_view import ScoreTableView
+from goldenlens.ui.score_table_view import ScoreTableView, _elided
 
 ROLES = Qt.ItemDataRole
 
@@ -202,3 +202,20 @@ def test_a_repaint_makes_no_per_cell_model_calls(qtbot: QtBot, grid_data: GridDa
     view.verticalHeader().setSectionResizeMode(view.verticalHeader().ResizeMode.Interactive)
     view.viewport().grab()  # rows may differ in height: Qt's painting, cell by cell
     assert _CountingModel.calls >= model.rowCount() * model.columnCount()
+
+
+def test_long_texts_are_elided_as_qt_elides_them(qtbot: QtBot) -> None:
+    metrics = QFontMetrics(QFont())
+    texts = [
+        "",
+        "Short?",
+        "What was the net sales increase of the North America segment in the third quarter? " * 4,
+        "i" * 400,  # narrow glyphs: the prefix fits whole, the whole text decides
+        "W" * 400,
+        "l i " * 90,
+    ]
+    for text in texts:
+        for width in (0, 5, 40, 260, 900):
+            assert _elided(metrics, text, width) == metrics.elidedText(
+                text, Qt.TextElideMode.ElideRight, width
+            )

@@ -32,14 +32,13 @@ from PySide6.QtWidgets import (
 
 from goldenlens.ui.score_table_model import ColumnCells, ScoreTableModel
 
-#: Distinct texts kept laid out per font: scores have few (0.00..1.00, ✓, ✗, —, with *).
-_STATIC_LIMIT = 4096
+#: Laid-out texts kept per font: scores have few (0.00..1.00, ✓, ✗, —, with *) per width.
+_PLACED_LIMIT = 20_000
 #: Longer texts (questions) are drawn directly: each is seen once per scroll, not worth a layout.
 _STATIC_LENGTH = 40
 # Plain ints: arithmetic on PySide enums costs microseconds per operation.
 _H_ALIGN = Qt.AlignmentFlag.AlignHorizontal_Mask
 _RIGHT, _HCENTER = int(Qt.AlignmentFlag.AlignRight), int(Qt.AlignmentFlag.AlignHCenter)
-_LEFT_MIDDLE = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 _ELIDE = Qt.TextElideMode.ElideRight
 _Placed = tuple[QStaticText, int] | None
 
@@ -66,8 +65,10 @@ class ScoreTableView(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._static: dict[tuple[str, bool], tuple[QStaticText, int]] = {}
-        self._static_font: QFont | None = None
+        # Laid-out texts by (text, italic, cell width, alignment): scores repeat, so a jump
+        # anywhere finds nearly all of them laid out already.
+        self._placed: dict[tuple[str, bool, int, int], _Placed] = {}
+        self._placed_font: QFont | None = None
 
     def paintEvent(self, event: QPaintEvent) -> None:
         model = self.model()
@@ -120,8 +121,8 @@ class ScoreTableView(QTableView):
         palette, group = self.palette(), self._group()
         font, italic = self.font(), QFont(self.font())
         italic.setItalic(True)
-        if self._static_font != font or len(self._static) > _STATIC_LIMIT:
-            self._static, self._static_font = {}, QFont(font)
+        if self._placed_font != font or len(self._placed) > _PLACED_LIMIT:
+            self._placed, self._placed_font = {}, QFont(font)
         selection, root = self.selectionModel(), QModelIndex()
         rows = range(first, last + 1)
         selected = [selection.isRowSelected(r, root) for r in rows] if selection else [False] * len(rows)
@@ -147,13 +148,10 @@ class ScoreTableView(QTableView):
     def _paint_column(self, painter: QPainter, frame: _Frame, x: int, width: int, cells: ColumnCells) -> None:
         """One column's cells: score colour (not on the selected row), then the text."""
         height, grid, selected = frame.height, frame.grid, frame.selected
-        box = (
-            x + frame.margin,
-            width - grid - 2 * frame.margin,
-            (height - grid - frame.metrics[0].height()) // 2,
-        )
+        inner, dy = width - grid - 2 * frame.margin, (height - grid - frame.metrics[0].height()) // 2
+        left, baseline = x + frame.margin, dy + frame.metrics[0].ascent()
         align, pen, slanted_now = int(cells.alignment & _H_ALIGN), QColor(), False
-        placed: dict[tuple[str, bool], _Placed] = {}  # per column: few distinct texts
+        placed = self._placed
         backgrounds = cells.backgrounds or [None] * len(cells.texts)
         italic = cells.italic or [False] * len(cells.texts)
         for i, (shown, background, slanted) in enumerate(zip(cells.texts, backgrounds, italic, strict=True)):
@@ -171,37 +169,31 @@ class ScoreTableView(QTableView):
             if slanted != slanted_now:
                 painter.setFont(frame.fonts[slanted])
                 slanted_now = slanted
-            key = (shown, slanted)
-            if key not in placed:
-                placed[key] = self._place(shown, slanted, frame.metrics[slanted], box, align)
-            spot = placed[key]
-            if spot is None:  # too wide or one of a kind: laid out here, elided to fit
-                elided = frame.metrics[slanted].elidedText(shown, _ELIDE, max(box[1], 0))
-                painter.drawText(box[0], y, max(box[1], 0), height - grid, _LEFT_MIDDLE, elided)
+            key = (shown, slanted, inner, align)
+            if key in placed:
+                spot = placed[key]
             else:
-                painter.drawStaticText(spot[1], y + box[2], spot[0])
+                spot = placed[key] = self._place(shown, frame.metrics[slanted], inner, align)
+            if spot is None:  # too wide or one of a kind (a question): elided to fit
+                painter.drawText(left, y + baseline, _elided(frame.metrics[slanted], shown, inner))
+            else:
+                painter.drawStaticText(left + spot[1], y + dy, spot[0])
         if slanted_now:
             painter.setFont(frame.fonts[0])
 
-    def _place(
-        self, shown: str, slanted: bool, metrics: QFontMetrics, box: tuple[int, int, int], align: int
-    ) -> _Placed:
-        """A cached layout of ``shown`` and its left edge in ``box`` (x, width, top margin);
-        ``None`` when it must be elided or is too long to be worth caching (questions)."""
+    def _place(self, shown: str, metrics: QFontMetrics, width: int, align: int) -> _Placed:
+        """A laid-out ``shown`` and its offset in a cell ``width`` wide; ``None`` when it must
+        be elided or is too long to be worth keeping (questions: each seen once per jump)."""
         if len(shown) > _STATIC_LENGTH:
             return None
-        laid = self._static.get((shown, slanted))
-        if laid is None:
-            static = QStaticText(shown)
-            static.setTextFormat(Qt.TextFormat.PlainText)
-            laid = self._static[(shown, slanted)] = (static, metrics.horizontalAdvance(shown))
-        static, advance = laid
-        x, width, _top = box
+        advance = metrics.horizontalAdvance(shown)
         if advance > width:
             return None
+        static = QStaticText(shown)
+        static.setTextFormat(Qt.TextFormat.PlainText)
         if align == _RIGHT:
-            return static, x + width - advance
-        return static, x + (width - advance) // 2 if align == _HCENTER else x
+            return static, width - advance
+        return static, (width - advance) // 2 if align == _HCENTER else 0
 
     def _paint_grid(self, painter: QPainter, frame: _Frame, xs: list[tuple[int, int]]) -> None:
         option = QStyleOptionViewItem()
@@ -232,3 +224,18 @@ class ScoreTableView(QTableView):
         option.rect = QRect(self.columnViewportPosition(column), y, width, frame.height - frame.grid)
         option.backgroundColor = self.palette().color(QPalette.ColorRole.Highlight)
         self.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, option, painter, self)
+
+
+def _elided(metrics: QFontMetrics, text: str, width: int) -> str:
+    """``text`` elided on the right to ``width`` pixels, as ``QTableView`` shows it.
+
+    Eliding measures the whole string, and a question can be a paragraph. A glyph is at
+    least 2 px wide, so no more than ``width // 2`` characters fit: elide that prefix, and
+    the whole text only when the prefix fits whole (then the cut would not show).
+    """
+    width = max(width, 0)
+    cut = width // 2 + 2
+    if len(text) <= cut:
+        return metrics.elidedText(text, _ELIDE, width)
+    elided = metrics.elidedText(text[:cut], _ELIDE, width)
+    return metrics.elidedText(text, _ELIDE, width) if elided == text[:cut] else elided
