@@ -141,13 +141,15 @@ class ColumnCells:
     """What one column shows in a run of visible rows, for the painter: the display texts,
     per cell the background colour (``None``: the view's own), whether the text is italic
     (``None``: no cell is), the text colour on a coloured cell and the alignment. Each entry
-    equals what ``data()`` returns for that cell and role."""
+    equals what ``data()`` returns for that cell and role. ``repeats`` is False for columns
+    whose texts are one of a kind (ids, questions): not worth keeping laid out."""
 
     texts: list[str]
     backgrounds: list[QColor | None] | None
     italic: list[bool] | None
     foreground: QColor
     alignment: Qt.AlignmentFlag
+    repeats: bool = True
 
 
 class ScoreTableModel(QAbstractTableModel):
@@ -258,7 +260,8 @@ class ScoreTableModel(QAbstractTableModel):
         spec = self._columns[column]
         if spec.metric is None:
             align = _CENTER if spec.key == FLAGS_COLUMN else _LEFT
-            return ColumnCells(self._fixed_texts(rows, spec.key), None, None, self._text, align)
+            unique = spec.key in (ID_COLUMN, QUESTION_COLUMN)
+            return ColumnCells(self._fixed_texts(rows, spec.key), None, None, self._text, align, not unique)
         align = _CENTER if self._state.fk_report_mode else _RIGHT
         matrix = self._grid.values.get(spec.metric)
         if matrix is None:

@@ -34,7 +34,7 @@ from goldenlens.ui.score_table_model import ColumnCells, ScoreTableModel
 
 #: Laid-out texts kept per font: scores have few (0.00..1.00, ✓, ✗, —, with *) per width.
 _PLACED_LIMIT = 20_000
-#: Longer texts (questions) are drawn directly: each is seen once per scroll, not worth a layout.
+#: Longer texts are drawn directly: not worth keeping laid out.
 _STATIC_LENGTH = 40
 # Plain ints: arithmetic on PySide enums costs microseconds per operation.
 _H_ALIGN = Qt.AlignmentFlag.AlignHorizontal_Mask
@@ -170,11 +170,13 @@ class ScoreTableView(QTableView):
                 painter.setFont(frame.fonts[slanted])
                 slanted_now = slanted
             key = (shown, slanted, inner, align)
-            if key in placed:
+            if not cells.repeats:
+                spot = None
+            elif key in placed:
                 spot = placed[key]
             else:
                 spot = placed[key] = self._place(shown, frame.metrics[slanted], inner, align)
-            if spot is None:  # too wide or one of a kind (a question): elided to fit
+            if spot is None:  # one of a kind (an id, a question) or too wide: elided to fit
                 painter.drawText(left, y + baseline, _elided(frame.metrics[slanted], shown, inner))
             else:
                 painter.drawStaticText(left + spot[1], y + dy, spot[0])
