@@ -16,10 +16,14 @@ the grid the way ``ReviewController.reload`` does (the metrics it loads: all sev
     ``set_data`` and painted; meanwhile the longest gap between 5 ms timer ticks on the GUI
     thread is recorded (the GUI stays responsive when it is small);
 (c) the naive baseline: the same cells as one ``QStandardItem`` each (with the same background
-    colours) in a ``QStandardItemModel`` shown in a ``QTableView``, first screen painted.
+    colours) in a ``QStandardItemModel`` shown in a ``QTableView``, first screen painted (it
+    holds every row then: its first screen is also its fully interactive moment);
+(d) scrolling: 50 jumps of the fully loaded grid to a random row (``verticalScrollBar().setValue``)
+    each followed by a synchronous ``viewport().repaint()``, timed one by one.
 
-Targets: (a) < 1.5 s and (c)/(a) >= 10; (b) is reported, not a target. Exits 2 when a target is
-missed. ``--keep DIR`` reuses (or makes) the project file in DIR, which saves the minute the
+Targets: (a) < 1.5 s and (c)/(a) >= 10; (c)/(b) >= 12; (d) median <= 16 ms (one frame). The
+worst jump is reported, not a target (the machine's other load shows there). Exits 2 when a
+target is missed. ``--keep DIR`` reuses (or makes) the project file in DIR, which saves the minute the
 generation takes.
 ``--covering-index`` adds an index ``scores (run_id, metric, question_id, pipeline, value)`` to
 the generated file: what a schema migration would buy (score columns read from the index alone,
@@ -73,6 +77,9 @@ from goldenlens.ui.workers import JobRunner  # noqa: E402
 
 TARGET_SECONDS = 1.5
 TARGET_RATIO = 10.0
+TARGET_INTERACTIVE_RATIO = 12.0
+TARGET_JUMP_MS = 16.0
+JUMPS = 50
 BATCH_KEYS = 20_000
 WORDS = (
     "amazon", "net", "sales", "quarter", "operating", "income", "cash", "equivalents", "shares", "stock",
@@ -229,15 +236,20 @@ def measure_grid(
     return first - start, end - start, parts, widget, store
 
 
-def measure_scrolling(app: QApplication, widget: ScoreGrid, jumps: int = 20) -> float:
-    """Mean seconds to jump to a random place and repaint."""
+def measure_scrolling(app: QApplication, widget: ScoreGrid, jumps: int = JUMPS) -> list[float]:
+    """Seconds of each of ``jumps`` jumps to a random row, each with a synchronous repaint of
+    the table's viewport (what the analyst waits for after dragging the scroll bar)."""
     rng = random.Random(7)
-    bar = widget.table_view().verticalScrollBar()
-    start = time.perf_counter()
+    view = widget.table_view()
+    bar = view.verticalScrollBar()
+    app.processEvents()
+    times: list[float] = []
     for _ in range(jumps):
+        start = time.perf_counter()
         bar.setValue(rng.randrange(bar.maximum() + 1))
-        _paint(app, widget)
-    return (time.perf_counter() - start) / jumps
+        view.viewport().repaint()
+        times.append(time.perf_counter() - start)
+    return times
 
 
 def measure_naive(app: QApplication, path: Path, cells: int) -> float:
@@ -325,31 +337,40 @@ def main(argv: list[str] | None = None) -> int:
     metrics = GridState().metrics if args.shown_metrics_only else tuple(LEXICAL_SCORE_NAMES)
     firsts: list[float] = []
     fulls: list[float] = []
+    jumps: list[float] = []
     for _ in range(max(1, args.repeat)):
         first, full, parts, widget, store = measure_grid(app, path, metrics)
         firsts.append(first)
         fulls.append(full)
         detail = ", ".join(f"{k} {v:.3f} s" for k, v in parts.items())
         print(f"  GoldenLens first screen {first:.3f} s, fully interactive {full:.2f} s ({detail})")
-        scroll = measure_scrolling(app, widget)
+        jumps += measure_scrolling(app, widget)
         widget.close()
         widget.deleteLater()
         store.close()
         app.processEvents()
-    print(f"  scrolling: random jump + repaint {scroll * 1000:.0f} ms on average")
+    jump, worst = statistics.median(jumps) * 1000, max(jumps) * 1000
+    print(
+        f"  scrolling: {len(jumps)} random jumps + viewport repaint, median {jump:.1f} ms, max {worst:.1f} ms"
+    )
     ours, interactive = statistics.median(firsts), statistics.median(fulls)
     cells = args.questions * (4 + len(GridState().metrics) * args.pipelines)
     naive = math.nan if args.no_naive else measure_naive(app, path, cells)
     if not args.no_naive:
-        print(f"  QStandardItemModel first screen {naive:.2f} s")
-    ratio = naive / ours
-    ok = ours < TARGET_SECONDS and (args.no_naive or ratio >= TARGET_RATIO)
+        print(f"  QStandardItemModel first screen (all rows loaded) {naive:.2f} s")
+    ratio, interactive_ratio = naive / ours, naive / interactive
+    ok = (
+        ours < TARGET_SECONDS
+        and jump <= TARGET_JUMP_MS
+        and (args.no_naive or (ratio >= TARGET_RATIO and interactive_ratio >= TARGET_INTERACTIVE_RATIO))
+    )
     print(
         f"grid: {args.questions} questions, first screen {ours:.3f} s (target < {TARGET_SECONDS} s), "
         f"fully interactive {interactive:.2f} s ({len(metrics)} metrics loaded), "
         f"QStandardItemModel {naive:.1f} s, ratio {ratio:.0f}x first screen vs naive "
-        f"(target >= {TARGET_RATIO:.0f}x), {naive / interactive:.1f}x fully interactive vs naive "
-        + ("OK" if ok else "MISSED")
+        f"(target >= {TARGET_RATIO:.0f}x), {interactive_ratio:.1f}x fully interactive vs naive "
+        f"(target >= {TARGET_INTERACTIVE_RATIO:.0f}x), scroll jump median {jump:.1f} ms "
+        f"(target <= {TARGET_JUMP_MS:.0f} ms), max {worst:.1f} ms " + ("OK" if ok else "MISSED")
     )
     return 0 if ok else 2
 

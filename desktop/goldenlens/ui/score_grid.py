@@ -48,6 +48,7 @@ from goldenlens.ui.score_table_model import (
     metric_short,
     metric_title,
 )
+from goldenlens.ui.score_table_view import ScoreTableView
 
 _DEBOUNCE_MS = 250
 _THRESHOLD_HELP = (
@@ -147,7 +148,7 @@ class ScoreGrid(QWidget):
         self._metrics_menu.triggered.connect(self._on_metrics_toggled)
 
     def _build_view(self) -> QTableView:
-        view = QTableView(self)
+        view = ScoreTableView(self)
         view.setModel(self._model)
         view.setAlternatingRowColors(True)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -5,6 +5,12 @@ array computed in numpy by :func:`goldenlens.core.grid.visible_rows`). ``data()`
 into the arrays and formats only the cells Qt asks for, so 100,000 rows cost no more than
 the screenful being painted. Sorting and filtering replace the order array and reset the
 model; there is no proxy model and no item per cell.
+
+The view paints through :meth:`ScoreTableModel.column_cells` (one call per column per
+paint, see :mod:`goldenlens.ui.score_table_view`) rather than ``data()``: Qt's own painting
+asks ``data()`` seven times per cell plus ``flags()`` and ``index()``, and those ~4,000
+Python calls from C++ per screenful were most of an 80 ms repaint. Both paths format with
+the same functions, so the grid shows what ``data()`` reports.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import html
 import json
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -53,6 +59,9 @@ _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _FONT = int(Qt.ItemDataRole.FontRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _USER = int(Qt.ItemDataRole.UserRole)
+# One flags value for every cell: enum arithmetic per call costs microseconds each.
+_CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
@@ -125,6 +134,22 @@ def colour_scale(dark: bool) -> tuple[list[QColor], QColor]:
         f = t if t <= 1 else t - 1
         colours.append(QColor(*(round(a + (b - a) * f) for a, b in zip(low, high, strict=True))))
     return colours, QColor(240, 240, 240) if dark else QColor(20, 20, 20)
+
+
+@dataclass(frozen=True)
+class ColumnCells:
+    """What one column shows in a run of visible rows, for the painter: the display texts,
+    per cell the background colour (``None``: the view's own), whether the text is italic
+    (``None``: no cell is), the text colour on a coloured cell and the alignment. Each entry
+    equals what ``data()`` returns for that cell and role. ``repeats`` is False for columns
+    whose texts are one of a kind (ids, questions): not worth keeping laid out."""
+
+    texts: list[str]
+    backgrounds: list[QColor | None] | None
+    italic: list[bool] | None
+    foreground: QColor
+    alignment: Qt.AlignmentFlag
+    repeats: bool = True
 
 
 class ScoreTableModel(QAbstractTableModel):
@@ -229,6 +254,43 @@ class ScoreTableModel(QAbstractTableModel):
             return str(self._grid.question_ids[self._rows[row]])
         return None
 
+    def column_cells(self, column: int, first: int, last: int) -> ColumnCells:
+        """The cells of ``column`` in visible rows ``first..last`` (inclusive), as painted."""
+        rows = self._rows[max(first, 0) : last + 1]
+        spec = self._columns[column]
+        if spec.metric is None:
+            align = _CENTER if spec.key == FLAGS_COLUMN else _LEFT
+            unique = spec.key in (ID_COLUMN, QUESTION_COLUMN)
+            return ColumnCells(self._fixed_texts(rows, spec.key), None, None, self._text, align, not unique)
+        align = _CENTER if self._state.fk_report_mode else _RIGHT
+        matrix = self._grid.values.get(spec.metric)
+        if matrix is None:
+            return ColumnCells(["—"] * len(rows), None, None, self._text, align)
+        shown = matrix[rows, spec.pipeline_index]
+        values: list[float] = shown.tolist()
+        metric, display, colour, isnan = spec.metric, self._display, self._colour, math.isnan
+        texts = ["—" if isnan(v) else display(v, metric) for v in values]
+        backgrounds = [None if isnan(v) else colour(v) for v in values]
+        marks = self._grid.overridden.get(metric)
+        italic: list[bool] | None = None
+        if marks is not None and marks[rows, spec.pipeline_index].any():
+            # As data(): a missing score is "—" whatever its mark.
+            italic = (marks[rows, spec.pipeline_index] & ~np.isnan(shown)).tolist()
+            texts = [t + "*" if i else t for t, i in zip(texts, italic, strict=True)]
+        return ColumnCells(texts, backgrounds, italic, self._text, align)
+
+    def _fixed_texts(self, rows: IntArray, key: str) -> list[str]:
+        grid = self._grid
+        if key == ID_COLUMN:
+            return [str(q) for q in grid.question_ids[rows]]
+        if key == QUESTION_COLUMN:
+            return [_one_line(q) for q in grid.questions[rows]]
+        if key == REVIEW_COLUMN:
+            return [_REVIEW_LABELS.get(s, s) for s in map(str, grid.review[rows])]
+        if self._counts is None:
+            self._counts = flag_counts(grid)
+        return [_flag_label(n) for n in self._counts[rows].tolist()]
+
     def _apply(self, grid: GridData, state: GridState, rows: IntArray) -> None:
         changed = state != self._state
         self.beginResetModel()
@@ -249,9 +311,7 @@ class ScoreTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+        return _CELL_FLAGS if index.isValid() else _NO_FLAGS
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Order rows by ``column`` (numpy, stable; missing scores last); -1 restores set order."""
@@ -306,7 +366,7 @@ class ScoreTableModel(QAbstractTableModel):
         count = self._flag_count(row)
         if role == _TOOLTIP:
             return _flags_tip(grid, row) if count else None
-        return (f"⚑ {count}" if count else "") if role == _DISPLAY else count if role == _USER else None
+        return _flag_label(count) if role == _DISPLAY else count if role == _USER else None
 
     def _score(self, row: int, column: GridColumn, role: int) -> Any:
         metric, col = str(column.metric), column.pipeline_index
@@ -359,9 +419,18 @@ class ScoreTableModel(QAbstractTableModel):
         return "\n".join(lines)
 
 
+def _one_line(text: object) -> str:
+    """A question on one line: newlines would be lost in a grid cell anyway."""
+    return " ".join(str(text).split())
+
+
+def _flag_label(count: int) -> str:
+    return f"⚑ {count}" if count else ""
+
+
 def _question_cell(grid: GridData, row: int, role: int) -> Any:
     if role == _DISPLAY:
-        return " ".join(str(grid.questions[row]).split())  # one line: newlines would be lost anyway
+        return _one_line(grid.questions[row])
     if role == _TOOLTIP:
         return _question_tip(grid, row)
     return grid.questions[row] if role == _USER else None
