@@ -13,8 +13,7 @@ test checks it) or names the store's type (an import-linter contract forbids it)
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -25,7 +24,7 @@ from goldenlens.jobs.grid_data import HEAD_LIMIT, load_grid, load_grid_head, upd
 from goldenlens.jobs.score_job import LEXICAL_RUN
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.queries.grid import GridData
-from goldenlens.queries.values import Override, Review, RunInfo, StoreError
+from goldenlens.queries.values import Override, Review, RunInfo
 from goldenlens.store.project import ProjectStore
 
 #: The kind of run :func:`goldenlens.jobs.judge_job.judge_project` records (that module loads
@@ -35,7 +34,11 @@ JUDGE_RUN = "judge"
 
 class ProjectQueries:
     """Read-only queries over one open project file. Open with :meth:`open`; close it (or
-    use it as a context manager) on the thread that opened it."""
+    use it as a context manager) on the thread that opened it.
+
+    A read that fails (a damaged or vanished file) raises
+    :class:`~goldenlens.queries.values.StoreError` naming the file, never ``sqlite3.Error``.
+    """
 
     def __init__(self, store: ProjectStore) -> None:
         self._store = store
@@ -129,23 +132,15 @@ class ProjectQueries:
 
     def grid(self, run_id: int | None, metrics: Sequence[str] | None = None) -> GridData:
         """The whole grid of ``run_id`` (a bulk load: run it in a worker on a large project)."""
-        return self._translated(lambda: load_grid(self._store, run_id, metrics))
+        return load_grid(self._store, run_id, metrics)
 
     def grid_head(
         self, run_id: int | None, metrics: Sequence[str] | None = None, *, limit: int | None = HEAD_LIMIT
     ) -> GridData:
         """The first ``limit`` questions of the grid (milliseconds on any size)."""
-        return self._translated(lambda: load_grid_head(self._store, run_id, metrics, limit=limit))
+        return load_grid_head(self._store, run_id, metrics, limit=limit)
 
     def grid_with_updates(self, grid: GridData, run_id: int | None, question_ids: Iterable[str]) -> GridData:
         """``grid`` with some questions reloaded after an edit (the whole grid when the
         change cannot be patched in place)."""
-        return self._translated(lambda: update_rows(grid, self._store, run_id, question_ids))
-
-    def _translated(self, read: Callable[[], GridData]) -> GridData:
-        # A damaged or locked file surfaces as sqlite3.Error from a bulk read: the front ends
-        # handle StoreError, which names the file, and never see sqlite3.
-        try:
-            return read()
-        except sqlite3.Error as error:
-            raise StoreError(f"{self.path}: cannot read the scores ({error})") from error
+        return update_rows(grid, self._store, run_id, question_ids)
