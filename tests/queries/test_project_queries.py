@@ -138,7 +138,7 @@ def test_exports_at_a_path(project_path: Path, tmp_path: Path, sample_dir: Path)
 
 
 def test_opening_a_missing_project_is_a_store_error(tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match="missing.goldenlens"):
+    with pytest.raises(StoreError, match=r"missing\.goldenlens"):
         ProjectQueries.open(tmp_path / "missing.goldenlens")
     assert not (tmp_path / "missing.goldenlens").exists()
 
@@ -147,6 +147,6 @@ def test_a_failed_import_into_a_new_project_leaves_no_file(tmp_path: Path) -> No
     bad = tmp_path / "golden.csv"
     bad.write_bytes(b"not,a,golden,header\n1,2,3,4\n")
     path = tmp_path / "new.goldenlens"
-    with pytest.raises(InputError, match="golden.csv"):
+    with pytest.raises(InputError, match=r"golden\.csv"):
         import_and_score(path, bad, None, {})
     assert not path.exists()
