@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -29,9 +30,22 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_import_layers_hold() -> None:
-    """Qt only in goldenlens.ui; core imports no other layer; ui|cli -> jobs -> io|store|judge -> core."""
+    """Qt only in goldenlens.ui; core imports no other layer; cli | ui -> jobs | queries ->
+    judge | store | io -> core; cli and ui independent; ui never imports the store or sqlite3."""
     result = _run(_tool("lint-imports"), "--config", str(ROOT / "pyproject.toml"))
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ui_never_reaches_the_store_through_an_attribute() -> None:
+    """The import contract keeps the store's modules out of goldenlens.ui; this closes the
+    back door: ``ProjectQueries.store`` (for jobs and tests) is never touched by the UI."""
+    offenders = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sorted((ROOT / "desktop" / "goldenlens" / "ui").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr == "store"
+    ]
+    assert offenders == []
 
 
 def test_ruff_is_clean() -> None:

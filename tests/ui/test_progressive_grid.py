@@ -146,7 +146,7 @@ def test_an_edit_keeps_the_full_grid_on_screen_while_it_reloads(
     grid, session = window.grid, window.projects.session
     assert session is not None
     assert grid.select_question("q0900")
-    session.store.set_review("q0900", "accepted")
+    session.project.store.set_review("q0900", "accepted")
     session.notify_question("q0900")
     # Not shrunk back to the first rows: the place (q0900) stays while the worker reloads.
     assert grid.model().rowCount() == QUESTIONS
@@ -168,7 +168,7 @@ def test_small_project_loads_in_one_go_without_a_worker(
     assert not live_worker_threads()
     session = window.projects.session
     assert session is not None
-    session.store.set_review("q02", "needs_curation")
+    session.project.store.set_review("q02", "needs_curation")
     session.notify_question("q02")  # an edit: reloaded at once, still no worker
     assert not live_worker_threads()
     assert window.grid.model().data(window.grid.model().index(1, 2)) == "✎ Needs curation"

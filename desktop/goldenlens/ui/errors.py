@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from goldenlens.core.model import InputError
-from goldenlens.store.project import StoreError
+from goldenlens.queries.values import StoreError
 
 
 def describe(error: BaseException) -> tuple[str, str]:

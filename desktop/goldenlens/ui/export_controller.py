@@ -9,8 +9,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.jobs.report_job import export_golden, export_report
-from goldenlens.store.project import ProjectStore
+from goldenlens.jobs.project_runs import export_golden_at, export_report_at
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.score_grid import ScoreGrid
@@ -57,8 +56,7 @@ class ExportController(QObject):
         ids = self._question_ids()
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> int:
-            with ProjectStore.open(project) as store:
-                return export_golden(store, target, question_ids=ids)
+            return export_golden_at(project, target, question_ids=ids)
 
         self._run_panel.run(
             job,
@@ -77,8 +75,7 @@ class ExportController(QObject):
         ids = self._question_ids()
 
         def job(progress: ProgressFn, _cancel: CancelToken) -> int:
-            with ProjectStore.open(project) as store:
-                return len(export_report(store, target, question_ids=ids, progress=progress).rows)
+            return export_report_at(project, target, question_ids=ids, progress=progress)
 
         self._run_panel.run(
             job,

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from goldenlens.core.facts import fact_groups
 from goldenlens.core.flags import FLAG_EXPLANATIONS, Flag, FlagThresholds, golden_flags
 from goldenlens.core.model import GoldenItem
-from goldenlens.store.values import REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION, REVIEW_UNREVIEWED
+from goldenlens.queries.values import REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION, REVIEW_UNREVIEWED
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.undo_commands import push_edit, push_review
 
@@ -328,12 +328,12 @@ class GoldenEditor(QWidget):
         """Show the stored row; without ``force`` a focused field with uncommitted typing is
         kept (an edit elsewhere must not wipe what the analyst is writing)."""
         previous = self._item
-        store = self.session.store
-        item = store.golden_item(self.question_id) if self.question_id is not None else None
+        project = self.session.project
+        item = project.golden_item(self.question_id) if self.question_id is not None else None
         if item is None:
             self.question_id = None
         self._item = item
-        review = store.review_of_question(item.id) if item is not None else None
+        review = project.review_of_question(item.id) if item is not None else None
         self._status = review.status if review is not None else REVIEW_UNREVIEWED
         self._title.setText(item.id if item is not None else "No question selected")
         self.chips.thresholds = self.session.preferences.thresholds

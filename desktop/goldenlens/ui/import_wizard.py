@@ -3,8 +3,9 @@ then Import: save into the project and score, all file and database work on work
 
 The check page reads both files completely with the analyst's choices (exactly what the import
 will read) and lists every problem. Import then runs :func:`run_import` in a worker that opens
-its own :class:`ProjectStore`. The import is one transaction, so cancelling or failing before
-it commits leaves the project untouched; scoring commits per batch and resumes later.
+its own connection (:func:`goldenlens.jobs.project_runs.import_and_score`). The import is one
+transaction, so cancelling or failing before it commits leaves the project untouched; scoring
+commits per batch and resumes later.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ from PySide6.QtWidgets import (
 
 from goldenlens.core.model import InputError, Loaded, Problem, Severity
 from goldenlens.io.readers import load_inputs
-from goldenlens.jobs.import_job import ImportResult, import_inputs, project_for_import
-from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn
-from goldenlens.jobs.score_job import LEXICAL_RUN, score_project
+from goldenlens.jobs.import_job import ImportResult
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
+from goldenlens.jobs.project_runs import import_and_score
 from goldenlens.ui.import_pages import FilesPage, TablePage
 from goldenlens.ui.preview_model import (
     LatestJobRunner,
@@ -81,7 +82,7 @@ class ImportCommitted(Exception):  # noqa: N818 - it reports a state, not an err
 def run_import(
     project_path: Path, request: ImportRequest, progress: ProgressFn, cancel: CancelToken
 ) -> ImportResult:
-    """The import job (worker thread): open the store here, import, score, close.
+    """The import job (worker thread): open the project here, import, score, close.
 
     Raises :class:`Cancelled` only before the import commits (a project file this job created
     is then removed again, so the project is exactly as before), :class:`ImportCommitted` after.
@@ -89,7 +90,14 @@ def run_import(
     cancel.raise_if_cancelled()
     existed = project_path.exists()
     try:
-        result, scored, error = _import_and_score(project_path, request, progress, cancel)
+        result, scored, error = import_and_score(
+            project_path,
+            request.golden,
+            request.responses,
+            request.options(),
+            progress=progress,
+            cancel=cancel,
+        )
     except BaseException:
         if not existed:
             for suffix in ("", "-wal", "-shm", "-journal"):
@@ -98,25 +106,6 @@ def run_import(
     if error is not None or cancel.cancelled:
         raise ImportCommitted(result, scored, error)
     return result
-
-
-def _import_and_score(
-    project_path: Path, request: ImportRequest, progress: ProgressFn, cancel: CancelToken
-) -> tuple[ImportResult, int, str | None]:
-    # The writer lock for import and scoring; a new file is removed again if the import fails.
-    with project_for_import(project_path, cancel=cancel) as store:
-        paths = (request.golden, request.responses)
-        result = import_inputs(store, *paths, **request.options(), progress=progress, cancel=cancel)
-        # Committed: a scoring failure is reported, not raised, so the import is kept.
-        error: str | None = None
-        try:
-            score_project(store, progress=progress, cancel=cancel)
-        except Cancelled:
-            error = "cancelled"
-        except Exception as exc:  # the import stands; the analyst can score again later
-            error = str(exc) or type(exc).__name__
-        run = store.latest_run(LEXICAL_RUN)
-        return result, len(store.scored_keys(run.id)) if run else 0, error
 
 
 class CheckPage(QWizardPage):

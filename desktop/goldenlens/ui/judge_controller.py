@@ -1,8 +1,9 @@
 """The Judge menu: run the judge metrics on the open project in a worker, edit the judge
 settings, resume an interrupted judge run.
 
-The job opens its own :class:`ProjectStore` on the worker thread and calls
-:func:`goldenlens.jobs.judge_job.judge_project`; the run panel shows its progress (rows,
+The job opens its own connection on the worker thread and calls
+:func:`goldenlens.jobs.judge_job.judge_project` (through
+:func:`goldenlens.jobs.project_runs.judge_project_at`); the run panel shows its progress (rows,
 tokens/s, ETA) and its Cancel button (finished rows stay saved). When the run ends the
 session's ``project_changed`` fires so the grid and the detail pane reload.
 """
@@ -19,7 +20,8 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 from goldenlens.core.model import ScoreStatus
 from goldenlens.jobs.judge_options import JudgeOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.store.project import ProjectStore
+from goldenlens.jobs.project_runs import judge_project_at
+from goldenlens.queries.project import JUDGE_RUN, ProjectQueries
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.judge_dialog import JudgeDialog
 from goldenlens.ui.project_controller import ProjectController
@@ -27,7 +29,6 @@ from goldenlens.ui.review_controller import ReviewController
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.shortcuts import keys_for
 
-JUDGE_RUN = "judge"
 CANCELLED_MESSAGE = "Judge run cancelled; finished rows are saved. Judge ▸ Resume completes the rest."
 
 
@@ -51,13 +52,11 @@ class JudgeOutcome:
 def judge_and_count(
     path: Path, options: JudgeOptions, progress: ProgressFn, cancel: CancelToken
 ) -> JudgeOutcome:
-    """Run the judge on the project at ``path`` with its own store (worker thread) and count
-    what the run holds."""
-    from goldenlens.jobs.judge_job import judge_project
-
-    with ProjectStore.open(path) as store:
-        run_id = judge_project(store, options, progress=progress, cancel=cancel)
-        records = store.scores(run_id)
+    """Run the judge on the project at ``path`` with its own connection (worker thread) and
+    count what the run holds."""
+    run_id = judge_project_at(path, options, progress=progress, cancel=cancel)
+    with ProjectQueries.open(path) as project:
+        records = project.scores(run_id)
     rows = {(r.question_id, r.pipeline) for r in records}
     not_scored = sum(1 for r in records if r.status == ScoreStatus.NOT_SCORED)
     return JudgeOutcome(run_id, len(rows), len(records), not_scored)
@@ -103,9 +102,11 @@ class JudgeController(QObject):
 
     def _update_actions(self) -> None:
         session = self._projects.session
-        has_rows = session is not None and session.store.grid_question_count() > 0
+        has_rows = session is not None and session.project.question_count() > 0
         self.run_action.setEnabled(has_rows)
-        self.resume_action.setEnabled(has_rows and bool(session and session.store.unfinished_runs(JUDGE_RUN)))
+        self.resume_action.setEnabled(
+            has_rows and bool(session and session.project.unfinished_runs(JUDGE_RUN))
+        )
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -131,7 +132,7 @@ class JudgeController(QObject):
         """Complete the newest interrupted judge run with the options it was started with:
         finished rows are kept, only the missing ones call the model."""
         session = self._projects.session
-        runs = session.store.unfinished_runs(JUDGE_RUN) if session is not None else []
+        runs = session.project.unfinished_runs(JUDGE_RUN) if session is not None else []
         if not runs:
             self._window.statusBar().showMessage("No interrupted judge run to resume.", 5000)
             return

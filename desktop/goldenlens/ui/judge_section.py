@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from goldenlens.jobs.detail_data import JudgeNote
+from goldenlens.queries.detail import JudgeNote
 
 __all__ = ["JudgeSection", "detail_html", "note_model", "note_value_text"]
 

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.jobs.curation import BINARY_METRICS, metric_label
-from goldenlens.store.values import Override
+from goldenlens.queries.values import Override
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.undo_commands import push_clear_override, push_override
 
@@ -228,14 +228,14 @@ def request_override(  # noqa: PLR0917 - the call shape the main window was prom
 ) -> bool:
     """Open the dialog for one score and push the override (or its removal) as an undoable
     command; a newly typed reviewer name is saved in the preferences. True when pushed."""
-    store = session.store
+    project = session.project
     run_id = session.run_id
     original = None
     if run_id is not None:
-        for record in store.scores_of_question(run_id, question_id):
+        for record in project.scores_of_question(run_id, question_id):
             if (record.pipeline, record.metric) == (pipeline, metric):
                 original = record.value
-    current = store.override_in_effect(question_id, pipeline, metric)
+    current = project.override_in_effect(question_id, pipeline, metric)
     dialog = OverrideDialog(metric, pipeline, question_id, original, current, session.reviewer, parent)
     try:
         dialog.exec()

@@ -10,9 +10,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.project_runs import score_project_at
 from goldenlens.jobs.sample_project import default_sample_path, ensure_sample_project
-from goldenlens.jobs.score_job import score_project
-from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore, StoreError
+from goldenlens.queries.values import PROJECT_SUFFIX, StoreError
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.session import ProjectSession
@@ -49,7 +49,7 @@ class ProjectController(QObject):
         session.set_preferences(session.preferences.with_recent(path))
         self.session_opened.emit(session)
         # A COUNT, not golden_items(): opening a 100,000-question project must not read them all.
-        if session.store.grid_question_count() and session.run_id is None and not self._run_panel.busy:
+        if session.project.question_count() and session.run_id is None and not self._run_panel.busy:
             self.rescore()
         return True
 
@@ -124,8 +124,7 @@ class ProjectController(QObject):
         path = self.session.path
 
         def job(progress: ProgressFn, cancel: CancelToken) -> int:
-            with ProjectStore.open(path) as store:
-                return score_project(store, progress=progress, cancel=cancel)
+            return score_project_at(path, progress=progress, cancel=cancel)
 
         self._run_panel.run(
             job,

@@ -1,6 +1,6 @@
 """One pipeline's response as a card of the detail pane: flags, highlighted text, scores.
 
-The card renders a :class:`~goldenlens.jobs.detail_data.PipelineDetail`; it keeps no store
+The card renders a :class:`~goldenlens.queries.detail.PipelineDetail`; it keeps no store
 and emits what the analyst asks for (a fact variant, a score override, focus) for the pane to
 forward with the question id.
 """
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, WordKind
-from goldenlens.jobs.detail_data import FlagNote, PipelineDetail
+from goldenlens.queries.detail import FlagNote, PipelineDetail
 from goldenlens.ui.card_scores import SCORE_LABELS, ScoresModel
 from goldenlens.ui.highlight_html import STYLES, response_html, spans_for_display
 from goldenlens.ui.judge_section import JudgeSection

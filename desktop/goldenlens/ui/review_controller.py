@@ -1,14 +1,13 @@
 """Review wiring: grid selection → detail and editor, keyboard review, overrides, fact variants.
 
-Opening a project shows its first rows at once (:func:`load_grid_head` on the GUI thread's
-store: a few index seeks) and loads the whole grid in a worker (its own store connection),
+Opening a project shows its first rows at once (:meth:`ProjectQueries.grid_head` on the GUI
+thread's queries: a few index seeks) and loads the whole grid in a worker (its own connection),
 then swaps it in with the analyst's filters, order, current question and scroll place kept.
 One question's detail is read on the GUI thread (a few small queries).
 """
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
 
 import numpy as np
@@ -18,10 +17,10 @@ from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 
 from goldenlens.core.grid import ID_COLUMN
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
-from goldenlens.jobs.detail_data import load_question_detail
-from goldenlens.jobs.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head, update_rows
 from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.store.project import ProjectStore
+from goldenlens.queries.grid import HEAD_LIMIT, GridData
+from goldenlens.queries.project import ProjectQueries
+from goldenlens.queries.values import StoreError
 from goldenlens.ui.detail_pane import DetailPane
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_editor import GoldenEditor
@@ -134,8 +133,8 @@ class ReviewController(QObject):
         path, run_id = self._session.path, self._session.run_id
         if not self._complete or len(self._grid.model().grid()) <= self.head_limit:
             try:
-                head = load_grid_head(self._session.store, run_id, LEXICAL_SCORE_NAMES, limit=self.head_limit)
-            except sqlite3.Error as error:
+                head = self._session.project.grid_head(run_id, LEXICAL_SCORE_NAMES, limit=self.head_limit)
+            except StoreError as error:
                 show_error(self._window, "Cannot load the scores", error)
                 return
             self._show(head)
@@ -145,8 +144,8 @@ class ReviewController(QObject):
         state = self._grid.state()
 
         def job(_progress: ProgressFn, cancel: CancelToken) -> GridData:
-            with ProjectStore.open(path) as store:
-                grid = load_grid(store, run_id, LEXICAL_SCORE_NAMES)
+            with ProjectQueries.open(path) as project:
+                grid = project.grid(run_id, LEXICAL_SCORE_NAMES)
             cancel.raise_if_cancelled()
             # What the current filter and order need is built here, not on the GUI when it arrives.
             if state.text:
@@ -185,7 +184,8 @@ class ReviewController(QObject):
         if self._session is None or grid is None or not grid.complete:
             self.reload()
         else:
-            self._grid.set_data(update_rows(grid, self._session.store, self._session.run_id, [question_id]))
+            project = self._session.project
+            self._grid.set_data(project.grid_with_updates(grid, self._session.run_id, [question_id]))
             self._refresh_summary()
         if question_id == self._current:
             self._show_detail()
@@ -194,10 +194,7 @@ class ReviewController(QObject):
         if self._session is None or self._current is None:
             self._detail.show_question(None)
             return
-        store = self._session.store
-        judge_run = store.latest_run("judge", finished_only=True) or store.latest_run("judge")
-        judge_run_id = judge_run.id if judge_run is not None else None
-        detail = load_question_detail(store, self._session.run_id, self._current, judge_run_id=judge_run_id)
+        detail = self._session.project.question_detail(self._session.run_id, self._current)
         self._detail.show_question(detail)
 
     def _refresh_summary(self) -> None:

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from goldenlens.core.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS
 from goldenlens.core.grid import ANY_FLAG, GridState, IntArray, parse_threshold, text_matcher
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
-from goldenlens.jobs.grid_data import GridData
+from goldenlens.queries.grid import GridData
 from goldenlens.ui.score_table_model import (
     ScoreTableModel,
     decode_widths,

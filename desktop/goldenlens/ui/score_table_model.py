@@ -47,7 +47,7 @@ from goldenlens.core.lexical import (
     QUASI_EXACT_MATCH,
     RECALL,
 )
-from goldenlens.jobs.grid_data import GridData, flags_in
+from goldenlens.queries.grid import GridData, flags_in
 
 #: Role giving the question id of any cell's row.
 QUESTION_ID_ROLE = int(Qt.ItemDataRole.UserRole) + 1

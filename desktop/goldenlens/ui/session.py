@@ -1,9 +1,10 @@
-"""The open project as the widgets see it: one store connection and change signals.
+"""The open project as the widgets see it: its queries and change signals.
 
-Threading: the session's :class:`ProjectStore` belongs to the GUI thread and is used only for
-reads and single-question writes (an edit, an override, a review: milliseconds). Long jobs
-(import, scoring, export) run in a :class:`goldenlens.ui.workers.JobRunner` and open their
-own store on the worker thread from :attr:`ProjectSession.path`; SQLite's WAL lets the two
+Threading: the session's :class:`~goldenlens.queries.project.ProjectQueries` belongs to the
+GUI thread and is used only for reads and, through :mod:`goldenlens.jobs.project_edits`,
+single-question writes (an edit, an override, a review: milliseconds). Long jobs (import,
+scoring, export) run in a :class:`goldenlens.ui.workers.JobRunner` and open their own
+connection on the worker thread from :attr:`ProjectSession.path`; SQLite's WAL lets the two
 connections work side by side.
 """
 
@@ -14,8 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from goldenlens.io.preferences import Preferences, load_preferences, save_preferences
-from goldenlens.jobs.score_job import LEXICAL_RUN
-from goldenlens.store.project import ProjectStore
+from goldenlens.queries.project import ProjectQueries
 
 
 class ProjectSession(QObject):
@@ -32,14 +32,13 @@ class ProjectSession(QObject):
     def __init__(self, path: Path, *, create: bool = False, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.path = path
-        self.store = ProjectStore.open(path, create=create)
+        self.project = ProjectQueries.open(path, create=create)
         self.preferences: Preferences = load_preferences()
 
     @property
     def run_id(self) -> int | None:
         """The latest finished lexical run, which every view shows."""
-        run = self.store.latest_run(LEXICAL_RUN, finished_only=True)
-        return run.id if run is not None else None
+        return self.project.latest_run_id(finished_only=True)
 
     @staticmethod
     def peek_preferences() -> Preferences:
@@ -61,4 +60,4 @@ class ProjectSession(QObject):
         self.project_changed.emit()
 
     def close(self) -> None:
-        self.store.close()
+        self.project.close()

@@ -2,7 +2,7 @@
 
 Each command holds the values before and after, so ``undo()`` puts the project back exactly
 (golden text, the re-scored numbers, overrides in effect, review state). ``redo()`` and
-``undo()`` call :mod:`goldenlens.jobs.curation` on the session's store and then announce the
+``undo()`` call :mod:`goldenlens.jobs.project_edits` on the session's project and then announce the
 question through :meth:`ProjectSession.notify_question`.
 
 Push commands through the ``push_*`` factories: they validate first (a ``ValueError`` for bad
@@ -22,9 +22,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from goldenlens.core.model import GoldenItem
-from goldenlens.jobs import curation
+from goldenlens.jobs import curation, project_edits
 from goldenlens.jobs.curation import metric_label
-from goldenlens.store.values import (
+from goldenlens.queries.values import (
     REVIEW_ACCEPTED,
     REVIEW_NEEDS_CURATION,
     REVIEW_UNREVIEWED,
@@ -115,7 +115,9 @@ class EditGoldenCommand(_CurationCommand):
 
     def _save(self, item: GoldenItem) -> Callable[[], str]:
         def step() -> str:
-            return curation.edit_golden_item(self.session.store, item, reviewer=self.reviewer).message()
+            return project_edits.edit_golden_item(
+                self.session.project, item, reviewer=self.reviewer
+            ).message()
 
         return step
 
@@ -152,9 +154,11 @@ class AddFactVariantCommand(EditGoldenCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            store = self.session.store
+            project = self.session.project
             if (
-                curation.add_fact_variant(store, self.question_id, self.variant, reviewer=self.reviewer)
+                project_edits.add_fact_variant(
+                    project, self.question_id, self.variant, reviewer=self.reviewer
+                )
                 is None
             ):
                 return f"{self.question_id}: the fact already has “{self.variant}”"
@@ -198,13 +202,18 @@ class OverrideCommand(_CurationCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            store = self.session.store
+            project = self.session.project
             key = (self.question_id, self.pipeline, self.metric)
             if self.removing:
-                curation.clear_override(store, *key, reviewer=self.reviewer, note=self.note)
+                project_edits.clear_override(project, *key, reviewer=self.reviewer, note=self.note)
             else:
-                curation.set_override(
-                    store, *key, value=self.value, passed=self.passed, note=self.note, reviewer=self.reviewer
+                project_edits.set_override(
+                    project,
+                    *key,
+                    value=self.value,
+                    passed=self.passed,
+                    note=self.note,
+                    reviewer=self.reviewer,
                 )
             return self.text()
 
@@ -213,7 +222,7 @@ class OverrideCommand(_CurationCommand):
     def undo(self) -> None:
         def step() -> str:
             key = (self.question_id, self.pipeline, self.metric)
-            curation.restore_override(self.session.store, *key, self.before, reviewer=self.reviewer)
+            project_edits.restore_override(self.session.project, *key, self.before, reviewer=self.reviewer)
             return f"Undone: {self.text()}"
 
         self._apply(step, "undo")
@@ -235,8 +244,8 @@ class ReviewCommand(_CurationCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            curation.set_review(
-                self.session.store, self.question_id, self.status, self.note, reviewer=self.reviewer
+            project_edits.set_review(
+                self.session.project, self.question_id, self.status, self.note, reviewer=self.reviewer
             )
             return self.text()
 
@@ -244,7 +253,9 @@ class ReviewCommand(_CurationCommand):
 
     def undo(self) -> None:
         def step() -> str:
-            curation.restore_review(self.session.store, self.question_id, self.before, reviewer=self.reviewer)
+            project_edits.restore_review(
+                self.session.project, self.question_id, self.before, reviewer=self.reviewer
+            )
             return f"Undone: {self.text()}"
 
         self._apply(step, "undo")
@@ -273,7 +284,7 @@ class ReviewCommand(_CurationCommand):
 def push_edit(stack: QUndoStack, session: ProjectSession, new_item: GoldenItem) -> bool:
     """Push an :class:`EditGoldenCommand` for ``new_item``; ``False`` (nothing pushed) when it
     equals the stored item. Raises ``ValueError`` for an invalid edit."""
-    old = curation.check_golden_edit(session.store, new_item)
+    old = project_edits.check_golden_edit(session.project, new_item)
     if not _field_names(old, new_item):
         return False
     stack.push(EditGoldenCommand(session, old, new_item))
@@ -283,7 +294,7 @@ def push_edit(stack: QUndoStack, session: ProjectSession, new_item: GoldenItem) 
 def push_add_fact_variant(stack: QUndoStack, session: ProjectSession, question_id: str, variant: str) -> bool:
     """Push an :class:`AddFactVariantCommand`; ``False`` (nothing pushed) when the fact already
     has that alternative. Raises ``ValueError`` for an unknown question or a bad variant."""
-    item = session.store.golden_item(question_id)
+    item = session.project.golden_item(question_id)
     if item is None:
         raise ValueError(f"there is no golden question {question_id!r}")
     if curation.fact_with_variant(item.fact, variant) is None:
@@ -305,8 +316,8 @@ def push_override(
 ) -> None:
     """Push an :class:`OverrideCommand` setting an override by :attr:`session.reviewer`.
     Raises ``ValueError`` (nothing pushed) for an invalid override or a missing reviewer."""
-    curation.check_override(
-        session.store,
+    project_edits.check_override(
+        session.project,
         question_id,
         pipeline,
         metric,
@@ -315,7 +326,7 @@ def push_override(
         note=note,
         reviewer=session.reviewer,
     )
-    before = session.store.override_in_effect(question_id, pipeline, metric)
+    before = session.project.override_in_effect(question_id, pipeline, metric)
     stack.push(
         OverrideCommand(session, question_id, pipeline, metric, before, value=value, passed=passed, note=note)
     )
@@ -332,7 +343,7 @@ def push_clear_override(
 ) -> None:
     """Push an :class:`OverrideCommand` removing the override in effect; ``ValueError`` when
     there is none."""
-    before = session.store.override_in_effect(question_id, pipeline, metric)
+    before = session.project.override_in_effect(question_id, pipeline, metric)
     if before is None:
         raise ValueError(f"{question_id} / {pipeline} has no {metric_label(metric)} override to remove")
     stack.push(
@@ -345,8 +356,8 @@ def push_review(
 ) -> bool:
     """Push a :class:`ReviewCommand`; ``note=None`` keeps the current note. ``False`` (nothing
     pushed) when status and note are unchanged. Raises ``ValueError`` for bad input."""
-    curation.check_review(session.store, question_id, status)
-    before = session.store.review_of_question(question_id)
+    project_edits.check_review(session.project, question_id, status)
+    before = session.project.review_of_question(question_id)
     old_status, old_note = _review_state(before)
     new_note = old_note if note is None else note.strip()
     if (status, new_note) == (old_status, old_note):

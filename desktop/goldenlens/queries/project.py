@@ -1,0 +1,146 @@
+"""The open project as the GUI thread reads it: grid, question detail, runs, reviews.
+
+A :class:`ProjectQueries` holds one connection to the project file and offers only reads,
+each a few index seeks or one bulk load. The desktop app keeps one on the GUI thread for
+what a click needs at once (a question's detail, the first rows of the grid) and opens its
+own in a worker for the whole grid; SQLite's WAL lets them read beside the writer jobs.
+
+Single-question writes on the GUI thread (an edit, an override, a review) go through
+:mod:`goldenlens.jobs.project_edits`, which takes this object and writes through
+:attr:`ProjectQueries.store`; nothing in ``goldenlens.ui`` uses that attribute (a quality
+test checks it) or names the store's type (an import-linter contract forbids it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from goldenlens.core.model import GoldenItem, ScoreRecord
+from goldenlens.jobs.detail_data import load_question_detail
+from goldenlens.jobs.grid_data import HEAD_LIMIT, load_grid, load_grid_head, update_rows
+from goldenlens.jobs.score_job import LEXICAL_RUN
+from goldenlens.queries.detail import QuestionDetail
+from goldenlens.queries.grid import GridData
+from goldenlens.queries.values import Override, Review, RunInfo
+from goldenlens.store.project import ProjectStore
+
+#: The kind of run :func:`goldenlens.jobs.judge_job.judge_project` records (that module loads
+#: the judge's engines, so it is not imported for a name).
+JUDGE_RUN = "judge"
+
+
+class ProjectQueries:
+    """Read-only queries over one open project file. Open with :meth:`open`; close it (or
+    use it as a context manager) on the thread that opened it.
+
+    A read that fails (a damaged or vanished file) raises
+    :class:`~goldenlens.queries.values.StoreError` naming the file, never ``sqlite3.Error``.
+    """
+
+    def __init__(self, store: ProjectStore) -> None:
+        self._store = store
+
+    @classmethod
+    def open(cls, path: Path | str, *, create: bool = False) -> Self:
+        """Open the project at ``path`` (``create``: make a new empty project there).
+
+        Raises :class:`~goldenlens.queries.values.StoreError` for a missing file (without
+        ``create``), a file that is not a GoldenLens project, or one made by a newer version.
+        """
+        return cls(ProjectStore.open(path, create=create))
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._store.close()
+
+    @property
+    def path(self) -> Path:
+        """The project file."""
+        return self._store.path
+
+    @property
+    def store(self) -> ProjectStore:
+        """The connection, for :mod:`goldenlens.jobs` functions that write on this thread
+        (and for tests that set data up); the desktop app never calls it directly."""
+        return self._store
+
+    # -- runs ------------------------------------------------------------------------------
+
+    def latest_run(self, kind: str = LEXICAL_RUN, *, finished_only: bool = False) -> RunInfo | None:
+        """The newest run of ``kind``; with ``finished_only``, the newest that completed."""
+        return self._store.latest_run(kind, finished_only=finished_only)
+
+    def latest_run_id(self, kind: str = LEXICAL_RUN, *, finished_only: bool = False) -> int | None:
+        """The id of :meth:`latest_run`, ``None`` when there is no such run."""
+        run = self.latest_run(kind, finished_only=finished_only)
+        return run.id if run is not None else None
+
+    def unfinished_runs(self, kind: str | None = None) -> list[RunInfo]:
+        """Runs that did not complete and can be resumed, oldest first."""
+        return self._store.unfinished_runs(kind)
+
+    def scores(self, run_id: int) -> list[ScoreRecord]:
+        """Every score record of a run, in table order."""
+        return self._store.scores(run_id)
+
+    # -- one question ----------------------------------------------------------------------
+
+    def question_count(self) -> int:
+        """How many golden questions the project holds (a COUNT: cheap on any size)."""
+        return self._store.grid_question_count()
+
+    def pipelines(self) -> list[str]:
+        """Pipeline names in column order."""
+        return self._store.pipelines()
+
+    def golden_item(self, question_id: str) -> GoldenItem | None:
+        """One golden row, ``None`` when the project has no such question."""
+        return self._store.golden_item(question_id)
+
+    def review_of_question(self, question_id: str) -> Review | None:
+        """The review state of one question; ``None`` when it was never reviewed."""
+        return self._store.review_of_question(question_id)
+
+    def override_in_effect(self, question_id: str, pipeline: str, metric: str) -> Override | None:
+        """The override in effect for one score, ``None`` when there is none."""
+        return self._store.override_in_effect(question_id, pipeline, metric)
+
+    def scores_of_question(self, run_id: int, question_id: str) -> list[ScoreRecord]:
+        """One question's score records in a run, by pipeline order then metric."""
+        return self._store.scores_of_question(run_id, question_id)
+
+    def question_detail(self, run_id: int | None, question_id: str) -> QuestionDetail | None:
+        """What the detail pane shows for a question in lexical run ``run_id``, with the
+        judge's scores of the newest judge run (finished, else the one under way);
+        ``None`` when the question does not exist."""
+        judge_run = self.latest_run(JUDGE_RUN, finished_only=True) or self.latest_run(JUDGE_RUN)
+        judge_run_id = judge_run.id if judge_run is not None else None
+        return load_question_detail(self._store, run_id, question_id, judge_run_id=judge_run_id)
+
+    # -- the grid --------------------------------------------------------------------------
+
+    def grid(self, run_id: int | None, metrics: Sequence[str] | None = None) -> GridData:
+        """The whole grid of ``run_id`` (a bulk load: run it in a worker on a large project)."""
+        return load_grid(self._store, run_id, metrics)
+
+    def grid_head(
+        self, run_id: int | None, metrics: Sequence[str] | None = None, *, limit: int | None = HEAD_LIMIT
+    ) -> GridData:
+        """The first ``limit`` questions of the grid (milliseconds on any size)."""
+        return load_grid_head(self._store, run_id, metrics, limit=limit)
+
+    def grid_with_updates(self, grid: GridData, run_id: int | None, question_ids: Iterable[str]) -> GridData:
+        """``grid`` with some questions reloaded after an edit (the whole grid when the
+        change cannot be patched in place)."""
+        return update_rows(grid, self._store, run_id, question_ids)
