@@ -47,8 +47,9 @@ for _path in (ROOT / "desktop", TESTS, TESTS / "bench"):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-import fmeval_reference as ref  # noqa: E402
 from bench_lexical import make_item, make_response  # noqa: E402
+
+import fmeval_reference as ref  # noqa: E402
 
 SCORE_NAMES = ref.ALL_SCORE_NAMES
 TARGET_RATIO = 10.0
@@ -63,9 +64,10 @@ def write_inputs(folder: Path, questions: int, pipelines: int, seed: int) -> tup
     rng = random.Random(seed)
     golden, responses = folder / "golden.csv", folder / "responses.csv"
     names = [f"Pipeline{n + 1}" for n in range(pipelines)]
-    with golden.open("w", newline="", encoding="utf-8") as g, responses.open(
-        "w", newline="", encoding="utf-8"
-    ) as r:
+    with (
+        golden.open("w", newline="", encoding="utf-8") as g,
+        responses.open("w", newline="", encoding="utf-8") as r,
+    ):
         gw, rw = csv.writer(g), csv.writer(r)
         gw.writerow(["id", "question", "answer", "fact"])
         rw.writerow(["question_id", "pipeline", "response"])
@@ -164,7 +166,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                   + (f" (target <= {TARGET_RSS_MB:.0f} MB)" if args.big else ""))  # fmt: skip
             if args.project:
                 size = sum(p.stat().st_size for p in folder.glob("bench.goldenlens*")) / 1e6
-                print(f"project file: {size:.1f} MB for {total} responses (target <= {TARGET_FILE_MB:.0f} MB)")
+                print(
+                    f"project file: {size:.1f} MB for {total} responses (target <= {TARGET_FILE_MB:.0f} MB)"
+                )
             return 0
 
         expected = folder / "reference.json"

@@ -52,7 +52,7 @@ def score_rows(
     flags: list[tuple[str, str, str]] = []
     for resp in responses:
         item = by_id[resp.question_id]
-        result = scorer.score(resp.response, item.answer, item.fact)
+        result = scorer.score(resp.response, item.answer, item.fact, with_alignment=False)
         records.extend(result_to_records(resp.question_id, resp.pipeline, result, signatures))
         flags.extend(
             (resp.question_id, resp.pipeline, flag.value)
