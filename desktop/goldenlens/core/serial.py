@@ -68,9 +68,10 @@ def fact_from_detail(exact: float, quasi: float, detail: Mapping[str, Any]) -> F
 
 
 def result_to_records(
-    question_id: str, pipeline: str, result: LexicalResult, signatures: Mapping[str, Signature]
+    question_id: str, pipeline: str, result: LexicalResult, signatures: Mapping[str, str]
 ) -> list[ScoreRecord]:
-    """The seven stored records of one scored response (numbers, no spans)."""
+    """The seven stored records of one scored response (numbers, no spans); ``signatures``
+    holds each metric's signature JSON."""
     records: list[ScoreRecord] = []
     for name in LEXICAL_SCORE_NAMES:
         value = result.scores[name]
@@ -80,7 +81,7 @@ def result_to_records(
                 pipeline,
                 name,
                 value,
-                signatures[name].to_json(),
+                signatures[name],
                 status=ScoreStatus.SCORED if value is not None else ScoreStatus.NOT_SCORED,
                 reason=result.reasons.get(name, "") if value is None else "",
             )

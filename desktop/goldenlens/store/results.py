@@ -215,6 +215,84 @@ class ResultsMixin(StoreBase):
                 [(run_id, items[q], pipelines[p], codes[f]) for q, p, f in flags],
             )
 
+    def save_score_rows(
+        self,
+        run_id: int,
+        signatures: Mapping[str, str],
+        keys: Sequence[tuple[str, str]],
+        values: Sequence[Sequence[float | None]],
+        *,
+        reasons: Sequence[tuple[str, str, str, str]] = (),
+        flags: Sequence[tuple[str, str, str]] = (),
+    ) -> None:
+        """Save a batch of a run's scores as plain numbers, in one commit: ``values[n]`` holds
+        the scores of ``keys[n]`` (question id, pipeline) for the metrics of ``signatures``
+        ({metric: signature JSON}, in that order); ``None`` is not scored, with its reason in
+        ``reasons`` as ``(question_id, pipeline, metric, reason)``. Saving the same keys again
+        replaces them. The bulk path of a scoring run: no record objects, one signature per
+        metric, what :meth:`save_scores` would store for the same scores.
+        """
+        metric_names = list(signatures)
+        where_of = "score {!r} of ({!r}, {!r})"
+        checked = []
+        for (question_id, pipeline), row in zip(keys, values, strict=True):
+            if len(row) != len(metric_names):
+                raise ValueError(
+                    f"({question_id!r}, {pipeline!r}): {len(row)} values for {len(metric_names)} metrics"
+                )
+            checked.append(
+                [
+                    check_finite(value, where_of.format(metric, question_id, pipeline))
+                    for metric, value in zip(metric_names, row, strict=True)
+                ]
+            )
+        with self._write(f"save scores of run {run_id}") as conn:
+            items = item_keys(conn, [k[0] for k in keys] + [f[0] for f in flags], where=str(self.path))
+            pipelines = name_keys(
+                conn, "pipeline_keys", [k[1] for k in keys] + [f[1] for f in flags], add=True
+            )
+            metrics = name_keys(conn, "metric_keys", metric_names, add=True)
+            codes = name_keys(conn, "flag_codes", [f[2] for f in flags], add=True)
+            for metric, text in signatures.items():
+                stored = conn.execute(
+                    "SELECT g.json FROM run_metrics AS r JOIN signatures AS g ON g.id = r.signature_id"
+                    " WHERE r.run_id = ? AND r.metric = ?",
+                    (run_id, metrics[metric]),
+                ).fetchone()
+                if stored is None:
+                    conn.execute(
+                        "INSERT INTO run_metrics (run_id, metric, signature_id) VALUES (?, ?, ?)",
+                        (run_id, metrics[metric], self._signature_id(text)),
+                    )
+                elif stored[0] != text:
+                    raise ValueError(f"run {run_id} already scored {metric!r} with another signature")
+            metric_keys = [metrics[name] for name in metric_names]
+            rows = [
+                (run_id, metric, item, pipeline, value)
+                for (question_id, pipeline_name), row in zip(keys, checked, strict=True)
+                for item, pipeline in ((items[question_id], pipelines[pipeline_name]),)
+                for metric, value in zip(metric_keys, row, strict=True)
+            ]
+            conn.executemany(
+                "INSERT OR REPLACE INTO scores (run_id, metric, item, pipeline, value)"
+                " VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
+            if conn.execute("SELECT 1 FROM score_notes WHERE run_id = ? LIMIT 1", (run_id,)).fetchone():
+                conn.executemany(
+                    "DELETE FROM score_notes WHERE run_id = ? AND metric = ? AND item = ? AND pipeline = ?",
+                    [row[:4] for row in rows],
+                )
+            conn.executemany(
+                "INSERT OR REPLACE INTO score_notes (run_id, item, pipeline, metric, reason)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(run_id, items[q], pipelines[p], metrics[m], reason) for q, p, m, reason in reasons],
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO flags (run_id, item, pipeline, code) VALUES (?, ?, ?, ?)",
+                [(run_id, items[q], pipelines[p], codes[f]) for q, p, f in flags],
+            )
+
     def _run_signatures(
         self,
         conn: sqlite3.Connection,
@@ -287,6 +365,36 @@ class ResultsMixin(StoreBase):
             [run_id, metric],
         )
         return {(row[0], row[1]): row[2] for row in rows}
+
+    def score_columns(
+        self, run_id: int, metrics: Sequence[str]
+    ) -> tuple[list[tuple[str, str]], dict[str, list[float | None]]]:
+        """The run's scores of ``metrics`` as columns: the ``(question_id, pipeline)`` keys and,
+        per metric, the values in key order (``None``: not scored, or no score of that metric
+        for the key). One range scan of the ``scores`` key per metric; the keys come once."""
+        key_rows = self._fetch(
+            "SELECT s.item, s.pipeline, i.question_id, p.name FROM (SELECT DISTINCT item, pipeline"
+            " FROM scores WHERE run_id = ? ORDER BY item, pipeline) AS s"
+            " JOIN item_keys AS i ON i.key = s.item JOIN pipeline_keys AS p ON p.key = s.pipeline"
+            " ORDER BY s.item, s.pipeline",
+            [run_id],
+        )
+        keys = [(row[2], row[3]) for row in key_rows]
+        codes = [(row[0], row[1]) for row in key_rows]
+        columns: dict[str, list[float | None]] = {}
+        for metric in metrics:
+            rows = self._fetch(
+                "SELECT item, pipeline, value FROM scores WHERE run_id = ?"
+                " AND metric = (SELECT key FROM metric_keys WHERE name = ?) ORDER BY item, pipeline",
+                [run_id, metric],
+            )
+            same = len(rows) == len(codes)
+            if same and all(r[0] == c[0] and r[1] == c[1] for r, c in zip(rows, codes, strict=True)):
+                columns[metric] = [row[2] for row in rows]  # the usual case: every key has the metric
+            else:
+                found = {(row[0], row[1]): row[2] for row in rows}
+                columns[metric] = [found.get(code) for code in codes]
+        return keys, columns
 
     def score_reasons(self, run_id: int, metrics: Sequence[str]) -> dict[tuple[str, str, str], str]:
         """``{(question_id, pipeline, metric): reason}`` of the run's scores that carry a reason
