@@ -54,6 +54,18 @@ table keyed like ``scores`` is the next step. ``scores_item`` entries now carry
 
 Upgrading a version-1 file rebuilds the table in one transaction, then compacts the file:
 bench 678 MB -> 583 MB in 17 s, realistic 1109 MB -> 711 MB in 25-33 s.
+
+Version 3 makes a score a plain number. ``scores`` is ``(run_id, metric, item, pipeline) ->
+value`` with small integer keys (``item_keys``, ``pipeline_keys``, ``metric_keys``; flags hold
+``flag_codes``), so a row is ~20 bytes where version 2's was ~60 plus its details. The
+signature is stored once per run and metric (``run_metrics``); a reason, a judge's detail, or
+a signature that differs from the run's lives in ``score_notes``, only for the rows that have
+one. The lexical metrics' per-row details (token alignment, fact spans: ~70 % of a version-2
+file) are dropped: they are derived data, worked out from the texts when a question is shown
+or the Highlights sheet is written. The score tables have no foreign keys (checking them was
+half the cost of a write); triggers cascade the deletes of golden items and runs instead.
+100,000 responses with the seven lexical scores and flags: see ``tests/bench/bench_end_to_end.py
+--project``.
 """
 
 from __future__ import annotations

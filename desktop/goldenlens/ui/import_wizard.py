@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 
 from goldenlens.core.model import InputError, Loaded, Problem, Severity
 from goldenlens.io.readers import load_inputs
-from goldenlens.jobs.import_job import ImportResult, import_inputs, project_for_import
-from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn
-from goldenlens.jobs.score_job import LEXICAL_RUN, score_project
+from goldenlens.jobs.import_and_score import import_and_score
+from goldenlens.jobs.import_job import ImportResult
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
 from goldenlens.ui.import_pages import FilesPage, TablePage
 from goldenlens.ui.preview_model import (
     LatestJobRunner,
@@ -103,20 +103,18 @@ def run_import(
 def _import_and_score(
     project_path: Path, request: ImportRequest, progress: ProgressFn, cancel: CancelToken
 ) -> tuple[ImportResult, int, str | None]:
-    # The writer lock for import and scoring; a new file is removed again if the import fails.
-    with project_for_import(project_path, cancel=cancel) as store:
-        paths = (request.golden, request.responses)
-        result = import_inputs(store, *paths, **request.options(), progress=progress, cancel=cancel)
-        # Committed: a scoring failure is reported, not raised, so the import is kept.
-        error: str | None = None
-        try:
-            score_project(store, progress=progress, cancel=cancel)
-        except Cancelled:
-            error = "cancelled"
-        except Exception as exc:  # the import stands; the analyst can score again later
-            error = str(exc) or type(exc).__name__
-        run = store.latest_run(LEXICAL_RUN)
-        return result, len(store.scored_keys(run.id)) if run else 0, error
+    # The same workflow as ``goldenlens score``; a scoring failure is reported, not raised,
+    # so the committed import is kept.
+    done = import_and_score(
+        project_path,
+        request.golden,
+        request.responses,
+        **request.options(),
+        progress=progress,
+        cancel=cancel,
+        report_scoring_errors=True,
+    )
+    return done.imported, done.scored, done.scoring_error
 
 
 class CheckPage(QWizardPage):
