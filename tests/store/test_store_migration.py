@@ -176,7 +176,7 @@ def test_version_one_file_is_upgraded_and_reads_back_identical(
         assert _columns(conn, "scores") == ["run_id", "metric", "item", "pipeline", "value"]
         assert _columns(conn, "flags") == ["run_id", "item", "pipeline", "code"]
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-        assert {"scores_item", "flags_item", "signatures", "item_keys", "score_notes"} <= names
+        assert {"signatures", "item_keys", "score_notes", "item_keys_cascade", "runs_cascade"} <= names
         assert not {"scores_v2", "scores_v3", "flags_v3"} & names
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -56,7 +56,8 @@ class CurationQueriesMixin(StoreBase):
         """Full score records of one question in a run, by pipeline order then metric."""
         rows = self._fetch(
             _SCORE_SELECT + " LEFT JOIN pipelines AS p ON p.name = pk.name"  # noqa: S608
-            " WHERE s.item = (SELECT key FROM item_keys WHERE question_id = ?2) AND s.run_id = ?1"
+            " WHERE s.run_id = ?1 AND s.metric IN (SELECT key FROM metric_keys)"
+            " AND s.item = (SELECT key FROM item_keys WHERE question_id = ?2)"
             " ORDER BY p.position, pk.name, m.name",
             [run_id, question_id],
         )
@@ -79,10 +80,14 @@ class CurationQueriesMixin(StoreBase):
         """Forget every score and flag of one question in a run (all pipelines and the golden
         row), so it can be scored again after an edit."""
         with self._write(f"delete the scores of {question_id!r} in run {run_id}") as conn:
-            for table in ("scores", "score_notes", "flags"):
+            for table, metric in (
+                ("scores", "metric IN (SELECT key FROM metric_keys) AND"),
+                ("score_notes", ""),
+                ("flags", ""),
+            ):
                 conn.execute(
-                    f"DELETE FROM {table} WHERE run_id = ?"  # noqa: S608
-                    " AND item = (SELECT key FROM item_keys WHERE question_id = ?)",
+                    f"DELETE FROM {table} WHERE run_id = ? AND {metric}"  # noqa: S608
+                    " item = (SELECT key FROM item_keys WHERE question_id = ?)",
                     (run_id, question_id),
                 )
 

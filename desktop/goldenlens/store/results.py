@@ -6,6 +6,7 @@ most the batch being written, and ``scored_keys`` tells a resumed run what is al
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
@@ -233,16 +234,18 @@ class ResultsMixin(StoreBase):
         metric, what :meth:`save_scores` would store for the same scores.
         """
         metric_names = list(signatures)
-        where_of = "score {!r} of ({!r}, {!r})"
         checked = []
         for (question_id, pipeline), row in zip(keys, values, strict=True):
             if len(row) != len(metric_names):
                 raise ValueError(
                     f"({question_id!r}, {pipeline!r}): {len(row)} values for {len(metric_names)} metrics"
                 )
+            if all(value is None or math.isfinite(value) for value in row):
+                checked.append(row)  # the usual case, checked without building a message
+                continue
             checked.append(
                 [
-                    check_finite(value, where_of.format(metric, question_id, pipeline))
+                    check_finite(value, f"score {metric!r} of ({question_id!r}, {pipeline!r})")
                     for metric, value in zip(metric_names, row, strict=True)
                 ]
             )
@@ -441,7 +444,13 @@ class ResultsMixin(StoreBase):
                 (to_json([list(key) for key in keys]),),
             ).fetchall()
             params = [(run_id, item, pipeline) for item, pipeline in rows]
-            for table in ("scores", "score_notes", "flags"):
+            # scores along its primary key: every metric of the run for the item and pipeline
+            conn.executemany(
+                "DELETE FROM scores WHERE run_id = ?1 AND metric IN (SELECT key FROM metric_keys)"
+                " AND item = ?2 AND pipeline = ?3",
+                params,
+            )
+            for table in ("score_notes", "flags"):
                 conn.executemany(
                     f"DELETE FROM {table} WHERE run_id = ? AND item = ? AND pipeline = ?",  # noqa: S608
                     params,

@@ -336,7 +336,6 @@ _V3_DDL: Final[tuple[str, ...]] = (
         signature_id INTEGER REFERENCES signatures (id),
         PRIMARY KEY (run_id, item, pipeline, metric)
     ) WITHOUT ROWID""",
-    "CREATE INDEX score_notes_item ON score_notes (item)",
     """CREATE TABLE flags_v3 (
         run_id INTEGER NOT NULL,
         item INTEGER NOT NULL,
@@ -397,14 +396,22 @@ def _to_v3(db: Database) -> None:
     for table in ("scores", "flags"):
         db.execute(f"DROP TABLE {table}")
         db.execute(f"ALTER TABLE {table}_v3 RENAME TO {table}")
-    db.execute("CREATE INDEX scores_item ON scores (item)")
-    db.execute("CREATE INDEX flags_item ON flags (item)")
-    for parent, key, column in (("item_keys", "key", "item"), ("runs", "id", "run_id")):
-        deletes = " ".join(
-            f"DELETE FROM {table} WHERE {column} = old.{key};"  # noqa: S608 - names from this module
-            for table in ("scores", "score_notes", "flags")
-        )
-        db.execute(f"CREATE TRIGGER {parent}_cascade AFTER DELETE ON {parent} BEGIN {deletes} END")
+    # Pipelines are removed only after their responses (``_replace_responses``), so the
+    # foreign-key look-up of a removed pipeline needs no index of its own (2 MB per 100,000).
+    db.execute("DROP INDEX responses_pipeline")
+    # No index by item (it was as big as the table): an item's rows are found along each
+    # primary key by seeking every (run, metric) pair, a few dozen seeks for one item.
+    db.execute(
+        "CREATE TRIGGER item_keys_cascade AFTER DELETE ON item_keys BEGIN"
+        " DELETE FROM scores WHERE run_id IN (SELECT id FROM runs)"
+        " AND metric IN (SELECT key FROM metric_keys) AND item = old.key;"
+        " DELETE FROM score_notes WHERE run_id IN (SELECT id FROM runs) AND item = old.key;"
+        " DELETE FROM flags WHERE run_id IN (SELECT id FROM runs) AND item = old.key; END"
+    )
+    db.execute(
+        "CREATE TRIGGER runs_cascade AFTER DELETE ON runs BEGIN DELETE FROM scores WHERE run_id = old.id;"
+        " DELETE FROM score_notes WHERE run_id = old.id; DELETE FROM flags WHERE run_id = old.id; END"
+    )
 
 
 Migration = Callable[[Database], None]
