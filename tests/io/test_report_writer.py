@@ -314,14 +314,27 @@ def test_highlights_read_with_calamine_keep_every_space(book_path: Path, report:
         assert texts[scored.key] == (scored.response.response, scored.item.answer)
 
 
-def test_highlights_without_alignment_are_plain_text(tmp_path: Path) -> None:
+def test_highlights_of_rows_scored_without_spans_are_derived_when_written(
+    tmp_path: Path, book: openpyxl.Workbook
+) -> None:
+    """Spans are derived data: a report whose rows carry none (as a stored run's do) gets the
+    same coloured cells as one scored with the alignment."""
     report = _report(with_alignment=False)
-    path = tmp_path / "plain.xlsx"
+    assert all(row.result.alignment is None for row in report.rows)
+    path = tmp_path / "derived.xlsx"
     write_report_workbook(report, path)
-    row = _highlight_row(openpyxl.load_workbook(path, rich_text=True), "q10", "Pipeline1")
-    assert isinstance(row[2], str)
-    assert isinstance(row[3], str)
-    assert row[2] == next(r for r in report.rows if r.key == ("q10", "Pipeline1")).response.response
+    derived = openpyxl.load_workbook(path, rich_text=True)
+    for key in (("q10", "Pipeline1"), ("q02", "Pipeline2"), ("q05", "Pipeline3")):
+        got, want = _highlight_row(derived, *key), _highlight_row(book, *key)
+        assert [_looks(got[2]), _looks(got[3])] == [_looks(want[2]), _looks(want[3])]
+    assert any(colour for _text, colour, _b, _u in _looks(_highlight_row(derived, "q10", "Pipeline1")[2]))
+
+
+def _looks(value: object) -> list[tuple[str, str | None, object, object]]:
+    return [
+        (text, _colour(font), getattr(font, "b", None), getattr(font, "u", None))
+        for text, font in _runs(value)
+    ]
 
 
 W = WordKind

@@ -39,7 +39,7 @@ def test_scoring_the_sample_reproduces_the_factual_knowledge_report(tmp_path: Pa
     assert q10 is not None
     assert round(q10.scores[PRECISION], 3) == 0.238
     assert round(q10.scores[F1_SCORE], 3) == 0.364
-    assert q10.result.alignment is not None
+    assert q10.explained.alignment is not None
     assert [f.value for f in q10.flags] == ["verbose"]
     assert "ambiguous_question" in [f.value for f in report.golden_flags["q03"]]
 
@@ -113,8 +113,8 @@ def test_multiset_option_is_a_separate_run_with_its_own_signature(tmp_path: Path
     assert "counting=multiset" in report.signatures[RECALL].short()
     row = report.row("q10", "Pipeline3")
     assert row is not None
-    assert row.result.alignment is not None
-    assert row.result.alignment.counts() == {"tp": 11, "fp": 7, "fn": 3}
+    assert row.explained.alignment is not None
+    assert row.explained.alignment.counts() == {"tp": 11, "fp": 7, "fn": 3}
 
 
 def test_bad_inputs_leave_an_existing_project_untouched(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Upgrading a real version-1 project file (signatures inline in every score row) to version 2."""
+"""Upgrading a real version-1 project file (signatures inline in every score row) to the current
+format, through version 2 (signatures by id) to version 3 (plain numbers keyed by integers)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ PIPELINES = ("baseline", "rag-v2")  # the pipelines of conftest's responses
 F1 = lexical_signature("f1_score", {"counting": "set"}).to_json()
 RECALL = lexical_signature("recall_over_words", {"counting": "multiset"}).to_json()
 JUDGE = '{"metric":"faithfulness","model_sha256":"ab","prompt_version":"3","seed":7,"temperature":0}'
+JUDGE_METRICS = frozenset({"faithfulness"})
 TEXT = "=SUM(A1:A3)\nline two\r\nthird\tcol 🦜 naïve cafe\u0301 שלום  "
 
 #: Score rows as version 1 held them: (run, question, pipeline, metric, value, status, reason,
@@ -114,8 +116,12 @@ def _expected(run_id: int, items: list[GoldenItem]) -> list[tuple[ScoreRecord, d
         (row for row in V1_SCORES if row[0] == run_id),
         key=lambda row: (order[row[1]], PIPELINES.index(row[2]), row[3]),
     )
+    # Version 3 drops the lexical metrics' per-row details: spans are derived data now.
     return [
-        (ScoreRecord(q, p, m, value, signature, ScoreStatus(status), reason), detail)
+        (
+            ScoreRecord(q, p, m, value, signature, ScoreStatus(status), reason),
+            detail if m in JUDGE_METRICS else {},
+        )
         for _run, q, p, m, value, status, reason, signature, detail in rows
     ]
 
@@ -129,10 +135,10 @@ def test_version_one_file_is_upgraded_and_reads_back_identical(
 ) -> None:
     path = tmp_path / "v1.goldenlens"
     _v1_project(path, items, answers)
-    assert LATEST_VERSION == 2
+    assert LATEST_VERSION == 3
 
     with ProjectStore.open(path) as store:
-        assert store.diagnostics()["user_version"] == 2
+        assert store.diagnostics()["user_version"] == 3
         for run_id in (1, 2):
             expected = _expected(run_id, items)
             got = store.scores(run_id)
@@ -157,17 +163,21 @@ def test_version_one_file_is_upgraded_and_reads_back_identical(
 
     conn = _raw(path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
         assert {row[0] for row in conn.execute("SELECT json FROM signatures")} == V1_SIGNATURES
         assert conn.execute("SELECT COUNT(*) FROM signatures").fetchone()[0] == len(V1_SIGNATURES)
-        empty = sum(not row[8] for row in V1_SCORES)
-        assert conn.execute("SELECT COUNT(*) FROM scores WHERE detail IS NULL").fetchone()[0] == empty
+        # One signature per run and metric; notes only for the not-scored row and the judge's detail.
+        assert conn.execute("SELECT COUNT(*) FROM run_metrics").fetchone()[0] == 5
+        notes = conn.execute(
+            "SELECT reason, detail, signature_id FROM score_notes ORDER BY reason"
+        ).fetchall()
+        assert notes == [("", '{"statements":["a"],"verdicts":[1]}', None), ("empty response", None, None)]
         assert conn.execute("SELECT COUNT(*) FROM scores").fetchone()[0] == len(V1_SCORES)
-        assert "signature" not in _columns(conn, "scores")
-        assert "signature_id" in _columns(conn, "scores")
+        assert _columns(conn, "scores") == ["run_id", "metric", "item", "pipeline", "value"]
+        assert _columns(conn, "flags") == ["run_id", "item", "pipeline", "code"]
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-        assert {"scores_item", "signatures"} <= names
-        assert "scores_v2" not in names
+        assert {"signatures", "item_keys", "score_notes", "item_keys_cascade", "runs_cascade"} <= names
+        assert not {"scores_v2", "scores_v3", "flags_v3"} & names
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("PRAGMA freelist_count").fetchone()[0] == 0  # compacted after the rebuild
@@ -215,7 +225,9 @@ def test_upgraded_file_keeps_working(
     conn = _raw(path)
     try:
         assert conn.execute("SELECT COUNT(*) FROM signatures").fetchone()[0] == len(V1_SIGNATURES) + 1
-        assert conn.execute("SELECT COUNT(*) FROM scores WHERE question_id = 'q1'").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM item_keys WHERE question_id = 'q1'").fetchone()[0] == 0
+        orphans = "SELECT COUNT(*) FROM scores WHERE item NOT IN (SELECT key FROM item_keys)"
+        assert conn.execute(orphans).fetchone()[0] == 0
     finally:
         conn.close()
 

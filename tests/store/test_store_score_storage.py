@@ -49,7 +49,7 @@ def test_each_signature_is_stored_once(
     assert _count(project_path, "SELECT COUNT(*) FROM signatures") == len(METRICS) + 1
 
 
-def test_empty_details_are_stored_as_null_and_read_back_as_empty(
+def test_only_rows_with_something_to_say_get_a_note(
     imported: ProjectStore, project_path: Path, score: ScoreFactory
 ) -> None:
     run = imported.start_run("lexical", {}, total=6)
@@ -57,7 +57,10 @@ def test_empty_details_are_stored_as_null_and_read_back_as_empty(
     imported.save_scores(
         run, [score("q1", "baseline", "f1_score", 0.5, **detail), score("q1", "baseline", "em")]
     )
-    assert _count(project_path, "SELECT COUNT(*) FROM scores WHERE detail IS NULL") == 1
+    # A plain number is a scores row alone; the detail goes to score_notes.
+    assert _count(project_path, "SELECT COUNT(*) FROM scores") == 2
+    assert _count(project_path, "SELECT COUNT(*) FROM score_notes WHERE detail IS NOT NULL") == 1
+    assert _count(project_path, "SELECT COUNT(*) FROM score_notes") == 1
     assert [r.detail for r in imported.scores(run)] == [{}, detail]
     assert [r.detail for r in imported.scores_of_question(run, "q1")] == [{}, detail]
 

@@ -17,8 +17,9 @@ from goldenlens import __version__
 from goldenlens.core.model import InputError, Severity
 from goldenlens.io.golden_writer import ExportError
 from goldenlens.jobs.curation import run_options
-from goldenlens.jobs.import_job import ImportResult, import_inputs, project_for_import
-from goldenlens.jobs.judge_job import JudgeOptions, JudgeRunError, judge_project
+from goldenlens.jobs.import_and_score import import_and_score
+from goldenlens.jobs.import_job import ImportResult
+from goldenlens.jobs.judge_job import JudgeOptions, JudgeRunError
 from goldenlens.jobs.progress import Cancelled
 from goldenlens.jobs.report_job import NoScoresError
 from goldenlens.jobs.sample_project import SAMPLE_PROJECT_NAME, ensure_sample_project
@@ -150,23 +151,22 @@ def _import_and_score(
     judge: JudgeOptions | None = None,
 ) -> tuple[ImportResult, int, int | None]:
     progress = StderrProgress(quiet=getattr(args, "quiet", False))
-    # One lock for import, scoring and judging: no other process changes the inputs between.
-    with project_for_import(project) as store:
-        result = import_inputs(
-            store,
-            golden,
-            responses,
-            golden_sheet=getattr(args, "golden_sheet", None),
-            responses_sheet=getattr(args, "responses_sheet", None),
-            mapping=parse_mapping(getattr(args, "map", [])),
-            header_row=getattr(args, "header_row", None),
-            responses_header_row=getattr(args, "responses_header_row", None),
-            progress=progress,
-        )
-        run_id = score_project(store, ScoreOptions(multiset=multiset), progress=progress)
-        judge_run = None if judge is None else judge_project(store, judge, progress=progress)
+    done = import_and_score(
+        project,
+        golden,
+        responses,
+        golden_sheet=getattr(args, "golden_sheet", None),
+        responses_sheet=getattr(args, "responses_sheet", None),
+        mapping=parse_mapping(getattr(args, "map", [])),
+        header_row=getattr(args, "header_row", None),
+        responses_header_row=getattr(args, "responses_header_row", None),
+        options=ScoreOptions(multiset=multiset),
+        judge=judge,
+        progress=progress,
+    )
     progress.finish()
-    return result, run_id, judge_run
+    assert done.run_id is not None  # scoring errors are raised, not reported, here
+    return done.imported, done.run_id, done.judge_run_id
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

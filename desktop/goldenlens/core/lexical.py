@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -317,6 +317,27 @@ def _multiset_alignment(response: str, target: _Target, target_index: int) -> Al
             )
         )
     return Alignment(tuple(spans), tuple(golden), target_index, multiset=True)
+
+
+def counting_is_multiset(params: Mapping[str, object]) -> bool:
+    """Whether a result's parameters (a run's lexical signature) say multiset counting."""
+    return params.get("counting") == "multiset"
+
+
+def derive_spans(result: LexicalResult, response: str, answer: str, fact: str) -> LexicalResult:
+    """``result`` with its token alignment and fact spans.
+
+    Highlighting is derived data: a pure function of the texts and the counting mode, so it is
+    worked out when a question is shown or the Highlights sheet is written, never stored per
+    row. The scores stay ``result``'s (a reviewer's view never changes a stored number); the
+    spans come from scoring the same texts again with the same counting, which chooses the
+    same best ``<OR>`` target the scores came from.
+    """
+    if result.alignment is not None:
+        return result
+    scorer = LexicalScorer(multiset=counting_is_multiset(result.params))
+    full = scorer.score(response, answer, fact, with_alignment=True)
+    return LexicalResult(result.scores, full.fact, full.alignment, result.params, result.reasons)
 
 
 def score_response(

@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags, response_flags
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalResult, LexicalScorer
+from goldenlens.core.lexical import (
+    FACTUAL_KNOWLEDGE,
+    LEXICAL_SCORE_NAMES,
+    LexicalResult,
+    LexicalScorer,
+    derive_spans,
+)
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
 from goldenlens.core.review import AppliedOverride, QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
@@ -39,6 +45,12 @@ class ScoredRow:
         scored and not overridden (``result.reasons`` says why)."""
         lexical = {m: o.value for m, o in self.overrides.items() if m in LEXICAL_SCORE_NAMES}
         return {**self.result.scores, **lexical} if lexical else self.result.scores
+
+    @cached_property
+    def explained(self) -> LexicalResult:
+        """``result`` with the token alignment and fact spans, worked out on first use from the
+        texts and the run's counting mode (:func:`goldenlens.core.lexical.derive_spans`)."""
+        return derive_spans(self.result, self.response.response, self.item.answer, self.item.fact)
 
     def is_overridden(self, metric: str) -> bool:
         return metric in self.overrides

@@ -1,8 +1,9 @@
 """Lexical results as stored score records and back (JSON-ready, no I/O here).
 
-Seven :class:`ScoreRecord` per (question, pipeline). The token alignment rides on the
-``f1_score`` record and the fact match on the ``factual_knowledge`` record, so a row's
-highlighting is stored once, exactly as it was counted.
+Seven :class:`ScoreRecord` per (question, pipeline), plain numbers: the token alignment and
+the fact spans are derived data (:func:`goldenlens.core.lexical.derive_spans`), worked out when they
+are shown, never stored. ``alignment_from_detail``/``fact_from_detail`` read the details that
+project formats 1 and 2 stored with every row.
 """
 
 from __future__ import annotations
@@ -67,16 +68,12 @@ def fact_from_detail(exact: float, quasi: float, detail: Mapping[str, Any]) -> F
 
 
 def result_to_records(
-    question_id: str, pipeline: str, result: LexicalResult, signatures: Mapping[str, Signature]
+    question_id: str, pipeline: str, result: LexicalResult, signatures: Mapping[str, str]
 ) -> list[ScoreRecord]:
-    """The seven stored records of one scored response."""
+    """The seven stored records of one scored response (numbers, no spans); ``signatures``
+    holds each metric's signature JSON."""
     records: list[ScoreRecord] = []
     for name in LEXICAL_SCORE_NAMES:
-        detail: dict[str, Any] = {}
-        if name == FACTUAL_KNOWLEDGE:
-            detail = fact_to_detail(result.fact)
-        elif name == F1_SCORE and result.alignment is not None:
-            detail = alignment_to_detail(result.alignment)
         value = result.scores[name]
         records.append(
             ScoreRecord(
@@ -84,10 +81,9 @@ def result_to_records(
                 pipeline,
                 name,
                 value,
-                signatures[name].to_json(),
+                signatures[name],
                 status=ScoreStatus.SCORED if value is not None else ScoreStatus.NOT_SCORED,
                 reason=result.reasons.get(name, "") if value is None else "",
-                detail=detail,
             )
         )
     return records

@@ -1,7 +1,8 @@
 """The Highlights sheet: each response and golden answer as rich text coloured by the alignment.
 
-Colours come only from the spans the core returned (``LexicalResult.alignment`` word spans and
-``FactResult.matches``): nothing is re-tokenised here, so the workbook shows exactly what was
+Colours come only from the spans the core returns (``ScoredRow.explained``: the alignment word
+spans and ``FactResult.matches``, derived from the texts and the run's counting mode when the
+sheet is written, never stored): nothing is tokenised in this module, so the workbook shows exactly what was
 counted. A fact part that overlaps a word keeps both looks (bold + underlined, in the word's
 colour).
 """
@@ -124,8 +125,9 @@ def write_highlights_sheet(
     )
     for excel_row, row in enumerate(rows, start=_HEADER_ROW + 1):
         where = RowRef(HIGHLIGHTS_SHEET, excel_row, HIGHLIGHT_COLUMNS, row.item.id, row.response.pipeline)
-        alignment = row.result.alignment
-        facts = [(m.start, m.end) for m in row.result.fact.matches]
+        explained = row.explained  # derived now: spans are never stored
+        alignment = explained.alignment
+        facts = [(m.start, m.end) for m in explained.fact.matches]
         response_words = alignment.response if alignment is not None else ()
         answer_words = alignment.answer if alignment is not None else ()
         texts = {3: row.response.response, 4: row.item.answer, 5: row.item.fact}

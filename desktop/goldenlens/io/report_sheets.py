@@ -124,7 +124,7 @@ def write_scores_sheet(
             text_cell(ws, row.response.response, where, 12),
             text_cell(ws, row.item.answer, where, 13),
             text_cell(ws, row.item.fact, where, 14),
-            text_cell(ws, row.result.fact.matched_part, where, 15),
+            text_cell(ws, row.explained.fact.matched_part, where, 15),
             text_cell(ws, override_summary(row), where, 16),
             text_cell(ws, review.status if review else REVIEW_UNREVIEWED, where, 17),
             text_cell(ws, review.note if review else "", where, 18),

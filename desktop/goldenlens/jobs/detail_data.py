@@ -1,9 +1,9 @@
 """Everything the detail pane shows for one golden question, read from the project file.
 
-The highlighting comes from what the scoring run *stored*: the token alignment rides on the
-``f1_score`` record and the fact span on the ``factual_knowledge`` record
-(:mod:`goldenlens.core.serial`). Nothing is re-tokenised or re-scored here, so the pane shows
-exactly what was counted, even if the scorer changes later.
+The scores are the numbers the run stored. The highlighting is derived data: the token
+alignment and the fact spans are a pure function of the texts and the run's counting mode
+(read from its ``f1_score`` signature), so :func:`goldenlens.core.lexical.derive_spans` works them
+out for the one question shown, instead of every row storing them at scoring time.
 
 Qt-free: the UI calls :func:`load_question_detail` on the GUI thread (a few small queries)
 and renders the frozen :class:`QuestionDetail` it returns.
@@ -22,13 +22,13 @@ from goldenlens.core.flags import FLAG_LABELS, Flag, FlagThresholds, explain
 from goldenlens.core.lexical import (
     F1_SCORE,
     FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LEXICAL_SCORE_NAMES,
     Alignment,
+    LexicalResult,
     WordKind,
+    derive_spans,
 )
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
-from goldenlens.core.serial import alignment_from_detail, fact_from_detail
 from goldenlens.core.signature import Signature
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import GOLDEN_ROW, Override, Review
@@ -72,8 +72,8 @@ class PipelineDetail:
 
     ``scores`` holds the seven lexical scores as stored (never overridden values; ``None`` for
     a score not scored, whose reason is in ``reasons``); ``overrides``
-    the reviewer's latest override per metric. ``alignment`` and ``fact`` are rebuilt from the
-    stored score detail. ``alignment.answer`` are spans into the golden answer and differ per
+    the reviewer's latest override per metric. ``alignment`` and ``fact`` are derived from the
+    texts and the counting mode. ``alignment.answer`` are spans into the golden answer and differ per
     pipeline, because which golden words are missed depends on the response. ``missed`` are
     the missed golden words as written in the answer, once each, in answer order.
     ``pipeline_missing`` is true when the pipeline has no response to this question.
@@ -162,6 +162,14 @@ def _short_signature(record: ScoreRecord | None) -> str:
         return ""
 
 
+def _signature_params(record: ScoreRecord) -> dict[str, object]:
+    """The parameters of a record's signature (the lexical counting mode); ``{}`` if unreadable."""
+    try:
+        return dict(Signature.from_json(record.signature).params)
+    except (ValueError, KeyError, TypeError):
+        return {}
+
+
 def _judge_note(record: ScoreRecord) -> JudgeNote:
     model = ""
     try:
@@ -200,14 +208,14 @@ def _pipeline_detail(
     scores = {name: by_name[name].value for name in LEXICAL_SCORE_NAMES if name in by_name}
     reasons = {name: record.reason for name, record in by_name.items() if record.value is None}
     fact = _NO_FACT
-    if FACTUAL_KNOWLEDGE in by_name:
-        fact = fact_from_detail(
-            scores.get(FACTUAL_KNOWLEDGE) or 0.0,
-            scores.get(FACTUAL_KNOWLEDGE_QUASI_EXACT) or 0.0,
-            by_name[FACTUAL_KNOWLEDGE].detail,
-        )
+    alignment = None
     f1 = by_name.get(F1_SCORE)
-    alignment = alignment_from_detail(f1.detail) if f1 is not None else None
+    if f1 is not None:
+        stored = LexicalResult(dict(scores), _NO_FACT, None, _signature_params(f1), reasons)
+        explained = derive_spans(stored, response.response, item.answer, item.fact)
+        alignment = explained.alignment
+        if FACTUAL_KNOWLEDGE in by_name:
+            fact = explained.fact
     return PipelineDetail(
         pipeline=pipeline,
         response=response.response,

@@ -8,15 +8,13 @@ beside the one the GUI thread reads through).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any
 
-from goldenlens.jobs.import_job import ImportResult, import_inputs, project_for_import
 from goldenlens.jobs.judge_options import JudgeOptions
-from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
+from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.report_job import export_golden, export_report
-from goldenlens.jobs.score_job import LEXICAL_RUN, score_project
+from goldenlens.jobs.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 
@@ -56,34 +54,3 @@ def export_report_at(
     the number of scored responses it lists."""
     with ProjectStore.open(path) as store:
         return len(export_report(store, out, question_ids=question_ids, progress=progress).rows)
-
-
-def import_and_score(
-    path: Path,
-    golden: Path,
-    responses: Path | None,
-    options: Mapping[str, Any],
-    *,
-    progress: ProgressFn = no_progress,
-    cancel: CancelToken | None = None,
-) -> tuple[ImportResult, int, str | None]:
-    """Import ``golden`` and ``responses`` into the project (creating it if needed), then score.
-
-    ``options`` are :func:`~goldenlens.jobs.import_job.import_inputs`'s keyword arguments
-    beyond the paths. The import commits first; a scoring failure or cancel after it is
-    reported, not raised, so the import is kept. Returns the import's result, the responses
-    scored in the latest lexical run and the scoring error (``'cancelled'``, the error's
-    text, or ``None``). A failed import into a new project leaves no file behind.
-    """
-    # The writer lock for import and scoring; a new file is removed again if the import fails.
-    with project_for_import(path, cancel=cancel) as store:
-        result = import_inputs(store, golden, responses, **options, progress=progress, cancel=cancel)
-        error: str | None = None
-        try:
-            score_project(store, progress=progress, cancel=cancel)
-        except Cancelled:
-            error = "cancelled"
-        except Exception as exc:  # the import stands; the analyst can score again later
-            error = str(exc) or type(exc).__name__
-        run = store.latest_run(LEXICAL_RUN)
-        return result, len(store.scored_keys(run.id)) if run else 0, error

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 
+from goldenlens.core.facts import FactResult
 from goldenlens.core.flags import Flag, FlagThresholds
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.lexical import (
+    F1_SCORE,
+    FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    LEXICAL_SCORE_NAMES,
+    LexicalResult,
+)
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report, ScoredRow
 from goldenlens.core.review import AppliedOverride, QuestionReview
-from goldenlens.core.serial import result_from_records
 from goldenlens.core.signature import Signature
 from goldenlens.io.golden_writer import write_golden_workbook
 from goldenlens.io.report_formats import JudgeScores
@@ -69,10 +75,12 @@ def judge_scores(store: ProjectStore, judge_run_id: int | None = None) -> JudgeS
 
 
 def _applied_overrides(
-    store: ProjectStore, lexical: Mapping[tuple[str, str], Sequence[ScoreRecord]], judge_run_id: int | None
+    store: ProjectStore,
+    lexical: Callable[[tuple[str, str], str], float | None],
+    judge_run_id: int | None,
 ) -> dict[tuple[str, str], dict[str, AppliedOverride]]:
     """The overrides in effect by row and metric, each with the stored score it replaces
-    (lexical: from ``lexical``; judge: from the judge run, read per overridden question)."""
+    (lexical: ``lexical(key, metric)``; judge: from the judge run, read per overridden question)."""
     judge_run = _judge_run(store, judge_run_id)
     judge_originals: dict[str, dict[tuple[str, str], float | None]] = {}
     applied: dict[tuple[str, str], dict[str, AppliedOverride]] = defaultdict(dict)
@@ -82,7 +90,7 @@ def _applied_overrides(
             continue
         key = (override.question_id, override.pipeline)
         if override.metric in LEXICAL_SCORE_NAMES:
-            original = next((r.value for r in lexical.get(key, ()) if r.metric == override.metric), None)
+            original = lexical(key, override.metric)
         else:
             if override.question_id not in judge_originals:
                 records = (
@@ -125,9 +133,17 @@ def build_report(
     items = store.golden_items()
     by_id = {item.id: item for item in items}
     pipelines = store.pipelines()
-    grouped: dict[tuple[str, str], list[ScoreRecord]] = defaultdict(list)
-    for record in store.scores(run_id, metrics=LEXICAL_SCORE_NAMES):
-        grouped[(record.question_id, record.pipeline)].append(record)
+    # Plain numbers, one query per metric: no record objects, signatures once per metric.
+    keys, columns = store.score_columns(run_id, LEXICAL_SCORE_NAMES)
+    row_of = {key: n for n, key in enumerate(keys)}
+    reasons = store.score_reasons(run_id, LEXICAL_SCORE_NAMES)
+    signatures = {
+        metric: Signature.from_json(text)
+        for metric, text in store.run_signatures(run_id).items()
+        if metric in LEXICAL_SCORE_NAMES
+    }
+    f1 = signatures.get(F1_SCORE)
+    params: dict[str, object] = dict(f1.params) if f1 is not None else {}
     response_flags: dict[tuple[str, str], list[Flag]] = defaultdict(list)
     row_flags: dict[str, list[Flag]] = defaultdict(list)
     for question_id, pipeline, flag in store.flags(run_id):
@@ -135,22 +151,29 @@ def build_report(
             response_flags[(question_id, pipeline)].append(Flag(flag))
         else:
             row_flags[question_id].append(Flag(flag))
-    overrides = _applied_overrides(store, grouped, judge_run_id)
+
+    def stored(key: tuple[str, str], metric: str) -> float | None:
+        n = row_of.get(key)
+        column = columns.get(metric)
+        return None if n is None or column is None else column[n]
+
+    overrides = _applied_overrides(store, stored, judge_run_id)
     rows: list[ScoredRow] = []
-    signatures: dict[str, Signature] = {}
     for response in store.responses():
-        records = grouped.get((response.question_id, response.pipeline))
-        if not records or response.question_id not in by_id:
+        key = (response.question_id, response.pipeline)
+        n = row_of.get(key)
+        if n is None or response.question_id not in by_id:
             continue
-        for record in records:
-            signatures.setdefault(record.metric, Signature.from_json(record.signature))
+        scores = {name: columns[name][n] for name in LEXICAL_SCORE_NAMES}
+        why = {name: reasons.get((*key, name), "") for name in LEXICAL_SCORE_NAMES if scores[name] is None}
+        fact = FactResult(scores[FACTUAL_KNOWLEDGE] or 0.0, scores[FACTUAL_KNOWLEDGE_QUASI_EXACT] or 0.0)
         rows.append(
             ScoredRow(
                 by_id[response.question_id],
                 response,
-                result_from_records(records),
-                tuple(response_flags.get((response.question_id, response.pipeline), ())),
-                overrides.get((response.question_id, response.pipeline), {}),
+                LexicalResult(scores, fact, None, params, why),
+                tuple(response_flags.get(key, ())),
+                overrides.get(key, {}),
             )
         )
     thresholds = FlagThresholds()

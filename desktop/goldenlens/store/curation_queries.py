@@ -12,10 +12,11 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from goldenlens.core.model import PipelineResponse, ScoreRecord, ScoreStatus
+from goldenlens.core.model import PipelineResponse, ScoreRecord
 from goldenlens.store.base import StoreBase
+from goldenlens.store.results import _SCORE_SELECT, _score_record
 from goldenlens.store.review import _override
-from goldenlens.store.values import Override, Review, from_json_object
+from goldenlens.store.values import Override, Review
 
 
 class CurationQueriesMixin(StoreBase):
@@ -54,33 +55,23 @@ class CurationQueriesMixin(StoreBase):
     def scores_of_question(self, run_id: int, question_id: str) -> list[ScoreRecord]:
         """Full score records of one question in a run, by pipeline order then metric."""
         rows = self._fetch(
-            "SELECT s.question_id, s.pipeline, s.metric, s.value, g.json, s.status, s.reason, s.detail"
-            " FROM scores AS s JOIN signatures AS g ON g.id = s.signature_id"
-            " LEFT JOIN pipelines AS p ON p.name = s.pipeline"
-            " WHERE s.run_id = ? AND s.question_id = ? ORDER BY p.position, s.pipeline, s.metric",
+            _SCORE_SELECT + " LEFT JOIN pipelines AS p ON p.name = pk.name"  # noqa: S608
+            " WHERE s.run_id = ?1 AND s.metric IN (SELECT key FROM metric_keys)"
+            " AND s.item = (SELECT key FROM item_keys WHERE question_id = ?2)"
+            " ORDER BY p.position, pk.name, m.name",
             [run_id, question_id],
         )
-        return [
-            ScoreRecord(
-                question_id=row[0],
-                pipeline=row[1],
-                metric=row[2],
-                value=row[3],
-                signature=row[4],
-                status=ScoreStatus(row[5]),
-                reason=row[6],
-                detail=from_json_object(row[7]),
-            )
-            for row in rows
-        ]
+        signatures = {row[0]: row[1] for row in self._fetch("SELECT id, json FROM signatures")}
+        return [_score_record(row, signatures) for row in rows]
 
     def flags_of_question(self, run_id: int, question_id: str) -> list[tuple[str, str, str]]:
         """``(question_id, pipeline, flag)`` of one question in a run; golden-row flags
         (pipeline ``""``) first."""
         rows = self._fetch(
-            "SELECT f.question_id, f.pipeline, f.flag FROM flags AS f"
-            " LEFT JOIN pipelines AS p ON p.name = f.pipeline WHERE f.run_id = ? AND f.question_id = ?"
-            " ORDER BY f.pipeline <> '', p.position, f.pipeline, f.flag",
+            "SELECT ?2, pk.name, c.name FROM flags AS f JOIN pipeline_keys AS pk ON pk.key = f.pipeline"
+            " JOIN flag_codes AS c ON c.code = f.code LEFT JOIN pipelines AS p ON p.name = pk.name"
+            " WHERE f.run_id = ?1 AND f.item = (SELECT key FROM item_keys WHERE question_id = ?2)"
+            " ORDER BY pk.name <> '', p.position, pk.name, c.name",
             [run_id, question_id],
         )
         return [(row[0], row[1], row[2]) for row in rows]
@@ -89,8 +80,16 @@ class CurationQueriesMixin(StoreBase):
         """Forget every score and flag of one question in a run (all pipelines and the golden
         row), so it can be scored again after an edit."""
         with self._write(f"delete the scores of {question_id!r} in run {run_id}") as conn:
-            conn.execute("DELETE FROM scores WHERE run_id = ? AND question_id = ?", (run_id, question_id))
-            conn.execute("DELETE FROM flags WHERE run_id = ? AND question_id = ?", (run_id, question_id))
+            for table, metric in (
+                ("scores", "metric IN (SELECT key FROM metric_keys) AND"),
+                ("score_notes", ""),
+                ("flags", ""),
+            ):
+                conn.execute(
+                    f"DELETE FROM {table} WHERE run_id = ? AND {metric}"  # noqa: S608
+                    " item = (SELECT key FROM item_keys WHERE question_id = ?)",
+                    (run_id, question_id),
+                )
 
     def override_in_effect(self, question_id: str, pipeline: str, metric: str) -> Override | None:
         """The latest override of one key, or ``None`` when there is none or it was withdrawn."""

@@ -3,8 +3,8 @@
 Every query returns plain tuples for all questions at once — a few queries per grid, never
 one per cell — and takes an optional ``question_ids`` to read just some rows (the first
 screen of a large project, or a few rows after an edit). Scores are read one metric at a
-time along the ``scores`` primary key ``(run_id, metric, question_id, pipeline)``: one index
-range scan per metric column (one seek per id when limited to some).
+time along the ``scores`` primary key ``(run_id, metric, item, pipeline)``: one range scan per
+metric column, the integer keys turned back into ids by two primary-key look-ups per row.
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ class GridQueriesMixin(StoreBase):
     def grid_run_metrics(self, run_id: int) -> list[str]:
         """Names of the metrics a run has scores for, sorted; one index seek per metric."""
         rows = self._fetch(
-            "WITH RECURSIVE m(name) AS (SELECT MIN(metric) FROM scores WHERE run_id = ?1"
-            " UNION ALL SELECT (SELECT MIN(metric) FROM scores WHERE run_id = ?1 AND metric > m.name)"
-            " FROM m WHERE m.name IS NOT NULL) SELECT name FROM m WHERE name IS NOT NULL",
+            "SELECT m.name FROM run_metrics AS r JOIN metric_keys AS m ON m.key = r.metric"
+            " WHERE r.run_id = ?1 AND EXISTS (SELECT 1 FROM scores AS s WHERE s.run_id = ?1"
+            " AND s.metric = r.metric) ORDER BY m.name",
             [run_id],
         )
         return [row[0] for row in rows]
@@ -61,18 +61,22 @@ class GridQueriesMixin(StoreBase):
     def grid_scores(self, run_id: int, metric: str, question_ids: Sequence[str] | None = None) -> list[Row]:
         """``(question_id, pipeline, value)`` of one metric of a run in key order; ``value`` is
         ``None`` for a key that was not scored."""
-        where, params = _only("question_id", question_ids)
+        where, params = _only("i.question_id", question_ids)
         return self._fetch(
-            "SELECT question_id, pipeline, value FROM scores WHERE run_id = ? AND metric = ?"  # noqa: S608
-            f" AND {where} ORDER BY question_id, pipeline",
+            "SELECT i.question_id, p.name, s.value FROM scores AS s"  # noqa: S608
+            " JOIN item_keys AS i ON i.key = s.item JOIN pipeline_keys AS p ON p.key = s.pipeline"
+            " WHERE s.run_id = ? AND s.metric = (SELECT key FROM metric_keys WHERE name = ?)"
+            f" AND {where} ORDER BY i.question_id, p.name",
             [run_id, metric, *params],
         )
 
     def grid_flags(self, run_id: int, question_ids: Sequence[str] | None = None) -> list[Row]:
         """``(question_id, pipeline, flag)`` of a run; pipeline ``""`` for a golden-row flag."""
-        where, params = _only("question_id", question_ids)
+        where, params = _only("i.question_id", question_ids)
         return self._fetch(
-            f"SELECT question_id, pipeline, flag FROM flags WHERE run_id = ? AND {where}",  # noqa: S608
+            "SELECT i.question_id, p.name, c.name FROM flags AS f"  # noqa: S608
+            " JOIN item_keys AS i ON i.key = f.item JOIN pipeline_keys AS p ON p.key = f.pipeline"
+            f" JOIN flag_codes AS c ON c.code = f.code WHERE f.run_id = ? AND {where}",
             [run_id, *params],
         )
 

@@ -42,7 +42,7 @@ def _response(row: Row) -> PipelineResponse:
         question_id=row[0],
         pipeline=row[1],
         response=row[2],
-        contexts=tuple(str(context) for context in json.loads(row[3])),
+        contexts=() if row[3] == "[]" else tuple(str(context) for context in json.loads(row[3])),
         source_row=int(row[4]),
     )
 

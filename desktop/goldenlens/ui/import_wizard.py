@@ -3,9 +3,8 @@ then Import: save into the project and score, all file and database work on work
 
 The check page reads both files completely with the analyst's choices (exactly what the import
 will read) and lists every problem. Import then runs :func:`run_import` in a worker that opens
-its own connection (:func:`goldenlens.jobs.project_runs.import_and_score`). The import is one
-transaction, so cancelling or failing before it commits leaves the project untouched; scoring
-commits per batch and resumes later.
+its own :class:`ProjectStore`. The import is one transaction, so cancelling or failing before
+it commits leaves the project untouched; scoring commits per batch and resumes later.
 """
 
 from __future__ import annotations
@@ -30,9 +29,9 @@ from PySide6.QtWidgets import (
 
 from goldenlens.core.model import InputError, Loaded, Problem, Severity
 from goldenlens.io.readers import load_inputs
+from goldenlens.jobs.import_and_score import import_and_score
 from goldenlens.jobs.import_job import ImportResult
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
-from goldenlens.jobs.project_runs import import_and_score
 from goldenlens.ui.import_pages import FilesPage, TablePage
 from goldenlens.ui.preview_model import (
     LatestJobRunner,
@@ -82,7 +81,7 @@ class ImportCommitted(Exception):  # noqa: N818 - it reports a state, not an err
 def run_import(
     project_path: Path, request: ImportRequest, progress: ProgressFn, cancel: CancelToken
 ) -> ImportResult:
-    """The import job (worker thread): open the project here, import, score, close.
+    """The import job (worker thread): open the store here, import, score, close.
 
     Raises :class:`Cancelled` only before the import commits (a project file this job created
     is then removed again, so the project is exactly as before), :class:`ImportCommitted` after.
@@ -90,14 +89,7 @@ def run_import(
     cancel.raise_if_cancelled()
     existed = project_path.exists()
     try:
-        result, scored, error = import_and_score(
-            project_path,
-            request.golden,
-            request.responses,
-            request.options(),
-            progress=progress,
-            cancel=cancel,
-        )
+        result, scored, error = _import_and_score(project_path, request, progress, cancel)
     except BaseException:
         if not existed:
             for suffix in ("", "-wal", "-shm", "-journal"):
@@ -106,6 +98,23 @@ def run_import(
     if error is not None or cancel.cancelled:
         raise ImportCommitted(result, scored, error)
     return result
+
+
+def _import_and_score(
+    project_path: Path, request: ImportRequest, progress: ProgressFn, cancel: CancelToken
+) -> tuple[ImportResult, int, str | None]:
+    # The same workflow as ``goldenlens score``; a scoring failure is reported, not raised,
+    # so the committed import is kept.
+    done = import_and_score(
+        project_path,
+        request.golden,
+        request.responses,
+        **request.options(),
+        progress=progress,
+        cancel=cancel,
+        report_scoring_errors=True,
+    )
+    return done.imported, done.scored, done.scoring_error
 
 
 class CheckPage(QWizardPage):
