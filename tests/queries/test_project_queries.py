@@ -17,7 +17,8 @@ import pytest
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.model import InputError
 from goldenlens.jobs import project_edits
-from goldenlens.jobs.project_runs import export_golden_at, export_report_at, import_and_score
+from goldenlens.jobs.import_and_score import import_and_score
+from goldenlens.jobs.project_runs import export_golden_at, export_report_at
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.queries.values import REVIEW_ACCEPTED, StoreError
 
@@ -31,12 +32,12 @@ def _rows(path: Path) -> list[dict[str, str]]:
 def project_path(tmp_path: Path, sample_dir: Path) -> Path:
     """The sample imported and scored into a new project by the job the import wizard runs."""
     path = tmp_path / "sample.goldenlens"
-    result, scored, error = import_and_score(
-        path, sample_dir / "golden.csv", sample_dir / "responses.csv", {}
+    done = import_and_score(
+        path, sample_dir / "golden.csv", sample_dir / "responses.csv", report_scoring_errors=True
     )
-    assert error is None
-    assert result.golden_count == len(_rows(sample_dir / "golden.csv"))
-    assert scored == len(_rows(sample_dir / "responses.csv"))
+    assert done.scoring_error is None
+    assert done.imported.golden_count == len(_rows(sample_dir / "golden.csv"))
+    assert done.scored == len(_rows(sample_dir / "responses.csv"))
     return path
 
 
@@ -148,5 +149,5 @@ def test_a_failed_import_into_a_new_project_leaves_no_file(tmp_path: Path) -> No
     bad.write_bytes(b"not,a,golden,header\n1,2,3,4\n")
     path = tmp_path / "new.goldenlens"
     with pytest.raises(InputError, match=r"golden\.csv"):
-        import_and_score(path, bad, None, {})
+        import_and_score(path, bad, None)
     assert not path.exists()
