@@ -14,7 +14,7 @@ import pytest
 from goldenlens.core.flags import Flag
 from goldenlens.core.grid import FLAG_BITS, GridState, visible_rows
 from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
-from goldenlens.core.model import GoldenItem
+from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
 from goldenlens.io.sample import sample_dir
 from goldenlens.jobs import grid_data as grid_data_module
 from goldenlens.jobs.grid_data import (
@@ -339,3 +339,34 @@ def test_head_keeps_partial_through_add_metrics_and_update_rows(store: ProjectSt
     reloaded = update_rows(updated, store, rid, ["q11"])  # a new question: reload as many first rows
     assert (reloaded.complete, reloaded.total, len(reloaded)) == (False, 11, 5)
     assert set(reloaded.values) == {F1_SCORE, RECALL, FACTUAL_KNOWLEDGE}
+
+
+def test_the_whole_grid_places_each_metric_by_its_own_keys_when_they_differ(tmp_path: Path) -> None:
+    """The full-grid load reads bare value columns once the keys are placed; a metric whose
+    scores sit at other keys (a response scored for one metric only) is placed on its own."""
+    with ProjectStore.open(tmp_path / "p.goldenlens", create=True) as store:
+        store.replace_golden([GoldenItem(f"q{i}", f"Q{i}?", "a", "f") for i in range(3)], source="test")
+        store.replace_responses(
+            [PipelineResponse(f"q{i}", p, "r") for i in range(3) for p in ("A", "B")], ["A", "B"]
+        )
+        run = store.start_run("lexical", {}, total=6)
+        records = [
+            ScoreRecord(f"q{i}", p, "f1_score", 0.1 * i + (0.5 if p == "B" else 0), "{}")
+            for i in range(3)
+            for p in ("A", "B")
+        ]
+        records += [
+            ScoreRecord("q2", "A", "recall_over_words", 0.9, "{}"),
+            ScoreRecord("q0", "B", "recall_over_words", 0.3, "{}"),
+        ]
+        store.save_scores(run, records, [])
+        store.finish_run(run)
+        grid = load_grid(store, run, ["f1_score", "recall_over_words"])
+    f1 = grid.values["f1_score"]
+    assert f1.tolist() == [[0.0, 0.5], [0.1, 0.6], [0.2, 0.7]]
+    recall = grid.values["recall_over_words"]
+    assert [[None if v != v else v for v in row] for row in recall.tolist()] == [
+        [None, 0.3],
+        [None, None],
+        [0.9, None],
+    ]

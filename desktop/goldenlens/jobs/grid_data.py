@@ -199,6 +199,9 @@ class _Builder:
     def scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:
         n, p = len(self.data), len(self.data.pipelines)
         run_id = self.data.run_id
+        if self.ids is None and run_id is not None:
+            self._all_scores(store, run_id, metrics)
+            return
         last: tuple[list[str], list[str], tuple[IntArray, IntArray, BoolArray]] | None = None
         for metric in metrics:
             matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
@@ -212,6 +215,24 @@ class _Builder:
                 keep = (rows >= 0) & (cols >= 0)
                 last = (*keys, (rows, cols, keep))
             values = np.fromiter(map(_THIRD, found), dtype=np.float64, count=len(found))  # None -> NaN
+            matrix[rows[keep], cols[keep]] = values[keep]
+
+    def _all_scores(self, store: ProjectStore, run_id: int, metrics: Sequence[str]) -> None:
+        """The whole grid: the keys are placed once, then each metric is a bare column of
+        values in the same storage order (several times faster than keyed rows)."""
+        n, p = len(self.data), len(self.data.pipelines)
+        placed: tuple[IntArray, IntArray, BoolArray, tuple[int, float, float]] | None = None
+        for metric in metrics:
+            matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
+            self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
+            key_sum = store.grid_score_key_sum(run_id, metric)
+            if placed is None or placed[3] != key_sum:
+                keys = store.grid_score_keys(run_id, metric)
+                rows, cols = self.rows(map(_FIRST, keys)), self.cols(map(_SECOND, keys))
+                placed = (rows, cols, (rows >= 0) & (cols >= 0), key_sum)
+            found = store.grid_score_values(run_id, metric)
+            rows, cols, keep, _sum = placed
+            values = np.fromiter(found, dtype=np.float64, count=len(found))  # None -> NaN
             matrix[rows[keep], cols[keep]] = values[keep]
 
     def marks(self, store: ProjectStore) -> None:

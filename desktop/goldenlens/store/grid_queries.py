@@ -10,6 +10,7 @@ metric column, the integer keys turned back into ids by two primary-key look-ups
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from goldenlens.store.base import Row, StoreBase
@@ -69,6 +70,38 @@ class GridQueriesMixin(StoreBase):
             f" AND {where} ORDER BY i.question_id, p.name",
             [run_id, metric, *params],
         )
+
+    def grid_score_keys(self, run_id: int, metric: str) -> list[Row]:
+        """``(question_id, pipeline)`` of every score of one metric of a run, in storage order
+        (the order :meth:`grid_score_values` returns the values in)."""
+        return self._fetch(
+            "SELECT i.question_id, p.name FROM scores AS s"
+            " JOIN item_keys AS i ON i.key = s.item JOIN pipeline_keys AS p ON p.key = s.pipeline"
+            " WHERE s.run_id = ? AND s.metric = (SELECT key FROM metric_keys WHERE name = ?)"
+            " ORDER BY s.item, s.pipeline",
+            [run_id, metric],
+        )
+
+    def grid_score_values(self, run_id: int, metric: str) -> list[float | None]:
+        """The values of one metric of a run in storage order, nothing else: one range scan of
+        the primary key, no join and no sort (a run scores every metric of the same keys, so
+        :meth:`grid_score_keys` of any metric places them)."""
+        rows = self._fetch(
+            "SELECT value FROM scores WHERE run_id = ?"
+            " AND metric = (SELECT key FROM metric_keys WHERE name = ?) ORDER BY item, pipeline",
+            [run_id, metric],
+        )
+        return list(chain.from_iterable(rows))
+
+    def grid_score_key_sum(self, run_id: int, metric: str) -> tuple[int, float, float]:
+        """A checksum of the keys of one metric's scores (count and two sums): two metrics with
+        the same checksum have their values at the same keys in :meth:`grid_score_values`."""
+        row = self._fetch_one(
+            "SELECT count(*), total(item), total(item * 7919.0 + pipeline * pipeline) FROM scores"
+            " WHERE run_id = ? AND metric = (SELECT key FROM metric_keys WHERE name = ?)",
+            [run_id, metric],
+        )
+        return (0, 0.0, 0.0) if row is None else (int(row[0]), float(row[1]), float(row[2]))
 
     def grid_flags(self, run_id: int, question_ids: Sequence[str] | None = None) -> list[Row]:
         """``(question_id, pipeline, flag)`` of a run; pipeline ``""`` for a golden-row flag."""
