@@ -196,18 +196,7 @@ class ResultsMixin(StoreBase):
                 own = None if record.signature == signature[1] else self._signature_id(record.signature)
                 if record.reason or detail is not None or own is not None or value is None:
                     notes.append((run_id, key[2], key[3], key[1], record.reason, detail, own))
-            # The hot path of a run: one prepared statement through executemany.
-            conn.executemany(
-                "INSERT OR REPLACE INTO scores (run_id, metric, item, pipeline, value)"
-                " VALUES (?, ?, ?, ?, ?)",
-                rows,
-            )
-            if conn.execute("SELECT 1 FROM score_notes WHERE run_id = ? LIMIT 1", (run_id,)).fetchone():
-                # Replaced scores lose their old notes; a run without notes has none to lose.
-                conn.executemany(
-                    "DELETE FROM score_notes WHERE run_id = ? AND metric = ? AND item = ? AND pipeline = ?",
-                    [row[:4] for row in rows],
-                )
+            _write_scores(conn, run_id, rows)
             conn.executemany(
                 "INSERT OR REPLACE INTO score_notes (run_id, item, pipeline, metric, reason, detail,"
                 " signature_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -278,16 +267,7 @@ class ResultsMixin(StoreBase):
                 for item, pipeline in ((items[question_id], pipelines[pipeline_name]),)
                 for metric, value in zip(metric_keys, row, strict=True)
             ]
-            conn.executemany(
-                "INSERT OR REPLACE INTO scores (run_id, metric, item, pipeline, value)"
-                " VALUES (?, ?, ?, ?, ?)",
-                rows,
-            )
-            if conn.execute("SELECT 1 FROM score_notes WHERE run_id = ? LIMIT 1", (run_id,)).fetchone():
-                conn.executemany(
-                    "DELETE FROM score_notes WHERE run_id = ? AND metric = ? AND item = ? AND pipeline = ?",
-                    [row[:4] for row in rows],
-                )
+            _write_scores(conn, run_id, rows)
             conn.executemany(
                 "INSERT OR REPLACE INTO score_notes (run_id, item, pipeline, metric, reason)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -457,3 +437,18 @@ class ResultsMixin(StoreBase):
                     f"DELETE FROM {table} WHERE run_id = ? AND item = ? AND pipeline = ?",  # noqa: S608
                     params,
                 )
+
+
+def _write_scores(conn: sqlite3.Connection, run_id: int, rows: list[tuple[Any, ...]]) -> None:
+    """Insert or replace ``(run_id, metric, item, pipeline, value)`` rows: the hot path of a
+    run, one prepared statement through executemany. Replaced scores lose their old notes;
+    a run without notes has none to lose."""
+    conn.executemany(
+        "INSERT OR REPLACE INTO scores (run_id, metric, item, pipeline, value) VALUES (?, ?, ?, ?, ?)",
+        rows,
+    )
+    if conn.execute("SELECT 1 FROM score_notes WHERE run_id = ? LIMIT 1", (run_id,)).fetchone():
+        conn.executemany(
+            "DELETE FROM score_notes WHERE run_id = ? AND metric = ? AND item = ? AND pipeline = ?",
+            [row[:4] for row in rows],
+        )
