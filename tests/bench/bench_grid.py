@@ -68,8 +68,8 @@ from goldenlens.core.lexical import (  # noqa: E402
     QUASI_EXACT_MATCH,
 )
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord  # noqa: E402
-from goldenlens.jobs.grid_data import GridData, load_grid, load_grid_head  # noqa: E402
 from goldenlens.jobs.progress import CancelToken, ProgressFn  # noqa: E402
+from goldenlens.queries.grid_data import GridData, load_grid, load_grid_head  # noqa: E402
 from goldenlens.store.project import ProjectStore  # noqa: E402
 from goldenlens.ui.score_grid import ScoreGrid  # noqa: E402
 from goldenlens.ui.score_table_model import colour_scale  # noqa: E402

@@ -32,8 +32,8 @@ from goldenlens.core.lexical import (
     score_response,
 )
 from goldenlens.jobs.curation import edit_golden_item
-from goldenlens.jobs.detail_data import load_question_detail
-from goldenlens.jobs.grid_data import load_grid
+from goldenlens.queries.detail_data import load_question_detail
+from goldenlens.queries.grid_data import load_grid
 from goldenlens.store.project import ProjectStore
 
 FK, QUASI = FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT

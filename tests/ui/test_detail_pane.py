@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from goldenlens.core.facts import FactPartMatch, FactResult, factual_knowledge
 from goldenlens.core.lexical import F1_SCORE, LexicalScorer, WordKind, score_response
-from goldenlens.jobs.detail_data import QuestionDetail, load_question_detail
+from goldenlens.queries.detail_data import QuestionDetail, load_question_detail
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.detail_pane import EMPTY_TEXT, DetailPane
 from goldenlens.ui.highlight_html import (

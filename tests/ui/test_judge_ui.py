@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 
 from goldenlens.core.model import ScoreStatus
 from goldenlens.io.judge_preferences import JudgeSettings, judge_settings_path, load_judge_settings
-from goldenlens.jobs.detail_data import JudgeNote
 from goldenlens.judge.model_files import default_judge_model
+from goldenlens.queries.detail_data import JudgeNote
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.judge_controller import CANCELLED_MESSAGE, JUDGE_RUN
 from goldenlens.ui.judge_dialog import JudgeDialog, OddSpinBox

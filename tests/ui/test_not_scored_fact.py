@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from goldenlens.cli.main import main
 from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
-from goldenlens.jobs.detail_data import load_question_detail
+from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.card_scores import ScoresModel
 

@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from goldenlens.core.grid import ID_COLUMN, GridState
 from goldenlens.core.model import GoldenItem, PipelineResponse
-from goldenlens.jobs.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head
 from goldenlens.jobs.score_job import score_project
+from goldenlens.queries.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.main_window import MainWindow
 from goldenlens.ui.score_grid import ScoreGrid

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
-from goldenlens.jobs.grid_data import load_grid
 from goldenlens.jobs.report_job import export_report
+from goldenlens.queries.grid_data import load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.override_dialog import OverrideDialog, request_override
 from goldenlens.ui.session import ProjectSession

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from goldenlens.core.grid import ID_COLUMN, GridState, score_column, visible_rows
 from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
-from goldenlens.jobs.grid_data import GridData, add_metrics, load_grid
+from goldenlens.queries.grid_data import GridData, add_metrics, load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.score_grid import ScoreGrid
 from goldenlens.ui.score_table_model import QUESTION_ID_ROLE, ScoreTableModel

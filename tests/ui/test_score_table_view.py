@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from goldenlens.core.grid import FLAGS_COLUMN, score_column
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, RECALL
-from goldenlens.jobs.grid_data import GridData, load_grid
+from goldenlens.queries.grid_data import GridData, load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.score_grid import ScoreGrid
 from goldenlens.ui.score_table_model import ScoreTableModel

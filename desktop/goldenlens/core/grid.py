@@ -116,7 +116,7 @@ def grid_columns(state: GridState, pipelines: Sequence[str]) -> tuple[GridColumn
 
 
 class GridArrays(Protocol):
-    """The column arrays the filters read (``goldenlens.jobs.grid_data.GridData`` has them).
+    """The column arrays the filters read (``goldenlens.queries.grid_data.GridData`` has them).
 
     Row ``i`` of every array is the ``i``-th golden question in golden-set order; ``values``
     and ``flags`` have one column per pipeline; a missing score is NaN.

@@ -28,7 +28,8 @@ from goldenlens.core.lexical import (
     LexicalScorer,
 )
 from goldenlens.core.model import GoldenItem, ScoreRecord
-from goldenlens.jobs.score_job import LEXICAL_RUN, ScoreOptions, score_rows
+from goldenlens.core.run_kinds import LEXICAL_RUN
+from goldenlens.jobs.score_job import ScoreOptions, score_rows
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import GOLDEN_ROW, REVIEW_STATUSES, Override, Review
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from goldenlens.core.fingerprint import inputs_fingerprint
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.run_kinds import JUDGE_RUN
 from goldenlens.jobs.judge_cache import (
     ModelIds,
     cache_key,
@@ -56,7 +57,6 @@ __all__ = [
     "open_engines",
 ]
 
-JUDGE_RUN = "judge"
 #: Consecutive rows whose judge calls failed (server down, engine error) before a run stops.
 MAX_ENGINE_ERRORS = 5
 

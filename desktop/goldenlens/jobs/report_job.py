@@ -19,18 +19,18 @@ from goldenlens.core.lexical import (
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report, ScoredRow
 from goldenlens.core.review import AppliedOverride, QuestionReview
+from goldenlens.core.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.core.signature import Signature
 from goldenlens.io.golden_writer import write_golden_workbook
 from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
-from goldenlens.jobs.score_job import LEXICAL_RUN
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import Override
 
 #: The run kind of judge scores (``goldenlens.jobs.judge_job.JUDGE_RUN``; not imported from
 #: there, which would load the judge packages for every report).
-JUDGE_RUN_KIND = "judge"
+JUDGE_RUN_KIND = JUDGE_RUN
 
 
 class NoScoresError(Exception):

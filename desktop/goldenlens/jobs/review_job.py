@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.metric_names import METRIC_LABELS, METRIC_SHORT
 from goldenlens.core.review import REVIEW_ORDER
+from goldenlens.core.run_kinds import LEXICAL_RUN
 from goldenlens.io.preferences import load_preferences
 from goldenlens.jobs import curation
 from goldenlens.jobs.report_job import JUDGE_RUN_KIND
-from goldenlens.jobs.score_job import LEXICAL_RUN
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import Override, Review
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from goldenlens.core.run_kinds import LEXICAL_RUN
 from goldenlens.io.preferences import data_dir
 from goldenlens.io.sample import SAMPLE_GOLDEN, SAMPLE_RESPONSES, sample_dir
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
-from goldenlens.jobs.score_job import LEXICAL_RUN, score_project
+from goldenlens.jobs.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 SAMPLE_PROJECT_NAME = "amazon_q2_2023.goldenlens"

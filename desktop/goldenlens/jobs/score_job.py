@@ -19,6 +19,7 @@ from goldenlens.core.fingerprint import inputs_fingerprint
 from goldenlens.core.flags import FlagThresholds, golden_flags, response_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.run_kinds import LEXICAL_RUN
 from goldenlens.core.serial import result_to_records
 from goldenlens.core.signature import lexical_signature
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
@@ -26,8 +27,6 @@ from goldenlens.jobs.resume import resumable_run
 from goldenlens.jobs.score_rows import RowText, score_chunks, workers_for
 from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
-
-LEXICAL_RUN = "lexical"
 
 
 @dataclass(frozen=True)

@@ -19,17 +19,16 @@ from types import TracebackType
 from typing import Self
 
 from goldenlens.core.model import GoldenItem, ScoreRecord
-from goldenlens.jobs.detail_data import load_question_detail
-from goldenlens.jobs.grid_data import HEAD_LIMIT, load_grid, load_grid_head, update_rows
-from goldenlens.jobs.score_job import LEXICAL_RUN
+from goldenlens.core.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.queries.detail import QuestionDetail
+from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.grid import GridData
+from goldenlens.queries.grid_data import HEAD_LIMIT, load_grid, load_grid_head, update_rows
 from goldenlens.queries.values import Override, Review, RunInfo
 from goldenlens.store.project import ProjectStore
 
 #: The kind of run :func:`goldenlens.jobs.judge_job.judge_project` records (that module loads
 #: the judge's engines, so it is not imported for a name).
-JUDGE_RUN = "judge"
 
 
 class ProjectQueries:

@@ -1,4 +1,4 @@
-"""Bulk reads that fill the score grid's column arrays (:mod:`goldenlens.jobs.grid_data`).
+"""Bulk reads that fill the score grid's column arrays (:mod:`goldenlens.queries.grid_data`).
 
 Every query returns plain tuples for all questions at once — a few queries per grid, never
 one per cell — and takes an optional ``question_ids`` to read just some rows (the first

@@ -18,10 +18,11 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from goldenlens.core.model import ScoreStatus
+from goldenlens.core.run_kinds import JUDGE_RUN
 from goldenlens.jobs.judge_options import JudgeOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import judge_project_at
-from goldenlens.queries.project import JUDGE_RUN, ProjectQueries
+from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.judge_dialog import JudgeDialog
 from goldenlens.ui.project_controller import ProjectController

@@ -16,8 +16,10 @@ from goldenlens.core.grid import FLAG_BITS, GridState, visible_rows
 from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
 from goldenlens.io.sample import sample_dir
-from goldenlens.jobs import grid_data as grid_data_module
-from goldenlens.jobs.grid_data import (
+from goldenlens.jobs.import_job import import_inputs
+from goldenlens.jobs.score_job import score_project
+from goldenlens.queries import grid_data as grid_data_module
+from goldenlens.queries.grid_data import (
     GridData,
     add_metrics,
     flag_mask,
@@ -26,8 +28,6 @@ from goldenlens.jobs.grid_data import (
     load_grid_head,
     update_rows,
 )
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")

@@ -12,9 +12,9 @@ from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_N
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.signature import Signature
 from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.detail_data import PipelineDetail, QuestionDetail, load_question_detail
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.score_job import ScoreOptions, score_project
+from goldenlens.queries.detail_data import PipelineDetail, QuestionDetail, load_question_detail
 from goldenlens.store.project import ProjectStore
 
 PIPELINES = ["Pipeline1", "Pipeline2", "Pipeline3"]

@@ -1,0 +1,10 @@
+"""The kinds of scoring run a project holds (``runs.kind``): named once for every layer."""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: The seven FMEval lexical metrics (``goldenlens.jobs.score_job``).
+LEXICAL_RUN: Final = "lexical"
+#: LLM-judged and embedding metrics (``goldenlens.jobs.judge_job``).
+JUDGE_RUN: Final = "judge"
