@@ -47,9 +47,14 @@ ObjectArray = npt.NDArray[np.object_]
 
 DEFAULT_METRICS: tuple[str, ...] = (FACTUAL_KNOWLEDGE, F1_SCORE, RECALL)
 METRIC_ALIASES: dict[str, str] = {
-    "fk": FACTUAL_KNOWLEDGE, "fk_quasi": FACTUAL_KNOWLEDGE_QUASI_EXACT, "f1": F1_SCORE,
-    "precision": PRECISION, "recall": RECALL, "em": EXACT_MATCH, "qem": QUASI_EXACT_MATCH,
-}  # fmt: skip
+    "fk": FACTUAL_KNOWLEDGE,
+    "fk_quasi": FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    "f1": F1_SCORE,
+    "precision": PRECISION,
+    "recall": RECALL,
+    "em": EXACT_MATCH,
+    "qem": QUASI_EXACT_MATCH,
+}
 #: The metric "pipelines disagree" is judged on.
 DISAGREEMENT_METRIC = FACTUAL_KNOWLEDGE
 
@@ -146,9 +151,15 @@ class GridArrays(Protocol):
 # -- threshold expressions ------------------------------------------------------------
 
 _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "==": operator.eq, "=": operator.eq, "!=": operator.ne, "<>": operator.ne,
-}  # fmt: skip
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "=": operator.eq,
+    "!=": operator.ne,
+    "<>": operator.ne,
+}
 _TOKEN = re.compile(
     r"""\s*(?:(?P<quoted>"[^"]*"|'[^']*')|(?P<op><=|>=|==|!=|<>|<|>|=)
     |(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])

@@ -277,16 +277,23 @@ class _Builder:
         d = self.data
         questions, answers, facts = texts or (d.questions, d.answers, d.facts)
         new = GridData(
-            run_id=d.run_id, question_ids=d.question_ids, questions=questions, answers=answers,
-            facts=facts, pipelines=d.pipelines,
+            run_id=d.run_id,
+            question_ids=d.question_ids,
+            questions=questions,
+            answers=answers,
+            facts=facts,
+            pipelines=d.pipelines,
             values={m: _frozen(v) for m, v in self.values.items()},
             overridden={m: _frozen(v) for m, v in self.overridden.items()},
-            flags=_frozen(self.flags), golden_flags=_frozen(self.golden_flags),
-            review=_frozen(self.review), override_notes=self.notes,
+            flags=_frozen(self.flags),
+            golden_flags=_frozen(self.golden_flags),
+            review=_frozen(self.review),
+            override_notes=self.notes,
             responses=None if self.responses is None else _frozen(self.responses),
             available_metrics=d.available_metrics if available is None else available,
-            complete=d.complete, total=d.total,
-        )  # fmt: skip
+            complete=d.complete,
+            total=d.total,
+        )
         for key in ("index", "ranks"):  # same ids, same rows
             if key in d._cache:
                 new._cache[key] = d._cache[key]
@@ -300,11 +307,20 @@ def _assemble(
     n = len(golden)
     ids, questions, answers, facts = (_objects([row[k] for row in golden]) for k in range(4))
     return GridData(
-        run_id=run_id, question_ids=ids, questions=questions, answers=answers, facts=facts,
-        pipelines=pipelines, values={}, overridden={},
-        flags=np.zeros((n, len(pipelines)), dtype=np.int64), golden_flags=np.zeros(n, dtype=np.int64),
-        review=_objects([REVIEW_UNREVIEWED] * n), override_notes={}, responses=responses,
-    )  # fmt: skip
+        run_id=run_id,
+        question_ids=ids,
+        questions=questions,
+        answers=answers,
+        facts=facts,
+        pipelines=pipelines,
+        values={},
+        overridden={},
+        flags=np.zeros((n, len(pipelines)), dtype=np.int64),
+        golden_flags=np.zeros(n, dtype=np.int64),
+        review=_objects([REVIEW_UNREVIEWED] * n),
+        override_notes={},
+        responses=responses,
+    )
 
 
 def load_grid(

@@ -21,9 +21,17 @@ from goldenlens.store.values import (
 
 _ITEM_COLUMNS = ("id", "question", "answer", "fact", "notes", "source_row")
 _HISTORY_COLUMNS = (
-    "item_id", "question", "answer", "fact", "notes", "source_row", "action", "changed_at", "reviewer",
+    "item_id",
+    "question",
+    "answer",
+    "fact",
+    "notes",
+    "source_row",
+    "action",
+    "changed_at",
+    "reviewer",
     "source",
-)  # fmt: skip
+)
 
 
 def _item(row: Row) -> GoldenItem:

@@ -130,9 +130,15 @@ class GridQueriesMixin(StoreBase):
         )
         return [
             Override(
-                id=row[0], question_id=row[1], pipeline=row[2], metric=row[3], value=row[4],
-                passed=None if row[5] is None else bool(row[5]), note=row[6], reviewer=row[7],
+                id=row[0],
+                question_id=row[1],
+                pipeline=row[2],
+                metric=row[3],
+                value=row[4],
+                passed=None if row[5] is None else bool(row[5]),
+                note=row[6],
+                reviewer=row[7],
                 created_at=row[8],
             )
             for row in rows
-        ]  # fmt: skip
+        ]

@@ -284,9 +284,14 @@ def _to_v2(db: Database) -> None:
 #: The lexical metrics, whose stored per-row details (token alignment, fact spans) version 3
 #: drops: they are derived data, worked out from the texts when shown.
 _LEXICAL_METRICS: Final = (
-    "factual_knowledge", "factual_knowledge_quasi_exact", "f1_score", "precision_over_words",
-    "recall_over_words", "exact_match_score", "quasi_exact_match_score",
-)  # fmt: skip
+    "factual_knowledge",
+    "factual_knowledge_quasi_exact",
+    "f1_score",
+    "precision_over_words",
+    "recall_over_words",
+    "exact_match_score",
+    "quasi_exact_match_score",
+)
 
 _V3_DDL: Final[tuple[str, ...]] = (
     # Small integer keys for the text keys every score and flag row repeated. A golden item's

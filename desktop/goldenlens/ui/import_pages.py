@@ -52,9 +52,12 @@ GOLDEN_FIELDS = ("id", "question", "answer", "fact", "notes")
 RESPONSE_FIELDS = ("question_id", "question", "pipeline", "response", "contexts")
 _TITLES = {
     "golden": ("Golden set: sheet and columns", "Check which column holds what."),
-    "responses": ("Responses: sheet and layout", "Long layout: one row per question and pipeline. Wide "
-                  "layout: one row per question and one column per pipeline."),
-}  # fmt: skip
+    "responses": (
+        "Responses: sheet and layout",
+        "Long layout: one row per question and pipeline. Wide "
+        "layout: one row per question and one column per pipeline.",
+    ),
+}
 NONE_TIP = "'(none)' means no column; a column whose name is recognised for this field is used even so."
 
 
@@ -164,8 +167,10 @@ class FilesPage(QWizardPage):
         grid.addWidget(same, 4, 1, Qt.AlignmentFlag.AlignLeft)
         existing = "an existing project: its golden set and responses are replaced"
         state = existing if project_path.exists() else "a new project"
-        into = QLabel(f"Importing into <b>{project_path.name}</b> ({state}).<br>GoldenLens reads {SUPPORTED} "
-                      "files; drop one on a field to use it.")  # fmt: skip
+        into = QLabel(
+            f"Importing into <b>{project_path.name}</b> ({state}).<br>GoldenLens reads {SUPPORTED} "
+            "files; drop one on a field to use it."
+        )
         into.setWordWrap(True)
         grid.addWidget(into, 5, 0, 1, 2)
         grid.setRowStretch(6, 1)

@@ -240,8 +240,11 @@ class CheckPage(QWizardPage):
         self.loaded = loaded
         responses = loaded.responses.responses if loaded.responses else ()
         pipelines = loaded.responses.pipelines if loaded.responses else ()
-        counts = (plural(len(loaded.golden.items), "question"), plural(len(pipelines), "pipeline"),
-                  plural(len(responses), "response"))  # fmt: skip
+        counts = (
+            plural(len(loaded.golden.items), "question"),
+            plural(len(pipelines), "pipeline"),
+            plural(len(responses), "response"),
+        )
         self.summary_label.setText(f"<b>{', '.join(counts)}</b>; {severity_counts(loaded.problems)}.")
         self.problems_panel.set_problems(loaded.problems)
         self.finish_job("Ready: press Import to save these inputs into the project and score them.")
@@ -271,9 +274,13 @@ class ImportWizard(QWizard):
     imported = Signal(object)
 
     def __init__(
-        self, project_path: Path, parent: QWidget | None = None, *, golden: Path | None = None,
+        self,
+        project_path: Path,
+        parent: QWidget | None = None,
+        *,
+        golden: Path | None = None,
         responses: Path | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         super().__init__(parent)
         self.project_path = Path(project_path)
         self.setWindowTitle("Import golden set and responses")
@@ -376,9 +383,11 @@ class ImportWizard(QWizard):
         self.import_result = stopped.result
         self.imported.emit(stopped.result)
         if stopped.scoring_error == "cancelled":
-            text = (f"Scoring cancelled. The inputs were imported; the {stopped.scored} of "
-                    f"{stopped.result.response_count} responses scored so far are kept, and scoring "
-                    "resumes where it stopped the next time you score.")  # fmt: skip
+            text = (
+                f"Scoring cancelled. The inputs were imported; the {stopped.scored} of "
+                f"{stopped.result.response_count} responses scored so far are kept, and scoring "
+                "resumes where it stopped the next time you score."
+            )
         else:
             text = f"The inputs were imported, but scoring failed: {stopped.scoring_error}"
         self.setButtonText(QWizard.WizardButton.FinishButton, "&Close")

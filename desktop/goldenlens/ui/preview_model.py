@@ -39,9 +39,17 @@ _TIP_LIMIT = 2000
 _SEVERITY_ORDER = (Severity.FATAL, Severity.ERROR, Severity.WARNING, Severity.INFO)
 _NOUNS = {**{severity: severity.value for severity in Severity}, Severity.INFO: "note"}
 ERROR_STYLE = "color: #b3261e;"
-FIELD_LABELS = {"id": "Question id", "question_id": "Question id", "question": "Question",
-                "answer": "Ideal answer", "fact": "Minimal fact", "notes": "Notes", "pipeline": "Pipeline",
-                "response": "Response", "contexts": "Contexts"}  # fmt: skip
+FIELD_LABELS = {
+    "id": "Question id",
+    "question_id": "Question id",
+    "question": "Question",
+    "answer": "Ideal answer",
+    "fact": "Minimal fact",
+    "notes": "Notes",
+    "pipeline": "Pipeline",
+    "response": "Response",
+    "contexts": "Contexts",
+}
 _DELIMITERS = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
 Index = QModelIndex | QPersistentModelIndex
 
@@ -66,9 +74,12 @@ class PreviewTableModel(QAbstractTableModel):
         self._marks: dict[str, str] = {}
 
     def set_table(
-        self, header: Sequence[str], rows: Sequence[Sequence[str]], row_numbers: Sequence[int],
+        self,
+        header: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        row_numbers: Sequence[int],
         marks: Mapping[str, str] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Show ``rows`` (each as wide as ``header``) numbered by ``row_numbers``."""
         self.beginResetModel()
         self._header = tuple(header)
@@ -235,8 +246,9 @@ class ProblemsPanel(QWidget):
         fatal = first_fatal(self._problems)
         if fatal is not None:
             todo = advice if advice is not None else advice_for(fatal)
-            self.fatal_label.setText(f"<b>Cannot continue</b> — {fatal.location()}: {fatal.message}<br>"
-                                     f"<b>What to do:</b> {todo}")  # fmt: skip
+            self.fatal_label.setText(
+                f"<b>Cannot continue</b> — {fatal.location()}: {fatal.message}<br><b>What to do:</b> {todo}"
+            )
         self.fatal_label.setVisible(fatal is not None)
 
     def problems(self) -> list[Problem]:
@@ -295,8 +307,10 @@ def _reproduces(mapping: Mapping[str, str], golden: Preview, responses: Preview)
     if not isinstance(wanted, ResponseColumns):
         return False
     return (found.layout, found.as_dict(), found.pipelines) == (
-        wanted.layout, wanted.as_dict(), wanted.pipelines,
-    )  # fmt: skip
+        wanted.layout,
+        wanted.as_dict(),
+        wanted.pipelines,
+    )
 
 
 class LatestJobRunner(QObject):

@@ -316,9 +316,15 @@ class ScoreGrid(QWidget):
             threshold = state.threshold
         metrics = self._checked_metrics() if self._metrics_menu.actions() else base.metrics
         new = replace(
-            base, text=text, regex=regex, threshold=threshold, flag=self._flag.currentData(),
-            disagree_only=self._disagree.isChecked(), fk_report_mode=self._fk.isChecked(), metrics=metrics,
-        )  # fmt: skip
+            base,
+            text=text,
+            regex=regex,
+            threshold=threshold,
+            flag=self._flag.currentData(),
+            disagree_only=self._disagree.isChecked(),
+            fk_report_mode=self._fk.isChecked(),
+            metrics=metrics,
+        )
         try:
             self._model.set_state(new)
         except ValueError as exc:

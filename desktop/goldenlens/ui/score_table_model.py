@@ -68,15 +68,23 @@ _CENTER = Qt.AlignmentFlag.AlignCenter
 _Index = QModelIndex | QPersistentModelIndex
 
 _SHORT = {
-    FACTUAL_KNOWLEDGE: "FK", FACTUAL_KNOWLEDGE_QUASI_EXACT: "FK quasi", F1_SCORE: "F1",
-    PRECISION: "Precision", RECALL: "Recall", EXACT_MATCH: "EM", QUASI_EXACT_MATCH: "QEM",
-}  # fmt: skip
+    FACTUAL_KNOWLEDGE: "FK",
+    FACTUAL_KNOWLEDGE_QUASI_EXACT: "FK quasi",
+    F1_SCORE: "F1",
+    PRECISION: "Precision",
+    RECALL: "Recall",
+    EXACT_MATCH: "EM",
+    QUASI_EXACT_MATCH: "QEM",
+}
 _TITLES = {
     FACTUAL_KNOWLEDGE: "Factual Knowledge (fact found, exact inclusion)",
     FACTUAL_KNOWLEDGE_QUASI_EXACT: "Factual Knowledge (fact found after normalisation)",
-    F1_SCORE: "F1 score over words", PRECISION: "Precision over words", RECALL: "Recall over words",
-    EXACT_MATCH: "Exact match", QUASI_EXACT_MATCH: "Quasi-exact match (after normalisation)",
-}  # fmt: skip
+    F1_SCORE: "F1 score over words",
+    PRECISION: "Precision over words",
+    RECALL: "Recall over words",
+    EXACT_MATCH: "Exact match",
+    QUASI_EXACT_MATCH: "Quasi-exact match (after normalisation)",
+}
 _FIXED_HEADERS = {
     ID_COLUMN: ("ID", "Golden question id"),
     QUESTION_COLUMN: ("Question", "The golden question (hover a cell for answer and fact)"),

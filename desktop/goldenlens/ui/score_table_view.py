@@ -127,12 +127,18 @@ class ScoreTableView(QTableView):
         rows = range(first, last + 1)
         selected = [selection.isRowSelected(r, root) for r in rows] if selection else [False] * len(rows)
         return _Frame(
-            first, last, top, height, grid=1 if self.showGrid() else 0,
+            first,
+            last,
+            top,
+            height,
+            grid=1 if self.showGrid() else 0,
             margin=self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1,
-            selected=selected, text=palette.color(group, QPalette.ColorRole.Text),
+            selected=selected,
+            text=palette.color(group, QPalette.ColorRole.Text),
             highlighted_text=palette.color(group, QPalette.ColorRole.HighlightedText),
-            fonts=(font, italic), metrics=(QFontMetrics(font), QFontMetrics(italic)),
-        )  # fmt: skip
+            fonts=(font, italic),
+            metrics=(QFontMetrics(font), QFontMetrics(italic)),
+        )
 
     def _paint_rows(self, painter: QPainter, frame: _Frame, x0: int, x1: int) -> None:
         """A full-width band per row, as the delegate's row panel: base, alternate or highlight."""
