@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from goldenlens.core.model import PipelineResponse, ScoreRecord
 from goldenlens.store.base import StoreBase
 from goldenlens.store.results import _SCORE_SELECT, _score_record
-from goldenlens.store.review import _override
+from goldenlens.store.review import override_from_row
 from goldenlens.store.values import Override, Review
 
 
@@ -100,7 +100,7 @@ class CurationQueriesMixin(StoreBase):
         )
         if row is None:
             return None
-        override = _override(row)
+        override = override_from_row(row)
         return None if override.is_withdrawal else override
 
     def review_of_question(self, question_id: str) -> Review | None:

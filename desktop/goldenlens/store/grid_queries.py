@@ -14,6 +14,7 @@ from itertools import chain
 from typing import Any
 
 from goldenlens.store.base import Row, StoreBase
+from goldenlens.store.review import override_from_row
 from goldenlens.store.values import Override, to_json
 
 
@@ -128,17 +129,4 @@ class GridQueriesMixin(StoreBase):
             f" AND {where} ORDER BY o.id",
             params,
         )
-        return [
-            Override(
-                id=row[0],
-                question_id=row[1],
-                pipeline=row[2],
-                metric=row[3],
-                value=row[4],
-                passed=None if row[5] is None else bool(row[5]),
-                note=row[6],
-                reviewer=row[7],
-                created_at=row[8],
-            )
-            for row in rows
-        ]
+        return [override_from_row(row) for row in rows]

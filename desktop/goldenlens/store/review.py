@@ -6,7 +6,9 @@ from goldenlens.store.base import Row, StoreBase
 from goldenlens.store.values import REVIEW_STATUSES, Override, Review, check_finite, utc_now
 
 
-def _override(row: Row) -> Override:
+def override_from_row(row: Row) -> Override:
+    """An :class:`Override` from ``(id, question_id, pipeline, metric, value, passed, note,
+    reviewer, created_at)``."""
     return Override(
         id=row[0],
         question_id=row[1],
@@ -55,7 +57,7 @@ class ReviewMixin(StoreBase):
                 "SELECT id, question_id, pipeline, metric, value, passed, note, reviewer, created_at"
                 " FROM overrides ORDER BY id"
             )
-            return [_override(row) for row in rows]
+            return [override_from_row(row) for row in rows]
         rows = self._fetch(
             "SELECT o.id, o.question_id, o.pipeline, o.metric, o.value, o.passed, o.note, o.reviewer,"
             " o.created_at FROM overrides AS o JOIN golden_items AS g ON g.id = o.question_id"
@@ -64,7 +66,7 @@ class ReviewMixin(StoreBase):
             " AND NOT (o.value IS NULL AND o.passed IS NULL)"
             " ORDER BY g.position, p.position, o.pipeline, o.metric"
         )
-        return [_override(row) for row in rows]
+        return [override_from_row(row) for row in rows]
 
     def set_review(self, question_id: str, status: str, note: str = "", reviewer: str = "") -> None:
         """Set the review state of a golden question (``unreviewed``, ``accepted``,
