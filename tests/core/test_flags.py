@@ -6,8 +6,11 @@ from dataclasses import replace
 
 import pytest
 from core_sample import SampleRows
+from hypothesis import given
+from hypothesis import strategies as st
 
 from goldenlens.core.flags import (
+    _REFUSAL,
     FLAG_EXPLANATIONS,
     FLAG_LABELS,
     GOLDEN_FLAGS,
@@ -16,6 +19,7 @@ from goldenlens.core.flags import (
     FlagThresholds,
     explain,
     golden_flags,
+    is_refusal,
     response_flags,
 )
 from goldenlens.core.lexical import LexicalScorer
@@ -261,3 +265,24 @@ def test_refusals_with_typographic_apostrophes_and_have_phrasing(response: str) 
 
 def test_having_information_is_not_a_refusal() -> None:
     assert _flags("I have enough information: 158 million shares.", ANSWER, "158 million") == []
+
+
+# --- the refusal fast path -------------------------------------------------------------------
+
+_REFUSAL_PIECES = [
+    "I", "i", "do not", "DON'T", "don\u2019t", "dont", "cannot", "CAN'T", "know", "answer", "find",
+    "The context", "documents", "passages", "does", "do", "not", "include", "contain", "MENTION",
+    "provide", "specify", "say", "any", "information", "details", "data", "no", "Not enough",
+    "insufficient", "have", "enough", "sufficient", "unable", "not able", "to", "determine",
+    "be", "answered", "determined", "available", "mentioned", "in", "Sorry", "sorryful",
+    "\u017forry", "\u0130", "\u212aNOW", "caf\u00e9", "revenue", "134.4", ",", ".", "\n", "  ",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_REFUSAL_PIECES), max_size=12), st.sampled_from([" ", "\n", "  ", ""]))
+def test_the_refusal_fast_path_agrees_with_the_pattern(pieces: list[str], glue: str) -> None:
+    """``is_refusal`` (substring prefilter on ASCII text) answers exactly as the
+    case-insensitive pattern on every text, ASCII or not (long s and the Kelvin sign fold
+    under IGNORECASE)."""
+    text = glue.join(pieces)
+    assert is_refusal(text) == (_REFUSAL.search(text) is not None)

@@ -15,7 +15,8 @@ from goldenlens.core.model import GoldenItem, ScoreRecord
 from goldenlens.io.sample import sample_dir
 from goldenlens.jobs import curation
 from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import ScoreOptions, score_project
+from goldenlens.jobs.score_job import score_project
+from goldenlens.jobs.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")

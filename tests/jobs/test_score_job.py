@@ -14,7 +14,8 @@ from goldenlens.io.sample import sample_dir
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.jobs.report_job import build_report
-from goldenlens.jobs.score_job import ScoreOptions, score_project
+from goldenlens.jobs.score_job import score_project
+from goldenlens.jobs.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT
 

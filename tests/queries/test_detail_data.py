@@ -13,7 +13,8 @@ from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.signature import Signature
 from goldenlens.io.sample import sample_dir
 from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import ScoreOptions, score_project
+from goldenlens.jobs.score_job import score_project
+from goldenlens.jobs.score_rows import ScoreOptions
 from goldenlens.queries.detail_data import PipelineDetail, QuestionDetail, load_question_detail
 from goldenlens.store.project import ProjectStore
 

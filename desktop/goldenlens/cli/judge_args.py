@@ -6,16 +6,33 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goldenlens.core.model import InputError, Problem, Severity
-from goldenlens.jobs.judge_job import JUDGE_RUN, JudgeOptions, judge_project
-from goldenlens.judge.registry import valid_names
-from goldenlens.store.project import ProjectStore
 
 from .output import StderrProgress
 
+if TYPE_CHECKING:  # the judge packages (numpy, llama.cpp) load only when a judge run is asked for
+    from goldenlens.jobs.judge_job import JudgeOptions
+    from goldenlens.store.project import ProjectStore
+
 DEFAULT = "default"
+
+#: Stands for the list of judge metric names in the ``--metrics`` help, filled in by
+#: :class:`JudgeHelpFormatter` only when help is shown: listing them imports the judge registry.
+METRIC_NAMES_PLACEHOLDER = "{judge metric names}"
+
+
+class JudgeHelpFormatter(argparse.HelpFormatter):
+    """Fills in the judge metric names when ``--help`` is printed (and only then)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if text is None or METRIC_NAMES_PLACEHOLDER not in text:
+            return text
+        from goldenlens.judge.registry import valid_names
+
+        return text.replace(METRIC_NAMES_PLACEHOLDER, ", ".join(valid_names()))
 
 
 def add_judge_options(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +43,7 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
         "--metrics",
         metavar="NAME,...",
         help="judge/embedding metrics or groups (judge, embedding, aspects, all): "
-        + ", ".join(valid_names()),
+        f"{METRIC_NAMES_PLACEHOLDER}",
     )
     group.add_argument(
         "--judge-model",
@@ -102,6 +119,8 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
     reported as bad input (exit 2) before anything is imported or scored."""
     if not args.metrics:
         return None
+    from goldenlens.jobs.judge_job import JudgeOptions
+
     try:
         options = JudgeOptions(
             metrics=tuple(name for name in args.metrics.split(",") if name.strip()),
@@ -125,6 +144,8 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
 def resume_judge(store: ProjectStore, *, quiet: bool) -> int | None:
     """Resume the newest unfinished judge run of ``store`` with its stored options; None when
     there is none. A model file of the run that no longer exists is bad input."""
+    from goldenlens.jobs.judge_job import JUDGE_RUN, JudgeOptions, judge_project
+
     pending = store.unfinished_runs(JUDGE_RUN)
     if not pending:
         return None

@@ -9,30 +9,23 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goldenlens import __version__
 from goldenlens.core.model import InputError, Severity
-from goldenlens.io.golden_writer import ExportError
-from goldenlens.jobs.curation import run_options
-from goldenlens.jobs.import_and_score import import_and_score
-from goldenlens.jobs.import_job import ImportResult
-from goldenlens.jobs.judge_job import JudgeOptions, JudgeRunError
 from goldenlens.jobs.progress import Cancelled
-from goldenlens.jobs.report_job import NoScoresError
-from goldenlens.jobs.sample_project import SAMPLE_PROJECT_NAME, ensure_sample_project
-from goldenlens.jobs.score_job import ScoreOptions, score_project
-from goldenlens.judge.engine import JudgeEngineError
-from goldenlens.judge.model_files import ModelNotFoundError
-from goldenlens.store.project import ProjectStore, StoreError
 
-from .judge_args import add_judge_options, judge_options, resume_judge
-from .output import StderrProgress, parse_mapping, print_problems, write_outputs
+from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
+from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
 
+if TYPE_CHECKING:
+    pass
+
 EXIT_BAD_INPUT = 2
+EXIT_CANCELLED = 130
 
 
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -84,7 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"goldenlens {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    score = sub.add_parser("score", help="import a golden set and responses, score them, write a report")
+    score = sub.add_parser(
+        "score",
+        help="import a golden set and responses, score them, write a report",
+        formatter_class=JudgeHelpFormatter,
+    )
     score.add_argument("golden", type=Path, help="golden set: .xlsx .xlsm .xls .ods .csv .tsv")
     score.add_argument(
         "responses", type=Path, help="pipeline responses (long or wide layout); may be the same workbook"
@@ -141,108 +138,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _import_and_score(
-    project: Path,
-    golden: Path,
-    responses: Path | None,
-    args: argparse.Namespace,
-    *,
-    multiset: bool,
-    judge: JudgeOptions | None = None,
-) -> tuple[ImportResult, int, int | None]:
-    progress = StderrProgress(quiet=getattr(args, "quiet", False))
-    done = import_and_score(
-        project,
-        golden,
-        responses,
-        golden_sheet=getattr(args, "golden_sheet", None),
-        responses_sheet=getattr(args, "responses_sheet", None),
-        mapping=parse_mapping(getattr(args, "map", [])),
-        header_row=getattr(args, "header_row", None),
-        responses_header_row=getattr(args, "responses_header_row", None),
-        options=ScoreOptions(multiset=multiset),
-        judge=judge,
-        progress=progress,
-    )
-    progress.finish()
-    assert done.run_id is not None  # scoring errors are raised, not reported, here
-    return done.imported, done.run_id, done.judge_run_id
-
-
 def _cmd_score(args: argparse.Namespace) -> int:
     judge = judge_options(args)
-    with tempfile.TemporaryDirectory(prefix="goldenlens-") as tmp:
-        project = args.project or Path(tmp) / "scores.goldenlens"
-        result, run_id, judge_run = _import_and_score(
-            project, args.golden, args.responses, args, multiset=args.multiset, judge=judge
-        )
-        print_problems(result.problems)
-        with ProjectStore.open(project) as store:
-            write_outputs(store, run_id, args.output, judge_run_id=judge_run)
-    return 0
+    if args.project is not None or judge is not None:
+        from .project_commands import cmd_score_project
+
+        return cmd_score_project(args, judge)
+    return _score_files(args)
 
 
-def _cmd_report(args: argparse.Namespace) -> int:
-    with ProjectStore.open(args.project) as store:
-        write_outputs(store, None, args.output)
-    return 0
+def _score_files(args: argparse.Namespace) -> int:
+    """``score`` with nothing to keep: files in, report out, no project in between."""
+    from goldenlens.jobs.score_files import score_files
+    from goldenlens.jobs.score_rows import ScoreOptions
 
-
-def _cmd_resume(args: argparse.Namespace) -> int:
-    with ProjectStore.open(args.project) as store:
-        pending = store.unfinished_runs("lexical")
-        run_id = None
-        if pending:
-            # The run's own options (counting and flag thresholds); on changed inputs
-            # score_project starts a fresh run rather than finish this one with them.
-            options = run_options(pending[-1].params)
-            progress = StderrProgress(quiet=args.quiet)
-            run_id = score_project(store, options, progress=progress)
-            progress.finish()
-            if run_id != pending[-1].id:
-                print(
-                    f"{args.project.name}: the inputs changed since run {pending[-1].id} was interrupted; "
-                    f"scored them afresh in run {run_id}",
-                    file=sys.stderr,
-                )
-        judge_run = resume_judge(store, quiet=args.quiet)
-        if run_id is None and judge_run is None:
-            print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)
-            return 0
-        write_outputs(store, run_id, None, judge_run_id=judge_run)
-    return 0
-
-
-def _cmd_export_golden(args: argparse.Namespace) -> int:
-    from goldenlens.io.golden_writer import write_golden_workbook
-    from goldenlens.io.readers import read_golden
-
-    if args.source.suffix.lower() == ".goldenlens":
-        from goldenlens.jobs.report_job import export_golden
-
-        with ProjectStore.open(args.source) as store:
-            count = export_golden(store, args.output)
-    else:
-        golden, problems = read_golden(
-            args.source, sheet=args.golden_sheet, mapping=parse_mapping(args.map), header_row=args.header_row
-        )
-        print_problems(problems)
-        write_golden_workbook(golden.items, args.output)
-        count = len(golden.items)
-    print(f"Wrote {count} golden items to {args.output}")
-    return 0
-
-
-def _cmd_sample(args: argparse.Namespace) -> int:
-    out_dir: Path = args.out_dir
     progress = StderrProgress(quiet=args.quiet)
-    project = ensure_sample_project(out_dir / SAMPLE_PROJECT_NAME, progress=progress)
+    try:
+        done = score_files(
+            args.golden,
+            args.responses,
+            golden_sheet=args.golden_sheet,
+            responses_sheet=args.responses_sheet,
+            mapping=parse_mapping(args.map),
+            header_row=args.header_row,
+            responses_header_row=args.responses_header_row,
+            options=ScoreOptions(multiset=args.multiset),
+            progress=progress,
+        )
+    except KeyboardInterrupt:
+        print("goldenlens: cancelled; nothing was written.", file=sys.stderr)
+        return EXIT_CANCELLED
     progress.finish()
-    report_path = out_dir / "amazon_q2_2023-report.xlsx"
-    with ProjectStore.open(project) as store:
-        write_outputs(store, None, report_path)
-        write_outputs(store, None, None)
-    print(f"Project: {project}\nReport:  {report_path}")
+    print_problems(done.problems)
+    out: Path | None = args.output
+    if out is not None and out.suffix.lower() == ".json":
+        done.write_json(out)  # straight from the workers' rendered rows
+        print(f"Wrote {done.row_count} scored responses to {out}", file=sys.stderr)
+    else:
+        write_report(done.report(), out, sources=done.sources)
     return 0
 
 
@@ -267,23 +200,53 @@ def _cmd_gui(args: argparse.Namespace) -> int:
     return run_app(project=args.project, sample=args.sample)
 
 
-COMMANDS = {
+#: Commands that work on a project file live in :mod:`.project_commands`, imported when one
+#: runs: scoring files straight to a report needs neither the store nor SQLite.
+_PROJECT_COMMANDS = ("report", "resume", "export-golden", "sample")
+
+
+def _project_command(name: str) -> Callable[[argparse.Namespace], int]:
+    from . import project_commands
+
+    return project_commands.COMMANDS[name]
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "gui": _cmd_gui,
     "score": _cmd_score,
-    "report": _cmd_report,
-    "resume": _cmd_resume,
-    "export-golden": _cmd_export_golden,
-    "sample": _cmd_sample,
     "override": cmd_override,
     "review": cmd_review,
 }
+
+
+#: Errors a command reports as one line (exit 2), by the module that defines each. Only those
+#: of modules already imported are caught: an error whose module never loaded cannot have been
+#: raised, and importing the store or the judge just to name their errors would cost every
+#: command line their start-up time.
+_ONE_LINE_ERRORS = (
+    ("goldenlens.judge.model_files", "ModelNotFoundError"),  # a FileNotFoundError: before OSError
+    ("goldenlens.store.values", "StoreError"),
+    ("goldenlens.io.output_files", "ExportError"),
+    ("goldenlens.jobs.report_job", "NoScoresError"),
+    ("goldenlens.judge.engine", "JudgeEngineError"),
+    ("goldenlens.jobs.judge_job", "JudgeRunError"),
+)
+
+
+def _one_line_errors() -> tuple[type[BaseException], ...]:
+    found: list[type[BaseException]] = []
+    for module, name in _ONE_LINE_ERRORS:
+        if module in sys.modules:
+            found.append(getattr(sys.modules[module], name))
+    return tuple(found)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``goldenlens`` console script."""
     args = build_parser().parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
+        command = COMMANDS.get(args.command) or _project_command(args.command)
+        return command(args)
     except InputError as error:
         problem = error.problem
         if problem.message.startswith(problem.file) and problem.location() == problem.file:
@@ -293,10 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"goldenlens: error: {line}", file=sys.stderr)
         print_problems([p for p in error.others if p.severity is not Severity.INFO])
         return EXIT_BAD_INPUT
-    except ModelNotFoundError as error:
-        print(f"goldenlens: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (StoreError, ExportError, NoScoresError, JudgeEngineError, JudgeRunError) as error:
+    except _one_line_errors() as error:
         print(f"goldenlens: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as error:
@@ -308,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "goldenlens: cancelled; finished rows are saved (run 'goldenlens resume PROJECT').",
             file=sys.stderr,
         )
-        return 130
+        return EXIT_CANCELLED
 
 
 if __name__ == "__main__":

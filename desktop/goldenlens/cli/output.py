@@ -6,6 +6,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.metric_names import metric_short
@@ -13,10 +14,10 @@ from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.core.report import Report
 from goldenlens.core.review import review_counts
 from goldenlens.io.report_formats import JudgeScores, write_report_csv, write_report_json
-from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.progress import Progress
-from goldenlens.jobs.report_job import build_report, judge_scores, report_sources
-from goldenlens.store.project import ProjectStore
+
+if TYPE_CHECKING:  # the store and report job load only for commands that open a project
+    from goldenlens.store.project import ProjectStore
 
 
 class StderrProgress:
@@ -173,22 +174,35 @@ def write_outputs(
 ) -> Report:
     """Write the report in the format OUT's extension picks, or print the summary. Judge
     scores (of ``judge_run_id``, else the newest judge run) go into every report format."""
+    from goldenlens.jobs.report_job import build_report, judge_scores, report_sources
+
     report = build_report(store, run_id, judge_run_id=judge_run_id)
     judge = judge_scores(store, judge_run_id)
+    write_report(report, out, judge=judge, sources=report_sources(store))
+    return report
+
+
+def write_report(
+    report: Report, out: Path | None, *, judge: JudgeScores | None = None, sources: Sequence[str] = ()
+) -> None:
+    """Write ``report`` in the format OUT's extension picks (``sources``: the input files, for
+    the workbook's About block), or print the summary when ``out`` is ``None``."""
+    judge = judge or {}
     if out is None:
         print_summary(report)
         if judge:
             print("\nJudge metrics (mean of scored rows; n/s = not scored):")
             print(format_judge_summary(judge, report.pipelines))
-        return report
+        return
     suffix = out.suffix.lower()
     if suffix == ".json":
         write_report_json(report, out, judge)
     elif suffix == ".csv":
         write_report_csv(report, out, judge)
     elif suffix == ".xlsx":
-        write_report_workbook(report, out, sources=report_sources(store), judge=judge)
+        from goldenlens.io.report_writer import write_report_workbook  # openpyxl: only for .xlsx
+
+        write_report_workbook(report, out, sources=list(sources), judge=judge)
     else:
         raise InputError(Problem(out.name, "the report must be .xlsx, .json or .csv", Severity.FATAL))
     print(f"Wrote {len(report.rows)} scored responses to {out}", file=sys.stderr)
-    return report

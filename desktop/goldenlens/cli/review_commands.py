@@ -11,17 +11,13 @@ import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.core.review import REVIEW_ORDER
-from goldenlens.jobs.review_job import (
-    ReviewInputError,
-    default_reviewer,
-    override_score,
-    review_question,
-    withdraw_override,
-)
-from goldenlens.store.project import ProjectStore
+
+if TYPE_CHECKING:  # the store loads when a review command runs, not for every command line
+    from goldenlens.store.project import ProjectStore
 
 
 def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,6 +62,9 @@ def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 @contextmanager
 def _checked(project: Path) -> Iterator[ProjectStore]:
     """The open project; a refused input becomes the CLI's one-line error naming the file."""
+    from goldenlens.jobs.review_job import ReviewInputError
+    from goldenlens.store.project import ProjectStore
+
     with ProjectStore.open(project) as store:
         try:
             yield store
@@ -74,6 +73,8 @@ def _checked(project: Path) -> Iterator[ProjectStore]:
 
 
 def _reviewer(args: argparse.Namespace) -> str:
+    from goldenlens.jobs.review_job import default_reviewer
+
     return args.reviewer if args.reviewer is not None else default_reviewer()
 
 
@@ -89,6 +90,8 @@ def cmd_override(args: argparse.Namespace) -> int:
                 args.project.name, "give either VALUE or --withdraw (not both, not neither)", Severity.FATAL
             )
         )
+    from goldenlens.jobs.review_job import override_score, withdraw_override
+
     with _checked(args.project) as store:
         where = f"{args.question_id} / {args.pipeline}"
         if args.withdraw:
@@ -116,6 +119,8 @@ def cmd_override(args: argparse.Namespace) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """``goldenlens review``: save one question's review state and note."""
+    from goldenlens.jobs.review_job import review_question
+
     with _checked(args.project) as store:
         review = review_question(
             store, args.question_id, args.status, note=args.note, reviewer=_reviewer(args)

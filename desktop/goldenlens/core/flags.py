@@ -135,6 +135,47 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 
+#: The same pattern matched case-sensitively, for text already lower-cased.
+_REFUSAL_LOWER = re.compile(_REFUSAL.pattern)
+#: Every match of :data:`_REFUSAL` contains one of these words (each alternative ends in one of
+#: them, or is "sorry"): a text without any of them cannot be a refusal.
+_REFUSAL_WORDS = (
+    "know",
+    "answer",
+    "find",
+    "say",
+    "provide",
+    "include",
+    "contain",
+    "mention",
+    "specify",
+    "information",
+    "details",
+    "data",
+    "context",
+    "determine",
+    "available",
+    "sorry",
+)
+
+
+def is_refusal(response: str) -> bool:
+    """True when ``response`` declines to answer (:data:`_REFUSAL` matches).
+
+    The regular expression costs ~40 µs a response, most of a row's scoring time; for ASCII
+    text (where ``str.lower`` and ``re.IGNORECASE`` agree exactly) a substring test of the
+    words every match contains rules most responses out first, and the rest are matched
+    lower-cased. Other text goes through the case-insensitive pattern itself, so the answer
+    is always the pattern's.
+    """
+    if not response.isascii():
+        return _REFUSAL.search(response) is not None
+    lower = response.lower()
+    if not any(word in lower for word in _REFUSAL_WORDS):
+        return False
+    return _REFUSAL_LOWER.search(lower) is not None
+
+
 _COMMON_WORDS = frozenset(
     [
         "yes",
@@ -209,7 +250,7 @@ def response_flags(
     fact_found = exact is not None and exact >= 1.0
     quasi_found = quasi is not None and quasi >= 1.0
     recall, precision = scores[RECALL] or 0.0, scores[PRECISION] or 0.0
-    if _REFUSAL.search(response):
+    if is_refusal(response):
         # A refusal repeats the question's words, so recall can be high: it is not a hallucination.
         return [Flag.REFUSAL]
     flags: list[Flag] = []

@@ -6,9 +6,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from goldenlens.core.facts import FactResult
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags, response_flags
 from goldenlens.core.lexical import (
     FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LEXICAL_SCORE_NAMES,
     LexicalResult,
     LexicalScorer,
@@ -54,6 +56,24 @@ class ScoredRow:
 
     def is_overridden(self, metric: str) -> bool:
         return metric in self.overrides
+
+
+def row_from_scores(
+    item: GoldenItem,
+    response: PipelineResponse,
+    scores: dict[str, float | None],
+    *,
+    reasons: Mapping[str, str],
+    params: dict[str, object],
+    flags: tuple[Flag, ...] = (),
+    overrides: Mapping[str, AppliedOverride] | None = None,
+) -> ScoredRow:
+    """A row from its seven stored values (``None``: not scored, with ``reasons[metric]``
+    saying why), as a run keeps them: no alignment (derived when shown), and the fact result
+    rebuilt from the two Factual Knowledge values."""
+    why = {name: reasons.get(name, "") for name in LEXICAL_SCORE_NAMES if scores[name] is None}
+    fact = FactResult(scores[FACTUAL_KNOWLEDGE] or 0.0, scores[FACTUAL_KNOWLEDGE_QUASI_EXACT] or 0.0)
+    return ScoredRow(item, response, LexicalResult(scores, fact, None, params, why), flags, overrides or {})
 
 
 @dataclass(frozen=True)
@@ -102,26 +122,40 @@ class Report:
 def summarise(
     rows: Iterable[ScoredRow], pipelines: Sequence[str], score_names: Sequence[str] = LEXICAL_SCORE_NAMES
 ) -> dict[str, dict[str, float | None]]:
-    """Mean of each score per pipeline, as FMEval aggregates (plain mean over rows).
+    """Mean of each effective score per pipeline (:func:`summarise_values` of the rows)."""
+    pairs = ((r.response.pipeline, [r.scores[name] for name in score_names]) for r in rows)
+    return summarise_values(pairs, pipelines, score_names)
+
+
+def summarise_values(
+    rows: Iterable[tuple[str, Sequence[float | None]]],
+    pipelines: Sequence[str],
+    score_names: Sequence[str] = LEXICAL_SCORE_NAMES,
+) -> dict[str, dict[str, float | None]]:
+    """Mean of each score per pipeline, as FMEval aggregates (plain mean over rows), from
+    ``(pipeline, values in score_names order)`` in report order (the sums are added in that
+    order, so the means are the same to the last bit however the rows were scored).
 
     Not-scored values (``None``) are left out of their metric's mean; a metric with no scored
     row has mean ``None``. With every row scored this is exactly FMEval's mean; a pipeline with
     no rows keeps 0.0 as before.
     """
-    sums: dict[str, dict[str, float]] = {p: dict.fromkeys(score_names, 0.0) for p in pipelines}
-    counts: dict[str, dict[str, int]] = {p: dict.fromkeys(score_names, 0) for p in pipelines}
+    width = len(score_names)
+    sums: dict[str, list[float]] = {p: [0.0] * width for p in pipelines}
+    counts: dict[str, list[int]] = {p: [0] * width for p in pipelines}
     rows_of: dict[str, int] = dict.fromkeys(pipelines, 0)
-    for r in rows:
-        p = r.response.pipeline
-        rows_of[p] = rows_of.get(p, 0) + 1
-        target = sums.setdefault(p, dict.fromkeys(score_names, 0.0))
-        counted = counts.setdefault(p, dict.fromkeys(score_names, 0))
-        for name in score_names:
-            value = r.scores[name]
+    for pipeline, values in rows:
+        rows_of[pipeline] = rows_of.get(pipeline, 0) + 1
+        target = sums.setdefault(pipeline, [0.0] * width)
+        counted = counts.setdefault(pipeline, [0] * width)
+        for n, value in enumerate(values):
             if value is not None:
-                target[name] += value
-                counted[name] += 1
-    return {p: {n: _mean(v, counts[p][n], rows_of[p]) for n, v in s.items()} for p, s in sums.items()}
+                target[n] += value
+                counted[n] += 1
+    return {
+        p: {name: _mean(s[n], counts[p][n], rows_of[p]) for n, name in enumerate(score_names)}
+        for p, s in sums.items()
+    }
 
 
 def _mean(total: float, scored: int, rows: int) -> float | None:

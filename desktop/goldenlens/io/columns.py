@@ -301,3 +301,13 @@ def find_column(header: Sequence[str], name: str) -> str | None:
         return stripped
     wanted = column_key(name)
     return next((column for column in header if column_key(column) == wanted), None)
+
+
+def column_letter(index: int) -> str:
+    """Excel's column letters for a 0-based column index: 0 → ``A``, 27 → ``AB``."""
+    letters = ""
+    index += 1
+    while index:
+        index, remainder = divmod(index - 1, 26)
+        letters = chr(ord("A") + remainder) + letters
+    return letters

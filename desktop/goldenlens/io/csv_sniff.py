@@ -26,9 +26,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from openpyxl.utils import get_column_letter
-
 from goldenlens.core.model import InputError, Problem, Severity
+from goldenlens.io.columns import column_letter
 
 DELIMITERS: tuple[str, ...] = (",", ";", "\t")
 
@@ -231,7 +230,7 @@ def _nul_in_cell(file: str, records: list[list[str]]) -> Problem:
                 return Problem(
                     file,
                     f"{file} is not CSV text: it contains binary data (a NUL byte in row {index + 1}, "
-                    f"column {get_column_letter(position + 1)}). Text never holds one: the file is "
+                    f"column {column_letter(position)}). Text never holds one: the file is "
                     "damaged or was written by a faulty export; remove it or export the file again.",
                     Severity.FATAL,
                     row=index + 1,

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from openpyxl.utils import get_column_letter
-
 from goldenlens.core.model import Problem, Severity
+from goldenlens.io.columns import column_letter
 from goldenlens.io.visible_text import ODD_SPACES, ZERO_WIDTH, hidden_characters, visible
 
 _CLEAN = str.maketrans({**dict.fromkeys(ZERO_WIDTH), **dict.fromkeys(ODD_SPACES, " ")})
@@ -38,7 +37,7 @@ def header_name_problems(
         problems.append(
             Problem(
                 file,
-                f"the header '{visible(cell)}' (column {get_column_letter(index + 1)}) holds invisible "
+                f"the header '{visible(cell)}' (column {column_letter(index)}) holds invisible "
                 f"characters ({hidden}); they are ignored and the column is read as '{name}'.",
                 Severity.INFO,
                 sheet=sheet,

@@ -27,12 +27,13 @@ from goldenlens.io.columns import (
     ColumnMap,
     MappingError,
     ResponseColumns,
+    column_letter,
     detect_golden_columns,
     detect_response_layout,
 )
 from goldenlens.io.golden_table import golden_column_problem, golden_from_table
 from goldenlens.io.response_join import join_responses
-from goldenlens.io.tables import RawTable, TableFile, column_letter, fatal
+from goldenlens.io.tables import RawTable, TableFile, fatal
 
 Kind = Literal["golden", "responses"]
 

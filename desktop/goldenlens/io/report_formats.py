@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from goldenlens.core.flags import Flag
 from goldenlens.core.lexical import FACT_SCORE_NAMES, LEXICAL_SCORE_NAMES
-from goldenlens.core.model import ScoreRecord, ScoreStatus
+from goldenlens.core.model import GoldenItem, Problem, ScoreRecord, ScoreStatus
 from goldenlens.core.report import Report
 from goldenlens.core.review import AppliedOverride, QuestionReview, review_counts
+from goldenlens.core.signature import Signature
 from goldenlens.io.output_files import write_atomically
 
 #: Judge scores of a run: ``{(question_id, pipeline): {metric: record}}``.
@@ -72,32 +74,57 @@ def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[s
 
 
 def iter_report_rows(report: Report, judge: JudgeScores | None = None) -> Iterator[dict[str, Any]]:
-    """One dict per (question, pipeline): ids, the seven effective scores (overrides applied;
-    ``None``: not scored), the ``status`` of each and the ``reasons`` of the not-scored ones,
-    the flag names, the question's ``review_status``/``review_note`` and ``overrides``
-    {metric: :func:`override_fields`} (lexical and judge metrics); with ``judge``, also
+    """One dict per (question, pipeline) (:func:`row_fields`); with ``judge``, also
     ``judge``/``judge_status``/``judge_reasons`` per row."""
     metrics = judge_metric_names(judge) if judge else []
     for row in report.rows:
-        review = report.review(row.item.id)
-        scores = row.scores
-        yield {
-            "question_id": row.item.id,
-            "pipeline": row.response.pipeline,
-            **{name: scores[name] for name in LEXICAL_SCORE_NAMES},
-            "status": {
-                name: (ScoreStatus.SCORED if scores[name] is not None else ScoreStatus.NOT_SCORED).value
-                for name in LEXICAL_SCORE_NAMES
-            },
-            "reasons": {
-                name: row.result.reasons.get(name, "") for name in LEXICAL_SCORE_NAMES if scores[name] is None
-            },
-            "flags": [flag.value for flag in row.flags],
-            "review_status": review.status,
-            "review_note": review.note,
-            "overrides": {metric: override_fields(o) for metric, o in row.overrides.items()},
-            **(_judge_fields(row.key, judge, metrics) if judge else {}),
-        }
+        fields = row_fields(
+            row.item.id,
+            row.response.pipeline,
+            row.scores,
+            reasons=row.result.reasons,
+            flags=[flag.value for flag in row.flags],
+            review=report.review(row.item.id),
+            overrides=row.overrides,
+        )
+        if judge:
+            fields |= _judge_fields(row.key, judge, metrics)
+        yield fields
+
+
+def row_fields(
+    question_id: str,
+    pipeline: str,
+    scores: Mapping[str, float | None],
+    *,
+    reasons: Mapping[str, str],
+    flags: Sequence[str],
+    review: QuestionReview,
+    overrides: Mapping[str, AppliedOverride],
+) -> dict[str, Any]:
+    """A report row: ids, the seven effective scores (overrides applied; ``None``: not
+    scored), the ``status`` of each and the ``reasons`` of the not-scored ones, the flag
+    names, the question's ``review_status``/``review_note`` and ``overrides``
+    {metric: :func:`override_fields`} (lexical and judge metrics)."""
+    return {
+        "question_id": question_id,
+        "pipeline": pipeline,
+        **{name: scores[name] for name in LEXICAL_SCORE_NAMES},
+        "status": {
+            name: (ScoreStatus.SCORED if scores[name] is not None else ScoreStatus.NOT_SCORED).value
+            for name in LEXICAL_SCORE_NAMES
+        },
+        "reasons": {name: reasons.get(name, "") for name in LEXICAL_SCORE_NAMES if scores[name] is None},
+        "flags": list(flags),
+        "review_status": review.status,
+        "review_note": review.note,
+        "overrides": {metric: override_fields(o) for metric, o in overrides.items()},
+    }
+
+
+def row_json(fields: Mapping[str, Any]) -> str:
+    """A row of the JSON report as its one line (compact, C-encoded)."""
+    return _dumps(fields)
 
 
 def judge_signatures(judge: JudgeScores) -> dict[str, str]:
@@ -122,20 +149,39 @@ def report_to_dict(report: Report, judge: JudgeScores | None = None) -> dict[str
 def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The JSON report's entries before and after ``rows``."""
     head: dict[str, Any] = {"judge_signatures": judge_signatures(judge)} if judge else {}
-    counts = report.override_counts()
-    tail = {
-        "summary": report.summary(),
-        "overridden": counts,
-        "overridden_total": sum(sum(by_metric.values()) for by_metric in counts.values()),
-        "reviews": {item.id: review_fields(report.review(item.id)) for item in report.golden},
-        "review_counts": review_counts(report.review(item.id) for item in report.golden),
-        "golden_flags": {
-            qid: [f.value for f in flags] for qid, flags in report.golden_flags.items() if flags
-        },
-        "signatures": {name: sig.short() for name, sig in report.signatures.items()},
-        "problems": [p.as_dict() for p in report.problems],
+    return head, report_tail(
+        report.golden,
+        summary=report.summary(),
+        overridden=report.override_counts(),
+        review=report.review,
+        golden_flags=report.golden_flags,
+        signatures=report.signatures,
+        problems=report.problems,
+    )
+
+
+def report_tail(
+    golden: Sequence[GoldenItem],
+    *,
+    summary: Mapping[str, Mapping[str, float | None]],
+    overridden: Mapping[str, Mapping[str, int]],
+    review: Callable[[str], QuestionReview],
+    golden_flags: Mapping[str, Sequence[Flag]],
+    signatures: Mapping[str, Signature],
+    problems: Sequence[Problem],
+) -> dict[str, Any]:
+    """The JSON report's entries after ``rows``: per-pipeline means of the effective scores,
+    overridden values, every question's review state, flags, signatures, input problems."""
+    return {
+        "summary": summary,
+        "overridden": overridden,
+        "overridden_total": sum(sum(by_metric.values()) for by_metric in overridden.values()),
+        "reviews": {item.id: review_fields(review(item.id)) for item in golden},
+        "review_counts": review_counts(review(item.id) for item in golden),
+        "golden_flags": {qid: [f.value for f in flags] for qid, flags in golden_flags.items() if flags},
+        "signatures": {name: sig.short() for name, sig in signatures.items()},
+        "problems": [p.as_dict() for p in problems],
     }
-    return head, tail
 
 
 #: Entries of the JSON report with one element per row or question: written one element a
@@ -146,18 +192,29 @@ _PER_LINE = frozenset({"rows", "reviews", "golden_flags", "problems"})
 def write_report_json(report: Report, path: Path, judge: JudgeScores | None = None) -> None:
     """The report as one JSON document, streamed row by row (one row a line, never the whole
     document in memory), written whole or not at all (:class:`ExportError`)."""
-    write_atomically(path, lambda temporary: _write_json(report, judge, temporary))
-
-
-def _write_json(report: Report, judge: JudgeScores | None, path: Path) -> None:
     head, tail = _report_parts(report, judge)
+    lines = (row_json(row) for row in iter_report_rows(report, judge))
+    write_json_document(path, head, lines, tail)
+
+
+def write_json_document(
+    path: Path, head: Mapping[str, Any], row_lines: Iterable[str], tail: Mapping[str, Any]
+) -> None:
+    """The JSON report from its parts: ``head`` entries, ``rows`` (each already one line of
+    JSON, :func:`row_json`), then ``tail`` entries; written whole or not at all."""
+    write_atomically(path, lambda temporary: _write_json(temporary, head, row_lines, tail))
+
+
+def _write_json(
+    path: Path, head: Mapping[str, Any], row_lines: Iterable[str], tail: Mapping[str, Any]
+) -> None:
     entries: list[tuple[str, Any]] = [*head.items(), ("rows", None), *tail.items()]
     with path.open("w", encoding="utf-8") as handle:
         handle.write("{")
         for n, (name, value) in enumerate(entries):
             handle.write(("," if n else "") + f"\n  {_dumps(name)}: ")
             if name == "rows":
-                _write_lines(handle, (_dumps(row) for row in iter_report_rows(report, judge)), "[", "]")
+                _write_lines(handle, iter(row_lines), "[", "]")
             elif name in _PER_LINE and isinstance(value, dict):
                 _write_lines(handle, (f"{_dumps(k)}: {_dumps(v)}" for k, v in value.items()), "{", "}")
             elif name in _PER_LINE and isinstance(value, list):

@@ -33,15 +33,14 @@ from dataclasses import dataclass, replace
 from operator import itemgetter
 from pathlib import Path
 from types import TracebackType
-from typing import Self, cast
+from typing import TYPE_CHECKING, Self, cast
 from xml.etree import ElementTree as ET
 
-import pandas as pd
 import xlrd
 
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.io.cell_text import column_text
-from goldenlens.io.columns import column_key, header_keys
+from goldenlens.io.columns import column_key, column_letter, header_keys
 from goldenlens.io.csv_sniff import parse_records
 from goldenlens.io.header_names import clean_header_name, header_name_problems
 from goldenlens.io.link_paths import unreachable_reason
@@ -50,6 +49,9 @@ from goldenlens.io.sheet_facts import SheetFacts, apply_facts
 from goldenlens.io.suspect_text import suspect_text_problems
 from goldenlens.io.xls_facts import XlsFacts
 from goldenlens.io.xlsx_facts import SheetTooLargeError, XlsxFacts
+
+if TYPE_CHECKING:  # pandas and xlrd load when a workbook is opened: a CSV needs neither
+    import pandas as pd
 
 # How far down a header row is looked for (title rows, notes and blank rows above it).
 HEADER_SEARCH_ROWS = 20
@@ -286,6 +288,8 @@ class TableFile:
         return SheetFacts()
 
     def _frame(self, sheet: str, facts: SheetFacts) -> pd.DataFrame:
+        import pandas as pd
+
         try:
             if facts.trimmed is not None:
                 with _replaced_part(self.path, *facts.trimmed) as copy:
@@ -504,16 +508,6 @@ def _even_rows(
     return even, kept, problems
 
 
-def column_letter(index: int) -> str:
-    """Excel's column letters for a 0-based column index: 0 → ``A``, 27 → ``AB``."""
-    letters = ""
-    index += 1
-    while index:
-        index, remainder = divmod(index - 1, 26)
-        letters = chr(ord("A") + remainder) + letters
-    return letters
-
-
 def _projector(keep: list[int], width: int) -> Callable[[Sequence[str]], tuple[str, ...]]:
     """A fast row → kept-cells function (``itemgetter`` runs in C)."""
     if keep == list(range(width)):
@@ -599,6 +593,8 @@ def _read_bytes(path: Path, file: str) -> bytes:
 
 
 def _open_workbook(path: Path, file: str) -> pd.ExcelFile:
+    import pandas as pd
+
     try:
         return pd.ExcelFile(path, engine="calamine")
     except (KeyboardInterrupt, SystemExit):

@@ -29,7 +29,8 @@ from goldenlens.core.lexical import (
 )
 from goldenlens.core.model import GoldenItem, ScoreRecord
 from goldenlens.core.run_kinds import LEXICAL_RUN
-from goldenlens.jobs.score_job import ScoreOptions, score_rows
+from goldenlens.jobs.score_job import score_rows
+from goldenlens.jobs.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import GOLDEN_ROW, REVIEW_STATUSES, Override, Review
 

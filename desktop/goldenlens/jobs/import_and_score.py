@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from goldenlens.core.run_kinds import LEXICAL_RUN
 from goldenlens.jobs.import_job import ImportResult, import_inputs, project_for_import
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
-from goldenlens.jobs.score_job import ScoreOptions, score_project
+from goldenlens.jobs.score_job import score_project
+from goldenlens.jobs.score_rows import ScoreOptions
 
 if TYPE_CHECKING:  # the judge packages load only when a judge run is asked for
     from goldenlens.jobs.judge_job import JudgeOptions

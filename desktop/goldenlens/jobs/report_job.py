@@ -7,17 +7,13 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 
-from goldenlens.core.facts import FactResult
 from goldenlens.core.flags import Flag, FlagThresholds
 from goldenlens.core.lexical import (
     F1_SCORE,
-    FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LEXICAL_SCORE_NAMES,
-    LexicalResult,
 )
 from goldenlens.core.model import ScoreRecord, ScoreStatus
-from goldenlens.core.report import Report, ScoredRow
+from goldenlens.core.report import Report, ScoredRow, row_from_scores
 from goldenlens.core.review import AppliedOverride, QuestionReview
 from goldenlens.core.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.core.signature import Signature
@@ -137,10 +133,11 @@ def build_report(
     keys, columns = store.score_columns(run_id, LEXICAL_SCORE_NAMES)
     row_of = {key: n for n, key in enumerate(keys)}
     reasons = store.score_reasons(run_id, LEXICAL_SCORE_NAMES)
-    signatures = {
-        metric: Signature.from_json(text)
-        for metric, text in store.run_signatures(run_id).items()
-        if metric in LEXICAL_SCORE_NAMES
+    stored_signatures = store.run_signatures(run_id)
+    signatures = {  # in score order, as a report scored without a project lists them
+        metric: Signature.from_json(stored_signatures[metric])
+        for metric in LEXICAL_SCORE_NAMES
+        if metric in stored_signatures
     }
     f1 = signatures.get(F1_SCORE)
     params: dict[str, object] = dict(f1.params) if f1 is not None else {}
@@ -166,14 +163,15 @@ def build_report(
             continue
         scores = {name: columns[name][n] for name in LEXICAL_SCORE_NAMES}
         why = {name: reasons.get((*key, name), "") for name in LEXICAL_SCORE_NAMES if scores[name] is None}
-        fact = FactResult(scores[FACTUAL_KNOWLEDGE] or 0.0, scores[FACTUAL_KNOWLEDGE_QUASI_EXACT] or 0.0)
         rows.append(
-            ScoredRow(
+            row_from_scores(
                 by_id[response.question_id],
                 response,
-                LexicalResult(scores, fact, None, params, why),
-                tuple(response_flags.get(key, ())),
-                overrides.get(key, {}),
+                scores,
+                reasons=why,
+                params=params,
+                flags=tuple(response_flags.get(key, ())),
+                overrides=overrides.get(key, {}),
             )
         )
     thresholds = FlagThresholds()

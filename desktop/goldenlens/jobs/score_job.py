@@ -12,8 +12,6 @@ process refuses to score the same project meanwhile.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from goldenlens.core.fingerprint import inputs_fingerprint
 from goldenlens.core.flags import FlagThresholds, golden_flags, response_flags
@@ -24,20 +22,9 @@ from goldenlens.core.serial import result_to_records
 from goldenlens.core.signature import lexical_signature
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.resume import resumable_run
-from goldenlens.jobs.score_rows import RowText, score_chunks, workers_for
+from goldenlens.jobs.score_rows import RowText, ScoreOptions, score_chunks, workers_for
 from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
-
-
-@dataclass(frozen=True)
-class ScoreOptions:
-    """What changes the lexical numbers or flags; stored as the run's parameters."""
-
-    multiset: bool = False
-    thresholds: FlagThresholds = field(default_factory=FlagThresholds)
-
-    def params(self) -> dict[str, Any]:
-        return {"multiset": self.multiset, "thresholds": self.thresholds.as_dict()}
 
 
 def score_rows(

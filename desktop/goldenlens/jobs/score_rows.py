@@ -17,10 +17,10 @@ import multiprocessing
 import os
 import threading
 from collections import deque
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from goldenlens.core.flags import FlagThresholds, response_flags
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalScorer
@@ -46,6 +46,22 @@ class ScoredChunk:
     reasons: list[tuple[str, str, str, str]] = field(default_factory=list)
     #: ``(question_id, pipeline, flag)``
     flags: list[tuple[str, str, str]] = field(default_factory=list)
+    #: Filled by a rendering worker (:func:`goldenlens.jobs.score_files.render_chunk`) only:
+    #: each row's line of the JSON report, and ``(question_id, flags)`` of each question
+    #: whose rows the chunk holds.
+    lines: list[str] = field(default_factory=list)
+    golden_flags: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """What changes the lexical numbers or flags; stored as the run's parameters."""
+
+    multiset: bool = False
+    thresholds: FlagThresholds = field(default_factory=FlagThresholds)
+
+    def params(self) -> dict[str, Any]:
+        return {"multiset": self.multiset, "thresholds": self.thresholds.as_dict()}
 
 
 def score_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresholds) -> ScoredChunk:
@@ -80,20 +96,30 @@ def workers_for(rows: int) -> int:
     return min(cores, 4)
 
 
+#: A function that scores one chunk: :func:`score_chunk` or one that does more per row.
+ChunkWorker = Callable[[Sequence[RowText], bool, FlagThresholds], ScoredChunk]
+
+
 def score_chunks(
-    chunks: Iterable[Sequence[RowText]], multiset: bool, thresholds: FlagThresholds, *, workers: int
+    chunks: Iterable[Sequence[RowText]],
+    multiset: bool,
+    thresholds: FlagThresholds,
+    *,
+    workers: int,
+    worker: ChunkWorker = score_chunk,
 ) -> Generator[ScoredChunk, None, None]:
-    """Scores of each chunk, in order. With ``workers`` > 0 the chunks are scored in a process
-    pool; closing the iterator early (a cancel) stops it without waiting for queued chunks."""
+    """``worker``'s result for each chunk, in order. With ``workers`` > 0 the chunks are scored
+    in a process pool (``worker`` must then be a module-level function); closing the iterator
+    early (a cancel) stops it without waiting for queued chunks."""
     if workers <= 0:
         for chunk in chunks:
-            yield score_chunk(chunk, multiset, thresholds)
+            yield worker(chunk, multiset, thresholds)
         return
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         pending: deque[Future[ScoredChunk]] = deque()
         try:
             for chunk in chunks:
-                pending.append(pool.submit(score_chunk, chunk, multiset, thresholds))
+                pending.append(pool.submit(worker, chunk, multiset, thresholds))
                 if len(pending) >= workers * _WINDOW_PER_WORKER:
                     yield pending.popleft().result()
             while pending:

@@ -1,0 +1,265 @@
+"""Score a golden set and responses straight from their files into a report, with no project:
+what ``goldenlens score GOLDEN RESPONSES [-o FILE]`` does when nothing is to be kept.
+
+The same steps as an import followed by a lexical run — the same readers and problems, the
+same row order (golden order, then pipeline order), the same scoring of chunks in a process
+pool (:mod:`goldenlens.jobs.score_rows`), the same golden-row flags and signatures — without
+writing every response and score into SQLite and reading them back, which is most of the time
+a project-backed run takes. The workers also render each row's line of the JSON report and the
+flags of the questions their chunk holds (chunks never split a question), so a JSON report is
+written from what they return; the other formats build the full :class:`Report`. A test
+compares every format with the project path's, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
+from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
+from goldenlens.core.report import Report, ScoredRow, row_from_scores, summarise_values
+from goldenlens.core.review import QuestionReview
+from goldenlens.core.signature import Signature, lexical_signature
+from goldenlens.io.readers import load_inputs
+from goldenlens.io.report_formats import report_tail, row_fields, row_json, write_json_document
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.score_rows import (
+    RowText,
+    ScoredChunk,
+    ScoreOptions,
+    score_chunk,
+    score_chunks,
+    workers_for,
+)
+
+#: Rows a chunk holds at least (the batch size of a project-backed run); a chunk ends with the
+#: last response of a question, so that its worker sees every response of the question.
+CHUNK_ROWS = 500
+
+_FK = LEXICAL_SCORE_NAMES.index(FACTUAL_KNOWLEDGE)
+_UNREVIEWED = QuestionReview()
+
+
+def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresholds) -> ScoredChunk:
+    """:func:`~goldenlens.jobs.score_rows.score_chunk` plus each row's JSON report line and the
+    flags of each question of the chunk (a worker function: module level, picklable).
+
+    Flags are listed by name, as a project lists them, so both paths write the same report.
+    """
+    out = score_chunk(rows, multiset, thresholds)
+    reasons: dict[tuple[str, str], dict[str, str]] = {}
+    for question_id, pipeline, metric, reason in out.reasons:
+        reasons.setdefault((question_id, pipeline), {})[metric] = reason
+    flags: dict[tuple[str, str], list[str]] = {}
+    for question_id, pipeline, flag in out.flags:
+        flags.setdefault((question_id, pipeline), []).append(flag)
+    found: dict[str, list[float]] = {}
+    texts: dict[str, tuple[str, str]] = {}
+    for (key, values), row in zip(zip(out.keys, out.values, strict=True), rows, strict=True):
+        scores = dict(zip(LEXICAL_SCORE_NAMES, values, strict=True))
+        fields = row_fields(
+            key[0],
+            key[1],
+            scores,
+            reasons=reasons.get(key, {}),
+            flags=sorted(flags.get(key, ())),
+            review=_UNREVIEWED,
+            overrides={},
+        )
+        out.lines.append(row_json(fields))
+        texts.setdefault(key[0], (row[3], row[4]))
+        fk = found.setdefault(key[0], [])
+        value = values[_FK]
+        if value is not None:
+            fk.append(value)
+    for question_id, (answer, fact) in texts.items():
+        named = sorted(flag.value for flag in golden_flags(answer, fact, found[question_id], thresholds))
+        out.golden_flags.append((question_id, tuple(named)))
+    return out
+
+
+@dataclass
+class ScoredFiles:
+    """What :func:`score_files` scored: the chunks the workers returned, in report order, and
+    what the report needs besides (its About block names ``sources``)."""
+
+    golden: tuple[GoldenItem, ...]
+    pipelines: tuple[str, ...]
+    responses: list[PipelineResponse]
+    chunks: list[ScoredChunk]
+    golden_flags: dict[str, tuple[Flag, ...]]
+    problems: tuple[Problem, ...]
+    signatures: dict[str, Signature]
+    thresholds: FlagThresholds
+    params: dict[str, object]
+    sources: tuple[str, ...]
+    _report: Report | None = field(default=None, repr=False)
+
+    @property
+    def row_count(self) -> int:
+        return len(self.responses)
+
+    def summary(self) -> dict[str, dict[str, float | None]]:
+        """Per-pipeline means, added in report order (so equal to :meth:`Report.summary`)."""
+        pairs = (
+            (key[1], values)
+            for chunk in self.chunks
+            for key, values in zip(chunk.keys, chunk.values, strict=True)
+        )
+        return summarise_values(pairs, self.pipelines)
+
+    def write_json(self, path: Path) -> None:
+        """The JSON report, from the rows' rendered lines: no row objects are built."""
+        tail = report_tail(
+            self.golden,
+            summary=self.summary(),
+            overridden={pipeline: {} for pipeline in self.pipelines},
+            review=lambda _question_id: _UNREVIEWED,
+            golden_flags=self.golden_flags,
+            signatures=self.signatures,
+            problems=self.problems,
+        )
+        write_json_document(path, {}, (line for chunk in self.chunks for line in chunk.lines), tail)
+
+    def report(self) -> Report:
+        """The full report (for the workbook, the CSV and the printed summary)."""
+        if self._report is None:
+            self._report = Report(
+                golden=self.golden,
+                pipelines=self.pipelines,
+                rows=tuple(self._rows()),
+                golden_flags=self.golden_flags,
+                problems=self.problems,
+                signatures=self.signatures,
+                thresholds=self.thresholds,
+            )
+        return self._report
+
+    def _rows(self) -> Iterator[ScoredRow]:
+        by_id = {item.id: item for item in self.golden}
+        responses = iter(self.responses)
+        for chunk in self.chunks:
+            reasons: dict[tuple[str, str], dict[str, str]] = {}
+            for question_id, pipeline, metric, reason in chunk.reasons:
+                reasons.setdefault((question_id, pipeline), {})[metric] = reason
+            flags: dict[tuple[str, str], list[Flag]] = {}
+            for question_id, pipeline, flag in sorted(chunk.flags):
+                flags.setdefault((question_id, pipeline), []).append(Flag(flag))
+            for key, values in zip(chunk.keys, chunk.values, strict=True):
+                response = next(responses)
+                yield row_from_scores(
+                    by_id[response.question_id],
+                    response,
+                    dict(zip(LEXICAL_SCORE_NAMES, values, strict=True)),
+                    reasons=reasons.get(key, {}),
+                    params=self.params,
+                    flags=tuple(flags.get(key, ())),
+                )
+
+
+def score_files(
+    golden: Path,
+    responses: Path,
+    *,
+    golden_sheet: str | None = None,
+    responses_sheet: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
+    responses_header_row: int | None = None,
+    options: ScoreOptions | None = None,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+) -> ScoredFiles:
+    """Read both files (a fatal problem raises :class:`~goldenlens.core.model.InputError`) and
+    score every response with the lexical metrics: what an import and a lexical run into a new
+    project would report, with no reviews and no overrides."""
+    options = options or ScoreOptions()
+    progress(Progress("read", 0, 2, f"Reading {golden.name}"))
+    loaded = load_inputs(
+        golden,
+        responses,
+        golden_sheet=golden_sheet,
+        responses_sheet=responses_sheet,
+        mapping=dict(mapping or {}),
+        header_row=header_row,
+        responses_header_row=responses_header_row,
+    )
+    if cancel is not None:
+        cancel.raise_if_cancelled()
+    items = loaded.golden.items
+    pipelines = loaded.responses.pipelines if loaded.responses else ()
+    ordered = _in_report_order(items, pipelines, loaded.responses.responses if loaded.responses else ())
+    chunks = _score(items, ordered, options, progress, cancel)
+    found = {question_id: named for chunk in chunks for question_id, named in chunk.golden_flags}
+    flags: dict[str, tuple[Flag, ...]] = {}
+    for item in items:
+        named = found.get(item.id)
+        if named is None:  # no response: the flags that need none
+            named = tuple(
+                sorted(flag.value for flag in golden_flags(item.answer, item.fact, [], options.thresholds))
+            )
+        flags[item.id] = tuple(Flag(name) for name in named)
+    params = LexicalScorer(multiset=options.multiset).params()
+    return ScoredFiles(
+        golden=tuple(items),
+        pipelines=tuple(pipelines),
+        responses=ordered,
+        chunks=chunks,
+        golden_flags=flags,
+        problems=tuple(loaded.problems),
+        signatures={name: lexical_signature(name, params) for name in LEXICAL_SCORE_NAMES},
+        thresholds=options.thresholds,
+        params=params,
+        sources=tuple(path.name for path in (golden, responses)),
+    )
+
+
+def _in_report_order(
+    items: tuple[GoldenItem, ...], pipelines: tuple[str, ...], responses: tuple[PipelineResponse, ...]
+) -> list[PipelineResponse]:
+    """Golden position, then pipeline position: the order a project lists its responses in."""
+    position = {item.id: n for n, item in enumerate(items)}
+    column = {name: n for n, name in enumerate(pipelines)}
+    return sorted(responses, key=lambda r: (position[r.question_id], column[r.pipeline]))
+
+
+def _score(
+    items: tuple[GoldenItem, ...],
+    responses: list[PipelineResponse],
+    options: ScoreOptions,
+    progress: ProgressFn,
+    cancel: CancelToken | None,
+) -> list[ScoredChunk]:
+    by_id = {item.id: item for item in items}
+    total = len(responses)
+    progress(Progress("score", 0, total, "Scoring responses"))
+
+    def chunks() -> Iterator[list[RowText]]:
+        rows: list[RowText] = []
+        for r in responses:
+            if len(rows) >= CHUNK_ROWS and r.question_id != rows[-1][0]:
+                yield rows
+                rows = []
+            item = by_id[r.question_id]
+            rows.append((r.question_id, r.pipeline, r.response, item.answer, item.fact))
+        if rows:
+            yield rows
+
+    done: list[ScoredChunk] = []
+    finished = 0
+    scored = score_chunks(
+        chunks(), options.multiset, options.thresholds, workers=workers_for(total), worker=render_chunk
+    )
+    try:
+        for chunk in scored:
+            if cancel is not None:
+                cancel.raise_if_cancelled()
+            done.append(chunk)
+            finished += len(chunk.keys)
+            progress(Progress("score", finished, total, "Scoring responses"))
+    finally:
+        scored.close()  # a cancel or an error stops the pool without scoring what is queued
+    return done

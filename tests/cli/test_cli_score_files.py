@@ -1,0 +1,167 @@
+"""``goldenlens score GOLDEN RESPONSES -o FILE`` with no ``--project`` scores the files straight
+into the report (no SQLite in between): every report format must be exactly what the
+project-backed path writes for the same inputs — the JSON and CSV byte for byte, the workbook
+cell for cell — on the sample, on inputs with problems, not-scored facts and several flags a
+row, with set and multiset counting, scored in this process and in the worker pool.
+
+The expected files come from the project path (``--project``), which the rest of the suite
+checks against FMEval's algorithm; this test pins the two paths to each other.
+"""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+import goldenlens
+from goldenlens.cli.main import main
+from goldenlens.io.sample import sample_dir
+from goldenlens.jobs import score_rows
+
+DESKTOP = str(Path(goldenlens.__file__).resolve().parents[1])
+
+
+def _awkward_inputs(folder: Path) -> tuple[Path, Path]:
+    """A golden set and long responses with what makes a report interesting: an empty fact
+    part (not scored), ``<OR>``/``<AND>`` facts, a refusal, a verbose answer, a response for an
+    unknown question (an import problem), a repeated response (a warning), a question nobody
+    answered (its golden flags alone), and enough rows to need several chunks."""
+    golden, responses = folder / "golden.csv", folder / "responses.csv"
+    rows = [
+        ["id", "question", "answer", "fact"],
+        ["q1", "Net sales?", "Net sales were 134.4 billion dollars.", "134.4 billion<OR>134,383 million"],
+        [
+            "q2",
+            "Where?",
+            "The principal office is at 410 Terry Avenue North, Seattle.",
+            "410 Terry Ave<AND>Seattle",
+        ],
+        ["q3", "Empty part?", "The answer is five.", "five<AND>the"],
+        ["q4", "Nobody answers", "A verbose golden answer " + "with many words " * 20, "words"],
+    ]
+    rows += [[f"x{n}", f"Filler {n}?", f"Filler answer {n} is {n * 7}.", f"{n * 7}"] for n in range(1, 700)]
+    with golden.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+    answers = [
+        ["question_id", "pipeline", "response"],
+        ["q1", "A", "Amazon reported net sales of $134.4 billion."],
+        ["q1", "B", "Net sales were 134,383 million."],
+        ["q1", "C", "I don't know; the context does not include this information."],
+        ["q2", "A", "410 Terry Ave N, Seattle"],
+        ["q2", "B", "Seattle, Washington."],
+        ["q2", "C", "The principal office is at 410 Terry Avenue North, Seattle."],
+        ["q3", "A", "five"],
+        ["q3", "B", "The answer is five."],
+        ["q3", "B", "a repeated response for q3 and B"],
+        ["zz", "A", "a response to a question that is not in the golden set"],
+    ]
+    for n in range(1, 700):
+        for pipeline, text in (
+            ("A", f"It is {n * 7}."),
+            ("B", f"Filler answer {n} is {n * 7 + 1}."),
+            ("C", "No."),
+        ):
+            answers.append([f"x{n}", pipeline, text])
+    with responses.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(answers)
+    return golden, responses
+
+
+def _both(tmp_path: Path, golden: Path, responses: Path, suffix: str, *extra: str) -> tuple[Path, Path]:
+    lean, stored = tmp_path / f"lean{suffix}", tmp_path / f"stored{suffix}"
+    assert main(["score", str(golden), str(responses), "-o", str(lean), "-q", *extra]) == 0
+    project = tmp_path / "p.goldenlens"
+    args = ["score", str(golden), str(responses), "-o", str(stored), "-q", "--project", str(project), *extra]
+    assert main(args) == 0
+    for file in tmp_path.glob("p.goldenlens*"):
+        file.unlink()
+    return lean, stored
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv"])
+@pytest.mark.parametrize("extra", [(), ("--multiset",)], ids=["set", "multiset"])
+def test_awkward_inputs_report_exactly_as_the_project_path(
+    tmp_path: Path, suffix: str, extra: tuple[str, ...]
+) -> None:
+    golden, responses = _awkward_inputs(tmp_path)
+    lean, stored = _both(tmp_path, golden, responses, suffix, *extra)
+    assert lean.read_bytes() == stored.read_bytes()
+    text = lean.read_text(encoding="utf-8-sig")
+    assert "not_scored" in text or suffix == ".csv"  # the empty fact part of q3
+    assert ("refusal" in text and "a second response" in text) or suffix == ".csv"
+
+
+def test_the_worker_pool_writes_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks scored by worker processes (several chunks, none splitting a question) give the
+    same bytes as the project path scored in this process."""
+    golden, responses = _awkward_inputs(tmp_path)
+    expected = tmp_path / "stored.json"
+    project = tmp_path / "p.goldenlens"
+    assert (
+        main(["score", str(golden), str(responses), "-o", str(expected), "-q", "--project", str(project)])
+        == 0
+    )
+    monkeypatch.setattr(score_rows, "POOL_MIN_ROWS", 1)
+    assert score_rows.workers_for(2000) == 2 or score_rows.workers_for(2000) == 0  # one core: no pool
+    pooled = tmp_path / "pooled.json"
+    assert main(["score", str(golden), str(responses), "-o", str(pooled), "-q"]) == 0
+    assert pooled.read_bytes() == expected.read_bytes()
+
+
+def test_the_sample_workbook_has_the_same_cells(tmp_path: Path) -> None:
+    folder = sample_dir()
+    lean, stored = _both(tmp_path, folder / "golden.csv", folder / "responses.csv", ".xlsx")
+    a, b = openpyxl.load_workbook(lean), openpyxl.load_workbook(stored)
+    assert a.sheetnames == b.sheetnames
+    for name in a.sheetnames:
+        cells_a = [[c.value for c in row] for row in a[name].iter_rows()]
+        cells_b = [[c.value for c in row] for row in b[name].iter_rows()]
+        # The time each was written differs, nothing else.
+        cells_a = [r for r in cells_a if not (r and r[0] == "Generated at")]
+        cells_b = [r for r in cells_b if not (r and r[0] == "Generated at")]
+        assert cells_a == cells_b, name
+
+
+def test_a_bad_input_writes_nothing_and_names_the_cell(tmp_path: Path) -> None:
+    golden = tmp_path / "golden.csv"
+    golden.write_text("id,question,answer,fact\nq1,Q?,A,#N/A\n", encoding="utf-8")
+    responses = tmp_path / "responses.csv"
+    responses.write_text("question_id,pipeline,response\nq9,A,x\n", encoding="utf-8")
+    out = tmp_path / "out.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "goldenlens", "score", str(golden), str(responses), "-o", str(out), "-q"],
+        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("goldenlens: error: responses.csv: no row of responses.csv matches")
+    assert not out.exists()
+    assert list(tmp_path.glob("*.goldenlens*")) == []
+
+
+def test_scoring_files_imports_neither_sqlite_nor_pandas(tmp_path: Path) -> None:
+    """The lean path's start-up: a CSV → JSON run loads no store, no SQLite, no pandas and no
+    workbook library (each costs tenths of a second before the first row is read)."""
+    golden, responses = _awkward_inputs(tmp_path)
+    out = tmp_path / "out.json"
+    modules = ("sqlite3", "sqlite_utils", "pandas", "openpyxl", "goldenlens.store")
+    argv = ["goldenlens", "score", str(golden), str(responses), "-o", str(out), "-q"]
+    probe = (
+        f"import sys; sys.argv = {argv!r}; from goldenlens.cli.main import main; code = main();"
+        f"print(sorted(m for m in {modules!r} if m in sys.modules)); sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert out.exists()
