@@ -125,7 +125,7 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
 def resume_judge(store: ProjectStore, *, quiet: bool) -> int | None:
     """Resume the newest unfinished judge run of ``store`` with its stored options; None when
     there is none. A model file of the run that no longer exists is bad input."""
-    pending = store.unfinished_runs(JUDGE_RUN)
+    pending = store.runs.unfinished(JUDGE_RUN)
     if not pending:
         return None
     run = pending[-1]
