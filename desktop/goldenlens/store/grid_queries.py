@@ -3,16 +3,18 @@ arrays (:mod:`goldenlens.queries.grid_data`), read-only.
 
 Why a repository of its own rather than a method on each owner of the tables it reads: the
 grid reads across golden items, responses, scores, flags, reviews and overrides with one
-contract of its own — plain tuples for every question at once, optionally limited to some
-``question_ids`` — that serves one consumer, the grid loader. Kept together, that contract
-and its cost (a few queries per grid, never one per cell) stay visible in one place, and the
-owning repositories keep their narrow, object-returning interfaces.
+contract of its own — plain tuples for all questions at once, a few queries per grid, never
+one per cell, each taking an optional ``question_ids`` to read just some rows (the first
+screen of a large project, or a few rows after an edit) — and serves one consumer, the grid
+loader. Kept together, that contract and its cost stay visible in one place, and the owning
+repositories keep their narrow, object-returning interfaces. The per-question reads of the
+curation edits are different: each reads one owner's tables and returns its objects, so they
+live on that owner (``responses.of_question``, ``results.scores_of_question``,
+``reviews.override_in_effect``, ...).
 
-Every query returns plain tuples for all questions at once — a few queries per grid, never
-one per cell — and takes an optional ``question_ids`` to read just some rows (the first
-screen of a large project, or a few rows after an edit). Scores are read one metric at a
-time along the ``scores`` primary key ``(run_id, metric, item, pipeline)``: one range scan per
-metric column, the integer keys turned back into ids by two primary-key look-ups per row.
+Scores are read one metric at a time along the ``scores`` primary key ``(run_id, metric,
+item, pipeline)``: one range scan per metric column, the integer keys turned back into ids by
+two primary-key look-ups per row.
 """
 
 from __future__ import annotations
