@@ -3,7 +3,7 @@
     python tests/bench/bench_grid.py [--questions 100000] [--pipelines 3] [--keep DIR]
 
 Builds a synthetic project (golden items and responses through the store API, then the seven
-lexical scores as plain score records saved with ``store.save_scores`` in large batches — the
+lexical scores as plain score records saved with ``store.results.save`` in large batches — the
 real scorer is not run; ``f1_score`` rows carry a small alignment-like ``detail`` so the scores
 table has a realistic size), a few flags, overrides and reviews. Then it measures, loading
 the grid the way ``ReviewController.reload`` does (the metrics it loads: all seven lexical)
@@ -112,9 +112,9 @@ def make_project(
     ]
     responses = [PipelineResponse(item.id, name, _sentence(rng, 5, 60)) for item in items for name in names]
     with ProjectStore.open(path, create=True) as store:
-        store.replace_golden(items, source="bench")
-        store.replace_responses(responses, names)
-        run_id = store.start_run("lexical", {}, len(responses))
+        store.golden.replace(items, source="bench")
+        store.responses.replace(responses, names)
+        run_id = store.runs.start("lexical", {}, len(responses))
         detail: dict[str, object] = {
             "response_spans": [[0, 6, "m", "amazon"]] * 8,
             "answer_spans": [[0, 6, "m", "amazon"]] * 8,
@@ -132,11 +132,11 @@ def make_project(
                     flags.append((response.question_id, response.pipeline, rng.choice(RESPONSE_FLAGS).value))
                 if response.pipeline == names[0] and rng.random() < 0.05:
                     flags.append((response.question_id, "", rng.choice(GOLDEN_FLAGS).value))
-            store.save_scores(run_id, records, flags)
-        store.finish_run(run_id)
+            store.results.save(run_id, records, flags)
+        store.runs.finish(run_id)
         for item in items[:: max(1, questions // 200)]:
-            store.set_override(item.id, names[-1], "f1_score", value=1.0, passed=None, note="bench")
-            store.set_review(item.id, "accepted")
+            store.reviews.set_override(item.id, names[-1], "f1_score", value=1.0, passed=None, note="bench")
+            store.reviews.set(item.id, "accepted")
     if covering_index:
         add_covering_index(path)
 
@@ -186,7 +186,7 @@ def measure_grid(
     gc.collect()
     start = time.perf_counter()
     store = ProjectStore.open(path)
-    run = store.latest_run()
+    run = store.runs.latest()
     assert run is not None
     head = load_grid_head(store, run.id, metrics)
     loaded = time.perf_counter()
@@ -263,13 +263,13 @@ def measure_naive(app: QApplication, path: Path, cells: int) -> float:
     gc.collect()
     start = time.perf_counter()
     with ProjectStore.open(path) as store:
-        run = store.latest_run()
+        run = store.runs.latest()
         assert run is not None
-        items = store.golden_items()
-        pipelines = store.pipelines()
+        items = store.golden.items()
+        pipelines = store.responses.pipelines()
         metrics = GridState().metrics
-        matrices = [store.score_matrix(run.id, metric) for metric in metrics]
-        reviews = store.reviews()
+        matrices = [store.results.score_matrix(run.id, metric) for metric in metrics]
+        reviews = store.reviews.all()
     scale, _text = colour_scale(False)
     model = QStandardItemModel(0, 4 + len(metrics) * len(pipelines))
     for item in items:

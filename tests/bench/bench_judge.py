@@ -125,8 +125,8 @@ def _project(folder: Path, name: str, rows: int | None) -> ProjectStore:
     store = ProjectStore.open(folder / f"{name}.goldenlens", create=True)
     import_inputs(store, sample_dir() / "golden.csv", sample_dir() / "responses.csv")
     if rows is not None:
-        keep = store.responses()[:rows]
-        store.replace_responses(keep, store.pipelines())
+        keep = store.responses.all()[:rows]
+        store.responses.replace(keep, store.responses.pipelines())
     return store
 
 
@@ -319,7 +319,7 @@ def bench_http(model: Path, folder: Path, rows: int, threads: int, n_ctx: int) -
                 started = time.perf_counter()
                 run_id = judge_project(store, options, data_dir=folder)
                 seconds = time.perf_counter() - started
-                scored = sum(r.value is not None for r in store.scores(run_id))
+                scored = sum(r.value is not None for r in store.results.scores(run_id))
             say(
                 f"http throughput, parallel={parallel}: {rows} rows x relevancy in {seconds:.1f} s "
                 f"= {rows / seconds:.2f} rows/s ({scored} scored)"

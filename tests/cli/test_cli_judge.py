@@ -113,7 +113,7 @@ def test_resume_with_a_missing_judge_model_is_a_clear_error(
     with ProjectStore.open(project, create=True) as store:
         import_inputs(store, golden, responses)
         options = JudgeOptions(metrics=("relevancy",), judge_model=gone)
-        store.start_run(JUDGE_RUN, options.params(), total=6)
+        store.runs.start(JUDGE_RUN, options.params(), total=6)
     assert main(["resume", str(project), "-q"]) == 2
     err = capsys.readouterr().err
     assert "no longer exists" in err

@@ -81,6 +81,6 @@ def test_a_failed_import_into_an_existing_project_keeps_it(tmp_path: Path) -> No
     bad = write_csv(tmp_path / "bad.csv", [["id", "prompt text"], ["q01", "Who?"]])
     assert main(["score", str(bad), str(responses), "--project", str(project), "-q"]) == 2
     with ProjectStore.open(project) as store:
-        assert len(store.golden_items()) == 3
-        assert len(store.imports()) == 1
+        assert len(store.golden.items()) == 3
+        assert len(store.responses.imports()) == 1
     assert not (tmp_path / "kept.goldenlens.lock").exists()

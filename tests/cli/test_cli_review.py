@@ -434,16 +434,16 @@ def test_judge_metric_override_reaches_every_export(tmp_path: Path) -> None:
     golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
     _ok("score", str(golden), str(responses), "--project", str(project), "-q", env=env)
     with ProjectStore.open(project) as store:
-        run_id = store.start_run("judge", {"metrics": ["faithfulness"]}, 30)
+        run_id = store.runs.start("judge", {"metrics": ["faithfulness"]}, 30)
         records = [
             ScoreRecord(r.question_id, r.pipeline, "faithfulness", None, FAITHFULNESS.to_json(),
                         ScoreStatus.NOT_SCORED, "no statements")
             if (r.question_id, r.pipeline) == ("q01", "Pipeline1")
             else ScoreRecord(r.question_id, r.pipeline, "faithfulness", 0.5, FAITHFULNESS.to_json())
-            for r in store.responses()
+            for r in store.responses.all()
         ]  # fmt: skip
-        store.save_scores(run_id, records)
-        store.finish_run(run_id)
+        store.results.save(run_id, records)
+        store.runs.finish(run_id)
     _ok("override", str(project), "q01", "Pipeline1", "faithfulness", "0.9", "--note", "read it myself",
         "--reviewer", ANN, env=env)  # fmt: skip
     _ok("override", str(project), "q02", "Pipeline1", "faithfulness", "0", "--note", "invented figure",
@@ -523,7 +523,7 @@ def test_refused_input_is_one_line_and_writes_nothing(
 ) -> None:
     monkeypatch.setenv("GOLDENLENS_CONFIG_DIR", str(tmp_path))
     with ProjectStore.open(small_project) as store:
-        before = (store.overrides(all=True), store.reviews())
+        before = (store.reviews.overrides(all=True), store.reviews.all())
     argv = [a.format(project=small_project, missing=tmp_path / "missing.goldenlens") for a in args]
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -532,7 +532,7 @@ def test_refused_input_is_one_line_and_writes_nothing(
     for text in expected:
         assert text in err
     with ProjectStore.open(small_project) as store:
-        assert (store.overrides(all=True), store.reviews()) == before
+        assert (store.reviews.overrides(all=True), store.reviews.all()) == before
     assert not (tmp_path / "missing.goldenlens").exists()
 
 

@@ -41,8 +41,8 @@ def _judge_records(store: ProjectStore) -> list[ScoreRecord]:
     """Faithfulness on every row (not scored on q01: no statements; q02 Pipeline2: a formula-
     looking reason) and semantic similarity on every row but the q03 ones."""
     records = []
-    for qi, item in enumerate(store.golden_items()):
-        for pi, pipeline in enumerate(store.pipelines()):
+    for qi, item in enumerate(store.golden.items()):
+        for pi, pipeline in enumerate(store.responses.pipelines()):
             if item.id == "q01":
                 records.append(
                     ScoreRecord(
@@ -72,9 +72,9 @@ def _judge_records(store: ProjectStore) -> list[ScoreRecord]:
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = ensure_sample_project(tmp_path_factory.mktemp("judge") / "sample.goldenlens")
     with ProjectStore.open(path) as store:
-        run_id = store.start_run("judge", {"metrics": ["faithfulness", "semantic_similarity"]}, 30)
-        store.save_scores(run_id, _judge_records(store))
-        store.finish_run(run_id)
+        run_id = store.runs.start("judge", {"metrics": ["faithfulness", "semantic_similarity"]}, 30)
+        store.results.save(run_id, _judge_records(store))
+        store.runs.finish(run_id)
     return path
 
 

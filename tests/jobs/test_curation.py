@@ -33,7 +33,7 @@ def store(tmp_path: Path) -> Iterator[ProjectStore]:
 
 
 def _run_id(store: ProjectStore) -> int:
-    run = store.latest_run(finished_only=True)
+    run = store.runs.latest(finished_only=True)
     assert run is not None
     return run.id
 
@@ -44,7 +44,7 @@ def _full(records: list[ScoreRecord]) -> list[tuple[ScoreRecord, dict[str, objec
 
 
 def _item(store: ProjectStore, question_id: str) -> GoldenItem:
-    item = store.golden_item(question_id)
+    item = store.golden.item(question_id)
     assert item is not None
     return item
 
@@ -54,24 +54,24 @@ def _item(store: ProjectStore, question_id: str) -> GoldenItem:
 
 def test_adding_the_abbreviated_address_makes_pipeline3_find_the_q03_fact(store: ProjectStore) -> None:
     run_id = _run_id(store)
-    before = store.score_matrix(run_id, FACTUAL_KNOWLEDGE)
-    others = [r for r in store.scores(run_id) if r.question_id != "q03"]
+    before = store.results.score_matrix(run_id, FACTUAL_KNOWLEDGE)
+    others = [r for r in store.results.scores(run_id) if r.question_id != "q03"]
 
     result = curation.edit_golden_item(store, replace(_item(store, "q03"), fact=Q03_FACT), reviewer="Ana")
 
-    after = store.score_matrix(run_id, FACTUAL_KNOWLEDGE)
+    after = store.results.score_matrix(run_id, FACTUAL_KNOWLEDGE)
     assert before[("q03", "Pipeline3")] == 0.0
     assert after[("q03", "Pipeline3")] == 1.0
     assert {k: v for k, v in after.items() if k != ("q03", "Pipeline3")} == {
         k: v for k, v in before.items() if k != ("q03", "Pipeline3")
     }
-    assert _full([r for r in store.scores(run_id) if r.question_id != "q03"]) == _full(others)
+    assert _full([r for r in store.results.scores(run_id) if r.question_id != "q03"]) == _full(others)
     assert result.run_id == run_id
     assert result.changed_keys == (("q03", "Pipeline3"),)
     assert result.message() == "q03: Pipeline3 factual knowledge 0 → 1"
-    golden_flags = [f for q, p, f in store.flags(run_id) if (q, p) == ("q03", "")]
+    golden_flags = [f for q, p, f in store.results.flags(run_id) if (q, p) == ("q03", "")]
     assert "ambiguous_question" not in golden_flags
-    history = store.golden_history("q03")
+    history = store.golden.history("q03")
     assert (history[-1].action, history[-1].reviewer, history[-1].item.fact) == ("edit", "Ana", Q03_FACT)
 
 
@@ -82,8 +82,8 @@ def test_an_edited_run_equals_a_fresh_run_of_the_edited_golden_set(store: Projec
         store, replace(q03, answer="410 Terry Ave. N., Seattle", fact=Q03_FACT), reviewer="Ana"
     )
     fresh = score_project(store, resume=False)
-    assert _full(store.scores(run_id)) == _full(store.scores(fresh))
-    assert store.flags(run_id) == store.flags(fresh)
+    assert _full(store.results.scores(run_id)) == _full(store.results.scores(fresh))
+    assert store.results.flags(run_id) == store.results.flags(fresh)
 
 
 def test_editing_the_answer_recomputes_recall_as_a_fresh_scorer_does(store: ProjectStore) -> None:
@@ -92,9 +92,9 @@ def test_editing_the_answer_recomputes_recall_as_a_fresh_scorer_does(store: Proj
     answer = "Seattle, Washington (410 Terry Avenue North)."
     result = curation.edit_golden_item(store, replace(q03, answer=answer), reviewer="Ana")
 
-    recall = store.score_matrix(run_id, RECALL)
+    recall = store.results.score_matrix(run_id, RECALL)
     scorer = LexicalScorer()
-    for response in store.responses_of_question("q03"):
+    for response in store.responses.of_question("q03"):
         expected = scorer.score(response.response, answer, q03.fact).scores[RECALL]
         assert recall[("q03", response.pipeline)] == expected
     assert {c.metric for c in result.changes} >= {RECALL, F1_SCORE}
@@ -108,14 +108,14 @@ def test_a_run_is_rescored_with_its_own_parameters(store: ProjectStore) -> None:
         store, replace(_item(store, "q10"), answer="10,317,750,796 shares."), reviewer=""
     )
     fresh = score_project(store, options, resume=False)
-    assert _full(store.scores(run_id)) == _full(store.scores(fresh))
-    assert store.flags(run_id) == store.flags(fresh)
+    assert _full(store.results.scores(run_id)) == _full(store.results.scores(fresh))
+    assert store.results.flags(run_id) == store.results.flags(fresh)
     assert curation.run_options(options.params()) == options
 
 
 def test_question_and_notes_edits_are_saved_without_rescoring(store: ProjectStore) -> None:
     run_id = _run_id(store)
-    scores = _full(store.scores(run_id))
+    scores = _full(store.results.scores(run_id))
     q03 = _item(store, "q03")
     result = curation.edit_golden_item(
         store, replace(q03, question="Where is the head office?", notes="checked"), reviewer="Ana"
@@ -124,15 +124,15 @@ def test_question_and_notes_edits_are_saved_without_rescoring(store: ProjectStor
     assert result.changes == ()
     assert result.message() == "q03 saved"
     assert _item(store, "q03").notes == "checked"
-    assert _full(store.scores(run_id)) == scores
+    assert _full(store.results.scores(run_id)) == scores
 
 
 def test_an_unchanged_item_records_nothing(store: ProjectStore) -> None:
-    count = len(store.golden_history())
+    count = len(store.golden.history())
     result = curation.edit_golden_item(store, _item(store, "q03"), reviewer="Ana")
     assert result.changes == ()
     assert result.run_id is None
-    assert len(store.golden_history()) == count
+    assert len(store.golden.history()) == count
 
 
 def test_a_project_without_a_finished_run_is_edited_without_scores(tmp_path: Path) -> None:
@@ -154,11 +154,11 @@ def test_bad_edits_are_refused_and_write_nothing(
     store: ProjectStore, change: dict[str, Any], message: str
 ) -> None:
     run_id = _run_id(store)
-    history, scores = store.golden_history(), _full(store.scores(run_id))
+    history, scores = store.golden.history(), _full(store.results.scores(run_id))
     with pytest.raises(ValueError, match=message):
         curation.edit_golden_item(store, replace(_item(store, "q03"), **change), reviewer="Ana")
-    assert store.golden_history() == history
-    assert _full(store.scores(run_id)) == scores
+    assert store.golden.history() == history
+    assert _full(store.results.scores(run_id)) == scores
 
 
 def test_an_edit_and_its_rescore_commit_together_or_not_at_all(store: ProjectStore) -> None:
@@ -166,21 +166,21 @@ def test_an_edit_and_its_rescore_commit_together_or_not_at_all(store: ProjectSto
 
     def edit_then_fail() -> None:
         with store.atomic("test"):
-            store.update_golden_item(replace(q03, fact=Q03_FACT), reviewer="Ana")
-            store.delete_question_results(_run_id(store), "q03")
+            store.golden.update(replace(q03, fact=Q03_FACT), reviewer="Ana")
+            store.results.delete_question(_run_id(store), "q03")
             raise RuntimeError
 
     with pytest.raises(RuntimeError):
         edit_then_fail()
     assert _item(store, "q03") == q03
-    assert len(store.scores_of_question(_run_id(store), "q03")) == 3 * 7
+    assert len(store.results.scores_of_question(_run_id(store), "q03")) == 3 * 7
 
 
 # -- fact variants ---------------------------------------------------------------------------
 
 
 def test_a_fact_variant_selected_in_a_response_is_appended(store: ProjectStore) -> None:
-    response = next(r.response for r in store.responses_of_question("q03") if r.pipeline == "Pipeline3")
+    response = next(r.response for r in store.responses.of_question("q03") if r.pipeline == "Pipeline3")
     start = response.index("410 Terry Ave. N.")
     selection = response[start - 1 : start + len("410 Terry Ave. N.")] + " "  # sloppy selection
 
@@ -188,7 +188,7 @@ def test_a_fact_variant_selected_in_a_response_is_appended(store: ProjectStore) 
 
     assert item is not None
     assert item.fact == Q03_FACT
-    assert store.score_matrix(_run_id(store), FACTUAL_KNOWLEDGE)[("q03", "Pipeline3")] == 1.0
+    assert store.results.score_matrix(_run_id(store), FACTUAL_KNOWLEDGE)[("q03", "Pipeline3")] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -196,9 +196,9 @@ def test_a_fact_variant_selected_in_a_response_is_appended(store: ProjectStore) 
 )
 def test_a_duplicate_alternative_is_a_no_op(store: ProjectStore, duplicate: str) -> None:
     curation.add_fact_variant(store, "q03", "410 Terry Ave. N.", reviewer="Ana")
-    history = store.golden_history()
+    history = store.golden.history()
     assert curation.add_fact_variant(store, "q03", duplicate, reviewer="Ana") is None
-    assert store.golden_history() == history
+    assert store.golden.history() == history
     assert _item(store, "q03").fact == Q03_FACT
 
 
@@ -245,17 +245,17 @@ def test_fact_with_variant_table(fact: str, variant: str, expected: str | type[V
 
 def test_overrides_latest_wins_and_clearing_withdraws_without_touching_scores(store: ProjectStore) -> None:
     run_id = _run_id(store)
-    scores = _full(store.scores(run_id))
+    scores = _full(store.results.scores(run_id))
     key = ("q03", "Pipeline3", FACTUAL_KNOWLEDGE)
     first = curation.set_override(store, *key, value=1.0, passed=True, note="abbreviated", reviewer="Ana")
     second = curation.set_override(store, *key, value=0.0, passed=False, note="wrong zip", reviewer="Bo")
     assert (first.passed, second.passed) == (True, False)
-    assert [(o.passed, o.note, o.reviewer) for o in store.overrides()] == [(False, "wrong zip", "Bo")]
+    assert [(o.passed, o.note, o.reviewer) for o in store.reviews.overrides()] == [(False, "wrong zip", "Bo")]
 
     curation.clear_override(store, *key, reviewer="Ana")
-    assert store.overrides() == []
-    assert len(store.overrides(all=True)) == 3
-    assert _full(store.scores(run_id)) == scores
+    assert store.reviews.overrides() == []
+    assert len(store.reviews.overrides(all=True)) == 3
+    assert _full(store.results.scores(run_id)) == scores
     with pytest.raises(ValueError, match="no factual knowledge override to remove"):
         curation.clear_override(store, *key, reviewer="Ana")
 
@@ -288,7 +288,7 @@ def test_bad_overrides_are_refused_and_write_nothing(
     arguments: dict[str, Any] = {"value": 1.0, "passed": True, "note": "ok", "reviewer": "Ana", **values}
     with pytest.raises(ValueError, match=message):
         curation.set_override(store, *key, **arguments)
-    assert store.overrides(all=True) == []
+    assert store.reviews.overrides(all=True) == []
 
 
 def test_restoring_an_override_puts_back_what_was_in_effect(store: ProjectStore) -> None:
@@ -296,11 +296,11 @@ def test_restoring_an_override_puts_back_what_was_in_effect(store: ProjectStore)
     before = curation.set_override(store, *key, value=1.0, passed=True, note="abbreviated", reviewer="Ana")
     curation.set_override(store, *key, value=0.0, passed=False, note="no", reviewer="Bo")
     curation.restore_override(store, *key, before, reviewer="Bo")
-    now = store.override_in_effect(*key)
+    now = store.reviews.override_in_effect(*key)
     assert now is not None
     assert (now.passed, now.note, now.reviewer) == (True, "abbreviated", "Ana")
     curation.restore_override(store, *key, None, reviewer="Bo")
-    assert store.override_in_effect(*key) is None
+    assert store.reviews.override_in_effect(*key) is None
 
 
 # -- review ------------------------------------------------------------------------------------
@@ -309,12 +309,12 @@ def test_restoring_an_override_puts_back_what_was_in_effect(store: ProjectStore)
 def test_review_is_set_and_restored(store: ProjectStore) -> None:
     review = curation.set_review(store, "q03", "needs_curation", " add the abbreviation ", reviewer="Ana")
     assert (review.status, review.note, review.reviewer) == ("needs_curation", "add the abbreviation", "Ana")
-    assert store.reviews()["q03"].status == "needs_curation"
+    assert store.reviews.all()["q03"].status == "needs_curation"
     curation.set_review(store, "q03", "accepted", reviewer="Bo")
     curation.restore_review(store, "q03", review, reviewer="Bo")
-    assert store.reviews()["q03"].note == "add the abbreviation"
+    assert store.reviews.all()["q03"].note == "add the abbreviation"
     curation.restore_review(store, "q03", None, reviewer="Bo")
-    assert "q03" not in store.reviews()
+    assert "q03" not in store.reviews.all()
 
 
 @pytest.mark.parametrize(
@@ -324,7 +324,7 @@ def test_review_is_set_and_restored(store: ProjectStore) -> None:
 def test_bad_reviews_are_refused(store: ProjectStore, question_id: str, status: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         curation.set_review(store, question_id, status, reviewer="Ana")
-    assert store.reviews() == {}
+    assert store.reviews.all() == {}
 
 
 def test_metric_labels_read_as_words() -> None:
@@ -336,12 +336,14 @@ def test_metric_labels_read_as_words() -> None:
 
 def test_every_question_slice_matches_the_whole_run(store: ProjectStore) -> None:
     run_id = _run_id(store)
-    for item in store.golden_items():
-        assert _full(store.scores_of_question(run_id, item.id)) == _full(
-            [r for r in store.scores(run_id) if r.question_id == item.id]
+    for item in store.golden.items():
+        assert _full(store.results.scores_of_question(run_id, item.id)) == _full(
+            [r for r in store.results.scores(run_id) if r.question_id == item.id]
         )
-        assert store.flags_of_question(run_id, item.id) == [f for f in store.flags(run_id) if f[0] == item.id]
-        assert store.responses_of_question(item.id) == [
-            r for r in store.responses() if r.question_id == item.id
+        assert store.results.flags_of_question(run_id, item.id) == [
+            f for f in store.results.flags(run_id) if f[0] == item.id
         ]
-    assert tuple(store.pipelines()) == PIPELINES
+        assert store.responses.of_question(item.id) == [
+            r for r in store.responses.all() if r.question_id == item.id
+        ]
+    assert tuple(store.responses.pipelines()) == PIPELINES

@@ -220,7 +220,7 @@ def test_xlsx_report_shows_not_scored_and_scored_only_means(scored: dict[str, An
 
 def test_desktop_detail_and_grid_show_not_scored(scored: dict[str, Any]) -> None:
     with ProjectStore.open(scored["project"]) as store:
-        run = store.latest_run("lexical", finished_only=True)
+        run = store.runs.latest("lexical", finished_only=True)
         assert run is not None
         detail = load_question_detail(store, run.id, "q02")
         grid = load_grid(store, run.id)
@@ -240,15 +240,16 @@ def test_fixing_the_fact_scores_it_at_once(inputs: tuple[Path, Path], tmp_path: 
     project = tmp_path / "fix.goldenlens"
     assert main(["score", str(inputs[0]), str(inputs[1]), "--project", str(project), "-q"]) == 0
     with ProjectStore.open(project) as store:
-        item = store.golden_item("q02")
+        item = store.golden.item("q02")
         assert item is not None
         result = edit_golden_item(store, replace(item, fact="22.1 billion"), reviewer="analyst")
-        run = store.latest_run("lexical", finished_only=True)
+        run = store.runs.latest("lexical", finished_only=True)
         assert run is not None
         values = {
-            (r.pipeline, r.metric): (r.value, str(r.status)) for r in store.scores_of_question(run.id, "q02")
+            (r.pipeline, r.metric): (r.value, str(r.status))
+            for r in store.results.scores_of_question(run.id, "q02")
         }
-        flags = [f for q, p, f in store.flags(run.id) if q == "q02" and p == ""]
+        flags = [f for q, p, f in store.results.flags(run.id) if q == "q02" and p == ""]
     assert values[("P1", FK)] == (1.0, "scored")
     assert values[("P2", FK)] == (0.0, "scored")
     assert values[("P1", QUASI)] == (1.0, "scored")

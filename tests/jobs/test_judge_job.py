@@ -112,7 +112,7 @@ def new_project(path: Path, inputs: tuple[Path, Path]) -> ProjectStore:
 
 
 def values(store: ProjectStore, run_id: int) -> Values:
-    return {(r.question_id, r.pipeline, r.metric): r.value for r in store.scores(run_id)}
+    return {(r.question_id, r.pipeline, r.metric): r.value for r in store.results.scores(run_id)}
 
 
 @pytest.fixture(scope="module")
@@ -160,8 +160,8 @@ def test_a_run_scores_every_row_and_metric_with_its_signature(
     path, run_id, got, seen = baseline
     assert len(got) == 6 * 2
     with ProjectStore.open(path) as store:
-        records = store.scores(run_id)
-        assert store.run(run_id).status == "finished"  # type: ignore[union-attr]
+        records = store.results.scores(run_id)
+        assert store.runs.get(run_id).status == "finished"  # type: ignore[union-attr]
     for record in records:
         assert (record.value is None) == (record.status is ScoreStatus.NOT_SCORED)
         if record.value is None:
@@ -203,9 +203,9 @@ def test_editing_a_golden_answer_rejudges_only_what_reads_it(
     copy = tmp_path / "edited.goldenlens"
     shutil.copy(path, copy)
     with ProjectStore.open(copy) as store:
-        item = store.golden_item("q01")
+        item = store.golden.item("q01")
         assert item is not None
-        store.update_golden_item(replace(item, answer="Andy Jassy runs Amazon as its chief executive."))
+        store.golden.update(replace(item, answer="Andy Jassy runs Amazon as its chief executive."))
         run_id = judge_project(store, OPTIONS, engines=engines)
         got = values(store, run_id)
     # relevancy reads question, response and contexts, not the golden answer: all cached.
@@ -232,10 +232,10 @@ def test_cancel_keeps_finished_rows_and_resume_completes_the_run(
     with new_project(tmp_path / "c.goldenlens", inputs) as store:
         with pytest.raises(Cancelled):
             judge_project(store, OPTIONS, engines=engines, progress=cancel_after_two, cancel=token)
-        run = store.latest_run("judge")
+        run = store.runs.latest("judge")
         assert run is not None
         assert run.status == "cancelled"
-        assert len(store.scored_keys(run.id)) == 2
+        assert len(store.results.scored_keys(run.id)) == 2
         calls_before = engines.judge.calls  # type: ignore[union-attr]
         assert calls_before == 2
         resumed = judge_project(store, OPTIONS, engines=engines)
@@ -278,12 +278,12 @@ def test_a_killed_run_resumes_to_the_uninterrupted_numbers(
     )
     assert done.returncode == -9
     with ProjectStore.open(path) as store:
-        (run,) = store.unfinished_runs("judge")
+        (run,) = store.runs.unfinished("judge")
         assert run.status == "running"
-        assert len(store.scored_keys(run.id)) == 3
+        assert len(store.results.scored_keys(run.id)) == 3
         resumed = judge_project(store, OPTIONS, engines=engines)
         assert resumed == run.id
-        assert store.run(run.id).status == "finished"  # type: ignore[union-attr]
+        assert store.runs.get(run.id).status == "finished"  # type: ignore[union-attr]
         assert values(store, resumed) == baseline[2]
     assert engines.judge.calls == 3  # type: ignore[union-attr]
 
@@ -319,8 +319,8 @@ def test_consecutive_engine_errors_stop_the_run_without_saving_those_rows(
     with new_project(tmp_path / "e.goldenlens", inputs) as store:
         with pytest.raises(JudgeRunError, match="connection refused"):
             judge_project(store, options, engines=Engines(judge=engine), max_engine_errors=3)
-        run = store.latest_run("judge")
+        run = store.runs.latest("judge")
         assert run is not None
         assert run.status == "failed"
-        assert store.scored_keys(run.id) == set()
+        assert store.results.scored_keys(run.id) == set()
     assert engine.calls == 3

@@ -75,7 +75,7 @@ def write_inputs(folder: Path, *, variant: int = 0, name: str = "responses.csv")
 def run_values(store: ProjectStore, run_id: int) -> Scores:
     return {
         (r.question_id, r.pipeline, r.metric): (r.value, str(r.status), r.reason)
-        for r in store.scores(run_id)
+        for r in store.results.scores(run_id)
     }
 
 
@@ -140,8 +140,8 @@ def _killed_mid_run(project: Path, golden: Path, responses: Path) -> tuple[int, 
     )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     with ProjectStore.open(project) as store:
-        [killed] = store.unfinished_runs("lexical")
-        assert len(store.scored_keys(killed.id)) == 300
+        [killed] = store.runs.unfinished("lexical")
+        assert len(store.results.scored_keys(killed.id)) == 300
         return killed.id, run_values(store, killed.id)
 
 
@@ -150,9 +150,9 @@ def _clean_values(tmp_path: Path, golden: Path, responses: Path) -> tuple[Scores
     clean = cli("score", golden, responses, "--project", clean_project, "-q", "-o", tmp_path / "clean.json")
     assert clean.returncode == 0, clean.stderr
     with ProjectStore.open(clean_project) as store:
-        clean_run = store.latest_run("lexical", finished_only=True)
+        clean_run = store.runs.latest("lexical", finished_only=True)
         assert clean_run is not None
-        return run_values(store, clean_run.id), sorted(store.flags(clean_run.id))
+        return run_values(store, clean_run.id), sorted(store.results.flags(clean_run.id))
 
 
 def test_killed_run_then_changed_responses_equals_a_clean_run_of_the_new_inputs(tmp_path: Path) -> None:
@@ -166,12 +166,12 @@ def test_killed_run_then_changed_responses_equals_a_clean_run_of_the_new_inputs(
     assert done.returncode == 0, done.stderr
     want, want_flags = _clean_values(tmp_path, golden, new_responses)
     with ProjectStore.open(project) as store:
-        rescored = store.latest_run("lexical", finished_only=True)
+        rescored = store.runs.latest("lexical", finished_only=True)
         assert rescored is not None
         assert rescored.id != killed_id
-        assert len(store.scored_keys(rescored.id)) == QUESTIONS * len(PIPELINES)
-        got, got_flags = run_values(store, rescored.id), sorted(store.flags(rescored.id))
-        killed = store.run(killed_id)
+        assert len(store.results.scored_keys(rescored.id)) == QUESTIONS * len(PIPELINES)
+        got, got_flags = run_values(store, rescored.id), sorted(store.results.flags(rescored.id))
+        killed = store.runs.get(killed_id)
         assert killed is not None
         assert not killed.is_finished
     assert len(want) == QUESTIONS * len(PIPELINES) * 7
@@ -198,11 +198,11 @@ def test_resume_after_a_kill_and_changed_responses_scores_the_new_inputs(tmp_pat
     assert f"the inputs changed since run {killed_id} was interrupted" in resumed.stderr
     want, want_flags = _clean_values(tmp_path, golden, new_responses)
     with ProjectStore.open(project) as store:
-        run = store.latest_run("lexical", finished_only=True)
+        run = store.runs.latest("lexical", finished_only=True)
         assert run is not None
         assert run.id != killed_id
         assert run_values(store, run.id) == want
-        assert sorted(store.flags(run.id)) == want_flags
+        assert sorted(store.results.flags(run.id)) == want_flags
 
 
 def test_same_inputs_resume_the_run_and_an_edited_fact_starts_a_new_one(tmp_path: Path) -> None:
@@ -217,27 +217,27 @@ def test_same_inputs_resume_the_run_and_an_edited_fact_starts_a_new_one(tmp_path
         import_inputs(store, golden, responses)
         with pytest.raises(Cancelled):
             score_project(store, progress=cancel_early, cancel=token, batch_size=100)
-        [cancelled] = store.unfinished_runs("lexical")
+        [cancelled] = store.runs.unfinished("lexical")
         assert cancelled.inputs_sha256
         # Same inputs: the run is resumed.
         token = CancelToken()
         with pytest.raises(Cancelled):
             score_project(store, progress=cancel_early, cancel=token, batch_size=100)
-        assert [r.id for r in store.unfinished_runs("lexical")] == [cancelled.id]
+        assert [r.id for r in store.runs.unfinished("lexical")] == [cancelled.id]
         # An edited fact: a new run, which scores everything.
-        item = store.golden_item("q0000")
+        item = store.golden.item("q0000")
         assert item is not None
-        store.update_golden_item(replace(item, fact="V0<OR>zero"), reviewer="test")
+        store.golden.update(replace(item, fact="V0<OR>zero"), reviewer="test")
         fresh = score_project(store, batch_size=100)
         assert fresh != cancelled.id
-        assert len(store.scored_keys(fresh)) == QUESTIONS * len(PIPELINES)
-        stale = store.run(cancelled.id)
+        assert len(store.results.scored_keys(fresh)) == QUESTIONS * len(PIPELINES)
+        stale = store.runs.get(cancelled.id)
         assert stale is not None
         # Its inputs are gone: it is marked superseded and never offered for resuming again.
         assert (stale.is_finished, stale.status) == (False, "superseded")
-        assert store.unfinished_runs("lexical") == []
+        assert store.runs.unfinished("lexical") == []
         assert score_project(store, batch_size=100) != fresh  # a finished run is not resumed either
-        assert store.unfinished_runs("lexical") == []
+        assert store.runs.unfinished("lexical") == []
 
 
 def test_a_judge_run_is_resumed_only_on_identical_inputs(tmp_path: Path) -> None:
@@ -254,17 +254,17 @@ def test_a_judge_run_is_resumed_only_on_identical_inputs(tmp_path: Path) -> None
         import_inputs(store, golden, responses)
         with pytest.raises(Cancelled):
             judge_project(store, options, engines=Engines(), progress=cancel_early, cancel=token)
-        [cancelled] = store.unfinished_runs("judge")
+        [cancelled] = store.runs.unfinished("judge")
         assert cancelled.inputs_sha256
         # A context changed (the judge reads contexts): a new run.
         changed = [
             replace(r, contexts=("new context",)) if r.question_id == "q0000" else r
-            for r in store.responses()
+            for r in store.responses.all()
         ]
-        store.replace_responses(changed, list(PIPELINES))
+        store.responses.replace(changed, list(PIPELINES))
         fresh = judge_project(store, options, engines=Engines())
         assert fresh != cancelled.id
-        assert len(store.scored_keys(fresh)) == QUESTIONS * len(PIPELINES)
+        assert len(store.results.scored_keys(fresh)) == QUESTIONS * len(PIPELINES)
 
 
 # -- one writer process at a time ---------------------------------------------------------------
@@ -343,18 +343,18 @@ def test_a_second_process_is_refused_while_a_project_is_scored(tmp_path: Path) -
         assert judge.returncode == 0, judge.stderr
         assert judge.stdout.strip() == f"refused: {project}: {BUSY}"
         with ProjectStore.open(project) as store:
-            assert len(store.unfinished_runs("lexical")) == 1  # nobody started or joined a run
-            assert store.unfinished_runs("judge") == []
-            assert len(store.imports()) == 1  # the refused `score` did not re-import either
+            assert len(store.runs.unfinished("lexical")) == 1  # nobody started or joined a run
+            assert store.runs.unfinished("judge") == []
+            assert len(store.responses.imports()) == 1  # the refused `score` did not re-import either
     finally:
         release.write_text("go")
         _out, err = holder.communicate(timeout=120)
     assert holder.returncode == 0, err
     with ProjectStore.open(project) as store:
-        [run] = list(store.unfinished_runs("lexical")) or [store.latest_run("lexical")]
+        [run] = list(store.runs.unfinished("lexical")) or [store.runs.latest("lexical")]
         assert run is not None
         assert run.is_finished
-        assert len(store.scored_keys(run.id)) == QUESTIONS * len(PIPELINES)
+        assert len(store.results.scored_keys(run.id)) == QUESTIONS * len(PIPELINES)
     assert not lock_path(project).exists()
     # Once the holder is done, the second process scores normally.
     after = cli("score", golden, responses, "--project", project, "-q")
@@ -373,10 +373,10 @@ def test_a_crashed_holder_leaves_no_lock_behind(tmp_path: Path) -> None:
     after = cli("resume", project, "-q")
     assert after.returncode == 0, after.stderr
     with ProjectStore.open(project) as store:
-        run = store.latest_run("lexical")
+        run = store.runs.latest("lexical")
         assert run is not None
         assert run.is_finished
-        assert len(store.scored_keys(run.id)) == QUESTIONS * len(PIPELINES)
+        assert len(store.results.scored_keys(run.id)) == QUESTIONS * len(PIPELINES)
 
 
 def test_another_thread_waits_for_the_lock_and_the_holder_thread_reenters(tmp_path: Path) -> None:

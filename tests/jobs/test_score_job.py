@@ -29,7 +29,7 @@ def _imported(path: Path) -> ProjectStore:
 def test_scoring_the_sample_reproduces_the_factual_knowledge_report(tmp_path: Path) -> None:
     with _imported(tmp_path / "p.goldenlens") as store:
         run_id = score_project(store)
-        matrix = store.score_matrix(run_id, FACTUAL_KNOWLEDGE)
+        matrix = store.results.score_matrix(run_id, FACTUAL_KNOWLEDGE)
         report = build_report(store)
     got = {
         qid: tuple(int(matrix[(qid, p)] or 0) for p in ("Pipeline1", "Pipeline2", "Pipeline3"))
@@ -63,12 +63,12 @@ def test_cancel_keeps_finished_batches_and_resume_completes_them(tmp_path: Path)
     with _imported(tmp_path / "p.goldenlens") as store:
         with pytest.raises(Cancelled):
             score_project(store, progress=cancel_after_first_batch, cancel=token, batch_size=10)
-        [run] = store.unfinished_runs("lexical")
+        [run] = store.runs.unfinished("lexical")
         assert run.status == "cancelled"
-        assert len(store.scored_keys(run.id)) == 10
+        assert len(store.results.scored_keys(run.id)) == 10
         resumed = score_project(store, batch_size=10)
         assert resumed == run.id
-        assert len(store.scored_keys(run.id)) == 30
+        assert len(store.results.scored_keys(run.id)) == 30
 
 
 def test_killed_run_keeps_committed_rows_and_resume_equals_uninterrupted(tmp_path: Path) -> None:
@@ -92,15 +92,15 @@ def test_killed_run_keeps_committed_rows_and_resume_equals_uninterrupted(tmp_pat
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert proc.returncode == -9, proc.stderr
     with ProjectStore.open(project) as store:
-        [run] = store.unfinished_runs("lexical")
-        assert len(store.scored_keys(run.id)) == 8
+        [run] = store.runs.unfinished("lexical")
+        assert len(store.results.scored_keys(run.id)) == 8
         assert score_project(store) == run.id
-        resumed = {(r.question_id, r.pipeline, r.metric): r.value for r in store.scores(run.id)}
-        resumed_flags = sorted(store.flags(run.id))
+        resumed = {(r.question_id, r.pipeline, r.metric): r.value for r in store.results.scores(run.id)}
+        resumed_flags = sorted(store.results.flags(run.id))
     with _imported(tmp_path / "clean.goldenlens") as store:
         clean_run = score_project(store)
-        clean = {(r.question_id, r.pipeline, r.metric): r.value for r in store.scores(clean_run)}
-        clean_flags = sorted(store.flags(clean_run))
+        clean = {(r.question_id, r.pipeline, r.metric): r.value for r in store.results.scores(clean_run)}
+        clean_flags = sorted(store.results.flags(clean_run))
     assert resumed == clean
     assert resumed_flags == clean_flags
 
@@ -135,11 +135,11 @@ def test_bad_inputs_leave_an_existing_project_untouched(tmp_path: Path) -> None:
                 import_inputs(store, case.golden_path, case.responses_path, **case.options())
             for fragment in case.message_fragments:
                 assert fragment.lower() in str(caught.value).lower(), (case.name, str(caught.value))
-            assert len(store.golden_items()) == 10
-            assert len(store.responses()) == 30
+            assert len(store.golden.items()) == 10
+            assert len(store.responses.all()) == 30
     # WAL checkpoints may rewrite pages, so compare content rather than bytes when they differ.
     if project.read_bytes() != before:
         with ProjectStore.open(project) as store:
-            assert [i.id for i in store.golden_items()] == [f"q{n:02d}" for n in range(1, 11)]
-            assert store.latest_run("lexical", finished_only=True) is not None
+            assert [i.id for i in store.golden.items()] == [f"q{n:02d}" for n in range(1, 11)]
+            assert store.runs.latest("lexical", finished_only=True) is not None
     assert project.exists()

@@ -29,9 +29,10 @@ def _imported(path: Path) -> ProjectStore:
 
 def _contents(store: ProjectStore, run_id: int) -> tuple[object, ...]:
     records = [
-        (r.question_id, r.pipeline, r.metric, r.value, r.status, r.reason) for r in store.scores(run_id)
+        (r.question_id, r.pipeline, r.metric, r.value, r.status, r.reason)
+        for r in store.results.scores(run_id)
     ]
-    return (records, store.flags(run_id), sorted(store.scored_keys(run_id)))
+    return (records, store.results.flags(run_id), sorted(store.results.scored_keys(run_id)))
 
 
 def test_small_runs_stay_in_this_process_and_large_ones_use_the_cores() -> None:
@@ -43,10 +44,10 @@ def test_small_runs_stay_in_this_process_and_large_ones_use_the_cores() -> None:
 @needs_two_cores
 def test_pool_chunks_come_back_in_order_with_the_single_process_numbers(tmp_path: Path) -> None:
     with _imported(tmp_path / "p.goldenlens") as store:
-        items = {item.id: item for item in store.golden_items()}
+        items = {item.id: item for item in store.golden.items()}
         rows = [
             (r.question_id, r.pipeline, r.response, items[r.question_id].answer, items[r.question_id].fact)
-            for r in store.responses()
+            for r in store.responses.all()
         ]
     chunks = [rows[n : n + 4] for n in range(0, len(rows), 4)]
     thresholds = FlagThresholds()
@@ -86,8 +87,8 @@ def test_a_pooled_run_cancels_between_batches_and_resumes_to_the_same_numbers(
     with _imported(tmp_path / "pooled.goldenlens") as store:
         with pytest.raises(Cancelled):
             score_project(store, progress=cancel_after_two_batches, cancel=token, batch_size=5)
-        [run] = store.unfinished_runs("lexical")
+        [run] = store.runs.unfinished("lexical")
         assert run.status == "cancelled"
-        assert len(store.scored_keys(run.id)) == 10  # the committed batches, nothing queued after
+        assert len(store.results.scored_keys(run.id)) == 10  # the committed batches, nothing queued after
         assert score_project(store, batch_size=5) == run.id
         assert _contents(store, run.id) == alone

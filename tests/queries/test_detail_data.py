@@ -77,7 +77,7 @@ def test_answer_spans_differ_per_pipeline_and_missed_words_are_answer_text(
 
 def test_pipelines_follow_project_order_with_signature(store: ProjectStore, run_id: int) -> None:
     detail = _detail(store, run_id, "q02")
-    assert [p.pipeline for p in detail.pipelines] == store.pipelines() == PIPELINES
+    assert [p.pipeline for p in detail.pipelines] == store.responses.pipelines() == PIPELINES
     assert detail.run_id == run_id
     for pipeline in detail.pipelines:
         assert pipeline.signature.startswith("f1_score|v1|")
@@ -116,12 +116,12 @@ def test_golden_row_flag_of_q03(store: ProjectStore, run_id: int) -> None:
 
 
 def test_latest_override_and_review_show_up(store: ProjectStore, run_id: int) -> None:
-    store.set_override("q02", "Pipeline1", F1_SCORE, value=0.5, passed=None, reviewer="ana")
-    store.set_override(
+    store.reviews.set_override("q02", "Pipeline1", F1_SCORE, value=0.5, passed=None, reviewer="ana")
+    store.reviews.set_override(
         "q02", "Pipeline1", F1_SCORE, value=1.0, passed=True, note="right figure", reviewer="ana"
     )
-    store.set_override("q02", "Pipeline2", FACTUAL_KNOWLEDGE, value=None, passed=False)
-    store.set_review("q02", "needs_curation", "add a variant")
+    store.reviews.set_override("q02", "Pipeline2", FACTUAL_KNOWLEDGE, value=None, passed=False)
+    store.reviews.set("q02", "needs_curation", "add a variant")
     detail = _detail(store, run_id, "q02")
     p1 = _pipeline(detail, "Pipeline1")
     assert set(p1.overrides) == {F1_SCORE}
@@ -169,8 +169,8 @@ def test_unknown_question_gives_none(store: ProjectStore, run_id: int) -> None:
 
 
 def test_a_pipeline_without_a_response_is_marked_missing(store: ProjectStore) -> None:
-    responses = [r for r in store.responses() if (r.question_id, r.pipeline) != ("q01", "Pipeline3")]
-    store.replace_responses(responses, PIPELINES)
+    responses = [r for r in store.responses.all() if (r.question_id, r.pipeline) != ("q01", "Pipeline3")]
+    store.responses.replace(responses, PIPELINES)
     run = score_project(store)
     detail = _detail(store, run, "q01")
     missing = _pipeline(detail, "Pipeline3")
@@ -180,9 +180,9 @@ def test_a_pipeline_without_a_response_is_marked_missing(store: ProjectStore) ->
 
 
 def test_judge_run_scores_become_judge_notes(store: ProjectStore, run_id: int) -> None:
-    judge_run = store.start_run("judge", {"model": "qwen2.5-0.5b-instruct-q4_k_m.gguf"}, total=1)
+    judge_run = store.runs.start("judge", {"model": "qwen2.5-0.5b-instruct-q4_k_m.gguf"}, total=1)
     signature = Signature("faithfulness", "1", {"model": "qwen2.5-0.5b-instruct-q4_k_m.gguf", "seed": 0})
-    store.save_scores(
+    store.results.save(
         judge_run,
         [
             ScoreRecord(
@@ -213,15 +213,15 @@ def test_judge_run_scores_become_judge_notes(store: ProjectStore, run_id: int) -
 @pytest.mark.parametrize("question_id", ["q01", "q02", "q03", "q10"])
 def test_per_question_reads_equal_the_whole_run(store: ProjectStore, run_id: int, question_id: str) -> None:
     """What a click reads through the per-question queries equals the whole-run reads."""
-    store.set_override(question_id, "Pipeline2", F1_SCORE, value=0.25, passed=None)
-    store.set_review(question_id, "accepted")
+    store.reviews.set_override(question_id, "Pipeline2", F1_SCORE, value=0.25, passed=None)
+    store.reviews.set(question_id, "accepted")
     detail = load_question_detail(store, run_id, question_id)
     assert detail is not None
-    records = [r for r in store.scores(run_id) if r.question_id == question_id]
-    assert store.scores_of_question(run_id, question_id) == records
-    flags = [f for f in store.flags(run_id) if f[0] == question_id]
-    assert store.flags_of_question(run_id, question_id) == flags
-    assert detail.review == store.reviews()[question_id]
+    records = [r for r in store.results.scores(run_id) if r.question_id == question_id]
+    assert store.results.scores_of_question(run_id, question_id) == records
+    flags = [f for f in store.results.flags(run_id) if f[0] == question_id]
+    assert store.results.flags_of_question(run_id, question_id) == flags
+    assert detail.review == store.reviews.all()[question_id]
     assert [p.response for p in detail.pipelines] == [
-        r.response for r in store.responses() if r.question_id == question_id
+        r.response for r in store.responses.all() if r.question_id == question_id
     ]

@@ -48,7 +48,7 @@ def store(tmp_path: Path) -> Iterator[ProjectStore]:
 
 
 def run_id(store: ProjectStore) -> int:
-    run = store.latest_run()
+    run = store.runs.latest()
     assert run is not None
     return run.id
 
@@ -56,11 +56,11 @@ def run_id(store: ProjectStore) -> int:
 def test_values_equal_the_score_matrix(store: ProjectStore) -> None:
     grid = load_grid(store, run_id(store))
     assert grid.pipelines == PIPELINES
-    assert list(grid.question_ids) == [item.id for item in store.golden_items()]
+    assert list(grid.question_ids) == [item.id for item in store.golden.items()]
     assert grid.available_metrics == tuple(sorted(LEXICAL_SCORE_NAMES))
     assert set(grid.values) == set(LEXICAL_SCORE_NAMES)
     for metric in LEXICAL_SCORE_NAMES:
-        matrix = store.score_matrix(run_id(store), metric)
+        matrix = store.results.score_matrix(run_id(store), metric)
         values = grid.values[metric]
         assert values.shape == (10, 3)
         for (question_id, pipeline), value in matrix.items():
@@ -79,16 +79,16 @@ def test_factual_knowledge_report_of_the_sample(store: ProjectStore) -> None:
 
 
 def test_texts_reviews_and_responses(store: ProjectStore) -> None:
-    store.set_review("q03", "needs_curation")
+    store.reviews.set("q03", "needs_curation")
     grid = load_grid(store, run_id(store))
-    items = store.golden_items()
+    items = store.golden.items()
     assert list(grid.questions) == [i.question for i in items]
     assert list(grid.answers) == [i.answer for i in items]
     assert list(grid.facts) == [i.fact for i in items]
     assert grid.review[grid.index_of("q03")] == "needs_curation"
     assert grid.review[grid.index_of("q01")] == "unreviewed"
     assert grid.responses is not None
-    by_key = {(r.question_id, r.pipeline): r.response for r in store.responses()}
+    by_key = {(r.question_id, r.pipeline): r.response for r in store.responses.all()}
     assert grid.responses[grid.index_of("q02"), 1] == by_key[("q02", "Pipeline2")]
     assert "170.0 billion" in grid.search_texts()[grid.index_of("q02")]
     assert load_grid(store, run_id(store), responses=False).responses is None
@@ -111,7 +111,7 @@ def test_flag_masks(store: ProjectStore) -> None:
     assert flags_in(int(grid.flags[q02, 2])) == [Flag.REFUSAL]
     assert flags_in(int(grid.golden_flags[q03])) == [Flag.AMBIGUOUS_QUESTION]
     assert grid.golden_flags[q02] == 0
-    stored = {(q, p, f) for q, p, f in store.flags(run_id(store))}
+    stored = {(q, p, f) for q, p, f in store.results.flags(run_id(store))}
     rebuilt = {
         (str(q), "", f.value)
         for row, q in enumerate(grid.question_ids)
@@ -127,14 +127,16 @@ def test_flag_masks(store: ProjectStore) -> None:
 
 
 def test_overrides_replace_the_value_and_are_marked(store: ProjectStore) -> None:
-    store.set_override(
+    store.reviews.set_override(
         "q05", "Pipeline2", FACTUAL_KNOWLEDGE, value=None, passed=True, note="date variant", reviewer="Ann"
     )
-    store.set_override("q02", "Pipeline2", F1_SCORE, value=0.1, passed=None, note="first", reviewer="Bo")
+    store.reviews.set_override(
+        "q02", "Pipeline2", F1_SCORE, value=0.1, passed=None, note="first", reviewer="Bo"
+    )
     # The latest override of a key wins; a withdrawal (both None) removes it.
-    store.set_override("q02", "Pipeline2", F1_SCORE, value=0.2, passed=None, note="", reviewer="Bo")
-    store.set_override("q01", "Pipeline1", RECALL, value=0.0, passed=None, reviewer="Ann")
-    store.set_override("q01", "Pipeline1", RECALL, value=None, passed=None, reviewer="Ann")
+    store.reviews.set_override("q02", "Pipeline2", F1_SCORE, value=0.2, passed=None, note="", reviewer="Bo")
+    store.reviews.set_override("q01", "Pipeline1", RECALL, value=0.0, passed=None, reviewer="Ann")
+    store.reviews.set_override("q01", "Pipeline1", RECALL, value=None, passed=None, reviewer="Ann")
     grid = load_grid(store, run_id(store))
     q05, q02, q01 = grid.index_of("q05"), grid.index_of("q02"), grid.index_of("q01")
     assert grid.values[FACTUAL_KNOWLEDGE][q05, 1] == 1.0
@@ -142,17 +144,19 @@ def test_overrides_replace_the_value_and_are_marked(store: ProjectStore) -> None
     note = grid.override_note(q05, 1, FACTUAL_KNOWLEDGE)
     assert note is not None
     assert note.describe() == "overridden by Ann: date variant; original 0"
-    original_f1 = store.score_matrix(run_id(store), F1_SCORE)[("q02", "Pipeline2")]
+    original_f1 = store.results.score_matrix(run_id(store), F1_SCORE)[("q02", "Pipeline2")]
     assert grid.values[F1_SCORE][q02, 1] == 0.2
     assert grid.override_notes[("q02", "Pipeline2", F1_SCORE)].original == original_f1
-    assert grid.values[RECALL][q01, 0] == store.score_matrix(run_id(store), RECALL)[("q01", "Pipeline1")]
+    assert (
+        grid.values[RECALL][q01, 0] == store.results.score_matrix(run_id(store), RECALL)[("q01", "Pipeline1")]
+    )
     assert int(sum(m.sum() for m in grid.overridden.values())) == 2
     # Filters see the overridden value: Pipeline2 now "found" the q05 fact.
     assert "q05" not in {str(grid.question_ids[r]) for r in visible_rows(grid, GridState(disagree_only=True))}
 
 
 def test_metric_subset_then_add_metrics(store: ProjectStore) -> None:
-    store.set_override("q01", "Pipeline3", RECALL, value=0.5, passed=None)
+    store.reviews.set_override("q01", "Pipeline3", RECALL, value=0.5, passed=None)
     grid = load_grid(store, run_id(store), [F1_SCORE])
     assert set(grid.values) == {F1_SCORE}
     assert len(grid.available_metrics) == 7
@@ -190,13 +194,15 @@ def test_update_rows_reloads_one_question(store: ProjectStore) -> None:
     rid = run_id(store)
     grid = load_grid(store, rid)
     grid.search_texts()  # cached: update_rows must patch it
-    item = store.golden_item("q04")
+    item = store.golden.item("q04")
     assert item is not None
     edited = replace(item, question="Operating income, first half of 2023?", fact="12.5 billion")
-    store.update_golden_item(edited)
-    store.delete_scores(rid, [("q04", p) for p in PIPELINES] + [("q04", "")])
-    store.set_override("q04", "Pipeline2", F1_SCORE, value=0.99, passed=None, note="checked", reviewer="Ann")
-    store.set_review("q04", "accepted")
+    store.golden.update(edited)
+    store.results.delete(rid, [("q04", p) for p in PIPELINES] + [("q04", "")])
+    store.reviews.set_override(
+        "q04", "Pipeline2", F1_SCORE, value=0.99, passed=None, note="checked", reviewer="Ann"
+    )
+    store.reviews.set("q04", "accepted")
     updated = update_rows(grid, store, rid, ["q04"])
     _assert_same(updated, load_grid(store, rid))
     q04 = updated.index_of("q04")
@@ -210,7 +216,7 @@ def test_update_rows_reloads_one_question(store: ProjectStore) -> None:
 def test_update_rows_falls_back_to_a_full_reload(store: ProjectStore) -> None:
     rid = run_id(store)
     grid = load_grid(store, rid, [F1_SCORE], responses=False)
-    store.add_golden_item(GoldenItem("q11", "A new question?", "An answer.", "answer"))
+    store.golden.add(GoldenItem("q11", "A new question?", "An answer.", "answer"))
     updated = update_rows(grid, store, rid, ["q11"])
     assert len(updated) == 11
     assert updated.index_of("q11") == 10
@@ -240,10 +246,12 @@ def test_threshold_and_disagreements_on_the_sample(store: ProjectStore) -> None:
 
 def _marked(store: ProjectStore) -> int:
     """The sample with an override, a review and flags in its first rows; returns the run id."""
-    store.set_override("q02", "Pipeline2", F1_SCORE, value=0.25, passed=None, note="n", reviewer="Ann")
-    store.set_override("q08", "Pipeline1", FACTUAL_KNOWLEDGE, value=None, passed=True, reviewer="Bo")
-    store.set_review("q03", "needs_curation")
-    store.set_review("q09", "accepted")
+    store.reviews.set_override(
+        "q02", "Pipeline2", F1_SCORE, value=0.25, passed=None, note="n", reviewer="Ann"
+    )
+    store.reviews.set_override("q08", "Pipeline1", FACTUAL_KNOWLEDGE, value=None, passed=True, reviewer="Bo")
+    store.reviews.set("q03", "needs_curation")
+    store.reviews.set("q09", "accepted")
     return run_id(store)
 
 
@@ -295,21 +303,21 @@ def test_head_reads_only_its_rows(store: ProjectStore, monkeypatch: pytest.Monke
     """Every query of a partial head is limited to its ids: its cost does not grow with the set."""
     rid = _marked(store)
     asked: dict[str, list[object]] = {}
-    for name in ("grid_scores", "grid_flags", "grid_reviews", "grid_overrides", "grid_responses"):
-        real = getattr(store, name)
+    for name in ("scores", "flags", "reviews", "overrides", "responses"):
+        real = getattr(store.grid, name)
 
         def spy(*args: object, _real: object = real, _name: str = name) -> object:
             asked.setdefault(_name, []).append(args[-1])
             return _real(*args)  # type: ignore[operator]
 
-        monkeypatch.setattr(store, name, spy)
+        monkeypatch.setattr(store.grid, name, spy)
     head = load_grid_head(store, rid, limit=3)
     assert len(head) == 3
-    assert set(asked) == {"grid_scores", "grid_flags", "grid_reviews", "grid_overrides", "grid_responses"}
+    assert set(asked) == {"scores", "flags", "reviews", "overrides", "responses"}
     for name, calls in asked.items():
         for ids in calls:
             assert list(ids) == ["q01", "q02", "q03"], name  # type: ignore[call-overload]
-    assert len(asked["grid_scores"]) == len(LEXICAL_SCORE_NAMES)
+    assert len(asked["scores"]) == len(LEXICAL_SCORE_NAMES)
 
 
 def test_head_of_no_run_and_of_an_empty_project(store: ProjectStore, tmp_path: Path) -> None:
@@ -319,9 +327,9 @@ def test_head_of_no_run_and_of_an_empty_project(store: ProjectStore, tmp_path: P
     with ProjectStore.open(tmp_path / "empty.goldenlens", create=True) as empty:
         nothing = load_grid_head(empty, None, limit=5)
         assert (len(nothing), nothing.total, nothing.complete) == (0, 0, True)
-        assert empty.grid_question_count() == 0
-    assert store.grid_question_count() == 10
-    assert [row[0] for row in store.grid_golden(limit=3)] == ["q01", "q02", "q03"]
+        assert empty.grid.question_count() == 0
+    assert store.grid.question_count() == 10
+    assert [row[0] for row in store.grid.golden(limit=3)] == ["q01", "q02", "q03"]
 
 
 def test_head_keeps_partial_through_add_metrics_and_update_rows(store: ProjectStore) -> None:
@@ -332,10 +340,10 @@ def test_head_keeps_partial_through_add_metrics_and_update_rows(store: ProjectSt
     assert (more.complete, more.total, len(more)) == (False, 10, 5)
     for metric in (RECALL, FACTUAL_KNOWLEDGE):
         np.testing.assert_array_equal(more.values[metric], full.values[metric][:5])
-    store.set_review("q04", "accepted")
+    store.reviews.set("q04", "accepted")
     updated = update_rows(more, store, rid, ["q04"])
     assert (updated.complete, updated.total, updated.review[3]) == (False, 10, "accepted")
-    store.add_golden_item(GoldenItem("q11", "A new question?", "An answer.", "answer"))
+    store.golden.add(GoldenItem("q11", "A new question?", "An answer.", "answer"))
     reloaded = update_rows(updated, store, rid, ["q11"])  # a new question: reload as many first rows
     assert (reloaded.complete, reloaded.total, len(reloaded)) == (False, 11, 5)
     assert set(reloaded.values) == {F1_SCORE, RECALL, FACTUAL_KNOWLEDGE}
@@ -345,11 +353,11 @@ def test_the_whole_grid_places_each_metric_by_its_own_keys_when_they_differ(tmp_
     """The full-grid load reads bare value columns once the keys are placed; a metric whose
     scores sit at other keys (a response scored for one metric only) is placed on its own."""
     with ProjectStore.open(tmp_path / "p.goldenlens", create=True) as store:
-        store.replace_golden([GoldenItem(f"q{i}", f"Q{i}?", "a", "f") for i in range(3)], source="test")
-        store.replace_responses(
+        store.golden.replace([GoldenItem(f"q{i}", f"Q{i}?", "a", "f") for i in range(3)], source="test")
+        store.responses.replace(
             [PipelineResponse(f"q{i}", p, "r") for i in range(3) for p in ("A", "B")], ["A", "B"]
         )
-        run = store.start_run("lexical", {}, total=6)
+        run = store.runs.start("lexical", {}, total=6)
         records = [
             ScoreRecord(f"q{i}", p, "f1_score", 0.1 * i + (0.5 if p == "B" else 0), "{}")
             for i in range(3)
@@ -359,8 +367,8 @@ def test_the_whole_grid_places_each_metric_by_its_own_keys_when_they_differ(tmp_
             ScoreRecord("q2", "A", "recall_over_words", 0.9, "{}"),
             ScoreRecord("q0", "B", "recall_over_words", 0.3, "{}"),
         ]
-        store.save_scores(run, records, [])
-        store.finish_run(run)
+        store.results.save(run, records, [])
+        store.runs.finish(run)
         grid = load_grid(store, run, ["f1_score", "recall_over_words"])
     f1 = grid.values["f1_score"]
     assert f1.tolist() == [[0.0, 0.5], [0.1, 0.6], [0.2, 0.7]]

@@ -82,7 +82,7 @@ def store(project_path: Path) -> Iterator[ProjectStore]:
 @pytest.fixture
 def imported(store: ProjectStore) -> ProjectStore:
     """A project with the golden items, responses and problems above imported."""
-    store.import_inputs(
+    store.responses.import_inputs(
         golden_items(),
         responses(),
         PIPELINES,

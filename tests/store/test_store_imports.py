@@ -13,10 +13,10 @@ from goldenlens.store import ProjectStore, StoreError
 def test_responses_round_trip_with_contexts_in_table_order(
     store: ProjectStore, items: list[GoldenItem], answers: list[PipelineResponse], awkward: str
 ) -> None:
-    store.replace_golden(items)
-    store.replace_responses(list(reversed(answers)), ["rag-v2", "baseline"])
-    assert store.pipelines() == ["rag-v2", "baseline"]
-    got = store.responses()
+    store.golden.replace(items)
+    store.responses.replace(list(reversed(answers)), ["rag-v2", "baseline"])
+    assert store.responses.pipelines() == ["rag-v2", "baseline"]
+    got = store.responses.all()
     assert [(r.question_id, r.pipeline) for r in got] == [
         ("q1", "rag-v2"), ("q1", "baseline"), ("q2", "rag-v2"), ("q2", "baseline"), ("q3", "rag-v2"),
         ("q3", "baseline"),
@@ -32,19 +32,19 @@ def test_replace_responses_drops_pipelines_no_longer_listed(
     imported: ProjectStore, answers: list[PipelineResponse]
 ) -> None:
     only_baseline = [r for r in answers if r.pipeline == "baseline"]
-    imported.replace_responses(only_baseline, ["baseline"])
-    assert imported.pipelines() == ["baseline"]
-    assert imported.responses() == only_baseline
+    imported.responses.replace(only_baseline, ["baseline"])
+    assert imported.responses.pipelines() == ["baseline"]
+    assert imported.responses.all() == only_baseline
 
 
 def test_responses_must_name_listed_pipelines(
     imported: ProjectStore, answers: list[PipelineResponse]
 ) -> None:
     with pytest.raises(ValueError, match="rag-v2"):
-        imported.replace_responses(answers, ["baseline"])
+        imported.responses.replace(answers, ["baseline"])
     with pytest.raises(ValueError, match="duplicate"):
-        imported.replace_responses(answers, ["baseline", "rag-v2", "baseline"])
-    assert imported.responses() == answers
+        imported.responses.replace(answers, ["baseline", "rag-v2", "baseline"])
+    assert imported.responses.all() == answers
 
 
 def test_problems_are_those_of_the_latest_import(
@@ -53,22 +53,24 @@ def test_problems_are_those_of_the_latest_import(
     answers: list[PipelineResponse],
     found_problems: list[Problem],
 ) -> None:
-    assert imported.problems() == found_problems
+    assert imported.responses.problems() == found_problems
     later = [Problem("golden2.xlsx", "verbose golden answer", Severity.WARNING, "Sheet1", 4, "answer")]
-    second = imported.import_inputs(
+    second = imported.responses.import_inputs(
         items, answers, ["baseline", "rag-v2"], later, golden_source="golden2.xlsx", responses_source="r.csv"
     )
-    assert imported.problems() == later
-    assert [i.id for i in imported.imports()][-1] == second
-    assert imported.imports()[-1].golden_count == 3
-    assert imported.imports()[-1].response_count == 6
+    assert imported.responses.problems() == later
+    assert [i.id for i in imported.responses.imports()][-1] == second
+    assert imported.responses.imports()[-1].golden_count == 3
+    assert imported.responses.imports()[-1].response_count == 6
 
 
 def test_golden_only_import_keeps_responses_of_remaining_ids(
     imported: ProjectStore, items: list[GoldenItem], answers: list[PipelineResponse]
 ) -> None:
-    imported.import_inputs(items[:2], None, [], [], golden_source="golden.xlsx", responses_source="")
-    assert imported.responses() == [r for r in answers if r.question_id != "q3"]
+    imported.responses.import_inputs(
+        items[:2], None, [], [], golden_source="golden.xlsx", responses_source=""
+    )
+    assert imported.responses.all() == [r for r in answers if r.question_id != "q3"]
 
 
 def test_failed_import_leaves_the_file_untouched(
@@ -78,8 +80,8 @@ def test_failed_import_leaves_the_file_untouched(
     answers: list[PipelineResponse],
     found_problems: list[Problem],
 ) -> None:
-    history_before = imported.golden_history()
-    imports_before = imported.imports()
+    history_before = imported.golden.history()
+    imports_before = imported.responses.imports()
     new_items = [GoldenItem("n1", "new?", "new", "new")]
     # The golden half is fine; the responses half points at a question id that is not
     # golden, which the foreign key refuses - after the golden items were already replaced.
@@ -87,17 +89,17 @@ def test_failed_import_leaves_the_file_untouched(
     with pytest.raises(
         StoreError, match=r"demo\.goldenlens: could not save the responses: FOREIGN KEY.*'q404'"
     ):
-        imported.import_inputs(
+        imported.responses.import_inputs(
             new_items, orphan, ["baseline"], [], golden_source="golden-new.xlsx", responses_source="r.csv"
         )
 
     def unchanged(store: ProjectStore) -> None:
-        assert store.golden_items() == items
-        assert store.responses() == answers
-        assert store.pipelines() == ["baseline", "rag-v2"]
-        assert store.problems() == found_problems
-        assert store.imports() == imports_before
-        assert store.golden_history() == history_before
+        assert store.golden.items() == items
+        assert store.responses.all() == answers
+        assert store.responses.pipelines() == ["baseline", "rag-v2"]
+        assert store.responses.problems() == found_problems
+        assert store.responses.imports() == imports_before
+        assert store.golden.history() == history_before
 
     unchanged(imported)
     imported.close()
@@ -109,23 +111,23 @@ def test_replace_responses_with_unknown_question_changes_nothing(
     imported: ProjectStore, answers: list[PipelineResponse]
 ) -> None:
     with pytest.raises(StoreError, match=r"'ghost'"):
-        imported.replace_responses(
+        imported.responses.replace(
             [*answers[:2], PipelineResponse("ghost", "baseline", "boo")], ["baseline", "rag-v2"]
         )
-    assert imported.responses() == answers
-    assert imported.pipelines() == ["baseline", "rag-v2"]
+    assert imported.responses.all() == answers
+    assert imported.responses.pipelines() == ["baseline", "rag-v2"]
 
 
 def test_import_with_duplicate_golden_ids_changes_nothing(
     imported: ProjectStore, items: list[GoldenItem], answers: list[PipelineResponse]
 ) -> None:
-    imports_before = imported.imports()
+    imports_before = imported.responses.imports()
     with pytest.raises(ValueError, match="duplicate golden ids"):
-        imported.import_inputs(
+        imported.responses.import_inputs(
             [*items, items[0]], answers, ["baseline", "rag-v2"], [], golden_source="g", responses_source="r"
         )
-    assert imported.imports() == imports_before
-    assert imported.golden_items() == items
+    assert imported.responses.imports() == imports_before
+    assert imported.golden.items() == items
     # the store is still usable: the failed transaction was closed
-    imported.set_review("q1", "accepted")
-    assert list(imported.reviews()) == ["q1"]
+    imported.reviews.set("q1", "accepted")
+    assert list(imported.reviews.all()) == ["q1"]

@@ -141,24 +141,27 @@ def test_version_one_file_is_upgraded_and_reads_back_identical(
         assert store.diagnostics()["user_version"] == 3
         for run_id in (1, 2):
             expected = _expected(run_id, items)
-            got = store.scores(run_id)
+            got = store.results.scores(run_id)
             assert got == [record for record, _detail in expected]
             assert [r.detail for r in got] == [detail for _record, detail in expected]
             for question in ("q1", "q2", "q3"):
-                of_question = store.scores_of_question(run_id, question)
+                of_question = store.results.scores_of_question(run_id, question)
                 assert of_question == [r for r in got if r.question_id == question]
                 assert [r.detail for r in of_question] == [r.detail for r in got if r.question_id == question]
-        assert store.flags(1) == [("q1", "rag-v2", "verbose"), ("q2", "", "ambiguous_question")]
-        assert store.flags(2) == [("q3", "baseline", "verbose")]
-        assert store.scored_keys(2) == {("q1", "baseline"), ("q2", "rag-v2"), ("q3", "baseline")}
-        assert store.score_matrix(1, "recall_over_words") == {("q2", "rag-v2"): 1.0, ("q3", "rag-v2"): 0.25}
-        assert store.grid_scores(1, "f1_score") == [
+        assert store.results.flags(1) == [("q1", "rag-v2", "verbose"), ("q2", "", "ambiguous_question")]
+        assert store.results.flags(2) == [("q3", "baseline", "verbose")]
+        assert store.results.scored_keys(2) == {("q1", "baseline"), ("q2", "rag-v2"), ("q3", "baseline")}
+        assert store.results.score_matrix(1, "recall_over_words") == {
+            ("q2", "rag-v2"): 1.0,
+            ("q3", "rag-v2"): 0.25,
+        }
+        assert store.grid.scores(1, "f1_score") == [
             ("q1", "baseline", 0.5), ("q1", "rag-v2", 0.0), ("q2", "baseline", None)
         ]  # fmt: skip
-        assert store.grid_run_metrics(2) == ["exact_match_score", "f1_score", "faithfulness"]
-        assert store.golden_items() == items
-        assert store.responses() == answers
-        review = store.reviews()["q2"]
+        assert store.results.metrics(2) == ["exact_match_score", "f1_score", "faithfulness"]
+        assert store.golden.items() == items
+        assert store.responses.all() == answers
+        review = store.reviews.all()["q2"]
         assert (review.status, review.note, review.reviewer) == ("accepted", "fine", "ann")
 
     conn = _raw(path)
@@ -209,19 +212,19 @@ def test_upgraded_file_keeps_working(
     _v1_project(path, items, answers)
     with ProjectStore.open(path) as store:
         # signatures carried over are reused; a new one is added once
-        store.save_scores(1, [ScoreRecord("q3", "baseline", "f1_score", 0.5, F1)])
-        store.save_scores(
+        store.results.save(1, [ScoreRecord("q3", "baseline", "f1_score", 0.5, F1)])
+        store.results.save(
             2,
             [
                 ScoreRecord("q1", "rag-v2", "f1_score", 0.2, "new"),
                 ScoreRecord("q3", "rag-v2", "f1_score", 0.3, "new"),
             ],
         )
-        assert [r.signature for r in store.scores(2, metrics=["f1_score"])] == [F1, "new", "new"]
+        assert [r.signature for r in store.results.scores(2, metrics=["f1_score"])] == [F1, "new", "new"]
         # the golden-item cascade reaches the rebuilt table
-        store.delete_golden_item("q1")
-        assert {r.question_id for r in store.scores(1)} == {"q2", "q3"}
-        assert store.scores_of_question(2, "q1") == []
+        store.golden.delete("q1")
+        assert {r.question_id for r in store.results.scores(1)} == {"q2", "q3"}
+        assert store.results.scores_of_question(2, "q1") == []
     conn = _raw(path)
     try:
         assert conn.execute("SELECT COUNT(*) FROM signatures").fetchone()[0] == len(V1_SIGNATURES) + 1

@@ -69,7 +69,7 @@ def test_reopen_round_trips_golden_responses_and_problems(
     found_problems: list[Problem],
 ) -> None:
     with ProjectStore.open(project_path, create=True) as store:
-        import_id = store.import_inputs(
+        import_id = store.responses.import_inputs(
             items,
             answers,
             ["baseline", "rag-v2"],
@@ -78,11 +78,11 @@ def test_reopen_round_trips_golden_responses_and_problems(
             responses_source="r.csv",
         )
     with ProjectStore.open(project_path) as store:
-        assert store.golden_items() == items
-        assert store.responses() == answers
-        assert store.pipelines() == ["baseline", "rag-v2"]
-        assert store.problems() == found_problems
-        assert [(i.id, i.golden_source, i.responses_source) for i in store.imports()] == [
+        assert store.golden.items() == items
+        assert store.responses.all() == answers
+        assert store.responses.pipelines() == ["baseline", "rag-v2"]
+        assert store.responses.problems() == found_problems
+        assert [(i.id, i.golden_source, i.responses_source) for i in store.responses.imports()] == [
             (import_id, "g.xlsx", "r.csv")
         ]
         assert store.diagnostics()["foreign_keys"] == 1
@@ -92,9 +92,9 @@ def test_create_true_opens_an_existing_project_without_wiping_it(
     project_path: Path, items: list[GoldenItem]
 ) -> None:
     with ProjectStore.open(project_path, create=True) as store:
-        store.replace_golden(items)
+        store.golden.replace(items)
     with ProjectStore.open(str(project_path), create=True) as store:
-        assert store.golden_items() == items
+        assert store.golden.items() == items
 
 
 def test_missing_file_without_create_is_refused_and_not_created(tmp_path: Path) -> None:
@@ -154,7 +154,7 @@ def test_empty_file_is_a_project_only_when_creating(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=r"empty\.goldenlens is not a GoldenLens project.*empty"):
         ProjectStore.open(path)
     with ProjectStore.open(path, create=True) as store:
-        assert store.golden_items() == []
+        assert store.golden.items() == []
     assert _user_version(path) == LATEST_VERSION
 
 
@@ -164,11 +164,11 @@ def test_version_zero_file_is_migrated_on_open(tmp_path: Path, items: list[Golde
     assert _user_version(path) == 0
     with ProjectStore.open(path) as store:
         assert store.diagnostics()["user_version"] == LATEST_VERSION
-        store.replace_golden(items)
+        store.golden.replace(items)
     assert _user_version(path) == LATEST_VERSION
     assert _tables(path) == TABLES
     with ProjectStore.open(path) as store:
-        assert store.golden_items() == items
+        assert store.golden.items() == items
 
 
 def test_failed_migration_leaves_the_file_as_it_was(tmp_path: Path) -> None:
@@ -198,15 +198,15 @@ def test_close_twice_is_harmless_and_use_after_close_is_a_store_error(project_pa
     store.close()
     store.close()
     with pytest.raises(StoreError, match=r"demo\.goldenlens"):
-        store.golden_items()
+        store.golden.items()
 
 
 def test_awkward_file_names_work(tmp_path: Path, items: list[GoldenItem]) -> None:
     path = tmp_path / "Q&A project #1 (ü 🦜) 50%.goldenlens"
     with ProjectStore.open(path, create=True) as store:
-        store.replace_golden(items)
+        store.golden.replace(items)
     with ProjectStore.open(path) as store:
-        assert store.golden_items() == items
+        assert store.golden.items() == items
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # WAL files gone after close
 
 
@@ -219,8 +219,8 @@ def test_folder_that_does_not_exist_is_a_store_error(tmp_path: Path) -> None:
 
 def test_a_second_connection_sees_committed_writes(project_path: Path, items: list[GoldenItem]) -> None:
     with ProjectStore.open(project_path, create=True) as writer, ProjectStore.open(project_path) as reader:
-        assert reader.golden_items() == []
-        writer.replace_golden(items)
-        assert reader.golden_items() == items
-        run = writer.start_run("lexical", {}, total=0)
-        assert [r.id for r in reader.unfinished_runs()] == [run]
+        assert reader.golden.items() == []
+        writer.golden.replace(items)
+        assert reader.golden.items() == items
+        run = writer.runs.start("lexical", {}, total=0)
+        assert [r.id for r in reader.runs.unfinished()] == [run]

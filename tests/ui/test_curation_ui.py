@@ -51,16 +51,16 @@ def stack(qtbot: QtBot) -> QUndoStack:
 def _state(store: ProjectStore) -> tuple[Any, ...]:
     """Everything an edit can change, with score details (``ScoreRecord ==`` skips them);
     overrides and reviews without their ids and times (an undo writes a new entry)."""
-    run = store.latest_run(finished_only=True)
+    run = store.runs.latest(finished_only=True)
     assert run is not None
-    scores = [(r, r.detail) for r in store.scores(run.id)]
-    overrides = [replace(o, id=0, created_at="") for o in store.overrides()]
-    reviews = {q: replace(r, updated_at="") for q, r in store.reviews().items()}
-    return store.golden_items(), scores, store.flags(run.id), overrides, reviews
+    scores = [(r, r.detail) for r in store.results.scores(run.id)]
+    overrides = [replace(o, id=0, created_at="") for o in store.reviews.overrides()]
+    reviews = {q: replace(r, updated_at="") for q, r in store.reviews.all().items()}
+    return store.golden.items(), scores, store.results.flags(run.id), overrides, reviews
 
 
 def _item(session: ProjectSession, question_id: str) -> GoldenItem:
-    item = session.project.store.golden_item(question_id)
+    item = session.project.store.golden.item(question_id)
     assert item is not None
     return item
 
@@ -68,7 +68,7 @@ def _item(session: ProjectSession, question_id: str) -> GoldenItem:
 def _fk(session: ProjectSession) -> float | None:
     run_id = session.run_id
     assert run_id is not None
-    return session.project.store.score_matrix(run_id, FACTUAL_KNOWLEDGE)[KEY[:2]]
+    return session.project.store.results.score_matrix(run_id, FACTUAL_KNOWLEDGE)[KEY[:2]]
 
 
 # -- undo / redo ------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def test_undo_and_redo_round_trip_every_kind_of_edit(
     ]
     edited = _state(session.project.store)
     assert _fk(session) == 1.0
-    assert session.project.store.reviews()["q03"].status == "accepted"
+    assert session.project.store.reviews.all()["q03"].status == "accepted"
 
     for _ in range(3):
         with qtbot.waitSignal(session.question_changed):
@@ -163,12 +163,12 @@ def test_a_command_that_cannot_be_undone_reports_and_leaves_the_stack(
     session: ProjectSession, stack: QUndoStack, qtbot: QtBot
 ) -> None:
     push_review(stack, session, "q03", "accepted")
-    session.project.store.delete_golden_item("q03")  # e.g. a re-import dropped the question
+    session.project.store.golden.delete("q03")  # e.g. a re-import dropped the question
     with qtbot.waitSignal(curation_messages(session).failed) as blocker:
         stack.undo()
     assert "no golden question 'q03'" in blocker.args[0]
     assert stack.count() == 0
-    assert session.project.store.golden_item("q03") is None
+    assert session.project.store.golden.item("q03") is None
 
 
 # -- golden editor ----------------------------------------------------------------------------
@@ -228,7 +228,7 @@ def test_a_review_key_does_not_wipe_text_being_typed(
 ) -> None:
     _type_at_end(qtbot, editor, "notes", "checked against the 10-Q")
     editor.accept_current()
-    assert session.project.store.reviews()["q03"].status == "accepted"
+    assert session.project.store.reviews.all()["q03"].status == "accepted"
     assert editor.fields["notes"].toPlainText() == "checked against the 10-Q"
     editor.fields["fact"].setFocus()
     qtbot.waitUntil(lambda: stack.count() == 2)
@@ -260,18 +260,18 @@ def test_review_buttons_and_keys_set_the_review(
     editor: GoldenEditor, session: ProjectSession, stack: QUndoStack, qtbot: QtBot
 ) -> None:
     editor.accept_current()
-    assert session.project.store.reviews()["q03"].status == "accepted"
+    assert session.project.store.reviews.all()["q03"].status == "accepted"
     assert [b.isChecked() for b in editor.review_buttons()] == [False, True, False]
     editor.review_note.setText("address verified")
     editor.review_note.editingFinished.emit()
-    assert session.project.store.reviews()["q03"].note == "address verified"
+    assert session.project.store.reviews.all()["q03"].note == "address verified"
     editor.mark_needs_curation()
-    assert session.project.store.reviews()["q03"].status == "needs_curation"
+    assert session.project.store.reviews.all()["q03"].status == "needs_curation"
     qtbot.mouseClick(editor.review_buttons()[0], Qt.MouseButton.LeftButton)
-    assert session.project.store.reviews()["q03"].status == "unreviewed"
+    assert session.project.store.reviews.all()["q03"].status == "unreviewed"
     while stack.canUndo():
         stack.undo()
-    assert "q03" not in session.project.store.reviews()
+    assert "q03" not in session.project.store.reviews.all()
     assert [b.isChecked() for b in editor.review_buttons()] == [True, False, False]
 
 
@@ -322,14 +322,14 @@ def test_an_override_is_pushed_kept_apart_from_the_score_and_survives_reopening(
     _when_dialog_opens(qtbot, fill)
     assert request_override(None, session, stack, *KEY) is True
     assert stack.count() == 1
-    (override,) = session.project.store.overrides()
+    (override,) = session.project.store.reviews.overrides()
     assert (override.passed, override.value, override.reviewer) == (True, 1.0, "Ana")
     assert _fk(session) == 0.0  # the original score is never touched
 
     path = session.path
     session.close()
     with ProjectStore.open(path) as reopened:  # override kept across reopen
-        assert [(o.question_id, o.pipeline, o.metric, o.passed) for o in reopened.overrides()] == [
+        assert [(o.question_id, o.pipeline, o.metric, o.passed) for o in reopened.reviews.overrides()] == [
             (*KEY, True)
         ]
 
@@ -349,7 +349,7 @@ def test_the_dialog_asks_for_a_missing_reviewer_name_and_keeps_it(
 
     _when_dialog_opens(qtbot, fill)
     assert request_override(None, session, stack, "q10", "Pipeline1", F1_SCORE) is True
-    (override,) = session.project.store.overrides()
+    (override,) = session.project.store.reviews.overrides()
     assert (override.value, override.passed, override.reviewer) == (0.8, None, "Bo")
     assert session.reviewer == "Bo"
     assert load_preferences().reviewer == "Bo"
@@ -367,10 +367,10 @@ def test_removing_an_override_is_undoable_and_cancel_pushes_nothing(
 
     _when_dialog_opens(qtbot, remove)
     assert request_override(None, session, stack, *KEY) is True
-    assert session.project.store.overrides() == []
+    assert session.project.store.reviews.overrides() == []
     assert stack.text(1) == "Remove override of factual knowledge of q03 / Pipeline3"
     stack.undo()
-    assert [o.note for o in session.project.store.overrides()] == ["abbreviated"]
+    assert [o.note for o in session.project.store.reviews.overrides()] == ["abbreviated"]
 
     _when_dialog_opens(qtbot, lambda dialog: dialog.reject())
     assert request_override(None, session, stack, *KEY) is False

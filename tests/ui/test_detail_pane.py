@@ -157,7 +157,7 @@ def store(scored_project: Path) -> Iterator[ProjectStore]:
 
 
 def _load(store: ProjectStore, question_id: str) -> QuestionDetail:
-    run = store.latest_run("lexical", finished_only=True)
+    run = store.runs.latest("lexical", finished_only=True)
     assert run is not None
     detail = load_question_detail(store, run.id, question_id)
     assert detail is not None
@@ -297,7 +297,9 @@ def test_double_click_on_a_score_requests_an_override(
 
 def test_scores_table_shows_three_decimals_and_marks_overrides(scored_project: Path, qtbot: QtBot) -> None:
     with ProjectStore.open(scored_project) as store:
-        store.set_override("q02", "Pipeline1", F1_SCORE, value=1.0, passed=True, note="fine", reviewer="ana")
+        store.reviews.set_override(
+            "q02", "Pipeline1", F1_SCORE, value=1.0, passed=True, note="fine", reviewer="ana"
+        )
         detail = _load(store, "q02")
     pane = DetailPane()
     qtbot.addWidget(pane)

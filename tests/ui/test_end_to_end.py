@@ -110,9 +110,9 @@ def test_import_score_and_review_match_the_cli_and_the_core(qtbot: QtBot, tmp_pa
 
     # ... derived on demand: the store keeps the numbers only, no spans.
     with ProjectStore.open(project) as store:
-        run = store.latest_run("lexical", finished_only=True)
+        run = store.runs.latest("lexical", finished_only=True)
         assert run is not None
-        f1 = [r for r in store.scores(run.id, metrics=["f1_score"]) if r.question_id == "q10"]
+        f1 = [r for r in store.results.scores(run.id, metrics=["f1_score"]) if r.question_id == "q10"]
     assert [r.pipeline for r in f1] == list(data.pipelines)
     assert all(r.detail == {} for r in f1)
 
@@ -125,6 +125,6 @@ def test_import_score_and_review_match_the_cli_and_the_core(qtbot: QtBot, tmp_pa
     assert grid.current_question() == "q05"
     qtbot.keyClick(grid.table_view(), Qt.Key.Key_A)
     with ProjectStore.open(project) as store:
-        assert store.reviews()["q05"].status == "accepted"
+        assert store.reviews.all()["q05"].status == "accepted"
     window.close()
     assert live_worker_threads() == []

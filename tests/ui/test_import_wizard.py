@@ -44,7 +44,12 @@ def _rows(name: str) -> list[list[str]]:
 
 def _project_state(path: Path) -> tuple[int, int, int, list[str]]:
     with ProjectStore.open(path) as store:
-        return len(store.golden_items()), len(store.responses()), len(store.imports()), store.pipelines()
+        return (
+            len(store.golden.items()),
+            len(store.responses.all()),
+            len(store.responses.imports()),
+            store.responses.pipelines(),
+        )
 
 
 def _open(qtbot: QtBot, project: Path) -> ImportWizard:
@@ -155,12 +160,12 @@ def test_sample_csvs_import_and_score(
     assert (result.golden_count, result.response_count) == (10, 30)
     assert wizard.result() == QWizard.DialogCode.Accepted
     with ProjectStore.open(tmp_path / "new.goldenlens") as store:
-        assert len(store.golden_items()) == 10
-        assert store.pipelines() == ["Pipeline1", "Pipeline2", "Pipeline3"]
-        assert len(store.responses()) == 30
-        run = store.latest_run(LEXICAL_RUN, finished_only=True)
+        assert len(store.golden.items()) == 10
+        assert store.responses.pipelines() == ["Pipeline1", "Pipeline2", "Pipeline3"]
+        assert len(store.responses.all()) == 30
+        run = store.runs.latest(LEXICAL_RUN, finished_only=True)
         assert getattr(run, "status", None) == "finished"
-        assert len(store.scored_keys(run.id)) == 30
+        assert len(store.results.scored_keys(run.id)) == 30
 
 
 def test_one_workbook_with_both_sheets(qtbot: QtBot, wizard: ImportWizard, tmp_path: Path) -> None:
@@ -226,9 +231,9 @@ def test_renamed_columns_are_mapped_by_hand(qtbot: QtBot, wizard: ImportWizard, 
     _next(qtbot, wizard)
     _finish(qtbot, wizard)
     with ProjectStore.open(tmp_path / "new.goldenlens") as store:
-        first = store.golden_items()[0]
+        first = store.golden.items()[0]
         assert (first.id, first.question, first.answer, first.fact) == tuple(golden_rows[1])
-        response = store.responses()[0]
+        response = store.responses.all()[0]
         assert (response.question_id, response.pipeline, response.response) == tuple(response_rows[1][:3])
         assert response.contexts
         assert response.contexts[0].startswith("Andrew R. Jassy")
@@ -347,10 +352,10 @@ def test_cancel_while_scoring_keeps_the_import_and_finished_scores(
     assert not wizard.button(QWizard.WizardButton.BackButton).isEnabled()  # imported: no way back
     assert not wizard.button(QWizard.WizardButton.CancelButton).isVisible()
     with ProjectStore.open(scored_project) as store:
-        assert len(store.golden_items()) == 3000
-        run = store.latest_run(LEXICAL_RUN)
+        assert len(store.golden.items()) == 3000
+        run = store.runs.latest(LEXICAL_RUN)
         assert getattr(run, "status", None) == "cancelled"
-        scored = len(store.scored_keys(run.id))
+        scored = len(store.results.scored_keys(run.id))
     assert 0 < scored < 9000
     assert f"the {scored} of 9000 responses" in text
     wizard.button(FINISH).click()

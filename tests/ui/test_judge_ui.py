@@ -354,11 +354,11 @@ def test_judge_run_with_default_model_cancel_keeps_rows(
     assert window.statusBar().currentMessage() == CANCELLED_MESSAGE
 
     with ProjectStore.open(scored_project) as store:
-        run = store.latest_run(JUDGE_RUN)
+        run = store.runs.latest(JUDGE_RUN)
         assert run is not None
         assert run.status != "finished"
-        records = store.scores(run.id)
-        assert store.unfinished_runs(JUDGE_RUN)
+        records = store.results.scores(run.id)
+        assert store.runs.unfinished(JUDGE_RUN)
     judged = {(r.question_id, r.pipeline) for r in records}
     assert 2 <= len(judged) < 30
     assert ("q01", "Pipeline1") in judged

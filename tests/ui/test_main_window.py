@@ -131,7 +131,7 @@ def test_an_edit_rescores_and_updates_the_grid_row_at_once(qtbot: QtBot, scored_
     _open(qtbot, window, scored_project)
     session = window.projects.session
     assert session is not None
-    item = session.project.store.golden_item("q03")
+    item = session.project.store.golden.item("q03")
     assert item is not None
     grid = window.grid.grid()
     assert grid is not None

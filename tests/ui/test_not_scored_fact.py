@@ -31,7 +31,7 @@ def test_score_card_says_not_scored_and_why(tmp_path: Path, qapp: object) -> Non
     project = tmp_path / "p.goldenlens"
     assert main(["score", str(golden), str(responses), "--project", str(project), "-q"]) == 0
     with ProjectStore.open(project) as store:
-        run = store.latest_run("lexical", finished_only=True)
+        run = store.runs.latest("lexical", finished_only=True)
         assert run is not None
         detail = load_question_detail(store, run.id, "q2")
     assert detail is not None

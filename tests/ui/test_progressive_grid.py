@@ -51,8 +51,8 @@ def big_project_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for k, name in enumerate(PIPELINES)
     ]
     with ProjectStore.open(path, create=True) as store:
-        store.replace_golden(items, source="test")
-        store.replace_responses(responses, list(PIPELINES))
+        store.golden.replace(items, source="test")
+        store.responses.replace(responses, list(PIPELINES))
         score_project(store)
     return path
 
@@ -146,7 +146,7 @@ def test_an_edit_keeps_the_full_grid_on_screen_while_it_reloads(
     grid, session = window.grid, window.projects.session
     assert session is not None
     assert grid.select_question("q0900")
-    session.project.store.set_review("q0900", "accepted")
+    session.project.store.reviews.set("q0900", "accepted")
     session.notify_question("q0900")
     # Not shrunk back to the first rows: the place (q0900) stays while the worker reloads.
     assert grid.model().rowCount() == QUESTIONS
@@ -168,7 +168,7 @@ def test_small_project_loads_in_one_go_without_a_worker(
     assert not live_worker_threads()
     session = window.projects.session
     assert session is not None
-    session.project.store.set_review("q02", "needs_curation")
+    session.project.store.reviews.set("q02", "needs_curation")
     session.notify_question("q02")  # an edit: reloaded at once, still no worker
     assert not live_worker_threads()
     assert window.grid.model().data(window.grid.model().index(1, 2)) == "✎ Needs curation"
@@ -178,7 +178,7 @@ def test_set_data_keeps_the_top_question_and_a_current_one_in_view(qtbot: QtBot,
     """Sorted descending by id, the first rows' order differs from the full grid's: the question
     at the top stays at the top, and a current question that was in view stays in view."""
     with ProjectStore.open(big_project) as store:
-        run = store.latest_run()
+        run = store.runs.latest()
         assert run is not None
         head, full = load_grid_head(store, run.id, limit=HEAD_LIMIT), load_grid(store, run.id)
     grid = ScoreGrid()

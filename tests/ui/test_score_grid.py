@@ -28,9 +28,9 @@ DISPLAY = Qt.ItemDataRole.DisplayRole
 def grid_data(scored_project: Path) -> GridData:
     with ProjectStore.open(scored_project) as store:
         why = {"note": "date variant", "reviewer": "Ann"}
-        store.set_override("q05", "Pipeline2", FACTUAL_KNOWLEDGE, value=None, passed=True, **why)
-        store.set_review("q01", "accepted")
-        run = store.latest_run()
+        store.reviews.set_override("q05", "Pipeline2", FACTUAL_KNOWLEDGE, value=None, passed=True, **why)
+        store.reviews.set("q01", "accepted")
+        run = store.runs.latest()
         assert run is not None
         return load_grid(store, run.id)
 

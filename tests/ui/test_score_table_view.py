@@ -26,10 +26,12 @@ ROLES = Qt.ItemDataRole
 @pytest.fixture
 def grid_data(scored_project: Path) -> GridData:
     with ProjectStore.open(scored_project) as store:
-        store.set_override("q05", "Pipeline2", FACTUAL_KNOWLEDGE, value=None, passed=True, note="variant")
-        store.set_override("q03", "Pipeline1", RECALL, value=0.25, passed=None, note="partial")
-        store.set_review("q01", "accepted")
-        run = store.latest_run()
+        store.reviews.set_override(
+            "q05", "Pipeline2", FACTUAL_KNOWLEDGE, value=None, passed=True, note="variant"
+        )
+        store.reviews.set_override("q03", "Pipeline1", RECALL, value=0.25, passed=None, note="partial")
+        store.reviews.set("q01", "accepted")
+        run = store.runs.latest()
         assert run is not None
         return load_grid(store, run.id)
 

@@ -16,13 +16,13 @@ from goldenlens.ui.summary_view import BIN_EDGES, SummaryView, column_means
 
 def _sample_values(path: Path) -> tuple[list[str], list[str], dict[str, np.ndarray]]:
     with ProjectStore.open(path) as store:
-        run = store.latest_run("lexical", finished_only=True)
+        run = store.runs.latest("lexical", finished_only=True)
         assert run is not None
-        pipelines = store.pipelines()
-        questions = [item.id for item in store.golden_items()]
+        pipelines = store.responses.pipelines()
+        questions = [item.id for item in store.golden.items()]
         values: dict[str, np.ndarray] = {}
         for metric in LEXICAL_SCORE_NAMES:
-            matrix = store.score_matrix(run.id, metric)
+            matrix = store.results.score_matrix(run.id, metric)
             values[metric] = np.array(
                 [
                     [np.nan if matrix.get((q, p)) is None else matrix[(q, p)] for p in pipelines]

@@ -146,7 +146,7 @@ def resume_judge(store: ProjectStore, *, quiet: bool) -> int | None:
     there is none. A model file of the run that no longer exists is bad input."""
     from goldenlens.jobs.judge_job import JUDGE_RUN, JudgeOptions, judge_project
 
-    pending = store.unfinished_runs(JUDGE_RUN)
+    pending = store.runs.unfinished(JUDGE_RUN)
     if not pending:
         return None
     run = pending[-1]

@@ -75,7 +75,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_resume(args: argparse.Namespace) -> int:
     with ProjectStore.open(args.project) as store:
-        pending = store.unfinished_runs("lexical")
+        pending = store.runs.unfinished("lexical")
         run_id = None
         if pending:
             # The run's own options (counting and flag thresholds); on changed inputs

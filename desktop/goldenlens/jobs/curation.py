@@ -106,7 +106,7 @@ class RescoreResult:
 
 
 def _require_item(store: ProjectStore, question_id: str) -> GoldenItem:
-    item = store.golden_item(question_id)
+    item = store.golden.item(question_id)
     if item is None:
         raise ValueError(f"there is no golden question {question_id!r}")
     return item
@@ -158,7 +158,7 @@ def check_override(
     """Validate an override: a known question and pipeline, a value in 0..1 (0 or 1 for a
     Pass/Fail metric) and/or a verdict, a note saying why and the reviewer's name."""
     _require_item(store, question_id)
-    if pipeline not in store.pipelines():
+    if pipeline not in store.responses.pipelines():
         raise ValueError(f"there is no pipeline {pipeline!r}")
     if not metric.strip():
         raise ValueError("an override needs a metric name")
@@ -204,7 +204,7 @@ def _rescore(
     item: GoldenItem, store: ProjectStore, options: ScoreOptions
 ) -> tuple[list[ScoreRecord], list[tuple[str, str, str]]]:
     """New scores, response flags and golden-row flags of one question (pure apart from reads)."""
-    responses = store.responses_of_question(item.id)
+    responses = store.responses.of_question(item.id)
     scorer = LexicalScorer(multiset=options.multiset)
     records, flags = score_rows([item], responses, scorer, options.thresholds)
     found = [r.value for r in records if r.metric == FACTUAL_KNOWLEDGE and r.value is not None]
@@ -241,17 +241,17 @@ def edit_golden_item(store: ProjectStore, new_item: GoldenItem, *, reviewer: str
     new_item = replace(new_item, source_row=old.source_row)  # an edit does not move the row
     if new_item == old:
         return RescoreResult(old, None)
-    run = store.latest_run(LEXICAL_RUN, finished_only=True)
+    run = store.runs.latest(LEXICAL_RUN, finished_only=True)
     if run is None or (old.answer, old.fact) == (new_item.answer, new_item.fact):
         # Question and notes do not enter any lexical score: nothing to re-score.
-        store.update_golden_item(new_item, reviewer=reviewer)
+        store.golden.update(new_item, reviewer=reviewer)
         return RescoreResult(new_item, None)
-    before = store.scores_of_question(run.id, new_item.id)
+    before = store.results.scores_of_question(run.id, new_item.id)
     records, flags = _rescore(new_item, store, run_options(run.params))
     with store.atomic(f"save the edit of {new_item.id!r} and its scores"):
-        store.update_golden_item(new_item, reviewer=reviewer)
-        store.delete_question_results(run.id, new_item.id)
-        store.save_scores(run.id, records, flags)
+        store.golden.update(new_item, reviewer=reviewer)
+        store.results.delete_question(run.id, new_item.id)
+        store.results.save(run.id, records, flags)
     return RescoreResult(new_item, run.id, _changes(new_item.id, before, records))
 
 
@@ -287,7 +287,7 @@ def set_override(
         store, question_id, pipeline, metric, value=value, passed=passed, note=note, reviewer=reviewer
     )
     number = None if value is None else float(value)
-    store.set_override(
+    store.reviews.set_override(
         question_id,
         pipeline,
         metric,
@@ -296,7 +296,7 @@ def set_override(
         note=note.strip(),
         reviewer=reviewer.strip(),
     )
-    current = store.override_in_effect(question_id, pipeline, metric)
+    current = store.reviews.override_in_effect(question_id, pipeline, metric)
     if current is None:  # pragma: no cover - the row was just written
         raise RuntimeError(f"the override of {metric!r} for {question_id!r} was not saved")
     return current
@@ -307,9 +307,9 @@ def clear_override(
 ) -> None:
     """Withdraw the override in effect for one key (the audit trail keeps every entry)."""
     _require_item(store, question_id)
-    if store.override_in_effect(question_id, pipeline, metric) is None:
+    if store.reviews.override_in_effect(question_id, pipeline, metric) is None:
         raise ValueError(f"{question_id} / {pipeline} has no {metric_label(metric)} override to remove")
-    store.set_override(
+    store.reviews.set_override(
         question_id, pipeline, metric, value=None, passed=None, note=note.strip(), reviewer=reviewer.strip()
     )
 
@@ -324,7 +324,7 @@ def restore_override(
     reviewer: str,
 ) -> None:
     """Put back the override that was in effect before (``None``: there was none) — undo."""
-    current = store.override_in_effect(question_id, pipeline, metric)
+    current = store.reviews.override_in_effect(question_id, pipeline, metric)
     if before is None:
         if current is not None:
             clear_override(store, question_id, pipeline, metric, reviewer=reviewer)
@@ -347,8 +347,8 @@ def set_review(
     """Set a question's review state (``unreviewed``, ``accepted``, ``needs_curation``) and
     note; returns the saved state."""
     check_review(store, question_id, status)
-    store.set_review(question_id, status, note.strip(), reviewer.strip())
-    review = store.review_of_question(question_id)
+    store.reviews.set(question_id, status, note.strip(), reviewer.strip())
+    review = store.reviews.of_question(question_id)
     if review is None:  # pragma: no cover - the row was just written
         raise RuntimeError(f"the review of {question_id!r} was not saved")
     return review
@@ -358,6 +358,6 @@ def restore_review(store: ProjectStore, question_id: str, before: Review | None,
     """Put back the review state there was before (``None``: never reviewed) — undo."""
     _require_item(store, question_id)
     if before is None:
-        store.clear_review(question_id)
+        store.reviews.clear(question_id)
     else:
         set_review(store, question_id, before.status, before.note, reviewer=before.reviewer or reviewer)

@@ -88,9 +88,9 @@ def import_and_score(
                 raise
             error = str(exc) or type(exc).__name__
         if error is not None:
-            run = store.latest_run(LEXICAL_RUN)
+            run = store.runs.latest(LEXICAL_RUN)
             run_id = run.id if run is not None else None
-        scored = len(store.scored_keys(run_id)) if run_id is not None else 0
+        scored = len(store.results.scored_keys(run_id)) if run_id is not None else 0
         judge_run = None
         if judge is not None and error is None:
             from goldenlens.jobs.judge_job import judge_project

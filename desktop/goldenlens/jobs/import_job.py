@@ -61,7 +61,7 @@ def import_inputs(
     pipelines = loaded.responses.pipelines if loaded.responses else ()
     # Never replace the inputs under a run that another process is scoring.
     with project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
-        import_id = store.import_inputs(
+        import_id = store.responses.import_inputs(
             loaded.golden.items,
             responses,
             pipelines,
@@ -103,5 +103,5 @@ def project_for_import(path: Path, *, cancel: CancelToken | None = None) -> Iter
 def _has_imports(store: ProjectStore) -> bool:
     """True when an import was committed (an unreadable file counts as having one: keep it)."""
     with suppress(StoreError):
-        return bool(store.imports())
+        return bool(store.responses.imports())
     return True

@@ -174,14 +174,14 @@ class _JudgeRun:
             ).to_json()
             for m in self.metrics
         }
-        self.items = {item.id: item for item in store.golden_items()}
+        self.items = {item.id: item for item in store.golden.items()}
         self.pending: list[ScoreRecord] = []  # judged, not yet committed (batch_size > 1)
         self.held: list[list[ScoreRecord]] = []  # rows with engine errors: saved once it recovers
         self.streak = 0
         self.meter = _Meter(settings.progress, 0, 0)
 
     def run(self) -> int:
-        responses = [r for r in self.store.responses() if r.question_id in self.items]
+        responses = [r for r in self.store.responses.all() if r.question_id in self.items]
         fingerprint = judge_fingerprint(list(self.items.values()), responses)
         wanted = self.options.comparable_params()
         run_id = (
@@ -190,12 +190,12 @@ class _JudgeRun:
             else None
         )
         if run_id is None:
-            run_id = self.store.start_run(
+            run_id = self.store.runs.start(
                 JUDGE_RUN, self.options.params(), total=len(responses), inputs_sha256=fingerprint
             )
         else:
-            self.store.resume_run(run_id)
-        done = self.store.scored_keys(run_id)
+            self.store.runs.resume(run_id)
+        done = self.store.results.scored_keys(run_id)
         todo = [r for r in responses if (r.question_id, r.pipeline) not in done]
         self.meter = _Meter(self.settings.progress, len(responses), len(responses) - len(todo))
         self.meter.report()
@@ -206,11 +206,11 @@ class _JudgeRun:
                 self._take(run_id, row, computed)
         except Cancelled:
             self._save(run_id, with_held=True)
-            self.store.finish_run(run_id, "cancelled")
+            self.store.runs.finish(run_id, "cancelled")
             raise
         except JudgeRunError:
             self._save(run_id, with_held=False)
-            self.store.finish_run(run_id, "failed")
+            self.store.runs.finish(run_id, "failed")
             raise
         except BaseException:
             # Anything else (a model that failed, a bug): keep what is finished; the run stays
@@ -218,7 +218,7 @@ class _JudgeRun:
             self._save(run_id, with_held=True)
             raise
         self._save(run_id, with_held=True)
-        self.store.finish_run(run_id, "finished")
+        self.store.runs.finish(run_id, "finished")
         self.meter.report(final=True)
         return run_id
 
@@ -229,7 +229,7 @@ class _JudgeRun:
         temperature, seed = self.options.temperature, self.options.seed
         for metric in self.metrics:
             key = cache_key(metric, inputs, self.models, temperature=temperature, seed=seed)
-            cached = self.store.cache_get(key)
+            cached = self.store.cache.get(key)
             result = None if cached is None else result_from_cache(metric.name, cached)
             if result is None:
                 row.misses.append((metric, key))
@@ -244,7 +244,7 @@ class _JudgeRun:
         """Cache a row's fresh results and commit it (job thread)."""
         for metric, key, result, cacheable in computed.results:
             if cacheable:
-                self.store.cache_put(
+                self.store.cache.put(
                     key,
                     metric=metric.name,
                     model_sha256=model_sha_for(metric, self.models),
@@ -283,7 +283,7 @@ class _JudgeRun:
     def _save(self, run_id: int, *, with_held: bool) -> None:
         records = self.pending + ([r for row in self.held for r in row] if with_held else [])
         if records:
-            self.store.save_scores(run_id, records)
+            self.store.results.save(run_id, records)
         self.pending.clear()
         if with_held:
             self.held.clear()

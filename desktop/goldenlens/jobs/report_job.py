@@ -37,12 +37,12 @@ def _judge_run(store: ProjectStore, judge_run_id: int | None) -> int | None:
     """``judge_run_id``, else the newest judge run (finished or not), else ``None``."""
     if judge_run_id is not None:
         return judge_run_id
-    latest = store.latest_run(JUDGE_RUN_KIND)
+    latest = store.runs.latest(JUDGE_RUN_KIND)
     return None if latest is None else latest.id
 
 
 def _judge_overrides(store: ProjectStore) -> list[Override]:
-    return [o for o in store.overrides() if o.metric not in LEXICAL_SCORE_NAMES]
+    return [o for o in store.reviews.overrides() if o.metric not in LEXICAL_SCORE_NAMES]
 
 
 def judge_scores(store: ProjectStore, judge_run_id: int | None = None) -> JudgeScores:
@@ -55,7 +55,7 @@ def judge_scores(store: ProjectStore, judge_run_id: int | None = None) -> JudgeS
     if run_id is None:
         return {}
     found: dict[tuple[str, str], dict[str, ScoreRecord]] = {}
-    for record in store.scores(run_id):
+    for record in store.results.scores(run_id):
         found.setdefault((record.question_id, record.pipeline), {})[record.metric] = record
     for override in _judge_overrides(store):
         key = (override.question_id, override.pipeline)
@@ -80,9 +80,9 @@ def _applied_overrides(
     judge_run = _judge_run(store, judge_run_id)
     judge_originals: dict[str, dict[tuple[str, str], float | None]] = {}
     applied: dict[tuple[str, str], dict[str, AppliedOverride]] = defaultdict(dict)
-    for override in store.overrides():
+    for override in store.reviews.overrides():
         value = override.effective_value
-        if value is None:  # pragma: no cover - store.overrides() leaves withdrawals out
+        if value is None:  # pragma: no cover - store.reviews.overrides() leaves withdrawals out
             continue
         key = (override.question_id, override.pipeline)
         if override.metric in LEXICAL_SCORE_NAMES:
@@ -90,7 +90,9 @@ def _applied_overrides(
         else:
             if override.question_id not in judge_originals:
                 records = (
-                    [] if judge_run is None else store.scores_of_question(judge_run, override.question_id)
+                    []
+                    if judge_run is None
+                    else store.results.scores_of_question(judge_run, override.question_id)
                 )
                 judge_originals[override.question_id] = {(r.pipeline, r.metric): r.value for r in records}
             original = judge_originals[override.question_id].get((override.pipeline, override.metric))
@@ -110,7 +112,7 @@ def report_reviews(store: ProjectStore) -> dict[str, QuestionReview]:
     """The review state of every reviewed question (the others read as unreviewed)."""
     return {
         qid: QuestionReview(status=r.status, note=r.note, reviewer=r.reviewer, updated_at=r.updated_at)
-        for qid, r in store.reviews().items()
+        for qid, r in store.reviews.all().items()
     }
 
 
@@ -121,19 +123,19 @@ def build_report(
     with the reviewer's overrides applied (lexical and judge metrics; judge originals from
     ``judge_run_id``, default the newest judge run) and each question's review state."""
     if run_id is None:
-        run = store.latest_run(LEXICAL_RUN, finished_only=True)
+        run = store.runs.latest(LEXICAL_RUN, finished_only=True)
         if run is None:
             raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
         run_id = run.id
-    run_info = store.run(run_id)
-    items = store.golden_items()
+    run_info = store.runs.get(run_id)
+    items = store.golden.items()
     by_id = {item.id: item for item in items}
-    pipelines = store.pipelines()
+    pipelines = store.responses.pipelines()
     # Plain numbers, one query per metric: no record objects, signatures once per metric.
-    keys, columns = store.score_columns(run_id, LEXICAL_SCORE_NAMES)
+    keys, columns = store.results.score_columns(run_id, LEXICAL_SCORE_NAMES)
     row_of = {key: n for n, key in enumerate(keys)}
-    reasons = store.score_reasons(run_id, LEXICAL_SCORE_NAMES)
-    stored_signatures = store.run_signatures(run_id)
+    reasons = store.results.score_reasons(run_id, LEXICAL_SCORE_NAMES)
+    stored_signatures = store.results.signatures(run_id)
     signatures = {  # in score order, as a report scored without a project lists them
         metric: Signature.from_json(stored_signatures[metric])
         for metric in LEXICAL_SCORE_NAMES
@@ -143,7 +145,7 @@ def build_report(
     params: dict[str, object] = dict(f1.params) if f1 is not None else {}
     response_flags: dict[tuple[str, str], list[Flag]] = defaultdict(list)
     row_flags: dict[str, list[Flag]] = defaultdict(list)
-    for question_id, pipeline, flag in store.flags(run_id):
+    for question_id, pipeline, flag in store.results.flags(run_id):
         if pipeline:
             response_flags[(question_id, pipeline)].append(Flag(flag))
         else:
@@ -156,7 +158,7 @@ def build_report(
 
     overrides = _applied_overrides(store, stored, judge_run_id)
     rows: list[ScoredRow] = []
-    for response in store.responses():
+    for response in store.responses.all():
         key = (response.question_id, response.pipeline)
         n = row_of.get(key)
         if n is None or response.question_id not in by_id:
@@ -182,7 +184,7 @@ def build_report(
         pipelines=tuple(pipelines),
         rows=tuple(rows),
         golden_flags={item.id: tuple(row_flags.get(item.id, ())) for item in items},
-        problems=tuple(store.problems()),
+        problems=tuple(store.responses.problems()),
         signatures=signatures,
         thresholds=thresholds,
         reviews=report_reviews(store),
@@ -191,7 +193,7 @@ def build_report(
 
 def report_sources(store: ProjectStore) -> list[str]:
     """The files of the project's latest import, for the report's About block."""
-    imports = store.imports()
+    imports = store.responses.imports()
     if not imports:
         return []
     latest = imports[-1]
@@ -232,10 +234,10 @@ def export_report(
 
 def export_golden(store: ProjectStore, out: Path, *, question_ids: Collection[str] | None = None) -> int:
     """Write the project's (curated) golden set as a clean workbook; returns the row count."""
-    items = store.golden_items()
+    items = store.golden.items()
     if question_ids is not None:
         keep = set(question_ids)
         items = [item for item in items if item.id in keep]
-    reviews = {qid: (r.status, r.note) for qid, r in store.reviews().items()}
+    reviews = {qid: (r.status, r.note) for qid, r in store.reviews.all().items()}
     write_golden_workbook(items, out, review=reviews or None)
     return len(items)

@@ -23,9 +23,9 @@ def resumable_run(
     running, and are superseded.
     """
     found = None
-    for run in store.unfinished_runs(kind):
+    for run in store.runs.unfinished(kind):
         if run.inputs_sha256 != inputs_sha256:
-            store.finish_run(run.id, RUN_SUPERSEDED)
+            store.runs.finish(run.id, RUN_SUPERSEDED)
         elif same_options(run.params):
             found = run.id
     return found

@@ -63,8 +63,8 @@ def _listing(names: Sequence[str], limit: int | None = None) -> str:
 
 def require_question(store: ProjectStore, question_id: str) -> None:
     """Refuse an id the golden set does not hold, listing the first ids."""
-    if store.golden_item(question_id) is None:
-        ids = [item.id for item in store.golden_items()]
+    if store.golden.item(question_id) is None:
+        ids = [item.id for item in store.golden.items()]
         raise ReviewInputError(
             f"there is no golden question {question_id!r}; "
             f"questions: {_listing(ids, _LISTED_IDS) or '(none)'}"
@@ -73,12 +73,12 @@ def require_question(store: ProjectStore, question_id: str) -> None:
 
 def require_response(store: ProjectStore, question_id: str, pipeline: str) -> None:
     """Refuse a pipeline the project does not have, or one that did not answer the question."""
-    pipelines = store.pipelines()
+    pipelines = store.responses.pipelines()
     if pipeline not in pipelines:
         raise ReviewInputError(
             f"there is no pipeline {pipeline!r}; pipelines: {_listing(pipelines) or '(none)'}"
         )
-    answered = [r.pipeline for r in store.responses_of_question(question_id)]
+    answered = [r.pipeline for r in store.responses.of_question(question_id)]
     if pipeline not in answered:
         raise ReviewInputError(
             f"{pipeline} has no response to {question_id}; "
@@ -89,8 +89,8 @@ def require_response(store: ProjectStore, question_id: str, pipeline: str) -> No
 def metric_choices(store: ProjectStore) -> list[str]:
     """Metrics that can be overridden: the seven lexical ones, then those of the newest judge
     run (the one reports show)."""
-    judge = store.latest_run(JUDGE_RUN_KIND)
-    extra = [] if judge is None else store.grid_run_metrics(judge.id)
+    judge = store.runs.latest(JUDGE_RUN_KIND)
+    extra = [] if judge is None else store.results.metrics(judge.id)
     return [*LEXICAL_SCORE_NAMES, *(m for m in extra if m not in LEXICAL_SCORE_NAMES)]
 
 
@@ -136,10 +136,10 @@ def parse_value(metric: str, text: str) -> tuple[float, bool | None]:
 
 def _stored_score(store: ProjectStore, question_id: str, pipeline: str, metric: str) -> float | None:
     kind = LEXICAL_RUN if metric in LEXICAL_SCORE_NAMES else JUDGE_RUN_KIND
-    run = store.latest_run(kind, finished_only=kind == LEXICAL_RUN)
+    run = store.runs.latest(kind, finished_only=kind == LEXICAL_RUN)
     if run is None:
         return None
-    for record in store.scores_of_question(run.id, question_id):
+    for record in store.results.scores_of_question(run.id, question_id):
         if (record.pipeline, record.metric) == (pipeline, metric):
             return record.value
     return None

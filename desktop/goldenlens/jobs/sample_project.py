@@ -32,11 +32,11 @@ def ensure_sample_project(
     target = path or default_sample_path()
     target.parent.mkdir(parents=True, exist_ok=True)
     with ProjectStore.open(target, create=True) as store:
-        if not store.golden_items():
+        if not store.golden.items():
             folder = sample_dir()
             import_inputs(
                 store, folder / SAMPLE_GOLDEN, folder / SAMPLE_RESPONSES, progress=progress, cancel=cancel
             )
-        if store.latest_run(LEXICAL_RUN, finished_only=True) is None:
+        if store.runs.latest(LEXICAL_RUN, finished_only=True) is None:
             score_project(store, progress=progress, cancel=cancel)
     return target

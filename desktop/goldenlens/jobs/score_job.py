@@ -99,17 +99,17 @@ def _score_project(
     resume: bool,
 ) -> int:
     params = options.params()
-    items = store.golden_items()
-    responses = store.responses()
+    items = store.golden.items()
+    responses = store.responses.all()
     fingerprint = lexical_fingerprint(items, responses)
     run_id = (
         resumable_run(store, LEXICAL_RUN, fingerprint, lambda stored: stored == params) if resume else None
     )
     if run_id is None:
-        run_id = store.start_run(LEXICAL_RUN, params, total=len(responses), inputs_sha256=fingerprint)
+        run_id = store.runs.start(LEXICAL_RUN, params, total=len(responses), inputs_sha256=fingerprint)
     else:
-        store.resume_run(run_id)
-    done = store.scored_keys(run_id)
+        store.runs.resume(run_id)
+    done = store.results.scored_keys(run_id)
     todo = [r for r in responses if (r.question_id, r.pipeline) not in done]
     by_id = {item.id: item for item in items}
     signatures = lexical_signatures(options.multiset)
@@ -129,17 +129,17 @@ def _score_project(
     try:
         for chunk in scored:
             if cancel is not None and cancel.cancelled:
-                store.finish_run(run_id, "cancelled")
+                store.runs.finish(run_id, "cancelled")
                 raise Cancelled
-            store.save_score_rows(
+            store.results.save_rows(
                 run_id, signatures, chunk.keys, chunk.values, reasons=chunk.reasons, flags=chunk.flags
             )
             finished += len(chunk.keys)
             progress(Progress("score", finished, len(responses), "Scoring responses"))
     finally:
         scored.close()  # a cancel or an error stops the pool without scoring what is queued
-    store.save_scores(run_id, [], _golden_row_flags(store, run_id, items, options.thresholds))
-    store.finish_run(run_id, "finished")
+    store.results.save(run_id, [], _golden_row_flags(store, run_id, items, options.thresholds))
+    store.runs.finish(run_id, "finished")
     progress(Progress("score", len(responses), len(responses), "Scored"))
     return run_id
 
@@ -148,7 +148,7 @@ def _golden_row_flags(
     store: ProjectStore, run_id: int, items: Sequence[GoldenItem], thresholds: FlagThresholds
 ) -> list[tuple[str, str, str]]:
     found: dict[str, list[float]] = {item.id: [] for item in items}
-    for (question_id, _pipeline), value in store.score_matrix(run_id, FACTUAL_KNOWLEDGE).items():
+    for (question_id, _pipeline), value in store.results.score_matrix(run_id, FACTUAL_KNOWLEDGE).items():
         if question_id in found and value is not None:
             found[question_id].append(value)
     return [

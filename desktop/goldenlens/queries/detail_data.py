@@ -246,29 +246,29 @@ def load_question_detail(
     Pipelines follow the project's pipeline order; a pipeline without a response to this
     question has ``pipeline_missing=True``. ``judge_run_id`` adds that run's scores as judge notes.
     """
-    item = store.golden_item(question_id)
+    item = store.golden.item(question_id)
     if item is None:
         return None
-    responses = {r.pipeline: r for r in store.responses_of_question(question_id)}
-    pipelines = store.pipelines()
+    responses = {r.pipeline: r for r in store.responses.of_question(question_id)}
+    pipelines = store.responses.pipelines()
 
     records: dict[str, list[ScoreRecord]] = defaultdict(list)
     flag_names: dict[str, list[str]] = defaultdict(list)
     thresholds = FlagThresholds()
     if run_id is not None:
-        run = store.run(run_id)
+        run = store.runs.get(run_id)
         if run is not None:
             thresholds = thresholds_from_params(run.params)
-        for record in store.scores_of_question(run_id, question_id):
+        for record in store.results.scores_of_question(run_id, question_id):
             records[record.pipeline].append(record)
-        for _qid, pipeline, flag in store.flags_of_question(run_id, question_id):
+        for _qid, pipeline, flag in store.results.flags_of_question(run_id, question_id):
             flag_names[pipeline].append(flag)
     judge: dict[str, list[JudgeNote]] = defaultdict(list)
     if judge_run_id is not None:
-        for record in store.scores_of_question(judge_run_id, question_id):
+        for record in store.results.scores_of_question(judge_run_id, question_id):
             judge[record.pipeline].append(_judge_note(record))
     overrides: dict[str, dict[str, Override]] = defaultdict(dict)
-    for override in store.overrides():
+    for override in store.reviews.overrides():
         if override.question_id == question_id:
             overrides[override.pipeline][override.metric] = override
 
@@ -287,7 +287,7 @@ def load_question_detail(
     return QuestionDetail(
         item=item,
         golden_flags=_notes(flag_names.get(GOLDEN_ROW, ()), thresholds),
-        review=store.review_of_question(question_id),
+        review=store.reviews.of_question(question_id),
         pipelines=details,
         run_id=run_id,
     )

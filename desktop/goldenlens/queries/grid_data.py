@@ -206,7 +206,7 @@ class _Builder:
         for metric in metrics:
             matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
             self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
-            found = store.grid_scores(run_id, metric, self.ids) if run_id is not None else []
+            found = store.grid.scores(run_id, metric, self.ids) if run_id is not None else []
             keys = list(map(_FIRST, found)), list(map(_SECOND, found))
             if last is not None and keys[0] == last[0] and keys[1] == last[1]:
                 rows, cols, keep = last[2]  # a run scores every metric of a key: same cells again
@@ -225,12 +225,12 @@ class _Builder:
         for metric in metrics:
             matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
             self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
-            key_sum = store.grid_score_key_sum(run_id, metric)
+            key_sum = store.grid.score_key_sum(run_id, metric)
             if placed is None or placed[3] != key_sum:
-                keys = store.grid_score_keys(run_id, metric)
+                keys = store.grid.score_keys(run_id, metric)
                 rows, cols = self.rows(map(_FIRST, keys)), self.cols(map(_SECOND, keys))
                 placed = (rows, cols, (rows >= 0) & (cols >= 0), key_sum)
-            found = store.grid_score_values(run_id, metric)
+            found = store.grid.score_values(run_id, metric)
             rows, cols, keep, _sum = placed
             values = np.fromiter(found, dtype=np.float64, count=len(found))  # None -> NaN
             matrix[rows[keep], cols[keep]] = values[keep]
@@ -239,7 +239,7 @@ class _Builder:
         """Flags and review states."""
         index: dict[str, int] = self.data._cache["index"]
         if self.data.run_id is not None:
-            for question_id, pipeline, name in store.grid_flags(self.data.run_id, self.ids):
+            for question_id, pipeline, name in store.grid.flags(self.data.run_id, self.ids):
                 row, bit = index.get(question_id), FLAG_BITS.get(name, 0)
                 if row is None:
                     continue
@@ -247,7 +247,7 @@ class _Builder:
                     self.golden_flags[row] |= bit
                 elif pipeline in self.columns:
                     self.flags[row, self.columns[pipeline]] |= bit
-        for question_id, status in store.grid_reviews(self.ids):
+        for question_id, status in store.grid.reviews(self.ids):
             row = self.data.index_of(question_id)
             if row is not None:
                 self.review[row] = status
@@ -268,7 +268,7 @@ class _Builder:
     def texts(self, store: ProjectStore) -> None:
         if self.responses is None:
             return
-        found = store.grid_responses(self.ids)
+        found = store.grid.responses(self.ids)
         rows, cols = self.rows(map(_FIRST, found)), self.cols(map(_SECOND, found))
         keep = (rows >= 0) & (cols >= 0)
         self.responses[rows[keep], cols[keep]] = _objects([row[2] for row in found])[keep]
@@ -355,13 +355,13 @@ def load_grid_head(
     When the project holds more, the grid has ``complete=False`` and ``total`` counts them
     all; ``responses`` defaults as for the full grid. ``limit=None`` is :func:`load_grid`.
     """
-    golden = store.grid_golden(limit=None if limit is None else limit + 1)  # one more: any left?
+    golden = store.grid.golden(limit=None if limit is None else limit + 1)  # one more: any left?
     ids, total = None, -1
     if limit is not None and len(golden) > limit:
-        golden, total = golden[:limit], store.grid_question_count()
+        golden, total = golden[:limit], store.grid.question_count()
         ids = [row[0] for row in golden]
-    pipelines = tuple(store.pipelines())
-    available = tuple(store.grid_run_metrics(run_id)) if run_id is not None else ()
+    pipelines = tuple(store.responses.pipelines())
+    available = tuple(store.results.metrics(run_id)) if run_id is not None else ()
     wanted = available if metrics is None else tuple(dict.fromkeys(metrics))
     if responses is None:
         responses = max(total, len(golden)) * len(pipelines) <= RESPONSES_AUTO_LIMIT
@@ -370,7 +370,7 @@ def load_grid_head(
     builder = _Builder(base if ids is None else replace(base, complete=False, total=total), ids)
     builder.scores(store, wanted)
     builder.marks(store)
-    builder.overrides(store.grid_overrides(ids), wanted)
+    builder.overrides(store.grid.overrides(ids), wanted)
     builder.texts(store)
     return builder.build(available=available)
 
@@ -383,7 +383,7 @@ def add_metrics(data: GridData, store: ProjectStore, metrics: Sequence[str]) -> 
     ids = None if data.complete else [str(q) for q in data.question_ids]
     builder = _Builder(data, ids)
     builder.scores(store, missing)
-    builder.overrides(store.grid_overrides(ids), missing)
+    builder.overrides(store.grid.overrides(ids), missing)
     return builder.build()
 
 
@@ -397,10 +397,10 @@ def update_rows(
     reloads as many first rows).
     """
     ids = list(dict.fromkeys(question_ids))
-    golden = store.grid_golden(ids)
+    golden = store.grid.golden(ids)
     if (
         run_id != data.run_id
-        or tuple(store.pipelines()) != data.pipelines
+        or tuple(store.responses.pipelines()) != data.pipelines
         or len(golden) != len(ids)
         or any(data.index_of(q) is None for q in ids)
     ):
@@ -420,7 +420,7 @@ def update_rows(
     builder.notes = {key: note for key, note in builder.notes.items() if key[0] not in reloaded}
     builder.scores(store, tuple(data.values))
     builder.marks(store)
-    builder.overrides(store.grid_overrides(ids), tuple(data.values))
+    builder.overrides(store.grid.overrides(ids), tuple(data.values))
     builder.texts(store)
     texts = [c.copy() for c in (data.questions, data.answers, data.facts)]
     for item in golden:

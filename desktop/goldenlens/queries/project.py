@@ -78,7 +78,7 @@ class ProjectQueries:
 
     def latest_run(self, kind: str = LEXICAL_RUN, *, finished_only: bool = False) -> RunInfo | None:
         """The newest run of ``kind``; with ``finished_only``, the newest that completed."""
-        return self._store.latest_run(kind, finished_only=finished_only)
+        return self._store.runs.latest(kind, finished_only=finished_only)
 
     def latest_run_id(self, kind: str = LEXICAL_RUN, *, finished_only: bool = False) -> int | None:
         """The id of :meth:`latest_run`, ``None`` when there is no such run."""
@@ -87,37 +87,37 @@ class ProjectQueries:
 
     def unfinished_runs(self, kind: str | None = None) -> list[RunInfo]:
         """Runs that did not complete and can be resumed, oldest first."""
-        return self._store.unfinished_runs(kind)
+        return self._store.runs.unfinished(kind)
 
     def scores(self, run_id: int) -> list[ScoreRecord]:
         """Every score record of a run, in table order."""
-        return self._store.scores(run_id)
+        return self._store.results.scores(run_id)
 
     # -- one question ----------------------------------------------------------------------
 
     def question_count(self) -> int:
         """How many golden questions the project holds (a COUNT: cheap on any size)."""
-        return self._store.grid_question_count()
+        return self._store.grid.question_count()
 
     def pipelines(self) -> list[str]:
         """Pipeline names in column order."""
-        return self._store.pipelines()
+        return self._store.responses.pipelines()
 
     def golden_item(self, question_id: str) -> GoldenItem | None:
         """One golden row, ``None`` when the project has no such question."""
-        return self._store.golden_item(question_id)
+        return self._store.golden.item(question_id)
 
     def review_of_question(self, question_id: str) -> Review | None:
         """The review state of one question; ``None`` when it was never reviewed."""
-        return self._store.review_of_question(question_id)
+        return self._store.reviews.of_question(question_id)
 
     def override_in_effect(self, question_id: str, pipeline: str, metric: str) -> Override | None:
         """The override in effect for one score, ``None`` when there is none."""
-        return self._store.override_in_effect(question_id, pipeline, metric)
+        return self._store.reviews.override_in_effect(question_id, pipeline, metric)
 
     def scores_of_question(self, run_id: int, question_id: str) -> list[ScoreRecord]:
         """One question's score records in a run, by pipeline order then metric."""
-        return self._store.scores_of_question(run_id, question_id)
+        return self._store.results.scores_of_question(run_id, question_id)
 
     def question_detail(self, run_id: int | None, question_id: str) -> QuestionDetail | None:
         """What the detail pane shows for a question in lexical run ``run_id``, with the

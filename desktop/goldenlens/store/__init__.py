@@ -1,6 +1,19 @@
-"""The project file: one SQLite database per project, the only place SQL lives."""
+"""The project file: one SQLite database per project, the only place SQL lives.
 
+:class:`ProjectStore` opens a project; its data is read and written through the
+repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
+``store.results``, ``store.reviews``, ``store.cache``, ``store.grid``).
+"""
+
+from goldenlens.store.base import Repository
+from goldenlens.store.cache import JudgeCacheRepository
+from goldenlens.store.golden import GoldenRepository
+from goldenlens.store.grid_queries import GridQueries
 from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore
+from goldenlens.store.responses import ResponseRepository
+from goldenlens.store.results import ResultRepository
+from goldenlens.store.review import ReviewRepository
+from goldenlens.store.runs import RunRepository
 from goldenlens.store.schema import LATEST_VERSION
 from goldenlens.store.values import (
     GOLDEN_ROW,
@@ -17,12 +30,20 @@ __all__ = [
     "GOLDEN_ROW",
     "LATEST_VERSION",
     "PROJECT_SUFFIX",
+    "GoldenRepository",
+    "GridQueries",
     "HistoryEntry",
     "ImportInfo",
+    "JudgeCacheRepository",
     "Override",
     "ProjectStore",
+    "Repository",
+    "ResponseRepository",
+    "ResultRepository",
     "Review",
+    "ReviewRepository",
     "RunInfo",
+    "RunRepository",
     "StoreError",
     "VersionInfo",
 ]

@@ -1,10 +1,17 @@
-"""What every part of the project store shares: the connection, transactions, reads."""
+"""What every repository of the project store shares: one connection, its transactions, reads.
+
+:class:`Connection` owns the SQLite connection of an open project; :class:`Repository` is the
+base of the repositories (golden set, responses, runs, results, reviews, judge cache, grid
+reads), each of which reads and writes its own tables through the one shared connection.
+Because the transaction depth lives on the connection, not on a repository, writers of
+different repositories nest into one commit (an edit and its re-score, an import).
+"""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +22,8 @@ from goldenlens.store.values import StoreError
 Row = tuple[Any, ...]
 
 
-class StoreBase:
-    """Owns one SQLite connection to one project file.
+class Connection:
+    """Owns one SQLite connection to one project file, shared by all its repositories.
 
     Not thread-safe: one thread (the UI's store executor) must own a store at a time. The
     connection is opened with ``check_same_thread=False`` only so that the owning thread may
@@ -25,20 +32,21 @@ class StoreBase:
 
     def __init__(self, path: Path, db: Database) -> None:
         self.path = path
-        self._db = db
-        self._depth = 0  # how many _write blocks are open: >0 means join, don't begin
+        self.sqlite = db.conn
+        self._depth = 0  # how many write blocks are open: >0 means join, don't begin
 
     @contextmanager
-    def _write(self, what: str) -> Iterator[sqlite3.Connection]:
+    def write(self, what: str) -> Iterator[sqlite3.Connection]:
         """One write transaction: everything inside commits together or not at all.
 
         ``BEGIN IMMEDIATE`` takes the write lock up front; a deferred transaction that reads
         first could fail to upgrade (SQLITE_BUSY) while a reader holds an older snapshot.
-        Nested use joins the outer transaction, so public writers compose into one commit
-        (``import_inputs``). SQLite errors become :class:`StoreError` naming the file and
+        Nested use joins the outer transaction, so public writers, of one repository or of
+        several, compose into one commit (``responses.import_inputs``,
+        ``ProjectStore.atomic``). SQLite errors become :class:`StoreError` naming the file and
         ``what`` was being done; other exceptions roll back and propagate unchanged.
         """
-        conn = self._db.conn
+        conn = self.sqlite
         if self._depth:
             self._depth += 1
             try:
@@ -63,21 +71,21 @@ class StoreBase:
         finally:
             self._depth = 0
 
-    def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """All rows of a query as tuples (cheaper than dicts for big tables)."""
         try:
-            return self._db.conn.execute(sql, params).fetchall()
+            return self.sqlite.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: could not read the project: {exc}") from exc
 
-    def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         try:
-            row: Row | None = self._db.conn.execute(sql, params).fetchone()
+            row: Row | None = self.sqlite.execute(sql, params).fetchone()
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: could not read the project: {exc}") from exc
         return row
 
-    def _insert_rows(
+    def insert_rows(
         self,
         table: str,
         columns: Sequence[str],
@@ -101,9 +109,9 @@ class StoreBase:
         if upsert_on is not None:
             updates = ", ".join(f'"{c}" = excluded."{c}"' for c in columns if c != upsert_on)
             sql += f' ON CONFLICT ("{upsert_on}") DO UPDATE SET {updates}'
-        self._db.conn.executemany(sql, rows)
+        self.sqlite.executemany(sql, rows)
 
-    def _inserted_id(self, cursor: sqlite3.Cursor) -> int:
+    def inserted_id(self, cursor: sqlite3.Cursor) -> int:
         """The rowid an ``INSERT`` just gave its row."""
         if cursor.lastrowid is None:  # pragma: no cover - SQLite always sets it for rowid tables
             raise StoreError(f"{self.path}: SQLite reported no id for a new row")
@@ -111,9 +119,57 @@ class StoreBase:
 
     def close(self) -> None:
         """Close the file; safe to call twice."""
-        conn = self._db.conn
+        conn = self.sqlite
         # PRAGMA optimize is only a planner hint; closing must not fail because of it.
         with suppress(sqlite3.Error):
             if not conn.in_transaction:
                 conn.execute("PRAGMA optimize")
         conn.close()
+
+
+class Repository:
+    """Base of the store's repositories: one concern's tables behind a narrow interface.
+
+    A repository holds no state of its own beyond the project's shared :class:`Connection`,
+    so any number of them over one connection see the same data and join the same
+    transaction. Subclasses' public methods are their whole interface; the helpers here are
+    for the subclasses only.
+    """
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self._path)!r})"
+
+    @property
+    def _path(self) -> Path:
+        """The project file, for error messages."""
+        return self._connection.path
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        return self._connection.sqlite
+
+    def _write(self, what: str) -> AbstractContextManager[sqlite3.Connection]:
+        return self._connection.write(what)
+
+    def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return self._connection.fetch(sql, params)
+
+    def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return self._connection.fetch_one(sql, params)
+
+    def _insert_rows(
+        self,
+        table: str,
+        columns: Sequence[str],
+        rows: Iterable[Sequence[Any]],
+        *,
+        replace: bool = False,
+        upsert_on: str | None = None,
+    ) -> None:
+        self._connection.insert_rows(table, columns, rows, replace=replace, upsert_on=upsert_on)
+
+    def _inserted_id(self, cursor: sqlite3.Cursor) -> int:
+        return self._connection.inserted_id(cursor)

@@ -1,5 +1,5 @@
-"""Judge-output cache: a judge call with the same model, prompt, parameters and inputs is
-answered from the project file instead of being run again."""
+"""The judge-cache repository (``store.cache``): a judge call with the same model, prompt,
+parameters and inputs is answered from the project file instead of being run again."""
 
 from __future__ import annotations
 
@@ -7,19 +7,20 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from goldenlens.store.base import StoreBase
+from goldenlens.store.base import Repository
 from goldenlens.store.values import StoreError, to_json, utc_now
 
 
-class CacheMixin(StoreBase):
-    """Cache part of :class:`~goldenlens.store.project.ProjectStore`.
+class JudgeCacheRepository(Repository):
+    """Cached judge outputs of a project: ``store.cache`` of a
+    :class:`~goldenlens.store.project.ProjectStore`.
 
     ``key`` is opaque here: the judge layer derives it (SHA-256 over the model's SHA-256,
     prompt version, metric parameters and inputs) so that anything changing the output
     changes the key.
     """
 
-    def cache_get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str) -> dict[str, Any] | None:
         """The cached judge output for ``key``, or ``None``."""
         row = self._fetch_one("SELECT output FROM judge_cache WHERE key = ?", [key])
         if row is None:
@@ -27,12 +28,12 @@ class CacheMixin(StoreBase):
         try:
             output = json.loads(row[0])
         except ValueError as exc:
-            raise StoreError(f"{self.path}: judge cache entry {key!r} is not valid JSON: {exc}") from exc
+            raise StoreError(f"{self._path}: judge cache entry {key!r} is not valid JSON: {exc}") from exc
         if not isinstance(output, dict):
-            raise StoreError(f"{self.path}: judge cache entry {key!r} is not a JSON object")
+            raise StoreError(f"{self._path}: judge cache entry {key!r} is not a JSON object")
         return output
 
-    def cache_put(
+    def put(
         self,
         key: str,
         *,

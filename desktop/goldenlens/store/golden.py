@@ -1,4 +1,5 @@
-"""Golden items, their per-item change history, and named snapshots of the whole set."""
+"""The golden-set repository: golden items, their per-item change history, and named
+snapshots (versions) of the whole set (``store.golden``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from goldenlens.core.model import GoldenItem
-from goldenlens.store.base import Row, StoreBase
+from goldenlens.store.base import Repository, Row
 from goldenlens.store.values import (
     HISTORY_ADD,
     HISTORY_DELETE,
@@ -54,25 +55,27 @@ def _history_row(item: GoldenItem, action: str, now: str, reviewer: str, source:
     return (item.id, *_content(item), action, now, reviewer, source)
 
 
-class GoldenMixin(StoreBase):
-    """Golden-set part of :class:`~goldenlens.store.project.ProjectStore`."""
+class GoldenRepository(Repository):
+    """The golden set of a project: ``store.golden`` of a
+    :class:`~goldenlens.store.project.ProjectStore`."""
 
     # -- reading ------------------------------------------------------------------------
 
-    def golden_items(self) -> list[GoldenItem]:
+    def items(self) -> list[GoldenItem]:
         """All golden items in their spreadsheet order."""
         rows = self._fetch(
             "SELECT id, question, answer, fact, notes, source_row FROM golden_items ORDER BY position, id"
         )
         return [_item(row) for row in rows]
 
-    def golden_item(self, item_id: str) -> GoldenItem | None:
+    def item(self, item_id: str) -> GoldenItem | None:
+        """One golden item by id, or ``None``."""
         row = self._fetch_one(
             "SELECT id, question, answer, fact, notes, source_row FROM golden_items WHERE id = ?", [item_id]
         )
         return None if row is None else _item(row)
 
-    def golden_history(self, item_id: str | None = None) -> list[HistoryEntry]:
+    def history(self, item_id: str | None = None) -> list[HistoryEntry]:
         """Recorded changes, oldest first; of one item or of all."""
         if item_id is None:
             rows = self._fetch(
@@ -99,7 +102,7 @@ class GoldenMixin(StoreBase):
 
     # -- writing ------------------------------------------------------------------------
 
-    def replace_golden(self, items: Sequence[GoldenItem], *, source: str = "") -> None:
+    def replace(self, items: Sequence[GoldenItem], *, source: str = "") -> None:
         """Make ``items`` the golden set, in this order, in one transaction.
 
         Items whose id remains are updated in place, so their responses, scores, overrides
@@ -124,7 +127,7 @@ class GoldenMixin(StoreBase):
         keep = {item.id for item in items}
         removed = [old for item_id, (old, _) in existing.items() if item_id not in keep]
         self._record(removed, HISTORY_DELETE, now, "", source)
-        self._db.conn.executemany("DELETE FROM golden_items WHERE id = ?", [(i.id,) for i in removed])
+        self._conn.executemany("DELETE FROM golden_items WHERE id = ?", [(i.id,) for i in removed])
 
         changed: list[GoldenItem] = []
         rows: list[tuple[Any, ...]] = []
@@ -141,27 +144,27 @@ class GoldenMixin(StoreBase):
         )
         self._record(changed, HISTORY_IMPORT, now, "", source)
 
-    def update_golden_item(self, item: GoldenItem, *, reviewer: str = "") -> None:
+    def update(self, item: GoldenItem, *, reviewer: str = "") -> None:
         """Save an edited item (same id, same position); an unchanged item records nothing."""
         with self._write(f"save golden item {item.id!r}"):
             old = self._require(item.id, "edit")
             if old == item:
                 return
             now = utc_now()
-            self._db.conn.execute(
+            self._conn.execute(
                 "UPDATE golden_items SET question = ?, answer = ?, fact = ?, notes = ?, source_row = ?,"
                 " updated_at = ? WHERE id = ?",
                 (*_content(item), now, item.id),
             )
             self._record([item], HISTORY_EDIT, now, reviewer, "")
 
-    def add_golden_item(self, item: GoldenItem, *, reviewer: str = "") -> None:
+    def add(self, item: GoldenItem, *, reviewer: str = "") -> None:
         """Append a new item after the last one."""
         with self._write(f"add golden item {item.id!r}"):
             if self._fetch_one("SELECT 1 FROM golden_items WHERE id = ?", [item.id]) is not None:
-                raise StoreError(f"{self.path}: golden item {item.id!r} already exists")
+                raise StoreError(f"{self._path}: golden item {item.id!r} already exists")
             now = utc_now()
-            self._db.conn.execute(
+            self._conn.execute(
                 "INSERT INTO golden_items (id, position, question, answer, fact, notes, source_row,"
                 " updated_at) VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM golden_items),"
                 " ?, ?, ?, ?, ?, ?)",
@@ -169,17 +172,17 @@ class GoldenMixin(StoreBase):
             )
             self._record([item], HISTORY_ADD, now, reviewer, "")
 
-    def delete_golden_item(self, item_id: str, *, reviewer: str = "") -> None:
+    def delete(self, item_id: str, *, reviewer: str = "") -> None:
         """Delete an item and everything that hangs off it; its history keeps the content."""
         with self._write(f"delete golden item {item_id!r}"):
             old = self._require(item_id, "delete")
             self._record([old], HISTORY_DELETE, utc_now(), reviewer, "")
-            self._db.conn.execute("DELETE FROM golden_items WHERE id = ?", (item_id,))
+            self._conn.execute("DELETE FROM golden_items WHERE id = ?", (item_id,))
 
     def _require(self, item_id: str, verb: str) -> GoldenItem:
-        item = self.golden_item(item_id)
+        item = self.item(item_id)
         if item is None:
-            raise StoreError(f"{self.path}: cannot {verb} golden item {item_id!r}: there is no such item")
+            raise StoreError(f"{self._path}: cannot {verb} golden item {item_id!r}: there is no such item")
         return item
 
     def _record(self, items: Iterable[GoldenItem], action: str, now: str, reviewer: str, source: str) -> None:
@@ -189,7 +192,7 @@ class GoldenMixin(StoreBase):
 
     # -- snapshots ----------------------------------------------------------------------
 
-    def snapshot_golden(self, name: str, note: str = "") -> int:
+    def snapshot(self, name: str, note: str = "") -> int:
         """Freeze the current golden set under ``name``; returns the version id."""
         if not name.strip():
             raise ValueError("a golden-set version needs a name")
@@ -208,7 +211,7 @@ class GoldenMixin(StoreBase):
             )
         return version_id
 
-    def golden_versions(self) -> list[VersionInfo]:
+    def versions(self) -> list[VersionInfo]:
         """Named snapshots, oldest first."""
         rows = self._fetch(
             "SELECT v.id, v.name, v.note, v.created_at, COUNT(i.item_id), v.last_history_id"
@@ -227,10 +230,10 @@ class GoldenMixin(StoreBase):
             for row in rows
         ]
 
-    def golden_snapshot(self, version_id: int) -> list[GoldenItem]:
+    def version_items(self, version_id: int) -> list[GoldenItem]:
         """The items of one snapshot, in the order they had then."""
         if self._fetch_one("SELECT 1 FROM golden_versions WHERE id = ?", [version_id]) is None:
-            raise StoreError(f"{self.path}: there is no golden-set version {version_id}")
+            raise StoreError(f"{self._path}: there is no golden-set version {version_id}")
         rows = self._fetch(
             "SELECT item_id, question, answer, fact, notes, source_row FROM golden_version_items"
             " WHERE version_id = ? ORDER BY position, item_id",

@@ -1,7 +1,15 @@
-"""Scoring runs, their scores and interpretation flags.
+"""The results repository: what scoring runs produced — scores, their notes (reasons,
+details, own signatures), interpretation flags and the signature of each metric of a run
+(``store.results``). The runs themselves are :mod:`goldenlens.store.runs`.
 
-A run commits as it goes: every ``save_scores`` call is one transaction, so a crash loses at
-most the batch being written, and ``scored_keys`` tells a resumed run what is already done.
+A run commits as it goes: every ``save`` / ``save_rows`` call is one transaction, so a crash
+loses at most the batch being written, and ``scored_keys`` tells a resumed run what is
+already done.
+
+The per-question reads and writes (``scores_of_question``, ``flags_of_question``,
+``delete_question``) serve the curation edits made on the GUI thread: editing a golden row
+re-scores that row alone, so each is bounded by one question (an index look-up), never by
+the size of the project.
 """
 
 from __future__ import annotations
@@ -12,41 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from goldenlens.core.model import ScoreRecord, ScoreStatus
-from goldenlens.store.base import Row, StoreBase
+from goldenlens.store.base import Repository, Row
 from goldenlens.store.keys import item_keys, name_keys
-from goldenlens.store.values import (
-    RUN_END_STATUSES,
-    RUN_FINISHED,
-    RUN_RUNNING,
-    RUN_SUPERSEDED,
-    RunInfo,
-    StoreError,
-    check_finite,
-    from_json_object,
-    to_json,
-    utc_now,
-)
-
-#: Key under which a run's input fingerprint rides in its stored ``params`` JSON. It is not
-#: an option: :class:`RunInfo` hands it out as ``inputs_sha256`` and ``params`` without it.
-#: (A key rather than a column keeps the project format unchanged.)
-_INPUTS_KEY = "inputs_sha256"
-
-
-def _run(row: Row) -> RunInfo:
-    params = from_json_object(row[2])
-    inputs = params.pop(_INPUTS_KEY, "")
-    return RunInfo(
-        id=row[0],
-        kind=row[1],
-        params=params,
-        status=row[3],
-        started_at=row[4],
-        finished_at=row[5],
-        total=row[6],
-        import_id=row[7],
-        inputs_sha256=inputs if isinstance(inputs, str) else "",
-    )
+from goldenlens.store.values import check_finite, from_json_object, to_json
 
 
 def _checked(record: ScoreRecord) -> tuple[float | None, str | None]:
@@ -93,76 +69,13 @@ def _score_record(row: Row, signatures: Mapping[int, str]) -> ScoreRecord:
     )
 
 
-class ResultsMixin(StoreBase):
-    """Runs/scores/flags part of :class:`~goldenlens.store.project.ProjectStore`."""
-
-    # -- runs ---------------------------------------------------------------------------
-
-    def start_run(self, kind: str, params: Mapping[str, Any], total: int, *, inputs_sha256: str = "") -> int:
-        """Record a new run as ``running``; returns its id. ``total`` is the number of
-        (question, pipeline) keys it will score, for progress; ``inputs_sha256`` the
-        fingerprint of the inputs it scores (:mod:`goldenlens.core.fingerprint`)."""
-        if _INPUTS_KEY in params:
-            raise ValueError(f"{_INPUTS_KEY!r} is reserved for the run's input fingerprint")
-        if inputs_sha256:
-            params = {**params, _INPUTS_KEY: inputs_sha256}
-        with self._write(f"start a {kind} run") as conn:
-            cursor = conn.execute(
-                "INSERT INTO runs (kind, params, status, started_at, total, import_id)"
-                " VALUES (?, ?, ?, ?, ?, (SELECT MAX(id) FROM imports))",
-                (kind, to_json(dict(params)), RUN_RUNNING, utc_now(), total),
-            )
-            return self._inserted_id(cursor)
-
-    def finish_run(self, run_id: int, status: str = RUN_FINISHED) -> None:
-        """Mark a run ``finished``, ``cancelled`` or ``failed``."""
-        if status not in RUN_END_STATUSES:
-            raise ValueError(f"a run cannot finish as {status!r}; use one of {sorted(RUN_END_STATUSES)}")
-        self._set_run_status(run_id, status, utc_now())
-
-    def resume_run(self, run_id: int) -> None:
-        """Mark a cancelled, failed or crashed run ``running`` again before continuing it."""
-        self._set_run_status(run_id, RUN_RUNNING, None)
-
-    def _set_run_status(self, run_id: int, status: str, finished_at: str | None) -> None:
-        with self._write(f"mark run {run_id} {status}") as conn:
-            cursor = conn.execute(
-                "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", (status, finished_at, run_id)
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"{self.path}: there is no run {run_id}")
-
-    def run(self, run_id: int) -> RunInfo | None:
-        row = self._fetch_one(
-            "SELECT id, kind, params, status, started_at, finished_at, total, import_id FROM runs"
-            " WHERE id = ?",
-            [run_id],
-        )
-        return None if row is None else _run(row)
-
-    def latest_run(self, kind: str = "lexical", *, finished_only: bool = False) -> RunInfo | None:
-        """The newest run of ``kind``; with ``finished_only``, the newest that completed."""
-        row = self._fetch_one(
-            "SELECT id, kind, params, status, started_at, finished_at, total, import_id FROM runs"
-            " WHERE kind = ?1 AND (?2 IS NULL OR status = ?2) ORDER BY id DESC LIMIT 1",
-            [kind, RUN_FINISHED if finished_only else None],
-        )
-        return None if row is None else _run(row)
-
-    def unfinished_runs(self, kind: str | None = None) -> list[RunInfo]:
-        """Runs that did not complete, oldest first: ``running`` (still going, or the process
-        died), ``cancelled`` or ``failed``. Any of them can be resumed from ``scored_keys``
-        (``superseded`` runs, whose inputs changed, are not listed)."""
-        rows = self._fetch(
-            "SELECT id, kind, params, status, started_at, finished_at, total, import_id FROM runs"
-            " WHERE status NOT IN (?1, ?3) AND (?2 IS NULL OR kind = ?2) ORDER BY id",
-            [RUN_FINISHED, kind, RUN_SUPERSEDED],
-        )
-        return [_run(row) for row in rows]
+class ResultRepository(Repository):
+    """Scores, score notes and flags of a project's runs: ``store.results`` of a
+    :class:`~goldenlens.store.project.ProjectStore`."""
 
     # -- scores and flags ---------------------------------------------------------------
 
-    def save_scores(
+    def save(
         self,
         run_id: int,
         records: Sequence[ScoreRecord],
@@ -179,7 +92,7 @@ class ResultsMixin(StoreBase):
         records = list(records)  # may be a generator
         checked = [_checked(record) for record in records]  # before the transaction: all or nothing
         with self._write(f"save scores of run {run_id}") as conn:
-            where = str(self.path)
+            where = str(self._path)
             items = item_keys(conn, [r.question_id for r in records] + [f[0] for f in flags], where=where)
             pipelines = name_keys(
                 conn, "pipeline_keys", [r.pipeline for r in records] + [f[1] for f in flags], add=True
@@ -207,7 +120,7 @@ class ResultsMixin(StoreBase):
                 [(run_id, items[q], pipelines[p], codes[f]) for q, p, f in flags],
             )
 
-    def save_score_rows(
+    def save_rows(
         self,
         run_id: int,
         signatures: Mapping[str, str],
@@ -222,7 +135,7 @@ class ResultsMixin(StoreBase):
         ({metric: signature JSON}, in that order); ``None`` is not scored, with its reason in
         ``reasons`` as ``(question_id, pipeline, metric, reason)``. Saving the same keys again
         replaces them. The bulk path of a scoring run: no record objects, one signature per
-        metric, what :meth:`save_scores` would store for the same scores.
+        metric, what :meth:`save` would store for the same scores.
         """
         metric_names = list(signatures)
         checked = []
@@ -241,7 +154,7 @@ class ResultsMixin(StoreBase):
                 ]
             )
         with self._write(f"save scores of run {run_id}") as conn:
-            items = item_keys(conn, [k[0] for k in keys] + [f[0] for f in flags], where=str(self.path))
+            items = item_keys(conn, [k[0] for k in keys] + [f[0] for f in flags], where=str(self._path))
             pipelines = name_keys(
                 conn, "pipeline_keys", [k[1] for k in keys] + [f[1] for f in flags], add=True
             )
@@ -308,7 +221,7 @@ class ResultsMixin(StoreBase):
 
     def _signature_id(self, text: str) -> int:
         """The ``signatures`` id of a signature's JSON, adding it if new (inside a write)."""
-        conn = self._db.conn
+        conn = self._conn
         conn.execute("INSERT OR IGNORE INTO signatures (json) VALUES (?)", (text,))
         signature_id: int = conn.execute("SELECT id FROM signatures WHERE json = ?", (text,)).fetchone()[0]
         return signature_id
@@ -393,7 +306,7 @@ class ResultsMixin(StoreBase):
         )
         return {(row[0], row[1], row[2]): row[3] for row in rows}
 
-    def run_signatures(self, run_id: int) -> dict[str, str]:
+    def signatures(self, run_id: int) -> dict[str, str]:
         """``{metric: signature JSON}`` of a run, one per metric it scored."""
         rows = self._fetch(
             "SELECT m.name, g.json FROM run_metrics AS r JOIN metric_keys AS m ON m.key = r.metric"
@@ -401,6 +314,16 @@ class ResultsMixin(StoreBase):
             [run_id],
         )
         return {row[0]: row[1] for row in rows}
+
+    def metrics(self, run_id: int) -> list[str]:
+        """Names of the metrics a run has scores for, sorted; one index seek per metric."""
+        rows = self._fetch(
+            "SELECT m.name FROM run_metrics AS r JOIN metric_keys AS m ON m.key = r.metric"
+            " WHERE r.run_id = ?1 AND EXISTS (SELECT 1 FROM scores AS s WHERE s.run_id = ?1"
+            " AND s.metric = r.metric) ORDER BY m.name",
+            [run_id],
+        )
+        return [row[0] for row in rows]
 
     def flags(self, run_id: int) -> list[tuple[str, str, str]]:
         """``(question_id, pipeline, flag)`` of a run, in table order."""
@@ -413,7 +336,7 @@ class ResultsMixin(StoreBase):
         )
         return [(row[0], row[1], row[2]) for row in rows]
 
-    def delete_scores(self, run_id: int, keys: Iterable[tuple[str, str]]) -> None:
+    def delete(self, run_id: int, keys: Iterable[tuple[str, str]]) -> None:
         """Forget the scores and flags of some ``(question_id, pipeline)`` keys of a run, so
         they are scored again (e.g. after an edit). Pass ``(question_id, "")`` to drop the
         golden-row flags of a question."""
@@ -436,6 +359,47 @@ class ResultsMixin(StoreBase):
                 conn.executemany(
                     f"DELETE FROM {table} WHERE run_id = ? AND item = ? AND pipeline = ?",  # noqa: S608
                     params,
+                )
+
+    # -- one question (curation) --------------------------------------------------------
+
+    def scores_of_question(self, run_id: int, question_id: str) -> list[ScoreRecord]:
+        """Full score records of one question in a run, by pipeline order then metric."""
+        rows = self._fetch(
+            _SCORE_SELECT + " LEFT JOIN pipelines AS p ON p.name = pk.name"  # noqa: S608
+            " WHERE s.run_id = ?1 AND s.metric IN (SELECT key FROM metric_keys)"
+            " AND s.item = (SELECT key FROM item_keys WHERE question_id = ?2)"
+            " ORDER BY p.position, pk.name, m.name",
+            [run_id, question_id],
+        )
+        signatures = {row[0]: row[1] for row in self._fetch("SELECT id, json FROM signatures")}
+        return [_score_record(row, signatures) for row in rows]
+
+    def flags_of_question(self, run_id: int, question_id: str) -> list[tuple[str, str, str]]:
+        """``(question_id, pipeline, flag)`` of one question in a run; golden-row flags
+        (pipeline ``""``) first."""
+        rows = self._fetch(
+            "SELECT ?2, pk.name, c.name FROM flags AS f JOIN pipeline_keys AS pk ON pk.key = f.pipeline"
+            " JOIN flag_codes AS c ON c.code = f.code LEFT JOIN pipelines AS p ON p.name = pk.name"
+            " WHERE f.run_id = ?1 AND f.item = (SELECT key FROM item_keys WHERE question_id = ?2)"
+            " ORDER BY pk.name <> '', p.position, pk.name, c.name",
+            [run_id, question_id],
+        )
+        return [(row[0], row[1], row[2]) for row in rows]
+
+    def delete_question(self, run_id: int, question_id: str) -> None:
+        """Forget every score and flag of one question in a run (all pipelines and the golden
+        row), so it can be scored again after an edit."""
+        with self._write(f"delete the scores of {question_id!r} in run {run_id}") as conn:
+            for table, metric in (
+                ("scores", "metric IN (SELECT key FROM metric_keys) AND"),
+                ("score_notes", ""),
+                ("flags", ""),
+            ):
+                conn.execute(
+                    f"DELETE FROM {table} WHERE run_id = ? AND {metric}"  # noqa: S608
+                    " item = (SELECT key FROM item_keys WHERE question_id = ?)",
+                    (run_id, question_id),
                 )
 
 

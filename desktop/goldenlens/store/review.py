@@ -1,8 +1,9 @@
-"""Human review: score overrides (append-only, latest wins) and per-question review state."""
+"""The review repository: score overrides (append-only, latest wins) and the review state of
+each question (``store.reviews``)."""
 
 from __future__ import annotations
 
-from goldenlens.store.base import Row, StoreBase
+from goldenlens.store.base import Repository, Row
 from goldenlens.store.values import REVIEW_STATUSES, Override, Review, check_finite, utc_now
 
 
@@ -22,8 +23,9 @@ def override_from_row(row: Row) -> Override:
     )
 
 
-class ReviewMixin(StoreBase):
-    """Review part of :class:`~goldenlens.store.project.ProjectStore`."""
+class ReviewRepository(Repository):
+    """Human review of a project: ``store.reviews`` of a
+    :class:`~goldenlens.store.project.ProjectStore`."""
 
     def set_override(
         self,
@@ -68,7 +70,19 @@ class ReviewMixin(StoreBase):
         )
         return [override_from_row(row) for row in rows]
 
-    def set_review(self, question_id: str, status: str, note: str = "", reviewer: str = "") -> None:
+    def override_in_effect(self, question_id: str, pipeline: str, metric: str) -> Override | None:
+        """The latest override of one key, or ``None`` when there is none or it was withdrawn."""
+        row = self._fetch_one(
+            "SELECT id, question_id, pipeline, metric, value, passed, note, reviewer, created_at"
+            " FROM overrides WHERE question_id = ? AND pipeline = ? AND metric = ? ORDER BY id DESC LIMIT 1",
+            [question_id, pipeline, metric],
+        )
+        if row is None:
+            return None
+        override = override_from_row(row)
+        return None if override.is_withdrawal else override
+
+    def set(self, question_id: str, status: str, note: str = "", reviewer: str = "") -> None:
         """Set the review state of a golden question (``unreviewed``, ``accepted``,
         ``needs_curation``)."""
         if status not in REVIEW_STATUSES:
@@ -81,7 +95,7 @@ class ReviewMixin(StoreBase):
                 (question_id, status, note, reviewer, utc_now()),
             )
 
-    def reviews(self) -> dict[str, Review]:
+    def all(self) -> dict[str, Review]:
         """Review state by question id; questions never reviewed are absent (``unreviewed``)."""
         rows = self._fetch(
             "SELECT r.question_id, r.status, r.note, r.reviewer, r.updated_at FROM reviews AS r"
@@ -91,3 +105,19 @@ class ReviewMixin(StoreBase):
             row[0]: Review(question_id=row[0], status=row[1], note=row[2], reviewer=row[3], updated_at=row[4])
             for row in rows
         }
+
+    def of_question(self, question_id: str) -> Review | None:
+        """The review state of one question; ``None`` when it was never reviewed."""
+        row = self._fetch_one(
+            "SELECT question_id, status, note, reviewer, updated_at FROM reviews WHERE question_id = ?",
+            [question_id],
+        )
+        if row is None:
+            return None
+        return Review(question_id=row[0], status=row[1], note=row[2], reviewer=row[3], updated_at=row[4])
+
+    def clear(self, question_id: str) -> None:
+        """Forget the review state of a question (it reads as never reviewed again) — what
+        undoing the first review of a question restores."""
+        with self._write(f"clear the review of {question_id!r}") as conn:
+            conn.execute("DELETE FROM reviews WHERE question_id = ?", (question_id,))

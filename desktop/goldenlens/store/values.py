@@ -23,7 +23,7 @@ RUN_FAILED: Final = "failed"
 #: An unfinished run whose inputs have changed since: it can never be resumed.
 RUN_SUPERSEDED: Final = "superseded"
 RUN_STATUSES: Final = frozenset({RUN_RUNNING, RUN_FINISHED, RUN_CANCELLED, RUN_FAILED, RUN_SUPERSEDED})
-#: The states ``finish_run`` may move a run to.
+#: The states ``runs.finish`` may move a run to.
 RUN_END_STATUSES: Final = RUN_STATUSES - {RUN_RUNNING}
 
 # Defined in the core, which reports share; named here for the store's callers.
@@ -50,10 +50,10 @@ class RunInfo:
     """One scoring run (lexical, judge, ...) and how far it got.
 
     ``status`` stays ``running`` when the process died mid-run; such runs can be resumed
-    (``scored_keys`` says what is already saved). ``import_id`` is the import that was current
-    when the run started, so a run on stale inputs can be recognised; ``inputs_sha256`` is the
-    fingerprint of exactly what the run scores (empty for runs made before fingerprints), so
-    an unfinished run is resumed only on identical inputs.
+    (``store.results.scored_keys`` says what is already saved). ``import_id`` is the import
+    that was current when the run started, so a run on stale inputs can be recognised;
+    ``inputs_sha256`` is the fingerprint of exactly what the run scores (empty for runs made
+    before fingerprints), so an unfinished run is resumed only on identical inputs.
     """
 
     id: int
