@@ -214,11 +214,18 @@ class LexicalScorer:
 
     def _qa(self, response: str, stripped: str, normalised: str, answer: str) -> QAScores:
         words = frozenset(normalised.split())
+        targets = self._prepared(answer)
+        if len(targets) == 1 and not self.multiset:  # the common case: no max over targets
+            target = targets[0]
+            p, r, f1 = prf(words, target.words)
+            return QAScores(
+                f1, p, r, float(stripped == target.stripped), float(normalised == target.normalised), 0
+            )
         multiset_response = [t.word for t in multiset_words(response)] if self.multiset else []
         best: list[float] = [0.0] * 5
         best_f1_index = 0
         best_f1 = -1.0
-        for index, target in enumerate(self._prepared(answer)):
+        for index, target in enumerate(targets):
             if self.multiset:
                 p, r, f1 = _multiset_prf(multiset_response, [t.word for t in multiset_words(target.text)])
             else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import codecs
 import csv
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from goldenlens.core.model import InputError, Problem, Severity
@@ -244,12 +244,20 @@ def _nul_in_cell(file: str, records: list[list[str]]) -> Problem:
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
-def _lines(text: str) -> Iterator[str]:
+#: Characters ``str.splitlines`` breaks at besides ``\r`` and ``\n``.
+_OTHER_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _lines(text: str) -> Iterable[str]:
     """The lines of ``text`` for the csv module, exactly as ``io.StringIO(text, newline="")``
     splits them, without its copy of the whole text as 4-byte characters (a 57 MB file made a
-    228 MB buffer: most of an import's peak memory)."""
-    for match in _LINE.finditer(text):
-        yield match.group()
+    228 MB buffer: most of an import's peak memory).
+
+    ``str.splitlines`` is that split, ten times faster than a regular expression, when the text
+    holds no other character it breaks at (a vertical tab, a form feed, U+2028…)."""
+    if _OTHER_BREAKS.search(text) is None:
+        return text.splitlines(keepends=True)
+    return (match.group() for match in _LINE.finditer(text))
 
 
 def _parse_strict(text: str, delimiter: str) -> tuple[list[list[str]], tuple[int, csv.Error] | None]:

@@ -92,6 +92,10 @@ def iter_report_rows(report: Report, judge: JudgeScores | None = None) -> Iterat
         yield fields
 
 
+_SCORED, _NOT_SCORED = ScoreStatus.SCORED.value, ScoreStatus.NOT_SCORED.value
+_ALL_SCORED = dict.fromkeys(LEXICAL_SCORE_NAMES, _SCORED)
+
+
 def row_fields(
     question_id: str,
     pipeline: str,
@@ -106,15 +110,19 @@ def row_fields(
     scored), the ``status`` of each and the ``reasons`` of the not-scored ones, the flag
     names, the question's ``review_status``/``review_note`` and ``overrides``
     {metric: :func:`override_fields`} (lexical and judge metrics)."""
+    values = [scores[name] for name in LEXICAL_SCORE_NAMES]
+    if None in values:
+        pairs = list(zip(LEXICAL_SCORE_NAMES, values, strict=True))
+        status = {name: _SCORED if v is not None else _NOT_SCORED for name, v in pairs}
+        why = {name: reasons.get(name, "") for name, v in pairs if v is None}
+    else:  # the common case, without a comparison per metric
+        status, why = dict(_ALL_SCORED), {}
     return {
         "question_id": question_id,
         "pipeline": pipeline,
-        **{name: scores[name] for name in LEXICAL_SCORE_NAMES},
-        "status": {
-            name: (ScoreStatus.SCORED if scores[name] is not None else ScoreStatus.NOT_SCORED).value
-            for name in LEXICAL_SCORE_NAMES
-        },
-        "reasons": {name: reasons.get(name, "") for name in LEXICAL_SCORE_NAMES if scores[name] is None},
+        **dict(zip(LEXICAL_SCORE_NAMES, values, strict=True)),
+        "status": status,
+        "reasons": why,
         "flags": list(flags),
         "review_status": review.status,
         "review_note": review.note,

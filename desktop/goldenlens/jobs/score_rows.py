@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Final
 
 from goldenlens.core.flags import FlagThresholds, response_flags
@@ -70,12 +71,12 @@ def score_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresho
     # adjacent, so caching across chunks would save little and keep every answer in memory.
     scorer = LexicalScorer(multiset=multiset)
     out = ScoredChunk()
-    names = LEXICAL_SCORE_NAMES
+    in_order = itemgetter(*LEXICAL_SCORE_NAMES)
     for question_id, pipeline, response, answer, fact in rows:
         result = scorer.score(response, answer, fact, with_alignment=False)
         scores = result.scores
         out.keys.append((question_id, pipeline))
-        out.values.append(tuple(scores[name] for name in names))
+        out.values.append(in_order(scores))
         if result.reasons:
             out.reasons.extend(
                 (question_id, pipeline, name, reason)
