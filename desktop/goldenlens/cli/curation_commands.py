@@ -36,7 +36,9 @@ def add_curation_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
         "fact", nargs="?", help="the fact (may hold <OR>/<AND>); default with --question: the question's fact"
     )
     variants.add_argument("--project", type=Path, help="a .goldenlens project: preview the flips in it")
-    variants.add_argument("--question", metavar="ID", help="the golden question the variants would be added to")
+    variants.add_argument(
+        "--question", metavar="ID", help="the golden question the variants would be added to"
+    )
     variants.add_argument(
         "--examples",
         type=int,
@@ -52,7 +54,9 @@ def add_curation_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
 def cmd_variants(args: argparse.Namespace) -> int:
     """``goldenlens variants``: print or write the suggestions (and preview)."""
     if (args.project is None) != (args.question is None):
-        raise InputError(Problem("variants", "give --project and --question together (or neither)", Severity.FATAL))
+        raise InputError(
+            Problem("variants", "give --project and --question together (or neither)", Severity.FATAL)
+        )
     if args.fact is None and args.question is None:
         raise InputError(Problem("variants", "give a FACT, or --project and --question", Severity.FATAL))
     if args.output is not None and args.output.suffix.lower() != ".json":
@@ -61,7 +65,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
     if args.project is not None:
         with ProjectStore.open(args.project) as store:
             try:
-                preview = preview_fact_variants(store, args.question, args.fact, examples=max(0, args.examples))
+                preview = preview_fact_variants(
+                    store, args.question, args.fact, examples=max(0, args.examples)
+                )
             except UnknownQuestionError as error:
                 raise InputError(Problem(args.project.name, str(error), Severity.FATAL)) from None
         data = {"project": str(args.project), **preview.as_dict()}
@@ -71,13 +77,20 @@ def cmd_variants(args: argparse.Namespace) -> int:
         data = suggestions.as_dict()
         text = format_suggestions(suggestions)
     if args.output is not None:
-        write_atomically(args.output, lambda path: path.write_text(_dumps(data), encoding="utf-8"))
-        print(f"Wrote {len(data.get('variants', data.get('previews', [])))} variants to {args.output}", file=sys.stderr)
+        write_atomically(args.output, lambda path: _write_json(path, data))
+        print(
+            f"Wrote {len(data.get('variants', data.get('previews', [])))} variants to {args.output}",
+            file=sys.stderr,
+        )
     elif args.json:
         sys.stdout.write(_dumps(data))
     else:
         print(text)
     return 0
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.write_text(_dumps(data), encoding="utf-8")
 
 
 def _dumps(data: dict[str, Any]) -> str:

@@ -29,7 +29,11 @@ _MONTH_NUMBERS = {name.lower(): n for n, name in enumerate(MONTHS, 1)} | {
     short.lower(): n for n, shorts in MONTH_ABBREVIATIONS.items() for short in shorts
 }
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>\d{1,2}(?:st|nd|rd|th)?|" + "|".join(sorted(ORDINAL_WORDS.values(), key=len, reverse=True)) + ")"
+_DAY = (
+    r"(?P<day>\d{1,2}(?:st|nd|rd|th)?|"
+    + "|".join(sorted(ORDINAL_WORDS.values(), key=len, reverse=True))
+    + ")"
+)
 _YEAR = r"(?P<year>\d{4})"
 
 _PATTERNS = (

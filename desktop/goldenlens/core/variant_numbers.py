@@ -157,8 +157,10 @@ def _scale_forms(amount: Amount) -> list[tuple[str, VariantKind]]:
         for exponent, spellings in SCALE_SPELLINGS.items():
             mantissa = amount.value.scaleb(-exponent)
             if exponent == amount.exponent:
-                for text in _mantissas(mantissa):
-                    forms.append((amount.currency + text + amount.spelling, VariantKind.GROUPING))
+                forms.extend(
+                    (amount.currency + text + amount.spelling, VariantKind.GROUPING)
+                    for text in _mantissas(mantissa)
+                )
                 forms.extend(
                     (amount.currency + amount.mantissa + s, VariantKind.SCALE)
                     for s in spellings
@@ -216,16 +218,19 @@ def number_rewrites(part: str, taken: list[Span]) -> tuple[list[Rewrite], list[s
         written = match.group()
         amount = _amount(match)
         if match["letter"] and not amount.currency:
-            notes.append(f"{written!r}: a letter after a bare number may be a unit (metres, months); left alone")
+            notes.append(
+                f"{written!r}: a letter after a bare number may be a unit (metres, months); left alone"
+            )
             continue
         bare = not (amount.currency or amount.spelling or amount.percent)
         if bare and "," not in amount.mantissa and _YEAR.fullmatch(amount.mantissa):
             notes.append(f"{written!r} looks like a year; left alone")
             continue
         alone = written == whole
+        forms: list[tuple[str, VariantKind]]
         if bare and not alone and "." not in amount.mantissa and len(amount.mantissa.replace(",", "")) <= 5:
             # A short bare integer inside text is a street number, a zip code or a count: only
-            # the spelled-out word is offered (for counts up to twenty).
+            # the spelled-out word is offered (for counts below a hundred).
             forms = [(f, k) for f, k in amount_forms(amount) if k is VariantKind.NUMBER_WORD]
         elif bare and "." in amount.mantissa and not alone:
             continue  # a bare decimal inside text (a ratio, a version): nothing to respell

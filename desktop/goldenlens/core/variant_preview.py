@@ -88,7 +88,9 @@ class PreviewRow:
             "question_id": self.question_id,
             "pipeline": self.pipeline,
             FACTUAL_KNOWLEDGE: _pair(self.before[0], None if self.after is None else self.after[0]),
-            FACTUAL_KNOWLEDGE_QUASI_EXACT: _pair(self.before[1], None if self.after is None else self.after[1]),
+            FACTUAL_KNOWLEDGE_QUASI_EXACT: _pair(
+                self.before[1], None if self.after is None else self.after[1]
+            ),
             "change": self.change(),
             "snippet": self.snippet,
             "risk": self.risk,

@@ -17,11 +17,31 @@ from itertools import product
 
 from goldenlens.core.variant_kinds import Rewrite, Span, VariantKind, overlaps, splice
 
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_UNITS = tuple(
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ]
+)
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
 def _number_words() -> dict[int, str]:
@@ -37,10 +57,30 @@ def _number_words() -> dict[int, str]:
 NUMBER_WORDS: dict[int, str] = _number_words()
 _WORD_NUMBERS = {word: number for number, word in NUMBER_WORDS.items()}
 
-_ORDINAL_UNITS = (
-    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth"
-).split()
+_ORDINAL_UNITS = tuple(
+    [
+        "zeroth",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "eleventh",
+        "twelfth",
+        "thirteenth",
+        "fourteenth",
+        "fifteenth",
+        "sixteenth",
+        "seventeenth",
+        "eighteenth",
+        "nineteenth",
+    ]
+)
 _ORDINAL_TENS = {20: "twentieth", 30: "thirtieth"}
 
 
@@ -86,7 +126,9 @@ _COUNT_WORD = re.compile(
     r"(?<![\w-])(" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE
 )
 _ORDINAL = re.compile(
-    r"(?<![\w-])(" + "|".join(sorted(_WORD_ORDINALS, key=len, reverse=True)) + r"|\d{1,2}(?:st|nd|rd|th))(?![\w-])",
+    r"(?<![\w-])("
+    + "|".join(sorted(_WORD_ORDINALS, key=len, reverse=True))
+    + r"|\d{1,2}(?:st|nd|rd|th))(?![\w-])",
     re.IGNORECASE,
 )
 
@@ -97,13 +139,17 @@ def number_word_rewrites(part: str, taken: list[Span]) -> list[Rewrite]:
     for match in _COUNT_WORD.finditer(part):
         if not overlaps(match.span(), taken):
             digits = str(_WORD_NUMBERS[match[1].lower()])
-            rewrites.append(Rewrite(splice(part, match.span(), digits), VariantKind.NUMBER_WORD, f"{match[1]} = {digits}"))
+            rewrites.append(
+                Rewrite(splice(part, match.span(), digits), VariantKind.NUMBER_WORD, f"{match[1]} = {digits}")
+            )
     for match in _ORDINAL.finditer(part):
         number = ordinal_from_text(match[1])
         if number is None or overlaps(match.span(), taken):
             continue
         other = ORDINAL_WORDS[number] if match[1][0].isdigit() else ordinal_suffix(number)
-        rewrites.append(Rewrite(splice(part, match.span(), other), VariantKind.NUMBER_WORD, f"{match[1]} = {other}"))
+        rewrites.append(
+            Rewrite(splice(part, match.span(), other), VariantKind.NUMBER_WORD, f"{match[1]} = {other}")
+        )
     return rewrites
 
 
@@ -179,8 +225,7 @@ def _occurrences(part: str, taken: list[Span]) -> list[tuple[Span, str, list[str
     found: list[tuple[Span, str, list[str]]] = []
     street = _names_street(part)
     for entry in ABBREVIATIONS:
-        for match in _pattern(entry.full).finditer(part):
-            found.append((match.span(), match.group(), list(entry.short)))
+        found.extend((m.span(), m.group(), list(entry.short)) for m in _pattern(entry.full).finditer(part))
         if not entry.expand or (entry.needs_street and not street):
             continue
         for short in entry.short:

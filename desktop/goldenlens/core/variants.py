@@ -94,7 +94,11 @@ class VariantSuggestions:
     notes: tuple[str, ...] = field(default=())
 
     def as_dict(self) -> dict[str, Any]:
-        return {"fact": self.fact, "variants": [v.as_dict() for v in self.variants], "notes": list(self.notes)}
+        return {
+            "fact": self.fact,
+            "variants": [v.as_dict() for v in self.variants],
+            "notes": list(self.notes),
+        }
 
 
 def part_rewrites(part: str) -> tuple[list[Rewrite], list[str]]:
@@ -128,7 +132,9 @@ def _changes(candidate: tuple[str, ...], existing: list[tuple[str, ...]]) -> tup
     return tuple(changes)
 
 
-def variant_risks(part: str, rewrite_risk: str = "", thresholds: FlagThresholds | None = None) -> tuple[str, ...]:
+def variant_risks(
+    part: str, rewrite_risk: str = "", thresholds: FlagThresholds | None = None
+) -> tuple[str, ...]:
     """Why ``part`` could match text that is not the fact (empty: no known risk)."""
     text = part.strip()
     risks = []
@@ -158,7 +164,9 @@ def suggest_variants(
     seen: set[str] = set()
     for group in fact_groups(fact):
         if not all(p.strip() for p in group):
-            notes.append(f"the alternative {AND.join(group)!r} has an empty part; it is not scored until fixed")
+            notes.append(
+                f"the alternative {AND.join(group)!r} has an empty part; it is not scored until fixed"
+            )
             continue
         for index, part in enumerate(group):
             rewrites, part_notes = part_rewrites(part)
@@ -177,6 +185,8 @@ def suggest_variants(
                     continue
                 risks = variant_risks(rewrite.text, rewrite.risk, thresholds)
                 variants.append(
-                    FactVariant(text, rewrite.text.strip(), part.strip(), rewrite.kind, rewrite.note, changes, risks)
+                    FactVariant(
+                        text, rewrite.text.strip(), part.strip(), rewrite.kind, rewrite.note, changes, risks
+                    )
                 )
     return VariantSuggestions(fact, tuple(variants), tuple(notes))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from goldenlens.core import metric_names as names
-from goldenlens.core.facts import fact_with_variant as fact_with_variant
+from goldenlens.core.facts import fact_with_variant
 from goldenlens.core.flags import FlagThresholds, golden_flags
 from goldenlens.core.lexical import (
     EXACT_MATCH,

@@ -18,7 +18,12 @@ from goldenlens.core.flags import FlagThresholds
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
 from goldenlens.core.model import GoldenItem
 from goldenlens.core.run_kinds import LEXICAL_RUN
-from goldenlens.core.variant_preview import ELSEWHERE_EXAMPLES, QuestionPreview, ScoredResponse, preview_question
+from goldenlens.core.variant_preview import (
+    ELSEWHERE_EXAMPLES,
+    QuestionPreview,
+    ScoredResponse,
+    preview_question,
+)
 from goldenlens.core.variants import suggest_variants
 from goldenlens.jobs.curation import run_options
 from goldenlens.store.project import ProjectStore
@@ -48,7 +53,9 @@ def read_variant_inputs(store: ProjectStore, question_id: str) -> VariantInputs:
     if item is None:
         known = [i.id for i in store.golden_items()]
         shown = ", ".join(known[:10]) + (f", … ({len(known)} in all)" if len(known) > 10 else "")
-        raise UnknownQuestionError(f"there is no golden question {question_id!r} (questions: {shown or 'none'})")
+        raise UnknownQuestionError(
+            f"there is no golden question {question_id!r} (questions: {shown or 'none'})"
+        )
     run = store.latest_run(LEXICAL_RUN, finished_only=True)
     exact = store.score_matrix(run.id, FACTUAL_KNOWLEDGE) if run else {}
     quasi = store.score_matrix(run.id, FACTUAL_KNOWLEDGE_QUASI_EXACT) if run else {}
@@ -73,5 +80,7 @@ def preview_fact_variants(
     added to the question's current fact."""
     inputs = read_variant_inputs(store, question_id)
     current = inputs.item.fact
-    suggestions = suggest_variants(current if fact is None else fact, against=current, thresholds=inputs.thresholds)
+    suggestions = suggest_variants(
+        current if fact is None else fact, against=current, thresholds=inputs.thresholds
+    )
     return preview_question(question_id, current, inputs.responses, suggestions, examples=examples)
