@@ -52,7 +52,7 @@ _NUMBER = re.compile(
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:(?P<space>\s?)(?P<scale>thousand|million|billion|trillion|mln|mn|bn|tn)\b|(?P<letter>[kmbt])\b)?"
     r"(?:(?P<pspace>\s?)(?P<percent>%|percent\b|per\s+cent\b))?"
-    r"(?!\w|[.,/\-]\d)",  # not the head of a longer token
+    r"(?!\w|[/\-]\w|[.,]\d)",  # not the head of a longer token
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"[12]\d{3}")
