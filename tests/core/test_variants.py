@@ -176,7 +176,9 @@ def test_ids_zip_codes_and_versions_are_not_respelled() -> None:
     # Digits glued to other text are an id, not a quantity; a short bare integer inside an
     # address is a street number or a zip code: no grouping, no scale.
     for fact in ("98109-5210", "v1.5 release", "Seattle, Washington 98109", "ID 12345-A"):
-        assert [v for v in suggest_variants(fact).variants if v.kind is not VariantKind.ABBREVIATION] == [], fact
+        assert [v for v in suggest_variants(fact).variants if v.kind is not VariantKind.ABBREVIATION] == [], (
+            fact
+        )
 
 
 def test_ambiguous_initials_and_saints_are_not_expanded() -> None:
