@@ -49,7 +49,8 @@ _WORDS = {w: n for n, w in enumerate(_UNITS)} | {
     (_TENS[n // 10] + ("-" + _UNITS[n % 10] if n % 10 else "")): n for n in range(20, 100)
 }
 _AMOUNT = re.compile(
-    r"(?P<cur>[$€£¥]?)(?P<num>[\d,]+(?:\.\d+)?|[a-z-]+)(?: ?(?P<scale>[a-z]+))??(?: ?(?P<pct>%|percent|per cent))?"
+    r"(?P<cur>[$€£¥]?)(?P<num>[\d,]+(?:\.\d+)?|[a-z-]+)"
+    r"(?: ?(?P<scale>[a-z]+))??(?: ?(?P<pct>%|percent|per cent))?"
 )
 
 
@@ -93,7 +94,7 @@ def _oracle_dates(text: str) -> set[date]:
     found = set()
     for fmt in _FORMATS:
         try:
-            found.add(datetime.strptime(plain, fmt).date())  # noqa: DTZ007 - a calendar date, no time
+            found.add(datetime.strptime(plain, fmt).date())
         except ValueError:
             continue
     return found
@@ -147,7 +148,8 @@ def test_a_number_inside_text_keeps_the_text_and_the_value(
     for variant in suggest_variants(prefix + fact + suffix).variants:
         if variant.kind not in NUMBER_KINDS:
             continue
-        assert variant.part.startswith(prefix) and variant.part.endswith(suffix), variant
+        assert variant.part.startswith(prefix), variant
+        assert variant.part.endswith(suffix), variant
         middle = variant.part[len(prefix) : len(variant.part) - len(suffix)]
         assert _oracle_amount(middle) == (currency, value, percent), variant
 
