@@ -17,7 +17,8 @@ from goldenlens.jobs.import_and_score import import_and_score
 
 GOLDEN = [
     ("q1", "What were net sales?", "Net sales were $134.4 billion.", "134.4 billion"),
-    ("q2", "Where is the office?", "The office is at 410 Terry Avenue North, Seattle.", "410 Terry Avenue North"),
+    ("q2", "Where is the office?", "The office is at 410 Terry Avenue North, Seattle.",
+     "410 Terry Avenue North"),
     ("q3", "When did the deal close?", "The deal closed on 2023-02-22.", "2023-02-22"),
     ("q4", "What was Amazon's operating income?", "Amazon's operating income was $12.5 billion.",
      "Amazon<AND>12.5 billion"),

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tests.variant_project import EXPECTED_FLIPS, build_project, write_workbook
 
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
 from goldenlens.core.variant_preview import RowKind, VariantPreview
@@ -16,7 +17,6 @@ from goldenlens.jobs import curation
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.variant_preview import UnknownQuestionError, preview_fact_variants, read_variant_inputs
 from goldenlens.store.project import ProjectStore
-from tests.variant_project import EXPECTED_FLIPS, build_project, write_workbook
 
 
 @pytest.fixture
