@@ -25,7 +25,12 @@ from enum import StrEnum
 from typing import Any
 
 from goldenlens.core.facts import FactMatcher, FactResult, fact_with_variant
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, LexicalScorer
+from goldenlens.core.lexical import (
+    FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    LexicalResult,
+    LexicalScorer,
+)
 from goldenlens.core.variants import FactVariant, VariantSuggestions
 
 #: Characters of context each side of the match in a row's snippet.
@@ -192,7 +197,7 @@ def _match_snippet(result: FactResult, response: str) -> str:
     return snippet(response, 0, 0, 2 * SNIPPET_CONTEXT).replace("[[]]", "", 1)
 
 
-def _fk(result: Any) -> tuple[float | None, float | None]:
+def _fk(result: LexicalResult) -> tuple[float | None, float | None]:
     return (result.scores[FACTUAL_KNOWLEDGE], result.scores[FACTUAL_KNOWLEDGE_QUASI_EXACT])
 
 
