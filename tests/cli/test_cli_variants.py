@@ -68,7 +68,7 @@ def test_the_preview_table_shows_flips_and_matches_elsewhere(project: Path) -> N
     done = _cli("--project", str(project), "--question", "q1")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert out.startswith("Variants for q1 (fact '134.4 billion') from '134.4 billion': 9")
+    assert out.startswith("Variants for q1 (fact '134.4 billion'): 9")
     row = next(
         line for line in out.splitlines() if line.startswith("#") is False and " 134,400 million " in line
     )

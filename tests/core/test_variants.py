@@ -19,6 +19,7 @@ from goldenlens.core.variants import (
     RISK_YEAR,
     VariantKind,
     suggest_variants,
+    value_disagreement,
     variant_risks,
 )
 
@@ -225,3 +226,27 @@ def test_empty_parts_are_not_a_source_of_suggestions() -> None:
     suggestions = suggest_variants("134.4 billion<OR>")
     assert "134,400 million" in {v.text for v in suggestions.variants}  # from the part that is there
     assert any("empty part" in n and "not scored" in n for n in suggestions.notes)
+
+
+# fact, the values its alternatives stand for (as the note lists them), or None: they agree
+VALUES = [
+    ("134.4 billion<OR>134,383 million<OR>134183 million<OR>134.383 billion",
+     "134,400,000,000 (134.4 billion); 134,383,000,000 (134,383 million, 134.383 billion); "
+     "134,183,000,000 (134183 million)"),
+    ("10317750796<OR>10,317,750,796", None),
+    ("22,140 million<OR>22.140 billion<OR>22140 million", None),
+    ("Feb 22 2023<OR>February 22nd 2023<OR>2023-02-22<OR>February 22, 2023", None),
+    ("Feb 22 2023<OR>2023-02-23", "2023-02-22 (Feb 22 2023); 2023-02-23 (2023-02-23)"),
+    ("5%<OR>5 percent<OR>0.05", "5% (5%, 5 percent); 0.05 (0.05)"),
+    ("CEO of Amazon<OR>President of Amazon", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fact", "values"), VALUES)
+def test_alternatives_that_stand_for_different_values_are_noted(fact: str, values: str | None) -> None:
+    note = value_disagreement(fact)
+    if values is None:
+        assert note == ""
+    else:
+        assert f"different values: {values}." in note
+        assert note in suggest_variants(fact).notes

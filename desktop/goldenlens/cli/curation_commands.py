@@ -129,10 +129,8 @@ def format_suggestions(suggestions: VariantSuggestions) -> str:
 def format_preview(preview: QuestionPreview) -> str:
     """Each suggestion with its flips (question, pipeline, before → after, snippet) and the
     responses of other questions that contain it."""
-    lines = [
-        f"Variants for {preview.question_id} (fact {preview.fact!r}) from {preview.suggestions.fact!r}: "
-        f"{len(preview.previews)}"
-    ]
+    source = "" if preview.suggestions.fact == preview.fact else f" from {preview.suggestions.fact!r}"
+    lines = [f"Variants for {preview.question_id} (fact {preview.fact!r}){source}: {len(preview.previews)}"]
     rows = [
         [
             str(n),

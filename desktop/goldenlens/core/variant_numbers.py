@@ -109,7 +109,7 @@ def parse_amount(text: str) -> Amount | None:
     return None if digits is None or digits["currency"] or digits["letter"] else _amount(digits)
 
 
-def _plain(number: Decimal, *, grouped: bool) -> str:
+def plain_number(number: Decimal, *, grouped: bool) -> str:
     """``number`` in positional notation without trailing zeros, optionally with commas."""
     text = format(number.normalize(_EXACT), "f")
     whole, _, fraction = text.partition(".")
@@ -119,6 +119,11 @@ def _plain(number: Decimal, *, grouped: bool) -> str:
     return whole + ("." + fraction if fraction else "")
 
 
+def amount_value(amount: Amount) -> str:
+    """The value an amount stands for, written out: ``$134,400,000,000``, ``5%``."""
+    return amount.currency + plain_number(amount.value, grouped=True) + ("%" if amount.percent else "")
+
+
 def _decimals(number: Decimal) -> int:
     exponent = number.normalize(_EXACT).as_tuple().exponent
     return -exponent if isinstance(exponent, int) and exponent < 0 else 0
@@ -126,7 +131,7 @@ def _decimals(number: Decimal) -> int:
 
 def _mantissas(number: Decimal) -> list[str]:
     """Grouped first, then ungrouped when that differs."""
-    return list(dict.fromkeys([_plain(number, grouped=True), _plain(number, grouped=False)]))
+    return list(dict.fromkeys([plain_number(number, grouped=True), plain_number(number, grouped=False)]))
 
 
 def amount_forms(amount: Amount) -> list[tuple[str, VariantKind]]:

@@ -31,9 +31,9 @@ from goldenlens.core.facts import AND, OR, fact_groups
 from goldenlens.core.flags import FlagThresholds, prone_to_false_match
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
 from goldenlens.core.normalise import normalise
-from goldenlens.core.variant_dates import date_rewrites
+from goldenlens.core.variant_dates import date_rewrites, find_dates
 from goldenlens.core.variant_kinds import Rewrite, VariantKind
-from goldenlens.core.variant_numbers import number_rewrites
+from goldenlens.core.variant_numbers import amount_value, number_rewrites, parse_amount
 from goldenlens.core.variant_words import abbreviation_rewrites, number_word_rewrites
 
 RISK_SHORT = "short: a bare number of few digits or a single short or common word matches by accident"
@@ -149,6 +149,37 @@ def variant_risks(
     return tuple(risks)
 
 
+def part_value(part: str) -> str | None:
+    """What a part that is one amount or one date stands for (``134,400,000,000``,
+    ``2023-02-22``), else ``None``."""
+    amount = parse_amount(part)
+    if amount is not None:
+        return amount_value(amount)
+    text = part.strip()
+    dates = find_dates(text)
+    if len(dates) == 1 and dates[0][0] == (0, len(text)) and dates[0][1] is not None:
+        return dates[0][1].isoformat()
+    return None
+
+
+def value_disagreement(fact: str) -> str:
+    """A note when the fact's one-part alternatives stand for different amounts or dates
+    (a rounding the analyst accepted, or a typo), else ``""``. Variants are made of each
+    value as it is; none of them is equivalent to another value."""
+    values: dict[str, list[str]] = {}
+    for group in fact_groups(fact):
+        value = part_value(group[0]) if len(group) == 1 else None
+        if value is not None:
+            values.setdefault(value, []).append(group[0].strip())
+    if len(values) < 2:
+        return ""
+    listed = "; ".join(f"{value} ({', '.join(parts)})" for value, parts in values.items())
+    return (
+        f"the alternatives stand for {len(values)} different values: {listed}. Check each is meant "
+        "(a rounding or a typo?); variants keep each value as it is"
+    )
+
+
 def suggest_variants(
     fact: str, *, against: str | None = None, thresholds: FlagThresholds | None = None
 ) -> VariantSuggestions:
@@ -189,4 +220,7 @@ def suggest_variants(
                         text, rewrite.text.strip(), part.strip(), rewrite.kind, rewrite.note, changes, risks
                     )
                 )
+    disagreement = value_disagreement(fact)
+    if disagreement:
+        notes.insert(0, disagreement)
     return VariantSuggestions(fact, tuple(variants), tuple(notes))
