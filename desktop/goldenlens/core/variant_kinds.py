@@ -16,7 +16,7 @@ class VariantKind(StrEnum):
     """Which kind of respelling a variant is (shown in the variant table)."""
 
     SCALE = "scale"  # 134.4 billion -> 134,400 million, 134.4 bn, 134.4B
-    GROUPING = "grouping"  # 10,317,750,796 -> 10317750796
+    GROUPING = "grouping"  # 10,317,750,796 -> 10317750796; 22.140 -> 22.14 (same digits)
     DATE = "date"  # February 22, 2023 -> 2023-02-22
     PERCENT = "percent"  # 5% -> 5 percent
     NUMBER_WORD = "number word"  # five -> 5, 1st -> first

@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from goldenlens.core.facts import FactMatcher, FactResult, fact_with_variant
+from goldenlens.core.facts import FactMatcher, FactResult, fact_with_variant, quasi_not_scored_reason
 from goldenlens.core.lexical import (
     FACTUAL_KNOWLEDGE,
     FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LexicalResult,
     LexicalScorer,
 )
+from goldenlens.core.response_index import ResponseIndex
 from goldenlens.core.variants import FactVariant, VariantSuggestions
 
 #: Characters of context each side of the match in a row's snippet.
@@ -209,8 +210,13 @@ def preview_variant(
     *,
     examples: int = ELSEWHERE_EXAMPLES,
     scorer: LexicalScorer | None = None,
+    index: ResponseIndex | None = None,
 ) -> VariantPreview:
-    """The flips and the elsewhere matches of adding ``variant`` to ``question_id``'s ``fact``."""
+    """The flips and the elsewhere matches of adding ``variant`` to ``question_id``'s ``fact``.
+
+    ``index`` is a :class:`ResponseIndex` of ``responses`` (same order) when the caller
+    previews several variants, so the responses are prepared once (:func:`preview_question`).
+    """
     scorer = scorer or LexicalScorer()
     fact_after = fact_with_variant(fact, variant.text, and_group=variant.and_group)
     if variant.and_group:
@@ -245,27 +251,26 @@ def preview_variant(
                 )
             )
     matcher = FactMatcher(variant.text)
-    elsewhere = 0
-    for r in responses:
-        if r.question_id == question_id:
-            continue
-        exact, quasi = matcher.scores(r.response)
-        if not (exact or quasi):
-            continue
-        elsewhere += 1
-        if elsewhere <= examples:
-            how = "exact" if exact else "quasi-exact"
-            rows.append(
-                PreviewRow(
-                    RowKind.ELSEWHERE,
-                    r.question_id,
-                    r.pipeline,
-                    (r.exact, r.quasi_exact),
-                    None,
-                    _match_snippet(matcher.match(r.response), r.response),
-                    f"contains the variant ({how}) but answers {r.question_id}",
-                )
+    exact_hits, quasi_hits = (index or ResponseIndex([r.response for r in responses])).matching(variant.text)
+    # A part that normalisation empties is "in" every normalised response: not a match.
+    if quasi_not_scored_reason(variant.text):
+        quasi_hits = set()
+    others = [i for i in sorted(exact_hits | quasi_hits) if responses[i].question_id != question_id]
+    elsewhere = len(others)
+    for i in others[: max(0, examples)]:
+        r = responses[i]
+        how = "exact" if i in exact_hits else "quasi-exact"
+        rows.append(
+            PreviewRow(
+                RowKind.ELSEWHERE,
+                r.question_id,
+                r.pipeline,
+                (r.exact, r.quasi_exact),
+                None,
+                _match_snippet(matcher.match(r.response), r.response),
+                f"contains the variant ({how}) but answers {r.question_id}",
             )
+        )
     return VariantPreview(variant, question_id, fact, fact_after, tuple(rows), elsewhere, note)
 
 
@@ -279,8 +284,9 @@ def preview_question(
 ) -> QuestionPreview:
     """:func:`preview_variant` for every suggestion (one scorer: each fact is prepared once)."""
     scorer = LexicalScorer()
+    index = ResponseIndex([r.response for r in responses] if suggestions.variants else [])
     previews = tuple(
-        preview_variant(v, question_id, fact, responses, examples=examples, scorer=scorer)
+        preview_variant(v, question_id, fact, responses, examples=examples, scorer=scorer, index=index)
         for v in suggestions.variants
     )
     return QuestionPreview(question_id, fact, suggestions, previews)
