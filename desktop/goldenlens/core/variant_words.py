@@ -158,19 +158,20 @@ class Abbreviation:
     short: tuple[str, ...]
     expand: bool = True
     needs_street: bool = False  # expanded only in a part that names a street type
+    street: bool = False  # a street type (Avenue, Street, ...): makes "N." read as North
 
 
 ABBREVIATIONS: tuple[Abbreviation, ...] = (
-    Abbreviation("Avenue", ("Ave.", "Ave")),
-    Abbreviation("Street", ("St.", "St"), expand=False),  # St. Louis: Saint
-    Abbreviation("Road", ("Rd.", "Rd")),
-    Abbreviation("Boulevard", ("Blvd.", "Blvd")),
-    Abbreviation("Drive", ("Dr.",), expand=False),  # Dr. Smith: Doctor
-    Abbreviation("Lane", ("Ln.",)),
-    Abbreviation("Place", ("Pl.",)),
-    Abbreviation("Court", ("Ct.",)),
-    Abbreviation("Parkway", ("Pkwy.",)),
-    Abbreviation("Highway", ("Hwy.",)),
+    Abbreviation("Avenue", ("Ave.", "Ave"), street=True),
+    Abbreviation("Street", ("St.", "St"), expand=False, street=True),  # St. Louis: Saint
+    Abbreviation("Road", ("Rd.", "Rd"), street=True),
+    Abbreviation("Boulevard", ("Blvd.", "Blvd"), street=True),
+    Abbreviation("Drive", ("Dr.",), expand=False, street=True),  # Dr. Smith: Doctor
+    Abbreviation("Lane", ("Ln.",), street=True),
+    Abbreviation("Place", ("Pl.",), street=True),
+    Abbreviation("Court", ("Ct.",), street=True),
+    Abbreviation("Parkway", ("Pkwy.",), street=True),
+    Abbreviation("Highway", ("Hwy.",), street=True),
     Abbreviation("Suite", ("Ste.",)),
     Abbreviation("North", ("N.", "N"), needs_street=True),
     Abbreviation("South", ("S.", "S"), needs_street=True),
@@ -191,7 +192,7 @@ ABBREVIATIONS: tuple[Abbreviation, ...] = (
     Abbreviation("United States", ("U.S.", "US")),
     Abbreviation("and", ("&",)),
 )
-_STREET_TYPES = tuple(a for a in ABBREVIATIONS[:11])
+_STREET_TYPES = tuple(a for a in ABBREVIATIONS if a.street)
 #: At most this many abbreviable words of one part are combined (3 words: 26 spellings).
 MAX_COMBINED = 3
 
