@@ -13,9 +13,14 @@ from tests.variant_project import EXPECTED_FLIPS, build_project, write_workbook
 
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
 from goldenlens.core.variant_preview import RowKind, VariantPreview
-from goldenlens.jobs import curation
+from goldenlens.jobs import curation, project_edits
 from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.variant_preview import UnknownQuestionError, preview_fact_variants, read_variant_inputs
+from goldenlens.jobs.variant_preview import (
+    UnknownQuestionError,
+    preview_fact_variants,
+    preview_open_project_variants,
+    read_variant_inputs,
+)
 from goldenlens.store.project import ProjectStore
 
 
@@ -157,3 +162,21 @@ def test_a_flip_says_when_the_stored_score_is_out_of_date(store: ProjectStore) -
     preview = _by_text(store, "q1")["134.4 billion"]
     stale = {r.pipeline: r.stored for r in preview.flips}
     assert stale == {"Pipeline2": (1.0, 1.0)}
+
+
+def test_the_open_project_entry_point_and_the_undoable_edit_path(store: ProjectStore) -> None:
+    # What the desktop app would call: an object with a ``store`` (ProjectQueries is one).
+    class Project:
+        def __init__(self, store: ProjectStore) -> None:
+            self.store = store
+
+    project = Project(store)
+    preview = preview_open_project_variants(project, "q4")
+    variant = next(p.variant for p in preview.previews if p.variant.text == "Amazon<AND>12,500 million")
+    item = project_edits.add_fact_variant(
+        project, "q4", variant.text, reviewer="test", and_group=variant.and_group
+    )
+    assert item is not None
+    assert item.fact == "Amazon<AND>12.5 billion<OR>Amazon<AND>12,500 million"
+    assert _stored(store, "q4")["Pipeline1"] == (1.0, 1.0)
+    assert _stored(store, "q4")["Pipeline2"] == (0.0, 0.0)

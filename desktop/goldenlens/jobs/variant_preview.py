@@ -26,6 +26,7 @@ from goldenlens.core.variant_preview import (
 )
 from goldenlens.core.variants import suggest_variants
 from goldenlens.jobs.curation import run_options
+from goldenlens.jobs.project_edits import OpenProject
 from goldenlens.store.project import ProjectStore
 
 
@@ -84,3 +85,11 @@ def preview_fact_variants(
         current if fact is None else fact, against=current, thresholds=inputs.thresholds
     )
     return preview_question(question_id, current, inputs.responses, suggestions, examples=examples)
+
+
+def preview_open_project_variants(
+    project: OpenProject, question_id: str, fact: str | None = None, *, examples: int = ELSEWHERE_EXAMPLES
+) -> QuestionPreview:
+    """:func:`preview_fact_variants` on the desktop app's open project (which hands the job its
+    connection, so ``goldenlens.ui`` never names the store)."""
+    return preview_fact_variants(project.store, question_id, fact, examples=examples)
