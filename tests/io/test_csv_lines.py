@@ -12,7 +12,25 @@ from goldenlens.io.csv_sniff import _lines
 
 #: Every line break Python knows, quotes and separators: only \r\n, \r and \n may split.
 _PIECES = st.sampled_from(
-    ["a", "b", ",", ";", '"', "\r", "\n", "\r\n", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x1d", "\x85", "\x1e", " "]
+    [
+        "a",
+        "b",
+        ",",
+        ";",
+        '"',
+        "\r",
+        "\n",
+        "\r\n",
+        "\u2028",
+        "\u2029",
+        "\x0b",
+        "\x0c",
+        "\x1c",
+        "\x1d",
+        "\x85",
+        "\x1e",
+        " ",
+    ]
 )
 
 

@@ -11,18 +11,15 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from goldenlens import __version__
 from goldenlens.core.model import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
 
+from .curation_commands import add_curation_commands, cmd_variants
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
-
-if TYPE_CHECKING:
-    pass
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
@@ -131,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     sample.add_argument("-q", "--quiet", action="store_true")
 
     add_review_commands(sub)
+    add_curation_commands(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -216,6 +214,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "score": _cmd_score,
     "override": cmd_override,
     "review": cmd_review,
+    "variants": cmd_variants,
 }
 
 

@@ -178,3 +178,34 @@ def quasi_not_scored_reason(fact: str) -> str:
             "punctuation or spaces), so it would be found in every response"
         )
     return ""
+
+
+# -- adding an alternative -----------------------------------------------------------------
+
+
+def fact_with_variant(fact: str, variant: str, *, and_group: bool = False) -> str | None:
+    """``fact`` with ``<OR>variant`` appended, or ``None`` when an identical alternative exists.
+
+    The variant is stripped of surrounding whitespace; an empty variant or one holding an
+    operator is refused. With ``and_group`` the variant may be one whole ``<AND>`` group (the
+    fact-variant generator's variant of an ``<AND>`` fact keeps the other parts, so a response
+    must still contain all of them); ``<OR>`` is always refused and no part may be empty.
+    Alternatives are compared as Factual Knowledge compares text (ignoring case and surrounding
+    spaces). An empty fact simply becomes the variant, since ``<OR>`` after nothing would add
+    an empty part that matches every response.
+    """
+    text = variant.strip()
+    if not text:
+        raise ValueError("a fact variant cannot be empty")
+    parts = text.split(AND) if and_group else [text]
+    if OR.lower() in text.lower() or any(AND.lower() in p.lower() for p in parts):
+        allowed = f"{OR} or a lower-case {AND}" if and_group else f"{OR} or {AND}"
+        raise ValueError(f"a fact variant cannot contain {allowed}: add one alternative at a time")
+    if any(not p.strip() for p in parts):
+        raise ValueError(f"a fact variant cannot have an empty {AND} part")
+    if not fact.strip():
+        return text
+    alternatives = {AND.join(p.strip() for p in group).lower() for group in fact_groups(fact)}
+    if AND.join(p.strip() for p in parts).lower() in alternatives:
+        return None
+    return f"{fact}{OR}{text}"

@@ -270,7 +270,12 @@ def response_flags(
     return flags
 
 
-def _prone_to_false_match(part: str, t: FlagThresholds) -> bool:
+def prone_to_false_match(part: str, thresholds: FlagThresholds | None = None) -> bool:
+    """Whether a fact part is short enough to match by accident: a bare number of at most
+    ``short_number_digits`` digits, a single word of at most ``short_word_chars`` letters or a
+    common word, or text that is only articles and punctuation. Shared by the golden-row flag
+    and the fact-variant generator's risk assessment."""
+    t = thresholds or FlagThresholds()
     text = part.strip()
     bare = re.sub(r"[\s,.\-$%]", "", text)
     if bare.isdigit() and len(bare) <= t.short_number_digits:
@@ -296,7 +301,7 @@ def golden_flags(
     if fact_found_by_pipeline and max(fact_found_by_pipeline) < 1.0:
         flags.append(Flag.AMBIGUOUS_QUESTION)
     parts = [p for g in fact_groups(fact) for p in g if p.strip()]
-    if any(_prone_to_false_match(p, t) for p in parts):
+    if any(prone_to_false_match(p, t) for p in parts):
         flags.append(Flag.FACT_PRONE_TO_FALSE_MATCHES)
     if len(word_set(answer)) > t.verbose_answer_words or len(answer.split()) > t.verbose_answer_words:
         flags.append(Flag.VERBOSE_GOLDEN_ANSWER)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from goldenlens.core import metric_names as names
-from goldenlens.core.facts import AND, OR, fact_groups
+from goldenlens.core.facts import fact_with_variant
 from goldenlens.core.flags import FlagThresholds, golden_flags
 from goldenlens.core.lexical import (
     EXACT_MATCH,
@@ -121,27 +121,6 @@ def check_golden_edit(store: ProjectStore, new_item: GoldenItem) -> GoldenItem:
     if not new_item.question.strip():
         raise ValueError(f"the question of {new_item.id} cannot be empty")
     return old
-
-
-def fact_with_variant(fact: str, variant: str) -> str | None:
-    """``fact`` with ``<OR>variant`` appended, or ``None`` when an identical alternative exists.
-
-    The variant is stripped of surrounding whitespace; an empty variant or one holding an
-    operator is refused. Alternatives are compared as Factual Knowledge compares text
-    (ignoring case and surrounding spaces). An empty fact simply becomes the variant, since
-    ``<OR>`` after nothing would add an empty part that matches every response.
-    """
-    text = variant.strip()
-    if not text:
-        raise ValueError("a fact variant cannot be empty")
-    if OR.lower() in text.lower() or AND.lower() in text.lower():
-        raise ValueError(f"a fact variant cannot contain {OR} or {AND}: add one alternative at a time")
-    if not fact.strip():
-        return text
-    alternatives = {AND.join(p.strip() for p in group).lower() for group in fact_groups(fact)}
-    if text.lower() in alternatives:
-        return None
-    return f"{fact}{OR}{text}"
 
 
 def check_override(
@@ -256,12 +235,13 @@ def edit_golden_item(store: ProjectStore, new_item: GoldenItem, *, reviewer: str
 
 
 def add_fact_variant(
-    store: ProjectStore, question_id: str, variant: str, *, reviewer: str
+    store: ProjectStore, question_id: str, variant: str, *, reviewer: str, and_group: bool = False
 ) -> GoldenItem | None:
     """Append ``<OR>variant`` to a question's fact and re-score it; returns the saved item, or
-    ``None`` (nothing written) when the fact already has that alternative."""
+    ``None`` (nothing written) when the fact already has that alternative. ``and_group``: the
+    variant may be a whole ``<AND>`` group (:func:`~goldenlens.core.facts.fact_with_variant`)."""
     item = _require_item(store, question_id)
-    fact = fact_with_variant(item.fact, variant)
+    fact = fact_with_variant(item.fact, variant, and_group=and_group)
     if fact is None:
         return None
     return edit_golden_item(store, replace(item, fact=fact), reviewer=reviewer).item

@@ -38,11 +38,14 @@ def edit_golden_item(project: OpenProject, new_item: GoldenItem, *, reviewer: st
 
 
 def add_fact_variant(
-    project: OpenProject, question_id: str, variant: str, *, reviewer: str
+    project: OpenProject, question_id: str, variant: str, *, reviewer: str, and_group: bool = False
 ) -> GoldenItem | None:
     """Append ``<OR>variant`` to a question's fact and re-score it; ``None`` when the fact
-    already has that alternative (:func:`curation.add_fact_variant`)."""
-    return curation.add_fact_variant(project.store, question_id, variant, reviewer=reviewer)
+    already has that alternative (:func:`curation.add_fact_variant`; ``and_group``: the
+    variant is a whole ``<AND>`` group, as the variant generator proposes for an ``<AND>`` fact)."""
+    return curation.add_fact_variant(
+        project.store, question_id, variant, reviewer=reviewer, and_group=and_group
+    )
 
 
 def check_override(

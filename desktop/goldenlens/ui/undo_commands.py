@@ -21,6 +21,7 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from goldenlens.core.facts import fact_with_variant
 from goldenlens.core.model import GoldenItem
 from goldenlens.jobs import curation, project_edits
 from goldenlens.jobs.curation import metric_label
@@ -145,7 +146,7 @@ class AddFactVariantCommand(EditGoldenCommand):
     """Append ``<OR>variant`` to a question's fact; undo restores the fact it had."""
 
     def __init__(self, session: ProjectSession, old_item: GoldenItem, variant: str) -> None:
-        fact = curation.fact_with_variant(old_item.fact, variant)
+        fact = fact_with_variant(old_item.fact, variant)
         if fact is None:
             raise ValueError(f"the fact of {old_item.id} already has the alternative {variant.strip()!r}")
         super().__init__(session, old_item, replace(old_item, fact=fact))
@@ -297,7 +298,7 @@ def push_add_fact_variant(stack: QUndoStack, session: ProjectSession, question_i
     item = session.project.golden_item(question_id)
     if item is None:
         raise ValueError(f"there is no golden question {question_id!r}")
-    if curation.fact_with_variant(item.fact, variant) is None:
+    if fact_with_variant(item.fact, variant) is None:
         return False
     stack.push(AddFactVariantCommand(session, item, variant))
     return True

@@ -1,0 +1,95 @@
+"""Fact variants of one question with their flip preview, read from a project.
+
+A thin job: :func:`read_variant_inputs` is the one place that reads the project (the golden
+item, every response and the latest finished lexical run's Factual Knowledge scores); the
+rest is the pure generator (:func:`~goldenlens.core.variants.suggest_variants`) and preview
+(:func:`~goldenlens.core.variant_preview.preview_question`). Adding a chosen variant is
+:func:`goldenlens.jobs.curation.add_fact_variant` (pass ``and_group=variant.and_group``).
+
+The stored scores are the run's, before reviewer overrides: the preview is about what the
+metric computes, and an override keeps its value whatever the fact says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goldenlens.core.flags import FlagThresholds
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
+from goldenlens.core.model import GoldenItem
+from goldenlens.core.run_kinds import LEXICAL_RUN
+from goldenlens.core.variant_preview import (
+    ELSEWHERE_EXAMPLES,
+    QuestionPreview,
+    ScoredResponse,
+    preview_question,
+)
+from goldenlens.core.variants import suggest_variants
+from goldenlens.jobs.curation import run_options
+from goldenlens.jobs.project_edits import OpenProject
+from goldenlens.store.project import ProjectStore
+
+
+class UnknownQuestionError(ValueError):
+    """The project has no golden question of that id; the message names a few that exist."""
+
+
+@dataclass(frozen=True)
+class VariantInputs:
+    """What the preview needs from a project, as plain data."""
+
+    item: GoldenItem
+    responses: tuple[ScoredResponse, ...]
+    thresholds: FlagThresholds
+    run_id: int | None
+
+
+def read_variant_inputs(store: ProjectStore, question_id: str) -> VariantInputs:
+    """The golden item, every response with its stored FK scores, and the run's thresholds.
+
+    The only function here that touches the store (store method names may change: fix them
+    here). Raises :class:`UnknownQuestionError` for an unknown id.
+    """
+    item = store.golden.item(question_id)
+    if item is None:
+        known = [i.id for i in store.golden.items()]
+        shown = ", ".join(known[:10]) + (f", … ({len(known)} in all)" if len(known) > 10 else "")
+        raise UnknownQuestionError(
+            f"there is no golden question {question_id!r} (questions: {shown or 'none'})"
+        )
+    run = store.runs.latest(LEXICAL_RUN, finished_only=True)
+    exact = store.results.score_matrix(run.id, FACTUAL_KNOWLEDGE) if run else {}
+    quasi = store.results.score_matrix(run.id, FACTUAL_KNOWLEDGE_QUASI_EXACT) if run else {}
+    responses = tuple(
+        ScoredResponse(
+            r.question_id,
+            r.pipeline,
+            r.response,
+            exact.get((r.question_id, r.pipeline)),
+            quasi.get((r.question_id, r.pipeline)),
+        )
+        for r in store.responses.all()
+    )
+    thresholds = run_options(run.params).thresholds if run else FlagThresholds()
+    return VariantInputs(item, responses, thresholds, run.id if run else None)
+
+
+def preview_fact_variants(
+    store: ProjectStore, question_id: str, fact: str | None = None, *, examples: int = ELSEWHERE_EXAMPLES
+) -> QuestionPreview:
+    """Suggestions for ``fact`` (default: the question's own fact) and what each would do when
+    added to the question's current fact."""
+    inputs = read_variant_inputs(store, question_id)
+    current = inputs.item.fact
+    suggestions = suggest_variants(
+        current if fact is None else fact, against=current, thresholds=inputs.thresholds
+    )
+    return preview_question(question_id, current, inputs.responses, suggestions, examples=examples)
+
+
+def preview_open_project_variants(
+    project: OpenProject, question_id: str, fact: str | None = None, *, examples: int = ELSEWHERE_EXAMPLES
+) -> QuestionPreview:
+    """:func:`preview_fact_variants` on the desktop app's open project (which hands the job its
+    connection, so ``goldenlens.ui`` never names the store)."""
+    return preview_fact_variants(project.store, question_id, fact, examples=examples)
