@@ -11,8 +11,11 @@ checks against FMEval's algorithm; this test pins the two paths to each other.
 from __future__ import annotations
 
 import csv
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import openpyxl
@@ -165,3 +168,58 @@ def test_scoring_files_imports_neither_sqlite_nor_pandas(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
     assert out.exists()
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
+def test_ctrl_c_while_the_pool_scores_writes_nothing_and_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl+C reaches the whole process group, workers included: the command says it was
+    cancelled (exit 130), leaves no report and no temporary file, and no worker prints a
+    traceback."""
+    golden, responses = tmp_path / "golden.csv", tmp_path / "responses.csv"
+    questions = 6000  # 30,000 rows: above the pool's threshold, a few seconds of scoring
+    with (
+        golden.open("w", newline="", encoding="utf-8") as g,
+        responses.open("w", newline="", encoding="utf-8") as r,
+    ):
+        gw, rw = csv.writer(g), csv.writer(r)
+        gw.writerow(["id", "question", "answer", "fact"])
+        rw.writerow(["question_id", "pipeline", "response"])
+        for n in range(questions):
+            gw.writerow(
+                [
+                    f"q{n}",
+                    f"Question {n}?",
+                    f"The value in row {n} is {n * 3} million dollars.",
+                    f"{n * 3} million",
+                ]
+            )
+            for p in range(5):
+                rw.writerow(
+                    [f"q{n}", f"P{p}", f"Pipeline {p} says the value in row {n} is {n * 3 + p} million. " * 3]
+                )
+    out = tmp_path / "out.json"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "goldenlens", "score", str(golden), str(responses), "-o", str(out), "-q"],
+        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal gives a command
+    )
+    deadline = time.monotonic() + 60
+    while len(_children(child.pid)) < 2 and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert child.poll() is None, "finished before the workers started: make the input larger"
+    time.sleep(0.3)  # the workers are scoring
+    os.killpg(child.pid, signal.SIGINT)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "cancelled; nothing was written" in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["golden.csv", "responses.csv"]

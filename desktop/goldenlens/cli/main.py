@@ -151,6 +151,7 @@ def _score_files(args: argparse.Namespace) -> int:
     from goldenlens.jobs.score_rows import ScoreOptions
 
     progress = StderrProgress(quiet=args.quiet)
+    out: Path | None = args.output
     try:
         done = score_files(
             args.golden,
@@ -163,17 +164,18 @@ def _score_files(args: argparse.Namespace) -> int:
             options=ScoreOptions(multiset=args.multiset),
             progress=progress,
         )
+        print_problems(done.problems)
+        if out is not None and out.suffix.lower() == ".json":
+            done.write_json(out)  # rows written as the workers return them
+            progress.finish()
+            print(f"Wrote {done.row_count} scored responses to {out}", file=sys.stderr)
+        else:
+            report = done.report()
+            progress.finish()
+            write_report(report, out, sources=done.sources)
     except KeyboardInterrupt:
         print("goldenlens: cancelled; nothing was written.", file=sys.stderr)
         return EXIT_CANCELLED
-    progress.finish()
-    print_problems(done.problems)
-    out: Path | None = args.output
-    if out is not None and out.suffix.lower() == ".json":
-        done.write_json(out)  # straight from the workers' rendered rows
-        print(f"Wrote {done.row_count} scored responses to {out}", file=sys.stderr)
-    else:
-        write_report(done.report(), out, sources=done.sources)
     return 0
 
 

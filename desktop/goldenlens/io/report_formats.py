@@ -202,34 +202,45 @@ def write_report_json(report: Report, path: Path, judge: JudgeScores | None = No
     document in memory), written whole or not at all (:class:`ExportError`)."""
     head, tail = _report_parts(report, judge)
     lines = (row_json(row) for row in iter_report_rows(report, judge))
-    write_json_document(path, head, lines, tail)
+    write_json_document(path, head, lines, lambda: tail)
 
 
 def write_json_document(
-    path: Path, head: Mapping[str, Any], row_lines: Iterable[str], tail: Mapping[str, Any]
+    path: Path,
+    head: Mapping[str, Any],
+    row_lines: Iterable[str],
+    tail: Callable[[], Mapping[str, Any]],
 ) -> None:
     """The JSON report from its parts: ``head`` entries, ``rows`` (each already one line of
-    JSON, :func:`row_json`), then ``tail`` entries; written whole or not at all."""
+    JSON, :func:`row_json`), then the entries ``tail()`` returns once every row is written
+    (so rows can be written as they are scored); written whole or not at all."""
     write_atomically(path, lambda temporary: _write_json(temporary, head, row_lines, tail))
 
 
 def _write_json(
-    path: Path, head: Mapping[str, Any], row_lines: Iterable[str], tail: Mapping[str, Any]
+    path: Path, head: Mapping[str, Any], row_lines: Iterable[str], tail: Callable[[], Mapping[str, Any]]
 ) -> None:
-    entries: list[tuple[str, Any]] = [*head.items(), ("rows", None), *tail.items()]
     with path.open("w", encoding="utf-8") as handle:
         handle.write("{")
-        for n, (name, value) in enumerate(entries):
-            handle.write(("," if n else "") + f"\n  {_dumps(name)}: ")
-            if name == "rows":
-                _write_lines(handle, iter(row_lines), "[", "]")
-            elif name in _PER_LINE and isinstance(value, dict):
-                _write_lines(handle, (f"{_dumps(k)}: {_dumps(v)}" for k, v in value.items()), "{", "}")
-            elif name in _PER_LINE and isinstance(value, list):
-                _write_lines(handle, (_dumps(v) for v in value), "[", "]")
-            else:
-                handle.write(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  "))
+        for name, value in head.items():
+            _write_entry(handle, name, value)
+            handle.write(",")
+        handle.write(f"\n  {_dumps('rows')}: ")
+        _write_lines(handle, iter(row_lines), "[", "]")
+        for name, value in tail().items():
+            handle.write(",")
+            _write_entry(handle, name, value)
         handle.write("\n}\n")
+
+
+def _write_entry(handle: TextIO, name: str, value: Any) -> None:
+    handle.write(f"\n  {_dumps(name)}: ")
+    if name in _PER_LINE and isinstance(value, dict):
+        _write_lines(handle, (f"{_dumps(k)}: {_dumps(v)}" for k, v in value.items()), "{", "}")
+    elif name in _PER_LINE and isinstance(value, list):
+        _write_lines(handle, (_dumps(v) for v in value), "[", "]")
+    else:
+        handle.write(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  "))
 
 
 def _dumps(value: Any) -> str:

@@ -20,13 +20,14 @@ from pathlib import Path
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
-from goldenlens.core.report import Report, ScoredRow, row_from_scores, summarise_values
+from goldenlens.core.report import Report, ScoredRow, golden_flags_for, row_from_scores, summarise_values
 from goldenlens.core.review import QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
 from goldenlens.io.readers import load_inputs
 from goldenlens.io.report_formats import report_tail, row_fields, row_json, write_json_document
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.score_rows import (
+    ChunkWorker,
     RowText,
     ScoredChunk,
     ScoreOptions,
@@ -83,65 +84,130 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
 
 @dataclass
 class ScoredFiles:
-    """What :func:`score_files` scored: the chunks the workers returned, in report order, and
-    what the report needs besides (its About block names ``sources``)."""
+    """The read inputs of :func:`score_files`, scored when the report is asked for: as JSON
+    (:meth:`write_json`, rows written as the workers return them) or as a :class:`Report`.
+    Its About block names ``sources``."""
 
     golden: tuple[GoldenItem, ...]
     pipelines: tuple[str, ...]
     responses: list[PipelineResponse]
-    chunks: list[ScoredChunk]
-    golden_flags: dict[str, tuple[Flag, ...]]
     problems: tuple[Problem, ...]
-    signatures: dict[str, Signature]
-    thresholds: FlagThresholds
-    params: dict[str, object]
+    options: ScoreOptions
     sources: tuple[str, ...]
+    progress: ProgressFn = no_progress
+    cancel: CancelToken | None = None
     _report: Report | None = field(default=None, repr=False)
 
     @property
     def row_count(self) -> int:
         return len(self.responses)
 
-    def summary(self) -> dict[str, dict[str, float | None]]:
-        """Per-pipeline means, added in report order (so equal to :meth:`Report.summary`)."""
-        pairs = (
-            (key[1], values)
-            for chunk in self.chunks
-            for key, values in zip(chunk.keys, chunk.values, strict=True)
-        )
-        return summarise_values(pairs, self.pipelines)
+    @property
+    def params(self) -> dict[str, object]:
+        return LexicalScorer(multiset=self.options.multiset).params()
+
+    @property
+    def signatures(self) -> dict[str, Signature]:
+        return {name: lexical_signature(name, self.params) for name in LEXICAL_SCORE_NAMES}
 
     def write_json(self, path: Path) -> None:
-        """The JSON report, from the rows' rendered lines: no row objects are built."""
-        tail = report_tail(
-            self.golden,
-            summary=self.summary(),
-            overridden={pipeline: {} for pipeline in self.pipelines},
-            review=lambda _question_id: _UNREVIEWED,
-            golden_flags=self.golden_flags,
-            signatures=self.signatures,
-            problems=self.problems,
-        )
-        write_json_document(path, {}, (line for chunk in self.chunks for line in chunk.lines), tail)
+        """Score and write the JSON report: each row's line as its chunk comes back (the lines
+        are not kept), then the means, flags and problems. Nothing is written on a failure or
+        a cancel (:func:`~goldenlens.io.output_files.write_atomically`)."""
+        scored: list[ScoredChunk] = []
+
+        def lines() -> Iterator[str]:
+            for chunk in self._scored(render_chunk):
+                yield from chunk.lines
+                chunk.lines.clear()
+                scored.append(chunk)
+
+        def tail() -> dict[str, object]:
+            pairs = (
+                (key[1], values)
+                for chunk in scored
+                for key, values in zip(chunk.keys, chunk.values, strict=True)
+            )
+            return report_tail(
+                self.golden,
+                summary=summarise_values(pairs, self.pipelines),
+                overridden={pipeline: {} for pipeline in self.pipelines},
+                review=lambda _question_id: _UNREVIEWED,
+                golden_flags=self._golden_flags(scored),
+                signatures=self.signatures,
+                problems=self.problems,
+            )
+
+        write_json_document(path, {}, lines(), tail)
 
     def report(self) -> Report:
-        """The full report (for the workbook, the CSV and the printed summary)."""
+        """Score and build the full report (for the workbook, the CSV and the printed summary)."""
         if self._report is None:
+            rows = list(self._rows(self._scored(score_chunk)))
             self._report = Report(
                 golden=self.golden,
                 pipelines=self.pipelines,
-                rows=tuple(self._rows()),
-                golden_flags=self.golden_flags,
+                rows=tuple(rows),
+                golden_flags={  # by name, as a project lists them
+                    question_id: tuple(sorted(flags, key=lambda flag: flag.value))
+                    for question_id, flags in golden_flags_for(
+                        self.golden, rows, self.options.thresholds
+                    ).items()
+                },
                 problems=self.problems,
                 signatures=self.signatures,
-                thresholds=self.thresholds,
+                thresholds=self.options.thresholds,
             )
         return self._report
 
-    def _rows(self) -> Iterator[ScoredRow]:
+    def _golden_flags(self, chunks: Sequence[ScoredChunk]) -> dict[str, tuple[Flag, ...]]:
+        """Each question's flags: from the workers for the questions that have responses."""
+        found = {question_id: named for chunk in chunks for question_id, named in chunk.golden_flags}
+        flags: dict[str, tuple[Flag, ...]] = {}
+        for item in self.golden:
+            named = found.get(item.id)
+            if named is None:  # no response: the flags that need none
+                unanswered = golden_flags(item.answer, item.fact, [], self.options.thresholds)
+                named = tuple(sorted(flag.value for flag in unanswered))
+            flags[item.id] = tuple(Flag(name) for name in named)
+        return flags
+
+    def _scored(self, worker: ChunkWorker) -> Iterator[ScoredChunk]:
+        by_id = {item.id: item for item in self.golden}
+        total = len(self.responses)
+        self.progress(Progress("score", 0, total, "Scoring responses"))
+
+        def chunks() -> Iterator[list[RowText]]:
+            rows: list[RowText] = []
+            for r in self.responses:
+                if len(rows) >= CHUNK_ROWS and r.question_id != rows[-1][0]:
+                    yield rows
+                    rows = []
+                item = by_id[r.question_id]
+                rows.append((r.question_id, r.pipeline, r.response, item.answer, item.fact))
+            if rows:
+                yield rows
+
+        finished = 0
+        options = self.options
+        scored = score_chunks(
+            chunks(), options.multiset, options.thresholds, workers=workers_for(total), worker=worker
+        )
+        try:
+            for chunk in scored:
+                if self.cancel is not None:
+                    self.cancel.raise_if_cancelled()
+                finished += len(chunk.keys)
+                self.progress(Progress("score", finished, total, "Scoring responses"))
+                yield chunk
+        finally:
+            scored.close()  # a cancel or an error stops the pool without scoring what is queued
+
+    def _rows(self, chunks: Iterator[ScoredChunk]) -> Iterator[ScoredRow]:
         by_id = {item.id: item for item in self.golden}
         responses = iter(self.responses)
-        for chunk in self.chunks:
+        params = self.params
+        for chunk in chunks:
             reasons: dict[tuple[str, str], dict[str, str]] = {}
             for question_id, pipeline, metric, reason in chunk.reasons:
                 reasons.setdefault((question_id, pipeline), {})[metric] = reason
@@ -155,7 +221,7 @@ class ScoredFiles:
                     response,
                     dict(zip(LEXICAL_SCORE_NAMES, values, strict=True)),
                     reasons=reasons.get(key, {}),
-                    params=self.params,
+                    params=params,
                     flags=tuple(flags.get(key, ())),
                 )
 
@@ -173,10 +239,10 @@ def score_files(
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ScoredFiles:
-    """Read both files (a fatal problem raises :class:`~goldenlens.core.model.InputError`) and
-    score every response with the lexical metrics: what an import and a lexical run into a new
-    project would report, with no reviews and no overrides."""
-    options = options or ScoreOptions()
+    """Read both files (a fatal problem raises :class:`~goldenlens.core.model.InputError`); the
+    result scores every response with the lexical metrics when its report is asked for: what
+    an import and a lexical run into a new project would report, with no reviews and no
+    overrides."""
     progress(Progress("read", 0, 2, f"Reading {golden.name}"))
     loaded = load_inputs(
         golden,
@@ -192,28 +258,15 @@ def score_files(
     items = loaded.golden.items
     pipelines = loaded.responses.pipelines if loaded.responses else ()
     ordered = _in_report_order(items, pipelines, loaded.responses.responses if loaded.responses else ())
-    chunks = _score(items, ordered, options, progress, cancel)
-    found = {question_id: named for chunk in chunks for question_id, named in chunk.golden_flags}
-    flags: dict[str, tuple[Flag, ...]] = {}
-    for item in items:
-        named = found.get(item.id)
-        if named is None:  # no response: the flags that need none
-            named = tuple(
-                sorted(flag.value for flag in golden_flags(item.answer, item.fact, [], options.thresholds))
-            )
-        flags[item.id] = tuple(Flag(name) for name in named)
-    params = LexicalScorer(multiset=options.multiset).params()
     return ScoredFiles(
         golden=tuple(items),
         pipelines=tuple(pipelines),
         responses=ordered,
-        chunks=chunks,
-        golden_flags=flags,
         problems=tuple(loaded.problems),
-        signatures={name: lexical_signature(name, params) for name in LEXICAL_SCORE_NAMES},
-        thresholds=options.thresholds,
-        params=params,
+        options=options or ScoreOptions(),
         sources=tuple(path.name for path in (golden, responses)),
+        progress=progress,
+        cancel=cancel,
     )
 
 
@@ -224,42 +277,3 @@ def _in_report_order(
     position = {item.id: n for n, item in enumerate(items)}
     column = {name: n for n, name in enumerate(pipelines)}
     return sorted(responses, key=lambda r: (position[r.question_id], column[r.pipeline]))
-
-
-def _score(
-    items: tuple[GoldenItem, ...],
-    responses: list[PipelineResponse],
-    options: ScoreOptions,
-    progress: ProgressFn,
-    cancel: CancelToken | None,
-) -> list[ScoredChunk]:
-    by_id = {item.id: item for item in items}
-    total = len(responses)
-    progress(Progress("score", 0, total, "Scoring responses"))
-
-    def chunks() -> Iterator[list[RowText]]:
-        rows: list[RowText] = []
-        for r in responses:
-            if len(rows) >= CHUNK_ROWS and r.question_id != rows[-1][0]:
-                yield rows
-                rows = []
-            item = by_id[r.question_id]
-            rows.append((r.question_id, r.pipeline, r.response, item.answer, item.fact))
-        if rows:
-            yield rows
-
-    done: list[ScoredChunk] = []
-    finished = 0
-    scored = score_chunks(
-        chunks(), options.multiset, options.thresholds, workers=workers_for(total), worker=render_chunk
-    )
-    try:
-        for chunk in scored:
-            if cancel is not None:
-                cancel.raise_if_cancelled()
-            done.append(chunk)
-            finished += len(chunk.keys)
-            progress(Progress("score", finished, total, "Scoring responses"))
-    finally:
-        scored.close()  # a cancel or an error stops the pool without scoring what is queued
-    return done

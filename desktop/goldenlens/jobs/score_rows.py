@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -116,7 +117,7 @@ def score_chunks(
         for chunk in chunks:
             yield worker(chunk, multiset, thresholds)
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_start) as pool:
         pending: deque[Future[ScoredChunk]] = deque()
         try:
             for chunk in chunks:
@@ -128,6 +129,13 @@ def score_chunks(
         finally:
             for future in pending:
                 future.cancel()
+
+
+def _worker_start() -> None:
+    """A worker ignores Ctrl+C: the terminal sends it to the whole process group, and the
+    parent alone decides what a cancel does (it stops the pool and keeps what it saved);
+    a worker interrupted mid-chunk would only print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _context() -> multiprocessing.context.BaseContext:
