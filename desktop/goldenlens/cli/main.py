@@ -28,6 +28,7 @@ from goldenlens.judge.engine import JudgeEngineError
 from goldenlens.judge.model_files import ModelNotFoundError
 from goldenlens.store.project import ProjectStore, StoreError
 
+from .advise_command import add_advise_command, cmd_advise
 from .judge_args import add_judge_options, judge_options, resume_judge
 from .output import StderrProgress, parse_mapping, print_problems, write_outputs
 from .review_commands import add_review_commands, cmd_override, cmd_review
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     sample.add_argument("-q", "--quiet", action="store_true")
 
     add_review_commands(sub)
+    add_advise_command(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -276,6 +278,7 @@ COMMANDS = {
     "sample": _cmd_sample,
     "override": cmd_override,
     "review": cmd_review,
+    "advise": cmd_advise,
 }
 
 

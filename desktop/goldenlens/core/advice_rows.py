@@ -357,10 +357,13 @@ def llm_specific_wording(
             f"Golden {'word' if len(own) == 1 else 'words'} {listed} {'appears' if len(own) == 1 else 'appear'} "
             f"in {r.pipeline}'s responses and in no other pipeline's: {r.pipeline}'s own wording, "
             "which lifts its recall here from "
-            f"{recall_without:.3f} (without them) to {recall:.3f}."
+            f"{recall_without:.3f} (without {'it' if len(own) == 1 else 'them'}) to {recall:.3f}."
         )
         if others:
-            explanation += f" Without them the others' recall would be {', '.join(others)}."
+            explanation += (
+                f" Without {'it' if len(own) == 1 else 'them'} the others' recall would be "
+                f"{', '.join(others)}."
+            )
         found.append(
             Diagnosis(
                 AdviceCode.LLM_SPECIFIC_WORDING,
