@@ -40,18 +40,21 @@ def add_advise_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     )
 
 
+def _float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def _changes(pairs: list[str]) -> dict[str, float]:
     changes: dict[str, float] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        try:
-            if not sep:
-                raise ValueError
-            changes[name.strip()] = float(value)
-        except ValueError:
-            raise InputError(
-                Problem("--threshold", f"expected NAME=NUMBER, got {pair!r}", Severity.FATAL)
-            ) from None
+        number = _float(value) if sep else None
+        if number is None:
+            raise InputError(Problem("--threshold", f"expected NAME=NUMBER, got {pair!r}", Severity.FATAL))
+        changes[name.strip()] = number
     try:
         AdviceThresholds().with_values(changes)
     except ValueError as error:

@@ -11,8 +11,9 @@ Definitions (all on FMEval's word sets — strip, normalise, split — unless sa
 * a **concise correct response**: exact Factual Knowledge 1 and no more words than the
   verbosity guardrail (counted as :func:`~goldenlens.core.flags.answer_word_count` counts).
 * **LLM-specific words** of a response: golden words (not in the question, not in the fact,
-  no digits, not short or common by the false-match rule) that the response uses and that, over the whole project, only this response's
-  pipeline ever writes — in answers to at least ``llm_specific_min_questions`` questions.
+  no digits, not short or common by the false-match rule) that the response uses and that,
+  over the whole project, only this response's pipeline ever writes — in answers to at
+  least ``llm_specific_min_questions`` questions.
 """
 
 from __future__ import annotations
@@ -32,10 +33,9 @@ from goldenlens.core.advice_values import (
     PipelineAnswer,
     TrimmedScores,
 )
-from goldenlens.core.facts import AND, OR, fact_groups
+from goldenlens.core.facts import AND, OR, empty_parts, fact_groups
 from goldenlens.core.flags import (
     answer_word_count,
-    empty_parts,
     fact_in_answer,
     fact_missing_everywhere,
     fact_parts,
@@ -353,17 +353,15 @@ def llm_specific_wording(
             numbers[f"recall {o.pipeline} without"] = after
             others.append(f"{o.pipeline} {before:.3f} → {after:.3f}")
         listed = ", ".join(f"'{w}' ({n} questions)" for w, n in specific.items())
+        one = len(own) == 1
+        word, verb, pronoun = ("word", "appears", "it") if one else ("words", "appear", "them")
         explanation = (
-            f"Golden {'word' if len(own) == 1 else 'words'} {listed} {'appears' if len(own) == 1 else 'appear'} "
-            f"in {r.pipeline}'s responses and in no other pipeline's: {r.pipeline}'s own wording, "
-            "which lifts its recall here from "
-            f"{recall_without:.3f} (without {'it' if len(own) == 1 else 'them'}) to {recall:.3f}."
+            f"Golden {word} {listed} {verb} in {r.pipeline}'s responses and in no other "
+            f"pipeline's: {r.pipeline}'s own wording, which lifts its recall here from "
+            f"{recall_without:.3f} (without {pronoun}) to {recall:.3f}."
         )
         if others:
-            explanation += (
-                f" Without {'it' if len(own) == 1 else 'them'} the others' recall would be "
-                f"{', '.join(others)}."
-            )
+            explanation += f" Without {pronoun} the others' recall would be {', '.join(others)}."
         found.append(
             Diagnosis(
                 AdviceCode.LLM_SPECIFIC_WORDING,

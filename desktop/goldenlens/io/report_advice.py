@@ -37,7 +37,7 @@ from goldenlens.io.xlsx_style import (
 
 ADVICE_SHEET = "Advice"
 ADVICE_COLUMNS: tuple[str, ...] = (
-    "question_id",
+    "question",
     "pipeline",
     "severity",
     "diagnosis",
@@ -47,6 +47,9 @@ ADVICE_COLUMNS: tuple[str, ...] = (
     "numbers",
 )
 _WIDTHS = {1: 10, 2: 11, 3: 8, 4: 16, 5: 70, 6: 36, 7: 24, 8: 26}
+NOTE_WRAP = CellStyle(
+    font=Font(italic=True, color="FF595959"), alignment=Alignment(wrap_text=True, vertical="top")
+)
 QUESTION_ROW = CellStyle(
     font=Font(bold=True),
     fill=solid("FFEEF2F7"),
@@ -115,8 +118,10 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
     for question in advice.questions:
         excel_row += 1
         count = len(question.diagnoses)
-        summary = f"{question.question}  ({count} diagnos{'is' if count == 1 else 'es'})" if count else (
-            f"{question.question}  (no diagnosis)"
+        summary = (
+            f"{question.question}  ({count} diagnos{'is' if count == 1 else 'es'})"
+            if count
+            else (f"{question.question}  (no diagnosis)")
         )
         where = RowRef(ADVICE_SHEET, excel_row, ADVICE_COLUMNS, question.question_id)
         fit_row_height(ws, excel_row, {5: summary}, _WIDTHS)
@@ -146,13 +151,21 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
             )
     ws.append([])
     notes = [
-        "Advisor thresholds: "
-        + ", ".join(f"{name} {_number(value)}" for name, value in advice.thresholds.as_dict().items()),
-        "Semantic similarity: "
-        + (advice.similarity_source or "not measured (run the judge's semantic_similarity to use it)"),
+        ("Thresholds", ", ".join(f"{name} {_number(v)}" for name, v in advice.thresholds.as_dict().items())),
+        (
+            "Similarity",
+            advice.similarity_source or "not measured (run the judge's semantic_similarity to use it)",
+        ),
     ]
-    for n, note in enumerate(notes, start=excel_row + 2):
-        ws.append([text_cell(ws, note, RowRef(ADVICE_SHEET, n), 1, NOTE)])
+    # The notes wrap inside the explanation column: a long line in column A would run past the
+    # table and make the printed page shrink to fit it.
+    for n, (label, note) in enumerate(notes, start=excel_row + 2):
+        where = RowRef(ADVICE_SHEET, n)
+        fit_row_height(ws, n, {5: note}, _WIDTHS)
+        ws.append(
+            [text_cell(ws, label, where, 1, NOTE), None, None, None, text_cell(ws, note, where, 5, NOTE_WRAP)]
+        )
+    ws.print_area = area(1, 1, len(ADVICE_COLUMNS), excel_row + 1 + len(notes))
 
 
 def write_advice_workbook(advice: ProjectAdvice, path: Path) -> None:
@@ -175,4 +188,8 @@ def write_advice_json(advice: ProjectAdvice, path: Path) -> None:
     """The advice as one JSON document (:meth:`ProjectAdvice.as_dict`), written whole or
     not at all."""
     text = json.dumps(advice.as_dict(), indent=2, ensure_ascii=False) + "\n"
-    write_atomically(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+
+    def write(temporary: Path) -> None:
+        temporary.write_text(text, encoding="utf-8")
+
+    write_atomically(path, write)
