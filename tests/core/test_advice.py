@@ -150,7 +150,8 @@ def test_ambiguous_question_shows_every_answer_side_by_side() -> None:
     # recall of A: {changes, in, foreign, currency, exchange, rates, hurt, sales} ⊇ all 5 golden words
     assert d.answers[0].recall == 1.0
     assert d.numbers["rephrased"] == 1
-    assert d.fix is not None and d.fix.kind is FixKind.EDIT_QUESTION
+    assert d.fix is not None
+    assert d.fix.kind is FixKind.EDIT_QUESTION
     share = _one(advice, AdviceCode.FACT_NOT_MINIMAL)
     assert share.numbers["fact_share"] == pytest.approx(3 / 5)
     assert (share.numbers["shared_words"], share.numbers["answer_words"]) == (3, 5)
@@ -162,7 +163,8 @@ def test_quasi_exact_rephrasing_proposes_the_response_text_as_a_variant() -> Non
     advice = _advice([row], {("q1", A): response, ("q1", B): "Net sales were $134,383 million."})
     d = _one(advice, AdviceCode.CORRECT_BUT_REPHRASED, A)
     assert d.severity is AdviceSeverity.HIGH
-    assert d.fix is not None and d.fix.kind is FixKind.ADD_VARIANT
+    assert d.fix is not None
+    assert d.fix.kind is FixKind.ADD_VARIANT
     assert d.fix.value == "134383 million"
     # Applying the fix makes the response match: exact inclusion of the new alternative.
     fact = fact_with_variant(row[3], d.fix.value)
@@ -196,7 +198,8 @@ def test_semantic_similarity_separates_rephrased_from_wrong(
     assert _codes(advice, "q1") == expected
     for d in advice.diagnoses:
         if similarity is None:
-            assert d.severity is AdviceSeverity.MEDIUM and "no semantic similarity" in d.explanation
+            assert d.severity is AdviceSeverity.MEDIUM
+            assert "no semantic similarity" in d.explanation
         else:
             assert d.severity is AdviceSeverity.HIGH
             assert d.numbers["similarity"] == similarity["q1", d.pipeline]
@@ -277,7 +280,8 @@ def test_verbose_golden_answer_shows_the_scores_against_the_trimmed_answer() -> 
         40,
         8,
     )
-    assert d.fix is not None and d.fix.kind is FixKind.TRIM_ANSWER
+    assert d.fix is not None
+    assert d.fix.kind is FixKind.TRIM_ANSWER
     assert d.fix.value == fact_sentence
     (s,) = d.trimmed
     assert s.pipeline == A
@@ -318,7 +322,8 @@ def test_llm_specific_wording_and_the_recall_it_biases() -> None:
 def test_empty_fact_part_fix_drops_the_empty_part() -> None:
     advice = _advice([("q1", "Capital?", "Paris.", "Paris<OR>")], {("q1", A): "Lyon."})
     d = _one(advice, AdviceCode.EMPTY_FACT_PART)
-    assert d.fix is not None and (d.fix.kind, d.fix.value) == (FixKind.EDIT_FACT, "Paris")
+    assert d.fix is not None
+    assert (d.fix.kind, d.fix.value) == (FixKind.EDIT_FACT, "Paris")
 
 
 def test_thresholds_are_configurable_and_checked() -> None:

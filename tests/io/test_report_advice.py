@@ -42,7 +42,8 @@ def sheet_rows(report: Report, tmp_path_factory: pytest.TempPathFactory) -> list
     ws = book[ADVICE_SHEET]
     assert ws.page_setup.orientation == "landscape"
     assert ws.page_setup.fitToWidth == 1
-    assert ws.print_area is not None and "$A$1:$H$" in ws.print_area
+    assert ws.print_area is not None
+    assert "$A$1:$H$" in ws.print_area
     return list(ws.iter_rows(values_only=True))
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sample_expectations import FK_REPORT, PIPELINES
 
 from goldenlens.core.advice_values import AdviceCode, AdviceSeverity, Diagnosis, ProjectAdvice
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
@@ -20,6 +19,7 @@ from goldenlens.jobs.advice_job import advice_at, build_advice
 from goldenlens.jobs.report_job import NoScoresError
 from goldenlens.jobs.sample_project import ensure_sample_project
 from goldenlens.store.project import ProjectStore
+from sample_expectations import FK_REPORT, PIPELINES
 
 SIMILARITY = Signature("semantic_similarity", "1", {"embedding_model": "e.gguf"})
 
