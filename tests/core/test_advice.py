@@ -12,8 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
+from core_strategies import FACT_PARTS, texts
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from goldenlens.core.advice import advise, similarity_from_records
+from goldenlens.core.advice_corpus import Corpus, CorpusResponse
 from goldenlens.core.advice_values import (
     AdviceCode,
     AdviceSeverity,
@@ -382,3 +386,26 @@ def test_advice_as_json_document() -> None:
     assert diagnosis["fix"]["kind"] == "add_variant"
     assert doc["thresholds"]["hallucination_recall"] == 0.7
     assert doc["thresholds"]["similar"] == 0.8
+
+
+# --- the corpus search index finds exactly what plain inclusion finds ------------------------
+
+
+@st.composite
+def _texts_and_part(draw: st.DrawFn) -> tuple[list[str], str]:
+    responses = draw(st.lists(texts, min_size=1, max_size=6))
+    source = draw(st.sampled_from(responses))
+    start = draw(st.integers(0, len(source)))
+    end = draw(st.integers(start, len(source)))
+    piece = source[start:end]
+    part = draw(st.one_of(st.just(piece), st.just(piece.upper()), st.sampled_from(FACT_PARTS), texts))
+    return responses, part
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts_and_part())
+def test_corpus_search_equals_plain_inclusion(case: tuple[list[str], str]) -> None:
+    responses, part = case
+    corpus = Corpus([], [CorpusResponse(f"q{n}", "P", text) for n, text in enumerate(responses)])
+    expected = {n for n, text in enumerate(responses) if part.lower() in text.lower()}
+    assert corpus.containing(part) == expected

@@ -115,7 +115,13 @@ def advise(
     for item in report.golden:
         rows = sorted(by_question.get(item.id, []), key=lambda r: rank.get(r.response.pipeline, len(rank)))
         responses = [
-            RowResponse(r.response.pipeline, r.response.response, r.result.scores, sims.get(r.key))
+            RowResponse(
+                r.response.pipeline,
+                r.response.response,
+                r.result.scores,
+                sims.get(r.key),
+                corpus.words(r.response.response),
+            )
             for r in rows
         ]
         questions.append(advise_question(item, responses, corpus, scorer, t))

@@ -47,6 +47,12 @@ class RowResponse:
     text: str
     scores: Mapping[str, float | None]
     similarity: float | None = None
+    #: ``word_set(text)`` when the caller has it already (the advice's corpus does).
+    known_words: frozenset[str] | None = None
+
+    @property
+    def words(self) -> frozenset[str]:
+        return word_set(self.text) if self.known_words is None else self.known_words
 
     @property
     def recall(self) -> float:
@@ -65,11 +71,10 @@ def _inside_token(text: str, start: int, end: int) -> bool:
     return before.isalnum() or after.isalnum()
 
 
-def fact_word_coverage(fact: str, text: str) -> tuple[float, str]:
-    """The largest share of one fact alternative's FMEval words found among the response's,
-    over the alternatives of two or more words: ``(share, alternative)``; ``(0.0, "")`` when
-    the fact has no such alternative."""
-    said = word_set(text)
+def fact_word_coverage(fact: str, said: frozenset[str]) -> tuple[float, str]:
+    """The largest share of one fact alternative's FMEval words found among the response's
+    words ``said``, over the alternatives of two or more words: ``(share, alternative)``;
+    ``(0.0, "")`` when the fact has no such alternative."""
     best = (0.0, "")
     for group in fact_groups(fact):
         words = word_set(" ".join(group))
@@ -91,7 +96,7 @@ def read_response(
         return None, "empty"
     if Flag.REFUSAL in flags:
         return None, "refusal"
-    covered = fact_word_coverage(item.fact, response.text)
+    covered = fact_word_coverage(item.fact, response.words)
     if Flag.LIKELY_HALLUCINATION in flags and covered[0] < 1.0:
         return _hallucination(item, response, t), AdviceCode.LIKELY_HALLUCINATION.value
     if Flag.ACCIDENTAL_FACT_MATCH in flags:

@@ -321,17 +321,19 @@ def llm_specific_wording(
     if len(corpus.pipelines) < 2:
         return []
     excluded = word_set(item.question) | word_set(" ".join(fact_parts(item.fact)))
+    targets = [corpus.words(target) for target in _targets(item.answer)]
     found: list[Diagnosis] = []
     for r in responses:
-        target = _targets(item.answer)[scorer.qa(r.text, item.answer).target_index]
-        golden, said = word_set(target), word_set(r.text)
+        # the target the scores came from (the best F1 of several <OR> targets)
+        golden = targets[scorer.qa(r.text, item.answer).target_index] if len(targets) > 1 else targets[0]
+        said = corpus.words(r.text)
         specific: dict[str, int] = {}
-        for word in sorted(golden & said - excluded):
+        for word in sorted(golden & said & corpus.own_words(r.pipeline) - excluded):
             owner = corpus.only_pipeline(word)
             # A short or common word (the false-match rule's) is nobody's wording in particular.
-            if any(c.isdigit() for c in word) or owner is None or false_match_reason(word, t.flags):
+            if owner is None or any(c.isdigit() for c in word) or false_match_reason(word, t.flags):
                 continue
-            if owner[0] == r.pipeline and owner[1] >= t.llm_specific_min_questions:
+            if owner[1] >= t.llm_specific_min_questions:
                 specific[word] = owner[1]
         if len(specific) < t.llm_specific_min_words:
             continue
@@ -347,7 +349,7 @@ def llm_specific_wording(
         for o in responses:
             if o.pipeline == r.pipeline:
                 continue
-            theirs = word_set(o.text)
+            theirs = corpus.words(o.text)
             before, after = prf(theirs, golden)[1], prf(theirs - own, golden - own)[1]
             numbers[f"recall {o.pipeline}"] = before
             numbers[f"recall {o.pipeline} without"] = after
