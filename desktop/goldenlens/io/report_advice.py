@@ -24,7 +24,6 @@ from goldenlens.io.output_files import streaming_failure, write_atomically
 from goldenlens.io.xlsx_cells import RowRef, discard_streams, save_atomically, text_cell
 from goldenlens.io.xlsx_style import (
     HEADER,
-    NOTE,
     WRAP,
     CellStyle,
     area,
@@ -46,7 +45,7 @@ ADVICE_COLUMNS: tuple[str, ...] = (
     "one-click fix",
     "numbers",
 )
-_WIDTHS = {1: 10, 2: 11, 3: 8, 4: 16, 5: 70, 6: 36, 7: 24, 8: 26}
+_WIDTHS = {1: 10, 2: 11, 3: 8, 4: 16, 5: 68, 6: 36, 7: 24, 8: 31}
 NOTE_WRAP = CellStyle(
     font=Font(italic=True, color="FF595959"), alignment=Alignment(wrap_text=True, vertical="top")
 )
@@ -162,9 +161,11 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
     for n, (label, note) in enumerate(notes, start=excel_row + 2):
         where = RowRef(ADVICE_SHEET, n)
         fit_row_height(ws, n, {5: note}, _WIDTHS)
-        ws.append(
-            [text_cell(ws, label, where, 1, NOTE), None, None, None, text_cell(ws, note, where, 5, NOTE_WRAP)]
+        label_cell, note_cell = (
+            text_cell(ws, label, where, 1, NOTE_WRAP),
+            text_cell(ws, note, where, 5, NOTE_WRAP),
         )
+        ws.append([label_cell, None, None, None, note_cell])
     ws.print_area = area(1, 1, len(ADVICE_COLUMNS), excel_row + 1 + len(notes))
 
 
