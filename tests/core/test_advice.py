@@ -341,6 +341,12 @@ def test_thresholds_are_configurable_and_checked() -> None:
     with pytest.raises(ValueError, match="whole number"):
         AdviceThresholds().with_values({"verbose_answer_words": 40.5})
     assert AdviceThresholds().with_values({"verbose_answer_words": 12.0}).flags.verbose_answer_words == 12
+    with pytest.raises(ValueError, match="runs from 0 to 1"):
+        AdviceThresholds().with_values({"similar": 1.5})
+    with pytest.raises(ValueError, match="must be a number from 0"):
+        AdviceThresholds().with_values({"fact_answer_share": float("nan")})
+    with pytest.raises(ValueError, match="must be a number from 0"):
+        AdviceThresholds().with_values({"false_match_min_others": -1})
 
 
 def test_the_advice_uses_the_report_flag_thresholds_by_default() -> None:

@@ -7,6 +7,7 @@ same :class:`Fix` — what one click would change, or ``None`` where no automati
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
@@ -230,7 +231,9 @@ class AdviceThresholds:
     def with_values(self, values: Mapping[str, float]) -> AdviceThresholds:
         """A copy with some thresholds changed, by their flat names (:meth:`as_dict`).
 
-        Raises ``ValueError`` naming an unknown threshold or a value of the wrong kind.
+        Raises ``ValueError`` naming an unknown threshold or a value of the wrong kind: the
+        fractional thresholds (recalls, precision, shares, similarity) run from 0 to 1, the
+        counts are whole numbers from 0.
         """
         known = self.as_dict()
         flag_names = set(self.flags.as_dict())
@@ -240,8 +243,12 @@ class AdviceThresholds:
             if name not in known:
                 raise ValueError(f"unknown threshold {name!r}; known: {', '.join(known)}")
             kind = type(known[name])
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"threshold {name} must be a number from 0, not {value!r}")
             if kind is int and float(value) != int(value):
                 raise ValueError(f"threshold {name} is a whole number, not {value!r}")
+            if kind is float and value > 1:
+                raise ValueError(f"threshold {name} runs from 0 to 1, not {value!r}")
             (flag_changes if name in flag_names else own_changes)[name] = kind(value)
         flags = replace(self.flags, **flag_changes) if flag_changes else self.flags
         return replace(self, flags=flags, **own_changes)
