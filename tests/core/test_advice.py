@@ -274,7 +274,11 @@ def test_verbose_golden_answer_shows_the_scores_against_the_trimmed_answer() -> 
     fact_sentence = "Net sales were $134.4 billion in the quarter."
     answer = f"{fact_sentence} {LOREM}"
     row = ("q1", "What were net sales?", answer, "134.4 billion")
-    advice = _advice([row], {("q1", A): "Net sales were $134.4 billion."})
+    # B: {sales, 1344, billion} — recall 3/47 = 0.064 ≤ 0.1 with the fact found, which the
+    # flags call an accidental match; against the fact-bearing sentence it is 3/7 = 0.429, so
+    # the long answer, not an accident, explains the low recall.
+    responses = {("q1", A): "Net sales were $134.4 billion.", ("q1", B): "Sales: 134.4 billion."}
+    advice = _advice([row], responses)
     assert _codes(advice, "q1") == {("verbose_golden_answer", "")}
     d = _one(advice, AdviceCode.VERBOSE_GOLDEN_ANSWER)
     # 8 + 40 = 48 whitespace words > 40; FMEval words: {net, sales, were, 1344, billion, in,
@@ -287,14 +291,16 @@ def test_verbose_golden_answer_shows_the_scores_against_the_trimmed_answer() -> 
     assert d.fix is not None
     assert d.fix.kind is FixKind.TRIM_ANSWER
     assert d.fix.value == fact_sentence
-    (s,) = d.trimmed
+    s, b = d.trimmed
+    assert (b.pipeline, b.recall, b.recall_trimmed) == (B, pytest.approx(3 / 47), pytest.approx(3 / 7))
     assert s.pipeline == A
     assert (s.precision, s.precision_trimmed) == (1.0, 1.0)  # trimming cannot raise precision
     assert s.recall == pytest.approx(5 / 47)
     assert s.recall_trimmed == pytest.approx(5 / 7)
     assert s.f1 == pytest.approx(2 * (5 / 47) / (1 + 5 / 47))
     assert s.f1_trimmed == pytest.approx(2 * (5 / 7) / (1 + 5 / 7))
-    assert "recall 0.106 → 0.714" in d.explanation
+    assert "48 words, more than the guardrail of 40" in d.explanation
+    assert "carrying the fact have 8" in d.explanation
 
 
 def test_llm_specific_wording_and_the_recall_it_biases() -> None:

@@ -21,6 +21,7 @@ from goldenlens.core.advice_rows import (
     fact_not_minimal,
     fact_prone_to_false_matches,
     llm_specific_wording,
+    trimmed_answer,
     verbose_golden_answer,
 )
 from goldenlens.core.advice_values import (
@@ -31,6 +32,7 @@ from goldenlens.core.advice_values import (
     ProjectAdvice,
     QuestionAdvice,
 )
+from goldenlens.core.flags import answer_word_count
 from goldenlens.core.lexical import LexicalScorer, counting_is_multiset
 from goldenlens.core.model import GoldenItem, ScoreRecord
 from goldenlens.core.report import Report, ScoredRow
@@ -66,8 +68,11 @@ def advise_question(
     """Every diagnosis of one golden row, from its responses (in pipeline order)."""
     found: list[Diagnosis] = []
     answers: list[PipelineAnswer] = []
+    verbose = answer_word_count(item.answer) > thresholds.flags.verbose_answer_words
+    trimmed = trimmed_answer(item.answer, item.fact) if verbose else ""
     for r in responses:
-        diagnosis, reading = read_response(item, r, thresholds)
+        trimmed_recall = scorer.qa(r.text, trimmed).recall if trimmed else None
+        diagnosis, reading = read_response(item, r, thresholds, trimmed_recall=trimmed_recall)
         if diagnosis is not None:
             found.append(diagnosis)
         answers.append(PipelineAnswer(r.pipeline, r.text, r.fact_found, r.recall, r.similarity, reading))

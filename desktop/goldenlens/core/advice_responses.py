@@ -87,10 +87,15 @@ def fact_word_coverage(fact: str, said: frozenset[str]) -> tuple[float, str]:
 
 
 def read_response(
-    item: GoldenItem, response: RowResponse, t: AdviceThresholds
+    item: GoldenItem, response: RowResponse, t: AdviceThresholds, *, trimmed_recall: float | None = None
 ) -> tuple[Diagnosis | None, str]:
     """The response-level diagnosis of one response (or ``None``) and a one-word reading for
-    the side-by-side view (``refusal``, ``empty`` or the diagnosis code; ``""``: nothing)."""
+    the side-by-side view (``refusal``, ``empty`` or the diagnosis code; ``""``: nothing).
+
+    ``trimmed_recall`` is the response's recall against the trimmed golden answer when the
+    answer is verbose: a fact found with recall ≈ 0 is no accident when the recall against
+    the fact-bearing sentence is above ``accidental_recall`` — the long answer explains it.
+    """
     flags = response_flags(response.text, response.scores, t.flags)
     if Flag.EMPTY_RESPONSE in flags:
         return None, "empty"
@@ -100,6 +105,8 @@ def read_response(
     if Flag.LIKELY_HALLUCINATION in flags and covered[0] < 1.0:
         return _hallucination(item, response, t), AdviceCode.LIKELY_HALLUCINATION.value
     if Flag.ACCIDENTAL_FACT_MATCH in flags:
+        if trimmed_recall is not None and trimmed_recall > t.flags.accidental_recall:
+            return None, ""
         return _accidental(item, response, t), AdviceCode.ACCIDENTAL_FACT_MATCH.value
     rephrased = _rephrased(item, response, flags, covered, t)
     return rephrased, (AdviceCode.CORRECT_BUT_REPHRASED.value if rephrased else "")

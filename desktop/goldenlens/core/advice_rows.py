@@ -281,15 +281,10 @@ def verbose_golden_answer(
     else:
         explanation += f"; the sentence(s) carrying the fact have {trimmed_words}."
         if rows:
-            shown = "; ".join(
-                f"{s.pipeline} precision {s.precision:.3f} → {s.precision_trimmed:.3f}, "
-                f"recall {s.recall:.3f} → {s.recall_trimmed:.3f}, F1 {s.f1:.3f} → {s.f1_trimmed:.3f}"
-                for s in rows
-            )
             explanation += (
-                f" Against the trimmed answer the {len(rows)} concise correct response(s) would "
-                f"score: {shown}. (Trimming cannot raise FMEval precision — a response's matched "
-                "words can only be fewer — it is recall and F1 that the long answer holds down.)"
+                f" Against the trimmed answer the {len(rows)} concise correct response(s) would score "
+                "as listed. Precision cannot rise when the answer is trimmed (a response's matched "
+                "words can only be fewer): recall and F1 are what a long answer holds down."
             )
         else:
             explanation += " No response is both correct and concise, so no score change is shown."
