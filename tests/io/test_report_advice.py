@@ -101,3 +101,35 @@ def test_judge_similarity_reaches_the_sheet(report: Report, tmp_path: Path) -> N
     assert row[2:4] == ("high", "Correct but rephrased")
     assert "semantic similarity to the golden answer is 0.900 ≥ 0.8" in str(row[4])
     assert any(r[0] == "Similarity" and r[4] == "semantic_similarity" for r in rows)
+
+
+def test_long_responses_side_by_side_fit_in_one_cell(tmp_path: Path) -> None:
+    # Three 20,000-character responses to an ambiguous question: joined whole they would pass
+    # Excel's 32,767 characters per cell; the evidence shows the start of each.
+    long = "word " * 4000
+    golden = [GoldenItem("q1", "Which?", "The answer is Paris.", "Paris")]
+    responses = [PipelineResponse("q1", p, f"{p} says {long}") for p in PIPELINES]
+    path = tmp_path / "long.xlsx"
+    write_report_workbook(score_all(golden, responses, PIPELINES, with_alignment=False), path)
+    rows = list(openpyxl.load_workbook(path)[ADVICE_SHEET].iter_rows(values_only=True))
+    (row,) = [r for r in rows if r[3] == "Ambiguous question"]
+    lines = [line for line in str(row[4]).splitlines() if line.startswith("• ")]
+    assert [line.split(" (")[0] for line in lines] == [f"• {p}" for p in PIPELINES]
+    assert all(line.endswith("…") and len(line) < 700 for line in lines)
+
+
+def test_many_false_matches_are_listed_up_to_a_limit(tmp_path: Path) -> None:
+    # "42" (a 2-digit number: prone by shape) is in the response to each of 30 other questions
+    golden = [GoldenItem("q0", "How many?", "There are 42.", "42")]
+    golden += [GoldenItem(f"q{n}", f"Question {n}?", f"Answer {n}.", f"Answer {n}") for n in range(1, 31)]
+    responses = [PipelineResponse("q0", "P", "There are 42.")]
+    responses += [PipelineResponse(f"q{n}", "P", f"Answer {n}, see page 42.") for n in range(1, 31)]
+    path = tmp_path / "many.xlsx"
+    write_report_workbook(score_all(golden, responses, ["P"], with_alignment=False), path)
+    rows = list(openpyxl.load_workbook(path)[ADVICE_SHEET].iter_rows(values_only=True))
+    (row,) = [r for r in rows if r[0] == "q0" and r[3] == "Fact prone to false matches"]
+    lines = [line for line in str(row[4]).splitlines() if line.startswith("• ")]
+    assert len(lines) == 21
+    assert lines[0] == "• q1/P: “Answer 1, see page 42.”"
+    assert lines[-1] == "• … and 10 more (all of them in the JSON advice)"
+    assert "other_responses = 30" in str(row[7])

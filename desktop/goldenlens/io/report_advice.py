@@ -76,17 +76,35 @@ def _score(value: float | None) -> str:
     return "not scored" if value is None else f"{value:g}"
 
 
-def evidence_lines(diagnosis: Diagnosis) -> list[str]:
-    """The evidence under a diagnosis's explanation, one line per item."""
+#: Characters of a response shown in the evidence (the whole text is on the Scores sheet and
+#: in the JSON): three long responses side by side would pass Excel's 32,767-character cell.
+EVIDENCE_CHARS = 600
+#: False matches listed in the evidence (a fact such as "yes" can be in thousands).
+EVIDENCE_MATCHES = 20
+
+
+def _shortened(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def evidence_lines(diagnosis: Diagnosis, *, limit: int = EVIDENCE_CHARS) -> list[str]:
+    """The evidence under a diagnosis's explanation, one line per item; each response cut to
+    ``limit`` characters."""
     lines = []
     for a in diagnosis.answers:
         similarity = "" if a.similarity is None else f", similarity {a.similarity:.3f}"
         reading = f", {a.reading.replace('_', ' ')}" if a.reading else ""
         lines.append(
             f"• {a.pipeline} (FK {_score(a.factual_knowledge)}, recall {a.recall:.3f}{similarity}{reading}): "
-            f"{' '.join(a.response.split())}"
+            f"{_shortened(a.response, limit)}"
         )
-    lines += [f"• {m.question_id}/{m.pipeline}: “{m.excerpt}”" for m in diagnosis.false_matches]
+    shown = diagnosis.false_matches[:EVIDENCE_MATCHES]
+    lines += [f"• {m.question_id}/{m.pipeline}: “{m.excerpt}”" for m in shown]
+    if len(diagnosis.false_matches) > len(shown):
+        lines.append(
+            f"• … and {len(diagnosis.false_matches) - len(shown)} more (all of them in the JSON advice)"
+        )
     lines += [
         f"• {s.pipeline}: precision {s.precision:.3f} → {s.precision_trimmed:.3f}, "
         f"recall {s.recall:.3f} → {s.recall_trimmed:.3f}, F1 {s.f1:.3f} → {s.f1_trimmed:.3f}"
