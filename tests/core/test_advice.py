@@ -115,6 +115,13 @@ CASES: list[tuple[str, Row, dict[str, str], set[tuple[str, str]]]] = [
         {("empty_fact_part", "")},
     ),
     (
+        # "True" is a single common word → prone; A has it (recall: {true} of {true, it, is} = 1/3).
+        "single common word",
+        ("q1", "Is it so?", "True, it is.", "True"),
+        {A: "True."},
+        {("fact_prone_to_false_matches", "")},
+    ),
+    (
         # Both have the fact; recall 3/5 and 2/5 — nothing to say.
         "clean row",
         PARIS,
@@ -235,6 +242,12 @@ def test_accidental_match_inside_a_token_is_high_with_an_override_fix() -> None:
     prone = _one(advice, AdviceCode.FACT_PRONE_TO_FALSE_MATCHES)
     assert "'117' is a bare number of 3 digits (at most 3)" in prone.explanation
     assert prone.severity is AdviceSeverity.MEDIUM  # no other question's response has it
+
+
+def test_a_prone_part_is_quoted_as_written() -> None:
+    advice = _advice([("q1", "Is it so?", "True, it is.", "True")], {("q1", A): "True."})
+    d = _one(advice, AdviceCode.FACT_PRONE_TO_FALSE_MATCHES)
+    assert d.explanation.startswith("'True' is a single common word. ")
 
 
 def _year_project(second_answer: str) -> ProjectAdvice:

@@ -162,7 +162,8 @@ def fact_prone_to_false_matches(item: GoldenItem, corpus: Corpus, t: AdviceThres
     if not reasons and len(matches) < t.false_match_min_others:
         return None
     questions = sorted({m.question_id for m in matches})
-    explanation = "; ".join(reasons).capitalize() + ". " if reasons else ""
+    said = "; ".join(reasons)
+    explanation = f"{said[:1].upper()}{said[1:]}. " if reasons else ""  # the parts keep their case
     if matches:
         where = ", ".join(f"{m.question_id}/{m.pipeline}" for m in matches[:8])
         more = f" and {len(matches) - 8} more" if len(matches) > 8 else ""
