@@ -61,9 +61,6 @@ class AdviceSeverity(StrEnum):
     LOW = "low"
 
 
-SEVERITY_ORDER: dict[AdviceSeverity, int] = {s: n for n, s in enumerate(AdviceSeverity)}
-
-
 class FixKind(StrEnum):
     """What a one-click fix changes.
 
