@@ -295,7 +295,8 @@ def _table(ws: Any, header_row: int = 1) -> tuple[list[str], list[tuple[Any, ...
 
 def test_workbook_has_the_review_sheets(book: openpyxl.Workbook) -> None:
     assert book.sheetnames == [
-        "Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Overrides", "Review",
+        "Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice", "Overrides",
+        "Review",
     ]  # fmt: skip
 
 

@@ -16,8 +16,8 @@ from goldenlens.jobs.sample_project import ensure_sample_project
 from goldenlens.store.project import ProjectStore
 from sample_expectations import PIPELINES
 
-SHEETS = ["Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags"]
-JUDGE_SHEETS = ["Summary", "Scores", "Judge", "Factual Knowledge Report", "Highlights", "Flags"]
+SHEETS = ["Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice"]
+JUDGE_SHEETS = ["Summary", "Scores", "Judge", "Factual Knowledge Report", "Highlights", "Flags", "Advice"]
 JUDGE_MODEL = "SmolLM2-135M-Instruct-Q8_0.gguf"
 EMBEDDING_MODEL = "bge-small-en-v1.5"
 FAITHFULNESS = Signature(

@@ -16,6 +16,7 @@ from goldenlens import __version__
 from goldenlens.core.model import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
 
+from .advise_command import add_advise_command, cmd_advise
 from .curation_commands import add_curation_commands, cmd_variants
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
@@ -129,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_review_commands(sub)
     add_curation_commands(sub)
+    add_advise_command(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -217,6 +219,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "override": cmd_override,
     "review": cmd_review,
     "variants": cmd_variants,
+    "advise": cmd_advise,
 }
 
 

@@ -270,22 +270,64 @@ def response_flags(
     return flags
 
 
-def prone_to_false_match(part: str, thresholds: FlagThresholds | None = None) -> bool:
-    """Whether a fact part is short enough to match by accident: a bare number of at most
-    ``short_number_digits`` digits, a single word of at most ``short_word_chars`` letters or a
-    common word, or text that is only articles and punctuation. Shared by the golden-row flag
-    and the fact-variant generator's risk assessment."""
+def false_match_reason(part: str, thresholds: FlagThresholds | None = None) -> str:
+    """Why one fact part is prone to false matches, or ``""`` when it is not: a short bare
+    number (at most ``short_number_digits`` digits), a single short or common word, or only
+    articles and punctuation — text that substring inclusion finds by accident."""
     t = thresholds or FlagThresholds()
     text = part.strip()
     bare = re.sub(r"[\s,.\-$%]", "", text)
     if bare.isdigit() and len(bare) <= t.short_number_digits:
-        return True
+        return (
+            f"{text!r} is a bare number of {len(bare)} digit{'s' if len(bare) > 1 else ''} "
+            f"(at most {t.short_number_digits})"
+        )
     words = normalise(text).split()
     if not words:
         # Only articles or punctuation ("the", "$"): the quasi-exact form is empty and matches
         # every response, and the exact form is one of the commonest substrings there is.
-        return bool(text)
-    return len(words) == 1 and (len(words[0]) <= t.short_word_chars or words[0] in _COMMON_WORDS)
+        return f"{text!r} is only articles or punctuation" if text else ""
+    if len(words) != 1:
+        return ""
+    if len(words[0]) <= t.short_word_chars:
+        return f"{text!r} is a single word of {len(words[0])} letters (at most {t.short_word_chars})"
+    return f"{text!r} is a single common word" if words[0] in _COMMON_WORDS else ""
+
+
+def prone_to_false_match(part: str, thresholds: FlagThresholds | None = None) -> bool:
+    """Whether one fact part is prone to false matches (:func:`false_match_reason`)."""
+    return bool(false_match_reason(part, thresholds))
+
+
+def fact_parts(fact: str) -> list[str]:
+    """Every non-blank ``<OR>``/``<AND>`` part of a fact, verbatim, in order."""
+    return [p for g in fact_groups(fact) for p in g if p.strip()]
+
+
+def prone_parts(fact: str, thresholds: FlagThresholds | None = None) -> list[str]:
+    """The fact's parts that are prone to false matches (:func:`prone_to_false_match`)."""
+    return [p for p in fact_parts(fact) if prone_to_false_match(p, thresholds)]
+
+
+def answer_word_count(answer: str) -> int:
+    """The golden answer's length as the verbosity guardrail counts it: the larger of its
+    whitespace-separated words and its distinct FMEval words."""
+    return max(len(word_set(answer)), len(answer.split()))
+
+
+def fact_in_answer(answer: str, fact: str) -> bool:
+    """Whether some fact alternative has all its parts in the golden answer (exact inclusion,
+    case-insensitive, as Factual Knowledge tests a response). A fact with no non-blank part
+    counts as in the answer: that row has its own flag (empty fact part)."""
+    if not fact_parts(fact):
+        return True
+    lower = answer.lower()
+    return any(all(p.lower() in lower for p in g if p.strip()) for g in fact_groups(fact))
+
+
+def fact_missing_everywhere(fact_found_by_pipeline: Sequence[float]) -> bool:
+    """The ambiguous-question rule: there are scored responses and none contains the fact."""
+    return bool(fact_found_by_pipeline) and max(fact_found_by_pipeline) < 1.0
 
 
 def golden_flags(
@@ -298,16 +340,14 @@ def golden_flags(
     (scored ones only: with none, the row is not called ambiguous)."""
     t = thresholds or FlagThresholds()
     flags: list[Flag] = []
-    if fact_found_by_pipeline and max(fact_found_by_pipeline) < 1.0:
+    if fact_missing_everywhere(fact_found_by_pipeline):
         flags.append(Flag.AMBIGUOUS_QUESTION)
-    parts = [p for g in fact_groups(fact) for p in g if p.strip()]
-    if any(prone_to_false_match(p, t) for p in parts):
+    if prone_parts(fact, t):
         flags.append(Flag.FACT_PRONE_TO_FALSE_MATCHES)
-    if len(word_set(answer)) > t.verbose_answer_words or len(answer.split()) > t.verbose_answer_words:
+    if answer_word_count(answer) > t.verbose_answer_words:
         flags.append(Flag.VERBOSE_GOLDEN_ANSWER)
     if empty_parts(fact):
         flags.append(Flag.EMPTY_FACT_PART)
-    lower = answer.lower()
-    if parts and not any(all(p.lower() in lower for p in g if p.strip()) for g in fact_groups(fact)):
+    if not fact_in_answer(answer, fact):
         flags.append(Flag.FACT_NOT_IN_ANSWER)
     return flags

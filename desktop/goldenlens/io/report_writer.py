@@ -2,7 +2,8 @@
 
 Sheets, in order: Summary (per-pipeline means, a bar chart, an About block with the score
 signatures), Scores, — when judge scores are given — Judge, Factual Knowledge Report,
-Highlights (rich text), Flags, — when a reviewer overrode a score — Overrides, — when a
+Highlights (rich text), Flags, Advice (the curation advisor's diagnoses per question,
+:mod:`goldenlens.io.report_advice`), — when a reviewer overrode a score — Overrides, — when a
 question was reviewed — Review, and — when the inputs had any — Problems. Judge scores also
 add a table of per-pipeline judge means and the judge models and signatures to the Summary.
 
@@ -29,10 +30,13 @@ from openpyxl.chart import BarChart, Reference
 from openpyxl.chart.data_source import AxDataSource, StrRef
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
+from goldenlens.core.advice import SEMANTIC_SIMILARITY, advise, similarity_from_records
+from goldenlens.core.advice_values import ProjectAdvice
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.report import Report, ScoredRow
 from goldenlens.core.review import review_counts
 from goldenlens.io.output_files import ExportError, streaming_failure
+from goldenlens.io.report_advice import ADVICE_SHEET, write_advice_sheet
 from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_highlights import HIGHLIGHTS_SHEET, write_highlights_sheet
 from goldenlens.io.report_judge import JUDGE_SHEET, judge_about_entries, write_judge_means, write_judge_sheet
@@ -77,6 +81,7 @@ from goldenlens.io.xlsx_style import (
 )
 
 __all__ = [
+    "ADVICE_SHEET",
     "FK_SHEET",
     "FLAGS_SHEET",
     "HIGHLIGHTS_SHEET",
@@ -108,6 +113,7 @@ def write_report_workbook(
     generated_at: datetime | None = None,
     progress: ProgressFn | None = None,
     judge: JudgeScores | None = None,
+    advice: ProjectAdvice | None = None,
 ) -> None:
     """Write the report workbook to ``path``.
 
@@ -116,6 +122,8 @@ def write_report_workbook(
     the Scores and Highlights sheets); to cancel, raise from it — nothing is written then.
     ``judge`` (the judge run's scores by row and metric) adds the Judge sheet and the judge
     parts of the Summary; empty or ``None`` leaves the workbook as without a judge run.
+    ``advice`` fills the Advice sheet; by default it is worked out from ``report`` (with the
+    judge's semantic similarity when ``judge`` holds it).
 
     Raises :class:`ExportError` (the target file untouched) when a text cannot be stored
     exactly: longer than 32,767 characters, or holding a control character.
@@ -133,6 +141,7 @@ def write_report_workbook(
         write_fact_report_sheet(_sheet(workbook, FK_SHEET), report)
         write_highlights_sheet(_sheet(workbook, HIGHLIGHTS_SHEET), rows, tick)
         write_flags_sheet(_sheet(workbook, FLAGS_SHEET), report, rows)
+        write_advice_sheet(_sheet(workbook, ADVICE_SHEET), advice or report_advice(report, judge))
         if any(row.overrides for row in rows):
             write_overrides_sheet(_sheet(workbook, OVERRIDES_SHEET), rows)
         if report.reviews:
@@ -148,6 +157,13 @@ def write_report_workbook(
         raise
     if tick is not None:
         tick.finish()
+
+
+def report_advice(report: Report, judge: JudgeScores | None = None) -> ProjectAdvice:
+    """The advice of a report, with the semantic similarity of ``judge`` when it holds any."""
+    records = [r for by_metric in (judge or {}).values() for r in by_metric.values()]
+    similarity = similarity_from_records(records)
+    return advise(report, similarity=similarity, similarity_source=SEMANTIC_SIMILARITY if similarity else "")
 
 
 def _sheet(workbook: Workbook, title: str) -> WriteOnlyWorksheet:

@@ -1,0 +1,136 @@
+"""``goldenlens advise`` on the scored sample project: text, JSON, .json and .xlsx outputs,
+threshold changes and bad input.
+
+Expected diagnoses come from the sample README: q03 and q06 ambiguous for all three
+pipelines, q02/Pipeline2 a likely hallucination (recall 0.92, the fact missing).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+import goldenlens
+from goldenlens.cli.main import main
+from goldenlens.jobs.sample_project import ensure_sample_project
+from sample_expectations import PIPELINES
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ensure_sample_project(tmp_path_factory.mktemp("advise") / "sample.goldenlens")
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main(["advise", *args, "--json"]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def _codes(data: dict[str, Any]) -> set[tuple[str, str, str]]:
+    return {(q["question_id"], d["code"], d["pipeline"]) for q in data["questions"] for d in q["diagnoses"]}
+
+
+def test_text_lists_each_question_with_its_diagnoses(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["advise", str(project)]) == 0
+    out = capsys.readouterr().out
+    q02 = out.index("q02  What were Amazon's total net sales for the second quarter of 2023?")
+    q03 = out.index("q03  Where is Amazon's principal office located?")
+    assert q02 < out.index("[medium] Likely hallucination — Pipeline2") < q03
+    assert q03 < out.index("[high] Ambiguous question") < out.index("q05  ")
+    # the answers side by side under the ambiguous question
+    assert "• Pipeline2 (FK 0, recall 0.154): Amazon is headquartered in Seattle, WA." in out
+    assert "q01  " not in out  # nothing to say about q01
+    data = _json(capsys, str(project))
+    total = sum(len(q["diagnoses"]) for q in data["questions"])
+    assert f"{total} diagnoses on " in out.splitlines()[-1]
+
+
+def test_json_has_the_readme_diagnoses(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _json(capsys, str(project))
+    codes = _codes(data)
+    assert {("q03", "ambiguous_question", ""), ("q06", "ambiguous_question", "")} <= codes
+    assert ("q02", "likely_hallucination", "Pipeline2") in codes
+    q06 = next(q for q in data["questions"] if q["question_id"] == "q06")
+    ambiguous = next(d for d in q06["diagnoses"] if d["code"] == "ambiguous_question")
+    assert [a["pipeline"] for a in ambiguous["answers"]] == list(PIPELINES)
+    assert ambiguous["severity"] == "high"
+    assert ambiguous["fix"]["kind"] == "edit_question"
+    assert data["similarity_source"] == ""
+
+
+def test_json_file_equals_printed_json(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "advice.json"
+    assert main(["advise", str(project), "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"diagnoses to {out}" in captured.err
+    assert json.loads(out.read_text(encoding="utf-8")) == _json(capsys, str(project))
+
+
+def test_xlsx_output_is_the_advice_sheet(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "advice.xlsx"
+    assert main(["advise", str(project), "-o", str(out)]) == 0
+    book = openpyxl.load_workbook(out)
+    assert book.sheetnames == ["Advice"]
+    rows = list(book["Advice"].iter_rows(values_only=True))
+    assert rows[0][:4] == ("question", "pipeline", "severity", "diagnosis")
+    hallucination = [r for r in rows if r[:4] == ("q02", "Pipeline2", "medium", "Likely hallucination")]
+    assert len(hallucination) == 1
+    assert "recall = 0.917" in str(hallucination[0][7])
+
+
+def test_threshold_option_changes_the_advice(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # recall 11/12 = 0.917 < 0.95: q02/Pipeline2 is no longer called a hallucination
+    data = _json(capsys, str(project), "--threshold", "hallucination_recall=0.95")
+    assert ("q02", "likely_hallucination", "Pipeline2") not in _codes(data)
+    assert data["thresholds"]["hallucination_recall"] == 0.95
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--threshold", "nope=1"], "unknown threshold 'nope'"),
+        (["--threshold", "similar"], "expected NAME=NUMBER"),
+        (["-o", "advice.txt"], "the advice must be written to .json or .xlsx"),
+    ],
+)
+def test_bad_options_are_one_line(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    args = [str(tmp_path / a) if a.endswith(".txt") else a for a in args]
+    assert main(["advise", str(project), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_advise_runs_as_a_console_command_on_an_unscored_project(tmp_path: Path) -> None:
+    from goldenlens.core.model import GoldenItem
+    from goldenlens.store.project import ProjectStore
+
+    path = tmp_path / "empty.goldenlens"
+    with ProjectStore.open(path, create=True) as store:
+        store.golden.replace([GoldenItem("q1", "Q?", "A.", "A")])
+    package_root = str(Path(goldenlens.__file__).resolve().parents[1])
+    result = subprocess.run(
+        [sys.executable, "-m", "goldenlens", "advise", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PYTHONPATH": package_root, "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "no finished scoring run" in result.stderr
+    assert "Traceback" not in result.stderr

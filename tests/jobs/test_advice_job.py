@@ -1,0 +1,118 @@
+"""The advice of a real project file: the bundled sample, scored by the real job.
+
+Expected diagnoses come from the sample's README (resources/sample/README.md: q03 and q06
+ambiguous — no pipeline matches the fact — and the q02/Pipeline2 "$170.0 billion"
+hallucination with recall 0.92) and the Factual Knowledge Report in sample_expectations.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from goldenlens.core.advice_values import AdviceCode, AdviceSeverity, Diagnosis, ProjectAdvice
+from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.run_kinds import JUDGE_RUN
+from goldenlens.core.signature import Signature
+from goldenlens.jobs.advice_job import advice_at, build_advice
+from goldenlens.jobs.report_job import NoScoresError
+from goldenlens.jobs.sample_project import ensure_sample_project
+from goldenlens.store.project import ProjectStore
+from sample_expectations import FK_REPORT, PIPELINES
+
+SIMILARITY = Signature("semantic_similarity", "1", {"embedding_model": "e.gguf"})
+
+
+@pytest.fixture(scope="module")
+def sample_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ensure_sample_project(tmp_path_factory.mktemp("advice") / "sample.goldenlens")
+
+
+@pytest.fixture(scope="module")
+def advice(sample_project: Path) -> ProjectAdvice:
+    return advice_at(sample_project)
+
+
+def _find(advice: ProjectAdvice, code: AdviceCode, question_id: str, pipeline: str = "") -> list[Diagnosis]:
+    return [
+        d for d in advice.diagnoses if (d.code, d.question_id, d.pipeline) == (code, question_id, pipeline)
+    ]
+
+
+@pytest.mark.parametrize("question_id", ["q03", "q06"])
+def test_q03_and_q06_are_ambiguous_for_all_three_pipelines(advice: ProjectAdvice, question_id: str) -> None:
+    assert FK_REPORT[question_id] == (0, 0, 0)
+    (d,) = _find(advice, AdviceCode.AMBIGUOUS_QUESTION, question_id)
+    assert d.severity is AdviceSeverity.HIGH
+    assert [a.pipeline for a in d.answers] == list(PIPELINES)
+    assert [a.factual_knowledge for a in d.answers] == [0.0, 0.0, 0.0]
+    assert d.numbers["responses"] == 3
+    assert all(a.response for a in d.answers)
+
+
+def test_only_q03_and_q06_are_ambiguous(advice: ProjectAdvice) -> None:
+    ambiguous = {d.question_id for d in advice.diagnoses if d.code is AdviceCode.AMBIGUOUS_QUESTION}
+    assert ambiguous == {qid for qid, found in FK_REPORT.items() if not any(found)} == {"q03", "q06"}
+
+
+def test_q02_pipeline2_is_a_likely_hallucination(advice: ProjectAdvice) -> None:
+    (d,) = _find(advice, AdviceCode.LIKELY_HALLUCINATION, "q02", "Pipeline2")
+    # golden words: amazons total net sales for second quarter of 2023 were 1344 billion (12);
+    # the response has all but 1344 ("$170.0 billion").
+    assert d.numbers["recall"] == pytest.approx(11 / 12)
+    assert "recall 0.917 ≥ 0.7" in d.explanation
+
+
+def test_q02_pipeline3_refusal_is_not_diagnosed(advice: ProjectAdvice) -> None:
+    assert not [d for d in advice.diagnoses if (d.question_id, d.pipeline) == ("q02", "Pipeline3")]
+
+
+def test_q06_pipeline1_is_rephrased_not_hallucinated(advice: ProjectAdvice) -> None:
+    # "foreign currency exchange rates": every fact word present, not contiguously.
+    assert not _find(advice, AdviceCode.LIKELY_HALLUCINATION, "q06", "Pipeline1")
+    (d,) = _find(advice, AdviceCode.CORRECT_BUT_REPHRASED, "q06", "Pipeline1")
+    assert d.numbers["fact_word_coverage"] == 1.0
+
+
+def test_similarity_of_the_newest_judge_run_is_used(tmp_path: Path) -> None:
+    path = ensure_sample_project(tmp_path / "judged.goldenlens")
+    with ProjectStore.open(path) as store:
+        before = build_advice(store)
+        run_id = store.runs.start(JUDGE_RUN, {"metrics": ["semantic_similarity"]}, 2)
+        store.results.save(
+            run_id,
+            [
+                # "Amazon is headquartered in Seattle, WA." shares 2 of 13 golden words
+                ScoreRecord("q03", "Pipeline2", "semantic_similarity", 0.93, SIMILARITY.to_json()),
+                # recall 0.312 (the rephrased band) but dissimilar: not rephrased any more
+                ScoreRecord("q05", "Pipeline2", "semantic_similarity", 0.31, SIMILARITY.to_json()),
+            ],
+        )
+        store.runs.finish(run_id)
+        after = build_advice(store)
+    assert _find(before, AdviceCode.CORRECT_BUT_REPHRASED, "q05", "Pipeline2")
+    assert not _find(before, AdviceCode.CORRECT_BUT_REPHRASED, "q03", "Pipeline2")
+    assert not _find(after, AdviceCode.CORRECT_BUT_REPHRASED, "q05", "Pipeline2")
+    (d,) = _find(after, AdviceCode.CORRECT_BUT_REPHRASED, "q03", "Pipeline2")
+    assert d.numbers["similarity"] == 0.93
+    assert after.similarity_source == f"semantic_similarity of judge run {run_id}"
+    assert before.similarity_source == ""
+
+
+def test_threshold_changes_reach_the_advice(sample_project: Path) -> None:
+    # q07/Pipeline2 has recall 10/14 = 0.714: a hallucination at 0.7, not at 0.75.
+    default = advice_at(sample_project)
+    assert _find(default, AdviceCode.LIKELY_HALLUCINATION, "q07", "Pipeline2")
+    changed = advice_at(sample_project, {"hallucination_recall": 0.75})
+    assert not _find(changed, AdviceCode.LIKELY_HALLUCINATION, "q07", "Pipeline2")
+    assert _find(changed, AdviceCode.LIKELY_HALLUCINATION, "q02", "Pipeline2")
+
+
+def test_an_unscored_project_has_no_advice(tmp_path: Path) -> None:
+    path = tmp_path / "unscored.goldenlens"
+    with ProjectStore.open(path, create=True) as store:
+        store.golden.replace([GoldenItem("q1", "Q?", "A.", "A")])
+        store.responses.replace([PipelineResponse("q1", "P", "A.")], ["P"])
+        with pytest.raises(NoScoresError, match="no finished scoring run"):
+            build_advice(store)
