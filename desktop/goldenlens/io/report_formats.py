@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from goldenlens.core.flags import Flag
 from goldenlens.core.lexical import FACT_SCORE_NAMES, LEXICAL_SCORE_NAMES
@@ -133,6 +135,67 @@ def row_fields(
 def row_json(fields: Mapping[str, Any]) -> str:
     """A row of the JSON report as its one line (compact, C-encoded)."""
     return _dumps(fields)
+
+
+def fresh_row_json(
+    question_id: str,
+    pipeline: str,
+    values: Sequence[float | None],
+    *,
+    flags: Sequence[str],
+    reasons: Mapping[str, str],
+) -> str:
+    """:func:`row_json` of :func:`row_fields` for a row nobody has reviewed or overridden
+    (every row of a report scored without a project), filled into a template instead of
+    encoding a dict: the same text, several times faster. ``values`` are the seven scores in
+    :data:`LEXICAL_SCORE_NAMES` order (``reasons`` say why those that are ``None`` are not
+    scored); a row with a value not scored, or not finite, is encoded the general way."""
+    if not all(v is not None and math.isfinite(v) for v in values):
+        scores = dict(zip(LEXICAL_SCORE_NAMES, values, strict=True))
+        return row_json(
+            row_fields(
+                question_id,
+                pipeline,
+                scores,
+                reasons=reasons,
+                flags=flags,
+                review=QuestionReview(),
+                overrides={},
+            )
+        )
+    pieces = _fresh_row_pieces()
+    parts = [pieces[0], _dumps(question_id), pieces[1], _dumps(pipeline), pieces[2]]
+    for n, value in enumerate(values):
+        parts += [float.__repr__(cast(float, value)), pieces[3 + n]]
+    parts += [_dumps(list(flags)), pieces[-1]]
+    return "".join(parts)
+
+
+@cache
+def _fresh_row_pieces() -> tuple[str, ...]:
+    """The literal text between the holes of a fresh row's JSON line, taken from the line
+    :func:`row_fields` gives a row of marker values, so the template cannot drift from it.
+    Holes in order: question id, pipeline, the seven values, the flags."""
+    markers = [0.015625 * (n + 1) for n in range(len(LEXICAL_SCORE_NAMES))]  # exact binary fractions
+    text = row_json(
+        row_fields(
+            "\x00q",
+            "\x00p",
+            dict(zip(LEXICAL_SCORE_NAMES, markers, strict=True)),
+            reasons={},
+            flags=["\x00f"],
+            review=QuestionReview(),
+            overrides={},
+        )
+    )
+    holes = [_dumps("\x00q"), _dumps("\x00p"), *(float.__repr__(m) for m in markers), _dumps(["\x00f"])]
+    pieces: list[str] = []
+    for hole in holes:
+        before, found, text = text.partition(hole)
+        if not found or hole in text:  # each hole once, in this order
+            raise AssertionError(f"the report row layout changed: {hole!r} is not where it was")
+        pieces.append(before)
+    return (*pieces, text)
 
 
 def judge_signatures(judge: JudgeScores) -> dict[str, str]:

@@ -24,7 +24,7 @@ from goldenlens.core.report import Report, ScoredRow, golden_flags_for, row_from
 from goldenlens.core.review import QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
 from goldenlens.io.readers import load_inputs
-from goldenlens.io.report_formats import report_tail, row_fields, row_json, write_json_document
+from goldenlens.io.report_formats import fresh_row_json, report_tail, write_json_document
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.score_rows import (
     ChunkWorker,
@@ -60,17 +60,10 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
     found: dict[str, list[float]] = {}
     texts: dict[str, tuple[str, str]] = {}
     for (key, values), row in zip(zip(out.keys, out.values, strict=True), rows, strict=True):
-        scores = dict(zip(LEXICAL_SCORE_NAMES, values, strict=True))
-        fields = row_fields(
-            key[0],
-            key[1],
-            scores,
-            reasons=reasons.get(key, {}),
-            flags=sorted(flags.get(key, ())),
-            review=_UNREVIEWED,
-            overrides={},
+        line = fresh_row_json(
+            key[0], key[1], values, flags=sorted(flags.get(key, ())), reasons=reasons.get(key, {})
         )
-        out.lines.append(row_json(fields))
+        out.lines.append(line)
         texts.setdefault(key[0], (row[3], row[4]))
         fk = found.setdefault(key[0], [])
         value = values[_FK]

@@ -1,0 +1,43 @@
+"""The JSON line of a row nobody reviewed (filled into a template for speed) is exactly the
+line the general encoder writes for the same row: same keys, order, spacing, escapes and
+float text, for any ids, flags and values — scored, not scored, or the edge floats."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.review import QuestionReview
+from goldenlens.io.report_formats import fresh_row_json, row_fields, row_json
+
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
+_VALUE = st.one_of(
+    st.none(),
+    st.floats(min_value=0.0, max_value=1.0),
+    st.sampled_from([0.0, 1.0, 1 / 3, 2 / 3, 1e-17, 0.1 + 0.2, 5e-324]),
+)
+
+
+@given(
+    _TEXT,
+    _TEXT,
+    st.lists(_VALUE, min_size=len(LEXICAL_SCORE_NAMES), max_size=len(LEXICAL_SCORE_NAMES)),
+    st.lists(st.sampled_from(["refusal", "verbose", "likely_hallucination", 'quote"d\\']), max_size=3),
+    _TEXT,
+)
+def test_a_fresh_row_is_encoded_as_the_general_encoder_does(
+    question_id: str, pipeline: str, values: list[float | None], flags: list[str], reason: str
+) -> None:
+    scores = dict(zip(LEXICAL_SCORE_NAMES, values, strict=True))
+    reasons = {name: reason for name, value in scores.items() if value is None}
+    expected = row_json(
+        row_fields(
+            question_id, pipeline, scores, reasons=reasons, flags=flags, review=QuestionReview(), overrides={}
+        )
+    )
+    line = fresh_row_json(question_id, pipeline, values, flags=flags, reasons=reasons)
+    assert line == expected
+    assert json.loads(line)["question_id"] == question_id  # and it is JSON
