@@ -7,6 +7,7 @@ import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -164,10 +165,12 @@ def fresh_row_json(
             )
         )
     pieces = _fresh_row_pieces()
-    parts = [pieces[0], _dumps(question_id), pieces[1], _dumps(pipeline), pieces[2]]
+    # What json.dumps(..., ensure_ascii=False) calls for a str (the C encoder), minus its
+    # per-call set-up; floats as json writes them (float.__repr__).
+    parts = [pieces[0], encode_basestring(question_id), pieces[1], encode_basestring(pipeline), pieces[2]]
     for n, value in enumerate(values):
         parts += [float.__repr__(cast(float, value)), pieces[3 + n]]
-    parts += [_dumps(list(flags)), pieces[-1]]
+    parts += ["[", ", ".join([encode_basestring(flag) for flag in flags]), "]", pieces[-1]]
     return "".join(parts)
 
 
