@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final, cast
 
 from rapidfuzz import fuzz, process
 
@@ -28,6 +29,8 @@ FUZZY_MARGIN = 3.0
 _MAX_LISTED = 20
 # Keys tried, in order, when a contexts list holds objects instead of strings.
 _TEXT_KEYS = ("text", "page_content", "content", "passage")
+#: Marks an id not looked up yet (``None`` means looked up and not found).
+_UNSEEN: Final = object()
 
 
 def question_key(text: str) -> str:
@@ -49,6 +52,7 @@ class GoldenIndex:
     def __init__(self, golden: GoldenSet) -> None:
         self.golden = golden
         self._by_id = {item.id.strip().casefold(): item.id for item in golden.items}
+        self._by_raw_id: dict[str, object] = {}
         self._by_text: dict[str, str | None] = {}
         for item in golden.items:
             key = question_key(item.question)
@@ -60,7 +64,10 @@ class GoldenIndex:
 
     def by_id(self, raw: str) -> str | None:
         """The golden id for ``raw`` ignoring case and surrounding spaces."""
-        return self._by_id.get(raw.strip().casefold())
+        found = self._by_raw_id.get(raw, _UNSEEN)
+        if found is _UNSEEN:  # each id is looked up once, not once per pipeline
+            found = self._by_raw_id[raw] = self._by_id.get(raw.strip().casefold())
+        return cast("str | None", found)
 
     def question(self, golden_id: str) -> str:
         """The golden question text of ``golden_id``."""
