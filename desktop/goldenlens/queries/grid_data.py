@@ -74,6 +74,14 @@ def _positions(where: Mapping[str, int], keys: Iterable[str]) -> IntArray:
         return np.fromiter((where.get(k, -1) for k in names), dtype=np.int64, count=len(names))
 
 
+def _lookup(table: IntArray, keys: IntArray) -> IntArray:
+    """``table[key]`` of each key, -1 for a key outside the table."""
+    inside = (keys >= 0) & (keys < len(table))
+    found = np.full(len(keys), -1, dtype=np.int64)
+    found[inside] = table[keys[inside]]
+    return found
+
+
 def _objects(items: Sequence[Any]) -> ObjectArray:
     array = np.empty(len(items), dtype=object)
     array[:] = items
@@ -95,6 +103,8 @@ class GridData:
     golden row. ``review`` is the review status. Arrays are read-only: build a new
     ``GridData`` (:func:`update_rows`) to change one. ``complete`` is False when only the
     first rows are loaded (:func:`load_grid_head`); ``total`` counts the project's questions.
+    ``item_keys`` holds the store's integer key of each row when the whole grid was read at
+    once (:func:`add_metrics` places more score columns through it), else ``None``.
     """
 
     run_id: int | None
@@ -111,6 +121,7 @@ class GridData:
     override_notes: Mapping[Key, OverrideNote]
     responses: ObjectArray | None = None
     available_metrics: tuple[str, ...] = ()
+    item_keys: IntArray | None = None
     complete: bool = True
     total: int = -1  # made len(self) unless partial
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
@@ -199,7 +210,7 @@ class _Builder:
     def scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:
         n, p = len(self.data), len(self.data.pipelines)
         run_id = self.data.run_id
-        if self.ids is None and run_id is not None:
+        if self.ids is None and run_id is not None and self.data.item_keys is not None:
             self._all_scores(store, run_id, metrics)
             return
         last: tuple[list[str], list[str], tuple[IntArray, IntArray, BoolArray]] | None = None
@@ -218,22 +229,30 @@ class _Builder:
             matrix[rows[keep], cols[keep]] = values[keep]
 
     def _all_scores(self, store: ProjectStore, run_id: int, metrics: Sequence[str]) -> None:
-        """The whole grid: the keys are placed once, then each metric is a bare column of
-        values in the same storage order (several times faster than keyed rows)."""
+        """The whole grid: each metric is one column of integer keys and values, placed by
+        numpy through the rows' item keys (no Python object per score)."""
         n, p = len(self.data), len(self.data.pipelines)
-        placed: tuple[IntArray, IntArray, BoolArray, tuple[int, float, float]] | None = None
+        rows_of_item, cols_of_pipeline = self._key_tables(store)
         for metric in metrics:
             matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
             self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
-            key_sum = store.grid_score_key_sum(run_id, metric)
-            if placed is None or placed[3] != key_sum:
-                keys = store.grid_score_keys(run_id, metric)
-                rows, cols = self.rows(map(_FIRST, keys)), self.cols(map(_SECOND, keys))
-                placed = (rows, cols, (rows >= 0) & (cols >= 0), key_sum)
-            found = store.grid_score_values(run_id, metric)
-            rows, cols, keep, _sum = placed
-            values = np.fromiter(found, dtype=np.float64, count=len(found))  # None -> NaN
-            matrix[rows[keep], cols[keep]] = values[keep]
+            column = store.grid_score_column(run_id, metric)
+            rows, cols = _lookup(rows_of_item, column.items), _lookup(cols_of_pipeline, column.pipelines)
+            keep = (rows >= 0) & (cols >= 0)
+            matrix[rows[keep], cols[keep]] = column.values[keep]
+
+    def _key_tables(self, store: ProjectStore) -> tuple[IntArray, IntArray]:
+        """Row of each item key and column of each pipeline key (-1: not in the grid)."""
+        item_keys = self.data.item_keys
+        assert item_keys is not None
+        rows = np.full(int(item_keys.max(initial=-1)) + 1, -1, dtype=np.int64)
+        rows[item_keys] = np.arange(len(item_keys), dtype=np.int64)
+        pipeline_keys = store.grid_pipeline_keys()
+        cols = np.full(max(pipeline_keys.values(), default=-1) + 1, -1, dtype=np.int64)
+        for name, col in self.columns.items():
+            if name in pipeline_keys:
+                cols[pipeline_keys[name]] = col
+        return rows, cols
 
     def marks(self, store: ProjectStore) -> None:
         """Flags and review states."""
@@ -291,6 +310,7 @@ class _Builder:
             override_notes=self.notes,
             responses=None if self.responses is None else _frozen(self.responses),
             available_metrics=d.available_metrics if available is None else available,
+            item_keys=d.item_keys,
             complete=d.complete,
             total=d.total,
         )
@@ -301,11 +321,19 @@ class _Builder:
 
 
 def _assemble(
-    run_id: int | None, golden: Sequence[Any], pipelines: tuple[str, ...], responses: ObjectArray | None
+    run_id: int | None,
+    golden: Sequence[Any],
+    pipelines: tuple[str, ...],
+    responses: ObjectArray | None,
+    *,
+    keyed: bool = False,
 ) -> GridData:
-    """A grid of ``golden`` rows ``(id, question, answer, fact)`` with nothing scored yet."""
+    """A grid of ``golden`` rows ``(id, question, answer, fact)`` with nothing scored yet;
+    ``keyed``: the rows end with their item key (:meth:`ProjectStore.grid_golden_keyed`)."""
     n = len(golden)
-    ids, questions, answers, facts = (_objects([row[k] for row in golden]) for k in range(4))
+    columns = list(zip(*golden, strict=True)) if n else [(), (), (), (), ()]
+    ids, questions, answers, facts = (_objects(column) for column in columns[:4])
+    item_keys = np.fromiter(columns[4], dtype=np.int64, count=n) if keyed else None
     return GridData(
         run_id=run_id,
         question_ids=ids,
@@ -320,6 +348,7 @@ def _assemble(
         review=_objects([REVIEW_UNREVIEWED] * n),
         override_notes={},
         responses=responses,
+        item_keys=item_keys,
     )
 
 
@@ -355,7 +384,10 @@ def load_grid_head(
     When the project holds more, the grid has ``complete=False`` and ``total`` counts them
     all; ``responses`` defaults as for the full grid. ``limit=None`` is :func:`load_grid`.
     """
-    golden = store.grid_golden(limit=None if limit is None else limit + 1)  # one more: any left?
+    if limit is None:
+        golden = store.grid_golden_keyed()
+    else:
+        golden = store.grid_golden(limit=limit + 1)  # one more: any left?
     ids, total = None, -1
     if limit is not None and len(golden) > limit:
         golden, total = golden[:limit], store.grid_question_count()
@@ -366,7 +398,7 @@ def load_grid_head(
     if responses is None:
         responses = max(total, len(golden)) * len(pipelines) <= RESPONSES_AUTO_LIMIT
     text = np.full((len(golden), len(pipelines)), "", dtype=object) if responses else None
-    base = _assemble(run_id, golden, pipelines, text)
+    base = _assemble(run_id, golden, pipelines, text, keyed=limit is None)
     builder = _Builder(base if ids is None else replace(base, complete=False, total=total), ids)
     builder.scores(store, wanted)
     builder.marks(store)
