@@ -69,7 +69,7 @@ from goldenlens.core.lexical import (  # noqa: E402
 )
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord  # noqa: E402
 from goldenlens.jobs.progress import CancelToken, ProgressFn  # noqa: E402
-from goldenlens.queries.grid_data import GridData, load_grid, load_grid_head  # noqa: E402
+from goldenlens.queries.grid_data import GridData, add_metrics, load_grid, load_grid_head  # noqa: E402
 from goldenlens.store.project import ProjectStore  # noqa: E402
 from goldenlens.ui.score_grid import ScoreGrid  # noqa: E402
 from goldenlens.ui.score_table_model import colour_scale  # noqa: E402
@@ -193,21 +193,39 @@ def measure_grid(
     widget = ScoreGrid()
     widget.set_data(head)
 
+    # As ReviewController.reload: the full grid with the metrics the state uses, then the others.
+    in_use = widget.state().metrics_in_use()
+    first_metrics = metrics if in_use is None else tuple(m for m in metrics if m in in_use)
+    other_metrics = tuple(m for m in metrics if m not in first_metrics)
+
     def job(_progress: ProgressFn, _cancel: CancelToken) -> GridData:
         with ProjectStore.open(path) as worker_store:
-            return load_grid(worker_store, run.id, metrics)
+            return load_grid(worker_store, run.id, first_metrics)
+
+    def more_job(_progress: ProgressFn, _cancel: CancelToken) -> GridData:
+        grid = widget.grid()
+        assert grid is not None
+        with ProjectStore.open(path) as worker_store:
+            return add_metrics(grid, worker_store, other_metrics)
 
     runner = JobRunner()
     arrived: dict[str, float] = {}
+    loop = QEventLoop()
 
     def apply(full: GridData) -> None:
-        arrived["loaded"] = time.perf_counter()
+        key = "all" if "applied" in arrived else "loaded"
+        arrived[key] = time.perf_counter()
         widget.set_data(full)
-        arrived["applied"] = time.perf_counter()
+        if key == "loaded":
+            arrived["applied"] = time.perf_counter()
+            _paint(app, widget)  # fully interactive: every row on screen, painted
+            arrived["painted"] = time.perf_counter()
+            if other_metrics:
+                runner.start(more_job, name="bench-grid-metrics")
+                return
+        loop.quit()
 
     runner.succeeded.connect(apply)
-    loop = QEventLoop()
-    runner.done.connect(loop.quit)
     runner.start(job, name="bench-grid")
     widget.resize(1400, 900)
     widget.show()
@@ -216,8 +234,7 @@ def measure_grid(
     assert widget.model().rowCount() == len(head)
     assert not head.complete
     meter = StallMeter()
-    if runner.running or "loaded" not in arrived:
-        loop.exec()
+    loop.exec()
     runner.wait()
     _paint(app, widget)
     end = time.perf_counter()
@@ -225,15 +242,17 @@ def measure_grid(
     grid = widget.grid()
     assert grid is not None
     assert grid.complete
+    assert set(grid.values) == set(metrics)
     assert widget.model().rowCount() == grid.total
     parts = {
         "load_grid_head": loaded - start,
         "widget + paint": first - loaded,
-        "full load in the worker": arrived["loaded"] - loaded,
+        f"full load of {len(first_metrics)} metrics in the worker": arrived["loaded"] - loaded,
         "set_data(full) on the GUI thread": arrived["applied"] - arrived["loaded"],
+        "all metrics loaded": end - start,
         "longest GUI stall while loading": stall,
     }
-    return first - start, end - start, parts, widget, store
+    return first - start, arrived["painted"] - start, parts, widget, store
 
 
 def measure_scrolling(app: QApplication, widget: ScoreGrid, jumps: int = JUMPS) -> list[float]:
@@ -337,11 +356,13 @@ def main(argv: list[str] | None = None) -> int:
     metrics = GridState().metrics if args.shown_metrics_only else tuple(LEXICAL_SCORE_NAMES)
     firsts: list[float] = []
     fulls: list[float] = []
+    alls: list[float] = []
     jumps: list[float] = []
     for _ in range(max(1, args.repeat)):
         first, full, parts, widget, store = measure_grid(app, path, metrics)
         firsts.append(first)
         fulls.append(full)
+        alls.append(parts["all metrics loaded"])
         detail = ", ".join(f"{k} {v:.3f} s" for k, v in parts.items())
         print(f"  GoldenLens first screen {first:.3f} s, fully interactive {full:.2f} s ({detail})")
         jumps += measure_scrolling(app, widget)
@@ -359,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_naive:
         print(f"  QStandardItemModel first screen (all rows loaded) {naive:.2f} s")
     ratio, interactive_ratio = naive / ours, naive / interactive
+    every = statistics.median(alls)
     ok = (
         ours < TARGET_SECONDS
         and jump <= TARGET_JUMP_MS
@@ -366,7 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"grid: {args.questions} questions, first screen {ours:.3f} s (target < {TARGET_SECONDS} s), "
-        f"fully interactive {interactive:.2f} s ({len(metrics)} metrics loaded), "
+        f"fully interactive {interactive:.2f} s (the {len(GridState().metrics)} shown metrics; all "
+        f"{len(metrics)} loaded at {every:.2f} s, {naive / every:.1f}x), "
         f"QStandardItemModel {naive:.1f} s, ratio {ratio:.0f}x first screen vs naive "
         f"(target >= {TARGET_RATIO:.0f}x), {interactive_ratio:.1f}x fully interactive vs naive "
         f"(target >= {TARGET_INTERACTIVE_RATIO:.0f}x), scroll jump median {jump:.1f} ms "

@@ -103,8 +103,6 @@ class GridData:
     golden row. ``review`` is the review status. Arrays are read-only: build a new
     ``GridData`` (:func:`update_rows`) to change one. ``complete`` is False when only the
     first rows are loaded (:func:`load_grid_head`); ``total`` counts the project's questions.
-    ``item_keys`` holds the store's integer key of each row when the whole grid was read at
-    once (:func:`add_metrics` places more score columns through it), else ``None``.
     """
 
     run_id: int | None
@@ -121,7 +119,6 @@ class GridData:
     override_notes: Mapping[Key, OverrideNote]
     responses: ObjectArray | None = None
     available_metrics: tuple[str, ...] = ()
-    item_keys: IntArray | None = None
     complete: bool = True
     total: int = -1  # made len(self) unless partial
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
@@ -210,7 +207,7 @@ class _Builder:
     def scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:
         n, p = len(self.data), len(self.data.pipelines)
         run_id = self.data.run_id
-        if self.ids is None and run_id is not None and self.data.item_keys is not None:
+        if self.ids is None and run_id is not None:
             self._all_scores(store, run_id, metrics)
             return
         last: tuple[list[str], list[str], tuple[IntArray, IntArray, BoolArray]] | None = None
@@ -243,10 +240,10 @@ class _Builder:
 
     def _key_tables(self, store: ProjectStore) -> tuple[IntArray, IntArray]:
         """Row of each item key and column of each pipeline key (-1: not in the grid)."""
-        item_keys = self.data.item_keys
-        assert item_keys is not None
+        found = store.grid_item_keys()
+        item_rows, item_keys = self.rows(map(_FIRST, found)), np.fromiter(map(_SECOND, found), np.int64, len(found))
         rows = np.full(int(item_keys.max(initial=-1)) + 1, -1, dtype=np.int64)
-        rows[item_keys] = np.arange(len(item_keys), dtype=np.int64)
+        rows[item_keys] = item_rows  # -1 for an item past a partial grid
         pipeline_keys = store.grid_pipeline_keys()
         cols = np.full(max(pipeline_keys.values(), default=-1) + 1, -1, dtype=np.int64)
         for name, col in self.columns.items():
@@ -310,7 +307,6 @@ class _Builder:
             override_notes=self.notes,
             responses=None if self.responses is None else _frozen(self.responses),
             available_metrics=d.available_metrics if available is None else available,
-            item_keys=d.item_keys,
             complete=d.complete,
             total=d.total,
         )
@@ -325,15 +321,11 @@ def _assemble(
     golden: Sequence[Any],
     pipelines: tuple[str, ...],
     responses: ObjectArray | None,
-    *,
-    keyed: bool = False,
 ) -> GridData:
-    """A grid of ``golden`` rows ``(id, question, answer, fact)`` with nothing scored yet;
-    ``keyed``: the rows end with their item key (:meth:`ProjectStore.grid_golden_keyed`)."""
+    """A grid of ``golden`` rows ``(id, question, answer, fact)`` with nothing scored yet."""
     n = len(golden)
-    columns = list(zip(*golden, strict=True)) if n else [(), (), (), (), ()]
-    ids, questions, answers, facts = (_objects(column) for column in columns[:4])
-    item_keys = np.fromiter(columns[4], dtype=np.int64, count=n) if keyed else None
+    columns = list(zip(*golden, strict=True)) if n else [()] * 4
+    ids, questions, answers, facts = (_objects(column) for column in columns)
     return GridData(
         run_id=run_id,
         question_ids=ids,
@@ -348,7 +340,6 @@ def _assemble(
         review=_objects([REVIEW_UNREVIEWED] * n),
         override_notes={},
         responses=responses,
-        item_keys=item_keys,
     )
 
 
@@ -384,10 +375,7 @@ def load_grid_head(
     When the project holds more, the grid has ``complete=False`` and ``total`` counts them
     all; ``responses`` defaults as for the full grid. ``limit=None`` is :func:`load_grid`.
     """
-    if limit is None:
-        golden = store.grid_golden_keyed()
-    else:
-        golden = store.grid_golden(limit=limit + 1)  # one more: any left?
+    golden = store.grid_golden(limit=None if limit is None else limit + 1)  # one more: any left?
     ids, total = None, -1
     if limit is not None and len(golden) > limit:
         golden, total = golden[:limit], store.grid_question_count()
@@ -398,7 +386,7 @@ def load_grid_head(
     if responses is None:
         responses = max(total, len(golden)) * len(pipelines) <= RESPONSES_AUTO_LIMIT
     text = np.full((len(golden), len(pipelines)), "", dtype=object) if responses else None
-    base = _assemble(run_id, golden, pipelines, text, keyed=limit is None)
+    base = _assemble(run_id, golden, pipelines, text)
     builder = _Builder(base if ids is None else replace(base, complete=False, total=total), ids)
     builder.scores(store, wanted)
     builder.marks(store)

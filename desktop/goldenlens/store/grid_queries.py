@@ -7,7 +7,7 @@ time along the ``scores`` primary key ``(run_id, metric, item, pipeline)``: one 
 metric column. For some rows the integer keys are turned back into ids by two primary-key
 look-ups per row; the whole grid reads each column as arrays of integer keys and values
 (:meth:`GridQueriesMixin.grid_score_column`) that the caller places through the keys of
-:meth:`GridQueriesMixin.grid_golden_keyed` and :meth:`GridQueriesMixin.grid_pipeline_keys`.
+:meth:`GridQueriesMixin.grid_item_keys` and :meth:`GridQueriesMixin.grid_pipeline_keys`.
 """
 
 from __future__ import annotations
@@ -114,14 +114,10 @@ class GridQueriesMixin(StoreBase):
             [run_id, metric, *params],
         )
 
-    def grid_golden_keyed(self) -> list[Row]:
-        """``(id, question, answer, fact, item_key)`` of every golden item in golden-set order:
-        :meth:`grid_golden` plus the integer key the score and flag rows use, read in the same
-        query so the keys and the rows cannot disagree."""
-        return self._fetch(
-            "SELECT g.id, g.question, g.answer, g.fact, k.key FROM golden_items AS g"
-            " JOIN item_keys AS k ON k.question_id = g.id ORDER BY g.position, g.id"
-        )
+    def grid_item_keys(self) -> list[Row]:
+        """``(question_id, item_key)`` of every golden item: the integer key its score and flag
+        rows use (no particular order)."""
+        return self._fetch("SELECT question_id, key FROM item_keys")
 
     def grid_pipeline_keys(self) -> dict[str, int]:
         """The integer key of every pipeline name score rows have used (``""``: golden row)."""
