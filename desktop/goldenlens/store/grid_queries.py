@@ -24,16 +24,15 @@ from goldenlens.store.review import override_from_row
 from goldenlens.store.values import Override, StoreError, to_json
 
 #: A score value as an exact integer (see :meth:`GridQueriesMixin.grid_score_column`); NULL
-#: (not scored) and values outside the exact range get negative markers.
+#: (not scored) and values outside the exact range get negative markers. The bounds are bound
+#: as parameters, never written as decimals: SQLite's parsing of a decimal literal is not exact.
 _NOT_SCORED: Final = -1
 _OUT_OF_RANGE: Final = -2
 _UNSCALE: Final = 2.0**-62
-# Only integer literals: SQLite's own decimal parsing is not exact, its integer arithmetic is
-# (``value * 1024 >= 1`` is ``value >= 2**-10`` without a decimal constant).
+_SCALED_BOUNDS: Final = (2.0**-10, 2**62)
 _VALUE_AS_INTEGER: Final = (
-    f"(CASE WHEN value IS NULL THEN {_NOT_SCORED}"
-    f" WHEN value = 0 OR (value * 1024 >= 1 AND value < 2) THEN CAST(value * {2**62} AS INTEGER)"
-    f" ELSE {_OUT_OF_RANGE} END)"
+    "(CASE WHEN (value >= ?1 AND value < 2) OR value = 0 THEN CAST(value * ?2 AS INTEGER)"
+    f" WHEN value IS NULL THEN {_NOT_SCORED} ELSE {_OUT_OF_RANGE} END)"
 )
 
 
@@ -138,9 +137,9 @@ class GridQueriesMixin(StoreBase):
         """
         columns = self._fetch_one(
             "SELECT count(*), group_concat(item), group_concat(pipeline),"  # noqa: S608
-            f" group_concat({_VALUE_AS_INTEGER}) FROM scores WHERE run_id = ?"
-            " AND metric = (SELECT key FROM metric_keys WHERE name = ?)",
-            [run_id, metric],
+            f" group_concat({_VALUE_AS_INTEGER}) FROM scores WHERE run_id = ?3"
+            " AND metric = (SELECT key FROM metric_keys WHERE name = ?4)",
+            [*_SCALED_BOUNDS, run_id, metric],
         )
         count = 0 if columns is None else int(columns[0])
         if not count:
@@ -152,10 +151,10 @@ class GridQueriesMixin(StoreBase):
         odd = scaled == _OUT_OF_RANGE
         if odd.any():
             exact = self._fetch(
-                "SELECT item, pipeline, value FROM scores WHERE run_id = ?"  # noqa: S608
-                " AND metric = (SELECT key FROM metric_keys WHERE name = ?)"
+                "SELECT item, pipeline, value FROM scores WHERE run_id = ?3"  # noqa: S608
+                " AND metric = (SELECT key FROM metric_keys WHERE name = ?4)"
                 f" AND {_VALUE_AS_INTEGER} = {_OUT_OF_RANGE}",
-                [run_id, metric],
+                [*_SCALED_BOUNDS, run_id, metric],
             )
             where = {(int(item), int(pipeline)): float(value) for item, pipeline, value in exact}
             for at in np.flatnonzero(odd).tolist():
