@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from goldenlens.core.flags import Flag
+from goldenlens.core.grid import FLAG_BITS
 from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
 from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
 from goldenlens.queries.grid_data import GridData, load_grid, load_grid_head
@@ -118,7 +120,8 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 def test_the_whole_grid_equals_the_keyed_reads(tmp_path: Path) -> None:
     """A project that has lived: golden set reordered after scoring (rows no longer in key
     order), questions deleted and added (item keys with gaps and reused), a pipeline dropped,
-    scores not scored, one metric scoring only some keys, out-of-range values, overrides."""
+    scores not scored, one metric scoring only some keys, out-of-range values, overrides, flags
+    on responses and on golden rows."""
     rng = random.Random(11)
     path = tmp_path / "lived.goldenlens"
     pipelines = ["P1", "P2", "P3"]
@@ -138,7 +141,13 @@ def test_the_whole_grid_equals_the_keyed_reads(tmp_path: Path) -> None:
                     continue
                 value = rng.choice([rng.random(), rng.randrange(7) / rng.randrange(1, 9), rng.choice(EDGES)])
                 records.append(ScoreRecord(r.question_id, r.pipeline, metric, value, "{}"))
-        store.save_scores(run, records, [])
+        flags = [
+            (item.id, pipeline, rng.choice(list(Flag)).value)
+            for item in items
+            for pipeline in ["", *pipelines]
+            if rng.random() < 0.15
+        ]
+        store.save_scores(run, records, flags)
         store.finish_run(run)
         shuffled = items[:]
         rng.shuffle(shuffled)
@@ -163,6 +172,18 @@ def test_the_whole_grid_equals_the_keyed_reads(tmp_path: Path) -> None:
             assert _same(grid.values[metric], expected), metric
             assert _same(head.values[metric], grid.values[metric][: len(head)]), metric
             assert _same(head.overridden[metric], grid.overridden[metric][: len(head)]), metric
+        expected_flags = np.zeros_like(grid.flags)
+        expected_golden = np.zeros_like(grid.golden_flags)
+        for question_id, pipeline, name in store.grid_flags(run):
+            row = grid.index_of(question_id)
+            if row is not None and pipeline == "":
+                expected_golden[row] |= FLAG_BITS[name]
+            elif row is not None and pipeline in grid.pipelines:
+                expected_flags[row, grid.pipelines.index(pipeline)] |= FLAG_BITS[name]
+        assert expected_flags.any() and expected_golden.any()
+        assert _same(grid.flags, expected_flags) and _same(grid.golden_flags, expected_golden)
+        assert _same(head.flags, grid.flags[: len(head)])
+        assert _same(head.golden_flags, grid.golden_flags[: len(head)])
         new_row = grid.index_of("q900")
         assert new_row is not None
         assert all(np.isnan(grid.values[m][new_row]).all() for m in LEXICAL_SCORE_NAMES)

@@ -197,6 +197,7 @@ class _Builder:
         self.review = data.review.copy()
         self.notes = dict(data.override_notes)
         self.responses = None if data.responses is None else data.responses.copy()
+        self.key_tables: tuple[IntArray, IntArray, int] | None = None
 
     def rows(self, question_ids: Iterable[str]) -> IntArray:
         """Row of each id, -1 for an id not in the grid (deleted, or past a partial grid)."""
@@ -231,7 +232,7 @@ class _Builder:
         """The whole grid: each metric is one column of integer keys and values, placed by
         numpy through the rows' item keys (no Python object per score)."""
         n, p = len(self.data), len(self.data.pipelines)
-        rows_of_item, cols_of_pipeline = self._key_tables(store)
+        rows_of_item, cols_of_pipeline, _golden = self._key_tables(store)
         for metric in metrics:
             matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
             self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
@@ -240,8 +241,14 @@ class _Builder:
             keep = (rows >= 0) & (cols >= 0)
             matrix[rows[keep], cols[keep]] = column.values[keep]
 
-    def _key_tables(self, store: ProjectStore) -> tuple[IntArray, IntArray]:
-        """Row of each item key and column of each pipeline key (-1: not in the grid)."""
+    def _key_tables(self, store: ProjectStore) -> tuple[IntArray, IntArray, int]:
+        """Row of each item key, column of each pipeline key (-1: not in the grid), and the
+        pipeline key of golden-row flags (read once per builder)."""
+        if self.key_tables is None:
+            self.key_tables = self._read_key_tables(store)
+        return self.key_tables
+
+    def _read_key_tables(self, store: ProjectStore) -> tuple[IntArray, IntArray, int]:
         found = store.grid_item_keys()
         item_rows, item_keys = self.rows(map(_FIRST, found)), np.fromiter(map(_SECOND, found), np.int64, len(found))
         rows = np.full(int(item_keys.max(initial=-1)) + 1, -1, dtype=np.int64)
@@ -251,12 +258,14 @@ class _Builder:
         for name, col in self.columns.items():
             if name in pipeline_keys:
                 cols[pipeline_keys[name]] = col
-        return rows, cols
+        return rows, cols, pipeline_keys.get(GOLDEN_ROW, -1)
 
     def marks(self, store: ProjectStore) -> None:
         """Flags and review states."""
         index: dict[str, int] = self.data._cache["index"]
-        if self.data.run_id is not None:
+        if self.data.run_id is not None and self.ids is None:
+            self._all_flags(store, self.data.run_id)
+        elif self.data.run_id is not None:
             for question_id, pipeline, name in store.grid_flags(self.data.run_id, self.ids):
                 row, bit = index.get(question_id), FLAG_BITS.get(name, 0)
                 if row is None:
@@ -269,6 +278,24 @@ class _Builder:
             row = self.data.index_of(question_id)
             if row is not None:
                 self.review[row] = status
+
+    def _all_flags(self, store: ProjectStore, run_id: int) -> None:
+        """Every flag of the run from integer keys and codes, placed by numpy."""
+        found = store.grid_flag_keys(run_id)
+        if not found:
+            return
+        items, pipelines, codes = np.array(found, dtype=np.int64).reshape(-1, 3).T
+        names = store.grid_flag_names()
+        bit_of_code = np.zeros(max(names, default=0) + 1, dtype=np.int64)
+        for code, name in names.items():
+            bit_of_code[code] = FLAG_BITS.get(name, 0)
+        bits = bit_of_code[codes]
+        rows_of_item, cols_of_pipeline, golden_key = self._key_tables(store)
+        rows, cols = _lookup(rows_of_item, items), _lookup(cols_of_pipeline, pipelines)
+        golden = (pipelines == golden_key) & (rows >= 0)
+        np.bitwise_or.at(self.golden_flags, rows[golden], bits[golden])
+        response = (rows >= 0) & (cols >= 0)
+        np.bitwise_or.at(self.flags, (rows[response], cols[response]), bits[response])
 
     def overrides(self, overrides: Iterable[Override], metrics: Sequence[str]) -> None:
         for o in overrides:

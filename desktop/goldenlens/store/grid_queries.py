@@ -171,6 +171,15 @@ class GridQueriesMixin(StoreBase):
             [run_id, *params],
         )
 
+    def grid_flag_keys(self, run_id: int) -> list[Row]:
+        """``(item_key, pipeline_key, flag_code)`` of every flag of a run (integer keys of
+        :meth:`grid_item_keys`, :meth:`grid_pipeline_keys`, :meth:`grid_flag_names`)."""
+        return self._fetch("SELECT item, pipeline, code FROM flags WHERE run_id = ?", [run_id])
+
+    def grid_flag_names(self) -> dict[int, str]:
+        """The flag name of every flag code."""
+        return {int(code): str(name) for code, name in self._fetch("SELECT code, name FROM flag_codes")}
+
     def grid_reviews(self, question_ids: Sequence[str] | None = None) -> list[Row]:
         """``(question_id, status)`` of questions with a review state."""
         where, params = _only("question_id", question_ids)
