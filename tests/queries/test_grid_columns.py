@@ -60,7 +60,7 @@ def test_a_score_column_carries_every_value_bit_for_bit(tmp_path: Path) -> None:
     values: list[float | None] = [*EDGES, None]
     values += [rng.random() for _ in range(300)]
     values += [i / j for j in range(1, 40) for i in range(j + 1)]
-    values += [rng.random() * 2.0**-rng.randrange(1, 60) for _ in range(100)]  # down to tiny
+    values += [rng.random() * 2.0 ** -rng.randrange(1, 60) for _ in range(100)]  # down to tiny
     values += [None] * (len(values) % 2)
     run = _store_with(tmp_path / "p.goldenlens", values)
     with ProjectStore.open(tmp_path / "p.goldenlens") as store:
@@ -137,7 +137,9 @@ def test_the_whole_grid_equals_the_keyed_reads(tmp_path: Path) -> None:
                 if metric == RECALL and rng.random() < 0.3:
                     continue  # this metric did not score every key
                 if rng.random() < 0.05:
-                    records.append(ScoreRecord(r.question_id, r.pipeline, metric, None, "{}", ScoreStatus.NOT_SCORED))
+                    records.append(
+                        ScoreRecord(r.question_id, r.pipeline, metric, None, "{}", ScoreStatus.NOT_SCORED)
+                    )
                     continue
                 value = rng.choice([rng.random(), rng.randrange(7) / rng.randrange(1, 9), rng.choice(EDGES)])
                 records.append(ScoreRecord(r.question_id, r.pipeline, metric, value, "{}"))
@@ -180,8 +182,10 @@ def test_the_whole_grid_equals_the_keyed_reads(tmp_path: Path) -> None:
                 expected_golden[row] |= FLAG_BITS[name]
             elif row is not None and pipeline in grid.pipelines:
                 expected_flags[row, grid.pipelines.index(pipeline)] |= FLAG_BITS[name]
-        assert expected_flags.any() and expected_golden.any()
-        assert _same(grid.flags, expected_flags) and _same(grid.golden_flags, expected_golden)
+        assert expected_flags.any()
+        assert expected_golden.any()
+        assert _same(grid.flags, expected_flags)
+        assert _same(grid.golden_flags, expected_golden)
         assert _same(head.flags, grid.flags[: len(head)])
         assert _same(head.golden_flags, grid.golden_flags[: len(head)])
         new_row = grid.index_of("q900")

@@ -217,16 +217,22 @@ def test_row_count_label_of_a_partial_grid(scored_project: Path) -> None:
     assert model.count_label() == ("0 of 0 questions", "")
 
 
-def test_the_shown_metrics_load_first_then_the_others(qtbot: QtBot, window: MainWindow, big_project: Path) -> None:
+def test_the_shown_metrics_load_first_then_the_others(
+    qtbot: QtBot, window: MainWindow, big_project: Path
+) -> None:
     """The full grid comes first with the metrics the state uses, so it is in use sooner; the
     other lexical metrics follow from a second job, equal to a one-go load of all of them."""
     seen: list[tuple[bool, frozenset[str]]] = []
     window.grid.model().modelReset.connect(
-        lambda: seen.append((window.grid.model().grid().complete, frozenset(window.grid.model().grid().values)))
+        lambda: seen.append(
+            (window.grid.model().grid().complete, frozenset(window.grid.model().grid().values))
+        )
     )
     assert window.projects.open_project(big_project)
     shown = frozenset(GridState().metrics)
-    qtbot.waitUntil(lambda: bool(seen) and seen[-1] == (True, frozenset(LEXICAL_SCORE_NAMES)), timeout=TIMEOUT)
+    qtbot.waitUntil(
+        lambda: bool(seen) and seen[-1] == (True, frozenset(LEXICAL_SCORE_NAMES)), timeout=TIMEOUT
+    )
     complete = [metrics for done, metrics in seen if done]
     assert complete[0] == shown  # the first full grid: the shown metrics only
     data = window.grid.grid()
@@ -266,5 +272,6 @@ def test_an_edit_while_the_other_metrics_load_is_kept(
     data = grid.grid()
     assert data is not None
     assert data.review[data.index_of("q1100")] == "accepted"
-    assert len(started) == 2 and started[1].review[data.index_of("q1100")] == "accepted"
+    assert len(started) == 2
+    assert started[1].review[data.index_of("q1100")] == "accepted"
     qtbot.waitUntil(lambda: not live_worker_threads(), timeout=TIMEOUT)
