@@ -106,10 +106,9 @@ class GridState:
         if self.threshold.strip():
             return None
         sorted_on = split_score_column(self.sort_column) if self.sort_column else None
-        extra = ((sorted_on[0],) if sorted_on else ()) + (
-            (DISAGREEMENT_METRIC,) if self.disagree_only else ()
-        )
-        return tuple(dict.fromkeys((*self.metrics, *self.shown_metrics(), *extra)))
+        sort = (sorted_on[0],) if sorted_on else ()
+        disagreement = (DISAGREEMENT_METRIC,) if self.disagree_only else ()
+        return tuple(dict.fromkeys((*self.metrics, *self.shown_metrics(), *sort, *disagreement)))
 
 
 @dataclass(frozen=True)

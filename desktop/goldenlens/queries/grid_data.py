@@ -250,10 +250,8 @@ class _Builder:
 
     def _read_key_tables(self, store: ProjectStore) -> tuple[IntArray, IntArray, int]:
         found = store.grid_item_keys()
-        item_rows, item_keys = (
-            self.rows(map(_FIRST, found)),
-            np.fromiter(map(_SECOND, found), np.int64, len(found)),
-        )
+        item_rows = self.rows(map(_FIRST, found))
+        item_keys = np.fromiter(map(_SECOND, found), np.int64, len(found))
         rows = np.full(int(item_keys.max(initial=-1)) + 1, -1, dtype=np.int64)
         rows[item_keys] = item_rows  # -1 for an item past a partial grid
         pipeline_keys = store.grid_pipeline_keys()
