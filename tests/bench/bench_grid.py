@@ -6,15 +6,19 @@ Builds a synthetic project (golden items and responses through the store API, th
 lexical scores as plain score records saved with ``store.save_scores`` in large batches — the
 real scorer is not run; ``f1_score`` rows carry a small alignment-like ``detail`` so the scores
 table has a realistic size), a few flags, overrides and reviews. Then it measures, loading
-the grid the way ``ReviewController.reload`` does (the metrics it loads: all seven lexical)
+the grid the way ``ReviewController.reload`` does (the full grid first with the metrics the
+grid state uses — ``GridState.metrics_in_use``, the three shown by default — then, from a
+second job, the other lexical metrics; seven in all)
 
 (a) first screen: open the store, ``load_grid_head`` (the first 500 questions), build a
     ``ScoreGrid``, ``set_data``, start the full ``load_grid`` in a ``JobRunner`` worker (its
     own connection, as the controller does, so it competes for the GIL with the paint), show
     the grid offscreen and paint the first screen (``processEvents`` + ``grab``);
 (b) fully interactive: from the same start until the worker's full grid is applied with
-    ``set_data`` and painted; meanwhile the longest gap between 5 ms timer ticks on the GUI
-    thread is recorded (the GUI stays responsive when it is small);
+    ``set_data`` and painted (every row, with every column on screen: scroll, sort and
+    filter act on all of them); then until the other metrics are loaded too ("all metrics
+    loaded", reported with its ratio, not a target). Meanwhile the longest gap between 5 ms
+    timer ticks on the GUI thread is recorded (the GUI stays responsive when it is small);
 (c) the naive baseline: the same cells as one ``QStandardItem`` each (with the same background
     colours) in a ``QStandardItemModel`` shown in a ``QTableView``, first screen painted (it
     holds every row then: its first screen is also its fully interactive moment);
@@ -338,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shown-metrics-only",
         action="store_true",
-        help="load only the three metrics shown by default (the app loads all seven lexical ones)",
+        help="load only the three metrics shown by default (the app loads them first, then the other four)",
     )
     args = parser.parse_args(argv)
 

@@ -1,8 +1,11 @@
 """The score grid's data: one run's scores, flags, overrides and reviews as numpy arrays.
 
 :func:`load_grid` reads a project with a handful of bulk queries (one per metric, one each
-for golden items, responses, flags, reviews and overrides) and places the values with
-vectorised numpy assignment, so 100,000 questions x 3 pipelines load in about a second.
+for golden items, item keys, responses, flags, reviews and overrides) and places the values
+with vectorised numpy assignment: a metric arrives as arrays of integer keys and values
+(:meth:`ProjectStore.grid_score_column`), no Python object per score, and the keys go to
+rows and columns through two lookup arrays. 100,000 questions x 3 pipelines with three
+metrics load in about 0.9 s of CPU (each further metric ~0.15 s).
 :func:`update_rows` reloads a few questions after an edit without touching the rest.
 :func:`load_grid_head` reads only the first questions (milliseconds on any size): a view shows
 them at once while :func:`load_grid` runs in the background, as Anki's browser does.
@@ -383,7 +386,7 @@ def load_grid(
     """Everything the grid shows for ``run_id`` (``None``: questions without scores).
 
     ``metrics=None`` loads every metric the run has; otherwise only those listed (each costs
-    one index range scan, about 0.35 s per 100,000 x 3 scores). ``responses`` puts the
+    one index range scan, about 0.15 s per 100,000 x 3 scores). ``responses`` puts the
     response texts into the text search; by default only while there are at most
     :data:`RESPONSES_AUTO_LIMIT` of them (beyond, they would add ~0.4 s and ~100 MB per
     300,000 and the search covers id, question, answer and fact).
