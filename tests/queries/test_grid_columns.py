@@ -9,7 +9,9 @@ path ``load_grid_head`` takes; every comparison is bit for bit.
 from __future__ import annotations
 
 import random
+import sqlite3
 import struct
+from contextlib import closing
 from pathlib import Path
 
 import numpy as np
@@ -191,3 +193,16 @@ def test_the_whole_grid_equals_the_keyed_reads(tmp_path: Path) -> None:
         new_row = grid.index_of("q900")
         assert new_row is not None
         assert all(np.isnan(grid.values[m][new_row]).all() for m in LEXICAL_SCORE_NAMES)
+
+
+def test_keys_too_large_to_pack_are_an_error_not_a_guess(tmp_path: Path) -> None:
+    """An item key so large that ``item * width + pipeline`` overflows 64 bits (SQLite then
+    computes it as a REAL) is refused, never read as some other key."""
+    path = tmp_path / "p.goldenlens"
+    run = _store_with(path, [0.5, 0.25])
+    with closing(sqlite3.connect(path)) as conn:
+        huge = "UPDATE scores SET item = ? WHERE pipeline = (SELECT max(pipeline) FROM scores)"
+        conn.execute(huge, [2**62])
+        conn.commit()
+    with ProjectStore.open(path) as store, pytest.raises(StoreError, match="score column"):
+        store.grid_score_column(run, F1_SCORE)

@@ -122,13 +122,17 @@ class GridQueriesMixin(StoreBase):
         """The integer key of every pipeline name score rows have used (``""``: golden row)."""
         return {str(name): int(key) for key, name in self._fetch("SELECT key, name FROM pipeline_keys")}
 
+    def _pipeline_key_width(self) -> int:
+        row = self._fetch_one("SELECT max(key) + 1 FROM pipeline_keys")
+        return max(1, int(row[0] or 1)) if row is not None else 1
+
     def grid_score_column(self, run_id: int, metric: str) -> ScoreColumn:
         """Every score of one metric of a run as three arrays (item key, pipeline key, value;
         NaN: not scored), read in one scan with no Python object per score.
 
-        Each column comes back as one comma-separated string that numpy parses (``group_concat``
-        feeds every aggregate of a query the same rows in the same order, so the three line
-        up). A value goes through text as an integer, which is exact, rather than as a decimal,
+        Keys and values come back as two comma-separated strings that numpy parses
+        (``group_concat`` feeds every aggregate of a query the same rows in the same order, so
+        they line up). A value goes through text as an integer, which is exact, rather than as a decimal,
         which SQLite does not round-trip: for ``0 <= v < 2`` with ``v == 0`` or ``v >= 2**-10``
         (the range of a score) ``v * 2**62`` is an integer below ``2**63``, since a double has
         53 significant bits; so it and ``int * 2**-62`` are exact (powers of two only move the
@@ -137,17 +141,22 @@ class GridQueriesMixin(StoreBase):
         row per score plus a key checksum took ~0.21 s holding it (and left 600,000 objects to
         the cycle collector).
         """
+        # Item and pipeline keys travel as one integer, item * width + pipeline (width: one
+        # more than the largest pipeline key); an overflow would turn it into a REAL, which
+        # _parse_integers refuses.
         columns = self._fetch_one(
-            "SELECT count(*), group_concat(item), group_concat(pipeline),"  # noqa: S608
+            "SELECT count(*), ?5, group_concat(item * ?5 + pipeline),"  # noqa: S608
             f" group_concat({_VALUE_AS_INTEGER}) FROM scores WHERE run_id = ?3"
             " AND metric = (SELECT key FROM metric_keys WHERE name = ?4)",
-            [*_SCALED_BOUNDS, run_id, metric],
+            [*_SCALED_BOUNDS, run_id, metric, self._pipeline_key_width()],
         )
         count = 0 if columns is None else int(columns[0])
         if not count:
             return ScoreColumn(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
         assert columns is not None
-        items, pipelines, scaled = (_parse_integers(text, count) for text in columns[1:])
+        width = int(columns[1])
+        keys, scaled = (_parse_integers(text, count) for text in columns[2:])
+        items, pipelines = np.divmod(keys, width)
         values = scaled.astype(np.float64) * _UNSCALE
         values[scaled == _NOT_SCORED] = np.nan
         odd = scaled == _OUT_OF_RANGE
