@@ -206,3 +206,20 @@ def test_keys_too_large_to_pack_are_an_error_not_a_guess(tmp_path: Path) -> None
         conn.commit()
     with ProjectStore.open(path) as store, pytest.raises(StoreError, match="score column"):
         store.grid_score_column(run, F1_SCORE)
+
+
+def test_grid_reads_in_a_snapshot_see_one_committed_state(tmp_path: Path) -> None:
+    """Inside ``grid_snapshot`` a commit from another connection is not seen half-way: the
+    golden rows and the item keys read after it still match the ones read before."""
+    path = tmp_path / "p.goldenlens"
+    _store_with(path, [0.5, 0.25, 1.0, 0.0])
+    with ProjectStore.open(path) as reader, ProjectStore.open(path) as writer:
+        with reader.grid_snapshot():
+            before = [row[0] for row in reader.grid_golden()]
+            writer.delete_golden_item("q1")
+            writer.add_golden_item(GoldenItem("q9", "Q9?", "a", "f"))
+            assert [row[0] for row in reader.grid_golden()] == before == ["q0", "q1"]
+            assert sorted(q for q, _key in reader.grid_item_keys()) == ["q0", "q1"]
+            with reader.grid_snapshot():  # nested: joins the open one
+                assert reader.grid_question_count() == 2
+        assert [row[0] for row in reader.grid_golden()] == ["q0", "q9"]

@@ -255,8 +255,9 @@ class _Builder:
         found = store.grid_item_keys()
         item_rows = self.rows(map(_FIRST, found))
         item_keys = np.fromiter(map(_SECOND, found), np.int64, len(found))
+        usable = item_keys >= 0  # SQLite allows a negative rowid; no writer of ours makes one
         rows = np.full(int(item_keys.max(initial=-1)) + 1, -1, dtype=np.int64)
-        rows[item_keys] = item_rows  # -1 for an item past a partial grid
+        rows[item_keys[usable]] = item_rows[usable]  # -1 for an item past a partial grid
         pipeline_keys = store.grid_pipeline_keys()
         cols = np.full(max(pipeline_keys.values(), default=-1) + 1, -1, dtype=np.int64)
         for name, col in self.columns.items():
@@ -423,7 +424,7 @@ def load_grid_head(
     When the project holds more, the grid has ``complete=False`` and ``total`` counts them
     all; ``responses`` defaults as for the full grid. ``limit=None`` is :func:`load_grid`.
     """
-    with _no_cycle_collection():
+    with _no_cycle_collection(), store.grid_snapshot():
         return _load(store, run_id, metrics, limit, responses)
 
 
@@ -460,7 +461,7 @@ def add_metrics(data: GridData, store: ProjectStore, metrics: Sequence[str]) -> 
     if not missing:
         return data
     ids = None if data.complete else [str(q) for q in data.question_ids]
-    with _no_cycle_collection():
+    with _no_cycle_collection(), store.grid_snapshot():
         builder = _Builder(data, ids)
         builder.scores(store, missing)
         builder.overrides(store.grid_overrides(ids), missing)

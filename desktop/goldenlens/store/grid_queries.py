@@ -12,8 +12,10 @@ look-ups per row; the whole grid reads each column as arrays of integer keys and
 
 from __future__ import annotations
 
+import sqlite3
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Final, NamedTuple
 
 import numpy as np
@@ -68,6 +70,26 @@ def _only(column: str, question_ids: Sequence[str] | None) -> tuple[str, list[An
 
 class GridQueriesMixin(StoreBase):
     """Score-grid part of :class:`~goldenlens.store.project.ProjectStore` (read-only)."""
+
+    @contextmanager
+    def grid_snapshot(self) -> Iterator[None]:
+        """One read transaction around several grid reads, so they all see the same committed
+        project (the rows of :meth:`grid_golden` and the keys of :meth:`grid_item_keys` and
+        :meth:`grid_score_column` cannot come from either side of another connection's
+        commit). Joins a transaction already open; no writes inside."""
+        conn = self._db.conn
+        if conn.in_transaction:
+            yield
+            return
+        try:
+            conn.execute("BEGIN DEFERRED")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: could not read the project: {exc}") from exc
+        try:
+            yield
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")  # read-only: nothing to keep or lose
 
     def grid_golden(
         self, question_ids: Sequence[str] | None = None, *, limit: int | None = None
