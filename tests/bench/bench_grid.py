@@ -28,9 +28,8 @@ second job, the other lexical metrics; seven in all)
 Targets: (a) < 1.5 s and (c)/(a) >= 10; (c)/(b) >= 12; (d) median <= 16 ms (one frame). The
 worst jump is reported, not a target (the machine's other load shows there), and so is the
 ratio of the CPU time each side spent until fully interactive (less swayed by that load than
-the wall clock, which the targets use). Exits 2 when a
-target is missed. ``--keep DIR`` reuses (or makes) the project file in DIR, which saves the minute the
-generation takes.
+the wall clock, which the targets use). Exits 2 when a target is missed. ``--keep DIR``
+reuses (or makes) the project file in DIR, which saves the minute the generation takes.
 ``--covering-index`` adds an index ``scores (run_id, metric, question_id, pipeline, value)`` to
 the generated file: what a schema migration would buy (score columns read from the index alone,
 about 0.15 s less per metric column of 300,000 scores). The app's schema does not have it.
