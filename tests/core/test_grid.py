@@ -310,3 +310,14 @@ def test_empty_data_has_no_rows() -> None:
     )
     state = GridState(threshold="", flag=ANY_FLAG, disagree_only=True, sort_column=ID_COLUMN)
     assert visible_rows(empty, state).tolist() == []
+
+
+def test_metrics_in_use_are_those_the_state_shows_sorts_and_filters_on() -> None:
+    assert GridState(metrics=(F1_SCORE, RECALL)).metrics_in_use() == (F1_SCORE, RECALL)
+    sorted_state = GridState(metrics=(F1_SCORE,), sort_column=f"{EXACT_MATCH}:B", sort_descending=True)
+    assert sorted_state.metrics_in_use() == (F1_SCORE, EXACT_MATCH)
+    assert GridState(metrics=(F1_SCORE,), sort_column=ID_COLUMN).metrics_in_use() == (F1_SCORE,)
+    assert GridState(metrics=(RECALL,), disagree_only=True).metrics_in_use() == (RECALL, FACTUAL_KNOWLEDGE)
+    assert GridState(metrics=(RECALL,), fk_report_mode=True).metrics_in_use() == (RECALL, FACTUAL_KNOWLEDGE)
+    assert GridState(metrics=(RECALL,), threshold="f1 < 0.5").metrics_in_use() is None  # may name any
+    assert GridState(metrics=(RECALL,), threshold="  ").metrics_in_use() == (RECALL,)

@@ -8,6 +8,8 @@ scores by ``score_project``) opened in the real main window; nothing is mocked.
 from __future__ import annotations
 
 import shutil
+import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,9 +17,11 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from goldenlens.core.grid import ID_COLUMN, GridState
+from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.model import GoldenItem, PipelineResponse
 from goldenlens.jobs.score_job import score_project
 from goldenlens.queries.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head
+from goldenlens.queries.project import ProjectQueries
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.main_window import MainWindow
 from goldenlens.ui.score_grid import ScoreGrid
@@ -211,3 +215,63 @@ def test_row_count_label_of_a_partial_grid(scored_project: Path) -> None:
     assert model.count_label()[0] == "1 of the first 4 · Loading 10 questions…"
     model.set_data(GridData.empty())
     assert model.count_label() == ("0 of 0 questions", "")
+
+
+def test_the_shown_metrics_load_first_then_the_others(
+    qtbot: QtBot, window: MainWindow, big_project: Path
+) -> None:
+    """The full grid comes first with the metrics the state uses, so it is in use sooner; the
+    other lexical metrics follow from a second job, equal to a one-go load of all of them."""
+    seen: list[tuple[bool, frozenset[str]]] = []
+    window.grid.model().modelReset.connect(
+        lambda: seen.append(
+            (window.grid.model().grid().complete, frozenset(window.grid.model().grid().values))
+        )
+    )
+    assert window.projects.open_project(big_project)
+    shown = frozenset(GridState().metrics)
+    qtbot.waitUntil(
+        lambda: bool(seen) and seen[-1] == (True, frozenset(LEXICAL_SCORE_NAMES)), timeout=TIMEOUT
+    )
+    complete = [metrics for done, metrics in seen if done]
+    assert complete[0] == shown  # the first full grid: the shown metrics only
+    data = window.grid.grid()
+    assert data is not None
+    with ProjectStore.open(big_project) as store:
+        run = store.runs.latest()
+        assert run is not None
+        expected = load_grid(store, run.id, LEXICAL_SCORE_NAMES)
+    for metric in LEXICAL_SCORE_NAMES:
+        assert data.values[metric].tobytes() == expected.values[metric].tobytes(), metric
+
+
+def test_an_edit_while_the_other_metrics_load_is_kept(
+    qtbot: QtBot, window: MainWindow, big_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second job's grid is applied only onto the grid it started from: after an edit
+    patched the grid meanwhile, it is loaded again from the patched one."""
+    gate, started = threading.Event(), []
+    real = ProjectQueries.grid_with_metrics
+
+    def held_first(self: ProjectQueries, grid: GridData, metrics: Sequence[str]) -> GridData:
+        started.append(grid)
+        if len(started) == 1:
+            gate.wait(TIMEOUT / 1000)  # the first run of the second job waits for the edit
+        return real(self, grid, metrics)
+
+    monkeypatch.setattr(ProjectQueries, "grid_with_metrics", held_first)
+    assert window.projects.open_project(big_project)
+    grid, session = window.grid, window.projects.session
+    assert session is not None
+    qtbot.waitUntil(lambda: bool(started), timeout=TIMEOUT)
+    assert _loaded(window)
+    session.project.store.reviews.set("q1100", "accepted")
+    session.notify_question("q1100")  # patched in place while the second job runs
+    gate.set()
+    qtbot.waitUntil(lambda: set(grid.grid().values) == set(LEXICAL_SCORE_NAMES), timeout=TIMEOUT)  # type: ignore[union-attr]
+    data = grid.grid()
+    assert data is not None
+    assert data.review[data.index_of("q1100")] == "accepted"
+    assert len(started) == 2
+    assert started[1].review[data.index_of("q1100")] == "accepted"
+    qtbot.waitUntil(lambda: not live_worker_threads(), timeout=TIMEOUT)

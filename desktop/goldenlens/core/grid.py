@@ -99,6 +99,17 @@ class GridState:
         """Metrics with columns: only Factual Knowledge in FK report mode."""
         return (FACTUAL_KNOWLEDGE,) if self.fk_report_mode else self.metrics
 
+    def metrics_in_use(self) -> tuple[str, ...] | None:
+        """Metrics the grid needs to show this state as it is: those with columns, the one
+        sorted on, Factual Knowledge for the disagreement filter. ``None`` (every metric)
+        while a threshold is set, which may name any of them."""
+        if self.threshold.strip():
+            return None
+        sorted_on = split_score_column(self.sort_column) if self.sort_column else None
+        sort = (sorted_on[0],) if sorted_on else ()
+        disagreement = (DISAGREEMENT_METRIC,) if self.disagree_only else ()
+        return tuple(dict.fromkeys((*self.metrics, *self.shown_metrics(), *sort, *disagreement)))
+
 
 @dataclass(frozen=True)
 class GridColumn:

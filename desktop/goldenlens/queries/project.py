@@ -23,7 +23,7 @@ from goldenlens.core.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.grid import GridData
-from goldenlens.queries.grid_data import HEAD_LIMIT, load_grid, load_grid_head, update_rows
+from goldenlens.queries.grid_data import HEAD_LIMIT, add_metrics, load_grid, load_grid_head, update_rows
 from goldenlens.queries.values import Override, Review, RunInfo
 from goldenlens.store.project import ProjectStore
 
@@ -138,6 +138,10 @@ class ProjectQueries:
     ) -> GridData:
         """The first ``limit`` questions of the grid (milliseconds on any size)."""
         return load_grid_head(self._store, run_id, metrics, limit=limit)
+
+    def grid_with_metrics(self, grid: GridData, metrics: Sequence[str]) -> GridData:
+        """``grid`` with more metric columns loaded (those it holds are kept as they are)."""
+        return add_metrics(grid, self._store, metrics)
 
     def grid_with_updates(self, grid: GridData, run_id: int | None, question_ids: Iterable[str]) -> GridData:
         """``grid`` with some questions reloaded after an edit (the whole grid when the

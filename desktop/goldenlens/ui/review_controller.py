@@ -2,7 +2,9 @@
 
 Opening a project shows its first rows at once (:meth:`ProjectQueries.grid_head` on the GUI
 thread's queries: a few index seeks) and loads the whole grid in a worker (its own connection),
-then swaps it in with the analyst's filters, order, current question and scroll place kept.
+then swaps it in with the analyst's filters, order, current question and scroll place kept:
+first with the metrics the grid state uses (:meth:`GridState.metrics_in_use`), then, from a
+second job, with the other lexical metrics too.
 One question's detail is read on the GUI thread (a few small queries).
 """
 
@@ -142,10 +144,14 @@ class ReviewController(QObject):
                 self._loader.cancel()  # a load still running from before would be stale
                 return
         state = self._grid.state()
+        # The metrics on screen first (a column costs ~0.1 s per 300,000 scores); the others
+        # follow in a second job (_load_other_metrics) while the grid is already in use.
+        in_use = state.metrics_in_use()
+        first = LEXICAL_SCORE_NAMES if in_use is None else [m for m in LEXICAL_SCORE_NAMES if m in in_use]
 
         def job(_progress: ProgressFn, cancel: CancelToken) -> GridData:
             with ProjectQueries.open(path) as project:
-                grid = project.grid(run_id, LEXICAL_SCORE_NAMES)
+                grid = project.grid(run_id, first)
             cancel.raise_if_cancelled()
             # What the current filter and order need is built here, not on the GUI when it arrives.
             if state.text:
@@ -156,8 +162,29 @@ class ReviewController(QObject):
 
         self._loader.start(job, name="grid")
 
-    def _on_grid_loaded(self, grid: GridData) -> None:
-        self._show(grid)
+    def _load_other_metrics(self) -> None:
+        """Load the lexical metrics the full grid on screen lacks, in a worker; the result is
+        applied only onto the grid it started from (an edit meanwhile: it starts again)."""
+        grid = self._grid.grid()
+        if self._session is None or grid is None or not grid.complete:
+            return
+        missing = [m for m in LEXICAL_SCORE_NAMES if m not in grid.values and m in grid.available_metrics]
+        if not missing:
+            return
+        path = self._session.path
+
+        def job(_progress: ProgressFn, _cancel: CancelToken) -> tuple[GridData, GridData]:
+            with ProjectQueries.open(path) as project:
+                return grid, project.grid_with_metrics(grid, missing)
+
+        self._loader.start(job, name="grid-metrics")
+
+    def _on_grid_loaded(self, result: GridData | tuple[GridData, GridData]) -> None:
+        if isinstance(result, GridData):
+            self._show(result)
+        elif result[0] is self._grid.grid():
+            self._show(result[1])
+        self._load_other_metrics()
 
     def _show(self, grid: GridData) -> None:
         self._complete = grid.complete
