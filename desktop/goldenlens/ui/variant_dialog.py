@@ -1,0 +1,465 @@
+"""The fact-variant dialog: other spellings of a question's fact, what each would flip, and
+one click (one undoable step) to add the chosen ones as ``<OR>`` alternatives.
+
+The suggestions and their flip preview come from
+:func:`goldenlens.jobs.variant_preview.preview_open_project_variants`, computed in a worker
+on its own connection (a large project has many responses to search); the dialog only shows
+them. Top: the question, its fact, and the generator's notes (values it cannot read
+faithfully, alternatives that stand for different values) in a banner. Middle: the
+suggestions grouped by kind, each with a check box, the scores it can change, the pipelines it
+flips and a false-match risk badge (tooltip: why). Bottom: for the checked suggestions (or,
+with none checked, the one under the cursor) the responses of this question that flip 0 → 1,
+the matched text highlighted, and the responses of other questions that contain them.
+"Add N variants" pushes one :class:`~goldenlens.ui.undo_commands.AddFactVariantsCommand`:
+the fact and its scores change together and Ctrl+Z restores both.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QKeySequence, QShortcut, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from goldenlens.core.variant_preview import QuestionPreview, RowKind, VariantPreview
+from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.variant_preview import preview_open_project_variants
+from goldenlens.queries.project import ProjectQueries
+from goldenlens.ui.errors import show_error
+from goldenlens.ui.highlight_html import fact_html
+from goldenlens.ui.preview_model import LatestJobRunner
+from goldenlens.ui.rich_text_delegate import RichTextDelegate
+from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.undo_commands import push_add_fact_variants
+from goldenlens.ui.variant_preview_model import HTML_ROLE, PreviewRowsModel, SuggestionTableModel
+
+EMPTY_TEXT = "No other spelling of this fact found"
+EMPTY_DETAIL = (
+    "The generator respells numbers (scales, digit grouping), dates, percentages, small numbers "
+    "and common abbreviations at exactly the same value. Nothing in this fact has another "
+    "spelling that could change a score, or every spelling is already an alternative."
+)
+LOADING_TEXT = "Looking for other spellings of the fact…"
+_NOTES_STYLE = (
+    "QLabel { background:#fff3cd; border:1px solid #d9a400; color:#4d3800; border-radius:4px; padding:6px 8px; }"
+)
+_MUTED = "color: palette(mid);"
+
+# Pages of the stack.
+_LOADING, _EMPTY, _CONTENT = range(3)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _table(model: QObject, parent: QWidget) -> QTableView:
+    view = QTableView(parent)
+    view.setModel(model)  # type: ignore[arg-type]
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.setWordWrap(False)
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 10)
+    view.setTabKeyNavigation(False)  # Tab moves to the next widget, arrows move in the table
+    return view
+
+
+class VariantDialog(QDialog):
+    """Suggestions for one question's fact with their flip preview; "Add" adds the checked ones.
+
+    Signals: ``loaded()`` once the suggestions are shown (or the empty state), ``added(int)``
+    after the checked variants were pushed as one undoable step (how many).
+    """
+
+    loaded = Signal()
+    added = Signal(int)
+
+    def __init__(
+        self,
+        session: ProjectSession,
+        undo_stack: QUndoStack,
+        question_id: str,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.undo_stack = undo_stack
+        self.question_id = question_id
+        self.result_preview: QuestionPreview | None = None
+        self.setWindowTitle(f"Suggest fact variants — {question_id}")
+        self.setSizeGripEnabled(True)
+
+        self.suggestions = SuggestionTableModel(self)
+        self.flips = PreviewRowsModel(RowKind.FLIP, self)
+        self.elsewhere = PreviewRowsModel(RowKind.ELSEWHERE, self)
+        self._runner = LatestJobRunner(self, name="variants")
+        self._runner.succeeded.connect(self._on_loaded)
+        self._runner.failed.connect(self._on_failed)
+
+        layout = QVBoxLayout(self)
+        layout.setSpacing(8)
+        layout.addLayout(self._build_header())
+        self.notes_label = QLabel(self)
+        self.notes_label.setObjectName("variantNotes")
+        self.notes_label.setWordWrap(True)
+        self.notes_label.setTextFormat(Qt.TextFormat.RichText)
+        self.notes_label.setStyleSheet(_NOTES_STYLE)
+        self.notes_label.hide()
+        layout.addWidget(self.notes_label)
+        self._stack = QStackedWidget(self)
+        self._stack.addWidget(self._build_message(LOADING_TEXT, ""))
+        self._stack.addWidget(self._build_message(EMPTY_TEXT, EMPTY_DETAIL))
+        self._stack.addWidget(self._build_content())
+        layout.addWidget(self._stack, 1)
+        layout.addLayout(self._build_buttons())
+
+        self.suggestions.checked_changed.connect(self._on_checked_changed)
+        self._size_to_screen()
+        self._show_header()
+        self._on_checked_changed()
+
+    # -- building -------------------------------------------------------------------------
+
+    def _build_header(self) -> QVBoxLayout:
+        header = QVBoxLayout()
+        header.setSpacing(4)
+        self.question_label = QLabel(self)
+        self.question_label.setWordWrap(True)
+        self.question_label.setTextFormat(Qt.TextFormat.RichText)
+        fact_row = QHBoxLayout()
+        caption = QLabel("<b>Fact</b>", self)
+        caption.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+        self.fact_label = QLabel(self)
+        self.fact_label.setWordWrap(True)
+        self.fact_label.setTextFormat(Qt.TextFormat.RichText)
+        self.fact_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        fact_row.addWidget(caption)
+        fact_row.addWidget(self.fact_label, 1)
+        header.addWidget(self.question_label)
+        header.addLayout(fact_row)
+        return header
+
+    def _build_message(self, title: str, detail: str) -> QWidget:
+        page = QWidget(self)
+        box = QVBoxLayout(page)
+        box.addStretch(1)
+        label = QLabel(title, page)
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = label.font()
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        label.setFont(font)
+        label.setObjectName("emptyTitle" if detail else "loadingTitle")
+        box.addWidget(label)
+        if detail:
+            text = QLabel(detail, page)
+            text.setWordWrap(True)
+            text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            text.setStyleSheet(_MUTED)
+            text.setMaximumWidth(620)
+            row = QHBoxLayout()
+            row.addStretch(1)
+            row.addWidget(text)
+            row.addStretch(1)
+            box.addLayout(row)
+        box.addStretch(2)
+        return page
+
+    def _build_content(self) -> QWidget:
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        top = QWidget(splitter)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        self.suggestions_caption = QLabel(self)
+        top_layout.addWidget(self.suggestions_caption)
+        self.suggestion_view = _table(self.suggestions, top)
+        self.suggestion_view.setObjectName("suggestionTable")
+        self.suggestion_view.setToolTip("")
+        self.suggestion_view.setAccessibleName("Suggested variants")
+        header = self.suggestion_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        self.suggestion_view.installEventFilter(self)
+        self.suggestion_view.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        self.suggestion_view.doubleClicked.connect(self._on_double_clicked)
+        top_layout.addWidget(self.suggestion_view)
+
+        bottom = QWidget(splitter)
+        bottom_layout = QVBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 4, 0, 0)
+        self.preview_caption = QLabel(self)
+        self.preview_caption.setWordWrap(True)
+        bottom_layout.addWidget(self.preview_caption)
+        self.flip_view = self._rows_view(self.flips, bottom, "Responses of this question that would flip")
+        bottom_layout.addWidget(self.flip_view, 3)
+        self.elsewhere_caption = QLabel(self)
+        self.elsewhere_caption.setWordWrap(True)
+        bottom_layout.addWidget(self.elsewhere_caption)
+        self.elsewhere_view = self._rows_view(
+            self.elsewhere, bottom, "Responses of other questions that contain the variant"
+        )
+        bottom_layout.addWidget(self.elsewhere_view, 2)
+        splitter.addWidget(top)
+        splitter.addWidget(bottom)
+        splitter.setStretchFactor(0, 5)
+        splitter.setStretchFactor(1, 4)
+        splitter.setChildrenCollapsible(False)
+        return splitter
+
+    def _rows_view(self, model: PreviewRowsModel, parent: QWidget, name: str) -> QTableView:
+        view = _table(model, parent)
+        view.setAccessibleName(name)
+        view.setItemDelegateForColumn(model.snippet_column, RichTextDelegate(HTML_ROLE, view))
+        header = view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        view.setMinimumHeight(3 * view.verticalHeader().defaultSectionSize() + header.sizeHint().height())
+        return view
+
+    def _build_buttons(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.summary_label = QLabel(self)
+        self.summary_label.setWordWrap(True)
+        row.addWidget(self.summary_label, 1)
+        self.buttons = QDialogButtonBox(self)
+        self.add_button = QPushButton("Add variants", self)
+        self.add_button.setDefault(True)
+        self.add_button.setToolTip(
+            "Add the checked variants to the fact as <OR> alternatives, in one step, and re-score "
+            "this question (Ctrl+Enter; Ctrl+Z in the main window undoes it)"
+        )
+        self.add_button.clicked.connect(self.add_checked)
+        self.buttons.addButton(self.add_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        close = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        close.setToolTip("Close without changing the fact (Esc)")
+        self.buttons.rejected.connect(self.reject)
+        row.addWidget(self.buttons)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self, activated=self.add_checked)
+        return row
+
+    def _size_to_screen(self) -> None:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        available = screen.availableGeometry()
+        width = min(1240, int(available.width() * 0.86))
+        height = min(860, int(available.height() * 0.88))
+        self.resize(max(720, width), max(520, height))
+
+    # -- loading --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Compute the suggestions and their preview in a worker (its own connection)."""
+        self._stack.setCurrentIndex(_LOADING)
+        self.add_button.setEnabled(False)
+        path, question_id = self.session.path, self.question_id
+
+        def job(_progress: ProgressFn, cancel: CancelToken) -> QuestionPreview:
+            with ProjectQueries.open(path) as project:
+                cancel.raise_if_cancelled()
+                return preview_open_project_variants(project, question_id)
+
+        self._runner.request(job)
+
+    def _show_header(self) -> None:
+        item = self.session.project.golden_item(self.question_id)
+        question = item.question if item is not None else ""
+        fact = item.fact if item is not None else ""
+        self.question_label.setText(
+            f"<b>{html.escape(self.question_id)}</b> · {html.escape(question)}"
+        )
+        self.fact_label.setText(fact_html(fact, "") if fact.strip() else "<i>(no fact)</i>")
+
+    def _on_loaded(self, result: object) -> None:
+        if not isinstance(result, QuestionPreview):
+            return
+        self.result_preview = result
+        notes = result.suggestions.notes
+        self.notes_label.setText(
+            "<b>Read before adding:</b><br>" + "<br>".join(f"⚠ {html.escape(n)}" for n in notes)
+        )
+        self.notes_label.setVisible(bool(notes))
+        self.suggestions.set_previews(result.previews)
+        previews = self.suggestions.previews()
+        if not previews:
+            self._stack.setCurrentIndex(_EMPTY)
+        else:
+            self._stack.setCurrentIndex(_CONTENT)
+            flipping = sum(1 for p in previews if p.flips_up)
+            self.suggestions_caption.setText(
+                f"<b>{_plural(len(previews), 'suggestion')}</b> for {html.escape(result.question_id)}"
+                f" — {flipping} would raise a score here. Check the ones to add (Space)."
+            )
+            first = next((p for p in previews if p.flips_up), previews[0])
+            row = self.suggestions.row_of(first.variant.text)
+            self.suggestion_view.selectionModel().setCurrentIndex(
+                self.suggestions.index(row, 0),
+                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+            )
+            self.suggestion_view.setFocus()
+        self._on_checked_changed()
+        self.loaded.emit()
+
+    def _on_failed(self, error: object) -> None:
+        self._stack.setCurrentIndex(_EMPTY)
+        if isinstance(error, BaseException):
+            show_error(self, "Cannot suggest variants", error)
+        self.loaded.emit()
+
+    # -- checking and previewing -------------------------------------------------------------
+
+    def checked(self) -> list[VariantPreview]:
+        """The checked suggestions, in display order."""
+        return self.suggestions.checked()
+
+    def check(self, text: str, checked: bool = True) -> None:
+        """Check (or uncheck) the suggestion whose text is ``text``; ``KeyError`` if none."""
+        row = self.suggestions.row_of(text)
+        if row < 0:
+            raise KeyError(text)
+        self.suggestions.set_checked(row, checked)
+
+    def shown_previews(self) -> list[VariantPreview]:
+        """The suggestions the preview tables show: the checked ones, else the current one."""
+        checked = self.checked()
+        if checked:
+            return checked
+        current = self.suggestion_view.currentIndex() if self._stack.currentIndex() == _CONTENT else None
+        preview = self.suggestions.preview_at(current.row()) if current is not None else None
+        return [preview] if preview is not None else []
+
+    def _on_current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:
+        if not self.checked():
+            self._update_preview()
+
+    def _on_double_clicked(self, index: QModelIndex) -> None:
+        if index.column() != 0:  # the check box column toggles on its own
+            self._toggle(index.row())
+
+    def _toggle(self, row: int) -> None:
+        state = self.suggestions.index(row, 0).data(Qt.ItemDataRole.CheckStateRole)
+        self.suggestions.set_checked(row, state != Qt.CheckState.Checked)
+
+    def _on_checked_changed(self) -> None:
+        count = len(self.checked())
+        self.add_button.setText(f"&Add {_plural(count, 'variant')}" if count else "&Add variants")
+        self.add_button.setEnabled(count > 0)
+        self._update_preview()
+
+    def _update_preview(self) -> None:
+        shown = self.shown_previews()
+        checked = bool(self.checked())
+        self.flips.set_previews(shown)
+        self.elsewhere.set_previews(shown)
+        if not shown:
+            self.preview_caption.setText("")
+            self.elsewhere_caption.setText("")
+            self.summary_label.setText("")
+            return
+        if checked:
+            what = f"the {_plural(len(shown), 'checked variant')}"
+        else:
+            what = f"“{html.escape(shown[0].variant.text)}” (not checked)"
+        flips = self.flips.rowCount()
+        self.preview_caption.setText(
+            f"<b>Flip preview</b> of {what}: "
+            + (
+                f"{_plural(flips, 'response')} of {html.escape(self.question_id)} would go from 0 to 1"
+                if flips
+                else f"no response of {html.escape(self.question_id)} would change"
+            )
+        )
+        total = sum(p.elsewhere_count for p in shown)
+        if total:
+            listed = self.elsewhere.rowCount()
+            more = f" (first {listed} shown)" if listed < total else ""
+            self.elsewhere_caption.setText(
+                f"<b>⚠ False-match risk:</b> {_plural(total, 'response')} to other questions "
+                f"contain {'it' if len(shown) == 1 else 'them'}{more} — the variant is not specific to this fact"
+            )
+            self.elsewhere_caption.setStyleSheet("color: #7a4b00;")
+        else:
+            self.elsewhere_caption.setText("<b>Risk list:</b> no response to another question contains it")
+            self.elsewhere_caption.setStyleSheet("")
+        self.elsewhere_view.setVisible(total > 0)
+        pipelines = list(dict.fromkeys(self.flips.row(r).pipeline for r in range(flips)))
+        self.summary_label.setText(
+            f"Adding {'these' if checked else 'it'} raises the factual knowledge of "
+            + (", ".join(pipelines) if pipelines else "no pipeline")
+            + f" on {html.escape(self.question_id)}."
+        )
+
+    # -- adding -------------------------------------------------------------------------------
+
+    def add_checked(self) -> int:
+        """Add the checked variants as ``<OR>`` alternatives in one undoable step (re-scoring
+        the question) and close; returns how many were added (0: nothing checked or new)."""
+        chosen = self.checked()
+        if not chosen or self._runner.busy:
+            return 0
+        try:
+            count = push_add_fact_variants(
+                self.undo_stack,
+                self.session,
+                self.question_id,
+                [(p.variant.text, p.variant.and_group) for p in chosen],
+            )
+        except ValueError as error:
+            show_error(self, "Cannot add the variants", error)
+            return 0
+        self.added.emit(count)
+        self.accept()
+        return count
+
+    # -- keyboard and closing -----------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Space toggles the check box of the suggestion under the cursor, whatever its column."""
+        if (
+            watched is self.suggestion_view
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Space
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+        ):
+            current = self.suggestion_view.currentIndex()
+            if current.isValid():
+                self._toggle(current.row())
+            return True
+        return super().eventFilter(watched, event)
+
+    def done(self, result: int) -> None:
+        self._runner.shutdown()
+        super().done(result)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._runner.shutdown()
+        super().closeEvent(event)
+
+
+def open_variant_dialog(
+    parent: QWidget, session: ProjectSession, undo_stack: QUndoStack, question_id: str
+) -> VariantDialog:
+    """Open the dialog for ``question_id`` (window-modal) and start computing; returns it."""
+    dialog = VariantDialog(session, undo_stack, question_id, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    dialog.start()
+    return dialog
