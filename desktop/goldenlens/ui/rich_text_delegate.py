@@ -2,7 +2,8 @@
 
 The model hands the HTML in a role of its choice (built by :mod:`goldenlens.ui.highlight_html`
 from the core's spans); the delegate only lays it out in the cell, elided to the cell's
-width on one line, with the selection colours when the row is selected.
+width (wrapped at word boundaries, clipped to the cell: the view sets the row height), with
+the selection colours when the row is selected.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ class RichTextDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self._role = role
 
-    def _document(self, option: QStyleOptionViewItem, index: Index) -> QTextDocument | None:
+    def _document(
+        self, option: QStyleOptionViewItem, index: Index, width: float = -1
+    ) -> QTextDocument | None:
         rich = index.data(self._role)
         if not isinstance(rich, str):
             return None
@@ -29,14 +32,16 @@ class RichTextDelegate(QStyledItemDelegate):
         document.setDocumentMargin(2)
         document.setDefaultFont(option.font)
         text_option = QTextOption()
-        text_option.setWrapMode(QTextOption.WrapMode.NoWrap)
+        text_option.setWrapMode(
+            QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere if width > 0 else QTextOption.WrapMode.NoWrap
+        )
         document.setDefaultTextOption(text_option)
         document.setHtml(rich)
+        document.setTextWidth(width)
         return document
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        document = self._document(option, index)
-        if document is None:
+        if not isinstance(index.data(self._role), str):
             super().paint(painter, option, index)
             return
         self.initStyleOption(option, index)
@@ -44,6 +49,9 @@ class RichTextDelegate(QStyledItemDelegate):
         option.text = ""
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)
         rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, option.widget)
+        document = self._document(option, index, rect.width())
+        if document is None:
+            return
         context = QAbstractTextDocumentLayout.PaintContext()
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         group = QPalette.ColorGroup.Normal

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
-    QSplitter,
     QStackedWidget,
     QTableView,
     QVBoxLayout,
@@ -59,6 +58,9 @@ _NOTES_STYLE = (
     "QLabel { background:#fff3cd; border:1px solid #d9a400; color:#4d3800; border-radius:4px; padding:6px 8px; }"
 )
 _MUTED = "color: palette(mid);"
+
+#: Rows a preview table shows before it scrolls.
+_VISIBLE_ROWS = 5
 
 # Pages of the stack.
 _LOADING, _EMPTY, _CONTENT = range(3)
@@ -104,6 +106,7 @@ class VariantDialog(QDialog):
         self.undo_stack = undo_stack
         self.question_id = question_id
         self.result_preview: QuestionPreview | None = None
+        self._loading = False  # the suggestions shown are being replaced: nothing to add yet
         self.setWindowTitle(f"Suggest fact variants — {question_id}")
         self.setSizeGripEnabled(True)
 
@@ -183,46 +186,37 @@ class VariantDialog(QDialog):
         return page
 
     def _build_content(self) -> QWidget:
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
-        top = QWidget(splitter)
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
-        self.suggestions_caption = QLabel(self)
-        top_layout.addWidget(self.suggestions_caption)
-        self.suggestion_view = _table(self.suggestions, top)
+        content = QWidget(self)
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.suggestions_caption = QLabel(content)
+        layout.addWidget(self.suggestions_caption)
+        self.suggestion_view = _table(self.suggestions, content)
         self.suggestion_view.setObjectName("suggestionTable")
-        self.suggestion_view.setToolTip("")
         self.suggestion_view.setAccessibleName("Suggested variants")
         header = self.suggestion_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         self.suggestion_view.installEventFilter(self)
         self.suggestion_view.selectionModel().currentRowChanged.connect(self._on_current_changed)
         self.suggestion_view.doubleClicked.connect(self._on_double_clicked)
-        top_layout.addWidget(self.suggestion_view)
-
-        bottom = QWidget(splitter)
-        bottom_layout = QVBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 4, 0, 0)
-        self.preview_caption = QLabel(self)
+        # The suggestions take the room the preview tables (sized to their rows) leave.
+        layout.addWidget(self.suggestion_view, 1)
+        self.preview_caption = QLabel(content)
         self.preview_caption.setWordWrap(True)
-        bottom_layout.addWidget(self.preview_caption)
-        self.flip_view = self._rows_view(self.flips, bottom, "Responses of this question that would flip")
-        bottom_layout.addWidget(self.flip_view, 3)
-        self.elsewhere_caption = QLabel(self)
+        layout.addSpacing(4)
+        layout.addWidget(self.preview_caption)
+        self.flip_view = self._rows_view(self.flips, content, "Responses of this question that would flip")
+        layout.addWidget(self.flip_view)
+        self.elsewhere_caption = QLabel(content)
         self.elsewhere_caption.setWordWrap(True)
-        bottom_layout.addWidget(self.elsewhere_caption)
+        layout.addWidget(self.elsewhere_caption)
         self.elsewhere_view = self._rows_view(
-            self.elsewhere, bottom, "Responses of other questions that contain the variant"
+            self.elsewhere, content, "Responses of other questions that contain the variant"
         )
-        bottom_layout.addWidget(self.elsewhere_view, 2)
-        splitter.addWidget(top)
-        splitter.addWidget(bottom)
-        splitter.setStretchFactor(0, 5)
-        splitter.setStretchFactor(1, 4)
-        splitter.setChildrenCollapsible(False)
-        return splitter
+        layout.addWidget(self.elsewhere_view)
+        return content
 
     def _rows_view(self, model: PreviewRowsModel, parent: QWidget, name: str) -> QTableView:
         view = _table(model, parent)
@@ -231,8 +225,19 @@ class VariantDialog(QDialog):
         header = view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        view.setMinimumHeight(3 * view.verticalHeader().defaultSectionSize() + header.sizeHint().height())
+        # Two lines per row: the snippet wraps instead of hiding the text after the match.
+        view.setWordWrap(True)
+        view.verticalHeader().setDefaultSectionSize(2 * view.fontMetrics().lineSpacing() + 10)
         return view
+
+    @staticmethod
+    def _fit_rows(view: QTableView, rows: int) -> None:
+        """Show up to :data:`_VISIBLE_ROWS` rows without an empty area below; none: hidden."""
+        view.setVisible(rows > 0)
+        shown = min(rows, _VISIBLE_ROWS)
+        frame = 2 * view.frameWidth()
+        header = view.horizontalHeader().sizeHint().height()
+        view.setFixedHeight(frame + header + shown * view.verticalHeader().defaultSectionSize() + 2)
 
     def _build_buttons(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -257,10 +262,15 @@ class VariantDialog(QDialog):
         return row
 
     def _size_to_screen(self) -> None:
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        available = screen.availableGeometry()
-        width = min(1240, int(available.width() * 0.86))
-        height = min(860, int(available.height() * 0.88))
+        """Most of the main window (it sits over it), never more than is useful."""
+        parent = self.parentWidget()
+        window = parent.window() if parent is not None else None
+        if window is not None and window.isVisible():
+            area = window.size()
+        else:
+            area = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry().size()
+        width = min(1240, int(area.width() * 0.86))
+        height = min(860, int(area.height() * 0.9))
         self.resize(max(720, width), max(520, height))
 
     # -- loading --------------------------------------------------------------------------
@@ -268,6 +278,7 @@ class VariantDialog(QDialog):
     def start(self) -> None:
         """Compute the suggestions and their preview in a worker (its own connection)."""
         self._stack.setCurrentIndex(_LOADING)
+        self._loading = True
         self.add_button.setEnabled(False)
         path, question_id = self.session.path, self.question_id
 
@@ -291,12 +302,17 @@ class VariantDialog(QDialog):
         if not isinstance(result, QuestionPreview):
             return
         self.result_preview = result
+        self._loading = False
         notes = result.suggestions.notes
         self.notes_label.setText(
-            "<b>Read before adding:</b><br>" + "<br>".join(f"⚠ {html.escape(n)}" for n in notes)
+            "<b>Read before adding:</b><br>" + "<br>".join(f"⚠ {html.escape(n[:1].upper() + n[1:])}" for n in notes)
         )
         self.notes_label.setVisible(bool(notes))
         self.suggestions.set_previews(result.previews)
+        self.suggestion_view.clearSpans()
+        for row in range(self.suggestions.rowCount()):
+            if self.suggestions.is_header(row):  # a kind's header reads across the table
+                self.suggestion_view.setSpan(row, 0, 1, self.suggestions.columnCount())
         previews = self.suggestions.previews()
         if not previews:
             self._stack.setCurrentIndex(_EMPTY)
@@ -318,6 +334,7 @@ class VariantDialog(QDialog):
         self.loaded.emit()
 
     def _on_failed(self, error: object) -> None:
+        self._loading = False
         self._stack.setCurrentIndex(_EMPTY)
         if isinstance(error, BaseException):
             show_error(self, "Cannot suggest variants", error)
@@ -372,6 +389,8 @@ class VariantDialog(QDialog):
             self.preview_caption.setText("")
             self.elsewhere_caption.setText("")
             self.summary_label.setText("")
+            self._fit_rows(self.flip_view, 0)
+            self._fit_rows(self.elsewhere_view, 0)
             return
         if checked:
             what = f"the {_plural(len(shown), 'checked variant')}"
@@ -398,12 +417,15 @@ class VariantDialog(QDialog):
         else:
             self.elsewhere_caption.setText("<b>Risk list:</b> no response to another question contains it")
             self.elsewhere_caption.setStyleSheet("")
-        self.elsewhere_view.setVisible(total > 0)
+        self._fit_rows(self.flip_view, flips)
+        self._fit_rows(self.elsewhere_view, self.elsewhere.rowCount())
         pipelines = list(dict.fromkeys(self.flips.row(r).pipeline for r in range(flips)))
+        subject = "Adding these" if checked else "Adding it"
+        qid = html.escape(self.question_id)
         self.summary_label.setText(
-            f"Adding {'these' if checked else 'it'} raises the factual knowledge of "
-            + (", ".join(pipelines) if pipelines else "no pipeline")
-            + f" on {html.escape(self.question_id)}."
+            f"{subject} raises the factual knowledge of {', '.join(pipelines)} on {qid}."
+            if pipelines
+            else f"{subject} changes no score of {qid} now (it may help future responses)."
         )
 
     # -- adding -------------------------------------------------------------------------------
@@ -412,7 +434,7 @@ class VariantDialog(QDialog):
         """Add the checked variants as ``<OR>`` alternatives in one undoable step (re-scoring
         the question) and close; returns how many were added (0: nothing checked or new)."""
         chosen = self.checked()
-        if not chosen or self._runner.busy:
+        if not chosen or self._loading:
             return 0
         try:
             count = push_add_fact_variants(

@@ -71,7 +71,7 @@ class SuggestionTableModel(QAbstractTableModel):
     """The suggestions grouped by kind: a header row per kind, then its suggestions, each
     with a check box (the ones "Add" adds). A header's check box checks its whole kind."""
 
-    COLUMNS = ("Variant", "Can change", "Flips here", "Elsewhere", "Risk")
+    COLUMNS = ("Variant", "Why the same", "Can change", "Flips here", "Elsewhere", "Risk")
     checked_changed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -215,8 +215,8 @@ class SuggestionTableModel(QAbstractTableModel):
             return self._display(preview, column)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(preview, column)
-        risky = (column == 4 and variant.risky) or (column == 3 and preview.elsewhere_count > 0)
-        flips = column == 2 and preview.flips_up > 0
+        risky = (column == 5 and variant.risky) or (column == 4 and preview.elsewhere_count > 0)
+        flips = column == 3 and preview.flips_up > 0
         if role == Qt.ItemDataRole.BackgroundRole:
             if risky:
                 return QBrush(_RISK_COLOURS[0])
@@ -237,44 +237,47 @@ class SuggestionTableModel(QAbstractTableModel):
         if column == 0:
             return variant.text
         if column == 1:
-            return changes_text(preview)
+            return variant.note
         if column == 2:
+            return changes_text(preview)
+        if column == 3:
             pipelines = flipped_pipelines(preview)
             return f"0 → 1: {', '.join(pipelines)}" if pipelines else "none"
-        if column == 3:
-            return str(preview.elsewhere_count) if preview.elsewhere_count else "—"
         if column == 4:
+            return str(preview.elsewhere_count) if preview.elsewhere_count else "—"
+        if column == 5:
             return ("⚠ " + ", ".join(risk_badge(r) for r in variant.risks)) if variant.risks else "—"
         return ""
 
     @staticmethod
     def _tooltip(preview: VariantPreview, column: int) -> str:
         variant = preview.variant
-        if column == 0:
+        if column in (0, 1):
             same = f"{variant.note}." if variant.note else ""
             group = " An <AND> alternative: a response must contain every part." if variant.and_group else ""
             return f"{same} Respells “{variant.source}”.{group}".strip()
-        if column == 1:
-            return "Which Factual Knowledge score this variant can raise: exact and/or quasi-exact."
         if column == 2:
+            return "Which Factual Knowledge score this variant can raise: exact and/or quasi-exact."
+        if column == 3:
             count = preview.flips_up
             if not count:
                 return "No response to this question would change: no pipeline writes it so here."
             return f"{_plural(count, 'response')} to this question would go from 0 to 1."
-        if column == 3:
+        if column == 4:
             if not preview.elsewhere_count:
                 return "No response to another question contains this variant."
             return (
                 f"{_plural(preview.elsewhere_count, 'response')} to other questions contain this "
                 "variant: it is not specific to this fact."
             )
-        if column == 4:
+        if column == 5:
             return "\n".join(f"⚠ {r}" for r in variant.risks) or "No known false-match risk."
         return ""
 
 
 _COLUMN_TIPS = (
     "The alternative to add to the fact (<OR>); check the ones to add",
+    "Why it stands for exactly the same value (never a rounding)",
     "Which Factual Knowledge scores it can change (exact, quasi-exact)",
     "Pipelines of this question whose score it raises from 0 to 1",
     "Responses to other questions that contain it (would match there: a false-match risk)",
