@@ -127,16 +127,24 @@ def test_the_current_suggestion_shows_its_flips_with_the_match_highlighted(
     dialog.suggestion_view.setCurrentIndex(dialog.suggestions.index(row, 0))
     flips = dialog.flips
     assert flips.rowCount() == 1
-    assert [flips.index(0, c).data() for c in range(3)] == [Q03_VARIANT, "Pipeline3", "exact 0 → 1, quasi 0 → 1"]
+    assert [flips.index(0, c).data() for c in range(3)] == [
+        Q03_VARIANT,
+        "Pipeline3",
+        "exact 0 → 1, quasi 0 → 1",
+    ]
     snippet = flips.index(0, 3).data()
-    assert Q03_VARIANT in snippet and "[[" not in snippet
+    assert Q03_VARIANT in snippet
+    assert "[[" not in snippet
     rich = flips.index(0, 3).data(HTML_ROLE)
-    assert f"{Q03_VARIANT}</span>" in rich and "text-decoration:underline" in rich
+    assert f"{Q03_VARIANT}</span>" in rich
+    assert "text-decoration:underline" in rich
     assert "not checked" in dialog.preview_caption.text()
     assert not dialog.add_button.isEnabled()  # nothing checked yet
     # A suggestion that flips nothing here shows no rows and says so.
     quiet = next(p for p in dialog.suggestions.previews() if not p.flips)
-    dialog.suggestion_view.setCurrentIndex(dialog.suggestions.index(dialog.suggestions.row_of(quiet.variant.text), 0))
+    dialog.suggestion_view.setCurrentIndex(
+        dialog.suggestions.index(dialog.suggestions.row_of(quiet.variant.text), 0)
+    )
     assert flips.rowCount() == 0
     assert dialog.flip_view.isHidden()
     assert "no response of q03 would change" in dialog.preview_caption.text()
@@ -237,7 +245,8 @@ def test_the_generators_notes_are_shown_above_the_suggestions(
     dialog = _dialog(qtbot, session, stack, "q02")
     assert dialog.notes_label.isVisible()
     text = dialog.notes_label.text()
-    assert "3 different values" in text and "134,183,000,000" in text
+    assert "3 different values" in text
+    assert "134,183,000,000" in text
     quiet = _dialog(qtbot, session, stack, "q03")
     assert quiet.notes_label.isHidden()
 
@@ -248,7 +257,8 @@ def test_a_fact_without_other_spellings_shows_the_empty_state(
     assert _job_texts(session.path, "q01") == []  # "CEO of Amazon" … has no respelling
     dialog = _dialog(qtbot, session, stack, "q01")
     empty = [label for label in dialog.findChildren(type(dialog.notes_label)) if label.text() == EMPTY_TEXT]
-    assert len(empty) == 1 and empty[0].isVisible()
+    assert len(empty) == 1
+    assert empty[0].isVisible()
     assert dialog.suggestions.rowCount() == 0
     assert not dialog.add_button.isEnabled()
     assert dialog.add_checked() == 0
@@ -299,7 +309,8 @@ def test_the_button_next_to_the_fact_opens_the_dialog_and_the_grid_follows_an_ad
     qtbot.waitUntil(lambda: not window.detail.variants_button.isHidden())
     window.detail.variants_button.click()
     dialog = window.review.variant_dialog
-    assert dialog is not None and dialog.question_id == "q03"
+    assert dialog is not None
+    assert dialog.question_id == "q03"
     qtbot.waitUntil(lambda: dialog.suggestions.rowCount() > 0, timeout=TIMEOUT)
     dialog.check(Q03_VARIANT)
     dialog.add_checked()
@@ -310,7 +321,8 @@ def test_the_button_next_to_the_fact_opens_the_dialog_and_the_grid_follows_an_ad
     assert list(grid.values[FACTUAL_KNOWLEDGE][row]) == [0.0, 0.0, 1.0]
     assert "Pipeline3 factual knowledge 0 → 1" in window.statusBar().currentMessage()
     detail = window.detail.detail()
-    assert detail is not None and detail.item.fact == f"{Q03_FACT}<OR>{Q03_VARIANT}"
+    assert detail is not None
+    assert detail.item.fact == f"{Q03_FACT}<OR>{Q03_VARIANT}"
     window.undo_stack.undo()
     reverted = window.grid.grid()
     assert reverted is not None
@@ -321,7 +333,8 @@ def test_the_button_next_to_the_fact_opens_the_dialog_and_the_grid_follows_an_ad
     window.grid.table_view().setFocus()
     qtbot.keyClick(window.grid.table_view(), Qt.Key.Key_V)
     second = window.review.variant_dialog
-    assert second is not None and second is not dialog
+    assert second is not None
+    assert second is not dialog
     qtbot.waitUntil(lambda: second.suggestions.rowCount() > 0, timeout=TIMEOUT)
     second.reject()
     window.close()

@@ -72,4 +72,3 @@ class RichTextDelegate(QStyledItemDelegate):
             return super().sizeHint(option, index)
         size = document.size()
         return QSize(int(size.width()), int(size.height()))
-

@@ -208,7 +208,9 @@ class AddFactVariantsCommand(EditGoldenCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            result = project_edits.edit_golden_item(self.session.project, self.new_item, reviewer=self.reviewer)
+            result = project_edits.edit_golden_item(
+                self.session.project, self.new_item, reviewer=self.reviewer
+            )
             count = len(self.variants)
             return f"Added {count} fact variant{'s' if count > 1 else ''}. {result.message()}"
 
@@ -216,7 +218,9 @@ class AddFactVariantsCommand(EditGoldenCommand):
 
     def undo(self) -> None:
         def step() -> str:
-            result = project_edits.edit_golden_item(self.session.project, self.old_item, reviewer=self.reviewer)
+            result = project_edits.edit_golden_item(
+                self.session.project, self.old_item, reviewer=self.reviewer
+            )
             return f"Undone: {self.text()}. {result.message()}"
 
         self._apply(step, "undo")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -55,7 +55,8 @@ EMPTY_DETAIL = (
 )
 LOADING_TEXT = "Looking for other spellings of the fact…"
 _NOTES_STYLE = (
-    "QLabel { background:#fff3cd; border:1px solid #d9a400; color:#4d3800; border-radius:4px; padding:6px 8px; }"
+    "QLabel { background:#fff3cd; border:1px solid #d9a400; color:#4d3800;"
+    " border-radius:4px; padding:6px 8px; }"
 )
 _MUTED = "color: palette(mid);"
 
@@ -70,9 +71,9 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _table(model: QObject, parent: QWidget) -> QTableView:
+def _table(model: QAbstractItemModel, parent: QWidget) -> QTableView:
     view = QTableView(parent)
-    view.setModel(model)  # type: ignore[arg-type]
+    view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -258,7 +259,7 @@ class VariantDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         row.addWidget(self.buttons)
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self, activated=self.add_checked)
+            QShortcut(QKeySequence(keys), self, self.add_checked)
         return row
 
     def _size_to_screen(self) -> None:
@@ -293,9 +294,7 @@ class VariantDialog(QDialog):
         item = self.session.project.golden_item(self.question_id)
         question = item.question if item is not None else ""
         fact = item.fact if item is not None else ""
-        self.question_label.setText(
-            f"<b>{html.escape(self.question_id)}</b> · {html.escape(question)}"
-        )
+        self.question_label.setText(f"<b>{html.escape(self.question_id)}</b> · {html.escape(question)}")
         self.fact_label.setText(fact_html(fact, "") if fact.strip() else "<i>(no fact)</i>")
 
     def _on_loaded(self, result: object) -> None:
@@ -305,7 +304,8 @@ class VariantDialog(QDialog):
         self._loading = False
         notes = result.suggestions.notes
         self.notes_label.setText(
-            "<b>Read before adding:</b><br>" + "<br>".join(f"⚠ {html.escape(n[:1].upper() + n[1:])}" for n in notes)
+            "<b>Read before adding:</b><br>"
+            + "<br>".join(f"⚠ {html.escape(n[:1].upper() + n[1:])}" for n in notes)
         )
         self.notes_label.setVisible(bool(notes))
         self.suggestions.set_previews(result.previews)
@@ -411,7 +411,7 @@ class VariantDialog(QDialog):
             more = f" (first {listed} shown)" if listed < total else ""
             self.elsewhere_caption.setText(
                 f"<b>⚠ False-match risk:</b> {_plural(total, 'response')} to other questions "
-                f"contain {'it' if len(shown) == 1 else 'them'}{more} — the variant is not specific to this fact"
+                f"contain {'it' if len(shown) == 1 else 'them'}{more} — not specific to this fact"
             )
             self.elsewhere_caption.setStyleSheet("color: #7a4b00;")
         else:

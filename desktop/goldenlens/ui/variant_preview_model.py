@@ -185,94 +185,93 @@ class SuggestionTableModel(QAbstractTableModel):
         return self._suggestion_data(index.row(), entry, index.column(), role)
 
     def _header_data(self, row: int, kind: VariantKind, column: int, role: int) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and column == 0:
-            return f"{KIND_LABELS[kind]} ({len(self._kind_rows(row))})"
-        if role == Qt.ItemDataRole.CheckStateRole and column == 0:
-            rows = self._kind_rows(row)
+        styled: dict[int, Any] = {
+            Qt.ItemDataRole.FontRole: _BOLD,
+            Qt.ItemDataRole.BackgroundRole: QBrush(_HEADER_COLOURS[0]),
+            Qt.ItemDataRole.ForegroundRole: QBrush(_HEADER_COLOURS[1]),
+            Qt.ItemDataRole.ToolTipRole: f"Check to add every {KIND_LABELS[kind].lower()} variant",
+        }
+        if column != 0:
+            return styled.get(role)
+        rows = self._kind_rows(row)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{KIND_LABELS[kind]} ({len(rows)})"
+        if role == Qt.ItemDataRole.CheckStateRole:
             count = sum(1 for r in rows if r in self._checked)
             if count == 0:
                 return Qt.CheckState.Unchecked
             return Qt.CheckState.Checked if count == len(rows) else Qt.CheckState.PartiallyChecked
-        if role == Qt.ItemDataRole.FontRole:
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.BackgroundRole:
-            return QBrush(_HEADER_COLOURS[0])
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(_HEADER_COLOURS[1])
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"Check to add every {KIND_LABELS[kind].lower()} variant"
-        return None
+        return styled.get(role)
 
     def _suggestion_data(self, row: int, preview: VariantPreview, column: int, role: int) -> Any:
-        variant = preview.variant
-        if role == PREVIEW_ROLE:
-            return preview
-        if role == Qt.ItemDataRole.CheckStateRole and column == 0:
-            return Qt.CheckState.Checked if row in self._checked else Qt.CheckState.Unchecked
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(preview, column)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(preview, column)
-        risky = (column == 5 and variant.risky) or (column == 4 and preview.elsewhere_count > 0)
-        flips = column == 3 and preview.flips_up > 0
-        if role == Qt.ItemDataRole.BackgroundRole:
-            if risky:
-                return QBrush(_RISK_COLOURS[0])
-            if flips:
-                return QBrush(_FLIP_COLOURS[0])
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if risky:
-                return QBrush(_RISK_COLOURS[1])
-            if flips:
-                return QBrush(_FLIP_COLOURS[1])
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{self._display(preview, column)}"
-        return None
+        if role == Qt.ItemDataRole.CheckStateRole:
+            checked = Qt.CheckState.Checked if row in self._checked else Qt.CheckState.Unchecked
+            return checked if column == 0 else None
+        colours = _cell_colours(preview, column)
+        by_role: dict[int, Any] = {
+            PREVIEW_ROLE: lambda: preview,
+            Qt.ItemDataRole.DisplayRole: lambda: _suggestion_texts(preview)[column],
+            Qt.ItemDataRole.AccessibleTextRole: lambda: _suggestion_texts(preview)[column],
+            Qt.ItemDataRole.ToolTipRole: lambda: _suggestion_tips(preview)[column],
+            Qt.ItemDataRole.BackgroundRole: lambda: QBrush(colours[0]) if colours else None,
+            Qt.ItemDataRole.ForegroundRole: lambda: QBrush(colours[1]) if colours else None,
+        }
+        value = by_role.get(role)
+        return value() if value is not None else None
 
-    @staticmethod
-    def _display(preview: VariantPreview, column: int) -> str:
-        variant = preview.variant
-        if column == 0:
-            return variant.text
-        if column == 1:
-            return variant.note
-        if column == 2:
-            return changes_text(preview)
-        if column == 3:
-            pipelines = flipped_pipelines(preview)
-            return f"0 → 1: {', '.join(pipelines)}" if pipelines else "none"
-        if column == 4:
-            return str(preview.elsewhere_count) if preview.elsewhere_count else "—"
-        if column == 5:
-            return ("⚠ " + ", ".join(risk_badge(r) for r in variant.risks)) if variant.risks else "—"
-        return ""
 
-    @staticmethod
-    def _tooltip(preview: VariantPreview, column: int) -> str:
-        variant = preview.variant
-        if column in (0, 1):
-            same = f"{variant.note}." if variant.note else ""
-            group = " An <AND> alternative: a response must contain every part." if variant.and_group else ""
-            return f"{same} Respells “{variant.source}”.{group}".strip()
-        if column == 2:
-            return "Which Factual Knowledge score this variant can raise: exact and/or quasi-exact."
-        if column == 3:
-            count = preview.flips_up
-            if not count:
-                return "No response to this question would change: no pipeline writes it so here."
-            return f"{_plural(count, 'response')} to this question would go from 0 to 1."
-        if column == 4:
-            if not preview.elsewhere_count:
-                return "No response to another question contains this variant."
-            return (
-                f"{_plural(preview.elsewhere_count, 'response')} to other questions contain this "
-                "variant: it is not specific to this fact."
-            )
-        if column == 5:
-            return "\n".join(f"⚠ {r}" for r in variant.risks) or "No known false-match risk."
-        return ""
+def _bold() -> QFont:
+    font = QFont()
+    font.setBold(True)
+    return font
+
+
+_BOLD = _bold()
+
+
+def _cell_colours(preview: VariantPreview, column: int) -> tuple[QColor, QColor] | None:
+    """Amber for a risk (a known one, or matches in other questions), green for flips."""
+    if (column == 5 and preview.variant.risky) or (column == 4 and preview.elsewhere_count > 0):
+        return _RISK_COLOURS
+    if column == 3 and preview.flips_up > 0:
+        return _FLIP_COLOURS
+    return None
+
+
+def _suggestion_texts(preview: VariantPreview) -> tuple[str, ...]:
+    """The displayed cells of one suggestion row, by column."""
+    variant = preview.variant
+    pipelines = flipped_pipelines(preview)
+    return (
+        variant.text,
+        variant.note,
+        changes_text(preview),
+        f"0 → 1: {', '.join(pipelines)}" if pipelines else "none",
+        str(preview.elsewhere_count) if preview.elsewhere_count else "—",
+        ("⚠ " + ", ".join(risk_badge(r) for r in variant.risks)) if variant.risks else "—",
+    )
+
+
+def _suggestion_tips(preview: VariantPreview) -> tuple[str, ...]:
+    """The tooltips of one suggestion row, by column: each explains its cell."""
+    variant = preview.variant
+    same = f"{variant.note}." if variant.note else ""
+    group = " An <AND> alternative: a response must contain every part." if variant.and_group else ""
+    what = f"{same} Respells “{variant.source}”.{group}".strip()
+    flips = (
+        f"{_plural(preview.flips_up, 'response')} to this question would go from 0 to 1."
+        if preview.flips_up
+        else "No response to this question would change: no pipeline writes it so here."
+    )
+    elsewhere = (
+        f"{_plural(preview.elsewhere_count, 'response')} to other questions contain this "
+        "variant: it is not specific to this fact."
+        if preview.elsewhere_count
+        else "No response to another question contains this variant."
+    )
+    risks = "\n".join(f"⚠ {r}" for r in variant.risks) or "No known false-match risk."
+    changes = "Which Factual Knowledge score this variant can raise: exact and/or quasi-exact."
+    return (what, what, changes, flips, elsewhere, risks)
 
 
 _COLUMN_TIPS = (
@@ -331,17 +330,20 @@ class PreviewRowsModel(QAbstractTableModel):
             return None
         preview, row = self._rows[index.row()]
         column = index.column()
-        if role == HTML_ROLE and column == self.snippet_column:
-            return snippet_html(row.snippet)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(preview, row, column)
+        if role == HTML_ROLE:
+            return snippet_html(row.snippet) if column == self.snippet_column else None
         if role == Qt.ItemDataRole.ToolTipRole:
-            if column == self.snippet_column:
-                return row.snippet.replace("[[", "«").replace("]]", "»")
-            if self.kind is RowKind.FLIP and column == 2 and row.stored is not None:
-                return "The run's stored score differs from the current fact's: rescore the project."
-            return row.risk or None
+            return self._tooltip(row, column)
         return None
+
+    def _tooltip(self, row: PreviewRow, column: int) -> str | None:
+        if column == self.snippet_column:
+            return row.snippet.replace("[[", "«").replace("]]", "»")
+        if self.kind is RowKind.FLIP and column == 2 and row.stored is not None:
+            return "The run's stored score differs from the current fact's: rescore the project."
+        return row.risk or None
 
     def _display(self, preview: VariantPreview, row: PreviewRow, column: int) -> str:
         if column == 0:
