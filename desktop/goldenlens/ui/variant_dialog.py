@@ -58,7 +58,7 @@ _NOTES_STYLE = (
     "QLabel { background:#fff3cd; border:1px solid #d9a400; color:#4d3800;"
     " border-radius:4px; padding:6px 8px; }"
 )
-_MUTED = "color: palette(mid);"
+_MUTED = "color: #5f6368;"  # muted, still above 4.5:1 on the window background
 
 #: Rows a preview table shows before it scrolls.
 _VISIBLE_ROWS = 5
@@ -217,6 +217,7 @@ class VariantDialog(QDialog):
             self.elsewhere, content, "Responses of other questions that contain the variant"
         )
         layout.addWidget(self.elsewhere_view)
+        layout.addStretch(0)  # below a short suggestion list, not inside it
         return content
 
     def _rows_view(self, model: PreviewRowsModel, parent: QWidget, name: str) -> QTableView:
@@ -330,6 +331,14 @@ class VariantDialog(QDialog):
                 QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
             )
             self.suggestion_view.setFocus()
+            # As tall as its rows (plus room for one more), no taller: the preview sits close.
+            view = self.suggestion_view
+            rows = self.suggestions.rowCount() + 1
+            view.setMaximumHeight(
+                2 * view.frameWidth()
+                + view.horizontalHeader().sizeHint().height()
+                + rows * view.verticalHeader().defaultSectionSize()
+            )
         self._on_checked_changed()
         self.loaded.emit()
 
@@ -409,9 +418,11 @@ class VariantDialog(QDialog):
         if total:
             listed = self.elsewhere.rowCount()
             more = f" (first {listed} shown)" if listed < total else ""
+            verb = "contains" if total == 1 else "contain"
+            which = "it" if len(shown) == 1 else "a variant shown"
             self.elsewhere_caption.setText(
                 f"<b>⚠ False-match risk:</b> {_plural(total, 'response')} to other questions "
-                f"contain {'it' if len(shown) == 1 else 'them'}{more} — not specific to this fact"
+                f"{verb} {which}{more} — not specific to this fact"
             )
             self.elsewhere_caption.setStyleSheet("color: #7a4b00;")
         else:
@@ -420,7 +431,7 @@ class VariantDialog(QDialog):
         self._fit_rows(self.flip_view, flips)
         self._fit_rows(self.elsewhere_view, self.elsewhere.rowCount())
         pipelines = list(dict.fromkeys(self.flips.row(r).pipeline for r in range(flips)))
-        subject = "Adding these" if checked else "Adding it"
+        subject = "Adding these" if len(shown) > 1 else "Adding it"
         qid = html.escape(self.question_id)
         self.summary_label.setText(
             f"{subject} raises the factual knowledge of {', '.join(pipelines)} on {qid}."
