@@ -355,3 +355,26 @@ def test_the_models_pass_the_qt_model_tester(
     flips.set_previews(previews)
     qtmodeltester.check(flips)
     assert flips.rowCount() == sum(len(p.flips) for p in previews)
+
+
+def test_push_add_fact_variant_takes_an_and_group(variant_session: ProjectSession, stack: QUndoStack) -> None:
+    from goldenlens.ui.undo_commands import push_add_fact_variant
+
+    with pytest.raises(ValueError, match="cannot contain"):  # a whole group needs and_group
+        push_add_fact_variant(stack, variant_session, "q4", "Amazon<AND>12,500 million")
+    assert push_add_fact_variant(stack, variant_session, "q4", "Amazon<AND>12,500 million", and_group=True)
+    assert _fact(variant_session, "q4") == "Amazon<AND>12.5 billion<OR>Amazon<AND>12,500 million"
+    assert _fk(variant_session, "q4", "Pipeline1") == 1.0
+    stack.undo()
+    assert _fact(variant_session, "q4") == "Amazon<AND>12.5 billion"
+    assert _fk(variant_session, "q4", "Pipeline1") == 0.0
+
+
+def test_a_snippet_marks_only_the_matched_text() -> None:
+    from goldenlens.ui.highlight_html import snippet_html
+
+    rich = snippet_html("…offices are at [[410 Terry Ave. N.]], Seattle…")
+    assert ">410 Terry Ave. N.</span>, Seattle…" in rich
+    assert "[[" not in rich
+    assert "]]" not in rich
+    assert "<span" not in snippet_html("no match here")  # plain, nothing marked

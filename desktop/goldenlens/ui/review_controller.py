@@ -285,8 +285,13 @@ class ReviewController(QObject):
         """Open the fact-variant dialog on ``question_id`` (``None``: no project open)."""
         if self._session is None:
             return None
-        self.variant_dialog = open_variant_dialog(self._window, self._session, self._undo, question_id)
-        return self.variant_dialog
+        dialog = open_variant_dialog(self._window, self._session, self._undo, question_id)
+        dialog.destroyed.connect(self._on_variant_dialog_destroyed)
+        self.variant_dialog = dialog
+        return dialog
+
+    def _on_variant_dialog_destroyed(self) -> None:
+        self.variant_dialog = None  # deleted on close: never hand out a dead dialog
 
     def ask_reviewer_name(self) -> None:
         if self._session is None:
@@ -302,3 +307,5 @@ class ReviewController(QObject):
 
     def shutdown(self) -> None:
         self._loader.shutdown()
+        if self.variant_dialog is not None:
+            self.variant_dialog.shutdown()

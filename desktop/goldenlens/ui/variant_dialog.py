@@ -478,12 +478,16 @@ class VariantDialog(QDialog):
             return True
         return super().eventFilter(watched, event)
 
-    def done(self, result: int) -> None:
+    def shutdown(self) -> None:
+        """Cancel the computation and wait for its worker (on close, and when the app quits)."""
         self._runner.shutdown()
+
+    def done(self, result: int) -> None:
+        self.shutdown()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self._runner.shutdown()
+        self.shutdown()
         super().closeEvent(event)
 
 
