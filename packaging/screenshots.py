@@ -79,6 +79,8 @@ def main() -> None:
     window.tabs.setCurrentIndex(0)  # the review tab
 
     dialog = _variant_dialog(window, "q03")
+    dialog.resize(1180, 620)  # the README shows the dialog as wide as the page, not the window's size
+    _spin(0.3)
     dialog.grab().save(str(args.out / "variants.png"))
     dialog.reject()
 
