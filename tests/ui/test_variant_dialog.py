@@ -378,3 +378,23 @@ def test_a_snippet_marks_only_the_matched_text() -> None:
     assert "[[" not in rich
     assert "]]" not in rich
     assert "<span" not in snippet_html("no match here")  # plain, nothing marked
+
+
+def test_closing_while_the_preview_runs_does_not_wait_for_it(
+    qtbot: QtBot, session: ProjectSession, stack: QUndoStack
+) -> None:
+    from PySide6.QtWidgets import QWidget
+
+    from goldenlens.ui.preview_model import LatestJobRunner
+    from goldenlens.ui.variant_dialog import RUNNER_NAME
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    dialog = VariantDialog(session, stack, "q02", host)
+    dialog.start()
+    dialog.reject()  # before the worker could report: the job is cancelled, not awaited
+    runners = host.findChildren(LatestJobRunner, RUNNER_NAME)
+    assert len(runners) == 1  # handed to the window, which the app waits for on quit
+    assert dialog.findChildren(LatestJobRunner) == []
+    qtbot.waitUntil(lambda: not host.findChildren(LatestJobRunner, RUNNER_NAME), timeout=TIMEOUT)
+    assert stack.count() == 0

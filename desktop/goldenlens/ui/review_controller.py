@@ -25,12 +25,13 @@ from goldenlens.ui.detail_pane import DetailPane
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_editor import GoldenEditor
 from goldenlens.ui.override_dialog import request_override
+from goldenlens.ui.preview_model import LatestJobRunner
 from goldenlens.ui.score_grid import ScoreGrid
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.shortcuts import keys_for
 from goldenlens.ui.summary_view import SummaryView
 from goldenlens.ui.undo_commands import curation_messages, push_add_fact_variant
-from goldenlens.ui.variant_dialog import VariantDialog, open_variant_dialog
+from goldenlens.ui.variant_dialog import RUNNER_NAME, VariantDialog, open_variant_dialog
 from goldenlens.ui.workers import JobRunner
 
 _REVIEW_KEYS = {
@@ -309,3 +310,6 @@ class ReviewController(QObject):
         self._loader.shutdown()
         if self.variant_dialog is not None:
             self.variant_dialog.shutdown()
+        # Previews cancelled by closing their dialog may still be winding down.
+        for runner in self._window.findChildren(LatestJobRunner, RUNNER_NAME):
+            runner.shutdown()

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.variant_preview import QuestionPreview, RowKind, VariantPreview
-from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
 from goldenlens.jobs.variant_preview import preview_open_project_variants
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.errors import show_error
@@ -54,6 +54,9 @@ EMPTY_DETAIL = (
     "spelling that could change a score, or every spelling is already an alternative."
 )
 LOADING_TEXT = "Looking for other spellings of the fact…"
+#: Object name of the dialog's job runner (still running after the dialog closed, it is
+#: handed to the main window, which waits for it when the app quits).
+RUNNER_NAME = "variantPreviewRunner"
 _NOTES_STYLE = (
     "QLabel { background:#fff3cd; border:1px solid #d9a400; color:#4d3800;"
     " border-radius:4px; padding:6px 8px; }"
@@ -115,8 +118,10 @@ class VariantDialog(QDialog):
         self.flips = PreviewRowsModel(RowKind.FLIP, self)
         self.elsewhere = PreviewRowsModel(RowKind.ELSEWHERE, self)
         self._runner = LatestJobRunner(self, name="variants")
+        self._runner.setObjectName(RUNNER_NAME)
         self._runner.succeeded.connect(self._on_loaded)
         self._runner.failed.connect(self._on_failed)
+        self._runner.progressed.connect(self._on_progress)
 
         layout = QVBoxLayout(self)
         layout.setSpacing(8)
@@ -172,6 +177,11 @@ class VariantDialog(QDialog):
         label.setFont(font)
         label.setObjectName("emptyTitle" if detail else "loadingTitle")
         box.addWidget(label)
+        if not detail:
+            self.loading_label = QLabel("", page)
+            self.loading_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            self.loading_label.setStyleSheet(_MUTED)
+            box.addWidget(self.loading_label)
         if detail:
             text = QLabel(detail, page)
             text.setWordWrap(True)
@@ -284,10 +294,10 @@ class VariantDialog(QDialog):
         self.add_button.setEnabled(False)
         path, question_id = self.session.path, self.question_id
 
-        def job(_progress: ProgressFn, cancel: CancelToken) -> QuestionPreview:
+        def job(progress: ProgressFn, cancel: CancelToken) -> QuestionPreview:
             with ProjectQueries.open(path) as project:
                 cancel.raise_if_cancelled()
-                return preview_open_project_variants(project, question_id)
+                return preview_open_project_variants(project, question_id, progress=progress, cancel=cancel)
 
         self._runner.request(job)
 
@@ -341,6 +351,13 @@ class VariantDialog(QDialog):
             )
         self._on_checked_changed()
         self.loaded.emit()
+
+    def _on_progress(self, progress: object) -> None:
+        if isinstance(progress, Progress) and progress.total:
+            self.loading_label.setText(
+                f"Previewing {progress.done:,} of {_plural(progress.total, 'suggestion')} "
+                "against every response of the project…"
+            )
 
     def _on_failed(self, error: object) -> None:
         self._loading = False
@@ -479,15 +496,31 @@ class VariantDialog(QDialog):
         return super().eventFilter(watched, event)
 
     def shutdown(self) -> None:
-        """Cancel the computation and wait for its worker (on close, and when the app quits)."""
+        """Cancel the computation and wait for its worker (when the app quits)."""
         self._runner.shutdown()
 
+    def _release_runner(self) -> None:
+        """Closing must not wait for a preview still running on a large project: the job is
+        cancelled (it stops at its next suggestion) and its runner, detached from this dialog,
+        lives on in the parent window until the worker ends, then deletes itself."""
+        runner, parent = self._runner, self.parentWidget()
+        if not runner.busy:
+            return
+        if parent is None:
+            runner.shutdown()
+            return
+        for signal in (runner.succeeded, runner.failed, runner.progressed):
+            signal.disconnect()
+        runner.cancel()
+        runner.setParent(parent.window())
+        runner.busy_changed.connect(lambda busy: None if busy else runner.deleteLater())
+
     def done(self, result: int) -> None:
-        self.shutdown()
+        self._release_runner()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.shutdown()
+        self._release_runner()
         super().closeEvent(event)
 
 
