@@ -125,7 +125,7 @@ def test_the_current_suggestion_shows_its_flips_with_the_match_highlighted(
     dialog = _dialog(qtbot, session, stack, "q03")
     row = dialog.suggestions.row_of(Q03_VARIANT)
     dialog.suggestion_view.setCurrentIndex(dialog.suggestions.index(row, 0))
-    flips = dialog.flips
+    flips = dialog.preview.flips
     assert flips.rowCount() == 1
     assert [flips.index(0, c).data() for c in range(3)] == [
         Q03_VARIANT,
@@ -138,7 +138,7 @@ def test_the_current_suggestion_shows_its_flips_with_the_match_highlighted(
     rich = flips.index(0, 3).data(HTML_ROLE)
     assert f"{Q03_VARIANT}</span>" in rich
     assert "text-decoration:underline" in rich
-    assert "not checked" in dialog.preview_caption.text()
+    assert "not checked" in dialog.preview.caption.text()
     assert not dialog.add_button.isEnabled()  # nothing checked yet
     # A suggestion that flips nothing here shows no rows and says so.
     quiet = next(p for p in dialog.suggestions.previews() if not p.flips)
@@ -146,8 +146,8 @@ def test_the_current_suggestion_shows_its_flips_with_the_match_highlighted(
         dialog.suggestions.index(dialog.suggestions.row_of(quiet.variant.text), 0)
     )
     assert flips.rowCount() == 0
-    assert dialog.flip_view.isHidden()
-    assert "no response of q03 would change" in dialog.preview_caption.text()
+    assert dialog.preview.flip_view.isHidden()
+    assert "no response of q03 would change" in dialog.preview.caption.text()
 
 
 # -- adding and undoing -------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def test_several_checked_variants_are_one_undoable_step(
         dialog.check(text)
     in_order = [p.variant.text for p in dialog.suggestions.previews() if p.variant.text in chosen]
     assert [p.variant.text for p in dialog.checked()] == in_order == ["410 Terry Ave. N.", "410 Terry Ave N"]
-    assert dialog.flips.rowCount() == 2  # each checked variant's own flip of Pipeline3
+    assert dialog.preview.flips.rowCount() == 2  # each checked variant's own flip of Pipeline3
     assert dialog.add_checked() == 2
     assert stack.count() == 1
     assert _fact(session, "q03") == f"{Q03_FACT}<OR>410 Terry Ave. N.<OR>410 Terry Ave N"
@@ -223,12 +223,12 @@ def test_the_risk_list_shows_responses_of_other_questions_that_contain_the_varia
     # q5/Pipeline3 was written with q1's figure "$134,400 million".
     dialog = _dialog(qtbot, variant_session, stack, "q1")
     dialog.check("134,400 million")
-    model = dialog.elsewhere
+    model = dialog.preview.elsewhere
     assert model.rowCount() == 1
     assert [model.index(0, c).data() for c in range(3)] == ["134,400 million", "q5", "Pipeline3"]
     assert "134,400 million" in model.index(0, 3).data()
-    assert not dialog.elsewhere_view.isHidden()
-    assert "1 response to other questions" in dialog.elsewhere_caption.text()
+    assert not dialog.preview.elsewhere_view.isHidden()
+    assert "1 response to other questions" in dialog.preview.elsewhere_caption.text()
     row = dialog.suggestions.row_of("134,400 million")
     assert dialog.suggestions.index(row, 4).data() == "1"
     # A bare digit string carries its risk badge; the tooltip explains it.
@@ -351,7 +351,7 @@ def test_the_models_pass_the_qt_model_tester(
     suggestions = SuggestionTableModel()
     suggestions.set_previews(previews)
     qtmodeltester.check(suggestions)
-    flips = PreviewRowsModel(dialog.flips.kind)
+    flips = PreviewRowsModel(dialog.preview.flips.kind)
     flips.set_previews(previews)
     qtmodeltester.check(flips)
     assert flips.rowCount() == sum(len(p.flips) for p in previews)

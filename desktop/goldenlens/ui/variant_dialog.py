@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QAbstractItemModel, QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -30,22 +29,21 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QStackedWidget,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from goldenlens.core.variant_preview import QuestionPreview, RowKind, VariantPreview
+from goldenlens.core.variant_preview import QuestionPreview, VariantPreview
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
 from goldenlens.jobs.variant_preview import preview_open_project_variants
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.errors import show_error
+from goldenlens.ui.flip_preview_panel import FlipPreviewPanel, plain_table, plural
 from goldenlens.ui.highlight_html import fact_html
 from goldenlens.ui.preview_model import LatestJobRunner
-from goldenlens.ui.rich_text_delegate import RichTextDelegate
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.undo_commands import push_add_fact_variants
-from goldenlens.ui.variant_preview_model import HTML_ROLE, PreviewRowsModel, SuggestionTableModel
+from goldenlens.ui.variant_preview_model import SuggestionTableModel
 
 EMPTY_TEXT = "No other spelling of this fact found"
 EMPTY_DETAIL = (
@@ -63,29 +61,8 @@ _NOTES_STYLE = (
 )
 _MUTED = "color: #5f6368;"  # muted, still above 4.5:1 on the window background
 
-#: Rows a preview table shows before it scrolls.
-_VISIBLE_ROWS = 5
-
 # Pages of the stack.
 _LOADING, _EMPTY, _CONTENT = range(3)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def _table(model: QAbstractItemModel, parent: QWidget) -> QTableView:
-    view = QTableView(parent)
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.setWordWrap(False)
-    view.verticalHeader().setVisible(False)
-    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 10)
-    view.setTabKeyNavigation(False)  # Tab moves to the next widget, arrows move in the table
-    return view
 
 
 class VariantDialog(QDialog):
@@ -115,8 +92,6 @@ class VariantDialog(QDialog):
         self.setSizeGripEnabled(True)
 
         self.suggestions = SuggestionTableModel(self)
-        self.flips = PreviewRowsModel(RowKind.FLIP, self)
-        self.elsewhere = PreviewRowsModel(RowKind.ELSEWHERE, self)
         self._runner = LatestJobRunner(self, name="variants")
         self._runner.setObjectName(RUNNER_NAME)
         self._runner.succeeded.connect(self._on_loaded)
@@ -202,7 +177,7 @@ class VariantDialog(QDialog):
         layout.setContentsMargins(0, 0, 0, 0)
         self.suggestions_caption = QLabel(content)
         layout.addWidget(self.suggestions_caption)
-        self.suggestion_view = _table(self.suggestions, content)
+        self.suggestion_view = plain_table(self.suggestions, content)
         self.suggestion_view.setObjectName("suggestionTable")
         self.suggestion_view.setAccessibleName("Suggested variants")
         header = self.suggestion_view.horizontalHeader()
@@ -214,42 +189,10 @@ class VariantDialog(QDialog):
         self.suggestion_view.doubleClicked.connect(self._on_double_clicked)
         # The suggestions take the room the preview tables (sized to their rows) leave.
         layout.addWidget(self.suggestion_view, 1)
-        self.preview_caption = QLabel(content)
-        self.preview_caption.setWordWrap(True)
-        layout.addSpacing(4)
-        layout.addWidget(self.preview_caption)
-        self.flip_view = self._rows_view(self.flips, content, "Responses of this question that would flip")
-        layout.addWidget(self.flip_view)
-        self.elsewhere_caption = QLabel(content)
-        self.elsewhere_caption.setWordWrap(True)
-        layout.addWidget(self.elsewhere_caption)
-        self.elsewhere_view = self._rows_view(
-            self.elsewhere, content, "Responses of other questions that contain the variant"
-        )
-        layout.addWidget(self.elsewhere_view)
+        self.preview = FlipPreviewPanel(content)
+        layout.addWidget(self.preview)
         layout.addStretch(0)  # below a short suggestion list, not inside it
         return content
-
-    def _rows_view(self, model: PreviewRowsModel, parent: QWidget, name: str) -> QTableView:
-        view = _table(model, parent)
-        view.setAccessibleName(name)
-        view.setItemDelegateForColumn(model.snippet_column, RichTextDelegate(HTML_ROLE, view))
-        header = view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
-        # Two lines per row: the snippet wraps instead of hiding the text after the match.
-        view.setWordWrap(True)
-        view.verticalHeader().setDefaultSectionSize(2 * view.fontMetrics().lineSpacing() + 10)
-        return view
-
-    @staticmethod
-    def _fit_rows(view: QTableView, rows: int) -> None:
-        """Show up to :data:`_VISIBLE_ROWS` rows without an empty area below; none: hidden."""
-        view.setVisible(rows > 0)
-        shown = min(rows, _VISIBLE_ROWS)
-        frame = 2 * view.frameWidth()
-        header = view.horizontalHeader().sizeHint().height()
-        view.setFixedHeight(frame + header + shown * view.verticalHeader().defaultSectionSize() + 2)
 
     def _build_buttons(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -331,7 +274,7 @@ class VariantDialog(QDialog):
             self._stack.setCurrentIndex(_CONTENT)
             flipping = sum(1 for p in previews if p.flips_up)
             self.suggestions_caption.setText(
-                f"<b>{_plural(len(previews), 'suggestion')}</b> for {html.escape(result.question_id)}"
+                f"<b>{plural(len(previews), 'suggestion')}</b> for {html.escape(result.question_id)}"
                 f" — {flipping} would raise a score here. Check the ones to add (Space)."
             )
             first = next((p for p in previews if p.flips_up), previews[0])
@@ -355,7 +298,7 @@ class VariantDialog(QDialog):
     def _on_progress(self, progress: object) -> None:
         if isinstance(progress, Progress) and progress.total:
             self.loading_label.setText(
-                f"Previewing {progress.done:,} of {_plural(progress.total, 'suggestion')} "
+                f"Previewing {progress.done:,} of {plural(progress.total, 'suggestion')} "
                 "against every response of the project…"
             )
 
@@ -402,52 +345,16 @@ class VariantDialog(QDialog):
 
     def _on_checked_changed(self) -> None:
         count = len(self.checked())
-        self.add_button.setText(f"&Add {_plural(count, 'variant')}" if count else "&Add variants")
+        self.add_button.setText(f"&Add {plural(count, 'variant')}" if count else "&Add variants")
         self.add_button.setEnabled(count > 0)
         self._update_preview()
 
     def _update_preview(self) -> None:
         shown = self.shown_previews()
-        checked = bool(self.checked())
-        self.flips.set_previews(shown)
-        self.elsewhere.set_previews(shown)
+        pipelines = self.preview.show_previews(self.question_id, shown, checked=bool(self.checked()))
         if not shown:
-            self.preview_caption.setText("")
-            self.elsewhere_caption.setText("")
             self.summary_label.setText("")
-            self._fit_rows(self.flip_view, 0)
-            self._fit_rows(self.elsewhere_view, 0)
             return
-        if checked:
-            what = f"the {_plural(len(shown), 'checked variant')}"
-        else:
-            what = f"“{html.escape(shown[0].variant.text)}” (not checked)"
-        flips = self.flips.rowCount()
-        self.preview_caption.setText(
-            f"<b>Flip preview</b> of {what}: "
-            + (
-                f"{_plural(flips, 'response')} of {html.escape(self.question_id)} would go from 0 to 1"
-                if flips
-                else f"no response of {html.escape(self.question_id)} would change"
-            )
-        )
-        total = sum(p.elsewhere_count for p in shown)
-        if total:
-            listed = self.elsewhere.rowCount()
-            more = f" (first {listed} shown)" if listed < total else ""
-            verb = "contains" if total == 1 else "contain"
-            which = "it" if len(shown) == 1 else "a variant shown"
-            self.elsewhere_caption.setText(
-                f"<b>⚠ False-match risk:</b> {_plural(total, 'response')} to other questions "
-                f"{verb} {which}{more} — not specific to this fact"
-            )
-            self.elsewhere_caption.setStyleSheet("color: #7a4b00;")
-        else:
-            self.elsewhere_caption.setText("<b>Risk list:</b> no response to another question contains it")
-            self.elsewhere_caption.setStyleSheet("")
-        self._fit_rows(self.flip_view, flips)
-        self._fit_rows(self.elsewhere_view, self.elsewhere.rowCount())
-        pipelines = list(dict.fromkeys(self.flips.row(r).pipeline for r in range(flips)))
         subject = "Adding these" if len(shown) > 1 else "Adding it"
         qid = html.escape(self.question_id)
         self.summary_label.setText(
