@@ -11,7 +11,15 @@ import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractItemModel
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from goldenlens.core.variant_preview import RowKind, VariantPreview
 from goldenlens.ui.rich_text_delegate import RichTextDelegate
@@ -63,6 +71,8 @@ class FlipPreviewPanel(QWidget):
             self.elsewhere, "Responses of other questions that contain the variant"
         )
         layout.addWidget(self.elsewhere_view)
+        # As tall as its contents: the room left over stays below it, not between its rows.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
     def _rows_view(self, model: PreviewRowsModel, name: str) -> QTableView:
         view = plain_table(model, self)
