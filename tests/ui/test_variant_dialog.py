@@ -398,3 +398,21 @@ def test_closing_while_the_preview_runs_does_not_wait_for_it(
     assert dialog.findChildren(LatestJobRunner) == []
     qtbot.waitUntil(lambda: not host.findChildren(LatestJobRunner, RUNNER_NAME), timeout=TIMEOUT)
     assert stack.count() == 0
+
+
+def test_clicking_the_check_box_checks_the_suggestion(
+    qtbot: QtBot, session: ProjectSession, stack: QUndoStack
+) -> None:
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    dialog = _dialog(qtbot, session, stack, "q03")
+    view = dialog.suggestion_view
+    index = dialog.suggestions.index(dialog.suggestions.row_of(Q03_VARIANT), 0)
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.rect = view.visualRect(index)
+    option.features |= QStyleOptionViewItem.ViewItemFeature.HasCheckIndicator
+    box = view.style().subElementRect(QStyle.SubElement.SE_ItemViewItemCheckIndicator, option, view)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=box.center())
+    assert [p.variant.text for p in dialog.checked()] == [Q03_VARIANT]
+    assert dialog.add_button.isEnabled()
