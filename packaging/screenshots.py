@@ -4,9 +4,11 @@
 
 Writes main.png (review tab), detail.png (the side-by-side detail pane), wizard.png (the
 import wizard's mapping page, on a workbook laid out as analysts make them: title rows above
-the header, a "#" column, formatted numbers) and summary.png (the summary charts). With
-``--sizes DIR`` it also saves the main window and the wizard at 1366x768 and 1920x1080 into
-DIR, to look at both. Settings go to a temporary folder so the user's own preferences are
+the header, a "#" column, formatted numbers), summary.png (the summary charts) and
+variants.png (the fact-variant dialog on q03, "410 Terry Ave. N." checked: its flip preview
+shows Pipeline3 going 0 → 1). With ``--sizes DIR`` it also saves the main window, the wizard
+and the variant dialog over the main window at 1366x768 and 1920x1080 into DIR, to look at
+both. Settings go to a temporary folder so the user's own preferences are
 neither read nor changed.
 """
 
@@ -74,10 +76,16 @@ def main() -> None:
     window.tabs.setCurrentWidget(window.summary)
     _spin(0.5)
     window.grab().save(str(args.out / "summary.png"))
+    window.tabs.setCurrentIndex(0)  # the review tab
+
+    dialog = _variant_dialog(window, "q03")
+    dialog.resize(1180, 620)  # the README shows the dialog as wide as the page, not the window's size
+    _spin(0.3)
+    dialog.grab().save(str(args.out / "variants.png"))
+    dialog.reject()
 
     wizard = _wizard_on_analyst_workbook(window, scratch, args.out)
     if args.sizes is not None:
-        window.tabs.setCurrentIndex(0)  # the review tab
         _save_sizes(args.sizes, window, wizard)
     wizard.reject()
     window.close()
@@ -107,9 +115,47 @@ def _wizard_on_analyst_workbook(window: object, scratch: Path, out: Path) -> obj
     return wizard
 
 
-def _save_sizes(folder: Path, window: object, wizard: object) -> None:
-    """The main window and the wizard at the two screen sizes the README promises to fit."""
+def _variant_dialog(window: object, question_id: str, check: str = "410 Terry Ave. N.") -> object:
+    """The fact-variant dialog opened from the detail pane's button, ``check`` checked."""
+    from goldenlens.ui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    window.grid.select_question(question_id)
+    _spin(0.3)
+    window.detail.variants_button.click()
+    dialog = window.review.variant_dialog
+    assert dialog is not None
+    _wait(lambda: dialog.suggestions.rowCount() > 0)
+    if check in [p.variant.text for p in dialog.suggestions.previews()]:
+        dialog.check(check)
+    _spin(0.4)
+    return dialog
+
+
+def _over_window(window: object, dialog: object) -> object:
+    """The window with the dialog drawn where a window manager centres it (offscreen, a
+    dialog is its own top-level surface and a grab of the window leaves it out)."""
+    from PySide6.QtGui import QPainter
     from PySide6.QtWidgets import QWidget
+
+    assert isinstance(window, QWidget)
+    assert isinstance(dialog, QWidget)
+    shot = window.grab()
+    painter = QPainter(shot)
+    inner = dialog.grab()
+    x = max(0, (shot.width() - inner.width()) // 2)
+    y = max(0, (shot.height() - inner.height()) // 2)
+    painter.fillRect(x - 1, y - 1, inner.width() + 2, inner.height() + 2, "#5f6368")  # the frame
+    painter.drawPixmap(x, y, inner)
+    painter.end()
+    return shot
+
+
+def _save_sizes(folder: Path, window: object, wizard: object) -> None:
+    """The main window, the wizard and the variant dialog at the two screen sizes the README
+    promises to fit."""
+    from PySide6.QtGui import QPixmap
+    from PySide6.QtWidgets import QDialog, QWidget
 
     folder.mkdir(parents=True, exist_ok=True)
     for width, height in ((1366, 768), (1920, 1080)):
@@ -121,6 +167,12 @@ def _save_sizes(folder: Path, window: object, wizard: object) -> None:
                 widget.resize(min(width, 1100), height - 60)
             _spin(0.4)
             widget.grab().save(str(folder / f"{name}-{width}x{height}.png"))
+        dialog = _variant_dialog(window, "q03")  # sized from the window it opens over
+        shot = _over_window(window, dialog)
+        assert isinstance(shot, QPixmap)
+        shot.save(str(folder / f"variants-{width}x{height}.png"))
+        assert isinstance(dialog, QDialog)
+        dialog.reject()
 
 
 def _analyst_workbook(path: Path, sample: Path) -> Path:

@@ -19,7 +19,7 @@ shaped for the variant dialog and the CLI alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -281,12 +281,22 @@ def preview_question(
     suggestions: VariantSuggestions,
     *,
     examples: int = ELSEWHERE_EXAMPLES,
+    each: Callable[[int, int], None] | None = None,
 ) -> QuestionPreview:
-    """:func:`preview_variant` for every suggestion (one scorer: each fact is prepared once)."""
+    """:func:`preview_variant` for every suggestion (one scorer: each fact is prepared once).
+
+    ``each(done, total)`` is called before each suggestion and once at the end (a job reports
+    progress there, and may raise to stop: a large project takes seconds)."""
     scorer = LexicalScorer()
     index = ResponseIndex([r.response for r in responses] if suggestions.variants else [])
-    previews = tuple(
-        preview_variant(v, question_id, fact, responses, examples=examples, scorer=scorer, index=index)
-        for v in suggestions.variants
-    )
-    return QuestionPreview(question_id, fact, suggestions, previews)
+    total = len(suggestions.variants)
+    previews: list[VariantPreview] = []
+    for done, v in enumerate(suggestions.variants):
+        if each is not None:
+            each(done, total)
+        previews.append(
+            preview_variant(v, question_id, fact, responses, examples=examples, scorer=scorer, index=index)
+        )
+    if each is not None:
+        each(total, total)
+    return QuestionPreview(question_id, fact, suggestions, tuple(previews))

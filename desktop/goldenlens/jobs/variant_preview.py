@@ -26,6 +26,7 @@ from goldenlens.core.variant_preview import (
 )
 from goldenlens.core.variants import suggest_variants
 from goldenlens.jobs.curation import run_options
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.project_edits import OpenProject
 from goldenlens.store.project import ProjectStore
 
@@ -75,21 +76,45 @@ def read_variant_inputs(store: ProjectStore, question_id: str) -> VariantInputs:
 
 
 def preview_fact_variants(
-    store: ProjectStore, question_id: str, fact: str | None = None, *, examples: int = ELSEWHERE_EXAMPLES
+    store: ProjectStore,
+    question_id: str,
+    fact: str | None = None,
+    *,
+    examples: int = ELSEWHERE_EXAMPLES,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
 ) -> QuestionPreview:
     """Suggestions for ``fact`` (default: the question's own fact) and what each would do when
-    added to the question's current fact."""
+    added to the question's current fact.
+
+    ``progress`` hears ``variants`` with one step per suggestion previewed; ``cancel`` is
+    checked between them (raises :class:`~goldenlens.jobs.progress.Cancelled`)."""
+    token = cancel or CancelToken()
     inputs = read_variant_inputs(store, question_id)
+    token.raise_if_cancelled()
     current = inputs.item.fact
     suggestions = suggest_variants(
         current if fact is None else fact, against=current, thresholds=inputs.thresholds
     )
-    return preview_question(question_id, current, inputs.responses, suggestions, examples=examples)
+
+    def each(done: int, total: int) -> None:
+        token.raise_if_cancelled()
+        progress(Progress("variants", done, total, f"previewing {done} of {total} variants"))
+
+    return preview_question(question_id, current, inputs.responses, suggestions, examples=examples, each=each)
 
 
 def preview_open_project_variants(
-    project: OpenProject, question_id: str, fact: str | None = None, *, examples: int = ELSEWHERE_EXAMPLES
+    project: OpenProject,
+    question_id: str,
+    fact: str | None = None,
+    *,
+    examples: int = ELSEWHERE_EXAMPLES,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
 ) -> QuestionPreview:
     """:func:`preview_fact_variants` on the desktop app's open project (which hands the job its
     connection, so ``goldenlens.ui`` never names the store)."""
-    return preview_fact_variants(project.store, question_id, fact, examples=examples)
+    return preview_fact_variants(
+        project.store, question_id, fact, examples=examples, progress=progress, cancel=cancel
+    )

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
@@ -64,11 +65,13 @@ class DetailPane(QWidget):
 
     Signals: ``fact_variant_requested(question_id, text)`` — the analyst wants ``text`` (a
     selection in a response) added to the fact as an ``<OR>`` variant;
+    ``variants_requested(question_id)`` — "Suggest variants…": other spellings of the fact;
     ``override_requested(question_id, pipeline, metric)`` — from a double-click or the context
     menu on a score.
     """
 
     fact_variant_requested = Signal(str, str)
+    variants_requested = Signal(str)
     override_requested = Signal(str, str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -126,6 +129,13 @@ class DetailPane(QWidget):
         fact_row.addWidget(self.fact_label, 1)
         self.fact_status = QLabel()
         fact_row.addWidget(self.fact_status, 0, Qt.AlignmentFlag.AlignTop)
+        self.variants_button = QPushButton("Suggest variants…")
+        self.variants_button.setToolTip(
+            "Other spellings of this fact (scales, dates, abbreviations…) with which responses "
+            "each would flip from 0 to 1; add the ones you choose as <OR> alternatives (key V)"
+        )
+        self.variants_button.clicked.connect(self._on_variants_clicked)
+        fact_row.addWidget(self.variants_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(fact_row)
 
         legend = [
@@ -246,6 +256,10 @@ class DetailPane(QWidget):
         names = [c.pipeline for c in self._cards]
         index = names.index(self._focused) if self._focused in names else -step
         self._set_focus(names[(index + step) % len(names)])
+
+    def _on_variants_clicked(self) -> None:
+        if self._detail is not None:
+            self.variants_requested.emit(self._detail.item.id)
 
     def _on_combo_activated(self, index: int) -> None:
         if 0 <= index < len(self._cards):

@@ -29,6 +29,7 @@ __all__ = [
     "fact_html",
     "legend_html",
     "response_html",
+    "snippet_html",
     "spans_for_display",
     "spans_html",
 ]
@@ -156,6 +157,18 @@ def _piece(piece: str, active: dict[str, int]) -> str:
 def response_html(text: str, alignment: Alignment | None, fact: FactResult | None) -> str:
     """A response with matched words green, extra words amber and the fact part marked."""
     return spans_html(text, spans_for_display(text, alignment, fact))
+
+
+def snippet_html(snippet: str) -> str:
+    """A preview snippet (:func:`goldenlens.core.variant_preview.snippet`: the match between
+    ``[[`` and ``]]``) as rich text with the match in the fact's colours. The markers are the
+    core's, placed once; a snippet without them is shown plain."""
+    start = snippet.find("[[")
+    end = snippet.find("]]", start + 2) if start >= 0 else -1
+    if start < 0 or end < 0:
+        return spans_html(snippet, [])
+    text = snippet[:start] + snippet[start + 2 : end] + snippet[end + 2 :]
+    return spans_html(text, [(start, end - 2, FACT)])
 
 
 def answer_html(answer: str, alignment: Alignment | None) -> str:

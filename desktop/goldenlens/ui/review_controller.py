@@ -27,11 +27,13 @@ from goldenlens.ui.detail_pane import DetailPane
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_editor import GoldenEditor
 from goldenlens.ui.override_dialog import request_override
+from goldenlens.ui.preview_model import LatestJobRunner
 from goldenlens.ui.score_grid import ScoreGrid
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.shortcuts import keys_for
 from goldenlens.ui.summary_view import SummaryView
 from goldenlens.ui.undo_commands import curation_messages, push_add_fact_variant
+from goldenlens.ui.variant_dialog import RUNNER_NAME, VariantDialog, open_variant_dialog
 from goldenlens.ui.workers import JobRunner
 
 _REVIEW_KEYS = {
@@ -42,11 +44,12 @@ _REVIEW_KEYS = {
     Qt.Key.Key_A: "accept",
     Qt.Key.Key_C: "needs_curation",
     Qt.Key.Key_O: "override",
+    Qt.Key.Key_V: "suggest_variants",
 }
 
 
 class ReviewKeys(QObject):
-    """Event filter: the review letters (j k h l a c o) trigger their actions."""
+    """Event filter: the review letters (j k h l a c o v) trigger their actions."""
 
     def __init__(self, actions: dict[str, QAction], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -87,12 +90,14 @@ class ReviewController(QObject):
         self._current: str | None = None
         self._complete = False  # the grid shows all of this session's questions
         self._loader = JobRunner(self)
+        self.variant_dialog: VariantDialog | None = None  # the last one opened
         self._loader.succeeded.connect(self._on_grid_loaded)
         self._loader.failed.connect(lambda error: show_error(window, "Cannot load the scores", error))
         grid.current_question_changed.connect(self._on_current_question)
         grid.state_changed.connect(lambda _state: self._refresh_summary())
         detail.fact_variant_requested.connect(self._on_fact_variant)
         detail.override_requested.connect(self._on_override)
+        detail.variants_requested.connect(self.suggest_variants)
         self._actions = self._build_actions()
         # Single-letter review keys also work while the table has focus: the view would
         # otherwise eat letters for its own type-ahead search.
@@ -247,6 +252,7 @@ class ReviewController(QObject):
             "accept": ("&Accept Question", self._accept),
             "needs_curation": ("Needs &Curation", self._needs_curation),
             "override": ("&Override Score…", self._override_focused),
+            "suggest_variants": ("Suggest Fact &Variants…", self._suggest_for_current),
         }
         actions: dict[str, QAction] = {}
         for name, (text, slot) in specs.items():
@@ -262,7 +268,7 @@ class ReviewController(QObject):
 
     def menus(self) -> list[QMenu]:
         review = QMenu("&Review", self._window)
-        for name in ("accept", "needs_curation", "override"):
+        for name in ("accept", "needs_curation", "override", "suggest_variants"):
             review.addAction(self._actions[name])
         review.addSeparator()
         for name in ("next_question", "previous_question", "next_pipeline", "previous_pipeline"):
@@ -299,6 +305,22 @@ class ReviewController(QObject):
                 f"'{text.strip()}' is already an alternative of the fact", 8000
             )
 
+    def _suggest_for_current(self) -> None:
+        if self._current is not None:
+            self.suggest_variants(self._current)
+
+    def suggest_variants(self, question_id: str) -> VariantDialog | None:
+        """Open the fact-variant dialog on ``question_id`` (``None``: no project open)."""
+        if self._session is None:
+            return None
+        dialog = open_variant_dialog(self._window, self._session, self._undo, question_id)
+        dialog.destroyed.connect(self._on_variant_dialog_destroyed)
+        self.variant_dialog = dialog
+        return dialog
+
+    def _on_variant_dialog_destroyed(self) -> None:
+        self.variant_dialog = None  # deleted on close: never hand out a dead dialog
+
     def ask_reviewer_name(self) -> None:
         if self._session is None:
             return
@@ -313,3 +335,8 @@ class ReviewController(QObject):
 
     def shutdown(self) -> None:
         self._loader.shutdown()
+        if self.variant_dialog is not None:
+            self.variant_dialog.shutdown()
+        # Previews cancelled by closing their dialog may still be winding down.
+        for runner in self._window.findChildren(LatestJobRunner, RUNNER_NAME):
+            runner.shutdown()

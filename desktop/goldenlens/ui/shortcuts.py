@@ -31,6 +31,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("accept", ("A",), "Mark the question accepted"),
     Shortcut("needs_curation", ("C",), "Mark the question as needing curation"),
     Shortcut("override", ("O",), "Override the focused pipeline's factual knowledge score"),
+    Shortcut("suggest_variants", ("V",), "Suggest other spellings of the fact (fact variants)"),
     Shortcut("filter", ("Ctrl+F",), "Focus the filter box"),
     Shortcut("undo", ("Ctrl+Z",), "Undo the last edit"),
     Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo"),

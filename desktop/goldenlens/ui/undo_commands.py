@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
@@ -143,14 +143,20 @@ class EditGoldenCommand(_CurationCommand):
 
 
 class AddFactVariantCommand(EditGoldenCommand):
-    """Append ``<OR>variant`` to a question's fact; undo restores the fact it had."""
+    """Append ``<OR>variant`` to a question's fact; undo restores the fact it had.
 
-    def __init__(self, session: ProjectSession, old_item: GoldenItem, variant: str) -> None:
-        fact = fact_with_variant(old_item.fact, variant)
+    ``and_group``: the variant is a whole ``<AND>`` group (what the variant generator proposes
+    for an ``<AND>`` fact, :attr:`~goldenlens.core.variants.FactVariant.and_group`)."""
+
+    def __init__(
+        self, session: ProjectSession, old_item: GoldenItem, variant: str, *, and_group: bool = False
+    ) -> None:
+        fact = fact_with_variant(old_item.fact, variant, and_group=and_group)
         if fact is None:
             raise ValueError(f"the fact of {old_item.id} already has the alternative {variant.strip()!r}")
         super().__init__(session, old_item, replace(old_item, fact=fact))
         self.variant = variant.strip()
+        self.and_group = and_group
         self.setText(f"Add fact variant “{self.variant}” to {old_item.id}")
 
     def redo(self) -> None:
@@ -158,7 +164,7 @@ class AddFactVariantCommand(EditGoldenCommand):
             project = self.session.project
             if (
                 project_edits.add_fact_variant(
-                    project, self.question_id, self.variant, reviewer=self.reviewer
+                    project, self.question_id, self.variant, reviewer=self.reviewer, and_group=self.and_group
                 )
                 is None
             ):
@@ -169,6 +175,58 @@ class AddFactVariantCommand(EditGoldenCommand):
 
     def id(self) -> int:
         return -1  # each variant is its own step
+
+
+def facts_with_variants(fact: str, variants: Sequence[tuple[str, bool]]) -> tuple[str, tuple[str, ...]]:
+    """``fact`` with each ``(variant, and_group)`` appended as an ``<OR>`` alternative, in
+    order, and the variants that were added (one the fact already has, or that an earlier one
+    already added, is skipped). Raises ``ValueError`` for a bad variant."""
+    added: list[str] = []
+    for variant, and_group in variants:
+        longer = fact_with_variant(fact, variant, and_group=and_group)
+        if longer is not None:
+            fact = longer
+            added.append(variant.strip())
+    return fact, tuple(added)
+
+
+class AddFactVariantsCommand(EditGoldenCommand):
+    """Append several ``<OR>`` alternatives to a question's fact in ONE undoable step (the
+    variant dialog's "Add N variants"): redo saves the longer fact and re-scores the question,
+    undo restores the fact it had and its scores."""
+
+    def __init__(
+        self, session: ProjectSession, old_item: GoldenItem, variants: Sequence[tuple[str, bool]]
+    ) -> None:
+        fact, added = facts_with_variants(old_item.fact, variants)
+        if not added:
+            raise ValueError(f"the fact of {old_item.id} already has every one of these alternatives")
+        super().__init__(session, old_item, replace(old_item, fact=fact))
+        self.variants = added
+        what = f"fact variant “{added[0]}”" if len(added) == 1 else f"{len(added)} fact variants"
+        self.setText(f"Add {what} to {old_item.id}")
+
+    def redo(self) -> None:
+        def step() -> str:
+            result = project_edits.edit_golden_item(
+                self.session.project, self.new_item, reviewer=self.reviewer
+            )
+            count = len(self.variants)
+            return f"Added {count} fact variant{'s' if count > 1 else ''}. {result.message()}"
+
+        self._apply(step, "redo")
+
+    def undo(self) -> None:
+        def step() -> str:
+            result = project_edits.edit_golden_item(
+                self.session.project, self.old_item, reviewer=self.reviewer
+            )
+            return f"Undone: {self.text()}. {result.message()}"
+
+        self._apply(step, "undo")
+
+    def id(self) -> int:
+        return -1  # never merged with a typed edit of the fact
 
 
 class OverrideCommand(_CurationCommand):
@@ -292,16 +350,34 @@ def push_edit(stack: QUndoStack, session: ProjectSession, new_item: GoldenItem) 
     return True
 
 
-def push_add_fact_variant(stack: QUndoStack, session: ProjectSession, question_id: str, variant: str) -> bool:
+def push_add_fact_variant(
+    stack: QUndoStack, session: ProjectSession, question_id: str, variant: str, *, and_group: bool = False
+) -> bool:
     """Push an :class:`AddFactVariantCommand`; ``False`` (nothing pushed) when the fact already
     has that alternative. Raises ``ValueError`` for an unknown question or a bad variant."""
     item = session.project.golden_item(question_id)
     if item is None:
         raise ValueError(f"there is no golden question {question_id!r}")
-    if fact_with_variant(item.fact, variant) is None:
+    if fact_with_variant(item.fact, variant, and_group=and_group) is None:
         return False
-    stack.push(AddFactVariantCommand(session, item, variant))
+    stack.push(AddFactVariantCommand(session, item, variant, and_group=and_group))
     return True
+
+
+def push_add_fact_variants(
+    stack: QUndoStack, session: ProjectSession, question_id: str, variants: Sequence[tuple[str, bool]]
+) -> int:
+    """Push one :class:`AddFactVariantsCommand` adding every ``(variant, and_group)``; returns
+    how many were new (0: nothing pushed). Raises ``ValueError`` for an unknown question or a
+    bad variant (nothing pushed)."""
+    item = session.project.golden_item(question_id)
+    if item is None:
+        raise ValueError(f"there is no golden question {question_id!r}")
+    _fact, added = facts_with_variants(item.fact, variants)
+    if not added:
+        return 0
+    stack.push(AddFactVariantsCommand(session, item, variants))
+    return len(added)
 
 
 def push_override(
