@@ -9,7 +9,7 @@ the chosen metrics need: no judge model is loaded for embedding-only metrics and
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from goldenlens.judge.metric_base import DEFAULT_SEED, DEFAULT_TEMPERATURE, Judg
 from goldenlens.judge.model_files import ModelNotFoundError
 from goldenlens.judge.registry import build_metrics, expand_names
 
-__all__ = ["Engines", "JudgeOptions", "ModelNotFoundError", "open_engines"]
+__all__ = ["Engines", "JudgeOptions", "ModelNotFoundError", "open_engines", "open_judge_engine"]
 
 #: Parameters that do not change any number: left out when matching a run to resume.
 _NOT_COMPARED = ("parallel",)
@@ -177,3 +177,10 @@ def _embedding_engine(options: JudgeOptions, data_dir: Path) -> Iterator[Embeddi
         sha = read_checksum(path)
     with LlamaEmbeddingEngine(path, n_threads=options.n_threads, model_sha256=sha) as engine:
         yield engine
+
+
+def open_judge_engine(options: JudgeOptions) -> AbstractContextManager[JudgeEngine]:
+    """The judge engine of ``options`` alone, for jobs that ask the judge directly rather
+    than through metrics (drafting golden items); closed on exit. Raises
+    :class:`ModelNotFoundError` for a model file that does not exist."""
+    return _judge_engine(options)
