@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from goldenlens.jobs.draft_job import DraftOptions
 
 
+#: Variants of a fact printed per draft (``--json`` has them all).
+_SHOWN_VARIANTS = 4
+
+
 def _count(text: str) -> int:
     try:
         value = int(text)
@@ -172,6 +176,10 @@ def format_draft(draft: Draft) -> str:
         f"  fact:     {draft.text.fact}",
     ]
     if draft.variants:
-        lines.append("  variants: " + " | ".join(str(v["text"]) for v in draft.variants))
+        shown = [str(v["text"]) for v in draft.variants[:_SHOWN_VARIANTS]]
+        more = len(draft.variants) - len(shown)
+        lines.append(
+            "  variants: " + " | ".join(shown) + (f" | … {more} more (--json lists all)" if more else "")
+        )
     lines += [f"  flagged:  {p.message}" for p in draft.problems]
     return "\n".join(lines)

@@ -34,11 +34,10 @@ from goldenlens.core.drafts import (
     ProblemCode,
     draft_problems,
 )
-from goldenlens.core.facts import AND, OR
 from goldenlens.core.run_kinds import DRAFT_RUN
 from goldenlens.core.source_chunks import SourceChunk
 from goldenlens.core.variants import suggest_variants
-from goldenlens.jobs.judge_options import JudgeOptions, open_judge_engine
+from goldenlens.jobs.judge_options import open_judge_engine
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.resume import resumable_run
 from goldenlens.judge.draft_prompt import (
@@ -62,6 +61,15 @@ MAX_ENGINE_ERRORS = 5
 #: The judge-cache ``metric`` column of a drafting reply.
 CACHE_METRIC = "draft"
 _KEY_FORMAT = 1
+#: Problems of a fact that make its respellings pointless.
+_NO_VARIANTS = frozenset(
+    {
+        ProblemCode.EMPTY_FACT,
+        ProblemCode.FACT_HAS_OPERATOR,
+        ProblemCode.FACT_NOT_IN_CHUNK,
+        ProblemCode.FACT_IS_ANSWER,
+    }
+)
 
 
 class DraftRunError(RuntimeError):
@@ -88,19 +96,10 @@ class DraftOptions:
             raise ValueError(f"the answer guardrail must be at least 1 word, got {self.max_answer_words}")
         if self.limit is not None and self.limit < 0:
             raise ValueError(f"the limit cannot be negative, got {self.limit}")
-        self.judge_options()  # the same checks as a judge run (model file xor server, n_ctx)
-
-    def judge_options(self) -> JudgeOptions:
-        """The judge part, as a judge run would open it."""
-        return JudgeOptions(
-            metrics=(),
-            judge_model=self.judge_model,
-            judge_url=self.judge_url,
-            n_ctx=self.n_ctx,
-            n_threads=self.n_threads,
-            temperature=self.temperature,
-            seed=self.seed,
-        )
+        if self.judge_model is not None and self.judge_url:
+            raise ValueError("choose either a judge model file or a judge server URL, not both")
+        if self.n_ctx < 256:
+            raise ValueError(f"the context size must be at least 256 tokens, got {self.n_ctx}")
 
     def params(self) -> dict[str, Any]:
         """The run's parameters (JSON); ``limit`` is not one: it changes how far a call goes,
@@ -219,7 +218,14 @@ def build_draft(
     problems = draft_problems(text, chunk.text, max_answer_words=options.max_answer_words)
     variants: list[dict[str, Any]] = []
     fact = text.fact.strip()
-    if fact and OR.lower() not in fact.lower() and AND.lower() not in fact.lower():
+    unfit = {p.code for p in problems} & _NO_VARIANTS
+    if unfit:
+        # Respellings of a fact that is not a minimal span of the chunk would only multiply
+        # what the reviewer has to fix; an edited fact gets its variants on acceptance.
+        detail["variant_notes"] = [
+            "no variants proposed: the fact is flagged (" + ", ".join(sorted(unfit)) + ")"
+        ]
+    elif fact:
         suggestions = suggest_variants(fact)
         variants = [variant.as_dict() for variant in suggestions.variants]
         detail["variant_notes"] = list(suggestions.notes)
@@ -262,7 +268,13 @@ def _engine(engine: JudgeEngine | None, options: DraftOptions) -> Iterator[Judge
     if engine is not None:
         yield engine
         return
-    with open_judge_engine(options.judge_options()) as opened:
+    with open_judge_engine(
+        options.judge_model,
+        options.judge_url,
+        n_ctx=options.n_ctx,
+        n_threads=options.n_threads,
+        seed=options.seed,
+    ) as opened:
         yield opened
 
 

@@ -143,21 +143,44 @@ def open_engines(options: JudgeOptions, data_dir: Path) -> Iterator[Engines]:
         yield engines
 
 
+def _judge_engine(options: JudgeOptions) -> AbstractContextManager[JudgeEngine]:
+    return open_judge_engine(
+        options.judge_model,
+        options.judge_url,
+        n_ctx=options.n_ctx,
+        n_threads=options.n_threads,
+        seed=options.seed,
+        parallel=options.parallel,
+    )
+
+
 @contextmanager
-def _judge_engine(options: JudgeOptions) -> Iterator[JudgeEngine]:
-    if options.judge_url:
+def open_judge_engine(
+    judge_model: Path | None,
+    judge_url: str | None = None,
+    *,
+    n_ctx: int = 4096,
+    n_threads: int | None = None,
+    seed: int = DEFAULT_SEED,
+    parallel: int = 1,
+) -> Iterator[JudgeEngine]:
+    """The judge engine alone, closed on exit: an in-process llama.cpp model on
+    ``judge_model`` (``None``: the bundled SmolLM2), or a server at ``judge_url``. For jobs
+    that ask the judge directly rather than through metrics (drafting golden items) and for
+    :func:`open_engines`. Raises :class:`ModelNotFoundError` for a missing model file."""
+    if judge_url:
         from goldenlens.judge.http_engine import OpenAICompatibleEngine
 
-        with OpenAICompatibleEngine(options.judge_url, parallel=options.parallel) as server:
+        with OpenAICompatibleEngine(judge_url, parallel=parallel) as server:
             yield server
         return
     from goldenlens.judge.llama_engine import LlamaCppEngine
     from goldenlens.judge.model_files import default_judge_model
 
-    path = options.judge_model or default_judge_model()
+    path = judge_model or default_judge_model()
     if not path.is_file():
         raise ModelNotFoundError(f"judge model file not found: {path}")
-    with LlamaCppEngine(path, n_ctx=options.n_ctx, n_threads=options.n_threads, seed=options.seed) as local:
+    with LlamaCppEngine(path, n_ctx=n_ctx, n_threads=n_threads, seed=seed) as local:
         local.ensure_loaded()
         yield local
 
@@ -177,10 +200,3 @@ def _embedding_engine(options: JudgeOptions, data_dir: Path) -> Iterator[Embeddi
         sha = read_checksum(path)
     with LlamaEmbeddingEngine(path, n_threads=options.n_threads, model_sha256=sha) as engine:
         yield engine
-
-
-def open_judge_engine(options: JudgeOptions) -> AbstractContextManager[JudgeEngine]:
-    """The judge engine of ``options`` alone, for jobs that ask the judge directly rather
-    than through metrics (drafting golden items); closed on exit. Raises
-    :class:`ModelNotFoundError` for a model file that does not exist."""
-    return _judge_engine(options)

@@ -40,8 +40,8 @@ source document. Write one test item about it:
 question: a question that the passage answers, with exactly one correct answer. It must make \
 sense to someone who has not seen the passage: name the company, product, period or thing it \
 is about instead of saying "the passage" or "it".
-fact: the shortest piece of text, copied character for character from the passage, that any \
-correct answer must contain: a number with its unit, a date, a name. Not a whole sentence.
+fact: one to six words copied character for character from the passage that any correct \
+answer must contain: a number with its unit, a date or a name. Never a sentence.
 answer: one plain sentence that answers the question and contains the fact exactly as \
 written. At most {max_words} words. No filler such as "According to the passage".
 
@@ -49,11 +49,31 @@ Use only what the passage says. Reply with a JSON object with the keys question,
 answer."""
 
 
+#: One worked example (an invented passage, so no real document leaks into drafts): small
+#: judges follow a shown item far better than a described one.
+_EXAMPLE_PASSAGE = (
+    "Northwind Traders opened its new warehouse in Rotterdam on March 3, 2021. The warehouse "
+    "has 42,000 square metres of floor space and employs 310 people."
+)
+_EXAMPLE_REPLY = (
+    '{"question": "How much floor space does the Rotterdam warehouse of Northwind Traders have?", '
+    '"fact": "42,000 square metres", '
+    '"answer": "The Rotterdam warehouse of Northwind Traders has 42,000 square metres of floor space."}'
+)
+
+
+def _passage(text: str) -> str:
+    return f"Passage:\n{text.strip()}"
+
+
 def draft_messages(chunk_text: str, *, max_answer_words: int) -> list[ChatMessage]:
-    """The chat messages that ask for a draft of ``chunk_text``."""
+    """The chat messages that ask for a draft of ``chunk_text``: instructions, the worked
+    example, then the chunk (last, so the prefix before it is the same for every chunk)."""
     return [
         {"role": "system", "content": _INSTRUCTIONS.format(max_words=max_answer_words)},
-        {"role": "user", "content": f"Passage:\n{chunk_text.strip()}"},
+        {"role": "user", "content": _passage(_EXAMPLE_PASSAGE)},
+        {"role": "assistant", "content": _EXAMPLE_REPLY},
+        {"role": "user", "content": _passage(chunk_text)},
     ]
 
 
