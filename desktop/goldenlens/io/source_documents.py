@@ -157,11 +157,11 @@ def _read_chunk_table(path: Path, delimiter: str) -> SourceDocument:
     text_column = _find_column(header, _TEXT_COLUMNS)
     page_column = _find_column(header, ("page",))
     if id_column is None or text_column is None:
-        missing = " and ".join(
+        missing = " and no ".join(
             what
             for what, found in (
-                (f"an id column ({' or '.join(_ID_COLUMNS)})", id_column),
-                (f"a text column ({', '.join(_TEXT_COLUMNS)})", text_column),
+                (f"id column ({' or '.join(_ID_COLUMNS)})", id_column),
+                (f"text column ({', '.join(_TEXT_COLUMNS)})", text_column),
             )
             if found is None
         )
