@@ -17,8 +17,7 @@ def _escape(line: str) -> str:
 
 def _content(lines: Sequence[str]) -> bytes:
     ops = ["BT", "/F1 11 Tf", "14 TL", "72 760 Td"]
-    for line in lines:
-        ops.append(f"({_escape(line)}) Tj T*" if line else "T*")
+    ops.extend(f"({_escape(line)}) Tj T*" if line else "T*" for line in lines)
     ops.append("ET")
     return "\n".join(ops).encode("latin-1")
 
@@ -29,7 +28,9 @@ def pdf_bytes(pages: Sequence[Sequence[str]]) -> bytes:
     page_ids = [4 + 2 * i for i in range(count)]
     objects: dict[int, bytes] = {
         1: b"<< /Type /Catalog /Pages 2 0 R >>",
-        2: ("<< /Type /Pages /Kids [" + " ".join(f"{p} 0 R" for p in page_ids) + f"] /Count {count} >>").encode(),
+        2: (
+            "<< /Type /Pages /Kids [" + " ".join(f"{p} 0 R" for p in page_ids) + f"] /Count {count} >>"
+        ).encode(),
         3: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
     }
     for index, lines in enumerate(pages):

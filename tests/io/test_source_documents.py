@@ -102,7 +102,12 @@ def test_a_chunk_file_with_pages_and_a_row_without_text(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "row", "column", "message"),
     [
-        ("name,body\nx,y\n", 1, None, "the header has no id column (chunk_id or id) and no text column (text, chunk"),
+        (
+            "name,body\nx,y\n",
+            1,
+            None,
+            "the header has no id column (chunk_id or id) and no text column (text, chunk",
+        ),
         ("chunk_id,text\nc1,one\nc1,two\n", 3, "A", "chunk id 'c1' is used again (first in row 2)"),
         ("chunk_id,text\n,orphan text\n", 2, "A", "this chunk has no id"),
         ("chunk_id,text,page\nc1,one,two\n", 2, "C", "the page must be a number from 1, not 'two'"),
@@ -128,5 +133,5 @@ def test_unknown_suffix_missing_file_and_two_files_of_one_name(tmp_path: Path) -
     (tmp_path / "x").mkdir()
     for folder in (tmp_path, tmp_path / "x"):
         (folder / "same.txt").write_text("text", encoding="utf-8")
-    with pytest.raises(InputError, match="two source files are named same.txt"):
+    with pytest.raises(InputError, match=r"two source files are named same\.txt"):
         read_sources([tmp_path / "same.txt", tmp_path / "x" / "same.txt"])
