@@ -107,7 +107,8 @@ def test_a_rerun_drafts_nothing_twice_and_the_cache_answers_a_copied_chunk(store
     draft_chunks(store, CHUNKS, DraftOptions(), engine=ScriptedEngine(responder=good_reply))
     again = ScriptedEngine()  # any call would fail the test
     result = draft_chunks(store, CHUNKS, DraftOptions(), engine=again)
-    assert (result.draft_ids, result.already_drafted) == ((), 3)
+    assert (result.run_id, result.draft_ids, result.already_drafted) == (None, (), 3)
+    assert [run.kind for run in store.runs.unfinished()] == []
     # The same text in another document: a draft of its own, its reply from the judge cache.
     copy = chunk(SALES, "c1", document="notes.txt", page=None)
     result = draft_chunks(store, [*CHUNKS, copy], DraftOptions(), engine=again)

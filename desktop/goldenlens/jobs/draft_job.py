@@ -118,10 +118,11 @@ class DraftOptions:
 
 @dataclass(frozen=True)
 class DraftRunResult:
-    """What one call did: the run, the ids of the drafts it saved, how many chunks were
-    drafted before (skipped) and how many are left beyond ``limit``."""
+    """What one call did: the run (``None`` when every chunk was drafted before, so no run
+    was needed), the ids of the drafts it saved, how many chunks were drafted before
+    (skipped) and how many are left beyond ``limit``."""
 
-    run_id: int
+    run_id: int | None
     draft_ids: tuple[int, ...]
     already_drafted: int
     left: int
@@ -311,6 +312,8 @@ class _DraftRun:
         fingerprint = _sha({"drafts": sorted(key for key, _ in keyed)})
         wanted = self.options.params()
         run_id = resumable_run(self.store, DRAFT_RUN, fingerprint, lambda params: dict(params) == wanted)
+        if run_id is None and not todo:
+            return DraftRunResult(None, (), already, left)  # nothing to draft: no run to record
         if run_id is None:
             run_id = self.store.runs.start(DRAFT_RUN, wanted, total=len(keyed), inputs_sha256=fingerprint)
         else:
