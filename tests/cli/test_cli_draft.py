@@ -138,3 +138,39 @@ def test_other_bad_input(tmp_path: Path, engine: ScriptedEngine, capsys: pytest.
     assert main(["draft", str(empty), "--project", project]) == 2
     assert "no text to draft from" in capsys.readouterr().err
     assert engine.calls == []
+
+
+def test_the_queue_from_the_command_line(
+    tmp_path: Path, sources: list[Path], engine: ScriptedEngine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = str(tmp_path / "p.goldenlens")
+    assert main(["draft", *map(str, sources), "--project", project, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["drafts", project, "--accept", "1", "--reviewer", "ann"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("p.goldenlens: draft 1 is now golden item draft-1 (fact '$134,383 million<OR>")
+    edited = ["--question", "What did exchange rates cost Amazon's International segment in Q2 2023?"]
+    assert main(["drafts", project, "--accept", "2", *edited, "--id", "q-fx", "--no-variants"]) == 0
+    assert "golden item q-fx (fact '$180 million')" in capsys.readouterr().out
+    assert main(["drafts", project, "--reject", "3", "--note", "an address, not a question"]) == 0
+    assert capsys.readouterr().out == "p.goldenlens: draft 3 rejected\n"
+    with ProjectStore.open(project) as store:
+        item = store.golden.item("q-fx")
+        assert item is not None
+        assert (item.question, item.fact) == (edited[1], "$180 million")
+        assert item.notes == "Drafted from report.pdf, page 2, chunk p2-1 (draft 2, edited)"
+        history = store.golden.history("draft-1")
+        assert [(h.action, h.reviewer) for h in history] == [("add", "ann")]
+
+    assert main(["drafts", project]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "p.goldenlens: 3 of 3 reviewed"
+    assert "  status:   accepted as q-fx" in out
+    assert main(["drafts", project, "--status", "rejected", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(d["id"], d["note"]) for d in data["drafts"]] == [(3, "an address, not a question")]
+
+    assert main(["drafts", project, "--reject", "3"]) == 2
+    assert capsys.readouterr().err == "goldenlens: error: p.goldenlens: draft 3 is already rejected\n"
+    assert main(["drafts", project, "--fact", "x"]) == 2
+    assert "go with --accept" in capsys.readouterr().err

@@ -4,8 +4,9 @@ project's review queue.
 A thin front end over :func:`goldenlens.io.source_documents.read_sources` and
 :func:`goldenlens.jobs.draft_job.draft_chunks`. The drafts are printed (or written as JSON
 with ``--json`` / ``-o FILE.json``); none enters the golden set: a reviewer accepts them in
-the app's drafts queue. The store, the readers and the judge are imported inside the
-command, so other commands start without them.
+the review queue (``goldenlens drafts PROJECT --accept ID``, :mod:`goldenlens.queries.drafts`). The
+store, the readers and the judge are imported inside the command, so other commands start
+without them.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from goldenlens.jobs.progress import Cancelled
 
 from .curation_commands import add_curation_commands, cmd_variants
 from .draft_command import add_draft_command, cmd_draft
+from .drafts_command import add_drafts_command, cmd_drafts
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
@@ -131,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_review_commands(sub)
     add_curation_commands(sub)
     add_draft_command(sub)
+    add_drafts_command(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -218,6 +220,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "review": cmd_review,
     "variants": cmd_variants,
     "draft": cmd_draft,
+    "drafts": cmd_drafts,
 }
 
 
