@@ -7,7 +7,11 @@ the page, row or column); a page without text or a CSV row without text is a pro
 the list and gives no chunk, so a reviewer knows what was left out.
 
 - **PDF** through pypdf (pure Python), imported only when a PDF is read. Text is what the
-  PDF's text layer holds; a scanned page has none and is reported (no OCR here).
+  PDF's text layer holds, in its reading order; a scanned page has none and is reported (no
+  OCR here). pypdf's plain extraction keeps line breaks but not the vertical gaps between
+  paragraphs, so a PDF page is usually cut at sentence ends within the size limit rather than
+  at paragraphs; a chunk never crosses a page. (Its "layout" mode shows the gaps but puts
+  the lines of two columns side by side, which would mix their sentences.)
 - **TXT / Markdown**: decoded like the CSV inputs (UTF-8, UTF-8 with BOM, UTF-16 with BOM,
   Windows-1252; :func:`~goldenlens.io.csv_sniff.decode_text`), never guessed beyond that.
   Markdown is kept as written: its markup is part of the text a pipeline would retrieve.
@@ -93,7 +97,7 @@ def _read_text(path: Path, max_words: int) -> SourceDocument:
 
 def _read_pdf(path: Path, max_words: int) -> SourceDocument:
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import DependencyError, PyPdfError
 
     name = path.name
     try:
@@ -101,7 +105,9 @@ def _read_pdf(path: Path, max_words: int) -> SourceDocument:
         if reader.is_encrypted and not reader.decrypt(""):
             raise _fatal(name, "the PDF is encrypted with a password; save an unprotected copy")
         count = len(reader.pages)
-    except (PdfReadError, ValueError, KeyError, TypeError) as error:
+    except DependencyError as error:  # AES encryption needs the cryptography package
+        raise _fatal(name, f"the PDF cannot be opened: {error}") from error
+    except (PyPdfError, ValueError, KeyError, TypeError) as error:
         raise _fatal(name, f"not a readable PDF: {error}") from error
     texts: list[str] = []
     problems: list[Problem] = []
