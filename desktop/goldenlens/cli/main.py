@@ -18,6 +18,8 @@ from goldenlens.jobs.progress import Cancelled
 
 from .advise_command import add_advise_command, cmd_advise
 from .curation_commands import add_curation_commands, cmd_variants
+from .draft_command import add_draft_command, cmd_draft
+from .drafts_command import add_drafts_command, cmd_drafts
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
@@ -131,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_review_commands(sub)
     add_curation_commands(sub)
     add_advise_command(sub)
+    add_draft_command(sub)
+    add_drafts_command(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -220,6 +224,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "review": cmd_review,
     "variants": cmd_variants,
     "advise": cmd_advise,
+    "draft": cmd_draft,
+    "drafts": cmd_drafts,
 }
 
 
@@ -234,6 +240,7 @@ _ONE_LINE_ERRORS = (
     ("goldenlens.jobs.report_job", "NoScoresError"),
     ("goldenlens.judge.engine", "JudgeEngineError"),
     ("goldenlens.jobs.judge_job", "JudgeRunError"),
+    ("goldenlens.jobs.draft_job", "DraftRunError"),
 )
 
 

@@ -8,3 +8,5 @@ from typing import Final
 LEXICAL_RUN: Final = "lexical"
 #: LLM-judged and embedding metrics (``goldenlens.jobs.judge_job``).
 JUDGE_RUN: Final = "judge"
+#: Golden items drafted by the judge from source documents (``goldenlens.jobs.draft_job``).
+DRAFT_RUN: Final = "draft"

@@ -1,4 +1,5 @@
-"""Single-question writes on an open project: golden edits, fact variants, overrides, reviews.
+"""Single-question writes on an open project: golden edits, fact variants, overrides, reviews,
+and decisions on drafts.
 
 The desktop app keeps one :class:`~goldenlens.queries.project.ProjectQueries` on the GUI
 thread; its edits (and their undo and redo) come here with that object, and each function
@@ -11,11 +12,14 @@ class itself: ``jobs`` then does not depend on ``queries``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
+from goldenlens.core.drafts import Draft, DraftText
 from goldenlens.core.model import GoldenItem
-from goldenlens.jobs import curation
+from goldenlens.jobs import curation, draft_review
 from goldenlens.jobs.curation import RescoreResult
+from goldenlens.jobs.draft_review import AcceptedDraft
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import Override, Review
 
@@ -117,3 +121,31 @@ def set_review(
 def restore_review(project: OpenProject, question_id: str, before: Review | None, *, reviewer: str) -> None:
     """Put back the review state there was before (``None``: never reviewed) — undo."""
     curation.restore_review(project.store, question_id, before, reviewer=reviewer)
+
+
+def accept_draft(
+    project: OpenProject,
+    draft_id: int,
+    *,
+    reviewer: str,
+    edit: DraftText | None = None,
+    variants: Sequence[str] | None = None,
+    item_id: str | None = None,
+    accept_flagged: bool = False,
+) -> AcceptedDraft:
+    """Accept a draft of the review queue, as drafted or edited, into the golden set
+    (:func:`goldenlens.jobs.draft_review.accept_draft`)."""
+    return draft_review.accept_draft(
+        project.store,
+        draft_id,
+        reviewer=reviewer,
+        edit=edit,
+        variants=variants,
+        item_id=item_id,
+        accept_flagged=accept_flagged,
+    )
+
+
+def reject_draft(project: OpenProject, draft_id: int, *, reviewer: str, note: str = "") -> Draft:
+    """Reject a draft of the review queue (:func:`goldenlens.jobs.draft_review.reject_draft`)."""
+    return draft_review.reject_draft(project.store, draft_id, reviewer=reviewer, note=note)

@@ -22,6 +22,7 @@ from goldenlens.core.model import GoldenItem, ScoreRecord
 from goldenlens.core.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.queries.detail_data import load_question_detail
+from goldenlens.queries.drafts import Draft, DraftQueue, DraftStatus, draft_queue, provenance_of
 from goldenlens.queries.grid import GridData
 from goldenlens.queries.grid_data import HEAD_LIMIT, add_metrics, load_grid, load_grid_head, update_rows
 from goldenlens.queries.values import Override, Review, RunInfo
@@ -147,3 +148,18 @@ class ProjectQueries:
         """``grid`` with some questions reloaded after an edit (the whole grid when the
         change cannot be patched in place)."""
         return update_rows(grid, self._store, run_id, question_ids)
+
+    # -- the drafts review queue -----------------------------------------------------------
+
+    def draft_queue(self, status: DraftStatus | None = None) -> DraftQueue:
+        """The drafts awaiting or past review, with counts
+        (:func:`~goldenlens.queries.drafts.draft_queue`)."""
+        return draft_queue(self._store, status)
+
+    def draft(self, draft_id: int) -> Draft | None:
+        """One draft, ``None`` when there is no such draft."""
+        return self._store.drafts.get(draft_id)
+
+    def draft_provenance(self, golden_id: str) -> Draft | None:
+        """The draft a golden item was accepted from (document, page, chunk), if any."""
+        return provenance_of(self._store, golden_id)

@@ -2,11 +2,12 @@
 
 :class:`ProjectStore` opens a project; its data is read and written through the
 repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
-``store.results``, ``store.reviews``, ``store.cache``, ``store.grid``).
+``store.results``, ``store.reviews``, ``store.cache``, ``store.drafts``, ``store.grid``).
 """
 
 from goldenlens.store.base import Repository
 from goldenlens.store.cache import JudgeCacheRepository
+from goldenlens.store.drafts import DraftRepository, NewDraft
 from goldenlens.store.golden import GoldenRepository
 from goldenlens.store.grid_queries import GridQueries
 from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore
@@ -30,11 +31,13 @@ __all__ = [
     "GOLDEN_ROW",
     "LATEST_VERSION",
     "PROJECT_SUFFIX",
+    "DraftRepository",
     "GoldenRepository",
     "GridQueries",
     "HistoryEntry",
     "ImportInfo",
     "JudgeCacheRepository",
+    "NewDraft",
     "Override",
     "ProjectStore",
     "Repository",

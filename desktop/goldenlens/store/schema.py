@@ -419,13 +419,54 @@ def _to_v3(db: Database) -> None:
     )
 
 
+#: Version 4: drafts of golden items written by the judge from source documents, waiting in a
+#: review queue (``store.drafts``). One table: a draft carries its chunk's text and provenance
+#: (document, page, chunk id) itself, so the queue, the fact check and the provenance of an
+#: accepted item need no join, and a chunk is stored once per draft (a chunk is drafted once per
+#: model and prompt: ``draft_key``, which is also the judge-cache key of the reply). No foreign
+#: key to ``golden_items``: the provenance of an accepted draft outlives a later delete of the
+#: item, as ``golden_history`` does; ``run_id`` is the draft run that wrote it.
+_V4_DDL: Final[tuple[str, ...]] = (
+    """CREATE TABLE drafts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        draft_key TEXT NOT NULL UNIQUE,
+        run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+        document TEXT NOT NULL,
+        page INTEGER,
+        chunk_id TEXT NOT NULL,
+        chunk_text TEXT NOT NULL,
+        question TEXT NOT NULL DEFAULT '',
+        answer TEXT NOT NULL DEFAULT '',
+        fact TEXT NOT NULL DEFAULT '',
+        variants TEXT NOT NULL DEFAULT '[]',
+        problems TEXT NOT NULL DEFAULT '[]',
+        detail TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL,
+        golden_id TEXT,
+        reviewer TEXT NOT NULL DEFAULT '',
+        note TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        reviewed_at TEXT
+    )""",
+    "CREATE INDEX drafts_status ON drafts (status, id)",
+    "CREATE INDEX drafts_golden ON drafts (golden_id) WHERE golden_id IS NOT NULL",
+)
+
+
+def _to_v4(db: Database) -> None:
+    """Version 4: the drafts table (review queue of judge-drafted golden items). Adds a table;
+    nothing existing changes."""
+    for statement in _V4_DDL:
+        db.execute(statement)
+
+
 Migration = Callable[[Database], None]
 
 #: ``MIGRATIONS[n]`` turns a version-``n`` file into version ``n + 1``. Append only; never
 #: edit a released migration. One that rebuilds a table that other tables refer to must
 #: switch foreign keys off itself (outside the transaction), or dropping the old table
 #: cascades into them — see https://www.sqlite.org/lang_altertable.html.
-MIGRATIONS: Final[Sequence[Migration]] = (_to_v1, _to_v2, _to_v3)
+MIGRATIONS: Final[Sequence[Migration]] = (_to_v1, _to_v2, _to_v3, _to_v4)
 LATEST_VERSION: Final = len(MIGRATIONS)
 #: Versions whose migration rebuilds a table that may be big: the old copy's pages are left
 #: free, so a file upgraded across one of them is compacted once the upgrade has committed.
