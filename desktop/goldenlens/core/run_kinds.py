@@ -8,3 +8,6 @@ from typing import Final
 LEXICAL_RUN: Final = "lexical"
 #: LLM-judged and embedding metrics (``goldenlens.jobs.judge_job``).
 JUDGE_RUN: Final = "judge"
+#: The judge's review of the golden triplets on the curation criteria
+#: (``goldenlens.jobs.golden_review_job``): one score row per golden item and criterion.
+GOLDEN_REVIEW_RUN: Final = "golden_review"

@@ -20,7 +20,7 @@ from goldenlens.judge.metric_base import DEFAULT_SEED, DEFAULT_TEMPERATURE, Judg
 from goldenlens.judge.model_files import ModelNotFoundError
 from goldenlens.judge.registry import build_metrics, expand_names
 
-__all__ = ["Engines", "JudgeOptions", "ModelNotFoundError", "open_engines"]
+__all__ = ["Engines", "JudgeOptions", "ModelNotFoundError", "open_engines", "open_judge_engine"]
 
 #: Parameters that do not change any number: left out when matching a run to resume.
 _NOT_COMPARED = ("parallel",)
@@ -145,19 +145,43 @@ def open_engines(options: JudgeOptions, data_dir: Path) -> Iterator[Engines]:
 
 @contextmanager
 def _judge_engine(options: JudgeOptions) -> Iterator[JudgeEngine]:
-    if options.judge_url:
+    with open_judge_engine(
+        judge_model=options.judge_model,
+        judge_url=options.judge_url,
+        n_ctx=options.n_ctx,
+        n_threads=options.n_threads,
+        seed=options.seed,
+        parallel=options.parallel,
+    ) as engine:
+        yield engine
+
+
+@contextmanager
+def open_judge_engine(
+    *,
+    judge_model: Path | None = None,
+    judge_url: str | None = None,
+    n_ctx: int = 4096,
+    n_threads: int | None = None,
+    seed: int = DEFAULT_SEED,
+    parallel: int = 1,
+) -> Iterator[JudgeEngine]:
+    """The judge engine alone, closed on exit: a server client for ``judge_url``, else the
+    in-process model ``judge_model`` (default: the bundled SmolLM2), loaded before it is
+    handed out. For jobs that need the judge without judge metrics (the golden review)."""
+    if judge_url:
         from goldenlens.judge.http_engine import OpenAICompatibleEngine
 
-        with OpenAICompatibleEngine(options.judge_url, parallel=options.parallel) as server:
+        with OpenAICompatibleEngine(judge_url, parallel=parallel) as server:
             yield server
         return
     from goldenlens.judge.llama_engine import LlamaCppEngine
     from goldenlens.judge.model_files import default_judge_model
 
-    path = options.judge_model or default_judge_model()
+    path = judge_model or default_judge_model()
     if not path.is_file():
         raise ModelNotFoundError(f"judge model file not found: {path}")
-    with LlamaCppEngine(path, n_ctx=options.n_ctx, n_threads=options.n_threads, seed=options.seed) as local:
+    with LlamaCppEngine(path, n_ctx=n_ctx, n_threads=n_threads, seed=seed) as local:
         local.ensure_loaded()
         yield local
 

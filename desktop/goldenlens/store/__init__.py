@@ -2,12 +2,14 @@
 
 :class:`ProjectStore` opens a project; its data is read and written through the
 repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
-``store.results``, ``store.reviews``, ``store.cache``, ``store.grid``).
+``store.results``, ``store.reviews``, ``store.cache``, ``store.golden_review``,
+``store.grid``).
 """
 
 from goldenlens.store.base import Repository
 from goldenlens.store.cache import JudgeCacheRepository
 from goldenlens.store.golden import GoldenRepository
+from goldenlens.store.golden_review import GoldenReviewDecision, GoldenReviewRepository
 from goldenlens.store.grid_queries import GridQueries
 from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore
 from goldenlens.store.responses import ResponseRepository
@@ -31,6 +33,8 @@ __all__ = [
     "LATEST_VERSION",
     "PROJECT_SUFFIX",
     "GoldenRepository",
+    "GoldenReviewDecision",
+    "GoldenReviewRepository",
     "GridQueries",
     "HistoryEntry",
     "ImportInfo",

@@ -11,6 +11,8 @@ sharing that one connection:
 - ``store.results`` — scores, score notes, flags and signatures of runs (:mod:`.results`);
 - ``store.reviews`` — overrides and review state (:mod:`.review`);
 - ``store.cache`` — the judge cache (:mod:`.cache`);
+- ``store.golden_review`` — the reviewer's decisions on the judge's golden review
+  (:mod:`.golden_review`);
 - ``store.grid`` — the score grid's read-only bulk reads (:mod:`.grid_queries`).
 
 Threading: a store is owned by one thread at a time (the UI runs it on a single executor
@@ -32,6 +34,7 @@ from sqlite_utils import Database
 from goldenlens.store.base import Connection
 from goldenlens.store.cache import JudgeCacheRepository
 from goldenlens.store.golden import GoldenRepository
+from goldenlens.store.golden_review import GoldenReviewRepository
 from goldenlens.store.grid_queries import GridQueries
 from goldenlens.store.responses import ResponseRepository
 from goldenlens.store.results import ResultRepository
@@ -51,7 +54,7 @@ class ProjectStore:
 
     Its own methods are the project-level ones; reads and writes of data go through its
     repositories (``golden``, ``responses``, ``runs``, ``results``, ``reviews``, ``cache``,
-    ``grid``), see the module docstring.
+    ``golden_review``, ``grid``), see the module docstring.
     """
 
     def __init__(self, path: Path, db: Database) -> None:
@@ -62,6 +65,7 @@ class ProjectStore:
         self.results: Final = ResultRepository(self._connection)
         self.reviews: Final = ReviewRepository(self._connection)
         self.cache: Final = JudgeCacheRepository(self._connection)
+        self.golden_review: Final = GoldenReviewRepository(self._connection)
         self.grid: Final = GridQueries(self._connection)
 
     @classmethod

@@ -419,13 +419,42 @@ def _to_v3(db: Database) -> None:
     )
 
 
+#: Version 4: the reviewer's decisions on the judge's golden-review verdicts. Append-only
+#: like ``overrides`` (the latest entry per question and criterion is in force; a
+#: ``withdrawn`` entry undoes), and each entry keeps both verdicts it compares — the judge's
+#: and the reviewer's — with the run and the SHA-256 of the triplet it was made on, so the
+#: agreement figures never depend on a later run or edit.
+_V4_DDL: Final[tuple[str, ...]] = (
+    """CREATE TABLE golden_review_decisions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        question_id TEXT NOT NULL REFERENCES golden_items (id) ON DELETE CASCADE,
+        criterion TEXT NOT NULL,
+        decision TEXT NOT NULL,
+        judge_verdict TEXT NOT NULL DEFAULT '',
+        reviewer_verdict TEXT NOT NULL DEFAULT '',
+        run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+        triplet_sha256 TEXT NOT NULL DEFAULT '',
+        note TEXT NOT NULL DEFAULT '',
+        reviewer TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX golden_review_decisions_key ON golden_review_decisions (question_id, criterion, id)",
+)
+
+
+def _to_v4(db: Database) -> None:
+    """Version 4: the ``golden_review_decisions`` table (adds a table, rewrites nothing)."""
+    for statement in _V4_DDL:
+        db.execute(statement)
+
+
 Migration = Callable[[Database], None]
 
 #: ``MIGRATIONS[n]`` turns a version-``n`` file into version ``n + 1``. Append only; never
 #: edit a released migration. One that rebuilds a table that other tables refer to must
 #: switch foreign keys off itself (outside the transaction), or dropping the old table
 #: cascades into them — see https://www.sqlite.org/lang_altertable.html.
-MIGRATIONS: Final[Sequence[Migration]] = (_to_v1, _to_v2, _to_v3)
+MIGRATIONS: Final[Sequence[Migration]] = (_to_v1, _to_v2, _to_v3, _to_v4)
 LATEST_VERSION: Final = len(MIGRATIONS)
 #: Versions whose migration rebuilds a table that may be big: the old copy's pages are left
 #: free, so a file upgraded across one of them is compacted once the upgrade has committed.
