@@ -17,6 +17,7 @@ from goldenlens.core.model import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
 
 from .curation_commands import add_curation_commands, cmd_variants
+from .golden_review_command import add_golden_review_command, cmd_review_golden
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
@@ -129,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_review_commands(sub)
     add_curation_commands(sub)
+    add_golden_review_command(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -215,6 +217,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "override": cmd_override,
     "review": cmd_review,
     "variants": cmd_variants,
+    "review-golden": cmd_review_golden,
 }
 
 

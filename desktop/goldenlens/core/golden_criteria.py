@@ -22,7 +22,9 @@ from enum import StrEnum
 from typing import Any, Final
 
 from goldenlens.core.facts import fact_groups
+from goldenlens.core.fingerprint import inputs_fingerprint
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
+from goldenlens.core.model import GoldenItem
 
 
 class Criterion(StrEnum):
@@ -48,6 +50,9 @@ class Decision(StrEnum):
     DISMISSED = "dismissed"
     WITHDRAWN = "withdrawn"
 
+
+#: The prefix of a criterion's metric name in score rows and judge-cache entries.
+METRIC_PREFIX: Final = "golden_review."
 
 #: Where a verdict came from: the judge model, or a counted rule.
 SOURCE_JUDGE: Final = "judge"
@@ -205,3 +210,13 @@ def reviewer_verdict(judge: Verdict, decision: Decision, own: Verdict | None = N
 
 
 _OPPOSITE: Final = {Verdict.PASS: Verdict.FAIL, Verdict.FAIL: Verdict.PASS}
+
+
+def triplet_fingerprint(item: GoldenItem) -> str:
+    """SHA-256 of one golden triplet (question, answer, fact): what a decision was made on."""
+    return inputs_fingerprint([item], [], questions=True)
+
+
+def criterion_metric(criterion: Criterion) -> str:
+    """The metric name of a criterion's score rows: ``golden_review.<criterion>``."""
+    return METRIC_PREFIX + criterion.value

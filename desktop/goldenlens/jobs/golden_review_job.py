@@ -34,6 +34,8 @@ from goldenlens.core.golden_criteria import (
     VERDICT_VALUES,
     Criterion,
     criterion_from_name,
+    criterion_metric,
+    triplet_fingerprint,
     verbosity_verdict,
 )
 from goldenlens.core.model import GoldenItem, ScoreRecord, ScoreStatus
@@ -48,7 +50,6 @@ from goldenlens.jobs.resume import resumable_run
 from goldenlens.judge.engine import JudgeEngine
 from goldenlens.judge.golden_review import (
     DEFAULT_REASON_CHARS,
-    METRIC_PREFIX,
     VERSION,
     CriterionJudge,
     criterion_judges,
@@ -77,16 +78,6 @@ __all__ = [
 
 #: Consecutive golden items whose judge calls failed (server down, engine error) before a run stops.
 MAX_ENGINE_ERRORS = 5
-
-
-def criterion_metric(criterion: Criterion) -> str:
-    """The metric name of a criterion's score rows."""
-    return METRIC_PREFIX + criterion.value
-
-
-def triplet_fingerprint(item: GoldenItem) -> str:
-    """SHA-256 of one golden triplet (question, answer, fact): what a decision was made on."""
-    return inputs_fingerprint([item], [], questions=True)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from typing import Any, Final
 from goldenlens.core.golden_criteria import (
     CRITERION_INFO,
     JUDGED_CRITERIA,
+    METRIC_PREFIX,
     REASON_CHARS,
     SOURCE_JUDGE,
     VERDICT_VALUES,
@@ -36,8 +37,6 @@ from goldenlens.judge.metrics_extra_common import example, labelled, only_requir
 
 VERSION: Final = "1"
 PROMPT_VERSION: Final = "1"
-#: The prefix of a criterion's metric name in score rows and cache entries.
-METRIC_PREFIX: Final = "golden_review."
 DEFAULT_REASON_CHARS: Final = 160
 
 _COMMON = (

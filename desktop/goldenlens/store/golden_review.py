@@ -115,3 +115,11 @@ class GoldenReviewRepository(Repository):
             [Decision.WITHDRAWN.value],
         )
         return [_decision(row) for row in rows]
+
+    def decision(self, decision_id: int) -> GoldenReviewDecision | None:
+        """One entry by id, or ``None``."""
+        row = self._fetch_one(
+            f"SELECT {_COLUMNS} FROM golden_review_decisions AS d WHERE d.id = ?",  # noqa: S608
+            [decision_id],
+        )
+        return None if row is None else _decision(row)
