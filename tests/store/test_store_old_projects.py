@@ -1,4 +1,4 @@
-"""Project files written by the code of formats 1 and 2 open in the current format with all
+"""Project files written by the code of formats 1, 2 and 3 open in the current format with all
 their data: golden items, history and versions, responses, runs, scores, flags, overrides,
 reviews, problems and the judge cache.
 
@@ -23,7 +23,7 @@ from goldenlens.store import LATEST_VERSION, ProjectStore
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-@pytest.fixture(params=[1, 2], ids=["format1", "format2"])
+@pytest.fixture(params=[1, 2, 3], ids=["format1", "format2", "format3"])
 def old_project(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, dict[str, object]]:
     version: int = request.param
     path = tmp_path / f"format{version}.goldenlens"
@@ -38,7 +38,7 @@ def old_project(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, d
 def test_an_old_project_opens_with_all_its_data(old_project: tuple[Path, dict[str, object]]) -> None:
     path, expected = old_project
     with ProjectStore.open(path) as store:
-        assert store.diagnostics()["user_version"] == LATEST_VERSION == 3
+        assert store.diagnostics()["user_version"] == LATEST_VERSION == 4
         got = json.loads(json.dumps(contents(store)))  # tuples as lists, like the JSON file
     assert got == expected
     conn = sqlite3.connect(path)

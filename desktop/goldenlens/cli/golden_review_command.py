@@ -131,7 +131,11 @@ def cmd_review_golden(args: argparse.Namespace) -> int:
         from goldenlens.io.output_files import write_atomically
 
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        write_atomically(args.output, lambda path: path.write_text(text, encoding="utf-8"))
+
+        def write(path: Path) -> None:
+            path.write_text(text, encoding="utf-8")
+
+        write_atomically(args.output, write)
         print(f"Wrote the review of {len(review.rows)} golden rows to {args.output}", file=sys.stderr)
     elif args.json:
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
