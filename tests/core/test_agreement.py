@@ -29,11 +29,9 @@ def by_hand(table: Mapping[tuple[str, str], int]) -> float:
     n = sum(table.values())
     labels = {a for a, _ in table} | {b for _, b in table}
     p_o = sum(count for (a, b), count in table.items() if a == b) / n
-    p_e = sum(
-        sum(c for (a, _), c in table.items() if a == label) / n
-        * sum(c for (_, b), c in table.items() if b == label) / n
-        for label in labels
-    )
+    first = {label: sum(c for (a, _), c in table.items() if a == label) / n for label in labels}
+    second = {label: sum(c for (_, b), c in table.items() if b == label) / n for label in labels}
+    p_e = sum(first[label] * second[label] for label in labels)
     return (p_o - p_e) / (1 - p_e)
 
 

@@ -126,7 +126,7 @@ def test_a_review_rates_every_triplet_on_every_criterion(store: ProjectStore) ->
         else:
             assert record.detail["source"] == "judge"
             assert record.detail["reason"] == "scripted " + record.metric.removeprefix("golden_review.")
-            assert (params["judge_sha256"], params["prompt_version"], params["seed"]) == ("0" * 64, "1", 42)
+            assert (params["judge_sha256"], params["prompt_version"], params["seed"]) == ("0" * 64, "2", 42)
             assert record.detail["usage"]["calls"] == 1  # type: ignore[index]
     g3 = load_golden_review(store, run_id).rows[2].verdict(Criterion.VERBOSITY)
     assert g3 is not None

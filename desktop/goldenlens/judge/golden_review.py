@@ -7,8 +7,12 @@ does the metrics' (:mod:`goldenlens.jobs.judge_cache`). The verdict is stored as
 (:data:`~goldenlens.core.golden_criteria.VERDICT_VALUES`) with the verdict, the reason and the
 source in the detail.
 
-Prompts are short and give one passing and one failing example each: the default judge is a
-135M-parameter model, which follows a pattern better than a long instruction. Every prompt
+Prompts are short and give one failing and then one passing example each: the default judge
+is a 135M-parameter model, which follows a pattern better than a long instruction and leans
+towards the label of the last example it saw. A curated golden set mostly passes, and a
+judge that flags everything buries the few real problems, so the passing example comes last
+and a "fail" has to come from the triplet. (On the sample with SmolLM2-135M, pass-last gave
+the right verdict on "answer consistent with the fact" for 10 of 10 rows, fail-last for 1.) Every prompt
 asks for the verdict first (so a reply cut off in the reason keeps its verdict) and allows
 "unsure" rather than forcing a guess. The static part comes first and the triplet last, so
 llama.cpp reuses the cached prefix across the triplets of one criterion.
@@ -36,7 +40,7 @@ from goldenlens.judge.metric_base import JudgeCall, MetricInputs, MetricResult, 
 from goldenlens.judge.metrics_extra_common import example, labelled, only_required, token_budget
 
 VERSION: Final = "1"
-PROMPT_VERSION: Final = "1"
+PROMPT_VERSION: Final = "2"
 DEFAULT_REASON_CHARS: Final = 160
 
 _COMMON = (
@@ -62,37 +66,29 @@ _PROMPTS: Final[dict[Criterion, str]] = {
     "helps', offers of more help) and without wording only one particular model would use.",
 }
 
-#: (row, reply) pairs per criterion: one pass and one fail, on made-up data.
+#: (row, reply) pairs per criterion, on made-up data: one fail, then one pass (see above).
 _EXAMPLES: Final[dict[Criterion, tuple[tuple[dict[str, str], dict[str, str]], ...]]] = {
     Criterion.UNAMBIGUOUS_QUESTION: (
-        (
-            {"question": "In which year did the bridge open?", "answer": "The bridge opened in 1932."},
-            {"verdict": "pass", "reason": "Only one year answers it."},
-        ),
         (
             {"question": "What is one risk the company mentions?", "answer": "Rising interest rates."},
             {"verdict": "fail", "reason": "Any of several risks would be a correct answer."},
         ),
+        (
+            {"question": "In which year did the bridge open?", "answer": "The bridge opened in 1932."},
+            {"verdict": "pass", "reason": "Only one year answers it."},
+        ),
     ),
     Criterion.ANSWER_MATCHES_FACT: (
-        (
-            {"answer": "Revenue was $8.2 million in 2021.", "fact": '"8.2 million"'},
-            {"verdict": "pass", "reason": "The answer states 8.2 million."},
-        ),
         (
             {"answer": "Revenue was $8.4 million in 2021.", "fact": '"8.2 million"'},
             {"verdict": "fail", "reason": "The answer says 8.4 million, the fact 8.2 million."},
         ),
+        (
+            {"answer": "Revenue was $8.2 million in 2021.", "fact": '"8.2 million"'},
+            {"verdict": "pass", "reason": "The answer states 8.2 million."},
+        ),
     ),
     Criterion.FACT_MINIMAL: (
-        (
-            {
-                "question": "Who founded the museum?",
-                "answer": "The museum was founded by Clara Hoff.",
-                "fact": '"Clara Hoff"',
-            },
-            {"verdict": "pass", "reason": "The fact is just the founder's name."},
-        ),
         (
             {
                 "question": "Who founded the museum?",
@@ -101,15 +97,23 @@ _EXAMPLES: Final[dict[Criterion, tuple[tuple[dict[str, str], dict[str, str]], ..
             },
             {"verdict": "fail", "reason": "The fact repeats the whole answer, not just the name."},
         ),
+        (
+            {
+                "question": "Who founded the museum?",
+                "answer": "The museum was founded by Clara Hoff.",
+                "fact": '"Clara Hoff"',
+            },
+            {"verdict": "pass", "reason": "The fact is just the founder's name."},
+        ),
     ),
     Criterion.LLM_AGNOSTIC_WORDING: (
         (
-            {"answer": "The warranty lasts two years."},
-            {"verdict": "pass", "reason": "A plain statement."},
-        ),
-        (
             {"answer": "Certainly! The warranty lasts two years. I hope this helps!"},
             {"verdict": "fail", "reason": "It adds assistant filler around the fact."},
+        ),
+        (
+            {"answer": "The warranty lasts two years."},
+            {"verdict": "pass", "reason": "A plain statement."},
         ),
     ),
 }
