@@ -187,3 +187,32 @@ def test_the_counted_criterion_runs_in_a_subprocess_without_a_model(project: Pat
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1:5] == ["id  1", "g1  P", "g2  P", "g3  F"]
     assert "llama_cpp" not in done.stderr
+
+
+def test_goldenlens_resume_finishes_an_interrupted_review(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[int] = []
+
+    def interrupted(messages: Sequence[ChatMessage], schema: Mapping[str, Any]) -> str:
+        calls.append(1)
+        if len(calls) == 9:  # g3's first criterion
+            raise KeyboardInterrupt
+        return scripted_reply(messages, schema)
+
+    monkeypatch.setattr(golden_review_job, "open_judge_engine", Opened(ScriptedEngine(responder=interrupted)))
+    assert main(["review-golden", str(project), "-q", "--max-words", "30"]) == 130
+    rest = Opened(ScriptedEngine(responder=scripted_reply))
+    monkeypatch.setattr(golden_review_job, "open_judge_engine", rest)
+    capsys.readouterr()
+    assert main(["resume", str(project), "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "resuming golden review 1" in err
+    assert "golden review 1 finished" in err
+    assert len(rest.engine.calls) == 4  # g3 alone
+    with ProjectStore.open(project) as store:
+        run = store.runs.get(1)
+        assert run is not None
+        assert (run.status, run.params["max_answer_words"]) == ("finished", 30)  # its own options
+    assert main(["resume", str(project), "-q"]) == 0
+    assert "no interrupted run to resume" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from .output import StderrProgress
 if TYPE_CHECKING:
     from goldenlens.jobs.golden_review_job import GoldenReviewOptions
     from goldenlens.queries.golden_review import GoldenReview
+    from goldenlens.store.project import ProjectStore
 
 #: One letter per verdict in the table; ``-`` for a criterion the judge could not rate.
 _MARKS = {"pass": "P", "fail": "F", "unsure": "?"}
@@ -142,6 +143,34 @@ def cmd_review_golden(args: argparse.Namespace) -> int:
     else:
         print(format_review(review))
     return 0
+
+
+def resume_golden_review(store: ProjectStore, *, quiet: bool) -> int | None:
+    """Finish the newest interrupted golden review of ``store`` with its own options (for
+    ``goldenlens resume``); ``None`` when there is none. A judge model file of the run that no
+    longer exists is bad input."""
+    from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
+    from goldenlens.jobs.golden_review_job import GoldenReviewOptions, review_golden_set
+
+    pending = store.runs.unfinished(GOLDEN_REVIEW_RUN)
+    if not pending:
+        return None
+    run = pending[-1]
+    options = GoldenReviewOptions.from_params(run.params)
+    if options.judge_model is not None and not options.judge_model.is_file():
+        raise InputError(
+            Problem(
+                store.path.name,
+                f"the judge model of the interrupted golden review {run.id} no longer exists: "
+                f"{options.judge_model}; put it back, or start a new review with `goldenlens review-golden`",
+                Severity.FATAL,
+            )
+        )
+    progress = StderrProgress(quiet=quiet)
+    print(f"{store.path.name}: resuming golden review {run.id}", file=sys.stderr)
+    run_id = review_golden_set(store, options, progress=progress)
+    progress.finish()
+    return run_id
 
 
 def format_review(review: GoldenReview) -> str:

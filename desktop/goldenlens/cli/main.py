@@ -114,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("-o", "--output", type=Path, help=".xlsx, .json or .csv (default: print a summary)")
 
     resume = sub.add_parser(
-        "resume", help="finish the interrupted lexical and judge runs of a project (same models)"
+        "resume",
+        help="finish the interrupted lexical and judge runs and golden review of a project (same models)",
     )
     resume.add_argument("project", type=Path)
     resume.add_argument("-q", "--quiet", action="store_true")
