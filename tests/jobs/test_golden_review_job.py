@@ -31,7 +31,8 @@ from goldenlens.jobs.golden_review_job import GoldenReviewOptions, JudgeRunError
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeReply, make_reply
-from goldenlens.judge.golden_review import CriterionJudge
+from goldenlens.judge.golden_review import CriterionJudge, triplet_inputs
+from goldenlens.judge.metric_base import JudgeCall
 from goldenlens.queries.golden_review import load_golden_review
 from goldenlens.store.project import ProjectStore
 
@@ -451,3 +452,18 @@ def test_a_row_killed_halfway_reuses_its_cached_verdicts(tmp_path: Path) -> None
         assert len(rest.calls) == 3  # g3's three criteria after the one cached before the kill
         assert all("bridge" in call.row or "Certainly" in call.row for call in rest.calls)
         assert verdicts(store, resumed) == expected_verdicts()
+
+
+@pytest.mark.parametrize(("answer", "fact", "blank"), [("A.", "<OR> <OR>", "fact"), ("  ", "x", "answer")])
+def test_a_criterion_with_a_blank_field_is_not_rated_and_asks_nothing(
+    answer: str, fact: str, blank: str
+) -> None:
+    engine = ScriptedEngine()  # any call would fail the test
+    judge = CriterionJudge(Criterion.ANSWER_MATCHES_FACT)
+    result = judge.score(triplet_inputs("Who?", answer, fact), JudgeCall(engine), None)
+    assert (result.value, result.status, result.reason) == (
+        None,
+        ScoreStatus.NOT_SCORED,
+        f"missing input: {blank}",
+    )
+    assert engine.calls == []

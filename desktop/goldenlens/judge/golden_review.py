@@ -161,19 +161,22 @@ class CriterionJudge:
     def examples(self) -> tuple[tuple[str, str], ...]:
         return tuple((_row(row), example(reply)) for row, reply in _EXAMPLES[self.criterion])
 
-    def row(self, inputs: MetricInputs) -> str:
-        """The triplet's fields this criterion reads, labelled; the fact spelled out."""
+    def fields(self, inputs: MetricInputs) -> dict[str, str]:
+        """The triplet's fields this criterion reads, as the judge sees them (the fact spelled
+        out: a fact of blank parts only, ``<OR>``, reads as blank)."""
         values = {"question": inputs.question, "answer": inputs.reference, "fact": fact_text(inputs.fact)}
-        return _row({name: values[name] for name in CRITERION_INFO[self.criterion].reads})
+        return {name: values[name] for name in CRITERION_INFO[self.criterion].reads}
+
+    def row(self, inputs: MetricInputs) -> str:
+        """The triplet's fields this criterion reads, labelled."""
+        return _row(self.fields(inputs))
 
     def score(
         self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
     ) -> MetricResult:
         """Ask the judge; a verdict, or *not scored* with the reason (never a guessed verdict)."""
         del embedder
-        blank = [
-            name for name in CRITERION_INFO[self.criterion].reads if not self._field(inputs, name).strip()
-        ]
+        blank = [name for name, value in self.fields(inputs).items() if not value.strip()]
         if blank:
             return MetricResult.not_scored(self.name, f"missing input: {', '.join(blank)}", judge=judge)
         if judge is None:
@@ -198,11 +201,6 @@ class CriterionJudge:
             reason = "(the judge's reason was cut off at max_tokens)"
         detail = {"verdict": verdict.value, "reason": reason, "source": SOURCE_JUDGE}
         return MetricResult.scored(self.name, VERDICT_VALUES[verdict], detail, judge=judge)
-
-    @staticmethod
-    def _field(inputs: MetricInputs, name: str) -> str:
-        value: str = getattr(inputs, _INPUT_FIELDS[name])
-        return value
 
 
 def criterion_judges(
