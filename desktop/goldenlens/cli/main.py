@@ -20,6 +20,7 @@ from .advise_command import add_advise_command, cmd_advise
 from .curation_commands import add_curation_commands, cmd_variants
 from .draft_command import add_draft_command, cmd_draft
 from .drafts_command import add_drafts_command, cmd_drafts
+from .golden_review_command import add_golden_review_command, cmd_review_golden
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
@@ -116,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("-o", "--output", type=Path, help=".xlsx, .json or .csv (default: print a summary)")
 
     resume = sub.add_parser(
-        "resume", help="finish the interrupted lexical and judge runs of a project (same models)"
+        "resume",
+        help="finish the interrupted lexical and judge runs and golden review of a project (same models)",
     )
     resume.add_argument("project", type=Path)
     resume.add_argument("-q", "--quiet", action="store_true")
@@ -135,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_advise_command(sub)
     add_draft_command(sub)
     add_drafts_command(sub)
+    add_golden_review_command(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -226,6 +229,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "advise": cmd_advise,
     "draft": cmd_draft,
     "drafts": cmd_drafts,
+    "review-golden": cmd_review_golden,
 }
 
 

@@ -22,6 +22,7 @@ from goldenlens.jobs.score_job import score_project
 from goldenlens.jobs.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 
+from .golden_review_command import resume_golden_review
 from .judge_args import resume_judge
 from .output import StderrProgress, parse_mapping, print_problems, write_outputs
 
@@ -91,10 +92,18 @@ def _cmd_resume(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
         judge_run = resume_judge(store, quiet=args.quiet)
-        if run_id is None and judge_run is None:
+        review_run = resume_golden_review(store, quiet=args.quiet)
+        if run_id is None and judge_run is None and review_run is None:
             print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)
             return 0
-        write_outputs(store, run_id, None, judge_run_id=judge_run)
+        if review_run is not None:
+            print(
+                f"{args.project.name}: golden review {review_run} finished "
+                "(`goldenlens review-golden` shows it)",
+                file=sys.stderr,
+            )
+        if run_id is not None or judge_run is not None:
+            write_outputs(store, run_id, None, judge_run_id=judge_run)
     return 0
 
 

@@ -10,3 +10,6 @@ LEXICAL_RUN: Final = "lexical"
 JUDGE_RUN: Final = "judge"
 #: Golden items drafted by the judge from source documents (``goldenlens.jobs.draft_job``).
 DRAFT_RUN: Final = "draft"
+#: The judge's review of the golden triplets on the curation criteria
+#: (``goldenlens.jobs.golden_review_job``): one score row per golden item and criterion.
+GOLDEN_REVIEW_RUN: Final = "golden_review"

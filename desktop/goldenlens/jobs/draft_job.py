@@ -270,8 +270,8 @@ def _engine(engine: JudgeEngine | None, options: DraftOptions) -> Iterator[Judge
         yield engine
         return
     with open_judge_engine(
-        options.judge_model,
-        options.judge_url,
+        judge_model=options.judge_model,
+        judge_url=options.judge_url,
         n_ctx=options.n_ctx,
         n_threads=options.n_threads,
         seed=options.seed,

@@ -145,8 +145,8 @@ def open_engines(options: JudgeOptions, data_dir: Path) -> Iterator[Engines]:
 
 def _judge_engine(options: JudgeOptions) -> AbstractContextManager[JudgeEngine]:
     return open_judge_engine(
-        options.judge_model,
-        options.judge_url,
+        judge_model=options.judge_model,
+        judge_url=options.judge_url,
         n_ctx=options.n_ctx,
         n_threads=options.n_threads,
         seed=options.seed,
@@ -156,18 +156,19 @@ def _judge_engine(options: JudgeOptions) -> AbstractContextManager[JudgeEngine]:
 
 @contextmanager
 def open_judge_engine(
-    judge_model: Path | None,
-    judge_url: str | None = None,
     *,
+    judge_model: Path | None = None,
+    judge_url: str | None = None,
     n_ctx: int = 4096,
     n_threads: int | None = None,
     seed: int = DEFAULT_SEED,
     parallel: int = 1,
 ) -> Iterator[JudgeEngine]:
-    """The judge engine alone, closed on exit: an in-process llama.cpp model on
-    ``judge_model`` (``None``: the bundled SmolLM2), or a server at ``judge_url``. For jobs
-    that ask the judge directly rather than through metrics (drafting golden items) and for
-    :func:`open_engines`. Raises :class:`ModelNotFoundError` for a missing model file."""
+    """The judge engine alone, closed on exit: a server client for ``judge_url``, else the
+    in-process model ``judge_model`` (default: the bundled SmolLM2), loaded before it is
+    handed out. For jobs that ask the judge directly rather than through metrics (the golden
+    review, drafting golden items). Raises :class:`ModelNotFoundError` for a missing model
+    file."""
     if judge_url:
         from goldenlens.judge.http_engine import OpenAICompatibleEngine
 

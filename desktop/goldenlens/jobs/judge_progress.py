@@ -20,8 +20,12 @@ def format_duration(seconds: float) -> str:
 class JudgeMeter:
     """Rows done, tokens per second (of fresh judge calls) and the ETA, for progress."""
 
-    def __init__(self, progress: ProgressFn, total: int, done: int) -> None:
+    def __init__(
+        self, progress: ProgressFn, total: int, done: int, *, stage: str = "judge", unit: str = "rows"
+    ) -> None:
         self._progress = progress
+        self._stage = stage
+        self._unit = unit
         self.total = total
         self.done = done
         self.rows_since_commit = 0
@@ -46,10 +50,10 @@ class JudgeMeter:
             return  # the last commit already reported every row
         self._reported = self.done
         elapsed = max(time.monotonic() - self._started, 1e-9)
-        message = f"judged {self.done}/{self.total} rows"
+        message = f"judged {self.done}/{self.total} {self._unit}"
         if self._tokens:
             message += f" · {self._tokens / elapsed:.1f} tok/s"
         remaining = self.total - self.done
         if self._fresh_rows and remaining and not final:
             message += f" · ETA {format_duration(elapsed / self._fresh_rows * remaining)}"
-        self._progress(Progress("judge", self.done, self.total, message))
+        self._progress(Progress(self._stage, self.done, self.total, message))

@@ -269,8 +269,12 @@ def build_metrics(
 
 
 def input_fields(metric: JudgeMetric, inputs: MetricInputs) -> dict[str, Any]:
-    """The input fields ``metric`` reads from ``inputs``: what its cache key depends on."""
-    names = _FIELDS.get(metric.name, _ALL_FIELDS)
+    """The input fields ``metric`` reads from ``inputs``: what its cache key depends on.
+
+    A judge that is not a registered metric (a golden-review criterion) names them itself in
+    a ``reads`` attribute; it may read the ``fact``, which no metric does."""
+    own: tuple[str, ...] | None = getattr(metric, "reads", None)
+    names = _FIELDS.get(metric.name, own if own is not None else _ALL_FIELDS)
     fields: dict[str, Any] = {name: _field(inputs, name) for name in names}
     if metric.name == "context_precision":
         # Judged against the golden answer, or the response when the row has none.

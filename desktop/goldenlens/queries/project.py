@@ -23,6 +23,7 @@ from goldenlens.core.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.drafts import Draft, DraftQueue, DraftStatus, draft_queue, provenance_of
+from goldenlens.queries.golden_review import GoldenReview, load_golden_review
 from goldenlens.queries.grid import GridData
 from goldenlens.queries.grid_data import HEAD_LIMIT, add_metrics, load_grid, load_grid_head, update_rows
 from goldenlens.queries.values import Override, Review, RunInfo
@@ -127,6 +128,13 @@ class ProjectQueries:
         judge_run = self.latest_run(JUDGE_RUN, finished_only=True) or self.latest_run(JUDGE_RUN)
         judge_run_id = judge_run.id if judge_run is not None else None
         return load_question_detail(self._store, run_id, question_id, judge_run_id=judge_run_id)
+
+    # -- the judge's golden review ---------------------------------------------------------
+
+    def golden_review(self, run_id: int | None = None) -> GoldenReview:
+        """The judge's verdicts on every golden row and criterion (newest golden-review run
+        unless ``run_id``), the reviewer's decisions and the judge-reviewer agreement."""
+        return load_golden_review(self._store, run_id)
 
     # -- the grid --------------------------------------------------------------------------
 

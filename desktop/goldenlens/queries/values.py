@@ -11,6 +11,7 @@ from goldenlens.core.review import (
     REVIEW_STATUSES,
     REVIEW_UNREVIEWED,
 )
+from goldenlens.store.golden_review import GoldenReviewDecision
 from goldenlens.store.project import PROJECT_SUFFIX
 from goldenlens.store.values import GOLDEN_ROW, Override, Review, RunInfo, StoreError
 
@@ -21,6 +22,7 @@ __all__ = [
     "REVIEW_NEEDS_CURATION",
     "REVIEW_STATUSES",
     "REVIEW_UNREVIEWED",
+    "GoldenReviewDecision",
     "Override",
     "Review",
     "RunInfo",

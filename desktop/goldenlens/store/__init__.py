@@ -2,13 +2,15 @@
 
 :class:`ProjectStore` opens a project; its data is read and written through the
 repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
-``store.results``, ``store.reviews``, ``store.cache``, ``store.drafts``, ``store.grid``).
+``store.results``, ``store.reviews``, ``store.cache``, ``store.drafts``,
+``store.golden_review``, ``store.grid``).
 """
 
 from goldenlens.store.base import Repository
 from goldenlens.store.cache import JudgeCacheRepository
 from goldenlens.store.drafts import DraftRepository, NewDraft
 from goldenlens.store.golden import GoldenRepository
+from goldenlens.store.golden_review import GoldenReviewDecision, GoldenReviewRepository
 from goldenlens.store.grid_queries import GridQueries
 from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore
 from goldenlens.store.responses import ResponseRepository
@@ -33,6 +35,8 @@ __all__ = [
     "PROJECT_SUFFIX",
     "DraftRepository",
     "GoldenRepository",
+    "GoldenReviewDecision",
+    "GoldenReviewRepository",
     "GridQueries",
     "HistoryEntry",
     "ImportInfo",

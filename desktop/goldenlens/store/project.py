@@ -12,6 +12,8 @@ sharing that one connection:
 - ``store.reviews`` — overrides and review state (:mod:`.review`);
 - ``store.cache`` — the judge cache (:mod:`.cache`);
 - ``store.drafts`` — judge-drafted golden items awaiting review (:mod:`.drafts`);
+- ``store.golden_review`` — the reviewer's decisions on the judge's golden review
+  (:mod:`.golden_review`);
 - ``store.grid`` — the score grid's read-only bulk reads (:mod:`.grid_queries`).
 
 Threading: a store is owned by one thread at a time (the UI runs it on a single executor
@@ -34,6 +36,7 @@ from goldenlens.store.base import Connection
 from goldenlens.store.cache import JudgeCacheRepository
 from goldenlens.store.drafts import DraftRepository
 from goldenlens.store.golden import GoldenRepository
+from goldenlens.store.golden_review import GoldenReviewRepository
 from goldenlens.store.grid_queries import GridQueries
 from goldenlens.store.responses import ResponseRepository
 from goldenlens.store.results import ResultRepository
@@ -53,7 +56,7 @@ class ProjectStore:
 
     Its own methods are the project-level ones; reads and writes of data go through its
     repositories (``golden``, ``responses``, ``runs``, ``results``, ``reviews``, ``cache``,
-    ``drafts``, ``grid``), see the module docstring.
+    ``drafts``, ``golden_review``, ``grid``), see the module docstring.
     """
 
     def __init__(self, path: Path, db: Database) -> None:
@@ -65,6 +68,7 @@ class ProjectStore:
         self.reviews: Final = ReviewRepository(self._connection)
         self.cache: Final = JudgeCacheRepository(self._connection)
         self.drafts: Final = DraftRepository(self._connection)
+        self.golden_review: Final = GoldenReviewRepository(self._connection)
         self.grid: Final = GridQueries(self._connection)
 
     @classmethod

@@ -419,13 +419,18 @@ def _to_v3(db: Database) -> None:
     )
 
 
-#: Version 4: drafts of golden items written by the judge from source documents, waiting in a
-#: review queue (``store.drafts``). One table: a draft carries its chunk's text and provenance
+#: Version 4 adds two tables. ``drafts``: golden items drafted by the judge from source
+#: documents, waiting in a review queue (``store.drafts``). A draft carries its chunk's text and provenance
 #: (document, page, chunk id) itself, so the queue, the fact check and the provenance of an
 #: accepted item need no join, and a chunk is stored once per draft (a chunk is drafted once per
 #: model and prompt: ``draft_key``, which is also the judge-cache key of the reply). No foreign
 #: key to ``golden_items``: the provenance of an accepted draft outlives a later delete of the
 #: item, as ``golden_history`` does; ``run_id`` is the draft run that wrote it.
+#: ``golden_review_decisions``: the reviewer's decisions on the judge's golden-review
+#: verdicts, append-only like ``overrides`` (the latest entry per question and criterion is in force; a
+#: ``withdrawn`` entry undoes), and each entry keeps both verdicts it compares — the judge's
+#: and the reviewer's — with the run and the SHA-256 of the triplet it was made on, so the
+#: agreement figures never depend on a later run or edit.
 _V4_DDL: Final[tuple[str, ...]] = (
     """CREATE TABLE drafts (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -450,12 +455,26 @@ _V4_DDL: Final[tuple[str, ...]] = (
     )""",
     "CREATE INDEX drafts_status ON drafts (status, id)",
     "CREATE INDEX drafts_golden ON drafts (golden_id) WHERE golden_id IS NOT NULL",
+    """CREATE TABLE golden_review_decisions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        question_id TEXT NOT NULL REFERENCES golden_items (id) ON DELETE CASCADE,
+        criterion TEXT NOT NULL,
+        decision TEXT NOT NULL,
+        judge_verdict TEXT NOT NULL DEFAULT '',
+        reviewer_verdict TEXT NOT NULL DEFAULT '',
+        run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+        triplet_sha256 TEXT NOT NULL DEFAULT '',
+        note TEXT NOT NULL DEFAULT '',
+        reviewer TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX golden_review_decisions_key ON golden_review_decisions (question_id, criterion, id)",
 )
 
 
 def _to_v4(db: Database) -> None:
-    """Version 4: the drafts table (review queue of judge-drafted golden items). Adds a table;
-    nothing existing changes."""
+    """Version 4: the drafts table (review queue of judge-drafted golden items) and the
+    ``golden_review_decisions`` table. Adds tables; nothing existing changes."""
     for statement in _V4_DDL:
         db.execute(statement)
 

@@ -1,0 +1,214 @@
+"""The judge's golden-set review as the front ends show it: verdicts per golden row and
+criterion, the reviewer's decisions, and how often the two agree.
+
+Agreement is read from the decisions in force alone: each holds the judge's verdict it was
+made on and the reviewer's verdict, so a later run or edit never changes a figure already
+earned. The overall figures cover the judged criteria only; the counted verbosity rule
+agrees with a reviewer who counts the same words, which says nothing about the judge, so
+it has its own line and stays out of the total. A judge's "unsure" that the reviewer
+decided counts as a disagreement (the reviewer always says pass or fail).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from goldenlens.core.agreement import Agreement, agreement
+from goldenlens.core.golden_criteria import (
+    CRITERION_INFO,
+    Criterion,
+    Verdict,
+    VerdictError,
+    criterion_metric,
+    triplet_fingerprint,
+    verdict_from_value,
+)
+from goldenlens.core.model import GoldenItem
+from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.store.golden_review import GoldenReviewDecision
+from goldenlens.store.project import ProjectStore
+from goldenlens.store.values import GOLDEN_ROW, RunInfo
+
+
+@dataclass(frozen=True)
+class CriterionVerdict:
+    """The judge's (or the rule's) verdict on one criterion of one golden row.
+
+    ``verdict`` is ``None`` when the judge could not rate it (``reason`` says why) or the run
+    has not reached the row yet (``reason`` empty). ``decision`` is the reviewer's in force;
+    ``decision_current`` is False when the triplet was edited since it was made or the judge
+    now says something else (the decision then still counts in the agreement: it was true of
+    what was shown).
+    """
+
+    criterion: Criterion
+    verdict: Verdict | None
+    reason: str
+    source: str
+    decision: GoldenReviewDecision | None = None
+    decision_current: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        decision = self.decision
+        return {
+            "criterion": self.criterion.value,
+            "verdict": None if self.verdict is None else self.verdict.value,
+            "reason": self.reason,
+            "source": self.source,
+            "decision": None
+            if decision is None
+            else {
+                "decision": decision.decision,
+                "judge_verdict": decision.judge_verdict,
+                "reviewer_verdict": decision.reviewer_verdict,
+                "current": self.decision_current,
+                "reviewer": decision.reviewer,
+                "note": decision.note,
+                "at": decision.created_at,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class GoldenReviewRow:
+    """One golden triplet and its verdicts, in criterion order."""
+
+    item: GoldenItem
+    verdicts: tuple[CriterionVerdict, ...]
+
+    def verdict(self, criterion: Criterion) -> CriterionVerdict | None:
+        return next((v for v in self.verdicts if v.criterion is criterion), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "question_id": self.item.id,
+            "question": self.item.question,
+            "answer": self.item.answer,
+            "fact": self.item.fact,
+            "verdicts": [v.as_dict() for v in self.verdicts],
+        }
+
+
+@dataclass(frozen=True)
+class AgreementFigures:
+    """Judge-reviewer agreement: ``overall`` over the judged criteria, and per criterion."""
+
+    overall: Agreement
+    by_criterion: dict[Criterion, Agreement]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "overall": self.overall.as_dict(),
+            "overall_covers": [c.value for c in self.by_criterion if CRITERION_INFO[c].judged],
+            "by_criterion": {c.value: a.as_dict() for c, a in self.by_criterion.items()},
+        }
+
+
+@dataclass(frozen=True)
+class GoldenReview:
+    """A golden-review run's verdicts (``run`` ``None``: never reviewed) with the decisions."""
+
+    run: RunInfo | None
+    criteria: tuple[Criterion, ...]
+    rows: tuple[GoldenReviewRow, ...]
+    agreement: AgreementFigures
+
+    @property
+    def decided(self) -> int:
+        """How many verdicts have a decision in force."""
+        return sum(1 for row in self.rows for v in row.verdicts if v.decision is not None)
+
+    def counts(self) -> dict[Criterion, dict[str, int]]:
+        """Per criterion: how many pass, fail, unsure and not rated."""
+        out: dict[Criterion, dict[str, int]] = {}
+        for criterion in self.criteria:
+            tally = {v.value: 0 for v in Verdict} | {"not_rated": 0}
+            for row in self.rows:
+                found = row.verdict(criterion)
+                tally["not_rated" if found is None or found.verdict is None else found.verdict.value] += 1
+            out[criterion] = tally
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        run = self.run
+        return {
+            "run": None
+            if run is None
+            else {
+                "id": run.id,
+                "status": run.status,
+                "params": dict(run.params),
+                "started_at": run.started_at,
+            },
+            "criteria": [c.value for c in self.criteria],
+            "counts": {c.value: tally for c, tally in self.counts().items()},
+            "rows": [row.as_dict() for row in self.rows],
+            "agreement": self.agreement.as_dict(),
+        }
+
+
+def agreement_figures(decisions: list[GoldenReviewDecision]) -> AgreementFigures:
+    """Agreement of the judge's and the reviewer's verdicts in ``decisions`` (see the module
+    docstring), every criterion listed even without decisions."""
+    pairs: dict[Criterion, tuple[list[str], list[str]]] = {c: ([], []) for c in Criterion}
+    for decision in decisions:
+        if decision.is_withdrawal:
+            continue
+        judge, mine = pairs[Criterion(decision.criterion)]
+        judge.append(decision.judge_verdict)
+        mine.append(decision.reviewer_verdict)
+    by_criterion = {c: agreement(judge, mine) for c, (judge, mine) in pairs.items()}
+    judged = [c for c in Criterion if CRITERION_INFO[c].judged]
+    overall = agreement(
+        [v for c in judged for v in pairs[c][0]],
+        [v for c in judged for v in pairs[c][1]],
+    )
+    return AgreementFigures(overall, by_criterion)
+
+
+def load_golden_review(store: ProjectStore, run_id: int | None = None) -> GoldenReview:
+    """The verdicts of golden-review run ``run_id`` (default: the newest, finished or not)
+    for every golden row, with the decisions in force and the agreement figures.
+
+    Raises ``ValueError`` for a run that is not a golden review, and
+    :class:`~goldenlens.core.golden_criteria.VerdictError` for a stored value that is no
+    verdict (a damaged file: reported, never shown as a verdict)."""
+    run = store.runs.latest(GOLDEN_REVIEW_RUN) if run_id is None else store.runs.get(run_id)
+    if run is not None and run.kind != GOLDEN_REVIEW_RUN:
+        raise ValueError(f"run {run.id} is a {run.kind} run, not a golden review")
+    criteria = tuple(Criterion(c) for c in (run.params.get("criteria") if run else None) or list(Criterion))
+    records = {} if run is None else {(r.question_id, r.metric): r for r in store.results.scores(run.id)}
+    decisions = store.golden_review.decisions()
+    in_force = {(d.question_id, d.criterion): d for d in decisions}
+    rows = []
+    for item in store.golden.items():
+        fingerprint = triplet_fingerprint(item)
+        verdicts = []
+        for criterion in criteria:
+            record = records.get((item.id, criterion_metric(criterion)))
+            verdict: Verdict | None = None
+            reason, source = "", ""
+            if record is not None and record.pipeline == GOLDEN_ROW:
+                detail = record.detail
+                source = str(detail.get("source", ""))
+                if record.value is None:
+                    reason = record.reason
+                else:
+                    verdict = verdict_from_value(record.value)
+                    if detail.get("verdict") != verdict.value:
+                        raise VerdictError(
+                            f"{store.path}: run {run.id if run else '?'} stores {record.value} for "
+                            f"{criterion.value} of {item.id!r} but its detail says {detail.get('verdict')!r}"
+                        )
+                    reason = str(detail.get("reason", ""))
+            decision = in_force.get((item.id, criterion.value))
+            current = (
+                decision is not None
+                and decision.triplet_sha256 == fingerprint
+                and verdict is not None
+                and decision.judge_verdict == verdict.value
+            )
+            verdicts.append(CriterionVerdict(criterion, verdict, reason, source, decision, current))
+        rows.append(GoldenReviewRow(item, tuple(verdicts)))
+    return GoldenReview(run, criteria, tuple(rows), agreement_figures(decisions))
