@@ -1,0 +1,244 @@
+"""Golden-set versions of an open project: the list, diffs, names, the change log.
+
+The rules that cut the golden history into versions are pure and live in
+:mod:`goldenlens.core.golden_versions`; this module reads what they need from the store —
+the history, where each run started, the imports, the names given — and puts them together.
+The CLI (``goldenlens versions``, ``goldenlens diff``), the golden workbook's change-log sheet
+and the desktop app's Versions dialog all come here, so they agree on every number.
+
+The ``*_of`` functions take the desktop app's open project (an object with a ``store``, as
+:mod:`goldenlens.jobs.project_edits` does), so ``goldenlens.ui`` never names the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from goldenlens.core.golden_diff import GoldenDiff
+from goldenlens.core.golden_versions import (
+    ChangeLogRow,
+    GoldenVersion,
+    HistoryEntry,
+    VersionBreaks,
+    build_versions,
+    change_log,
+    check_version_name,
+    diff_states,
+    point_at,
+    resolve_version,
+    state_at,
+    version_containing,
+)
+from goldenlens.jobs.project_edits import OpenProject
+from goldenlens.store.project import ProjectStore
+from goldenlens.store.values import RunInfo
+
+
+@dataclass(frozen=True)
+class RunVersion:
+    """A run and the golden-set version it scored.
+
+    ``version`` is the version it started from (0: the golden set was empty, or the run is
+    older than the history); ``rescored_version`` the later version that in-place re-scores
+    of edits brought it to (``None``: none did). ``recorded`` is False for a run made before
+    runs recorded their version: then the version is the one current at its start time.
+    """
+
+    run_id: int
+    kind: str
+    status: str
+    started_at: str
+    version: int
+    rescored_version: int | None = None
+    recorded: bool = True
+
+    @property
+    def scored_version(self) -> int:
+        """The version the run's numbers describe now."""
+        return self.version if self.rescored_version is None else self.rescored_version
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "run": self.run_id,
+            "kind": self.kind,
+            "status": self.status,
+            "started_at": self.started_at,
+            "version": self.version,
+            "rescored_version": self.rescored_version,
+            "recorded": self.recorded,
+        }
+
+
+@dataclass(frozen=True)
+class VersionList:
+    """All versions of a project's golden set, oldest first, and the runs that scored them."""
+
+    versions: tuple[GoldenVersion, ...]
+    runs: tuple[RunVersion, ...] = ()
+
+    @property
+    def current(self) -> GoldenVersion | None:
+        """The version the golden set is at now (``None`` before the first import)."""
+        return self.versions[-1] if self.versions else None
+
+    def get(self, number: int) -> GoldenVersion | None:
+        """Version ``number`` (``None`` for 0, the empty set, or an unknown number)."""
+        return self.versions[number - 1] if 0 < number <= len(self.versions) else None
+
+    def runs_of(self, number: int) -> list[RunVersion]:
+        """The runs whose numbers describe version ``number``."""
+        return [run for run in self.runs if run.scored_version == number]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "versions": [version_dict(v, self.runs_of(v.number)) for v in self.versions],
+            "runs": [run.as_dict() for run in self.runs],
+        }
+
+
+def version_dict(version: GoldenVersion, runs: Sequence[RunVersion] = ()) -> dict[str, Any]:
+    """One version as JSON: number, name, kind, when, who, rows, changes, history ids, runs."""
+    return {
+        "number": version.number,
+        "name": version.name,
+        "kind": version.kind,
+        "started_at": version.started_at,
+        "ended_at": version.ended_at,
+        "who": version.who,
+        "reviewers": list(version.reviewers),
+        "source": version.source,
+        "rows": version.rows,
+        "changes": version.changes,
+        "first_history_id": version.first_id,
+        "last_history_id": version.last_id,
+        "runs": [run.run_id for run in runs],
+    }
+
+
+@dataclass(frozen=True)
+class VersionDiff:
+    """What changed from version ``old`` to version ``new`` (either may be 0, the empty set)."""
+
+    old: int
+    new: int
+    old_label: str
+    new_label: str
+    diff: GoldenDiff
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "from": {"number": self.old, "label": self.old_label},
+            "to": {"number": self.new, "label": self.new_label},
+            "summary": self.diff.summary(),
+            **self.diff.as_dict(),
+        }
+
+
+class _Loaded:
+    """The history and the versions cut from it, read once per call."""
+
+    def __init__(self, store: ProjectStore) -> None:
+        self.history: list[HistoryEntry] = store.golden.history()
+        runs = store.runs.all()
+        starts = {run.id: self._start_point(run) for run in runs}
+        names: dict[int, str] = {}
+        for named in store.golden.versions():  # oldest first: a later name wins
+            names[named.last_history_id] = named.name
+        breaks = VersionBreaks(
+            after_ids=frozenset(point for point in (*starts.values(), *names) if point > 0),
+            times=tuple(i.imported_at for i in store.responses.imports()),
+            names=names,
+        )
+        self.versions = tuple(build_versions(self.history, breaks))
+        self.runs = tuple(self._run_version(run, starts[run.id]) for run in runs)
+
+    def _start_point(self, run: RunInfo) -> int:
+        if run.golden_history_id is not None:
+            return run.golden_history_id
+        return point_at(self.history, run.started_at)
+
+    def _number(self, history_id: int) -> int:
+        version = version_containing(self.versions, history_id)
+        return 0 if version is None else version.number
+
+    def _run_version(self, run: RunInfo, start: int) -> RunVersion:
+        rescored = None if run.golden_rescored_id is None else self._number(run.golden_rescored_id)
+        return RunVersion(
+            run.id,
+            run.kind,
+            run.status,
+            run.started_at,
+            self._number(start),
+            rescored,
+            recorded=run.golden_history_id is not None,
+        )
+
+    def last_id(self, number: int) -> int:
+        return 0 if number == 0 else self.versions[number - 1].last_id
+
+    def label(self, number: int) -> str:
+        return "v0 (empty)" if number == 0 else self.versions[number - 1].label
+
+
+def list_versions(store: ProjectStore) -> VersionList:
+    """Every version of the project's golden set and the runs that scored each."""
+    loaded = _Loaded(store)
+    return VersionList(loaded.versions, loaded.runs)
+
+
+def diff_versions(store: ProjectStore, old: str, new: str) -> VersionDiff:
+    """What changed from version ``old`` to version ``new``: references as
+    :func:`~goldenlens.core.golden_versions.resolve_version` reads them (a number, ``v3``, a
+    name, ``latest``, ``0``). Raises :class:`~goldenlens.core.golden_versions.UnknownVersionError`."""
+    loaded = _Loaded(store)
+    a, b = resolve_version(loaded.versions, old), resolve_version(loaded.versions, new)
+    diff = diff_states(loaded.history, loaded.last_id(a), loaded.last_id(b))
+    return VersionDiff(a, b, loaded.label(a), loaded.label(b), diff)
+
+
+def name_version(store: ProjectStore, name: str, ref: str = "latest") -> GoldenVersion:
+    """Give version ``ref`` (default: the current one) the name ``name`` and return it renamed.
+
+    Naming the current version ends its editing session: later edits make a new version.
+    Raises ``ValueError`` for a blank name, one that reads as a number, one another version
+    has, or a project without versions.
+    """
+    text = check_version_name(name)
+    loaded = _Loaded(store)
+    if not loaded.versions:
+        raise ValueError("the golden set has no versions yet: import one first")
+    number = resolve_version(loaded.versions, ref)
+    if number == 0:
+        raise ValueError("version 0 is the empty set before the first import; it cannot be named")
+    clash = [v for v in loaded.versions if v.name == text and v.number != number]
+    if clash:
+        raise ValueError(f"{clash[0].label} already has the name {text!r}")
+    version = loaded.versions[number - 1]
+    store.golden.name_version(version.last_id, text, state_at(loaded.history, version.last_id))
+    return list_versions(store).versions[number - 1]
+
+
+def golden_change_log(store: ProjectStore) -> list[ChangeLogRow]:
+    """The change log of the golden workbook: every version's changes, oldest first."""
+    loaded = _Loaded(store)
+    return change_log(loaded.history, loaded.versions)
+
+
+# -- for the desktop app (an open project, never the store by name) ------------------------
+
+
+def versions_of(project: OpenProject) -> VersionList:
+    """:func:`list_versions` of the desktop app's open project."""
+    return list_versions(project.store)
+
+
+def diff_of(project: OpenProject, old: int, new: int) -> VersionDiff:
+    """:func:`diff_versions` of two version numbers of the desktop app's open project."""
+    return diff_versions(project.store, str(old), str(new))
+
+
+def name_version_of(project: OpenProject, number: int, name: str) -> GoldenVersion:
+    """:func:`name_version` of version ``number`` of the desktop app's open project."""
+    return name_version(project.store, name, str(number))
