@@ -175,6 +175,11 @@ def _bridge(segments: tuple[Segment, ...]) -> tuple[Segment, ...]:
     out = list(segments)
     for index in range(1, len(out) - 1):
         segment = out[index]
-        if not segment.changed and not segment.text.strip() and out[index - 1].changed and out[index + 1].changed:
+        if (
+            not segment.changed
+            and not segment.text.strip()
+            and out[index - 1].changed
+            and out[index + 1].changed
+        ):
             out[index] = Segment(segment.text, True)
     return _merge(out)

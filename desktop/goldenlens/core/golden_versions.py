@@ -308,7 +308,9 @@ def change_log(history: Sequence[HistoryEntry], versions: Sequence[GoldenVersion
         if was_empty and state:
             count = len(state)
             rows.append(
-                ChangeLogRow(version.label, when, who, "", SET_CREATED, "", f"{count} row{'' if count == 1 else 's'}")
+                ChangeLogRow(
+                    version.label, when, who, "", SET_CREATED, "", f"{count} row{'' if count == 1 else 's'}"
+                )
             )
             continue
         rows += [

@@ -247,10 +247,7 @@ class GoldenRepository(Repository):
             self._insert_rows(
                 "golden_version_items",
                 ("version_id", "position", "item_id", *_ITEM_COLUMNS[1:]),
-                (
-                    (version_id, position, item.id, *_content(item))
-                    for position, item in enumerate(items)
-                ),
+                ((version_id, position, item.id, *_content(item)) for position, item in enumerate(items)),
             )
         return version_id
 
