@@ -98,13 +98,16 @@ def test_an_edit_rescored_into_a_run_moves_the_run_to_that_version(store: Projec
     )
     assert result.run_id == run_id
     run = store.runs.get(run_id)
-    assert run is not None and run.golden_history_id == 10 and run.golden_rescored_id == 11
+    assert run is not None
+    assert run.golden_history_id == 10
+    assert run.golden_rescored_id == 11
     (listed,) = list_versions(store).runs
     assert (listed.version, listed.rescored_version, listed.scored_version) == (1, 2, 2)
     # A notes-only edit re-scores nothing, so the run stays where it was.
     curation.edit_golden_item(store, replace(_item(store, "q06"), notes="x"), reviewer="Ana")
     assert list_versions(store).runs[0].scored_version == 2
-    assert "golden_rescored_id" not in run.params and "golden_history_id" not in run.params
+    assert "golden_rescored_id" not in run.params
+    assert "golden_history_id" not in run.params
 
 
 def test_naming_a_version_freezes_it_and_ends_the_session(store: ProjectStore) -> None:
@@ -135,7 +138,8 @@ def test_diff_against_the_empty_set_and_backwards(store: ProjectStore) -> None:
     curation.edit_golden_item(store, replace(_item(store, "q02"), fact="Brian T. Olsavsky"), reviewer="Ana")
     everything = diff_versions(store, "0", "2")
     assert (everything.old_label, everything.new_label) == ("v0 (empty)", "v2")
-    assert len(everything.diff.added) == 10 and not everything.diff.changed
+    assert len(everything.diff.added) == 10
+    assert not everything.diff.changed
     backwards = diff_versions(store, "2", "1")
     assert [(r.question_id, r.changes[0].before, r.changes[0].after) for r in backwards.diff.changed] == [
         ("q02", "Brian T. Olsavsky", _item_at_import(store, "q02").fact)

@@ -5,6 +5,7 @@ repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
 ``store.results``, ``store.reviews``, ``store.cache``, ``store.grid``).
 """
 
+from goldenlens.core.golden_versions import HistoryEntry
 from goldenlens.store.base import Repository
 from goldenlens.store.cache import JudgeCacheRepository
 from goldenlens.store.golden import GoldenRepository
@@ -17,7 +18,6 @@ from goldenlens.store.runs import RunRepository
 from goldenlens.store.schema import LATEST_VERSION
 from goldenlens.store.values import (
     GOLDEN_ROW,
-    HistoryEntry,
     ImportInfo,
     Override,
     Review,

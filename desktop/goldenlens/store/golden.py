@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from goldenlens.core.golden_versions import HistoryEntry
 from goldenlens.core.model import GoldenItem
 from goldenlens.store.base import Repository, Row
 from goldenlens.store.values import (
@@ -19,7 +20,6 @@ from goldenlens.store.values import (
     HISTORY_DELETE,
     HISTORY_EDIT,
     HISTORY_IMPORT,
-    HistoryEntry,
     StoreError,
     VersionInfo,
     utc_now,

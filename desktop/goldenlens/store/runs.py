@@ -33,7 +33,6 @@ _INPUTS_KEY = "inputs_sha256"
 _GOLDEN_KEY = "golden_history_id"
 _RESCORED_KEY = "golden_rescored_id"
 _RESERVED = (_INPUTS_KEY, _GOLDEN_KEY, _RESCORED_KEY)
-_COLUMNS = "id, kind, params, status, started_at, finished_at, total, import_id"
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -109,7 +108,10 @@ class RunRepository(Repository):
 
     def all(self) -> list[RunInfo]:
         """Every run, oldest first."""
-        return [_run(row) for row in self._fetch(f"SELECT {_COLUMNS} FROM runs ORDER BY id")]
+        rows = self._fetch(
+            "SELECT id, kind, params, status, started_at, finished_at, total, import_id FROM runs ORDER BY id"
+        )
+        return [_run(row) for row in rows]
 
     def finish(self, run_id: int, status: str = RUN_FINISHED) -> None:
         """Mark a run ``finished``, ``cancelled`` or ``failed``."""

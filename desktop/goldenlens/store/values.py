@@ -14,8 +14,6 @@ from typing import Any, Final
 
 from goldenlens.core import golden_versions as _versions
 from goldenlens.core import review as _review
-from goldenlens.core.golden_versions import HistoryEntry as HistoryEntry
-from goldenlens.core.model import GoldenItem
 from goldenlens.core.review import effective_value
 
 RUN_RUNNING: Final = "running"
