@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from goldenlens.core.golden_versions import UnknownVersionError
@@ -15,6 +16,7 @@ from goldenlens.io.sample import sample_dir
 from goldenlens.jobs import curation
 from goldenlens.jobs.golden_versions import diff_versions, golden_change_log, list_versions, name_version
 from goldenlens.jobs.import_job import import_inputs
+from goldenlens.jobs.report_job import export_golden
 from goldenlens.jobs.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
@@ -180,3 +182,21 @@ def test_old_projects_get_versions_from_their_history(tmp_path: Path) -> None:
             ]
             changed = diff_versions(opened, "1", "2").diff.changed
             assert [(r.question_id, [c.field for c in r.changes]) for r in changed] == [("q2", ["answer"])]
+
+
+def test_golden_export_has_the_change_log_and_imports_back_unchanged(
+    store: ProjectStore, tmp_path: Path
+) -> None:
+    old = _item(store, "q06")
+    curation.edit_golden_item(store, replace(old, question="What challenge did AWS name?"), reviewer="Ana")
+    out = tmp_path / "golden.xlsx"
+    assert export_golden(store, out) == 10
+    log = openpyxl.load_workbook(out)["Change log"]
+    rows = [[c.value for c in row] for row in log.iter_rows()]
+    assert rows[0] == ["version", "when", "who", "question id", "field", "before", "after"]
+    assert [r[0] for r in rows[1:]] == ["v1", "v2"]
+    assert rows[2][2:] == ["Ana", "q06", "question", old.question, "What challenge did AWS name?"]
+    # Importing the export back reads the golden sheet, finds nothing changed: no new version.
+    before = list_versions(store).versions
+    import_inputs(store, out, sample_dir() / "responses.csv")
+    assert list_versions(store).versions == before
