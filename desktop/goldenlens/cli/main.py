@@ -20,6 +20,7 @@ from .curation_commands import add_curation_commands, cmd_variants
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
+from .version_commands import add_version_commands, cmd_diff, cmd_versions
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
@@ -129,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_review_commands(sub)
     add_curation_commands(sub)
+    add_version_commands(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -215,6 +217,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "override": cmd_override,
     "review": cmd_review,
     "variants": cmd_variants,
+    "versions": cmd_versions,
+    "diff": cmd_diff,
 }
 
 
