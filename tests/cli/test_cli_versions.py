@@ -46,7 +46,8 @@ def project(tmp_path: Path) -> Path:
         import_inputs(store, sample_dir() / "golden.csv", sample_dir() / "responses.csv")
         score_project(store)
         q03, q06 = store.golden.item("q03"), store.golden.item("q06")
-        assert q03 is not None and q06 is not None
+        assert q03 is not None
+        assert q06 is not None
         curation.edit_golden_item(store, replace(q03, fact=NEW_Q03_FACT), reviewer="Ana")
         curation.edit_golden_item(store, replace(q06, notes="two lines\nof notes"), reviewer="Ana")
         store.golden.delete("q09", reviewer="Ben")

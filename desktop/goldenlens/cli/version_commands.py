@@ -106,7 +106,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def _emit(args: argparse.Namespace, data: dict[str, Any], text: str, what: str) -> None:
     if args.output is not None:
-        write_atomically(args.output, lambda path: path.write_text(_dumps(data), encoding="utf-8"))
+
+        def write(path: Path) -> None:
+            path.write_text(_dumps(data), encoding="utf-8")
+
+        write_atomically(args.output, write)
         print(f"Wrote {what} to {args.output}", file=sys.stderr)
     elif args.json:
         sys.stdout.write(_dumps(data))
