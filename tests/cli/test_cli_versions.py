@@ -148,7 +148,8 @@ def test_bad_input_is_one_line_and_exit_2(
     filled = [a.format(p=project, t=tmp_path, missing=tmp_path / "none.goldenlens") for a in args]
     done = _cli(*filled)
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert message in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "diff.txt").exists()
     with ProjectStore.open(project) as store:
