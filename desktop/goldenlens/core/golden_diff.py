@@ -74,14 +74,13 @@ class GoldenDiff:
         return sum(len(row.changes) for row in self.changed)
 
     def summary(self) -> str:
-        """``2 added, 1 removed, 3 changed (4 fields)`` or ``no changes``."""
+        """``2 added, 1 removed, 3 changed (4 fields)``, ``1 added, 0 removed, 0 changed`` or
+        ``no changes``."""
         if self.is_empty:
             return "no changes"
         fields = self.field_change_count
-        return (
-            f"{len(self.added)} added, {len(self.removed)} removed, {len(self.changed)} changed"
-            f" ({fields} field{'' if fields == 1 else 's'})"
-        )
+        counts = f"{len(self.added)} added, {len(self.removed)} removed, {len(self.changed)} changed"
+        return f"{counts} ({fields} field{'' if fields == 1 else 's'})" if fields else counts
 
     def as_dict(self) -> dict[str, Any]:
         return {
