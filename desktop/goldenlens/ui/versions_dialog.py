@@ -7,9 +7,10 @@ words highlighted (:mod:`goldenlens.ui.version_diff_html`). Choosing a version i
 compares it with the one before, i.e. shows what that version changed.
 
 Everything comes through :mod:`goldenlens.jobs.golden_versions` with the session's open
-project (never the store). Reading the versions replays the golden history: milliseconds for
-a set of hundreds of rows, about a second for 100,000, so it runs on the GUI thread when the
-dialog opens and after a name is given.
+project (never the store). The golden history is read once, when the dialog opens (and after
+a name is given); diffs then work in memory. The read takes milliseconds for a set of
+hundreds of rows and a few seconds for a history of 100,000 entries, on the GUI thread: the
+dialog is opened by hand, and what it shows cannot change while it is open (it is modal).
 """
 
 from __future__ import annotations
@@ -33,7 +34,13 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.golden_versions import GoldenVersion, short_time
-from goldenlens.jobs.golden_versions import VersionDiff, VersionList, diff_of, name_version_of, versions_of
+from goldenlens.jobs.golden_versions import (
+    ProjectVersions,
+    VersionDiff,
+    VersionList,
+    name_version_of,
+    versions_of,
+)
 from goldenlens.queries.values import StoreError
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.session import ProjectSession
@@ -136,6 +143,7 @@ class VersionsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Golden-set versions — {session.path.name}")
         self._session = session
+        self._versions: ProjectVersions | None = None
         self._listed = VersionList(())
         self.diff: VersionDiff | None = None
         self.model = VersionTableModel(self)
@@ -198,10 +206,11 @@ class VersionsDialog(QDialog):
     def reload(self, select: int | None = None) -> None:
         """Read the versions again and select ``select`` (default: the current version)."""
         try:
-            self._listed = versions_of(self._session.project)
+            self._versions = versions_of(self._session.project)
         except (StoreError, OSError, ValueError) as error:
             show_error(self, "Cannot read the golden-set versions", error)
             return
+        self._listed = self._versions.listed
         self.model.set_versions(self._listed)
         for combo in (self.old_combo, self.new_combo):
             combo.blockSignals(True)
@@ -227,9 +236,11 @@ class VersionsDialog(QDialog):
             combo.blockSignals(True)
             combo.setCurrentIndex(max(combo.findData(number), 0))
             combo.blockSignals(False)
+        if self._versions is None:
+            return
         try:
-            self.diff = diff_of(self._session.project, old, new)
-        except (StoreError, OSError, ValueError) as error:
+            self.diff = self._versions.diff(str(old), str(new))
+        except ValueError as error:
             show_error(self, "Cannot compare the versions", error)
             return
         self.browser.setHtml(diff_html(f"{self.diff.old_label} → {self.diff.new_label}", self.diff.diff))
