@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
-from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from goldenlens import __version__
 from goldenlens.ui.detail_pane import DetailPane
@@ -38,6 +38,7 @@ class MainWindow(QMainWindow):
         self.detail = DetailPane(self)
         self.summary = SummaryView(self)
         self.editor: GoldenEditor | None = None
+        self.versions_dialog: QDialog | None = None
         self._editor_host = QWidget(self)
         QVBoxLayout(self._editor_host).setContentsMargins(0, 0, 0, 0)
         self._build_layout()
