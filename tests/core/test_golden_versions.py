@@ -229,6 +229,6 @@ def test_change_log_lists_net_changes_per_version() -> None:
         ("v1", "2026-12-01 09:00 UTC", "import golden.xlsx", "", SET_CREATED, "", "3 rows"),
         ("v2", "2026-12-01 10:00 UTC", "import golden-v2.xlsx", "q3", "row removed", "question q3?", ""),
         ("v2", "2026-12-01 10:00 UTC", "import golden-v2.xlsx", "q2", "fact", "b", "b3"),
-        ('v3 "curated"', "2026-12-01 10:08 UTC", "ana", "q9", "row added", "", "question q9?"),
+        ('v3 "curated"', "2026-12-01 10:05 UTC", "ana", "q9", "row added", "", "question q9?"),
         ('v3 "curated"', "2026-12-01 10:08 UTC", "ana", "q2", "fact", "b3", "b4"),
     ]

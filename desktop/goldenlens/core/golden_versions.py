@@ -287,8 +287,9 @@ def short_time(moment: str) -> str:
 
 def change_log(history: Sequence[HistoryEntry], versions: Sequence[GoldenVersion]) -> list[ChangeLogRow]:
     """Every version's net changes, oldest first: one line per row added or removed and per
-    field changed (an edit undone within its version is no line). A version that fills an
-    empty set is one line (``set created``, N rows) rather than a line per row."""
+    field changed (an edit undone within its version is no line), timed by the version's last
+    entry for that row. A version that fills an empty set is one line (``set created``, N rows)
+    rather than a line per row."""
     entries = sorted(history, key=lambda e: e.version_id)
     state: dict[str, GoldenItem] = {}
     rows: list[ChangeLogRow] = []
@@ -313,8 +314,10 @@ def change_log(history: Sequence[HistoryEntry], versions: Sequence[GoldenVersion
                 )
             )
             continue
+        # When a row's change was made: the version's last entry that touched it.
+        last_touch = {entry.item.id: short_time(entry.changed_at) for entry in group}
         rows += [
-            ChangeLogRow(version.label, when, who, question_id, name, old, new)
+            ChangeLogRow(version.label, last_touch[question_id], who, question_id, name, old, new)
             for question_id, name, old, new in change_lines(diff_golden(before, after))
         ]
     return rows
