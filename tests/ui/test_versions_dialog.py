@@ -178,3 +178,15 @@ def test_diff_html_shows_whitespace_changes_and_caps_long_lists() -> None:
     assert f"question {MAX_ROWS - 1}?" in capped
     assert f"question {MAX_ROWS}?" not in capped
     assert "… and 5 more rows" in capped
+
+
+def test_a_project_without_a_golden_set_has_no_versions(qtbot: QtBot, tmp_path: Path) -> None:
+    session = ProjectSession(tmp_path / "empty.goldenlens", create=True)
+    try:
+        dialog = VersionsDialog(session)
+        qtbot.addWidget(dialog)
+        assert dialog.model.rowCount() == 0
+        assert not dialog.name_button.isEnabled()
+        assert "no versions yet" in dialog.browser.toPlainText()
+    finally:
+        session.close()

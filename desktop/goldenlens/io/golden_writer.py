@@ -62,7 +62,7 @@ _WIDTHS: dict[str, float] = {
 CHANGE_LOG_SHEET = "Change log"
 CHANGE_LOG_COLUMNS: tuple[str, ...] = ("version", "when", "who", "question id", "field", "before", "after")
 # Sized so that the seven columns print one landscape A4/Letter page wide at a readable size.
-_LOG_WIDTHS: dict[int, float] = {1: 15, 2: 19, 3: 16, 4: 10, 5: 11, 6: 42, 7: 42}
+_LOG_WIDTHS: dict[int, float] = {1: 15, 2: 19, 3: 16, 4: 11, 5: 11, 6: 42, 7: 42}
 
 
 def write_golden_workbook(
