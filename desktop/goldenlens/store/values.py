@@ -38,6 +38,10 @@ HISTORY_EDIT: Final = _versions.ACTION_EDIT
 HISTORY_ADD: Final = _versions.ACTION_ADD
 HISTORY_DELETE: Final = _versions.ACTION_DELETE
 
+#: Defined in the core with the rules that group history entries into versions; named here
+#: for the store's callers, as it always was.
+HistoryEntry = _versions.HistoryEntry
+
 #: ``pipeline`` value of a flag that belongs to the golden row rather than to a response.
 GOLDEN_ROW: Final = ""
 
