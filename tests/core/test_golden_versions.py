@@ -8,6 +8,7 @@ from goldenlens.core.golden_versions import (
     SET_CREATED,
     GoldenVersion,
     HistoryEntry,
+    HistoryMark,
     UnknownVersionError,
     VersionBreaks,
     build_versions,
@@ -17,6 +18,7 @@ from goldenlens.core.golden_versions import (
     resolve_version,
     state_at,
     version_containing,
+    version_spans,
 )
 from goldenlens.core.model import GoldenItem
 
@@ -232,3 +234,17 @@ def test_change_log_lists_net_changes_per_version() -> None:
         ('v3 "curated"', "2026-12-01 10:05 UTC", "ana", "q9", "row added", "", "question q9?"),
         ('v3 "curated"', "2026-12-01 10:08 UTC", "ana", "q2", "fact", "b3", "b4"),
     ]
+
+
+@pytest.mark.parametrize(("name", "rows", "breaks", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_marks_alone_cut_the_same_versions(
+    name: str,
+    rows: list[tuple[str, str, str, str, str]],
+    breaks: VersionBreaks,
+    expected: list[tuple[int, int, str, str, int, int]],
+) -> None:
+    marks = [
+        HistoryMark(e.version_id, e.item.id, e.action, e.changed_at, e.reviewer, e.source)
+        for e in _entries(*rows)
+    ]
+    assert version_spans(marks, breaks) == [(first, last) for first, last, *_ in expected]

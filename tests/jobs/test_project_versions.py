@@ -14,9 +14,15 @@ from goldenlens.core.golden_versions import UnknownVersionError
 from goldenlens.core.model import GoldenItem
 from goldenlens.io.sample import sample_dir
 from goldenlens.jobs import curation
-from goldenlens.jobs.golden_versions import diff_versions, golden_change_log, list_versions, name_version
+from goldenlens.jobs.golden_versions import (
+    diff_versions,
+    golden_change_log,
+    list_versions,
+    name_version,
+    run_version_label,
+)
 from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.report_job import export_golden
+from goldenlens.jobs.report_job import export_golden, export_report
 from goldenlens.jobs.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
@@ -200,3 +206,28 @@ def test_golden_export_has_the_change_log_and_imports_back_unchanged(
     before = list_versions(store).versions
     import_inputs(store, out, sample_dir() / "responses.csv")
     assert list_versions(store).versions == before
+
+
+def test_the_report_names_the_golden_version_its_run_scored(store: ProjectStore, tmp_path: Path) -> None:
+    run_id = score_project(store)
+    assert run_version_label(store, run_id) == "v1"
+    name_version(store, "as imported")
+    q03 = _item(store, "q03")
+    curation.edit_golden_item(store, replace(q03, fact=q03.fact + "<OR>410 Terry Ave. N."), reviewer="Ana")
+    assert run_version_label(store, run_id) == "v2 (re-scored in place from v1)"
+    curation.edit_golden_item(store, replace(_item(store, "q06"), notes="reframe"), reviewer="Ben")
+    assert run_version_label(store, run_id) == "v2 (re-scored in place from v1); the golden set is at v3 now"
+    out = tmp_path / "report.xlsx"
+    export_report(store, out)
+    about = {
+        row[0]: row[1] for row in openpyxl.load_workbook(out)["Summary"].iter_rows(values_only=True) if row
+    }
+    assert about["Golden-set version"] == "v2 (re-scored in place from v1); the golden set is at v3 now"
+
+
+def test_an_old_run_is_labelled_with_the_version_current_at_its_start(tmp_path: Path) -> None:
+    copy = tmp_path / "format2.goldenlens"
+    copy.write_bytes((Path(__file__).parents[1] / "store" / "fixtures" / "format2.goldenlens").read_bytes())
+    with ProjectStore.open(copy) as opened:
+        assert run_version_label(opened, 1) == "v2 (the version current when the run started)"
+        assert run_version_label(opened, 99) == ""

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Final, Protocol, TypeVar
 
 from goldenlens.core.golden_diff import GoldenDiff, change_lines, diff_golden
 from goldenlens.core.model import GoldenItem
@@ -75,6 +75,44 @@ class HistoryEntry:
         if self.action == ACTION_IMPORT or (self.action == ACTION_DELETE and self.source):
             return KIND_IMPORT
         return KIND_EDIT
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryMark:
+    """A history entry without the row's text: enough to cut the history into versions
+    (:func:`version_spans`), cheap to read for a history of 100,000 entries."""
+
+    version_id: int
+    item_id: str
+    action: str
+    changed_at: str
+    reviewer: str = ""
+    source: str = ""
+
+    @property
+    def kind(self) -> str:
+        """As :attr:`HistoryEntry.kind`."""
+        if self.action == ACTION_IMPORT or (self.action == ACTION_DELETE and self.source):
+            return KIND_IMPORT
+        return KIND_EDIT
+
+
+class _Mark(Protocol):
+    """What cutting the history into versions reads of an entry."""
+
+    @property
+    def version_id(self) -> int: ...
+    @property
+    def changed_at(self) -> str: ...
+    @property
+    def reviewer(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+
+
+_M = TypeVar("_M", bound=_Mark)
 
 
 @dataclass(frozen=True)
@@ -130,7 +168,7 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def _starts_new(previous: HistoryEntry, entry: HistoryEntry, breaks: VersionBreaks) -> bool:
+def _starts_new(previous: _Mark, entry: _Mark, breaks: VersionBreaks) -> bool:
     if previous.version_id in breaks.after_ids or previous.kind != entry.kind:
         return True
     if entry.kind == KIND_IMPORT:
@@ -142,9 +180,9 @@ def _starts_new(previous: HistoryEntry, entry: HistoryEntry, breaks: VersionBrea
     return any(previous.changed_at < moment <= entry.changed_at for moment in breaks.times)
 
 
-def group_history(history: Sequence[HistoryEntry], breaks: VersionBreaks) -> list[list[HistoryEntry]]:
+def group_history(history: Sequence[_M], breaks: VersionBreaks) -> list[list[_M]]:
     """``history`` (oldest first) cut into versions by the rules of the module docstring."""
-    groups: list[list[HistoryEntry]] = []
+    groups: list[list[_M]] = []
     for entry in sorted(history, key=lambda e: e.version_id):
         if groups and not _starts_new(groups[-1][-1], entry, breaks):
             groups[-1].append(entry)
@@ -193,6 +231,12 @@ def build_versions(history: Sequence[HistoryEntry], breaks: VersionBreaks) -> li
     return versions
 
 
+def version_spans(marks: Sequence[_M], breaks: VersionBreaks) -> list[tuple[int, int]]:
+    """``(first id, last id)`` of each version, numbered from 1 as :func:`build_versions`
+    numbers them, from the marks alone (no row texts, no counts)."""
+    return [(group[0].version_id, group[-1].version_id) for group in group_history(marks, breaks)]
+
+
 def state_at(history: Iterable[HistoryEntry], last_id: int) -> list[GoldenItem]:
     """The golden set after history entry ``last_id`` (0: the empty set), in the order the
     rows first appeared."""
@@ -209,7 +253,7 @@ def diff_states(history: Sequence[HistoryEntry], old_id: int, new_id: int) -> Go
     return diff_golden(state_at(history, old_id), state_at(history, new_id))
 
 
-def point_at(history: Sequence[HistoryEntry], moment: str) -> int:
+def point_at(history: Sequence[_Mark], moment: str) -> int:
     """The newest history id written at or before ``moment`` (0 if none): where a run made
     before runs recorded their golden version started."""
     ids = [e.version_id for e in history if e.changed_at <= moment]

@@ -21,6 +21,7 @@ from goldenlens.core.golden_versions import (
     ChangeLogRow,
     GoldenVersion,
     HistoryEntry,
+    HistoryMark,
     VersionBreaks,
     build_versions,
     change_log,
@@ -30,6 +31,7 @@ from goldenlens.core.golden_versions import (
     resolve_version,
     state_at,
     version_containing,
+    version_spans,
 )
 from goldenlens.jobs.project_edits import OpenProject
 from goldenlens.store.project import ProjectStore
@@ -136,6 +138,31 @@ class VersionDiff:
         }
 
 
+def _start_point(run: RunInfo, history: Sequence[HistoryMark | HistoryEntry]) -> int:
+    """The history id a run started from; for a run made before runs recorded it, the newest
+    entry written before it started."""
+    if run.golden_history_id is not None:
+        return run.golden_history_id
+    return point_at(history, run.started_at)
+
+
+def _breaks(
+    store: ProjectStore, history: Sequence[HistoryMark | HistoryEntry], runs: Sequence[RunInfo]
+) -> tuple[VersionBreaks, dict[int, int]]:
+    """What ends versions besides the entries (run starts, names, imports), and each run's
+    start point."""
+    starts = {run.id: _start_point(run, history) for run in runs}
+    names: dict[int, str] = {}
+    for named in store.golden.versions():  # oldest first: a later name wins
+        names[named.last_history_id] = named.name
+    breaks = VersionBreaks(
+        after_ids=frozenset(point for point in (*starts.values(), *names) if point > 0),
+        times=tuple(i.imported_at for i in store.responses.imports()),
+        names=names,
+    )
+    return breaks, starts
+
+
 class ProjectVersions:
     """A project's golden history and the versions cut from it, read once: listing, diffs and
     the change log then work in memory (the read is what costs: about 3 s for 100,000 history
@@ -145,22 +172,9 @@ class ProjectVersions:
     def __init__(self, store: ProjectStore) -> None:
         self.history: list[HistoryEntry] = store.golden.history()
         runs = store.runs.all()
-        starts = {run.id: self._start_point(run) for run in runs}
-        names: dict[int, str] = {}
-        for named in store.golden.versions():  # oldest first: a later name wins
-            names[named.last_history_id] = named.name
-        breaks = VersionBreaks(
-            after_ids=frozenset(point for point in (*starts.values(), *names) if point > 0),
-            times=tuple(i.imported_at for i in store.responses.imports()),
-            names=names,
-        )
+        breaks, starts = _breaks(store, self.history, runs)
         self.versions = tuple(build_versions(self.history, breaks))
         self.runs = tuple(self._run_version(run, starts[run.id]) for run in runs)
-
-    def _start_point(self, run: RunInfo) -> int:
-        if run.golden_history_id is not None:
-            return run.golden_history_id
-        return point_at(self.history, run.started_at)
 
     def _number(self, history_id: int) -> int:
         version = version_containing(self.versions, history_id)
@@ -233,6 +247,39 @@ def name_version(store: ProjectStore, name: str, ref: str = "latest") -> GoldenV
     version = loaded.versions[number - 1]
     store.golden.name_version(version.last_id, text, state_at(loaded.history, version.last_id))
     return list_versions(store).versions[number - 1]
+
+
+def run_version_label(store: ProjectStore, run_id: int) -> str:
+    """The golden-set version run ``run_id``'s numbers describe, for a report: ``v3``,
+    ``v3 "curated"``, with ``(re-scored in place from v2)`` when edits were re-scored into
+    it since it started, a note for a run made before runs recorded their version, and the
+    current version when the set has changed since. Reads only
+    the history's marks (no row texts): cheap beside the report itself. Empty for an unknown
+    run or a project without history."""
+    run = store.runs.get(run_id)
+    marks = store.golden.history_marks()
+    if run is None or not marks:
+        return ""
+    breaks, starts = _breaks(store, marks, store.runs.all())
+    spans = version_spans(marks, breaks)
+
+    def number(history_id: int) -> int:
+        return next((n for n, (first, last) in enumerate(spans, 1) if first <= history_id <= last), 0)
+
+    def label(version: int) -> str:
+        name = breaks.names.get(spans[version - 1][1], "") if version else ""
+        return f'v{version} "{name}"' if name else f"v{version}"
+
+    started = number(starts[run.id])
+    scored = started if run.golden_rescored_id is None else number(run.golden_rescored_id)
+    text = label(scored)
+    if scored != started:
+        text += f" (re-scored in place from v{started})"
+    if run.golden_history_id is None:
+        text += " (the version current when the run started)"
+    if scored != len(spans):
+        text += f"; the golden set is at {label(len(spans))} now"
+    return text
 
 
 def golden_change_log(store: ProjectStore) -> list[ChangeLogRow]:

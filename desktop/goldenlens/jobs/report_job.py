@@ -20,7 +20,7 @@ from goldenlens.core.signature import Signature
 from goldenlens.io.golden_writer import write_golden_workbook
 from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_writer import write_report_workbook
-from goldenlens.jobs.golden_versions import golden_change_log
+from goldenlens.jobs.golden_versions import golden_change_log, run_version_label
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import Override
@@ -189,6 +189,7 @@ def build_report(
         signatures=signatures,
         thresholds=thresholds,
         reviews=report_reviews(store),
+        golden_version=run_version_label(store, run_id),
     )
 
 

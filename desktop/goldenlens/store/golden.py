@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from goldenlens.core.golden_versions import HistoryEntry
+from goldenlens.core.golden_versions import HistoryEntry, HistoryMark
 from goldenlens.core.model import GoldenItem
 from goldenlens.store.base import Repository, Row
 from goldenlens.store.values import (
@@ -104,6 +104,15 @@ class GoldenRepository(Repository):
             )
             for row in rows
         ]
+
+    def history_marks(self) -> list[HistoryMark]:
+        """Every history entry without the row's text, oldest first: what cutting the history
+        into versions needs (about a tenth of the cost of :meth:`history`)."""
+        rows = self._fetch(
+            "SELECT version_id, item_id, action, changed_at, reviewer, source FROM golden_history"
+            " ORDER BY version_id"
+        )
+        return [HistoryMark(*row) for row in rows]
 
     def head(self) -> int:
         """The newest history id (0 before the first import): the version the set is at."""
