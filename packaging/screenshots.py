@@ -6,10 +6,11 @@ Writes main.png (review tab), detail.png (the side-by-side detail pane), wizard.
 import wizard's mapping page, on a workbook laid out as analysts make them: title rows above
 the header, a "#" column, formatted numbers), summary.png (the summary charts) and
 variants.png (the fact-variant dialog on q03, "410 Terry Ave. N." checked: its flip preview
-shows Pipeline3 going 0 → 1). With ``--sizes DIR`` it also saves the main window, the wizard
-and the variant dialog over the main window at 1366x768 and 1920x1080 into DIR, to look at
-both. Settings go to a temporary folder so the user's own preferences are
-neither read nor changed.
+shows Pipeline3 going 0 → 1) and versions.png (the golden-set Versions dialog on a copy of
+the sample curated by two reviewers). With ``--sizes DIR`` it also saves the main window, the
+wizard, the variant dialog and the Versions dialog at 1366x768 and 1920x1080 into DIR, to look
+at both. Settings go to a temporary folder so the user's own preferences are neither read nor
+changed.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def main() -> None:
     if args.sizes is not None:
         _save_sizes(args.sizes, window, wizard)
     wizard.reject()
+    _versions_dialog(window, _curated_sample(scratch / "curated.goldenlens"), args.out, args.sizes)
     window.close()
     print(f"screenshots written to {args.out}")
 
@@ -173,6 +175,60 @@ def _save_sizes(folder: Path, window: object, wizard: object) -> None:
         shot.save(str(folder / f"variants-{width}x{height}.png"))
         assert isinstance(dialog, QDialog)
         dialog.reject()
+
+
+def _curated_sample(path: Path) -> Path:
+    """The sample with a few versions: imported (named), Ana's session, a run, Ben's session."""
+    from dataclasses import replace
+
+    from goldenlens.jobs import curation
+    from goldenlens.jobs.golden_versions import name_version
+    from goldenlens.jobs.sample_project import ensure_sample_project
+    from goldenlens.jobs.score_job import score_project
+    from goldenlens.store.project import ProjectStore
+
+    ensure_sample_project(path)
+    with ProjectStore.open(path) as store:
+        name_version(store, "as imported")
+
+        def edit(question_id: str, reviewer: str, **fields: str) -> None:
+            item = store.golden.item(question_id)
+            assert item is not None
+            curation.edit_golden_item(store, replace(item, **fields), reviewer=reviewer)
+
+        edit("q03", "Ana Lima", fact="410 Terry Avenue North<OR>410 Terry Ave. N.")
+        edit(
+            "q06",
+            "Ana Lima",
+            question="What key challenge did Amazon name for its AWS segment in the second quarter of 2023?",
+            notes="Reframed: the old question had no single answer.",
+        )
+        edit("q10", "Ana Lima", fact="10,317,750,796<OR>10317750796<OR>10.3 billion")
+        score_project(store)
+        edit("q02", "Ben Okafor", notes="Checked against the 10-Q, page 4.")
+    return path
+
+
+def _versions_dialog(window: object, project: Path, out: Path, sizes: Path | None) -> None:
+    """The Versions dialog on Ana's session (what v2 changed), saved as versions.png."""
+    from goldenlens.ui.main_window import MainWindow
+    from goldenlens.ui.versions_dialog import VersionsDialog
+
+    assert isinstance(window, MainWindow)
+    window.projects.open_project(project)
+    _spin(0.5)
+    window.show_versions()
+    dialog = window.findChild(VersionsDialog)
+    assert isinstance(dialog, VersionsDialog)
+    dialog.table.selectRow(dialog.model.row_of(2))
+    _spin(0.4)
+    dialog.grab().save(str(out / "versions.png"))
+    if sizes is not None:
+        for width, height in ((1366, 768), (1920, 1080)):
+            dialog.resize(min(width - 80, 1500), height - 80)
+            _spin(0.4)
+            dialog.grab().save(str(sizes / f"versions-{width}x{height}.png"))
+    dialog.close()
 
 
 def _analyst_workbook(path: Path, sample: Path) -> Path:

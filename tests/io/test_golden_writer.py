@@ -12,8 +12,11 @@ import pandas as pd
 import pytest
 from openpyxl.utils.escape import unescape
 
+from goldenlens.core.golden_versions import ChangeLogRow
 from goldenlens.core.model import GoldenItem
 from goldenlens.io.golden_writer import (
+    CHANGE_LOG_COLUMNS,
+    CHANGE_LOG_SHEET,
     GOLDEN_COLUMNS,
     GOLDEN_SHEET,
     REVIEW_COLUMNS,
@@ -242,3 +245,56 @@ def test_overwrites_an_existing_workbook_whole(tmp_path: Path) -> None:
     write_golden_workbook(_items(["new"]), path)
     assert _openpyxl_rows(path)[1][1] == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["golden.xlsx"]
+
+
+# -- the change-log sheet ------------------------------------------------------------------
+
+_LOG = [
+    ChangeLogRow(
+        'v1 "as imported"', "2026-12-01 09:00 UTC", "import golden.xlsx", "", "set created", "", "2 rows"
+    ),
+    ChangeLogRow("v2", "2026-12-01 10:08 UTC", "Ana", "case01", "fact", "=old", "new\nline"),
+]
+
+
+def test_change_log_sheet_follows_the_golden_set(tmp_path: Path) -> None:
+    path = tmp_path / "golden.xlsx"
+    write_golden_workbook(_items(["a", "b"]), path, change_log=_LOG)
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == [GOLDEN_SHEET, CHANGE_LOG_SHEET]
+    log = wb[CHANGE_LOG_SHEET]
+    rows = [[c.value for c in row] for row in log.iter_rows()]
+    assert rows == [
+        list(CHANGE_LOG_COLUMNS),
+        [
+            'v1 "as imported"',
+            "2026-12-01 09:00 UTC",
+            "import golden.xlsx",
+            None,
+            "set created",
+            None,
+            "2 rows",
+        ],
+        ["v2", "2026-12-01 10:08 UTC", "Ana", "case01", "fact", "=old", "new\nline"],
+    ]
+    assert log["F3"].data_type == "s"  # "=old" stays text, never a formula
+    assert log.page_setup.orientation == "landscape"
+    assert log.page_setup.fitToWidth == 1
+    assert log.print_title_rows == "$1:$1"
+    assert log.auto_filter.ref == "A1:G3"
+    # The golden set still reads back first and unchanged: the log does not get in the way.
+    assert _calamine_rows(path)[1][0] == "case00"
+
+
+def test_a_change_log_cell_that_cannot_be_stored_names_its_sheet_row_and_column(tmp_path: Path) -> None:
+    path = _existing(tmp_path)
+    bad = [*_LOG, ChangeLogRow("v3", "when", "Ana", "case01", "answer", "x" * 32_768, "")]
+    with pytest.raises(ExportError) as caught:
+        write_golden_workbook(_items(["a"]), path, change_log=bad)
+    assert (caught.value.sheet, caught.value.row, caught.value.column, caught.value.item_id) == (
+        CHANGE_LOG_SHEET,
+        4,
+        "before",
+        "case01",
+    )
+    assert path.read_bytes() == b"the analyst's previous export"

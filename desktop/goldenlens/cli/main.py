@@ -24,6 +24,7 @@ from .golden_review_command import add_golden_review_command, cmd_review_golden
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
+from .version_commands import add_version_commands, cmd_diff, cmd_versions
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
@@ -138,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_draft_command(sub)
     add_drafts_command(sub)
     add_golden_review_command(sub)
+    add_version_commands(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -230,6 +232,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "draft": cmd_draft,
     "drafts": cmd_drafts,
     "review-golden": cmd_review_golden,
+    "versions": cmd_versions,
+    "diff": cmd_diff,
 }
 
 

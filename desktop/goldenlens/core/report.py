@@ -88,6 +88,8 @@ class Report:
     signatures: Mapping[str, Signature] = field(default_factory=dict)
     thresholds: FlagThresholds = field(default_factory=FlagThresholds)
     reviews: Mapping[str, QuestionReview] = field(default_factory=dict)
+    #: The golden-set version the run scored (``v3 "curated"``); empty when not known.
+    golden_version: str = ""
 
     def review(self, question_id: str) -> QuestionReview:
         """The review state of a question (``unreviewed`` when nobody reviewed it)."""

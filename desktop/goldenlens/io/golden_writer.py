@@ -3,6 +3,11 @@
 The round trip is exact for any text a cell can hold: every value is stored as text (never a
 number or a formula), whitespace and line breaks are kept, and values a cell cannot hold are
 refused with their row and column before anything is written (see :mod:`goldenlens.io.xlsx_cells`).
+
+With a change log, a second sheet "Change log" lists every change of the golden set, one row
+per change (version, when, who, question id, field, before, after), laid out to print: one
+page wide, landscape, the header on every page. The golden set stays the first sheet, so
+importing the workbook back reads the rows and not the log.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
+from goldenlens.core.golden_versions import ChangeLogRow
 from goldenlens.core.model import GoldenItem
 from goldenlens.io.output_files import ExportError, streaming_failure
 from goldenlens.io.xlsx_cells import (
@@ -21,9 +27,25 @@ from goldenlens.io.xlsx_cells import (
     save_atomically,
     text_cell,
 )
-from goldenlens.io.xlsx_style import HEADER, WRAP, area, parts, set_widths
+from goldenlens.io.xlsx_style import (
+    HEADER,
+    WRAP,
+    area,
+    fit_row_height,
+    parts,
+    print_landscape_fit_width,
+    set_widths,
+)
 
-__all__ = ["GOLDEN_COLUMNS", "GOLDEN_SHEET", "REVIEW_COLUMNS", "ExportError", "write_golden_workbook"]
+__all__ = [
+    "CHANGE_LOG_COLUMNS",
+    "CHANGE_LOG_SHEET",
+    "GOLDEN_COLUMNS",
+    "GOLDEN_SHEET",
+    "REVIEW_COLUMNS",
+    "ExportError",
+    "write_golden_workbook",
+]
 
 GOLDEN_SHEET = "Golden set"
 GOLDEN_COLUMNS: tuple[str, ...] = ("id", "question", "answer", "fact", "notes")
@@ -37,6 +59,10 @@ _WIDTHS: dict[str, float] = {
     "review_status": 16,
     "review_note": 40,
 }
+CHANGE_LOG_SHEET = "Change log"
+CHANGE_LOG_COLUMNS: tuple[str, ...] = ("version", "when", "who", "question id", "field", "before", "after")
+# Sized so that the seven columns print one landscape A4/Letter page wide at a readable size.
+_LOG_WIDTHS: dict[int, float] = {1: 15, 2: 19, 3: 16, 4: 11, 5: 11, 6: 42, 7: 42}
 
 
 def write_golden_workbook(
@@ -44,8 +70,10 @@ def write_golden_workbook(
     path: Path,
     *,
     review: Mapping[str, tuple[str, str]] | None = None,
+    change_log: Sequence[ChangeLogRow] | None = None,
 ) -> None:
-    """Write ``items`` to sheet "Golden set" of a new workbook at ``path``.
+    """Write ``items`` to sheet "Golden set" of a new workbook at ``path``, and
+    ``change_log`` (when given) to sheet "Change log" after it.
 
     Columns are ``id, question, answer, fact, notes`` (``notes`` holds the curation notes),
     plus ``review_status, review_note`` when ``review`` (id → (status, note)) is given; items
@@ -62,7 +90,12 @@ def write_golden_workbook(
         RowRef(GOLDEN_SHEET, excel_row, headers, item.id) for excel_row, item in enumerate(items, start=2)
     ]
     # Check everything before the workbook exists: the refusal costs nothing on disk.
-    for values, where in zip(rows, refs, strict=True):
+    log_rows = [_log_values(row) for row in change_log or ()]
+    log_refs = [
+        RowRef(CHANGE_LOG_SHEET, excel_row, CHANGE_LOG_COLUMNS, row.question_id or None)
+        for excel_row, row in enumerate(change_log or (), start=2)
+    ]
+    for values, where in [*zip(rows, refs, strict=True), *zip(log_rows, log_refs, strict=True)]:
         for col, value in enumerate(values, start=1):
             check_text(value, where, col)
 
@@ -78,10 +111,31 @@ def write_golden_workbook(
         ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
         for values, where in zip(rows, refs, strict=True):
             ws.append([text_cell(ws, value, where, col, WRAP) for col, value in enumerate(values, start=1)])
+        if change_log is not None:
+            _write_change_log(workbook, log_rows, log_refs)
     except OSError as error:  # openpyxl streams write-only rows to the temporary folder
         discard_streams(workbook)
         raise streaming_failure(path, error) from error
     save_atomically(workbook, path)
+
+
+def _log_values(row: ChangeLogRow) -> list[str]:
+    return [row.version, row.when, row.who, row.question_id, row.field, row.before, row.after]
+
+
+def _write_change_log(workbook: Workbook, rows: Sequence[list[str]], refs: Sequence[RowRef]) -> None:
+    ws = workbook.create_sheet(CHANGE_LOG_SHEET)
+    set_widths(ws, _LOG_WIDTHS)
+    ws.freeze_panes = "A2"
+    parts(ws).auto_filter.ref = area(1, 1, len(CHANGE_LOG_COLUMNS), len(rows) + 1)
+    print_landscape_fit_width(ws)
+    header_ref = RowRef(CHANGE_LOG_SHEET, 1, CHANGE_LOG_COLUMNS)
+    ws.append(
+        [text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(CHANGE_LOG_COLUMNS, start=1)]
+    )
+    for excel_row, (values, where) in enumerate(zip(rows, refs, strict=True), start=2):
+        fit_row_height(ws, excel_row, {6: values[5], 7: values[6], 3: values[2]}, _LOG_WIDTHS)
+        ws.append([text_cell(ws, value, where, col, WRAP) for col, value in enumerate(values, start=1)])
 
 
 def _values(item: GoldenItem, review: Mapping[str, tuple[str, str]] | None) -> list[str]:

@@ -328,6 +328,8 @@ def _write_about(
     entries += [
         ("Source files" if i == 0 else "", name, BOLD) for i, name in enumerate(sources or ["(not recorded)"])
     ]
+    if report.golden_version:
+        entries.append(("Golden-set version", report.golden_version, BOLD))
     entries += [
         ("Golden questions", len(report.golden), BOLD),
         ("Pipelines", len(report.pipelines), BOLD),

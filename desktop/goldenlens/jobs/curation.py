@@ -231,6 +231,9 @@ def edit_golden_item(store: ProjectStore, new_item: GoldenItem, *, reviewer: str
         store.golden.update(new_item, reviewer=reviewer)
         store.results.delete_question(run.id, new_item.id)
         store.results.save(run.id, records, flags)
+        # The run's numbers now describe the golden set as of this edit: say so, so the run's
+        # golden-set version stays true (goldenlens.core.golden_versions).
+        store.runs.record_rescore(run.id, store.golden.head())
     return RescoreResult(new_item, run.id, _changes(new_item.id, before, records))
 
 

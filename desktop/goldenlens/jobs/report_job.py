@@ -20,6 +20,7 @@ from goldenlens.core.signature import Signature
 from goldenlens.io.golden_writer import write_golden_workbook
 from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_writer import write_report_workbook
+from goldenlens.jobs.golden_versions import golden_change_log, run_version_label
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import Override
@@ -188,6 +189,7 @@ def build_report(
         signatures=signatures,
         thresholds=thresholds,
         reviews=report_reviews(store),
+        golden_version=run_version_label(store, run_id),
     )
 
 
@@ -233,11 +235,15 @@ def export_report(
 
 
 def export_golden(store: ProjectStore, out: Path, *, question_ids: Collection[str] | None = None) -> int:
-    """Write the project's (curated) golden set as a clean workbook; returns the row count."""
+    """Write the project's (curated) golden set as a clean workbook, with the change log of
+    its versions on a second sheet; returns the row count."""
     items = store.golden.items()
     if question_ids is not None:
         keep = set(question_ids)
         items = [item for item in items if item.id in keep]
     reviews = {qid: (r.status, r.note) for qid, r in store.reviews.all().items()}
-    write_golden_workbook(items, out, review=reviews or None)
+    # The log covers the whole set's history, even when only some rows are exported: it says
+    # how the set got to where it is.
+    log = golden_change_log(store)
+    write_golden_workbook(items, out, review=reviews or None, change_log=log)
     return len(items)

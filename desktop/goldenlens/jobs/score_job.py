@@ -3,8 +3,9 @@
 A run killed at any point keeps every batch it committed; calling :func:`score_project`
 again with the same options *on the same inputs* resumes the unfinished run and scores only
 what is missing, so the final numbers equal those of an uninterrupted run. Every run records
-the fingerprint of the golden items and responses it scores; when they changed since (a
-re-import, an edit), a new run starts instead, so a run never mixes old and new inputs. The
+the fingerprint of the golden items and responses it scores, and the golden-set version
+(:mod:`goldenlens.core.golden_versions`); when the inputs changed since (a re-import, an
+edit), a new run starts instead, so a run never mixes old and new inputs. The
 project's writer lock (:mod:`goldenlens.store.lock`) is held for the whole run: a second
 process refuses to score the same project meanwhile.
 """
@@ -99,6 +100,9 @@ def _score_project(
     resume: bool,
 ) -> int:
     params = options.params()
+    # Read before the items: the run then names a version no newer than what it scores (an
+    # edit that slips in between is a later version, and a later run scores it).
+    golden_head = store.golden.head()
     items = store.golden.items()
     responses = store.responses.all()
     fingerprint = lexical_fingerprint(items, responses)
@@ -106,7 +110,13 @@ def _score_project(
         resumable_run(store, LEXICAL_RUN, fingerprint, lambda stored: stored == params) if resume else None
     )
     if run_id is None:
-        run_id = store.runs.start(LEXICAL_RUN, params, total=len(responses), inputs_sha256=fingerprint)
+        run_id = store.runs.start(
+            LEXICAL_RUN,
+            params,
+            total=len(responses),
+            inputs_sha256=fingerprint,
+            golden_history_id=golden_head,
+        )
     else:
         store.runs.resume(run_id)
     done = store.results.scored_keys(run_id)

@@ -6,6 +6,7 @@ repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
 ``store.golden_review``, ``store.grid``).
 """
 
+from goldenlens.core.golden_versions import HistoryEntry
 from goldenlens.store.base import Repository
 from goldenlens.store.cache import JudgeCacheRepository
 from goldenlens.store.drafts import DraftRepository, NewDraft
@@ -20,7 +21,6 @@ from goldenlens.store.runs import RunRepository
 from goldenlens.store.schema import LATEST_VERSION
 from goldenlens.store.values import (
     GOLDEN_ROW,
-    HistoryEntry,
     ImportInfo,
     Override,
     Review,

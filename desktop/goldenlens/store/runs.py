@@ -28,11 +28,22 @@ from goldenlens.store.values import (
 #: an option: :class:`RunInfo` hands it out as ``inputs_sha256`` and ``params`` without it.
 #: (A key rather than a column keeps the project format unchanged.)
 _INPUTS_KEY = "inputs_sha256"
+#: Keys under which the golden-set version a run scored rides in ``params`` (the same way):
+#: the newest golden-history id when it started, and the newest edit re-scored into it since.
+_GOLDEN_KEY = "golden_history_id"
+_RESCORED_KEY = "golden_rescored_id"
+_RESERVED = (_INPUTS_KEY, _GOLDEN_KEY, _RESCORED_KEY)
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _run(row: Row) -> RunInfo:
     params = from_json_object(row[2])
     inputs = params.pop(_INPUTS_KEY, "")
+    golden = params.pop(_GOLDEN_KEY, None)
+    rescored = params.pop(_RESCORED_KEY, None)
     return RunInfo(
         id=row[0],
         kind=row[1],
@@ -43,6 +54,8 @@ def _run(row: Row) -> RunInfo:
         total=row[6],
         import_id=row[7],
         inputs_sha256=inputs if isinstance(inputs, str) else "",
+        golden_history_id=_int_or_none(golden),
+        golden_rescored_id=_int_or_none(rescored),
     )
 
 
@@ -50,21 +63,55 @@ class RunRepository(Repository):
     """Scoring runs of a project: ``store.runs`` of a
     :class:`~goldenlens.store.project.ProjectStore`."""
 
-    def start(self, kind: str, params: Mapping[str, Any], total: int, *, inputs_sha256: str = "") -> int:
+    def start(
+        self,
+        kind: str,
+        params: Mapping[str, Any],
+        total: int,
+        *,
+        inputs_sha256: str = "",
+        golden_history_id: int | None = None,
+    ) -> int:
         """Record a new run as ``running``; returns its id. ``total`` is the number of
         (question, pipeline) keys it will score, for progress; ``inputs_sha256`` the
-        fingerprint of the inputs it scores (:mod:`goldenlens.core.fingerprint`)."""
-        if _INPUTS_KEY in params:
-            raise ValueError(f"{_INPUTS_KEY!r} is reserved for the run's input fingerprint")
+        fingerprint of the inputs it scores (:mod:`goldenlens.core.fingerprint`);
+        ``golden_history_id`` the newest golden-history entry of the golden set it scores
+        (read with the items; ``None``: the newest entry now)."""
+        for key in _RESERVED:
+            if key in params:
+                raise ValueError(f"{key!r} is reserved for what the store records about the run")
         if inputs_sha256:
             params = {**params, _INPUTS_KEY: inputs_sha256}
         with self._write(f"start a {kind} run") as conn:
+            if golden_history_id is None:
+                golden_history_id = int(
+                    conn.execute("SELECT COALESCE(MAX(version_id), 0) FROM golden_history").fetchone()[0]
+                )
+            params = {**params, _GOLDEN_KEY: golden_history_id}
             cursor = conn.execute(
                 "INSERT INTO runs (kind, params, status, started_at, total, import_id)"
                 " VALUES (?, ?, ?, ?, ?, (SELECT MAX(id) FROM imports))",
                 (kind, to_json(dict(params)), RUN_RUNNING, utc_now(), total),
             )
             return self._inserted_id(cursor)
+
+    def record_rescore(self, run_id: int, golden_history_id: int) -> None:
+        """Note that the golden edit ``golden_history_id`` was re-scored into run ``run_id`` in
+        place: its numbers now describe the golden set as of that entry."""
+        with self._write(f"record the re-score of run {run_id}") as conn:
+            cursor = conn.execute(
+                "UPDATE runs SET params = json_set(params, '$.' || ?, ?) WHERE id = ?",
+                (_RESCORED_KEY, golden_history_id, run_id),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"{self._path}: there is no run {run_id}")
+
+    def all(self) -> list[RunInfo]:
+        """Every run, oldest first."""
+        rows = self._fetch(
+            "SELECT id, kind, params, status, started_at, finished_at, total, import_id FROM runs ORDER BY id"
+        )
+        return [_run(row) for row in rows]
 
     def finish(self, run_id: int, status: str = RUN_FINISHED) -> None:
         """Mark a run ``finished``, ``cancelled`` or ``failed``."""

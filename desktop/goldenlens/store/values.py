@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from goldenlens.core import golden_versions as _versions
 from goldenlens.core import review as _review
-from goldenlens.core.model import GoldenItem
 from goldenlens.core.review import effective_value
 
 RUN_RUNNING: Final = "running"
@@ -32,10 +32,15 @@ REVIEW_ACCEPTED: Final = _review.REVIEW_ACCEPTED
 REVIEW_NEEDS_CURATION: Final = _review.REVIEW_NEEDS_CURATION
 REVIEW_STATUSES: Final = _review.REVIEW_STATUSES
 
-HISTORY_IMPORT: Final = "import"
-HISTORY_EDIT: Final = "edit"
-HISTORY_ADD: Final = "add"
-HISTORY_DELETE: Final = "delete"
+# Defined in the core, which works out golden-set versions from the history.
+HISTORY_IMPORT: Final = _versions.ACTION_IMPORT
+HISTORY_EDIT: Final = _versions.ACTION_EDIT
+HISTORY_ADD: Final = _versions.ACTION_ADD
+HISTORY_DELETE: Final = _versions.ACTION_DELETE
+
+#: Defined in the core with the rules that group history entries into versions; named here
+#: for the store's callers, as it always was.
+HistoryEntry = _versions.HistoryEntry
 
 #: ``pipeline`` value of a flag that belongs to the golden row rather than to a response.
 GOLDEN_ROW: Final = ""
@@ -54,6 +59,10 @@ class RunInfo:
     that was current when the run started, so a run on stale inputs can be recognised;
     ``inputs_sha256`` is the fingerprint of exactly what the run scores (empty for runs made
     before fingerprints), so an unfinished run is resumed only on identical inputs.
+    ``golden_history_id`` is the newest golden-history entry when the run started (the
+    golden-set version it scored, :mod:`goldenlens.core.golden_versions`; ``None`` for runs
+    made before runs recorded it); ``golden_rescored_id`` the newest edit that was re-scored
+    into the run in place since (``None``: none was).
     """
 
     id: int
@@ -65,27 +74,13 @@ class RunInfo:
     total: int
     import_id: int | None = None
     inputs_sha256: str = ""
+    golden_history_id: int | None = None
+    golden_rescored_id: int | None = None
 
     @property
     def is_finished(self) -> bool:
         """True once the run completed; cancelled, failed and crashed runs are not."""
         return self.status == RUN_FINISHED
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One recorded change to a golden item; ``item`` is its content after the change.
-
-    For ``delete`` entries ``item`` is the content that was deleted, so it can be restored.
-    ``source`` is the file an ``import`` came from.
-    """
-
-    version_id: int
-    item: GoldenItem
-    action: str
-    changed_at: str
-    reviewer: str = ""
-    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -129,7 +124,8 @@ class Review:
 
 @dataclass(frozen=True)
 class VersionInfo:
-    """A named snapshot of the whole golden set.
+    """A named snapshot of the whole golden set: the name of the golden-set version that
+    ends at history entry ``last_history_id``, and a frozen copy of its rows.
 
     ``last_history_id`` is the newest ``golden_history`` entry at snapshot time (0 if none),
     which ties the snapshot into the per-item history.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
-from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from goldenlens import __version__
 from goldenlens.ui.detail_pane import DetailPane
@@ -38,6 +38,7 @@ class MainWindow(QMainWindow):
         self.detail = DetailPane(self)
         self.summary = SummaryView(self)
         self.editor: GoldenEditor | None = None
+        self.versions_dialog: QDialog | None = None
         self._editor_host = QWidget(self)
         QVBoxLayout(self._editor_host).setContentsMargins(0, 0, 0, 0)
         self._build_layout()
@@ -108,11 +109,24 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         edit_menu.addAction(self._action("&Find / Filter", self.grid.focus_filter, keys=keys_for("filter")))
         edit_menu.addAction(self._action("&Reviewer Name…", self.review.ask_reviewer_name))
+        edit_menu.addSeparator()
+        self.versions_action = self._action("Golden-Set &Versions…", self.show_versions)
+        edit_menu.addAction(self.versions_action)
         for action_menu in [*self.review.menus(), *self.judge.menus()]:
             menu.addMenu(action_menu)
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts, keys=keys_for("help")))
         help_menu.addAction(self._action("&About GoldenLens", self._about))
+
+    def show_versions(self) -> None:
+        """The Versions dialog of the open project: list, name and diff golden-set versions."""
+        session = self.projects.session
+        if session is None:
+            self.statusBar().showMessage("Open a project to see the versions of its golden set.", 5000)
+            return
+        from goldenlens.ui.versions_dialog import open_versions_dialog
+
+        self.versions_dialog = open_versions_dialog(session, self)
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).open()
