@@ -203,7 +203,7 @@ def _curated_sample(path: Path) -> Path:
             question="What key challenge did Amazon name for its AWS segment in the second quarter of 2023?",
             notes="Reframed: the old question had no single answer.",
         )
-        edit("q10", "Ana Lima", fact="10,317,750,796<OR>10317750796<OR>10.3 billion")
+        edit("q10", "Ana Lima", fact="10,317,750,796<OR>10317750796<OR>10,317.75 million")
         score_project(store)
         edit("q02", "Ben Okafor", notes="Checked against the 10-Q, page 4.")
     return path
