@@ -4,9 +4,11 @@
 
 Writes main.png (review tab), detail.png (the side-by-side detail pane), wizard.png (the
 import wizard's mapping page, on a workbook laid out as analysts make them: title rows above
-the header, a "#" column, formatted numbers) and summary.png (the summary charts). With
-``--sizes DIR`` it also saves the main window and the wizard at 1366x768 and 1920x1080 into
-DIR, to look at both. Settings go to a temporary folder so the user's own preferences are
+the header, a "#" column, formatted numbers), summary.png (the summary charts) and
+advisor.png (the review tab on q06: the advisor pane with its diagnoses, the review queue's
+filter by diagnosis open), the latter also as advisor-1366x768.png and advisor-1920x1080.png.
+With ``--sizes DIR`` it also saves the main window and the wizard at 1366x768 and 1920x1080
+into DIR, to look at both. Settings go to a temporary folder so the user's own preferences are
 neither read nor changed.
 """
 
@@ -80,6 +82,7 @@ def main() -> None:
         window.tabs.setCurrentIndex(0)  # the review tab
         _save_sizes(args.sizes, window, wizard)
     wizard.reject()
+    _advisor_shots(window, args.out)
     window.close()
     print(f"screenshots written to {args.out}")
 
@@ -121,6 +124,45 @@ def _save_sizes(folder: Path, window: object, wizard: object) -> None:
                 widget.resize(min(width, 1100), height - 60)
             _spin(0.4)
             widget.grab().save(str(folder / f"{name}-{width}x{height}.png"))
+
+
+def _advisor_shots(window: object, out: Path) -> None:
+    """The review tab on q06 with the queue's diagnosis filter open: advisor.png at the
+    default size, then at both screen sizes. A popup is its own window, so it is painted onto
+    the window's picture where it sits."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QPainter
+
+    from goldenlens.ui.main_window import MainWindow
+
+    from goldenlens.ui.undo_commands import push_review
+
+    assert isinstance(window, MainWindow)
+    session = window.projects.session
+    assert session is not None
+    for question_id in ("q01", "q04", "q09"):  # the progress bar as a reviewer sees it under way
+        push_review(window.undo_stack, session, question_id, "accepted")
+    window.tabs.setCurrentIndex(0)
+    _wait(lambda: len(window.advisor.index) > 0 and window.queue.progress_text().startswith("3 of"))
+    for name, size in (
+        ("advisor", (1680, 980)),
+        ("advisor-1366x768", (1366, 768)),
+        ("advisor-1920x1080", (1920, 1080)),
+    ):
+        window.resize(*size)
+        window.grid.select_question("q06")
+        _spin(0.5)
+        combo = window.queue.filter
+        combo.showPopup()
+        _spin(0.4)
+        image = window.grab().toImage()
+        popup = combo.view().window()
+        corner = popup.mapToGlobal(QPoint(0, 0)) - window.mapToGlobal(QPoint(0, 0))
+        painter = QPainter(image)
+        painter.drawPixmap(corner, popup.grab())
+        painter.end()
+        combo.hidePopup()
+        image.save(str(out / f"{name}.png"))
 
 
 def _analyst_workbook(path: Path, sample: Path) -> Path:

@@ -14,7 +14,9 @@ from goldenlens.core.advice_fixes import (
 from goldenlens.core.advice_values import AdviceCode, AdviceSeverity, Diagnosis, Fix, FixKind
 from goldenlens.core.model import GoldenItem
 
-CURRENCY = "A key challenge was the impact of changes in foreign currency exchange rates, which reduced sales."
+CURRENCY = (
+    "A key challenge was the impact of changes in foreign currency exchange rates, which reduced sales."
+)
 
 
 @pytest.mark.parametrize(
@@ -51,7 +53,9 @@ def _rephrased(pipeline: str, value: str | None = None) -> Diagnosis:
     )
 
 
-ADDRESS = GoldenItem("q03", "Where is the principal office?", "At 410 Terry Avenue North.", "410 Terry Avenue North")
+ADDRESS = GoldenItem(
+    "q03", "Where is the principal office?", "At 410 Terry Avenue North.", "410 Terry Avenue North"
+)
 RESPONSES = {
     "P1": "Amazon's principal office is located in Seattle, Washington.",
     "P2": "The offices are at 410 Terry Ave. N., Seattle.",
@@ -80,20 +84,31 @@ def test_nothing_is_proposed_when_the_response_already_has_the_fact() -> None:
 def test_the_fixs_own_value_comes_first_when_it_flips_the_response() -> None:
     proposal = propose_variant(ADDRESS, _rephrased("P2", "410 Terry Ave. N., Seattle"), RESPONSES)
     assert proposal is not None
-    assert (proposal.text, proposal.source, proposal.flips) == ("410 Terry Ave. N., Seattle", SOURCE_FIX, ("P2",))
+    assert (proposal.text, proposal.source, proposal.flips) == (
+        "410 Terry Ave. N., Seattle",
+        SOURCE_FIX,
+        ("P2",),
+    )
 
 
 def test_a_value_that_would_not_flip_the_response_is_not_proposed() -> None:
     proposal = propose_variant(ADDRESS, _rephrased("P2", "410 Terry Av"), RESPONSES)
     # "410 Terry Av" is inside "410 Terry Ave." so it flips P2: a real flip is kept …
-    assert proposal is not None and proposal.source == SOURCE_FIX
+    assert proposal is not None
+    assert proposal.source == SOURCE_FIX
     # … while a value absent from the response falls back to the generator.
     fallback = propose_variant(ADDRESS, _rephrased("P2", "Terry Avenue N"), RESPONSES)
-    assert fallback is not None and (fallback.text, fallback.source) == ("410 Terry Ave. N.", SOURCE_GENERATOR)
+    assert fallback is not None
+    assert (fallback.text, fallback.source) == (
+        "410 Terry Ave. N.",
+        SOURCE_GENERATOR,
+    )
 
 
 def test_the_responses_wording_when_no_spelling_matches() -> None:
-    item = GoldenItem("q06", "What was a key challenge?", "Changes in foreign exchange rates.", "foreign exchange rates")
+    item = GoldenItem(
+        "q06", "What was a key challenge?", "Changes in foreign exchange rates.", "foreign exchange rates"
+    )
     proposal = propose_variant(item, _rephrased("P1"), {"P1": CURRENCY, "P2": "Inflation."})
     assert proposal is not None
     assert (proposal.text, proposal.source, proposal.flips) == (

@@ -29,7 +29,7 @@ from goldenlens.core.advice_values import Diagnosis, FixKind
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE
 from goldenlens.jobs.advice_job import advice_at
 from goldenlens.jobs.curation import EDITABLE_FIELDS
-from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
 from goldenlens.jobs.report_job import NoScoresError
 from goldenlens.queries.advice_data import AdviceIndex
 from goldenlens.queries.detail import QuestionDetail
@@ -50,10 +50,8 @@ NO_SCORES_TEXT = "No finished scoring run yet: score the project (File ▸ Resco
 
 
 def _advice_job(path: Path) -> Callable[[ProgressFn, CancelToken], AdviceIndex]:
-    def job(_progress: ProgressFn, cancel: CancelToken) -> AdviceIndex:
-        advice = advice_at(path)
-        cancel.raise_if_cancelled()
-        return AdviceIndex.of(advice)
+    def job(progress: ProgressFn, cancel: CancelToken) -> AdviceIndex:
+        return AdviceIndex.of(advice_at(path, progress=progress, cancel=cancel))
 
     return job
 
@@ -80,9 +78,12 @@ class AdvisorController(QObject):
         self._editor = editor
         self._session: ProjectSession | None = None
         self.index = AdviceIndex.empty()
-        self._runner = JobRunner(self)
+        # Questions edited since the advice was computed; ``None``: all of them (a new run).
+        self._stale: set[str] | None = set()
+        self._runner = JobRunner(self, interval=0.25)
         self._runner.succeeded.connect(self._on_advice)
         self._runner.failed.connect(self._on_failed)
+        self._runner.progressed.connect(self._on_progress)
         self._delay = QTimer(self, singleShot=True, interval=RECOMPUTE_DELAY_MS)
         self._delay.timeout.connect(self.recompute)
         projects.session_opened.connect(self.set_session)
@@ -96,19 +97,20 @@ class AdvisorController(QObject):
     def set_session(self, session: ProjectSession | None) -> None:
         """Follow ``session`` (``None``: the project closed)."""
         if self._session is not None:
-            self._session.project_changed.disconnect(self._delay.start)
+            self._session.project_changed.disconnect(self._on_project_changed)
             self._session.question_changed.disconnect(self._on_question_changed)
         self._session = session
         self._delay.stop()
         self._runner.cancel()
         self.index = AdviceIndex.empty()
+        self._stale = set()
         self._queue.set_advice(self.index)
         if session is None:
-            self._runner.wait(10)
-            self._pane.set_updating(False)
+            self._runner.wait(10)  # cancelled: it stops after the question under way
+            self._pane.set_status("")
             self._pane.show_message("Open a scored project to see the advisor's diagnoses.")
             return
-        session.project_changed.connect(self._delay.start)
+        session.project_changed.connect(self._on_project_changed)
         session.question_changed.connect(self._on_question_changed)
         self._pane.show_message("Reading the scores…")
         self.recompute()
@@ -117,22 +119,40 @@ class AdvisorController(QObject):
         """Compute the advice again in the worker (the pane says "Updating…" meanwhile)."""
         if self._session is None:
             return
-        self._pane.set_updating(True)
+        self._pane.set_status("Updating the advice…")
         self._runner.start(_advice_job(self._session.path), name="advice")
 
-    def _on_question_changed(self, _question_id: str) -> None:
-        self._pane.set_updating(True)  # a fix button must not apply stale advice meanwhile
+    def _on_question_changed(self, question_id: str) -> None:
+        if self._stale is not None:
+            self._stale.add(question_id)
+        self._refresh_fixes()
         self._delay.start()
+
+    def _on_project_changed(self) -> None:
+        self._stale = None
+        self._refresh_fixes()
+        self._delay.start()
+
+    def _refresh_fixes(self) -> None:
+        current = self._grid.current_question()
+        stale = self._stale is None or (current is not None and current in self._stale)
+        self._pane.set_fixes_enabled(not stale)
+
+    def _on_progress(self, progress: Progress) -> None:
+        if progress.total:
+            self._pane.set_status(f"Updating the advice… {progress.done:,} of {progress.total:,} questions")
 
     def _on_advice(self, index: AdviceIndex) -> None:
         self.index = index
-        self._pane.set_updating(False)
+        self._stale = set()
+        self._pane.set_status("")
         self._queue.set_advice(index)
         self.show_current()
 
     def _on_failed(self, error: BaseException) -> None:
         self.index = AdviceIndex.empty()
-        self._pane.set_updating(False)
+        self._stale = set()
+        self._pane.set_status("")
         self._queue.set_advice(self.index)
         if isinstance(error, NoScoresError):
             self._pane.show_message(NO_SCORES_TEXT)
@@ -153,6 +173,7 @@ class AdvisorController(QObject):
             return
         detail = session.project.question_detail(session.run_id, question_id)
         shown = [self._shown(d, detail) for d in advice.diagnoses]
+        self._refresh_fixes()
         self._pane.show_question(advice, shown, detail)
 
     def _shown(self, diagnosis: Diagnosis, detail: QuestionDetail | None) -> ShownDiagnosis:

@@ -8,8 +8,8 @@ numbers themselves, the suggested action and — where the diagnosis carries a f
 
 The pane only shows and asks: the button emits ``fix_requested`` with the
 :class:`ShownDiagnosis`, and :class:`~goldenlens.ui.advisor_controller.AdvisorController`
-applies it through the undoable edit paths. While the advice is being recomputed after an
-edit, the buttons are disabled so a stale fix cannot be applied twice.
+applies it through the undoable edit paths. While the advice of the question shown is being
+recomputed after an edit, its buttons are disabled so a stale fix cannot be applied twice.
 """
 
 from __future__ import annotations
@@ -305,7 +305,7 @@ class AdvisorPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._cards: list[DiagnosisCard] = []
-        self._updating = False
+        self._fixes_enabled = True
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 4, 6, 4)
         outer.setSpacing(4)
@@ -369,18 +369,22 @@ class AdvisorPane(QWidget):
         for item in shown:
             card = DiagnosisCard(item, detail, self._host)
             card.fix_clicked.connect(self.fix_requested.emit)
-            card.set_fix_enabled(not self._updating)
+            card.set_fix_enabled(self._fixes_enabled)
             self._cards_layout.insertWidget(self._cards_layout.count() - 1, card)
             self._cards.append(card)
         self._stack.setCurrentIndex(1)
         self.cards_scroll.verticalScrollBar().setValue(0)
 
-    def set_updating(self, updating: bool) -> None:
-        """While the advice is recomputed: say so and disable the fix buttons."""
-        self._updating = updating
-        self.status.setText("Updating…" if updating else "")
+    def set_status(self, text: str) -> None:
+        """The header's status text ("Updating the advice…"; ``""``: up to date)."""
+        self.status.setText(text)
+
+    def set_fixes_enabled(self, enabled: bool) -> None:
+        """Disable the fix buttons while the advice shown is stale (its question was edited and
+        the advice is being recomputed): a stale fix must not be applied."""
+        self._fixes_enabled = enabled
         for card in self._cards:
-            card.set_fix_enabled(not updating)
+            card.set_fix_enabled(enabled)
 
     def cards(self) -> list[DiagnosisCard]:
         """The cards shown, in order."""
@@ -392,4 +396,3 @@ class AdvisorPane(QWidget):
             card.hide()
             card.deleteLater()
         self._cards = []
-

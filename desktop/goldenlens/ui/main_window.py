@@ -74,7 +74,7 @@ class MainWindow(QMainWindow):
         self.left = QSplitter(Qt.Orientation.Vertical, self)
         self.left.addWidget(queue_and_grid)
         self.left.addWidget(self.advisor_pane)
-        self.left.setSizes([420, 480])
+        self.left.setSizes([360, 540])  # the advisor needs the room more than a short grid
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left)
         self.splitter.addWidget(right)

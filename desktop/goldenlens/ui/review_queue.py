@@ -68,6 +68,7 @@ class ReviewQueue(QWidget):
         self._filter_ids: frozenset[str] | None = None
         self.progress = QProgressBar(self)
         self.progress.setTextVisible(True)
+        self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.progress.setMaximumWidth(190)
         self.progress.setMinimumWidth(150)
         self.next_unreviewed_action = self._action(
