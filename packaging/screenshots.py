@@ -151,6 +151,7 @@ def _advisor_shots(window: object, out: Path) -> None:
     ):
         window.resize(*size)
         window.grid.select_question("q06")
+        window.statusBar().clearMessage()
         _spin(0.5)
         combo = window.queue.filter
         combo.showPopup()

@@ -231,7 +231,8 @@ class DiagnosisCard(QFrame):
                 facts.append(f"similarity {a.similarity:.3f}")
             if a.reading:
                 facts.append(f"<i>{html.escape(a.reading.replace('_', ' '))}</i>")
-            inner.addWidget(_text(f"<b>{html.escape(a.pipeline)}</b> · {' · '.join(facts)}", rich=True))
+            inner.addWidget(_text(f"<b>{html.escape(a.pipeline)}</b>", rich=True))
+            inner.addWidget(_muted(_text(" · ".join(facts), rich=True)))
             shown = detail.pipeline(a.pipeline) if detail is not None else None
             if shown is not None and shown.response == a.response and len(a.response) <= ANSWER_CHARS:
                 body = response_html(a.response, shown.alignment, shown.fact)
@@ -356,7 +357,7 @@ class AdvisorPane(QWidget):
         if not shown:
             self.summary.setText(f"· {qid}")
             self.message.setText(
-                f"✓ No diagnosis for {advice.question_id}: the scores of every pipeline read as expected."
+                f"✓ No diagnosis for {advice.question_id}: the advisor finds nothing to fix in this golden row."
             )
             self._stack.setCurrentIndex(0)
             return

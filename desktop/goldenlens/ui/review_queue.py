@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QProgressBar, QToolButton, QWidget
 
 from goldenlens.core.advice_values import ADVICE_LABELS, AdviceCode
 from goldenlens.queries.advice_data import AdviceIndex
@@ -69,19 +69,26 @@ class ReviewQueue(QWidget):
         self.progress = QProgressBar(self)
         self.progress.setTextVisible(True)
         self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.progress.setMaximumWidth(190)
-        self.progress.setMinimumWidth(150)
+        self.progress.setMaximumWidth(170)
+        self.progress.setMinimumWidth(130)
         self.next_unreviewed_action = self._action(
-            "Next &Unreviewed", "next_unreviewed", "The next question nobody reviewed", self.next_unreviewed
+            "Next &Unreviewed",
+            "Next unreviewed",
+            "next_unreviewed",
+            "The next question nobody reviewed",
+            self.next_unreviewed,
         )
         self.next_diagnosis_action = self._action(
             "Next with a &Diagnosis",
+            "Next diagnosed",
             "next_diagnosis",
             "The next question the advisor has a diagnosis for",
             self.next_with_diagnosis,
         )
         self.filter = QComboBox(self)
-        self.filter.setToolTip("Show only the questions with this diagnosis (questions per diagnosis)")
+        self.filter.setToolTip(
+            "Filter by the advisor's diagnosis: show only the questions that have it (how many in brackets)"
+        )
         self.filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.filter.currentIndexChanged.connect(self._on_filter_chosen)
         layout = QHBoxLayout(self)
@@ -94,7 +101,6 @@ class ReviewQueue(QWidget):
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             layout.addWidget(button)
         layout.addSpacing(6)
-        layout.addWidget(QLabel("Diagnosis:", self))
         layout.addWidget(self.filter)
         layout.addStretch(1)
         self._keys = _LetterKeys(
@@ -105,11 +111,12 @@ class ReviewQueue(QWidget):
         self._fill_filter()
         self.refresh_progress()
 
-    def _action(self, text: str, name: str, tip: str, slot: object) -> QAction:
+    def _action(self, text: str, short: str, name: str, tip: str, slot: object) -> QAction:
         action = QAction(text, self)
         keys = keys_for(name)
         action.setShortcuts([QKeySequence(k) for k in keys])
         action.setToolTip(f"{tip} ({' or '.join(keys)})")
+        action.setIconText(f"{short} ({keys[0]})")  # what the bar's button shows: it must stay narrow
         action.triggered.connect(slot)
         return action
 
