@@ -134,7 +134,6 @@ def _advisor_shots(window: object, out: Path) -> None:
     from PySide6.QtGui import QPainter
 
     from goldenlens.ui.main_window import MainWindow
-
     from goldenlens.ui.undo_commands import push_review
 
     assert isinstance(window, MainWindow)

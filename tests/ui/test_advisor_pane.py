@@ -125,6 +125,8 @@ def test_one_click_variant_fix_rescores_and_leaves_the_pane_and_undo_brings_it_b
     assert _stored(scored_project, "q03", "Pipeline3") == ("410 Terry Avenue North", 0.0)
 
     qtbot.mouseClick(fix.fix_button, Qt.MouseButton.LeftButton)
+    # Until the advice is recomputed, the edited question's fixes are stale: not clickable.
+    assert not fix.fix_button.isEnabled()
     qtbot.waitUntil(
         lambda: _keys(window.advisor_pane.cards()) == [("correct_but_rephrased", "Pipeline1")],
         timeout=TIMEOUT,

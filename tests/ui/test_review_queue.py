@@ -154,3 +154,18 @@ def test_every_shortcut_key_is_bound_once() -> None:
     keys = [key for shortcut in SHORTCUTS for key in shortcut.keys]
     assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
     assert {"N", "D"} <= set(keys)
+
+
+def test_the_filter_is_reset_when_another_project_opens(
+    qtbot: QtBot, scored_project: Path, tmp_path: Path
+) -> None:
+    window = _window(qtbot, scored_project)
+    window.queue.choose("ambiguous_question")
+    assert window.grid.visible_question_ids() == ["q03", "q06"]
+    other = tmp_path / "other.goldenlens"
+    other.write_bytes(scored_project.read_bytes())
+    assert window.projects.open_project(other)
+    qtbot.waitUntil(lambda: len(window.advisor.index) == 10, timeout=TIMEOUT)
+    assert window.queue.chosen_code() is None
+    assert len(window.grid.visible_question_ids()) == 10
+    window.close()

@@ -104,6 +104,7 @@ class AdvisorController(QObject):
         self._runner.cancel()
         self.index = AdviceIndex.empty()
         self._stale = set()
+        self._queue.choose(None)  # a diagnosis filter belongs to the project it was chosen in
         self._queue.set_advice(self.index)
         if session is None:
             self._runner.wait(10)  # cancelled: it stops after the question under way

@@ -357,7 +357,8 @@ class AdvisorPane(QWidget):
         if not shown:
             self.summary.setText(f"· {qid}")
             self.message.setText(
-                f"✓ No diagnosis for {advice.question_id}: the advisor finds nothing to fix in this golden row."
+                f"✓ No diagnosis for {advice.question_id}: "
+                "the advisor finds nothing to fix in this golden row."
             )
             self._stack.setCurrentIndex(0)
             return
