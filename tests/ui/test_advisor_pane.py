@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocumentFragment
 from pytestqt.qtbot import QtBot
 
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE
@@ -192,4 +193,26 @@ def test_an_unscored_project_asks_for_a_scoring_run(qtbot: QtBot, tmp_path: Path
     window.show()
     assert window.projects.open_project(tmp_path / "empty.goldenlens", create=True)
     qtbot.waitUntil(lambda: window.advisor_pane.message.text() == NO_SCORES_TEXT, timeout=TIMEOUT)
+    window.close()
+
+
+def test_the_llm_wording_fix_selects_the_word_in_the_answer(qtbot: QtBot, scored_project: Path) -> None:
+    window = _window(qtbot, scored_project)
+    cards = _show(qtbot, window, "q06")
+    wording = _card(cards, "llm_specific_wording", "Pipeline1")
+    assert wording.fix_button is not None
+    qtbot.mouseClick(wording.fix_button, Qt.MouseButton.LeftButton)
+    editor = window.editor
+    assert editor is not None
+    answer = editor.fields["answer"]
+    qtbot.waitUntil(answer.hasFocus, timeout=TIMEOUT)
+    assert answer.textCursor().selectedText() == "segment"
+    window.close()
+
+
+def test_a_response_level_diagnosis_quotes_the_response(qtbot: QtBot, scored_project: Path) -> None:
+    window = _window(qtbot, scored_project)
+    (card,) = _show(qtbot, window, "q02")
+    quote = QTextDocumentFragment.fromHtml(card.quote.text()).toPlainText()
+    assert quote == "Amazon's total net sales for the second quarter of 2023 were $170.0 billion."
     window.close()

@@ -210,7 +210,8 @@ class AdvisorController(QObject):
             elif fix.value and fix.kind is not FixKind.ADD_VARIANT:
                 self._edit(session, qid, fix.field, fix.value)
             else:
-                self._open_editor(qid, fix.field)
+                words = shown.diagnosis.words
+                self._open_editor(qid, fix.field, words[0] if words else "")
         except ValueError as error:
             show_error(self._window, "The fix could not be applied", error)
 
@@ -223,15 +224,17 @@ class AdvisorController(QObject):
         if not push_edit(self._undo, session, replace(item, **changes)):
             self._status(f"The {field} of {question_id} is already as proposed")
 
-    def _open_editor(self, question_id: str, field: str) -> None:
+    def _open_editor(self, question_id: str, field: str, select: str = "") -> None:
         editor = self._editor()
         if editor is None or editor.question_id != question_id or field not in editor.fields:
             return
-        editor.edit_field(field)
+        editor.edit_field(field, select)
         what = {
             "fact": "Add <OR> and the wording a correct response uses, then press Ctrl+Enter",
             "question": "Reword the question so it has one acceptable answer, then press Ctrl+Enter",
         }.get(field, f"Edit the {field}, then press Ctrl+Enter")
+        if select:
+            what = f"Reword “{select}” (selected) neutrally, then press Ctrl+Enter"
         self._status(f"{question_id}: {what} (Ctrl+Z undoes).")
 
     def _status(self, text: str) -> None:

@@ -184,6 +184,8 @@ class DiagnosisCard(QFrame):
         layout.addWidget(self.explanation)
         if d.answers:
             layout.addLayout(self._answers(d.answers, detail))
+        elif d.pipeline and detail is not None and (said := detail.pipeline(d.pipeline)) is not None:
+            layout.addWidget(self._quote(d.pipeline, said.response, detail))
         evidence = self._evidence(d)
         if evidence:
             layout.addWidget(_text(evidence, rich=True))
@@ -195,22 +197,27 @@ class DiagnosisCard(QFrame):
         self.action = _text(f"<b>Suggested:</b> {html.escape(d.action)}", rich=True)
         layout.addWidget(self.action)
 
-        text, note = fix_texts(shown)
         self.fix_button: QPushButton | None = None
-        if text or note:
-            row = QHBoxLayout()
-            row.setSpacing(8)
-            if text:
-                self.fix_button = QPushButton(text)
-                self.fix_button.setObjectName("fixButton")
-                self.fix_button.setToolTip(note)
-                self.fix_button.clicked.connect(lambda: self.fix_clicked.emit(self.shown))
-                row.addWidget(self.fix_button, 0, Qt.AlignmentFlag.AlignTop)
-            self.fix_note = _text(note)
-            if text:  # beside a button the note is secondary; alone it is the state
-                _muted(self.fix_note)
-            row.addWidget(self.fix_note, 1)
-            layout.addLayout(row)
+        self._add_fix(layout)
+
+    def _add_fix(self, layout: QVBoxLayout) -> None:
+        """The fix button and the note under it (or the note alone: an override in effect)."""
+        text, note = fix_texts(self.shown)
+        if not (text or note):
+            return
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        if text:
+            self.fix_button = QPushButton(text)
+            self.fix_button.setObjectName("fixButton")
+            self.fix_button.setToolTip(note)
+            self.fix_button.clicked.connect(lambda: self.fix_clicked.emit(self.shown))
+            row.addWidget(self.fix_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.fix_note = _text(note)
+        if text:  # beside a button the note is secondary; alone it is the state
+            _muted(self.fix_note)
+        row.addWidget(self.fix_note, 1)
+        layout.addLayout(row)
 
     def _answers(self, answers: Sequence[PipelineAnswer], detail: QuestionDetail | None) -> QHBoxLayout:
         """Each pipeline's answer in a box, side by side (highlighted as in the detail pane)."""
@@ -233,18 +240,24 @@ class DiagnosisCard(QFrame):
                 facts.append(f"<i>{html.escape(a.reading.replace('_', ' '))}</i>")
             inner.addWidget(_text(f"<b>{html.escape(a.pipeline)}</b>", rich=True))
             inner.addWidget(_muted(_text(" · ".join(facts), rich=True)))
-            shown = detail.pipeline(a.pipeline) if detail is not None else None
-            if shown is not None and shown.response == a.response and len(a.response) <= ANSWER_CHARS:
-                body = response_html(a.response, shown.alignment, shown.fact)
-            else:
-                body = html.escape(_shortened(a.response, ANSWER_CHARS)) or "<i>(no response)</i>"
-            text = _text(body, rich=True)
-            text.setToolTip(a.response if len(a.response) > ANSWER_CHARS else "")
-            inner.addWidget(text)
+            inner.addWidget(_response(a.pipeline, a.response, detail))
             inner.addStretch(1)
             row.addWidget(box, 1)
             self.answer_boxes.append(box)
         return row
+
+    def _quote(self, pipeline: str, response: str, detail: QuestionDetail) -> QFrame:
+        """The response a pipeline-level diagnosis is about, as the evidence to read."""
+        box = QFrame()
+        box.setObjectName("responseQuote")
+        box.setStyleSheet("QFrame#responseQuote { background: palette(alternate-base); border-radius: 4px; }")
+        inner = QHBoxLayout(box)
+        inner.setContentsMargins(6, 4, 6, 4)
+        inner.setSpacing(6)
+        inner.addWidget(_muted(_text(f"{pipeline} said:")), 0, Qt.AlignmentFlag.AlignTop)
+        self.quote = _response(pipeline, response, detail)
+        inner.addWidget(self.quote, 1)
+        return box
 
     @staticmethod
     def _evidence(d: Diagnosis) -> str:
@@ -267,6 +280,19 @@ class DiagnosisCard(QFrame):
     def set_fix_enabled(self, enabled: bool) -> None:
         if self.fix_button is not None:
             self.fix_button.setEnabled(enabled)
+
+
+def _response(pipeline: str, response: str, detail: QuestionDetail | None) -> QLabel:
+    """A response coloured as the detail pane colours it (matched, extra and fact words),
+    cut to :data:`ANSWER_CHARS` with the whole text in the tooltip."""
+    shown = detail.pipeline(pipeline) if detail is not None else None
+    if shown is not None and shown.response == response and len(response) <= ANSWER_CHARS:
+        body = response_html(response, shown.alignment, shown.fact)
+    else:
+        body = html.escape(_shortened(response, ANSWER_CHARS)) or "<i>(no response)</i>"
+    label = _text(body, rich=True)
+    label.setToolTip(response if len(response) > ANSWER_CHARS else "")
+    return label
 
 
 def _muted(label: QLabel) -> QLabel:
