@@ -11,6 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocumentFragment
+from PySide6.QtWidgets import QFrame
 from pytestqt.qtbot import QtBot
 
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE
@@ -215,4 +216,8 @@ def test_a_response_level_diagnosis_quotes_the_response(qtbot: QtBot, scored_pro
     (card,) = _show(qtbot, window, "q02")
     quote = QTextDocumentFragment.fromHtml(card.quote.text()).toPlainText()
     assert quote == "Amazon's total net sales for the second quarter of 2023 were $170.0 billion."
+    # Under an ambiguous question every answer is already side by side: no second quote.
+    cards = _show(qtbot, window, "q06")
+    rephrased = _card(cards, "correct_but_rephrased", "Pipeline1")
+    assert rephrased.findChild(QFrame, "responseQuote") is None
     window.close()

@@ -149,12 +149,20 @@ def _override_text(override: Override) -> str:
 
 
 class DiagnosisCard(QFrame):
-    """One diagnosis (see the module docstring); ``fix_clicked`` when its button is pressed."""
+    """One diagnosis (see the module docstring); ``fix_clicked`` when its button is pressed.
+
+    ``quote``: show the response a pipeline-level diagnosis is about (the pane turns it off
+    when an ambiguous-question card above already shows every pipeline's answer)."""
 
     fix_clicked = Signal(object)
 
     def __init__(
-        self, shown: ShownDiagnosis, detail: QuestionDetail | None, parent: QWidget | None = None
+        self,
+        shown: ShownDiagnosis,
+        detail: QuestionDetail | None,
+        parent: QWidget | None = None,
+        *,
+        quote: bool = True,
     ) -> None:
         super().__init__(parent)
         self.shown = shown
@@ -184,7 +192,9 @@ class DiagnosisCard(QFrame):
         layout.addWidget(self.explanation)
         if d.answers:
             layout.addLayout(self._answers(d.answers, detail))
-        elif d.pipeline and detail is not None and (said := detail.pipeline(d.pipeline)) is not None:
+        elif (
+            quote and d.pipeline and detail is not None and (said := detail.pipeline(d.pipeline)) is not None
+        ):
             layout.addWidget(self._quote(d.pipeline, said.response, detail))
         evidence = self._evidence(d)
         if evidence:
@@ -394,8 +404,9 @@ class AdvisorPane(QWidget):
             if any(s.diagnosis.severity is severity for s in shown)
         ]
         self.summary.setText(f"· {qid} · {_diagnoses(len(shown))} ({', '.join(by_severity)})")
+        answered = any(s.diagnosis.answers for s in shown)
         for item in shown:
-            card = DiagnosisCard(item, detail, self._host)
+            card = DiagnosisCard(item, detail, self._host, quote=not answered)
             card.fix_clicked.connect(self.fix_requested.emit)
             card.set_fix_enabled(self._fixes_enabled)
             self._cards_layout.insertWidget(self._cards_layout.count() - 1, card)
