@@ -4,12 +4,14 @@
 
 Writes main.png (review tab), detail.png (the side-by-side detail pane), wizard.png (the
 import wizard's mapping page, on a workbook laid out as analysts make them: title rows above
-the header, a "#" column, formatted numbers), summary.png (the summary charts) and
-advisor.png (the review tab on q06: the advisor pane with its diagnoses, the review queue's
-filter by diagnosis open), the latter also as advisor-1366x768.png and advisor-1920x1080.png.
-With ``--sizes DIR`` it also saves the main window and the wizard at 1366x768 and 1920x1080
-into DIR, to look at both. Settings go to a temporary folder so the user's own preferences are
+the header, a "#" column, formatted numbers) and summary.png (the summary charts). With
+``--sizes DIR`` it also saves the main window and the wizard at 1366x768 and 1920x1080 into
+DIR, to look at both. Settings go to a temporary folder so the user's own preferences are
 neither read nor changed.
+
+It also writes advisor.png (the review tab on q06: the advisor pane with its diagnoses and
+the review queue's filter by diagnosis open) and the same view as advisor-1366x768.png and
+advisor-1920x1080.png, always: the advisor is the view that must fit both screen sizes.
 """
 
 from __future__ import annotations
