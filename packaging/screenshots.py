@@ -11,6 +11,10 @@ the sample curated by two reviewers). With ``--sizes DIR`` it also saves the mai
 wizard, the variant dialog and the Versions dialog at 1366x768 and 1920x1080 into DIR, to look
 at both. Settings go to a temporary folder so the user's own preferences are neither read nor
 changed.
+
+It also writes advisor.png (the review tab on q06: the advisor pane with its diagnoses and
+the review queue's filter by diagnosis open) and the same view as advisor-1366x768.png and
+advisor-1920x1080.png, always: the advisor is the view that must fit both screen sizes.
 """
 
 from __future__ import annotations
@@ -90,6 +94,7 @@ def main() -> None:
         _save_sizes(args.sizes, window, wizard)
     wizard.reject()
     _versions_dialog(window, _curated_sample(scratch / "curated.goldenlens"), args.out, args.sizes)
+    _advisor_shots(window, args.out)
     window.close()
     print(f"screenshots written to {args.out}")
 
@@ -229,6 +234,45 @@ def _versions_dialog(window: object, project: Path, out: Path, sizes: Path | Non
             _spin(0.4)
             dialog.grab().save(str(sizes / f"versions-{width}x{height}.png"))
     dialog.close()
+
+
+def _advisor_shots(window: object, out: Path) -> None:
+    """The review tab on q06 with the queue's diagnosis filter open: advisor.png at the
+    default size, then at both screen sizes. A popup is its own window, so it is painted onto
+    the window's picture where it sits."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QPainter
+
+    from goldenlens.ui.main_window import MainWindow
+    from goldenlens.ui.undo_commands import push_review
+
+    assert isinstance(window, MainWindow)
+    session = window.projects.session
+    assert session is not None
+    for question_id in ("q01", "q04", "q09"):  # the progress bar as a reviewer sees it under way
+        push_review(window.undo_stack, session, question_id, "accepted")
+    window.tabs.setCurrentIndex(0)
+    _wait(lambda: len(window.advisor.index) > 0 and window.queue.progress_text().startswith("3 of"))
+    for name, size in (
+        ("advisor", (1680, 980)),
+        ("advisor-1366x768", (1366, 768)),
+        ("advisor-1920x1080", (1920, 1080)),
+    ):
+        window.resize(*size)
+        window.grid.select_question("q06")
+        window.statusBar().clearMessage()
+        _spin(0.5)
+        combo = window.queue.filter
+        combo.showPopup()
+        _spin(0.4)
+        image = window.grab().toImage()
+        popup = combo.view().window()
+        corner = popup.mapToGlobal(QPoint(0, 0)) - window.mapToGlobal(QPoint(0, 0))
+        painter = QPainter(image)
+        painter.drawPixmap(corner, popup.grab())
+        painter.end()
+        combo.hidePopup()
+        image.save(str(out / f"{name}.png"))
 
 
 def _analyst_workbook(path: Path, sample: Path) -> Path:

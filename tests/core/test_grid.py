@@ -189,6 +189,15 @@ def test_bare_metric_means_any_pipeline_and_missing_never_passes(arrays: Arrays)
     assert ids(arrays, visible_rows(arrays, either)) == ["q1", "q2"]
 
 
+def test_question_filter_keeps_the_listed_questions_with_the_other_filters(arrays: Arrays) -> None:
+    """The review queue's filter by diagnosis: a set of ids, combined with the rest (and)."""
+    chosen = frozenset({"q2", "q3", "q10", "absent"})
+    assert ids(arrays, visible_rows(arrays, GridState(question_ids=chosen))) == ["q2", "q10", "q3"]
+    assert ids(arrays, visible_rows(arrays, GridState(question_ids=chosen, text="sales"))) == ["q2", "q3"]
+    assert ids(arrays, visible_rows(arrays, GridState(question_ids=frozenset()))) == []
+    assert len(visible_rows(arrays, GridState(question_ids=None))) == 5
+
+
 def test_text_filter_is_case_insensitive_over_ids_questions_and_responses(arrays: Arrays) -> None:
     assert ids(arrays, visible_rows(arrays, GridState(text="SALES"))) == ["q2", "q3"]
     assert ids(arrays, visible_rows(arrays, GridState(text="jassy"))) == ["q1"]

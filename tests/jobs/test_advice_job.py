@@ -16,6 +16,7 @@ from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
 from goldenlens.core.run_kinds import JUDGE_RUN
 from goldenlens.core.signature import Signature
 from goldenlens.jobs.advice_job import advice_at, build_advice
+from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.jobs.report_job import NoScoresError
 from goldenlens.jobs.sample_project import ensure_sample_project
 from goldenlens.store.project import ProjectStore
@@ -116,3 +117,16 @@ def test_an_unscored_project_has_no_advice(tmp_path: Path) -> None:
         store.responses.replace([PipelineResponse("q1", "P", "A.")], ["P"])
         with pytest.raises(NoScoresError, match="no finished scoring run"):
             build_advice(store)
+
+
+def test_advice_reports_each_question_and_stops_when_cancelled(sample_project: Path) -> None:
+    """The desktop app computes the advice in a worker: progress per question, and a cancel
+    (a newer edit, the window closing) stops it after the question under way."""
+    seen: list[Progress] = []
+    advice = advice_at(sample_project, progress=seen.append)
+    assert [(p.done, p.total) for p in seen] == [(n, 10) for n in range(1, 11)]
+    assert len(advice.questions) == 10
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        advice_at(sample_project, cancel=token)

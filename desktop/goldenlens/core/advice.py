@@ -10,7 +10,7 @@ semantic similarity to the golden answer. The rules live in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from goldenlens.core.advice_corpus import Corpus, CorpusResponse
 from goldenlens.core.advice_responses import RowResponse, read_response
@@ -100,11 +100,15 @@ def advise(
     similarity: Similarity | None = None,
     thresholds: AdviceThresholds | None = None,
     similarity_source: str = "",
+    on_question: Callable[[int, int], None] | None = None,
 ) -> ProjectAdvice:
     """The advice of a scored report: one :class:`QuestionAdvice` per golden row, in golden
     order. ``thresholds`` default to the advisor's defaults with the report's flag thresholds
     (the run's own); ``similarity`` (by ``(question_id, pipeline)``) is absent unless the
-    judge measured it, and ``similarity_source`` says where it came from."""
+    judge measured it, and ``similarity_source`` says where it came from.
+
+    ``on_question(done, total)`` is called after each question: the jobs layer reports
+    progress through it and stops a cancelled computation by raising from it."""
     t = thresholds or AdviceThresholds(flags=report.thresholds)
     sims = similarity or {}
     scorer = LexicalScorer(multiset=_multiset(report.rows))
@@ -130,4 +134,6 @@ def advise(
             for r in rows
         ]
         questions.append(advise_question(item, responses, corpus, scorer, t))
+        if on_question is not None:
+            on_question(len(questions), len(report.golden))
     return ProjectAdvice(tuple(questions), tuple(report.pipelines), t, similarity_source if sims else "")

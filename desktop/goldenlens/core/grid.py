@@ -83,6 +83,8 @@ class GridState:
 
     ``sort_column`` is a column key (:data:`FIXED_COLUMNS` or :func:`score_column`), ``None``
     for golden-set order. ``flag`` is a flag name, :data:`ANY_FLAG` or ``None``.
+    ``question_ids`` keeps only those questions (the review queue's filter by diagnosis);
+    ``None`` keeps all.
     """
 
     metrics: tuple[str, ...] = DEFAULT_METRICS
@@ -94,6 +96,7 @@ class GridState:
     flag: str | None = None
     threshold: str = ""
     disagree_only: bool = False
+    question_ids: frozenset[str] | None = None
 
     def shown_metrics(self) -> tuple[str, ...]:
         """Metrics with columns: only Factual Knowledge in FK report mode."""
@@ -373,6 +376,9 @@ def filter_mask(data: GridArrays, state: GridState) -> BoolArray | None:
         masks.append(flag_filter_mask(data, state.flag))
     if state.disagree_only:
         masks.append(disagreement_mask(data))
+    if state.question_ids is not None:
+        kept, ids = state.question_ids, data.question_ids
+        masks.append(np.fromiter((q in kept for q in ids), dtype=bool, count=len(ids)))
     if matches is not None:
         # Last, and only on rows still in: the text search is the one per-row Python loop.
         keep = np.logical_and.reduce(masks) if masks else np.ones(len(data.question_ids), dtype=bool)

@@ -15,6 +15,7 @@ from goldenlens.core.advice import SEMANTIC_SIMILARITY, advise, similarity_from_
 from goldenlens.core.advice_values import AdviceThresholds, ProjectAdvice
 from goldenlens.core.report import Report
 from goldenlens.core.run_kinds import JUDGE_RUN
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.report_job import build_report
 from goldenlens.store.project import ProjectStore
 
@@ -42,15 +43,29 @@ def read_advice_inputs(store: ProjectStore) -> AdviceInputs:
     return AdviceInputs(report, similarity, source)
 
 
-def advice_from_inputs(inputs: AdviceInputs, changes: Mapping[str, float] | None = None) -> ProjectAdvice:
+def advice_from_inputs(
+    inputs: AdviceInputs,
+    changes: Mapping[str, float] | None = None,
+    *,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+) -> ProjectAdvice:
     """The advice of read inputs: the run's own flag thresholds and the advisor's defaults,
-    with ``changes`` (flat threshold names, :meth:`AdviceThresholds.with_values`) applied."""
+    with ``changes`` (flat threshold names, :meth:`AdviceThresholds.with_values`) applied.
+    ``progress`` hears of every question; ``cancel`` is checked after each one."""
     thresholds = AdviceThresholds(flags=inputs.report.thresholds).with_values(changes or {})
+
+    def on_question(done: int, total: int) -> None:
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        progress(Progress("advice", done, total))
+
     return advise(
         inputs.report,
         similarity=inputs.similarity,
         thresholds=thresholds,
         similarity_source=inputs.similarity_source,
+        on_question=on_question,
     )
 
 
@@ -59,7 +74,16 @@ def build_advice(store: ProjectStore, changes: Mapping[str, float] | None = None
     return advice_from_inputs(read_advice_inputs(store), changes)
 
 
-def advice_at(path: Path, changes: Mapping[str, float] | None = None) -> ProjectAdvice:
-    """The advice of the project at ``path``, on its own connection (for a worker thread)."""
+def advice_at(
+    path: Path,
+    changes: Mapping[str, float] | None = None,
+    *,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+) -> ProjectAdvice:
+    """The advice of the project at ``path``, on its own connection (for a worker thread);
+    a set ``cancel`` stops it after the question under way
+    (:class:`~goldenlens.jobs.progress.Cancelled`)."""
     with ProjectStore.open(path) as store:
-        return build_advice(store, changes)
+        inputs = read_advice_inputs(store)
+    return advice_from_inputs(inputs, changes, progress=progress, cancel=cancel)

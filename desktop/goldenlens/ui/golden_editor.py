@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent, QUndoStack
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent, QTextCursor, QUndoStack
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFormLayout,
@@ -313,6 +313,21 @@ class GoldenEditor(QWidget):
     def mark_unreviewed(self) -> None:
         """Put the current question back to unreviewed."""
         self._set_status(REVIEW_UNREVIEWED)
+
+    def edit_field(self, name: str, select: str = "") -> None:
+        """Focus field ``name`` (question, answer, fact or notes) with the cursor at its end,
+        or with the first occurrence of ``select`` (any case) selected: where the advisor's
+        fix needs words only the reviewer can write."""
+        edit = self.fields[name]
+        edit.setFocus(Qt.FocusReason.OtherFocusReason)
+        edit.moveCursor(QTextCursor.MoveOperation.End)
+        at = edit.toPlainText().lower().find(select.lower()) if select else -1
+        if at >= 0:
+            cursor = edit.textCursor()
+            cursor.setPosition(at)
+            cursor.setPosition(at + len(select), QTextCursor.MoveMode.KeepAnchor)
+            edit.setTextCursor(cursor)
+        edit.ensureCursorVisible()
 
     def review_buttons(self) -> list[QPushButton]:
         """The Unreviewed / Accepted / Needs curation buttons, in that order."""

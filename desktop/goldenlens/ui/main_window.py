@@ -10,12 +10,15 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from goldenlens import __version__
+from goldenlens.ui.advisor_controller import AdvisorController
+from goldenlens.ui.advisor_pane import AdvisorPane
 from goldenlens.ui.detail_pane import DetailPane
 from goldenlens.ui.export_controller import ExportController
 from goldenlens.ui.golden_editor import GoldenEditor
 from goldenlens.ui.judge_controller import JudgeController
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.review_controller import ReviewController
+from goldenlens.ui.review_queue import ReviewQueue
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.score_grid import ScoreGrid
 from goldenlens.ui.session import ProjectSession
@@ -24,7 +27,8 @@ from goldenlens.ui.summary_view import SummaryView
 
 
 class MainWindow(QMainWindow):
-    """Score grid on the left; golden editor and side-by-side detail on the right; summary tab."""
+    """Review queue, score grid and advisor on the left; golden editor and side-by-side detail
+    on the right; summary tab."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -35,6 +39,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.run_panel)
         self.projects = ProjectController(self, self.run_panel)
         self.grid = ScoreGrid(self)
+        self.queue = ReviewQueue(self.grid, self)
+        self.advisor_pane = AdvisorPane(self)
         self.detail = DetailPane(self)
         self.summary = SummaryView(self)
         self.editor: GoldenEditor | None = None
@@ -45,6 +51,8 @@ class MainWindow(QMainWindow):
         self.exports = ExportController(self, self.run_panel, self.grid, self.projects)
         self.review = ReviewController(self, self.grid, self.detail, self.summary, self.undo_stack)
         self.judge = JudgeController(self, self.run_panel, self.projects, self.review)
+        views = (self.grid, self.advisor_pane, self.queue)
+        self.advisor = AdvisorController(self, self.projects, *views, self.undo_stack, self.current_editor)
         self._build_menus()
         self.projects.session_opened.connect(self._on_session_opened)
         self.projects.session_closing.connect(self._on_session_closing)
@@ -58,8 +66,18 @@ class MainWindow(QMainWindow):
         right.addWidget(self._editor_host)
         right.addWidget(self.detail)
         right.setSizes([260, 640])
+        queue_and_grid = QWidget(self)
+        column = QVBoxLayout(queue_and_grid)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.queue)
+        column.addWidget(self.grid, 1)
+        self.left = QSplitter(Qt.Orientation.Vertical, self)
+        self.left.addWidget(queue_and_grid)
+        self.left.addWidget(self.advisor_pane)
+        self.left.setSizes([360, 540])  # the advisor needs the room more than a short grid
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.addWidget(self.grid)
+        self.splitter.addWidget(self.left)
         self.splitter.addWidget(right)
         self.splitter.setSizes([680, 820])
         self.tabs = QTabWidget(self)
@@ -112,7 +130,12 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         self.versions_action = self._action("Golden-Set &Versions…", self.show_versions)
         edit_menu.addAction(self.versions_action)
-        for action_menu in [*self.review.menus(), *self.judge.menus()]:
+        review_menus = self.review.menus()
+        review_menus[0].addSeparator()
+        for action in self.queue.actions_for_menu():
+            review_menus[0].addAction(action)
+            self.addAction(action)
+        for action_menu in [*review_menus, *self.judge.menus()]:
             menu.addMenu(action_menu)
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts, keys=keys_for("help")))
@@ -127,6 +150,10 @@ class MainWindow(QMainWindow):
         from goldenlens.ui.versions_dialog import open_versions_dialog
 
         self.versions_dialog = open_versions_dialog(session, self)
+
+    def current_editor(self) -> GoldenEditor | None:
+        """The golden editor of the open project (``None``: no project)."""
+        return self.editor
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).open()
@@ -204,6 +231,7 @@ class MainWindow(QMainWindow):
         """Cancel and wait for running work, save the layout, close the project: never "save?"."""
         self.run_panel.shutdown()
         self.review.shutdown()
+        self.advisor.shutdown()
         self._save_window_state()
         self.projects.close_project()
         event.accept()

@@ -225,9 +225,12 @@ def request_override(  # noqa: PLR0917 - the call shape the main window was prom
     question_id: str,
     pipeline: str,
     metric: str,
+    *,
+    note: str = "",
 ) -> bool:
     """Open the dialog for one score and push the override (or its removal) as an undoable
-    command; a newly typed reviewer name is saved in the preferences. True when pushed."""
+    command; a newly typed reviewer name is saved in the preferences. True when pushed.
+    ``note`` starts the note (the advisor's reason) when no override is in effect yet."""
     project = session.project
     run_id = session.run_id
     original = None
@@ -237,6 +240,8 @@ def request_override(  # noqa: PLR0917 - the call shape the main window was prom
                 original = record.value
     current = project.override_in_effect(question_id, pipeline, metric)
     dialog = OverrideDialog(metric, pipeline, question_id, original, current, session.reviewer, parent)
+    if note and current is None:
+        dialog.note_edit.setPlainText(note)
     try:
         dialog.exec()
         result = dialog.result_override()

@@ -216,6 +216,13 @@ class ScoreGrid(QWidget):
         self._on_filters_edited(base=state)
         self._request_missing()
 
+    def set_question_filter(self, question_ids: frozenset[str] | None) -> None:
+        """Show only ``question_ids`` (``None``: every question), with the bar's filters on top:
+        the review queue's filter by diagnosis. The bar does not show it; the queue does."""
+        state = self._model.state()
+        if state.question_ids != question_ids:
+            self._on_filters_edited(base=replace(state, question_ids=question_ids))
+
     def model(self) -> ScoreTableModel:
         return self._model
 

@@ -28,6 +28,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("previous_question", ("K", "Up"), "Previous question"),
     Shortcut("next_pipeline", ("L", "Right"), "Next pipeline in the detail pane"),
     Shortcut("previous_pipeline", ("H", "Left"), "Previous pipeline in the detail pane"),
+    Shortcut("next_unreviewed", ("N",), "Next unreviewed question (review queue)"),
+    Shortcut("next_diagnosis", ("D",), "Next question with a diagnosis from the advisor (review queue)"),
     Shortcut("accept", ("A",), "Mark the question accepted"),
     Shortcut("needs_curation", ("C",), "Mark the question as needing curation"),
     Shortcut("override", ("O",), "Override the focused pipeline's factual knowledge score"),
