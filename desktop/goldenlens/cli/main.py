@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from goldenlens import __version__
@@ -260,12 +263,30 @@ def _one_line_errors() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
+@contextmanager
+def _sigterm_stops_the_command(command: str) -> Iterator[None]:
+    """While a command runs, SIGTERM (``kill``, ``timeout``, a cancelled CI job) stops it as
+    Ctrl+C does, so its cleanup runs: no half-written temporary report is left, a run keeps
+    what it saved, and worker processes are shut down. Not for the desktop app (Qt's event
+    loop would hold the signal back) nor off the main thread (Python allows handlers there
+    only); the previous handler is put back afterwards."""
+    if command == "gui" or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``goldenlens`` console script."""
     args = build_parser().parse_args(argv)
     try:
         command = COMMANDS.get(args.command) or _project_command(args.command)
-        return command(args)
+        with _sigterm_stops_the_command(args.command):
+            return command(args)
     except InputError as error:
         problem = error.problem
         if problem.message.startswith(problem.file) and problem.location() == problem.file:

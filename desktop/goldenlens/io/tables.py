@@ -50,7 +50,7 @@ from goldenlens.io.suspect_text import suspect_text_problems
 from goldenlens.io.xls_facts import XlsFacts
 from goldenlens.io.xlsx_facts import SheetTooLargeError, XlsxFacts
 
-if TYPE_CHECKING:  # pandas and xlrd load when a workbook is opened: a CSV needs neither
+if TYPE_CHECKING:  # pandas loads when a workbook is opened: a CSV does not need it
     import pandas as pd
 
 # How far down a header row is looked for (title rows, notes and blank rows above it).

@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -134,8 +135,29 @@ def score_chunks(
 def _worker_start() -> None:
     """A worker ignores Ctrl+C: the terminal sends it to the whole process group, and the
     parent alone decides what a cancel does (it stops the pool and keeps what it saved);
-    a worker interrupted mid-chunk would only print a traceback."""
+    a worker interrupted mid-chunk would only print a traceback. On Linux a worker is also
+    ended when its parent dies (even by SIGKILL), instead of waiting for work forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM ends a worker at once, whatever handler the parent had when it forked this one.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """Ask Linux to send this process SIGTERM when its parent ends (``PR_SET_PDEATHSIG``);
+    elsewhere nothing (the pool's own shutdown ends workers of a parent that exits)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(name, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+    if os.getppid() == 1:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def _context() -> multiprocessing.context.BaseContext:
