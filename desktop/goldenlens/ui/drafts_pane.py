@@ -51,7 +51,15 @@ from goldenlens.core.variants import suggest_variants
 from goldenlens.jobs import project_edits
 from goldenlens.jobs.review_job import default_reviewer
 from goldenlens.queries.drafts import Draft, DraftStatus, DraftText
-from goldenlens.ui.drafts_model import DraftFilter, DraftListModel, filter_counts, is_flagged, select, status_text
+from goldenlens.ui.drafts_model import (
+    DraftFilter,
+    DraftListModel,
+    FilterCount,
+    filter_counts,
+    is_flagged,
+    select,
+    status_text,
+)
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.highlight_html import chunk_html
 from goldenlens.ui.session import ProjectSession
@@ -257,22 +265,23 @@ class DraftsPane(QWidget):
         self.progress_label.setText(f"<b>{queue.progress()}</b>" if queue.total else "")
         self._set_rows(select(self._all, self.current_filter()), keep)
 
-    def _fill_filter(self, counts: list[object]) -> None:
+    def _fill_filter(self, counts: list[FilterCount]) -> None:
         chosen = self.current_filter()
         with QSignalBlocker(self.filter_combo):
             self.filter_combo.clear()
             for entry in counts:
-                self.filter_combo.addItem(entry.label, entry.filter)  # type: ignore[attr-defined]
-            index = self.filter_combo.findData(chosen)
+                self.filter_combo.addItem(entry.label, entry.filter.value)
+            index = self.filter_combo.findData(chosen.value)
             self.filter_combo.setCurrentIndex(max(index, 0))
         self.filter_combo.setEnabled(bool(counts))
 
     def current_filter(self) -> DraftFilter:
+        # Qt hands the item data back as a plain str.
         data = self.filter_combo.currentData()
-        return data if isinstance(data, DraftFilter) else DraftFilter.PENDING
+        return DraftFilter(data) if isinstance(data, str) else DraftFilter.PENDING
 
     def set_filter(self, chosen: DraftFilter) -> None:
-        index = self.filter_combo.findData(chosen)
+        index = self.filter_combo.findData(chosen.value)
         if index >= 0:
             self.filter_combo.setCurrentIndex(index)
 

@@ -1,0 +1,224 @@
+"""The Drafts tab: drafts made through File ▸ Import Sources and Draft (in the worker, with a
+scripted judge), listed with provenance and flags; accept (as drafted, edited, flagged only
+with the override), reject with a note; the status filter's counts; the keyboard.
+
+A real project file (the scored sample), a real CSV of chunks written here, the real job in
+the real worker; only the judge is scripted (the real model is tested in tests/jobs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+from tests.jobs.drafting import FX, GOOD, OFFICE, SALES, passage
+from tests.judge.scripted import Reply, ScriptedEngine
+
+from goldenlens.core.drafts import DraftStatus
+from goldenlens.core.variants import suggest_variants
+from goldenlens.judge.engine import ChatMessage
+from goldenlens.store.project import ProjectStore
+from goldenlens.ui.drafts_model import DraftFilter
+from goldenlens.ui.highlight_html import fact_spans_in
+from goldenlens.ui.main_window import MainWindow
+
+TIMEOUT = 30_000
+
+#: The FX draft's fact is reworded: it does not occur in the chunk, so the draft is flagged.
+FX_REWORDED = ("By how much did exchange rates reduce International net sales?", "$0.18 billion",
+               "Exchange rates reduced International net sales by $0.18 billion.")  # fmt: skip
+
+
+def _reply(messages: Sequence[ChatMessage], schema: Mapping[str, Any]) -> Reply:
+    text = passage(messages)
+    question, fact, answer = FX_REWORDED if text == FX else GOOD[text]
+    return json.dumps({"question": question, "fact": fact, "answer": answer})
+
+
+def _chunks_csv(folder: Path) -> Path:
+    path = folder / "10q_chunks.csv"
+    rows = [("c_sales", SALES), ("c_fx", FX), ("c_office", OFFICE)]
+    body = "chunk_id,text\r\n" + "".join(f'{cid},"{text}"\r\n' for cid, text in rows)
+    path.write_bytes(body.encode("utf-8"))
+    return path
+
+
+@pytest.fixture
+def window(qtbot: QtBot, scored_project: Path, tmp_path: Path) -> MainWindow:
+    """The main window on the scored sample, three drafts made through the app's own action."""
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    assert win.projects.open_project(scored_project)
+    qtbot.waitUntil(lambda: win.grid.model().rowCount() == 10, timeout=TIMEOUT)
+    session = win.projects.session
+    assert session is not None
+    session.set_preferences(replace(session.preferences, reviewer="Ana"))
+    engine = ScriptedEngine(responder=_reply)
+    win.drafting.engine_factory = lambda: engine
+    with qtbot.waitSignal(win.drafting.drafted, timeout=TIMEOUT):
+        assert win.drafting.draft([_chunks_csv(tmp_path)], limit=None)
+    assert len(engine.calls) == 3
+    qtbot.waitUntil(lambda: win.drafts.model.rowCount() == 3, timeout=TIMEOUT)
+    return win
+
+
+def _store(window: MainWindow) -> ProjectStore:
+    session = window.projects.session
+    assert session is not None
+    return session.project.store
+
+
+def _grid_ids(window: MainWindow) -> list[str]:
+    return window.grid.visible_question_ids()
+
+
+def test_the_queue_lists_drafts_with_provenance_and_flags(window: MainWindow) -> None:
+    pane = window.drafts
+    assert window.tabs.currentWidget() is pane  # drafting ends on the Drafts tab
+    assert window.drafting.last_result is not None
+    assert window.drafting.last_result.message() == "Drafted 3 of 3 chunks."
+    rows = [pane.model.data(pane.model.index(r, 0)) for r in range(3)]
+    assert rows[0].startswith("#1 · pending · 10q_chunks.csv, chunk c_sales\n")
+    assert rows[1].startswith("⚠ #2 · flagged · 10q_chunks.csv, chunk c_fx\n")
+    assert rows[1].endswith(FX_REWORDED[0])
+    assert pane.filter_labels() == ["All (3)", "Pending (3)", "Flagged (pending) (1)", "Accepted (0)", "Rejected (0)"]
+    assert pane.progress_label.text() == "<b>0 of 3 reviewed</b>"
+    # The first draft: provenance, the fact marked in the chunk, its variants ticked.
+    assert pane.current is not None and pane.current.chunk_id == "c_sales"
+    assert "10q_chunks.csv, chunk c_sales" in pane.provenance_label.text()
+    assert "No problems found" in pane.problems_label.text()
+    assert pane.question_edit.text() == GOOD[SALES][0]
+    assert pane.fact_edit.text() == "$134,383 million"
+    marked = pane.chunk_view.toHtml()
+    assert "$134,383 million</span>" in marked
+    assert "$134.383 billion" in pane.checked_variants()
+    assert pane.accept_button.isEnabled()
+    # The flagged one: the reason shown, Accept refused until the override is ticked.
+    assert pane.next_draft()
+    assert pane.current is not None and pane.current.chunk_id == "c_fx"
+    assert "⚠ Flagged" in pane.problems_label.text()
+    assert "the fact '$0.18 billion' does not occur in the chunk text" in pane.problems_label.text()
+    assert pane.override_check.isVisible()
+    assert not pane.accept_button.isEnabled()
+    assert fact_spans_in(FX, "$0.18 billion") == []
+
+
+def test_accepting_a_clean_draft_adds_a_golden_item_with_provenance(qtbot: QtBot, window: MainWindow) -> None:
+    pane = window.drafts
+    assert pane.current is not None and pane.current.id == 1
+    assert pane.accept_current() == "draft-1"
+    item = _store(window).golden.item("draft-1")
+    assert item is not None
+    assert item.question == GOOD[SALES][0]
+    assert item.answer == GOOD[SALES][2]
+    assert item.notes == "Drafted from 10q_chunks.csv, chunk c_sales (draft 1)"
+    assert item.fact.startswith("$134,383 million<OR>")
+    assert "$134.383 billion" in item.fact.split("<OR>")
+    (history,) = _store(window).golden.history("draft-1")
+    assert history.reviewer == "Ana"
+    draft = _store(window).drafts.get(1)
+    assert draft is not None and (draft.status, draft.golden_id) == (DraftStatus.ACCEPTED, "draft-1")
+    # The grid shows the new golden item; the queue moved on to the next pending draft.
+    qtbot.waitUntil(lambda: "draft-1" in _grid_ids(window), timeout=TIMEOUT)
+    assert pane.current is not None and pane.current.id == 2
+    assert pane.filter_labels() == ["All (3)", "Pending (2)", "Flagged (pending) (1)", "Accepted (1)", "Rejected (0)"]
+    assert pane.progress_label.text() == "<b>1 of 3 reviewed</b>"
+
+
+def test_a_flagged_draft_is_refused_until_the_override_is_ticked(window: MainWindow) -> None:
+    pane = window.drafts
+    assert pane.select_draft(2)
+    assert pane.accept_current() is None  # refused: nothing written
+    assert _store(window).golden.item("draft-2") is None
+    assert _store(window).drafts.get(2).status is DraftStatus.PENDING  # type: ignore[union-attr]
+    pane.override_check.setChecked(True)
+    assert pane.accept_button.isEnabled()
+    assert pane.accept_current() == "draft-2"
+    item = _store(window).golden.item("draft-2")
+    assert item is not None and item.fact.split("<OR>")[0] == "$0.18 billion"
+
+
+def test_editing_the_flagged_fact_clears_the_flag_and_accepts_the_edit(qtbot: QtBot, window: MainWindow) -> None:
+    pane = window.drafts
+    assert pane.select_draft(2)
+    pane.fact_edit.clear()
+    qtbot.keyClicks(pane.fact_edit, "$180 million")
+    pane.answer_edit.setPlainText("Exchange rates reduced International net sales by $180 million.")
+    assert "No problems found" in pane.problems_label.text() and "as edited" in pane.problems_label.text()
+    assert pane.accept_button.text() == "Accept Edited"
+    assert pane.accept_button.isEnabled()
+    assert "$180 million</span>" in pane.chunk_view.toHtml()  # the edited fact is marked
+    # The variants are the generator's for the edited fact, the risk-free ones ticked.
+    proposed = suggest_variants("$180 million").variants
+    assert pane.checked_variants() == [v.text for v in proposed if not v.risky]
+    assert "$180M" in pane.checked_variants()
+    pane.set_variant_checked("$180M", False)
+    qtbot.mouseClick(pane.accept_button, Qt.MouseButton.LeftButton)
+    item = _store(window).golden.item("draft-2")
+    assert item is not None
+    parts = item.fact.split("<OR>")
+    assert parts == ["$180 million", *(v.text for v in proposed if not v.risky and v.text != "$180M")]
+    assert item.notes == "Drafted from 10q_chunks.csv, chunk c_fx (draft 2, edited)"
+
+
+def test_reject_with_a_note_and_the_filter_counts(window: MainWindow) -> None:
+    pane = window.drafts
+    assert pane.select_draft(3)
+    pane.note_edit.setText("the address is not a useful question")
+    assert pane.reject_current()
+    draft = _store(window).drafts.get(3)
+    assert draft is not None
+    assert (draft.status, draft.note, draft.reviewer) == (
+        DraftStatus.REJECTED,
+        "the address is not a useful question",
+        "Ana",
+    )
+    assert _store(window).golden.item("draft-3") is None
+    assert pane.filter_labels() == ["All (3)", "Pending (2)", "Flagged (pending) (1)", "Accepted (0)", "Rejected (1)"]
+    pane.set_filter(DraftFilter.REJECTED)
+    assert pane.model.rowCount() == 1
+    assert pane.current is not None and pane.current.id == 3
+    assert "Rejected by Ana" in pane.decision_label.text()
+    assert "the address is not a useful question" in pane.decision_label.text()
+    assert pane.question_edit.isReadOnly() and not pane.reject_button.isEnabled()
+    pane.set_filter(DraftFilter.FLAGGED)
+    assert [pane.model.draft_at(r).id for r in range(pane.model.rowCount())] == [2]  # type: ignore[union-attr]
+
+
+def test_keyboard_next_previous_accept_reject(qtbot: QtBot, window: MainWindow) -> None:
+    pane = window.drafts
+    pane.list_view.setFocus()
+    qtbot.keyClick(pane.list_view, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    assert pane.current is not None and pane.current.id == 2
+    qtbot.keyClick(pane.list_view, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    assert pane.current is not None and pane.current.id == 1
+    qtbot.keyClick(pane.list_view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert _store(window).golden.item("draft-1") is not None
+    assert pane.current is not None and pane.current.id == 2
+    qtbot.keyClick(pane.list_view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert _store(window).drafts.get(2).status is DraftStatus.REJECTED  # type: ignore[union-attr]
+    # "a" on the Drafts tab does not accept the grid's question out of sight.
+    qtbot.keyClick(pane.list_view, Qt.Key.Key_A)
+    assert _store(window).reviews.all() == {}
+
+
+def test_a_source_that_cannot_be_read_is_reported(qtbot: QtBot, window: MainWindow, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "open", lambda box: shown.append(box.text() + box.informativeText()))
+    bad = tmp_path / "notes.docx"
+    bad.write_bytes(b"PK\x03\x04")
+    with qtbot.waitSignal(window.run_panel.runner.failed, timeout=TIMEOUT):
+        window.drafting.draft([bad], limit=None)
+    qtbot.waitUntil(lambda: bool(shown), timeout=TIMEOUT)
+    assert "notes.docx" in shown[0] and ".docx" in shown[0]
+    assert window.drafts.model.rowCount() == 3  # nothing lost
