@@ -158,7 +158,11 @@ class DraftsPane(QWidget):
         self.problems_label.setTextFormat(Qt.TextFormat.RichText)
         self.chunk_view = QTextBrowser(body)
         self.chunk_view.setToolTip("The source chunk; the drafted fact is marked where it occurs")
-        self.chunk_view.setMinimumHeight(70)
+        # As tall as a chunk of the default size needs (about ten lines), no taller: the
+        # fields below matter more than white space.
+        lines = self.chunk_view.fontMetrics().lineSpacing()
+        self.chunk_view.setMinimumHeight(lines * 3 + 12)
+        self.chunk_view.setMaximumHeight(lines * 10 + 12)
         self.question_edit = QLineEdit(body)
         self.answer_edit = QPlainTextEdit(body)
         self.answer_edit.setTabChangesFocus(True)
@@ -168,16 +172,17 @@ class DraftsPane(QWidget):
         self.fact_edit.setToolTip("One minimal span of the chunk; the variants below are added as <OR>")
         self.variants_list = QListWidget(body)
         self.variants_list.setToolTip("Other spellings of the fact to add as <OR> alternatives")
-        self.variants_list.setMinimumHeight(60)
-        self.override_check = QCheckBox("Accept despite the flags", body)
+        spacing = self.variants_list.fontMetrics().lineSpacing()
+        self.variants_list.setMinimumHeight(spacing * 5 + 8)
+        self.variants_list.setMaximumHeight(spacing * 12 + 8)
+        self.override_check = QCheckBox("Accept despite the flags", self)
         self.override_check.setToolTip("Accept this flagged draft deliberately; the flags are reported")
-        self.note_edit = QLineEdit(body)
+        self.note_edit = QLineEdit(self)
         self.note_edit.setPlaceholderText("Why it is rejected (kept with the draft)")
-        self.decision_label = QLabel(body)
+        self.decision_label = QLabel(self)
         self.decision_label.setWordWrap(True)
-        self.accept_button = QPushButton("Accept", body)
-        self.accept_button.setDefault(False)
-        self.reject_button = QPushButton("Reject", body)
+        self.accept_button = QPushButton("Accept", self)
+        self.reject_button = QPushButton("Reject", self)
         self.accept_button.clicked.connect(self.accept_current)
         self.reject_button.clicked.connect(self.reject_current)
         for edit in (self.question_edit, self.fact_edit):
@@ -196,7 +201,9 @@ class DraftsPane(QWidget):
         form.addRow("Answer", answer_box)
         form.addRow("Fact", self.fact_edit)
         form.addRow("Variants", self.variants_list)
-        form.addRow("Note", self.note_edit)
+        note_row = QHBoxLayout()
+        note_row.addWidget(QLabel("Note", self))
+        note_row.addWidget(self.note_edit, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.override_check)
         buttons.addStretch(1)
@@ -211,14 +218,24 @@ class DraftsPane(QWidget):
         layout.addWidget(chunk_title)
         layout.addWidget(self.chunk_view, 1)
         layout.addLayout(form)
-        layout.addWidget(self.decision_label)
-        layout.addLayout(buttons)
+        layout.addStretch(1)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(body)
-        body.setMinimumHeight(470)  # below this the scroll area scrolls instead of squeezing
-        return scroll
+        body.setMinimumHeight(400)  # below this the scroll area scrolls instead of squeezing
+        # The decision stays in sight below the scrolling part, whatever the window's height.
+        panel = QWidget(self)
+        outer = QVBoxLayout(panel)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll, 1)
+        decision = QVBoxLayout()
+        decision.setContentsMargins(8, 0, 8, 0)
+        decision.addWidget(self.decision_label)
+        decision.addLayout(note_row)
+        decision.addLayout(buttons)
+        outer.addLayout(decision)
+        return panel
 
     def _build_actions(self) -> None:
         # Scoped to the pane: the same keys do nothing on the Review tab.
@@ -435,6 +452,7 @@ class DraftsPane(QWidget):
         words, limit = answer_words(text.answer), self._guardrail()
         over = " — over the guardrail" if words > limit else ""
         self.words_label.setText(f"{words} of at most {limit} words{over}")
+        self.words_label.setStyleSheet("QLabel { color: #b3261e; font-weight: 600; }" if over else "")
         problems = self.current_problems()
         self.problems_label.setText(_problems_html(problems, self.is_edited()))
         self.problems_label.setStyleSheet(_PROBLEM_STYLE if problems else _CLEAN_STYLE)
