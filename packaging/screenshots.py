@@ -10,8 +10,8 @@ shows Pipeline3 going 0 → 1) and drafts.png (the Drafts tab: drafts of
 resources/sample/source_chunks.csv written by a scripted judge — the screenshot shows the
 queue, not a model — one accepted, one rejected, a flagged one selected). With ``--sizes DIR``
 it also saves the main window, the wizard, the variant dialog over the main window and the
-Drafts tab at 1366x768 and 1920x1080 into DIR, to look at both. Settings go to a temporary folder so the user's own preferences are
-neither read nor changed.
+Drafts tab at 1366x768 and 1920x1080 into DIR, to look at both. Settings go to a temporary
+folder so the user's own preferences are neither read nor changed.
 """
 
 from __future__ import annotations
@@ -103,23 +103,44 @@ def main() -> None:
 #: What the scripted judge drafts for chunks of resources/sample/source_chunks.csv (question,
 #: fact, answer): realistic drafts, two of them botched the way small models botch them.
 _DRAFTED = {
-    "c_sales": ("How much were Amazon's total net sales in the second quarter of 2023?", "$134,383 million",
-                "Amazon's total net sales were $134,383 million in the second quarter of 2023."),
-    "c_fx": ("By how much did foreign exchange rates reduce International segment net sales in Q2 2023?",
-             "$180 million", "Foreign exchange rates reduced International segment net sales by $180 million."),
-    "c_opinc": ("What was Amazon's operating income for the six months ended June 30, 2023?",
-                "$12.5 billion", "Operating income was $12.5 billion for the six months ended June 30, 2023."),
-    "c_acq": ("What did Amazon pay to acquire One Medical?", "approximately $3.5 billion",
-              "On February 22, 2023, Amazon acquired 1Life Healthcare, Inc., the company behind One Medical, "
-              "for cash consideration of approximately $3.5 billion, net of cash acquired, a transaction that "
-              "considerably expanded its primary care and healthcare services business in the United States."),
-    "c_cash": ("How much cash, cash equivalents and restricted cash did Amazon hold at June 30, 2023?",
-               "$50,067 million", "Amazon held $50,067 million in cash, cash equivalents and restricted cash."),
-    "c_aws": ("What were AWS segment net sales in the second quarter of 2023?", "$22,140 million",
-              "AWS segment net sales were $22,140 million in the second quarter of 2023."),
-    "c_rivian": ("How many Rivian Class A shares did Amazon hold as of June 30, 2023?", "158 million shares",
-                 "Amazon held 158 million shares of Rivian's Class A common stock."),
-}  # fmt: skip
+    "c_sales": (
+        "How much were Amazon's total net sales in the second quarter of 2023?",
+        "$134,383 million",
+        "Amazon's total net sales were $134,383 million in the second quarter of 2023.",
+    ),
+    "c_fx": (
+        "By how much did foreign exchange rates reduce International segment net sales in Q2 2023?",
+        "$180 million",
+        "Foreign exchange rates reduced International segment net sales by $180 million.",
+    ),
+    "c_opinc": (
+        "What was Amazon's operating income for the six months ended June 30, 2023?",
+        "$12.5 billion",
+        "Operating income was $12.5 billion for the six months ended June 30, 2023.",
+    ),
+    "c_acq": (
+        "What did Amazon pay to acquire One Medical?",
+        "approximately $3.5 billion",
+        "On February 22, 2023, Amazon acquired 1Life Healthcare, Inc., the company behind One Medical, "
+        "for cash consideration of approximately $3.5 billion, net of cash acquired, a transaction that "
+        "considerably expanded its primary care and healthcare services business in the United States.",
+    ),
+    "c_cash": (
+        "How much cash, cash equivalents and restricted cash did Amazon hold at June 30, 2023?",
+        "$50,067 million",
+        "Amazon held $50,067 million in cash, cash equivalents and restricted cash.",
+    ),
+    "c_aws": (
+        "What were AWS segment net sales in the second quarter of 2023?",
+        "$22,140 million",
+        "AWS segment net sales were $22,140 million in the second quarter of 2023.",
+    ),
+    "c_rivian": (
+        "How many Rivian Class A shares did Amazon hold as of June 30, 2023?",
+        "158 million shares",
+        "Amazon held 158 million shares of Rivian's Class A common stock.",
+    ),
+}
 
 
 class _ScriptedJudge:
@@ -170,7 +191,9 @@ def _make_drafts(window: object) -> None:
     pane.select_draft(2)
     pane.note_edit.setText("duplicates q05 of the golden set")
     pane.reject_current()
-    pane.select_draft(4)  # the acquisition: an answer over the guardrail (3, operating income: a reworded fact)
+    pane.select_draft(
+        4
+    )  # the acquisition: an answer over the guardrail (3, operating income: a reworded fact)
     _spin(0.3)
 
 

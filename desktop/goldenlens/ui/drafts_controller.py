@@ -63,7 +63,9 @@ class DraftSourcesDialog(QDialog):
         self.words_spin.setRange(1, 500)
         self.words_spin.setValue(DEFAULT_MAX_ANSWER_WORDS)
         self.words_spin.setSuffix(" words")
-        self.words_spin.setToolTip("Longer drafted answers are flagged (the advisor's verbose-answer threshold)")
+        self.words_spin.setToolTip(
+            "Longer drafted answers are flagged (the advisor's verbose-answer threshold)"
+        )
         judge_label = QLabel(f"{judge} <i>(Judge ▸ Judge Settings… to change)</i>", self)
         judge_label.setWordWrap(True)
         form = QFormLayout()
@@ -124,7 +126,9 @@ class DraftsController(QObject):
         if self._projects.session is None:
             self._window.statusBar().showMessage("Open or create a project first.", 5000)
             return
-        names, _ = QFileDialog.getOpenFileNames(self._window, "Source documents to draft from", "", SOURCE_FILTER)
+        names, _ = QFileDialog.getOpenFileNames(
+            self._window, "Source documents to draft from", "", SOURCE_FILTER
+        )
         if names:
             self.ask_options([Path(n) for n in names])
 
@@ -177,7 +181,9 @@ class DraftsController(QObject):
         self._reload()
         message = result.message()
         if result.warnings:
-            message += f" {len(result.warnings)} warning(s) reading the files: " + "; ".join(result.warnings[:3])
+            message += f" {len(result.warnings)} warning(s) reading the files: " + "; ".join(
+                result.warnings[:3]
+            )
         self._window.statusBar().showMessage(message, 15000)
         self.drafted.emit(result)
 

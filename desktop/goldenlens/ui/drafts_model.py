@@ -120,7 +120,7 @@ class DraftListModel(QAbstractListModel):
     def row_of(self, draft_id: int) -> int | None:
         return next((row for row, d in enumerate(self._drafts) if d.id == draft_id), None)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._drafts)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:

@@ -66,12 +66,9 @@ from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.shortcuts import keys_for
 
 #: The problems box: dark red text on a light red ground, readable on light and dark palettes.
-_PROBLEM_STYLE = (
-    "QLabel { background: #fde7e9; color: #5c0014; border: 1px solid #e8a0a8; border-radius: 4px; padding: 6px; }"
-)
-_CLEAN_STYLE = (
-    "QLabel { background: #e6f4ea; color: #0b3a1c; border: 1px solid #a8d5b5; border-radius: 4px; padding: 6px; }"
-)
+_BOX = "QLabel {{ background: {}; color: {}; border: 1px solid {}; border-radius: 4px; padding: 6px; }}"
+_PROBLEM_STYLE = _BOX.format("#fde7e9", "#5c0014", "#e8a0a8")
+_CLEAN_STYLE = _BOX.format("#e6f4ea", "#0b3a1c", "#a8d5b5")
 
 
 def _problems_html(problems: tuple[DraftProblem, ...] | list[DraftProblem], edited: bool) -> str:
@@ -110,7 +107,9 @@ class DraftsPane(QWidget):
         self.filter_combo.currentIndexChanged.connect(lambda _i: self._apply_filter())
         self.progress_label = QLabel(self)
         self.import_button = QPushButton("Import Sources and Draft…", self)
-        self.import_button.setToolTip("Let the judge draft golden items from PDF, text, Markdown or CSV chunks")
+        self.import_button.setToolTip(
+            "Let the judge draft golden items from PDF, text, Markdown or CSV chunks"
+        )
         self.import_button.clicked.connect(self.import_requested)
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Show:", self))
@@ -148,8 +147,8 @@ class DraftsPane(QWidget):
         layout.addLayout(bar)
         layout.addWidget(splitter, 1)
 
-    def _build_detail(self) -> QWidget:
-        body = QWidget(self)
+    def _make_fields(self, body: QWidget) -> None:
+        """The draft's labels and editable fields, with their change signals."""
         self.provenance_label = QLabel(body)
         self.provenance_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.provenance_label.setWordWrap(True)
@@ -175,6 +174,13 @@ class DraftsPane(QWidget):
         spacing = self.variants_list.fontMetrics().lineSpacing()
         self.variants_list.setMinimumHeight(spacing * 5 + 8)
         self.variants_list.setMaximumHeight(spacing * 12 + 8)
+        for edit in (self.question_edit, self.fact_edit):
+            edit.textChanged.connect(self._on_edited)
+        self.answer_edit.textChanged.connect(self._on_edited)
+        self.fact_edit.textChanged.connect(self._on_fact_edited)
+
+    def _decision_bar(self) -> QVBoxLayout:
+        """Note, override and the Accept and Reject buttons."""
         self.override_check = QCheckBox("Accept despite the flags", self)
         self.override_check.setToolTip("Accept this flagged draft deliberately; the flags are reported")
         self.note_edit = QLineEdit(self)
@@ -185,12 +191,25 @@ class DraftsPane(QWidget):
         self.reject_button = QPushButton("Reject", self)
         self.accept_button.clicked.connect(self.accept_current)
         self.reject_button.clicked.connect(self.reject_current)
-        for edit in (self.question_edit, self.fact_edit):
-            edit.textChanged.connect(self._on_edited)
-        self.answer_edit.textChanged.connect(self._on_edited)
-        self.fact_edit.textChanged.connect(self._on_fact_edited)
         self.override_check.toggled.connect(lambda _on: self._update_buttons())
+        note_row = QHBoxLayout()
+        note_row.addWidget(QLabel("Note", self))
+        note_row.addWidget(self.note_edit, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.override_check)
+        buttons.addStretch(1)
+        buttons.addWidget(self.reject_button)
+        buttons.addWidget(self.accept_button)
+        decision = QVBoxLayout()
+        decision.setContentsMargins(8, 0, 8, 0)
+        decision.addWidget(self.decision_label)
+        decision.addLayout(note_row)
+        decision.addLayout(buttons)
+        return decision
 
+    def _build_detail(self) -> QWidget:
+        body = QWidget(self)
+        self._make_fields(body)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Question", self.question_edit)
@@ -201,14 +220,6 @@ class DraftsPane(QWidget):
         form.addRow("Answer", answer_box)
         form.addRow("Fact", self.fact_edit)
         form.addRow("Variants", self.variants_list)
-        note_row = QHBoxLayout()
-        note_row.addWidget(QLabel("Note", self))
-        note_row.addWidget(self.note_edit, 1)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.override_check)
-        buttons.addStretch(1)
-        buttons.addWidget(self.reject_button)
-        buttons.addWidget(self.accept_button)
 
         layout = QVBoxLayout(body)
         layout.setContentsMargins(8, 0, 8, 4)
@@ -229,12 +240,7 @@ class DraftsPane(QWidget):
         outer = QVBoxLayout(panel)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll, 1)
-        decision = QVBoxLayout()
-        decision.setContentsMargins(8, 0, 8, 0)
-        decision.addWidget(self.decision_label)
-        decision.addLayout(note_row)
-        decision.addLayout(buttons)
-        outer.addLayout(decision)
+        outer.addLayout(self._decision_bar())
         return panel
 
     def _build_actions(self) -> None:
@@ -373,7 +379,11 @@ class DraftsPane(QWidget):
     def _show(self, draft: Draft | None) -> None:
         self._draft = draft
         widgets = (self.question_edit, self.answer_edit, self.fact_edit)
-        with QSignalBlocker(self.question_edit), QSignalBlocker(self.answer_edit), QSignalBlocker(self.fact_edit):
+        with (
+            QSignalBlocker(self.question_edit),
+            QSignalBlocker(self.answer_edit),
+            QSignalBlocker(self.fact_edit),
+        ):
             self.question_edit.setText(draft.text.question if draft else "")
             self.answer_edit.setPlainText(draft.text.answer if draft else "")
             self.fact_edit.setText(draft.text.fact if draft else "")
