@@ -257,3 +257,55 @@ def test_a_source_that_cannot_be_read_is_reported(qtbot: QtBot, window: MainWind
     assert "notes.docx" in shown[0]
     assert "cannot read .docx as a source document" in shown[0]
     assert window.drafts.model.rowCount() == 3  # nothing lost
+
+
+def test_the_import_dialog_drafts_up_to_the_limit_and_a_rerun_continues(
+    qtbot: QtBot, scored_project: Path, tmp_path: Path
+) -> None:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    assert win.projects.open_project(scored_project)
+    engine = ScriptedEngine(responder=_reply)
+    win.drafting.engine_factory = lambda: engine
+    source = _chunks_csv(tmp_path)
+    dialog = win.drafting.ask_options([source])
+    dialog.limit_spin.setValue(2)
+    with qtbot.waitSignal(win.drafting.drafted, timeout=TIMEOUT):
+        dialog.accept()
+    result = win.drafting.last_result
+    assert result is not None
+    assert result.message() == "Drafted 2 of 3 chunks; 1 left (run again to continue)."
+    assert win.statusBar().currentMessage() == result.message()
+    qtbot.waitUntil(lambda: win.drafts.model.rowCount() == 2, timeout=TIMEOUT)
+    dialog = win.drafting.ask_options([source])
+    dialog.limit_spin.setValue(0)  # "all"
+    with qtbot.waitSignal(win.drafting.drafted, timeout=TIMEOUT):
+        dialog.accept()
+    assert win.drafting.last_result is not None
+    assert win.drafting.last_result.message() == "Drafted 1 of 3 chunks; 2 drafted before."
+    assert len(engine.calls) == 3  # each chunk asked once
+    qtbot.waitUntil(lambda: win.drafts.model.rowCount() == 3, timeout=TIMEOUT)
+
+
+def test_cancel_keeps_the_finished_drafts_and_shows_them(
+    qtbot: QtBot, scored_project: Path, tmp_path: Path
+) -> None:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    assert win.projects.open_project(scored_project)
+
+    def cancel_on_the_second(messages: Sequence[ChatMessage], schema: Mapping[str, Any]) -> Reply:
+        if len(engine.calls) == 2:
+            win.run_panel.runner.cancel()  # as the Cancel button does, while the chunk drafts
+        return _reply(messages, schema)
+
+    engine = ScriptedEngine(responder=cancel_on_the_second)
+    win.drafting.engine_factory = lambda: engine
+    with qtbot.waitSignal(win.run_panel.runner.cancelled, timeout=TIMEOUT):
+        assert win.drafting.draft([_chunks_csv(tmp_path)], limit=None)
+    qtbot.waitUntil(lambda: win.drafts.model.rowCount() == 2, timeout=TIMEOUT)
+    assert "Drafting cancelled; finished drafts are saved" in win.statusBar().currentMessage()
+    assert [d.chunk_id for d in _store(win).drafts.all()] == ["c_sales", "c_fx"]
+    assert len(engine.calls) == 2
