@@ -23,10 +23,12 @@ from tests.judge.scripted import Reply, ScriptedEngine
 
 from goldenlens.core.drafts import DraftStatus
 from goldenlens.core.variants import suggest_variants
+from goldenlens.io.judge_preferences import JudgeSettings
 from goldenlens.judge.engine import ChatMessage
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.drafts_model import DraftFilter
 from goldenlens.ui.highlight_html import fact_spans_in
+from goldenlens.ui.judge_settings import draft_options_from_settings, judge_model_problems
 from goldenlens.ui.main_window import MainWindow
 
 TIMEOUT = 30_000
@@ -309,3 +311,45 @@ def test_cancel_keeps_the_finished_drafts_and_shows_them(
     assert "Drafting cancelled; finished drafts are saved" in win.statusBar().currentMessage()
     assert [d.chunk_id for d in _store(win).drafts.all()] == ["c_sales", "c_fx"]
     assert len(engine.calls) == 2
+
+
+def test_drafting_uses_the_judge_the_settings_name(tmp_path: Path) -> None:
+    server = JudgeSettings(judge_source="server", judge_url=" http://127.0.0.1:8080/v1 ", n_ctx=8192, seed=7)
+    options = draft_options_from_settings(server, limit=5, max_answer_words=30)
+    assert (options.judge_model, options.judge_url) == (None, "http://127.0.0.1:8080/v1")
+    assert (options.n_ctx, options.n_threads, options.seed, options.limit, options.max_answer_words) == (
+        8192,
+        None,
+        7,
+        5,
+        30,
+    )
+    model = tmp_path / "judge.gguf"
+    local = JudgeSettings(judge_source="file", judge_model_path=str(model), n_threads=4, temperature=0.2)
+    options = draft_options_from_settings(local)
+    assert (options.judge_model, options.judge_url, options.n_threads, options.temperature) == (
+        model,
+        None,
+        4,
+        0.2,
+    )
+    assert options.limit is None
+    assert judge_model_problems(local) == [f"The judge model file does not exist: {model}"]
+    assert judge_model_problems(JudgeSettings(judge_source="server", judge_url="localhost")) == [
+        "Enter the server's URL, e.g. http://127.0.0.1:8080/v1"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("chunk", "fact", "spans"),
+    [
+        ("Amazon.com, Inc. 410 Terry\nAvenue  North, Seattle", "410 terry avenue north", [(17, 40)]),
+        ("$180 million and $180 million", "$180 million", [(0, 12), (17, 29)]),
+        ("Operating income was $12,455 million", "$12.5 billion", []),
+        ("anything", "   ", []),
+    ],
+)
+def test_the_fact_is_marked_where_the_draft_check_finds_it(
+    chunk: str, fact: str, spans: list[tuple[int, int]]
+) -> None:
+    assert [(start, end) for start, end, _kind in fact_spans_in(chunk, fact)] == spans
