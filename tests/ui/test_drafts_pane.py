@@ -353,3 +353,27 @@ def test_the_fact_is_marked_where_the_draft_check_finds_it(
     chunk: str, fact: str, spans: list[tuple[int, int]]
 ) -> None:
     assert [(start, end) for start, end, _kind in fact_spans_in(chunk, fact)] == spans
+
+
+def test_undo_and_redo_an_acceptance_and_a_rejection(qtbot: QtBot, window: MainWindow) -> None:
+    pane, stack = window.drafts, window.undo_stack
+    assert pane.accept_current() == "draft-1"
+    qtbot.waitUntil(lambda: "draft-1" in _grid_ids(window), timeout=TIMEOUT)
+    assert stack.undoText() == "Accept draft 1 as draft-1"
+    stack.undo()
+    assert _store(window).golden.item("draft-1") is None
+    assert _store(window).drafts.get(1).status is DraftStatus.PENDING  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: "draft-1" not in _grid_ids(window), timeout=TIMEOUT)
+    assert pane.filter_labels()[1] == "Pending (3)"
+    stack.redo()
+    item = _store(window).golden.item("draft-1")
+    assert item is not None
+    assert item.notes == "Drafted from 10q_chunks.csv, chunk c_sales (draft 1)"
+    qtbot.waitUntil(lambda: "draft-1" in _grid_ids(window), timeout=TIMEOUT)
+    assert pane.select_draft(3)
+    pane.note_edit.setText("not useful")
+    assert pane.reject_current()
+    assert stack.undoText() == "Reject draft 3"
+    stack.undo()
+    assert _store(window).drafts.get(3).status is DraftStatus.PENDING  # type: ignore[union-attr]
+    assert pane.filter_labels()[4] == "Rejected (0)"

@@ -11,15 +11,14 @@ will say before pressing the button; a flagged draft is accepted only with "Acce
 the flags" ticked. Decisions go through :mod:`goldenlens.jobs.project_edits`; an accepted
 draft announces ``project_changed`` so the score grid shows the new golden item.
 
-Undo: a decision on a draft is final (the store records a decision only on a pending draft,
-and nothing returns a draft to the queue), so accepting and rejecting are not on the undo
-stack; an accepted item can be edited like any other golden item afterwards.
+Decisions go on the window's undo stack (:mod:`goldenlens.ui.draft_commands`): undoing an
+acceptance deletes the golden item again and puts the draft back in the queue.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -48,9 +47,9 @@ from goldenlens.core.drafts import (
     missing_fields,
 )
 from goldenlens.core.variants import suggest_variants
-from goldenlens.jobs import project_edits
 from goldenlens.jobs.review_job import default_reviewer
 from goldenlens.queries.drafts import Draft, DraftStatus, DraftText
+from goldenlens.ui.draft_commands import accept_draft_undoably, reject_draft_undoably
 from goldenlens.ui.drafts_model import (
     DraftFilter,
     DraftListModel,
@@ -89,8 +88,9 @@ class DraftsPane(QWidget):
     message = Signal(str)
     import_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._undo = undo_stack
         self._session: ProjectSession | None = None
         self._draft: Draft | None = None
         self._all: list[Draft] = []
@@ -557,8 +557,9 @@ class DraftsPane(QWidget):
             return None
         row = self.list_view.currentIndex().row()
         try:
-            accepted = project_edits.accept_draft(
-                session.project,
+            accepted = accept_draft_undoably(
+                self._undo,
+                session,
                 draft.id,
                 reviewer=self._reviewer(),
                 edit=self.edited_text() if self.is_edited() else None,
@@ -581,8 +582,8 @@ class DraftsPane(QWidget):
             return False
         row = self.list_view.currentIndex().row()
         try:
-            project_edits.reject_draft(
-                session.project, draft.id, reviewer=self._reviewer(), note=self.note_edit.text()
+            reject_draft_undoably(
+                self._undo, session, draft.id, reviewer=self._reviewer(), note=self.note_edit.text()
             )
         except ValueError as error:
             show_error(self, f"Draft {draft.id} was not rejected", error)

@@ -39,7 +39,7 @@ class MainWindow(QMainWindow):
         self.grid = ScoreGrid(self)
         self.detail = DetailPane(self)
         self.summary = SummaryView(self)
-        self.drafts = DraftsPane(self)
+        self.drafts = DraftsPane(self.undo_stack, self)
         self.editor: GoldenEditor | None = None
         self._editor_host = QWidget(self)
         QVBoxLayout(self._editor_host).setContentsMargins(0, 0, 0, 0)
