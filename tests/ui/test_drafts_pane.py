@@ -157,6 +157,16 @@ def test_accepting_a_clean_draft_adds_a_golden_item_with_provenance(qtbot: QtBot
         "Rejected (0)",
     ]
     assert pane.progress_label.text() == "<b>1 of 3 reviewed</b>"
+    # Shown again, the accepted draft shows the golden item it became, read-only.
+    pane.set_filter(DraftFilter.ALL)
+    assert pane.select_draft(1)
+    assert pane.fact_edit.text() == item.fact
+    assert pane.fact_edit.isReadOnly()
+    assert "Accepted as draft-1 by Ana" in pane.decision_label.text()
+    assert "the golden item as it stands now" in pane.decision_label.text()
+    assert not pane.problems_label.isVisible()
+    assert "$134.383 billion</span>" not in pane.chunk_view.toHtml()  # only what the chunk says
+    assert "$134,383 million</span>" in pane.chunk_view.toHtml()
 
 
 def test_a_flagged_draft_is_refused_until_the_override_is_ticked(window: MainWindow) -> None:

@@ -46,6 +46,7 @@ from goldenlens.core.drafts import (
     draft_problems,
     missing_fields,
 )
+from goldenlens.core.model import GoldenItem
 from goldenlens.core.variants import suggest_variants
 from goldenlens.jobs.review_job import default_reviewer
 from goldenlens.queries.drafts import Draft, DraftStatus, DraftText
@@ -193,7 +194,8 @@ class DraftsPane(QWidget):
         self.reject_button.clicked.connect(self.reject_current)
         self.override_check.toggled.connect(lambda _on: self._update_buttons())
         note_row = QHBoxLayout()
-        note_row.addWidget(QLabel("Note", self))
+        self.note_label = QLabel("Note", self)
+        note_row.addWidget(self.note_label)
         note_row.addWidget(self.note_edit, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.override_check)
@@ -379,15 +381,18 @@ class DraftsPane(QWidget):
     def _show(self, draft: Draft | None) -> None:
         self._draft = draft
         widgets = (self.question_edit, self.answer_edit, self.fact_edit)
+        shown = self._shown_text(draft)
         with (
             QSignalBlocker(self.question_edit),
             QSignalBlocker(self.answer_edit),
             QSignalBlocker(self.fact_edit),
         ):
-            self.question_edit.setText(draft.text.question if draft else "")
-            self.answer_edit.setPlainText(draft.text.answer if draft else "")
-            self.fact_edit.setText(draft.text.fact if draft else "")
+            self.question_edit.setText(shown.question)
+            self.answer_edit.setPlainText(shown.answer)
+            self.fact_edit.setText(shown.fact)
         pending = draft is not None and draft.status is DraftStatus.PENDING
+        self.note_label.setVisible(pending)
+        self.note_edit.setVisible(pending)
         for widget in widgets:
             widget.setReadOnly(not pending)
         self.note_edit.setReadOnly(not pending)
@@ -408,16 +413,42 @@ class DraftsPane(QWidget):
             f"<b>Draft {draft.id}</b> · {draft.provenance()} · <i>{status_text(draft)}</i>{by}"
         )
         self.decision_label.setText(self._decision_text(draft))
-        self._fill_variants(draft.text.fact, from_draft=True)
+        if self._accepted_item(draft) is not None:
+            self.variants_list.clear()  # the accepted variants are in the fact, as <OR> parts
+            QListWidgetItem("(the accepted variants are in the fact above)", self.variants_list).setFlags(
+                Qt.ItemFlag.NoItemFlags
+            )
+        else:
+            self._fill_variants(draft.text.fact, from_draft=True)
         self._on_edited()
 
-    @staticmethod
-    def _decision_text(draft: Draft) -> str:
+    def _accepted_item(self, draft: Draft | None) -> GoldenItem | None:
+        """The golden item an accepted draft became, as it stands now (``None`` otherwise)."""
+        if draft is None or draft.status is not DraftStatus.ACCEPTED or not draft.golden_id:
+            return None
+        return self._session.project.golden_item(draft.golden_id) if self._session is not None else None
+
+    def _shown_text(self, draft: Draft | None) -> DraftText:
+        """What the fields show: the draft as written, or for an accepted draft the golden item
+        it became (edits at acceptance and after included), since that is what counts."""
+        if draft is None:
+            return DraftText("", "", "")
+        item = self._accepted_item(draft)
+        if item is not None:
+            return DraftText(item.question, item.answer, item.fact)
+        return draft.text
+
+    def _decision_text(self, draft: Draft) -> str:
         if draft.status is DraftStatus.PENDING:
             return ""
         who = f" by {draft.reviewer}" if draft.reviewer else ""
         when = f" on {draft.reviewed_at[:10]}" if draft.reviewed_at else ""
         text = f"{status_text(draft).capitalize()}{who}{when}."
+        if draft.status is DraftStatus.ACCEPTED:
+            if self._accepted_item(draft) is not None:
+                text += " The fields show the golden item as it stands now."
+            else:
+                text += f" The golden item {draft.golden_id} no longer exists; the fields show the draft."
         return text + (f" Note: {draft.note}" if draft.note else "")
 
     def edited_text(self) -> DraftText:
@@ -425,8 +456,9 @@ class DraftsPane(QWidget):
         return DraftText(self.question_edit.text(), self.answer_edit.toPlainText(), self.fact_edit.text())
 
     def is_edited(self) -> bool:
+        """Whether the reviewer changed a field of the pending draft."""
         draft = self._draft
-        if draft is None:
+        if draft is None or draft.status is not DraftStatus.PENDING:
             return False
         now = self.edited_text()
         return (now.question.strip(), now.answer.strip(), now.fact.strip()) != (

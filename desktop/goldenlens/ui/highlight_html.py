@@ -239,6 +239,11 @@ def fact_spans_in(text: str, fact: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), FACT) for m in pattern.finditer(text)]
 
 
+_OPERATORS = re.compile(f"{re.escape(OR)}|{re.escape(AND)}", re.IGNORECASE)
+
+
 def chunk_html(chunk: str, fact: str) -> str:
-    """A source chunk with every occurrence of the drafted fact marked."""
-    return spans_html(chunk, fact_spans_in(chunk, fact))
+    """A source chunk with every occurrence of the fact marked (of each of its parts, for a
+    golden fact with ``<OR>``/``<AND>``)."""
+    spans = [span for part in _OPERATORS.split(fact) for span in fact_spans_in(chunk, part)]
+    return spans_html(chunk, spans)
