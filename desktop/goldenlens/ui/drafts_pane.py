@@ -390,6 +390,8 @@ class DraftsPane(QWidget):
             self.question_edit.setText(shown.question)
             self.answer_edit.setPlainText(shown.answer)
             self.fact_edit.setText(shown.fact)
+            for line in (self.question_edit, self.fact_edit):
+                line.setCursorPosition(0)  # show the start of a long fact, not its end
         pending = draft is not None and draft.status is DraftStatus.PENDING
         self.note_label.setVisible(pending)
         self.note_edit.setVisible(pending)
