@@ -6,11 +6,13 @@ Writes main.png (review tab), detail.png (the side-by-side detail pane), wizard.
 import wizard's mapping page, on a workbook laid out as analysts make them: title rows above
 the header, a "#" column, formatted numbers), summary.png (the summary charts) and
 variants.png (the fact-variant dialog on q03, "410 Terry Ave. N." checked: its flip preview
-shows Pipeline3 going 0 → 1) and versions.png (the golden-set Versions dialog on a copy of
-the sample curated by two reviewers). With ``--sizes DIR`` it also saves the main window, the
-wizard, the variant dialog and the Versions dialog at 1366x768 and 1920x1080 into DIR, to look
-at both. Settings go to a temporary folder so the user's own preferences are neither read nor
-changed.
+shows Pipeline3 going 0 → 1), versions.png (the golden-set Versions dialog on a copy of the
+sample curated by two reviewers) and drafts.png (the Drafts tab: drafts of
+resources/sample/source_chunks.csv written by a scripted judge — the screenshot shows the
+queue, not a model — one accepted, one rejected, a flagged one selected). With ``--sizes DIR``
+it also saves the main window, the wizard, the variant dialog, the Versions dialog and the
+Drafts tab at 1366x768 and 1920x1080 into DIR, to look at both. Settings go to a temporary
+folder so the user's own preferences are neither read nor changed.
 
 It also writes advisor.png (the review tab on q06: the advisor pane with its diagnoses and
 the review queue's filter by diagnosis open) and the same view as advisor-1366x768.png and
@@ -83,11 +85,7 @@ def main() -> None:
     window.grab().save(str(args.out / "summary.png"))
     window.tabs.setCurrentIndex(0)  # the review tab
 
-    dialog = _variant_dialog(window, "q03")
-    dialog.resize(1180, 620)  # the README shows the dialog as wide as the page, not the window's size
-    _spin(0.3)
-    dialog.grab().save(str(args.out / "variants.png"))
-    dialog.reject()
+    _variant_and_drafts_shots(window, args.out)
 
     wizard = _wizard_on_analyst_workbook(window, scratch, args.out)
     if args.sizes is not None:
@@ -97,6 +95,118 @@ def main() -> None:
     _advisor_shots(window, args.out)
     window.close()
     print(f"screenshots written to {args.out}")
+
+
+#: What the scripted judge drafts for chunks of resources/sample/source_chunks.csv (question,
+#: fact, answer): realistic drafts, two of them botched the way small models botch them.
+_DRAFTED = {
+    "c_sales": (
+        "How much were Amazon's total net sales in the second quarter of 2023?",
+        "$134,383 million",
+        "Amazon's total net sales were $134,383 million in the second quarter of 2023.",
+    ),
+    "c_fx": (
+        "By how much did foreign exchange rates reduce International segment net sales in Q2 2023?",
+        "$180 million",
+        "Foreign exchange rates reduced International segment net sales by $180 million.",
+    ),
+    "c_opinc": (
+        "What was Amazon's operating income for the six months ended June 30, 2023?",
+        "$12.5 billion",
+        "Operating income was $12.5 billion for the six months ended June 30, 2023.",
+    ),
+    "c_acq": (
+        "What did Amazon pay to acquire One Medical?",
+        "approximately $3.5 billion",
+        "On February 22, 2023, Amazon acquired 1Life Healthcare, Inc., the company behind One Medical, "
+        "for cash consideration of approximately $3.5 billion, net of cash acquired, a transaction that "
+        "considerably expanded its primary care and healthcare services business in the United States.",
+    ),
+    "c_cash": (
+        "How much cash, cash equivalents and restricted cash did Amazon hold at June 30, 2023?",
+        "$50,067 million",
+        "Amazon held $50,067 million in cash, cash equivalents and restricted cash.",
+    ),
+    "c_aws": (
+        "What were AWS segment net sales in the second quarter of 2023?",
+        "$22,140 million",
+        "AWS segment net sales were $22,140 million in the second quarter of 2023.",
+    ),
+    "c_rivian": (
+        "How many Rivian Class A shares did Amazon hold as of June 30, 2023?",
+        "158 million shares",
+        "Amazon held 158 million shares of Rivian's Class A common stock.",
+    ),
+}
+
+
+class _ScriptedJudge:
+    """A judge that answers each chunk with its entry of :data:`_DRAFTED` (no model runs)."""
+
+    model_name = "scripted-judge"
+    model_sha256 = "scripted:" + "0" * 55
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self._by_text = texts  # chunk text -> chunk id
+
+    def complete_json(self, messages: object, schema: object, **_options: object) -> object:
+        import json
+
+        from goldenlens.judge.engine import make_reply
+
+        text = messages[-1]["content"].removeprefix("Passage:\n")  # type: ignore[index]
+        question, fact, answer = _DRAFTED[self._by_text[text]]
+        reply = json.dumps({"question": question, "fact": fact, "answer": answer})
+        return make_reply(reply, "stop", schema, prompt_tokens=180, completion_tokens=60)  # type: ignore[arg-type]
+
+
+def _make_drafts(window: object) -> None:
+    """Drafts of the sample's source chunks through File ▸ Import Sources and Draft's own
+    job, with the scripted judge; the first accepted, the cover-page chunk rejected."""
+    import csv
+
+    from goldenlens.io.sample import sample_dir
+    from goldenlens.ui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    source = sample_dir() / "source_chunks.csv"
+    with source.open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["chunk_id"] in _DRAFTED]
+    chosen = Path(window.projects.session.path).parent / "10q_q2_2023_chunks.csv"  # type: ignore[union-attr]
+    with chosen.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, ["chunk_id", "text"])
+        writer.writeheader()
+        writer.writerows(rows)
+    judge = _ScriptedJudge({row["text"]: row["chunk_id"] for row in rows})
+    window.drafting.engine_factory = lambda: judge  # type: ignore[assignment,return-value]
+    window.drafting.draft([chosen], limit=None)
+    _wait(lambda: window.drafting.last_result is not None)
+    pane = window.drafts
+    _wait(lambda: pane.model.rowCount() == len(rows))
+    pane.select_draft(1)
+    pane.accept_current()
+    pane.select_draft(2)
+    pane.note_edit.setText("duplicates q05 of the golden set")
+    pane.reject_current()
+    pane.select_draft(
+        4
+    )  # the acquisition: an answer over the guardrail (3, operating income: a reworded fact)
+    _spin(0.3)
+
+
+def _variant_and_drafts_shots(window: object, out: Path) -> None:
+    """variants.png (the variant dialog on q03) and drafts.png (the Drafts tab)."""
+    dialog = _variant_dialog(window, "q03")
+    dialog.resize(1180, 620)  # the README shows the dialog as wide as the page, not the window's size
+    _spin(0.3)
+    dialog.grab().save(str(out / "variants.png"))
+    dialog.reject()
+
+    _make_drafts(window)
+    window.tabs.setCurrentWidget(window.drafts)  # type: ignore[attr-defined]
+    _spin(0.4)
+    window.grab().save(str(out / "drafts.png"))  # type: ignore[attr-defined]
+    window.tabs.setCurrentIndex(0)  # type: ignore[attr-defined]
 
 
 def _wizard_on_analyst_workbook(window: object, scratch: Path, out: Path) -> object:
@@ -180,6 +290,11 @@ def _save_sizes(folder: Path, window: object, wizard: object) -> None:
         shot.save(str(folder / f"variants-{width}x{height}.png"))
         assert isinstance(dialog, QDialog)
         dialog.reject()
+        tabs = window.tabs  # type: ignore[attr-defined]
+        tabs.setCurrentWidget(window.drafts)  # type: ignore[attr-defined]
+        _spin(0.4)
+        window.grab().save(str(folder / f"drafts-{width}x{height}.png"))  # type: ignore[attr-defined]
+        tabs.setCurrentIndex(0)
 
 
 def _curated_sample(path: Path) -> Path:

@@ -13,7 +13,7 @@ from tests.judge.scripted import ScriptedEngine
 from goldenlens.core.drafts import DraftStatus, DraftText
 from goldenlens.core.model import GoldenItem
 from goldenlens.jobs.draft_job import DraftOptions, draft_chunks
-from goldenlens.jobs.draft_review import DraftReviewError, accept_draft, reject_draft
+from goldenlens.jobs.draft_review import DraftReviewError, accept_draft, reject_draft, undo_decision
 from goldenlens.store.project import ProjectStore
 
 
@@ -132,3 +132,37 @@ def test_a_flagged_draft_is_accepted_only_deliberately(tmp_path: Path) -> None:
         accepted = accept_draft(store, 1, reviewer="ann", accept_flagged=True, variants=[])
         assert [p.code.value for p in accepted.problems] == ["fact_not_in_chunk", "fact_is_answer"]
         assert accepted.item.fact == "$134.4 billion"
+
+
+def test_undoing_a_decision_puts_the_draft_back_and_removes_its_item(store: ProjectStore) -> None:
+    accepted = accept_draft(store, 1, reviewer="ann")
+    reopened = undo_decision(store, 1, reviewer="bob", accepted=accepted.item)
+    assert (reopened.status, reopened.golden_id, reopened.reviewer, reopened.reviewed_at) == (
+        DraftStatus.PENDING,
+        None,
+        "",
+        None,
+    )
+    assert [item.id for item in store.golden.items()] == ["q01"]
+    assert [(e.action, e.reviewer) for e in store.golden.history("draft-1")] == [
+        ("add", "ann"),
+        ("delete", "bob"),
+    ]
+    assert store.drafts.of_golden("draft-1") is None
+    # Accepted again, it is the same item.
+    assert accept_draft(store, 1, reviewer="ann").item == accepted.item
+    reject_draft(store, 2, reviewer="ann", note="dull")
+    assert undo_decision(store, 2, reviewer="ann").status is DraftStatus.PENDING
+    assert store.drafts.counts()[DraftStatus.REJECTED] == 0
+
+
+def test_an_undo_that_would_lose_an_edit_is_refused(store: ProjectStore) -> None:
+    accepted = accept_draft(store, 1, reviewer="ann")
+    edited = GoldenItem("draft-1", accepted.item.question, accepted.item.answer, "$134,383 million")
+    store.golden.update(edited)
+    with pytest.raises(DraftReviewError, match="golden item draft-1 was edited after draft 1 was accepted"):
+        undo_decision(store, 1, reviewer="ann", accepted=accepted.item)
+    assert store.golden.item("draft-1") == edited
+    assert store.drafts.get(1).status is DraftStatus.ACCEPTED  # type: ignore[union-attr]
+    with pytest.raises(DraftReviewError, match="draft 3 is pending: there is no decision to undo"):
+        undo_decision(store, 3, reviewer="ann")

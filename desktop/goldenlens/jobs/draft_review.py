@@ -41,6 +41,7 @@ __all__ = [
     "default_variants",
     "golden_id_for",
     "reject_draft",
+    "undo_decision",
 ]
 
 
@@ -157,3 +158,32 @@ def reject_draft(store: ProjectStore, draft_id: int, *, reviewer: str, note: str
     if rejected is None:  # pragma: no cover - it was just updated through this connection
         raise DraftReviewError(f"draft {draft_id} vanished while it was rejected")
     return rejected
+
+
+def undo_decision(
+    store: ProjectStore, draft_id: int, *, reviewer: str, accepted: GoldenItem | None = None
+) -> Draft:
+    """Undo the decision on a draft: it is pending again; an accepted draft's golden item is
+    deleted in the same commit (its history keeps an entry of the deletion by ``reviewer``).
+
+    ``accepted`` is the item as the acceptance made it: when the item was edited since, the
+    undo is refused (the edit would be lost silently); without it, the item is deleted as it is.
+    """
+    draft = store.drafts.get(draft_id)
+    if draft is None:
+        raise DraftReviewError(f"there is no draft {draft_id}")
+    if draft.status is DraftStatus.PENDING:
+        raise DraftReviewError(f"draft {draft_id} is pending: there is no decision to undo")
+    item = store.golden.item(draft.golden_id) if draft.golden_id else None
+    if accepted is not None and item is not None and item != accepted:
+        raise DraftReviewError(
+            f"golden item {item.id} was edited after draft {draft_id} was accepted; edit or delete it instead"
+        )
+    with store.atomic(f"undo the decision on draft {draft_id}"):
+        if item is not None:
+            store.golden.delete(item.id, reviewer=reviewer)
+        store.drafts.reopen(draft_id)
+    reopened = store.drafts.get(draft_id)
+    if reopened is None:  # pragma: no cover - it was just updated through this connection
+        raise DraftReviewError(f"draft {draft_id} vanished while its decision was undone")
+    return reopened

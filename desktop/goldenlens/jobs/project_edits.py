@@ -149,3 +149,11 @@ def accept_draft(
 def reject_draft(project: OpenProject, draft_id: int, *, reviewer: str, note: str = "") -> Draft:
     """Reject a draft of the review queue (:func:`goldenlens.jobs.draft_review.reject_draft`)."""
     return draft_review.reject_draft(project.store, draft_id, reviewer=reviewer, note=note)
+
+
+def undo_draft_decision(
+    project: OpenProject, draft_id: int, *, reviewer: str, accepted: GoldenItem | None = None
+) -> Draft:
+    """Put a decided draft back in the queue, deleting the golden item an acceptance made
+    (:func:`goldenlens.jobs.draft_review.undo_decision`)."""
+    return draft_review.undo_decision(project.store, draft_id, reviewer=reviewer, accepted=accepted)

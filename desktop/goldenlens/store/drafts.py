@@ -156,3 +156,18 @@ class DraftRepository(Repository):
                 " WHERE id = ?",
                 (status.value, golden_id, reviewer, note, utc_now(), draft_id),
             )
+
+    def reopen(self, draft_id: int) -> None:
+        """Put a decided draft back in the queue as pending (the undo of a decision; joins the
+        caller's transaction, so an undone acceptance commits with its item's removal)."""
+        with self._write(f"reopen draft {draft_id}"):
+            row = self._fetch_one("SELECT status FROM drafts WHERE id = ?", [draft_id])
+            if row is None:
+                raise StoreError(f"{self._path}: there is no draft {draft_id}")
+            if row[0] == DraftStatus.PENDING.value:
+                raise StoreError(f"{self._path}: draft {draft_id} is already pending")
+            self._conn.execute(
+                "UPDATE drafts SET status = ?, golden_id = NULL, reviewer = '', note = '', reviewed_at = NULL"
+                " WHERE id = ?",
+                (DraftStatus.PENDING.value, draft_id),
+            )

@@ -14,6 +14,7 @@ ratio above 7:1). Text outside any span keeps the palette's own text colour.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,7 +27,9 @@ __all__ = [
     "SpanStyle",
     "answer_html",
     "answer_spans",
+    "chunk_html",
     "fact_html",
+    "fact_spans_in",
     "legend_html",
     "response_html",
     "snippet_html",
@@ -223,3 +226,24 @@ def legend_html() -> str:
             f"&nbsp;{label}&nbsp;</span>"
         )
     return "&nbsp;&nbsp;".join(entries)
+
+
+def fact_spans_in(text: str, fact: str) -> list[tuple[int, int, str]]:
+    """Where ``fact`` occurs in ``text`` as the draft check finds it (ignoring case and how
+    whitespace is laid out, nothing else: :func:`goldenlens.core.drafts.draft_problems`), as
+    ``FACT`` spans; empty when it does not occur."""
+    words = fact.split()
+    if not words:
+        return []
+    pattern = re.compile(r"\s+".join(re.escape(word) for word in words), re.IGNORECASE)
+    return [(m.start(), m.end(), FACT) for m in pattern.finditer(text)]
+
+
+_OPERATORS = re.compile(f"{re.escape(OR)}|{re.escape(AND)}", re.IGNORECASE)
+
+
+def chunk_html(chunk: str, fact: str) -> str:
+    """A source chunk with every occurrence of the fact marked (of each of its parts, for a
+    golden fact with ``<OR>``/``<AND>``)."""
+    spans = [span for part in _OPERATORS.split(fact) for span in fact_spans_in(chunk, part)]
+    return spans_html(chunk, spans)

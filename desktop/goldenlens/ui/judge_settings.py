@@ -30,7 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from goldenlens.core.drafts import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.io.judge_preferences import JudgeSettings
+from goldenlens.jobs.draft_job import DraftOptions
 from goldenlens.jobs.judge_options import JudgeOptions
 from goldenlens.judge.model_files import ModelNotFoundError, default_judge_model
 from goldenlens.judge.registry import ASPECT_PREFIX, expand_names
@@ -71,8 +73,9 @@ def _gguf_problem(path_text: str, what: str) -> str | None:
     return None
 
 
-def settings_problems(settings: JudgeSettings) -> list[str]:
-    """What stops a run with ``settings``, in words for the analyst (empty when none)."""
+def judge_model_problems(settings: JudgeSettings) -> list[str]:
+    """What stops the judge model of ``settings`` from loading (file, server URL or the
+    bundled default), in words for the analyst: what drafting needs (no metrics)."""
     problems: list[str] = []
     if settings.judge_source == "file":
         if problem := _gguf_problem(settings.judge_model_path, "judge model"):
@@ -86,6 +89,12 @@ def settings_problems(settings: JudgeSettings) -> list[str]:
             default_judge_model()
         except ModelNotFoundError as error:
             problems.append(str(error))
+    return problems
+
+
+def settings_problems(settings: JudgeSettings) -> list[str]:
+    """What stops a run with ``settings``, in words for the analyst (empty when none)."""
+    problems = judge_model_problems(settings)
     embed_problem = _gguf_problem(settings.embed_model_path, "embedding model")
     if settings.embed_source == "file" and embed_problem:
         problems.append(embed_problem)
@@ -136,6 +145,23 @@ def options_from_settings(settings: JudgeSettings) -> JudgeOptions:
         parallel=settings.parallel if server else 1,
         metric_params=params,
         custom_aspects=custom,
+    )
+
+
+def draft_options_from_settings(
+    settings: JudgeSettings, *, limit: int | None = None, max_answer_words: int = DEFAULT_MAX_ANSWER_WORDS
+) -> DraftOptions:
+    """The drafting options for the judge the settings name (model file, server or the bundled
+    default, with their context size, threads, temperature and seed)."""
+    return DraftOptions(
+        judge_model=Path(settings.judge_model_path).expanduser() if settings.judge_source == "file" else None,
+        judge_url=settings.judge_url.strip() if settings.judge_source == "server" else None,
+        n_ctx=settings.n_ctx,
+        n_threads=settings.n_threads or None,
+        temperature=settings.temperature,
+        seed=settings.seed,
+        max_answer_words=max_answer_words,
+        limit=limit,
     )
 
 

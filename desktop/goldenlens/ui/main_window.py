@@ -13,6 +13,8 @@ from goldenlens import __version__
 from goldenlens.ui.advisor_controller import AdvisorController
 from goldenlens.ui.advisor_pane import AdvisorPane
 from goldenlens.ui.detail_pane import DetailPane
+from goldenlens.ui.drafts_controller import DraftsController
+from goldenlens.ui.drafts_pane import DraftsPane
 from goldenlens.ui.export_controller import ExportController
 from goldenlens.ui.golden_editor import GoldenEditor
 from goldenlens.ui.judge_controller import JudgeController
@@ -43,6 +45,7 @@ class MainWindow(QMainWindow):
         self.advisor_pane = AdvisorPane(self)
         self.detail = DetailPane(self)
         self.summary = SummaryView(self)
+        self.drafts = DraftsPane(self.undo_stack, self)
         self.editor: GoldenEditor | None = None
         self.versions_dialog: QDialog | None = None
         self._editor_host = QWidget(self)
@@ -53,6 +56,11 @@ class MainWindow(QMainWindow):
         self.judge = JudgeController(self, self.run_panel, self.projects, self.review)
         views = (self.grid, self.advisor_pane, self.queue)
         self.advisor = AdvisorController(self, self.projects, *views, self.undo_stack, self.current_editor)
+        self.drafting = DraftsController(self, self.run_panel, self.projects, self.drafts)
+        self.drafting.drafted.connect(lambda _result: self.tabs.setCurrentWidget(self.drafts))
+        # The review letters (j, k, a …) act on the Review tab's grid: not while another tab shows.
+        self.tabs.currentChanged.connect(lambda index: self.review.set_keys_enabled(index == 0))
+        self.drafts.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self._build_menus()
         self.projects.session_opened.connect(self._on_session_opened)
         self.projects.session_closing.connect(self._on_session_closing)
@@ -83,6 +91,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.splitter, "Review")
         self.tabs.addTab(self.summary, "Summary")
+        self.tabs.addTab(self.drafts, "Drafts")
         self.setCentralWidget(self.tabs)
 
     def _action(self, text: str, slot: Callable[[], object], *, keys: Sequence[str] = ()) -> QAction:
@@ -106,6 +115,7 @@ class MainWindow(QMainWindow):
                 "&Import Golden Set and Responses…", self.projects.import_files, keys=keys_for("import")
             )
         )
+        file_menu.addAction(self._action("Import Sources and &Draft…", self.drafting.ask_import))
         file_menu.addAction(self._action("Re&score", self.projects.rescore))
         file_menu.addSeparator()
         file_menu.addAction(self._action("Export &Golden Set…", self.exports.export_golden))
@@ -178,10 +188,12 @@ class MainWindow(QMainWindow):
         if layout is not None:
             layout.addWidget(self.editor)
         self.review.set_session(session, self.editor)
+        self.drafts.set_session(session)
         self.statusBar().showMessage(f"Opened {session.path}", 5000)
 
     def _on_session_closing(self) -> None:
         self.review.set_session(None, None)
+        self.drafts.set_session(None)
         if self.editor is not None:
             self.editor.deleteLater()
             self.editor = None

@@ -266,6 +266,12 @@ class ReviewController(QObject):
             actions[name] = action
         return actions
 
+    def set_keys_enabled(self, enabled: bool) -> None:
+        """Enable the review actions (and their single-key shortcuts) only while the Review
+        tab shows, so that "a" on the Drafts tab does not accept a question out of sight."""
+        for action in self._actions.values():
+            action.setEnabled(enabled)
+
     def menus(self) -> list[QMenu]:
         review = QMenu("&Review", self._window)
         for name in ("accept", "needs_curation", "override", "suggest_variants"):
