@@ -22,6 +22,7 @@ from goldenlens.store.values import (
     HISTORY_IMPORT,
     StoreError,
     VersionInfo,
+    to_json,
     utc_now,
 )
 
@@ -56,13 +57,34 @@ def _text(item: GoldenItem) -> tuple[str, str, str, str]:
     return (item.question, item.answer, item.fact, item.notes)
 
 
-def _history_row(item: GoldenItem, action: str, now: str, reviewer: str, source: str) -> tuple[Any, ...]:
-    return (item.id, *_content(item), action, now, reviewer, source)
+def _history_row(
+    item: GoldenItem, action: str, now: str, reviewer: str, source: str, *, shared: bool
+) -> tuple[Any, ...]:
+    """A history row; ``shared``: its content is the item's current row (stored as NULLs)."""
+    content = (None,) * 5 if shared else _content(item)
+    return (item.id, *content, action, now, reviewer, source)
+
+
+#: History rows with their content: a row whose content is NULL shares the item's current row
+#: in ``golden_items`` (see :class:`GoldenRepository`).
+_HISTORY_SELECT = (
+    "SELECT h.version_id, h.item_id, COALESCE(h.question, g.question), COALESCE(h.answer, g.answer),"
+    " COALESCE(h.fact, g.fact), COALESCE(h.notes, g.notes), COALESCE(h.source_row, g.source_row),"
+    " h.action, h.changed_at, h.reviewer, h.source"
+    " FROM golden_history AS h LEFT JOIN golden_items AS g ON h.question IS NULL AND g.id = h.item_id"
+)
 
 
 class GoldenRepository(Repository):
     """The golden set of a project: ``store.golden`` of a
-    :class:`~goldenlens.store.project.ProjectStore`."""
+    :class:`~goldenlens.store.project.ProjectStore`.
+
+    A history row records an item's content as it was then. When that content is the item's
+    current row (the newest entry of an item not changed since: an import, an edit, an add),
+    the row stores NULLs and shares ``golden_items``' copy, so an import does not store every
+    text twice; before an item is changed or deleted, :meth:`_unshare` copies its content into
+    the rows that share it. Reads see no difference (``COALESCE`` over a join).
+    """
 
     # -- reading ------------------------------------------------------------------------
 
@@ -83,16 +105,11 @@ class GoldenRepository(Repository):
     def history(self, item_id: str | None = None) -> list[HistoryEntry]:
         """Recorded changes, oldest first; of one item or of all."""
         if item_id is None:
-            rows = self._fetch(
-                "SELECT version_id, item_id, question, answer, fact, notes, source_row, action, changed_at,"
-                " reviewer, source FROM golden_history ORDER BY version_id"
-            )
+            rows = self._fetch(f"{_HISTORY_SELECT} ORDER BY h.version_id")
         else:
-            rows = self._fetch(
-                "SELECT version_id, item_id, question, answer, fact, notes, source_row, action, changed_at,"
-                " reviewer, source FROM golden_history WHERE item_id = ? ORDER BY version_id",
-                [item_id],
-            )
+            rows = self._fetch(f"{_HISTORY_SELECT} WHERE h.item_id = ? ORDER BY h.version_id", [item_id])
+        if any(row[2] is None for row in rows):  # a shared row whose item is gone: a broken invariant
+            raise StoreError(f"{self._path}: the golden history refers to a missing item's content")
         return [
             HistoryEntry(
                 version_id=row[0],
@@ -145,6 +162,8 @@ class GoldenRepository(Repository):
         now = utc_now()
         keep = {item.id for item in items}
         removed = [old for item_id, (old, _) in existing.items() if item_id not in keep]
+        rewritten = [i.id for i in items if i.id in existing and _content(existing[i.id][0]) != _content(i)]
+        self._unshare([*(old.id for old in removed), *rewritten])
         self._record(removed, HISTORY_DELETE, now, "", source)
         self._conn.executemany("DELETE FROM golden_items WHERE id = ?", [(i.id,) for i in removed])
 
@@ -161,7 +180,7 @@ class GoldenRepository(Repository):
         self._insert_rows(
             "golden_items", ("id", "position", *_ITEM_COLUMNS[1:], "updated_at"), rows, upsert_on="id"
         )
-        self._record(changed, HISTORY_IMPORT, now, "", source)
+        self._record(changed, HISTORY_IMPORT, now, "", source, shared=True)
 
     def update(self, item: GoldenItem, *, reviewer: str = "") -> None:
         """Save an edited item (same id, same position); an unchanged item records nothing."""
@@ -170,12 +189,13 @@ class GoldenRepository(Repository):
             if old == item:
                 return
             now = utc_now()
+            self._unshare([item.id])
             self._conn.execute(
                 "UPDATE golden_items SET question = ?, answer = ?, fact = ?, notes = ?, source_row = ?,"
                 " updated_at = ? WHERE id = ?",
                 (*_content(item), now, item.id),
             )
-            self._record([item], HISTORY_EDIT, now, reviewer, "")
+            self._record([item], HISTORY_EDIT, now, reviewer, "", shared=True)
 
     def add(self, item: GoldenItem, *, reviewer: str = "") -> None:
         """Append a new item after the last one."""
@@ -189,12 +209,13 @@ class GoldenRepository(Repository):
                 " ?, ?, ?, ?, ?, ?)",
                 (item.id, *_content(item), now),
             )
-            self._record([item], HISTORY_ADD, now, reviewer, "")
+            self._record([item], HISTORY_ADD, now, reviewer, "", shared=True)
 
     def delete(self, item_id: str, *, reviewer: str = "") -> None:
         """Delete an item and everything that hangs off it; its history keeps the content."""
         with self._write(f"delete golden item {item_id!r}"):
             old = self._require(item_id, "delete")
+            self._unshare([item_id])
             self._record([old], HISTORY_DELETE, utc_now(), reviewer, "")
             self._conn.execute("DELETE FROM golden_items WHERE id = ?", (item_id,))
 
@@ -204,10 +225,33 @@ class GoldenRepository(Repository):
             raise StoreError(f"{self._path}: cannot {verb} golden item {item_id!r}: there is no such item")
         return item
 
-    def _record(self, items: Iterable[GoldenItem], action: str, now: str, reviewer: str, source: str) -> None:
-        rows = [_history_row(item, action, now, reviewer, source) for item in items]
+    def _record(
+        self,
+        items: Iterable[GoldenItem],
+        action: str,
+        now: str,
+        reviewer: str,
+        source: str,
+        *,
+        shared: bool = False,
+    ) -> None:
+        """History rows for ``items``; ``shared`` when ``golden_items`` holds exactly their
+        content now (an import, an edit, an add): the row then stores no copy of it."""
+        rows = [_history_row(item, action, now, reviewer, source, shared=shared) for item in items]
         if rows:
             self._insert_rows("golden_history", _HISTORY_COLUMNS, rows)
+
+    def _unshare(self, item_ids: Sequence[str]) -> None:
+        """Copy the current content into the history rows that share it, for items about to be
+        changed or deleted: every history row keeps the content it recorded."""
+        if item_ids:
+            self._conn.execute(
+                "UPDATE golden_history SET question = g.question, answer = g.answer, fact = g.fact,"
+                " notes = g.notes, source_row = g.source_row FROM golden_items AS g"
+                " WHERE golden_history.question IS NULL AND g.id = golden_history.item_id"
+                " AND g.id IN (SELECT value FROM json_each(?))",
+                (to_json(list(item_ids)),),
+            )
 
     # -- snapshots ----------------------------------------------------------------------
 
