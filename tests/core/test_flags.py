@@ -279,10 +279,28 @@ _REFUSAL_PIECES = [
 ]  # fmt: skip
 
 
-@given(st.lists(st.sampled_from(_REFUSAL_PIECES), max_size=12), st.sampled_from([" ", "\n", "  ", ""]))
+#: Whole phrases the pattern's alternatives match, so that many examples are refusals.
+_REFUSAL_PHRASES = [
+    "I don't know", "i DO NOT answer", "I can\u2019t find", "i cannot say", "The context does not include",
+    "the passages provided do not mention", "does not contain any information", "not enough data",
+    "I don't have sufficient context", "unable to determine", "not able to provide",
+    "cannot be answered", "not available in", "not mentioned in", "Sorry",
+]  # fmt: skip
+
+
+@given(
+    st.lists(st.sampled_from(_REFUSAL_PIECES + _REFUSAL_PHRASES), max_size=12),
+    st.sampled_from([" ", "\n", "  ", "", ", "]),
+)
 def test_the_refusal_fast_path_agrees_with_the_pattern(pieces: list[str], glue: str) -> None:
-    """``is_refusal`` (substring prefilter on ASCII text) answers exactly as the
-    case-insensitive pattern on every text, ASCII or not (long s and the Kelvin sign fold
-    under IGNORECASE)."""
+    """``is_refusal`` answers exactly as the case-insensitive pattern. The fast path (a
+    substring prefilter on lower-cased ASCII text) is what this checks; non-ASCII text (long s,
+    the Kelvin sign, dotted I) goes through the pattern itself."""
     text = glue.join(pieces)
     assert is_refusal(text) == (_REFUSAL.search(text) is not None)
+
+
+def test_the_refusal_examples_reach_both_answers() -> None:
+    """The property test's phrases are refusals and its filler is not: it tests both ways."""
+    assert all(is_refusal(f"Well, {phrase} that.") for phrase in _REFUSAL_PHRASES)
+    assert not is_refusal("Amazon reported net sales of 134.4 billion in the quarter.")

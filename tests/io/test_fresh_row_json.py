@@ -14,17 +14,20 @@ from goldenlens.core.review import QuestionReview
 from goldenlens.io.report_formats import fresh_row_json, row_fields, row_json
 
 _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
-_VALUE = st.one_of(
-    st.none(),
+_SCORED = st.one_of(
     st.floats(min_value=0.0, max_value=1.0),
     st.sampled_from([0.0, 1.0, 1 / 3, 2 / 3, 1e-17, 0.1 + 0.2, 5e-324]),
 )
+_VALUE = st.one_of(st.none(), _SCORED)
 
 
 @given(
     _TEXT,
     _TEXT,
-    st.lists(_VALUE, min_size=len(LEXICAL_SCORE_NAMES), max_size=len(LEXICAL_SCORE_NAMES)),
+    st.one_of(  # half the rows fully scored (the template), half with a value not scored
+        st.lists(_SCORED, min_size=len(LEXICAL_SCORE_NAMES), max_size=len(LEXICAL_SCORE_NAMES)),
+        st.lists(_VALUE, min_size=len(LEXICAL_SCORE_NAMES), max_size=len(LEXICAL_SCORE_NAMES)),
+    ),
     st.lists(st.sampled_from(["refusal", "verbose", "likely_hallucination", 'quote"d\\']), max_size=3),
     _TEXT,
 )
