@@ -28,7 +28,7 @@ from goldenlens.core.model import GoldenItem
 from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.store.golden_review import GoldenReviewDecision
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import GOLDEN_ROW, RunInfo
+from goldenlens.store.values import GOLDEN_ROW, HISTORY_DELETE, RunInfo
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,15 @@ class CriterionVerdict:
 
 @dataclass(frozen=True)
 class GoldenReviewRow:
-    """One golden triplet and its verdicts, in criterion order."""
+    """One golden triplet and its verdicts, in criterion order.
+
+    ``stale``: the triplet (question, answer or fact) was edited after the run judged it, so
+    its verdicts are about a text the golden set no longer holds (a new review re-asks them).
+    """
 
     item: GoldenItem
     verdicts: tuple[CriterionVerdict, ...]
+    stale: bool = False
 
     def verdict(self, criterion: Criterion) -> CriterionVerdict | None:
         return next((v for v in self.verdicts if v.criterion is criterion), None)
@@ -86,6 +91,7 @@ class GoldenReviewRow:
             "question": self.item.question,
             "answer": self.item.answer,
             "fact": self.item.fact,
+            "stale": self.stale,
             "verdicts": [v.as_dict() for v in self.verdicts],
         }
 
@@ -167,6 +173,23 @@ def agreement_figures(decisions: list[GoldenReviewDecision]) -> AgreementFigures
     return AgreementFigures(overall, by_criterion)
 
 
+def _edited_since(store: ProjectStore, run: RunInfo | None) -> dict[str, GoldenItem | None]:
+    """The items changed after ``run`` started, as they were then (``None``: added since).
+
+    Only the ids with a history entry after the run's golden version are read in full, so a
+    review of an untouched golden set costs one cheap scan of the history marks. A run made
+    before runs recorded their golden version gives nothing (it cannot be told)."""
+    if run is None or run.golden_history_id is None:
+        return {}
+    since = run.golden_history_id
+    changed = {mark.item_id for mark in store.golden.history_marks() if mark.version_id > since}
+    out: dict[str, GoldenItem | None] = {}
+    for item_id in changed:
+        then = [entry for entry in store.golden.history(item_id) if entry.version_id <= since]
+        out[item_id] = then[-1].item if then and then[-1].action != HISTORY_DELETE else None
+    return out
+
+
 def load_golden_review(store: ProjectStore, run_id: int | None = None) -> GoldenReview:
     """The verdicts of golden-review run ``run_id`` (default: the newest, finished or not)
     for every golden row, with the decisions in force and the agreement figures.
@@ -182,8 +205,11 @@ def load_golden_review(store: ProjectStore, run_id: int | None = None) -> Golden
     decisions = store.golden_review.decisions()
     in_force = {(d.question_id, d.criterion): d for d in decisions}
     rows = []
+    judged_as = _edited_since(store, run)
     for item in store.golden.items():
         fingerprint = triplet_fingerprint(item)
+        before = judged_as.get(item.id, item)
+        stale = bool(records) and (before is None or triplet_fingerprint(before) != fingerprint)
         verdicts = []
         for criterion in criteria:
             record = records.get((item.id, criterion_metric(criterion)))
@@ -210,5 +236,5 @@ def load_golden_review(store: ProjectStore, run_id: int | None = None) -> Golden
                 and decision.judge_verdict == verdict.value
             )
             verdicts.append(CriterionVerdict(criterion, verdict, reason, source, decision, current))
-        rows.append(GoldenReviewRow(item, tuple(verdicts)))
+        rows.append(GoldenReviewRow(item, tuple(verdicts), stale and any(v.verdict for v in verdicts)))
     return GoldenReview(run, criteria, tuple(rows), agreement_figures(decisions))

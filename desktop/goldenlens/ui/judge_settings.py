@@ -71,8 +71,9 @@ def _gguf_problem(path_text: str, what: str) -> str | None:
     return None
 
 
-def settings_problems(settings: JudgeSettings) -> list[str]:
-    """What stops a run with ``settings``, in words for the analyst (empty when none)."""
+def judge_model_problems(settings: JudgeSettings) -> list[str]:
+    """What stops the judge model of ``settings`` from loading (file, server URL or the
+    bundled default), in words for the analyst: what drafting needs (no metrics)."""
     problems: list[str] = []
     if settings.judge_source == "file":
         if problem := _gguf_problem(settings.judge_model_path, "judge model"):
@@ -86,6 +87,12 @@ def settings_problems(settings: JudgeSettings) -> list[str]:
             default_judge_model()
         except ModelNotFoundError as error:
             problems.append(str(error))
+    return problems
+
+
+def settings_problems(settings: JudgeSettings) -> list[str]:
+    """What stops a run with ``settings``, in words for the analyst (empty when none)."""
+    problems = judge_model_problems(settings)
     embed_problem = _gguf_problem(settings.embed_model_path, "embedding model")
     if settings.embed_source == "file" and embed_problem:
         problems.append(embed_problem)

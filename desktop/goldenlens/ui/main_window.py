@@ -13,6 +13,8 @@ from goldenlens import __version__
 from goldenlens.ui.detail_pane import DetailPane
 from goldenlens.ui.export_controller import ExportController
 from goldenlens.ui.golden_editor import GoldenEditor
+from goldenlens.ui.golden_review_controller import GoldenReviewController
+from goldenlens.ui.golden_review_pane import GoldenReviewPane
 from goldenlens.ui.judge_controller import JudgeController
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.review_controller import ReviewController
@@ -37,6 +39,7 @@ class MainWindow(QMainWindow):
         self.grid = ScoreGrid(self)
         self.detail = DetailPane(self)
         self.summary = SummaryView(self)
+        self.golden_review_pane = GoldenReviewPane(self)
         self.editor: GoldenEditor | None = None
         self.versions_dialog: QDialog | None = None
         self._editor_host = QWidget(self)
@@ -45,6 +48,11 @@ class MainWindow(QMainWindow):
         self.exports = ExportController(self, self.run_panel, self.grid, self.projects)
         self.review = ReviewController(self, self.grid, self.detail, self.summary, self.undo_stack)
         self.judge = JudgeController(self, self.run_panel, self.projects, self.review)
+        self.golden_review = GoldenReviewController(
+            self, self.run_panel, self.projects, self.golden_review_pane, self.grid
+        )
+        self.judge.menu.addSeparator()
+        self.judge.menu.addAction(self.golden_review.review_action)
         self._build_menus()
         self.projects.session_opened.connect(self._on_session_opened)
         self.projects.session_closing.connect(self._on_session_closing)
@@ -65,6 +73,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.splitter, "Review")
         self.tabs.addTab(self.summary, "Summary")
+        self.tabs.addTab(self.golden_review_pane, "Golden Review")
         self.setCentralWidget(self.tabs)
 
     def _action(self, text: str, slot: Callable[[], object], *, keys: Sequence[str] = ()) -> QAction:
