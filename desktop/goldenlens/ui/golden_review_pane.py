@@ -393,7 +393,8 @@ class GoldenReviewPane(QWidget):
         )
         overall = review.agreement.overall
         self.agreement_label.setText(
-            f"<b>{html.escape(agreement_sentence(overall))}</b> — {html.escape(trust_hint(overall))}"
+            f"<b>{html.escape(agreement_sentence(overall), quote=False)}</b> — "
+            f"{html.escape(trust_hint(overall), quote=False)}"
         )
         parts = []
         for criterion in review.criteria:
