@@ -35,7 +35,10 @@ Q03 = "principal office"  # q03: "Where is Amazon's principal office located?"
 Q06 = "key challenge"  # q06: "What was a key challenge ... AWS ..."
 #: (criterion, phrase of the row) -> (verdict, reason); every other call passes.
 SCRIPT: dict[tuple[Criterion, str], tuple[str, str]] = {
-    (Criterion.UNAMBIGUOUS_QUESTION, Q03): ("fail", "A head office and a registered office could both be meant."),
+    (Criterion.UNAMBIGUOUS_QUESTION, Q03): (
+        "fail",
+        "A head office and a registered office could both be meant.",
+    ),
     (Criterion.ANSWER_MATCHES_FACT, Q03): ("pass", "The answer states 410 Terry Avenue North."),
     (Criterion.FACT_MINIMAL, "410 Terry"): ("unsure", "The street address may or may not be the key value."),
     (Criterion.UNAMBIGUOUS_QUESTION, Q06): ("fail", "Any of several challenges would be correct."),
@@ -45,7 +48,8 @@ SCRIPT: dict[tuple[Criterion, str], tuple[str, str]] = {
 def reply(messages: Sequence[ChatMessage], _schema: Mapping[str, Any]) -> str:
     criterion, row = criterion_of(messages), messages[-1]["content"]
     verdict, reason = next(
-        (v for (c, phrase), v in SCRIPT.items() if c is criterion and phrase in row), ("pass", "Plain and clear.")
+        (v for (c, phrase), v in SCRIPT.items() if c is criterion and phrase in row),
+        ("pass", "Plain and clear."),
     )
     return f'{{"verdict": "{verdict}", "reason": "{reason}"}}'
 
@@ -91,14 +95,18 @@ def test_agreement_sentence_and_trust_hint() -> None:
     assert agreement_sentence(Agreement(20, 16, 0.41)) == (
         "Judge and reviewer agree on 16 of 20 decisions (80%), Cohen's kappa 0.41"
     )
-    assert trust_hint(Agreement(20, 16, 0.41)) == "Moderate: check its fails and unsures, spot-check its passes."
+    assert (
+        trust_hint(Agreement(20, 16, 0.41)) == "Moderate: check its fails and unsures, spot-check its passes."
+    )
     assert trust_hint(Agreement(20, 14, 0.39)) == "Weak: verify its suggestions."
     assert trust_hint(Agreement(20, 19, 0.85)) == "Strong: keep sampling a few of its suggestions to verify."
     assert trust_hint(Agreement(20, 8, -0.1)).startswith("No better than chance")
     assert trust_hint(Agreement(3, 3, None)).startswith("Kappa undefined")
     assert "(only 3 decisions so far: too few to go by)" in trust_hint(Agreement(3, 3, None))
     assert agreement_sentence(Agreement(0, 0, None)) == "No decisions yet"
-    assert agreement_sentence(Agreement(1, 1, None)).startswith("Judge and reviewer agree on 1 of 1 decision (100%)")
+    assert agreement_sentence(Agreement(1, 1, None)).startswith(
+        "Judge and reviewer agree on 1 of 1 decision (100%)"
+    )
 
 
 # -- the run and the verdicts ------------------------------------------------------------------------
@@ -111,7 +119,10 @@ def test_menu_review_shows_q03_verdicts_with_reasons(qtbot: QtBot, window: MainW
     assert pane.current == "q03"
     shown = {c.verdict.criterion: (c.badge.text(), c.reason.text()) for c in pane.cards()}
     assert shown == {
-        Criterion.UNAMBIGUOUS_QUESTION: ("✗ Fail", "“A head office and a registered office could both be meant.”"),
+        Criterion.UNAMBIGUOUS_QUESTION: (
+            "✗ Fail",
+            "“A head office and a registered office could both be meant.”",
+        ),
         Criterion.ANSWER_MATCHES_FACT: ("✓ Pass", "“The answer states 410 Terry Avenue North.”"),
         Criterion.FACT_MINIMAL: ("? Unsure", "“The street address may or may not be the key value.”"),
         Criterion.LLM_AGNOSTIC_WORDING: ("✓ Pass", "“Plain and clear.”"),
@@ -134,12 +145,16 @@ def test_menu_review_shows_q03_verdicts_with_reasons(qtbot: QtBot, window: MainW
     assert not window.run_panel.isVisible()
     with ProjectQueries.open(window.projects.session.path) as project:  # type: ignore[union-attr]
         run = project.latest_run(GOLDEN_REVIEW_RUN)
-    assert run is not None and run.status == "finished"
+    assert run is not None
+    assert run.status == "finished"
     # Clicking a row of the table makes it the app's current question.
     table.setCurrentCell(5, 2)
     assert pane.current == "q06"
     assert window.grid.current_question() == "q06"
-    assert pane.card(Criterion.UNAMBIGUOUS_QUESTION).reason.text() == "“Any of several challenges would be correct.”"
+    assert (
+        pane.card(Criterion.UNAMBIGUOUS_QUESTION).reason.text()
+        == "“Any of several challenges would be correct.”"
+    )
 
 
 def test_decisions_update_the_agreement_header_and_withdraw_undoes(qtbot: QtBot, window: MainWindow) -> None:
@@ -258,7 +273,8 @@ def test_the_run_is_in_a_worker_and_cancel_keeps_finished_rows(qtbot: QtBot, win
     assert window.golden_review.last_run_id is None
     pane = window.golden_review_pane
     review = pane.review
-    assert review is not None and review.run is not None
+    assert review is not None
+    assert review.run is not None
     assert review.run.status == "cancelled"
     rated = [row.item.id for row in review.rows if all(v.verdict is not None for v in row.verdicts)]
     assert rated == ["q01"]  # q02 was cut off after its first judge call: not saved
@@ -269,5 +285,6 @@ def test_the_run_is_in_a_worker_and_cancel_keeps_finished_rows(qtbot: QtBot, win
     qtbot.waitUntil(lambda: window.golden_review.last_run_id is not None, timeout=TIMEOUT)
     assert window.golden_review.last_run_id == review.run.id
     assert len(rest.calls) == 10 * judged - judged - 1
-    assert pane.review is not None and pane.review.run is not None
+    assert pane.review is not None
+    assert pane.review.run is not None
     assert pane.review.run.status == "finished"

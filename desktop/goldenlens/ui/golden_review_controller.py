@@ -265,7 +265,9 @@ class GoldenReviewController(QObject):
         if session is None:
             return False
         try:
-            golden_review_decisions.withdraw(session.project, question_id, criterion, reviewer=session.reviewer)
+            golden_review_decisions.withdraw(
+                session.project, question_id, criterion, reviewer=session.reviewer
+            )
         except (StoreError, ValueError) as error:
             show_error(self._window, "Cannot withdraw the decision", error)
             return False

@@ -4,7 +4,7 @@ how often the two agree.
 * A header with the agreement figures — "Judge and reviewer agree on 16 of 20 decisions
   (80%), Cohen's kappa 0.41" — overall and per criterion, with a plain-words hint on how far
   to trust the judge (:func:`trust_hint`).
-* A table of every golden row against every criterion (P pass, F fail, ? unsure, – not rated;
+* A table of every golden row against every criterion (P pass, F fail, ? unsure, - not rated;
   a ✓ once the reviewer decided), rows with an edited triplet marked stale.
 * The current question's verdicts as cards in the advisor pane's style: a verdict badge, the
   criterion, the judge's (or the counted rule's) reason, the decision in force, and Accept /
@@ -48,10 +48,15 @@ VERDICT_STYLES: Final[dict[Verdict | None, tuple[str, tuple[str, str], str]]] = 
     Verdict.PASS: ("✓ Pass", ("#dff3e4", "#14532d"), "#3c9d5d"),
     Verdict.FAIL: ("✗ Fail", ("#fde2e1", "#7a1c18"), "#d9534f"),
     Verdict.UNSURE: ("? Unsure", ("#fff0c2", "#5c4300"), "#d9a400"),
-    None: ("– Not rated", ("#e6e8ec", "#33373f"), "#9aa0a8"),
+    None: ("- Not rated", ("#e6e8ec", "#33373f"), "#9aa0a8"),
 }
 #: One letter per verdict in the table (as ``goldenlens review-golden`` prints it).
-MARKS: Final[dict[Verdict | None, str]] = {Verdict.PASS: "P", Verdict.FAIL: "F", Verdict.UNSURE: "?", None: "–"}
+MARKS: Final[dict[Verdict | None, str]] = {
+    Verdict.PASS: "P",
+    Verdict.FAIL: "F",
+    Verdict.UNSURE: "?",
+    None: "-",
+}
 #: Short column titles of the table (the full label is the header's tooltip).
 SHORT_LABELS: Final[dict[Criterion, str]] = {
     Criterion.UNAMBIGUOUS_QUESTION: "Unambiguous",
@@ -174,9 +179,7 @@ class VerdictCard(QFrame):
         head.addWidget(self.badge)
         counted = verdict.source == SOURCE_RULE or not info.judged
         by = "counted, not judged" if counted else "the judge's suggestion"
-        self.title = QLabel(
-            f"<b>{html.escape(info.label)}</b> <span style='font-weight:400'>— {by}</span>"
-        )
+        self.title = QLabel(f"<b>{html.escape(info.label)}</b> <span style='font-weight:400'>— {by}</span>")
         self.title.setTextFormat(Qt.TextFormat.RichText)
         head.addWidget(self.title, 1)
         self.stale_chip: QLabel | None = None
@@ -216,7 +219,9 @@ class VerdictCard(QFrame):
         elif judged is Verdict.UNSURE:
             row.addWidget(_muted(QLabel("The judge was unsure; you say:")))
             for verdict in (Verdict.PASS, Verdict.FAIL):
-                self._button(row, verdict.value, verdict.value.capitalize(), f"Record your verdict: {verdict.value}")
+                self._button(
+                    row, verdict.value, verdict.value.capitalize(), f"Record your verdict: {verdict.value}"
+                )
                 self.buttons[verdict.value].clicked.connect(
                     lambda _c=False, v=verdict.value: self.decided.emit(criterion, Decision.ACCEPTED.value, v)
                 )
@@ -290,7 +295,9 @@ class GoldenReviewPane(QWidget):
         self.run_label = _muted(QLabel())
         top.addWidget(self.run_label, 1)
         self.review_button = QPushButton("Review the Golden Set…")
-        self.review_button.setToolTip("The judge rates every golden row on the curation criteria (in the background)")
+        self.review_button.setToolTip(
+            "The judge rates every golden row on the curation criteria (in the background)"
+        )
         self.review_button.clicked.connect(self.review_requested)
         top.addWidget(self.review_button)
         layout.addLayout(top)
@@ -420,9 +427,11 @@ class GoldenReviewPane(QWidget):
         table.setRowCount(len(rows))
         table.setHorizontalHeaderLabels(["Question", *(SHORT_LABELS[c] for c in criteria)])
         for column, criterion in enumerate(criteria, start=1):
-            header = table.horizontalHeaderItem(column)
-            if header is not None:
-                header.setToolTip(f"{CRITERION_INFO[criterion].label}: {CRITERION_INFO[criterion].description}")
+            title = table.horizontalHeaderItem(column)
+            if title is not None:
+                title.setToolTip(
+                    f"{CRITERION_INFO[criterion].label}: {CRITERION_INFO[criterion].description}"
+                )
         for r, row in enumerate(rows):
             head = QTableWidgetItem(f"{row.item.id} ⚠" if row.stale else row.item.id)
             head.setData(Qt.ItemDataRole.UserRole, row.item.id)
@@ -489,7 +498,9 @@ class GoldenReviewPane(QWidget):
                     qid, criterion, decision, own
                 )
             )
-            card.withdrawn.connect(lambda criterion, qid=item.id: self.withdraw_requested.emit(qid, criterion))
+            card.withdrawn.connect(
+                lambda criterion, qid=item.id: self.withdraw_requested.emit(qid, criterion)
+            )
             self._cards_layout.insertWidget(self._cards_layout.count() - 1, card)
             self._cards.append(card)
 
