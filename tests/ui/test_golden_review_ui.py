@@ -174,9 +174,9 @@ def test_decisions_update_the_agreement_header_and_withdraw_undoes(qtbot: QtBot,
     # Unambiguous question alone: judge (fail, fail), reviewer (pass, fail): 1 of 2, chance 2 of 4,
     # kappa (1*2 - 2) / (4 - 2) = 0.
     by_criterion = pane.criteria_label.text()
-    assert "Unambiguous question: 1 of 2 (50%), κ 0.00" in by_criterion
-    assert "Answer consistent with the fact: 1 of 1 (100%), κ undefined" in by_criterion
-    assert "Verbosity within the guardrail: no decisions — counted, not in the total" in by_criterion
+    assert "Unambiguous: 1 of 2 (50%), κ 0.00" in by_criterion
+    assert "Matches fact: 1 of 1 (100%), κ undefined" in by_criterion
+    assert "Verbosity: no decisions (counted, not in the total)" in by_criterion
     with ProjectQueries.open(window.projects.session.path) as project:  # type: ignore[union-attr]
         stored = {
             (d.question_id, d.criterion): (d.decision, d.judge_verdict, d.reviewer_verdict)

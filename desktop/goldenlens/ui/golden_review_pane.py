@@ -60,11 +60,16 @@ MARKS: Final[dict[Verdict | None, str]] = {
 #: Short column titles of the table (the full label is the header's tooltip).
 SHORT_LABELS: Final[dict[Criterion, str]] = {
     Criterion.UNAMBIGUOUS_QUESTION: "Unambiguous",
-    Criterion.ANSWER_MATCHES_FACT: "Answer ↔ fact",
+    Criterion.ANSWER_MATCHES_FACT: "Matches fact",
     Criterion.FACT_MINIMAL: "Fact minimal",
     Criterion.LLM_AGNOSTIC_WORDING: "LLM-agnostic",
     Criterion.VERBOSITY: "Verbosity",
 }
+#: What the table's marks mean, under the table.
+LEGEND: Final = (
+    "P pass · F fail · ? unsure · - not rated · ✓ decided by the reviewer · ⚠ edited since the "
+    "judge rated it (stale). Click a row for its verdicts and reasons."
+)
 #: Fewer decisions than this and the hint says the figures are too few to go by.
 FEW_DECISIONS: Final = 10
 
@@ -318,7 +323,16 @@ class GoldenReviewPane(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
         self.table.currentCellChanged.connect(self._on_current_cell)
-        return self.table
+        host = QWidget(self)
+        self._table_host = host
+        column = QVBoxLayout(host)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.table, 1)
+        self.legend = _muted(_text(LEGEND))
+        self.legend.setObjectName("legend")
+        column.addWidget(self.legend)
+        return host
 
     def _cards_area(self) -> QWidget:
         host = QWidget(self)
@@ -406,16 +420,21 @@ class GoldenReviewPane(QWidget):
         parts = []
         for criterion in review.criteria:
             figures = review.agreement.by_criterion[criterion]
-            label = html.escape(CRITERION_INFO[criterion].label)
+            label = html.escape(SHORT_LABELS[criterion])
             if figures.n == 0:
                 text = "no decisions"
             else:
                 kappa = "κ undefined" if figures.kappa is None else f"κ {figures.kappa:.2f}"
                 text = f"{figures.agreed} of {figures.n} ({(figures.rate or 0):.0%}), {kappa}"
             if not CRITERION_INFO[criterion].judged:
-                text += " — counted, not in the total"
+                text += " (counted, not in the total)"
             parts.append(f"{label}: {text}")
-        self.criteria_label.setText(" · ".join(parts))
+        self.criteria_label.setText("Per criterion — " + " · ".join(parts))
+        self.criteria_label.setToolTip(
+            "<br>".join(
+                f"<b>{SHORT_LABELS[c]}</b>: {html.escape(CRITERION_INFO[c].label)}" for c in review.criteria
+            )
+        )
 
     def _fill_table(self, review: GoldenReview | None) -> None:
         table = self.table
@@ -456,6 +475,11 @@ class GoldenReviewPane(QWidget):
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
+        # No wider than its columns: the room left goes to the cards, which need it.
+        table.resizeColumnsToContents()
+        width = sum(table.columnWidth(c) for c in range(table.columnCount()))
+        width += 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width() + 4
+        self._table_host.setMaximumWidth(max(width, 320))
         table.blockSignals(False)
 
     def _select_row(self, question_id: str | None) -> None:
