@@ -23,10 +23,15 @@ from tests.judge.scripted import ScriptedEngine
 from goldenlens.core.agreement import Agreement
 from goldenlens.core.golden_criteria import JUDGED_CRITERIA, Criterion
 from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.io.judge_preferences import JudgeSettings
 from goldenlens.jobs import project_edits
 from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeReply
 from goldenlens.queries.project import ProjectQueries
-from goldenlens.ui.golden_review_controller import CANCELLED_MESSAGE, GoldenReviewDialog
+from goldenlens.ui.golden_review_controller import (
+    CANCELLED_MESSAGE,
+    GoldenReviewDialog,
+    review_options_from_settings,
+)
 from goldenlens.ui.golden_review_pane import agreement_sentence, trust_hint
 from goldenlens.ui.main_window import MainWindow
 
@@ -107,6 +112,28 @@ def test_agreement_sentence_and_trust_hint() -> None:
     assert agreement_sentence(Agreement(1, 1, None)).startswith(
         "Judge and reviewer agree on 1 of 1 decision (100%)"
     )
+
+
+def test_the_review_uses_the_apps_judge_settings() -> None:
+    server = JudgeSettings(
+        judge_source="server", judge_url=" http://127.0.0.1:8080/v1 ", temperature=0.3, seed=7, n_threads=0
+    )
+    options = review_options_from_settings(server, max_answer_words=25)
+    assert (options.judge_model, options.judge_url) == (None, "http://127.0.0.1:8080/v1")
+    assert (options.temperature, options.seed, options.n_threads, options.max_answer_words) == (
+        0.3,
+        7,
+        None,
+        25,
+    )
+    assert options.criteria == tuple(Criterion)
+    local = review_options_from_settings(
+        JudgeSettings(judge_source="file", judge_model_path="~/models/qwen.gguf", n_ctx=8192, n_threads=4)
+    )
+    assert local.judge_model == Path("~/models/qwen.gguf").expanduser()
+    assert (local.judge_url, local.n_ctx, local.n_threads, local.max_answer_words) == (None, 8192, 4, 40)
+    bundled = review_options_from_settings(JudgeSettings(judge_source="default", judge_url="http://ignored"))
+    assert (bundled.judge_model, bundled.judge_url) == (None, None)
 
 
 # -- the run and the verdicts ------------------------------------------------------------------------
