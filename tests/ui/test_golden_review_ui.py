@@ -245,6 +245,9 @@ def test_an_edited_row_is_marked_stale(qtbot: QtBot, window: MainWindow) -> None
     )
     session.notify_question("q03")
     assert all(c.stale_chip is not None for c in pane.cards())
+    # A verdict on the old text cannot be decided on the new one.
+    assert not pane.card(Criterion.ANSWER_MATCHES_FACT).buttons["accept"].isEnabled()
+    assert not pane.card(Criterion.FACT_MINIMAL).buttons["pass"].isEnabled()
     assert pane.table.item(2, 0).text() == "q03 ⚠"
     assert pane.table.item(3, 0).text() == "q04"  # untouched rows are not stale
     # A notes-only edit changes no triplet: q04 stays current.
@@ -253,6 +256,17 @@ def test_an_edited_row_is_marked_stale(qtbot: QtBot, window: MainWindow) -> None
     project_edits.edit_golden_item(session.project, replace(q04, notes="checked"), reviewer="Ana")
     session.notify_question("q04")
     assert pane.table.item(3, 0).text() == "q04"
+    # Reviewing again re-asks only what reads the edited fact (answer consistent with the fact,
+    # fact minimal); the row is current again.
+    again = ScriptedEngine(responder=reply)
+    window.golden_review.last_run_id = None
+    start_from_menu(qtbot, window, again)
+    qtbot.waitUntil(lambda: window.golden_review.last_run_id is not None, timeout=TIMEOUT)
+    assert len(again.calls) == 2
+    assert all("410 Terry Ave. N." in call.row for call in again.calls)
+    assert pane.table.item(2, 0).text() == "q03"
+    assert all(c.stale_chip is None for c in pane.cards())
+    assert pane.card(Criterion.ANSWER_MATCHES_FACT).buttons["accept"].isEnabled()
 
 
 # -- cancel and resume ------------------------------------------------------------------------------

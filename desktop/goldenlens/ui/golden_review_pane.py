@@ -70,6 +70,11 @@ LEGEND: Final = (
     "P pass · F fail · ? unsure · - not rated · ✓ decided by the reviewer · ⚠ edited since the "
     "judge rated it (stale). Click a row for its verdicts and reasons."
 )
+#: Why a stale verdict cannot be decided.
+STALE_TIP: Final = (
+    "The row was edited after the judge rated it: review the golden set again (Judge ▸ Review the "
+    "Golden Set…, only the changed rows are re-asked), then decide on the new verdict."
+)
 #: Fewer decisions than this and the hint says the figures are too few to go by.
 FEW_DECISIONS: Final = 10
 
@@ -212,6 +217,13 @@ class VerdictCard(QFrame):
         layout.addWidget(self.decision_label)
         self.buttons: dict[str, QPushButton] = {}
         self._add_buttons(layout)
+        if stale:
+            # The judge rated the old text: a decision on the new one would pair two raters'
+            # labels of different items and corrupt the agreement. Withdrawing stays possible.
+            for key, button in self.buttons.items():
+                if key != "withdraw":
+                    button.setEnabled(False)
+                    button.setToolTip(STALE_TIP)
 
     def _add_buttons(self, layout: QVBoxLayout) -> None:
         row = QHBoxLayout()
