@@ -57,6 +57,7 @@ def test_the_json_form_holds_run_rows_counts_and_agreement(queries: ProjectQueri
             "verdict": "fail",
             "reason": "12 words; the guardrail is 10",
             "source": "rule",
+            "stale": False,
             "decision": None,
         }
     ]
@@ -102,3 +103,5 @@ def test_a_row_edited_after_the_review_is_stale_and_its_verdicts_stay(queries: P
     verdict = review.rows[0].verdict(Criterion.VERBOSITY)
     assert verdict is not None
     assert verdict.reason == "2 words, within the guardrail of 10"  # what the judge saw: "Ann did."
+    assert verdict.stale  # the verbosity rule reads the answer, which changed
+    assert [v["stale"] for v in data["rows"][0]["verdicts"]] == [True]

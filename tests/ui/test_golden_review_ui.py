@@ -244,7 +244,10 @@ def test_an_edited_row_is_marked_stale(qtbot: QtBot, window: MainWindow) -> None
         session.project, replace(item, fact="410 Terry Avenue North<OR>410 Terry Ave. N."), reviewer="Ana"
     )
     session.notify_question("q03")
-    assert all(c.stale_chip is not None for c in pane.cards())
+    # Stale: the criteria that read the fact; the question and the answer did not change.
+    stale = {c.verdict.criterion for c in pane.cards() if c.stale_chip is not None}
+    assert stale == {Criterion.ANSWER_MATCHES_FACT, Criterion.FACT_MINIMAL}
+    assert pane.card(Criterion.UNAMBIGUOUS_QUESTION).buttons["dismiss"].isEnabled()
     # A verdict on the old text cannot be decided on the new one.
     assert not pane.card(Criterion.ANSWER_MATCHES_FACT).buttons["accept"].isEnabled()
     assert not pane.card(Criterion.FACT_MINIMAL).buttons["pass"].isEnabled()

@@ -11,8 +11,9 @@ decided counts as a disagreement (the reviewer always says pass or fail).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from goldenlens.core.agreement import Agreement, agreement
 from goldenlens.core.golden_criteria import (
@@ -48,6 +49,9 @@ class CriterionVerdict:
     source: str
     decision: GoldenReviewDecision | None = None
     decision_current: bool = False
+    #: The fields this criterion reads were edited after the run rated them (see
+    #: :attr:`GoldenReviewRow.stale`); a rerun re-asks exactly these.
+    stale: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         decision = self.decision
@@ -56,6 +60,7 @@ class CriterionVerdict:
             "verdict": None if self.verdict is None else self.verdict.value,
             "reason": self.reason,
             "source": self.source,
+            "stale": self.stale,
             "decision": None
             if decision is None
             else {
@@ -173,6 +178,14 @@ def agreement_figures(decisions: list[GoldenReviewDecision]) -> AgreementFigures
     return AgreementFigures(overall, by_criterion)
 
 
+#: A triplet field, as :attr:`~goldenlens.core.golden_criteria.CriterionInfo.reads` names it.
+_FIELDS: Final[dict[str, Callable[[GoldenItem], str]]] = {
+    "question": lambda item: item.question,
+    "answer": lambda item: item.answer,
+    "fact": lambda item: item.fact,
+}
+
+
 def _edited_since(store: ProjectStore, run: RunInfo | None) -> dict[str, GoldenItem | None]:
     """The items changed after ``run`` started, as they were then (``None``: added since).
 
@@ -235,6 +248,14 @@ def load_golden_review(store: ProjectStore, run_id: int | None = None) -> Golden
                 and verdict is not None
                 and decision.judge_verdict == verdict.value
             )
-            verdicts.append(CriterionVerdict(criterion, verdict, reason, source, decision, current))
+            changed = stale and (
+                before is None
+                or any(_FIELDS[f](before) != _FIELDS[f](item) for f in CRITERION_INFO[criterion].reads)
+            )
+            verdicts.append(
+                CriterionVerdict(
+                    criterion, verdict, reason, source, decision, current, changed and verdict is not None
+                )
+            )
         rows.append(GoldenReviewRow(item, tuple(verdicts), stale and any(v.verdict for v in verdicts)))
     return GoldenReview(run, criteria, tuple(rows), agreement_figures(decisions))

@@ -518,8 +518,8 @@ class GoldenReviewPane(QWidget):
             return
         item = row.item
         stale = (
-            "<br><span style='color:#8a6100'>⚠ Edited since the judge rated it: these verdicts are "
-            "about the old text.</span>"
+            "<br><span style='color:#8a6100'>⚠ Edited since the judge rated it: the verdicts marked "
+            "stale are about the old text.</span>"
             if row.stale
             else ""
         )
@@ -528,7 +528,7 @@ class GoldenReviewPane(QWidget):
             f"<i>Answer:</i> {html.escape(item.answer)}<br><i>Fact:</i> {html.escape(item.fact)}{stale}"
         )
         for verdict in row.verdicts:
-            card = VerdictCard(verdict, stale=row.stale, parent=self._cards_host)
+            card = VerdictCard(verdict, stale=verdict.stale, parent=self._cards_host)
             card.decided.connect(
                 lambda criterion, decision, own, qid=item.id: self.decision_requested.emit(
                     qid, criterion, decision, own
