@@ -130,6 +130,7 @@ class GoldenReviewController(QObject):
         self._session: ProjectSession | None = None
         self.engine_factory: Callable[[], JudgeEngine] | None = None
         self.last_run_id: int | None = None
+        self._stale = True  # the pane does not show the session's newest review
         self.review_action = QAction("Review the &Golden Set…", window)
         self.review_action.setToolTip("The judge rates every golden row on the curation criteria")
         self.review_action.triggered.connect(self.ask_review)
@@ -138,6 +139,7 @@ class GoldenReviewController(QObject):
         pane.decision_requested.connect(self.decide)
         pane.withdraw_requested.connect(self.withdraw)
         pane.question_chosen.connect(grid.select_question)
+        pane.shown.connect(self._on_shown)
         grid.current_question_changed.connect(pane.show_question)
         run_panel.runner.cancelled.connect(self._on_cancelled)
         projects.session_opened.connect(self._set_session)
@@ -158,8 +160,17 @@ class GoldenReviewController(QObject):
     def _on_question_changed(self, _question_id: str) -> None:
         self.reload()  # an edit can make the row's verdicts stale
 
+    def _on_shown(self) -> None:
+        if self._stale:
+            self.reload()
+
     def reload(self) -> None:
-        """Show the newest review of the open project (a few reads on the GUI thread)."""
+        """Show the newest review of the open project. It reads every verdict of the run, so it
+        waits until the tab is in view (the project opens, and edits happen, without it)."""
+        if not self._pane.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         session = self._session
         if session is None:
             self._pane.show_review(None)
@@ -221,10 +232,10 @@ class GoldenReviewController(QObject):
     def _on_finished(self, run_id: int) -> None:
         self.last_run_id = run_id
         self._notify()
-        review = self._pane.review
-        rows = len(review.rows) if review is not None else 0
+        session = self._projects.session
+        rows = session.project.question_count() if session is not None else 0
         self._window.statusBar().showMessage(
-            f"Golden review finished: {rows} golden rows rated (Golden Review tab).", 15000
+            f"Golden review finished: {rows:,} golden rows rated (Golden Review tab).", 15000
         )
         self.reviewed.emit(run_id)
 

@@ -21,7 +21,7 @@ import html
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -269,13 +269,15 @@ class GoldenReviewPane(QWidget):
 
     Signals: ``decision_requested(question_id, criterion, decision, own_verdict)``,
     ``withdraw_requested(question_id, criterion)``, ``question_chosen(question_id)`` (a row of
-    the table was clicked) and ``review_requested()`` (the header's button).
+    the table was clicked), ``review_requested()`` (the header's button) and ``shown()`` (the
+    tab came into view: the controller reads the review only for a pane one can see).
     """
 
     decision_requested = Signal(str, str, str, str)
     withdraw_requested = Signal(str, str)
     question_chosen = Signal(str)
     review_requested = Signal()
+    shown = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -365,6 +367,10 @@ class GoldenReviewPane(QWidget):
         self.cards_scroll.setWidget(self._cards_host)
         column.addWidget(self.cards_scroll, 1)
         return host
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.shown.emit()
 
     # -- public API -----------------------------------------------------------------------
 
