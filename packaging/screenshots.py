@@ -17,6 +17,11 @@ folder so the user's own preferences are neither read nor changed.
 It also writes advisor.png (the review tab on q06: the advisor pane with its diagnoses and
 the review queue's filter by diagnosis open) and the same view as advisor-1366x768.png and
 advisor-1920x1080.png, always: the advisor is the view that must fit both screen sizes.
+
+It also writes golden-review.png (the Golden Review tab on q06 after a review of the sample
+by a scripted judge — the screenshot shows the tab, not a model — with a reviewer's decisions
+and q03 edited since, so stale) and the same view as golden-review-1366x768.png and
+golden-review-1920x1080.png. ``--only golden-review`` writes just those three.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ def main() -> None:
     default_out = Path(__file__).resolve().parents[1] / "resources" / "screenshots"
     parser.add_argument("--out", type=Path, default=default_out)
     parser.add_argument("--sizes", type=Path, help="also save 1366x768 and 1920x1080 views into this folder")
+    parser.add_argument("--only", choices=["golden-review"], help="write only these screenshots")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     scratch = Path(tempfile.mkdtemp(prefix="goldenlens-shots-"))
@@ -69,6 +75,9 @@ def main() -> None:
     window = MainWindow()
     window.resize(1680, 980)
     window.show()
+    if args.only == "golden-review":
+        _only(window, lambda: _golden_review_shots(window, project, args.out), args.out)
+        return
     window.projects.open_project(project)
     _wait(lambda: window.grid.model().rowCount() == 10)
     window.grid.select_question("q02")
@@ -93,6 +102,7 @@ def main() -> None:
     wizard.reject()
     _versions_dialog(window, _curated_sample(scratch / "curated.goldenlens"), args.out, args.sizes)
     _advisor_shots(window, args.out)
+    _golden_review_shots(window, ensure_sample_project(scratch / "reviewed.goldenlens"), args.out)
     window.close()
     print(f"screenshots written to {args.out}")
 
@@ -417,6 +427,132 @@ def _analyst_workbook(path: Path, sample: Path) -> Path:
             responses.append(row)
     book.save(path)
     return path
+
+
+def _only(window: object, shoot: object, out: Path) -> None:
+    """Take just the screenshots ``shoot`` takes (``--only``), then close the window."""
+    from PySide6.QtWidgets import QWidget
+
+    assert isinstance(window, QWidget)
+    shoot()  # type: ignore[operator]
+    window.close()
+    print(f"screenshots written to {out}")
+
+
+#: What the scripted judge says about the sample: (criterion, phrase of the row) -> (verdict,
+#: reason); every other call passes with a short reason. Realistic verdicts, not a model's.
+_REVIEW_SCRIPT = {
+    ("unambiguous_question", "Who is Andrew"): (
+        "unsure",
+        "'Who is' could be answered with his title or with his career; the golden answer picks the title.",
+    ),
+    ("unambiguous_question", "principal office"): (
+        "fail",
+        "The question does not say a street address is wanted; a city alone would also answer it.",
+    ),
+    ("unambiguous_question", "a key challenge"): (
+        "fail",
+        "It asks for 'a key challenge': any of several challenges in the filing would be a correct answer.",
+    ),
+    ("answer_consistent_with_fact", "134183 million"): (
+        "fail",
+        "The fact's alternative 134183 million is not the answer's 134.4 billion (134,383 million).",
+    ),
+    ("fact_minimal", "Chief Executive Officer of Amazon"): (
+        "unsure",
+        "Three titles joined by OR; the shortest, 'CEO of Amazon', may be all that is needed.",
+    ),
+}
+
+
+_PASS_REASONS = {
+    "unambiguous_question": "Only one value answers the question.",
+    "answer_consistent_with_fact": "The answer states the fact's value.",
+    "fact_minimal": "The fact is just the key value.",
+    "llm_agnostic_wording": "A plain factual statement.",
+}
+
+
+class _ScriptedReviewer:
+    """A judge that answers each golden-review call from :data:`_REVIEW_SCRIPT` (no model runs)."""
+
+    model_name = "scripted-judge"
+    model_sha256 = "scripted:" + "0" * 55
+
+    def complete_json(self, messages: object, schema: object, **_options: object) -> object:
+        import json
+
+        from goldenlens.core.golden_criteria import JUDGED_CRITERIA
+        from goldenlens.judge.engine import make_reply
+        from goldenlens.judge.golden_review import CriterionJudge
+
+        first_example = messages[1]["content"]  # type: ignore[index]
+        criterion = next(c for c in JUDGED_CRITERIA if CriterionJudge(c).examples()[0][0] == first_example)
+        row = messages[-1]["content"]  # type: ignore[index]
+        verdict, reason = next(
+            (v for (name, phrase), v in _REVIEW_SCRIPT.items() if name == criterion.value and phrase in row),
+            ("pass", _PASS_REASONS[criterion.value]),
+        )
+        reply = json.dumps({"verdict": verdict, "reason": reason})
+        return make_reply(reply, "stop", schema, prompt_tokens=220, completion_tokens=30)  # type: ignore[arg-type]
+
+
+#: The reviewer's decisions on the scripted review: (question, criterion, decision, own verdict).
+_DECISIONS = (
+    ("q01", "unambiguous_question", "accepted", "pass"),
+    ("q01", "fact_minimal", "accepted", "pass"),
+    ("q02", "answer_consistent_with_fact", "accepted", ""),
+    ("q03", "unambiguous_question", "accepted", ""),
+    ("q04", "answer_consistent_with_fact", "accepted", ""),
+    ("q05", "fact_minimal", "dismissed", ""),
+    ("q06", "unambiguous_question", "accepted", ""),
+    ("q07", "llm_agnostic_wording", "accepted", ""),
+    ("q09", "unambiguous_question", "accepted", ""),
+    ("q10", "fact_minimal", "accepted", ""),
+)
+
+
+def _golden_review_shots(window: object, project: Path, out: Path) -> None:
+    """The Golden Review tab on q06 after a scripted review of ``project`` (the sample), with
+    the reviewer's decisions and q03's fact edited since: golden-review.png at the default
+    size, then at both screen sizes."""
+    from dataclasses import replace
+
+    from goldenlens.jobs import project_edits
+    from goldenlens.ui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    window.projects.open_project(project)
+    _wait(lambda: window.grid.model().rowCount() == 10)
+    session = window.projects.session
+    assert session is not None
+    session.set_preferences(replace(session.preferences, reviewer="Ana Lima"))
+    controller = window.golden_review
+    controller.engine_factory = _ScriptedReviewer  # type: ignore[assignment]
+    controller.review()
+    _wait(lambda: controller.last_run_id is not None)
+    for question_id, criterion, decision, own in _DECISIONS:
+        assert controller.decide(question_id, criterion, decision, own), (question_id, criterion)
+    item = session.project.golden_item("q03")
+    assert item is not None
+    project_edits.edit_golden_item(
+        session.project,
+        replace(item, fact="410 Terry Avenue North<OR>410 Terry Ave. N."),
+        reviewer="Ana Lima",
+    )
+    session.notify_question("q03")
+    window.tabs.setCurrentWidget(window.golden_review_pane)
+    for name, size in (
+        ("golden-review", (1680, 980)),
+        ("golden-review-1366x768", (1366, 768)),
+        ("golden-review-1920x1080", (1920, 1080)),
+    ):
+        window.resize(*size)
+        window.grid.select_question("q06")
+        window.statusBar().clearMessage()
+        _spin(0.5)
+        window.grab().save(str(out / f"{name}.png"))
+    window.tabs.setCurrentIndex(0)
 
 
 if __name__ == "__main__":

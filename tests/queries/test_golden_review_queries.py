@@ -57,6 +57,7 @@ def test_the_json_form_holds_run_rows_counts_and_agreement(queries: ProjectQueri
             "verdict": "fail",
             "reason": "12 words; the guardrail is 10",
             "source": "rule",
+            "stale": False,
             "decision": None,
         }
     ]
@@ -86,3 +87,21 @@ def test_a_stored_value_that_is_no_verdict_is_reported_not_shown(queries: Projec
         pytest.raises(VerdictError, match=r"0\.25 is not a stored verdict"),
     ):
         reopened.golden_review()
+
+
+def test_a_row_edited_after_the_review_is_stale_and_its_verdicts_stay(queries: ProjectQueries) -> None:
+    with queries:
+        assert not any(row.stale for row in queries.golden_review().rows)  # never reviewed: nothing stale
+        review_golden_set(queries.store, COUNTED)
+        assert not any(row.stale for row in queries.golden_review().rows)
+        queries.store.golden.update(GoldenItem("a1", "Who?", "Ann did it.", "Ann"))
+        queries.store.golden.update(GoldenItem("a2", "When?", " ".join(["word"] * 12), "word", notes="ok"))
+        review = queries.golden_review()
+        data = review.as_dict()
+    assert [row.stale for row in review.rows] == [True, False]  # a notes-only edit changes no triplet
+    assert [row["stale"] for row in data["rows"]] == [True, False]
+    verdict = review.rows[0].verdict(Criterion.VERBOSITY)
+    assert verdict is not None
+    assert verdict.reason == "2 words, within the guardrail of 10"  # what the judge saw: "Ann did."
+    assert verdict.stale  # the verbosity rule reads the answer, which changed
+    assert [v["stale"] for v in data["rows"][0]["verdicts"]] == [True]

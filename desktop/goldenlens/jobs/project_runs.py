@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goldenlens.jobs.judge_options import JudgeOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.report_job import export_golden, export_report
 from goldenlens.jobs.score_job import score_project
 from goldenlens.store.project import ProjectStore
+
+if TYPE_CHECKING:  # the golden review loads the judge's modules: only when a review starts
+    from goldenlens.jobs.golden_review_job import GoldenReviewOptions
+    from goldenlens.judge.engine import JudgeEngine
 
 
 def score_project_at(
@@ -39,6 +44,22 @@ def judge_project_at(
 
     with ProjectStore.open(path) as store:
         return judge_project(store, options, progress=progress, cancel=cancel)
+
+
+def review_golden_set_at(
+    path: Path,
+    options: GoldenReviewOptions,
+    *,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+    engine: JudgeEngine | None = None,
+) -> int:
+    """The judge reviews the project's golden set (resuming an interrupted review with equal
+    options); returns the run id. ``engine``: a judge already loaded (tests, screenshots)."""
+    from goldenlens.jobs.golden_review_job import review_golden_set
+
+    with ProjectStore.open(path) as store:
+        return review_golden_set(store, options, progress=progress, cancel=cancel, engine=engine)
 
 
 def export_golden_at(path: Path, out: Path, *, question_ids: Collection[str] | None = None) -> int:

@@ -11,8 +11,9 @@ decided counts as a disagreement (the reviewer always says pass or fail).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from goldenlens.core.agreement import Agreement, agreement
 from goldenlens.core.golden_criteria import (
@@ -28,7 +29,7 @@ from goldenlens.core.model import GoldenItem
 from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.store.golden_review import GoldenReviewDecision
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import GOLDEN_ROW, RunInfo
+from goldenlens.store.values import GOLDEN_ROW, HISTORY_DELETE, RunInfo
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,9 @@ class CriterionVerdict:
     source: str
     decision: GoldenReviewDecision | None = None
     decision_current: bool = False
+    #: The fields this criterion reads were edited after the run rated them (see
+    #: :attr:`GoldenReviewRow.stale`); a rerun re-asks exactly these.
+    stale: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         decision = self.decision
@@ -56,6 +60,7 @@ class CriterionVerdict:
             "verdict": None if self.verdict is None else self.verdict.value,
             "reason": self.reason,
             "source": self.source,
+            "stale": self.stale,
             "decision": None
             if decision is None
             else {
@@ -72,10 +77,15 @@ class CriterionVerdict:
 
 @dataclass(frozen=True)
 class GoldenReviewRow:
-    """One golden triplet and its verdicts, in criterion order."""
+    """One golden triplet and its verdicts, in criterion order.
+
+    ``stale``: the triplet (question, answer or fact) was edited after the run judged it, so
+    its verdicts are about a text the golden set no longer holds (a new review re-asks them).
+    """
 
     item: GoldenItem
     verdicts: tuple[CriterionVerdict, ...]
+    stale: bool = False
 
     def verdict(self, criterion: Criterion) -> CriterionVerdict | None:
         return next((v for v in self.verdicts if v.criterion is criterion), None)
@@ -86,6 +96,7 @@ class GoldenReviewRow:
             "question": self.item.question,
             "answer": self.item.answer,
             "fact": self.item.fact,
+            "stale": self.stale,
             "verdicts": [v.as_dict() for v in self.verdicts],
         }
 
@@ -167,6 +178,31 @@ def agreement_figures(decisions: list[GoldenReviewDecision]) -> AgreementFigures
     return AgreementFigures(overall, by_criterion)
 
 
+#: A triplet field, as :attr:`~goldenlens.core.golden_criteria.CriterionInfo.reads` names it.
+_FIELDS: Final[dict[str, Callable[[GoldenItem], str]]] = {
+    "question": lambda item: item.question,
+    "answer": lambda item: item.answer,
+    "fact": lambda item: item.fact,
+}
+
+
+def _edited_since(store: ProjectStore, run: RunInfo | None) -> dict[str, GoldenItem | None]:
+    """The items changed after ``run`` started, as they were then (``None``: added since).
+
+    Only the ids with a history entry after the run's golden version are read in full, so a
+    review of an untouched golden set costs one cheap scan of the history marks. A run made
+    before runs recorded their golden version gives nothing (it cannot be told)."""
+    if run is None or run.golden_history_id is None:
+        return {}
+    since = run.golden_history_id
+    changed = {mark.item_id for mark in store.golden.history_marks() if mark.version_id > since}
+    out: dict[str, GoldenItem | None] = {}
+    for item_id in changed:
+        then = [entry for entry in store.golden.history(item_id) if entry.version_id <= since]
+        out[item_id] = then[-1].item if then and then[-1].action != HISTORY_DELETE else None
+    return out
+
+
 def load_golden_review(store: ProjectStore, run_id: int | None = None) -> GoldenReview:
     """The verdicts of golden-review run ``run_id`` (default: the newest, finished or not)
     for every golden row, with the decisions in force and the agreement figures.
@@ -182,8 +218,11 @@ def load_golden_review(store: ProjectStore, run_id: int | None = None) -> Golden
     decisions = store.golden_review.decisions()
     in_force = {(d.question_id, d.criterion): d for d in decisions}
     rows = []
+    judged_as = _edited_since(store, run)
     for item in store.golden.items():
         fingerprint = triplet_fingerprint(item)
+        before = judged_as.get(item.id, item)
+        stale = bool(records) and (before is None or triplet_fingerprint(before) != fingerprint)
         verdicts = []
         for criterion in criteria:
             record = records.get((item.id, criterion_metric(criterion)))
@@ -209,6 +248,14 @@ def load_golden_review(store: ProjectStore, run_id: int | None = None) -> Golden
                 and verdict is not None
                 and decision.judge_verdict == verdict.value
             )
-            verdicts.append(CriterionVerdict(criterion, verdict, reason, source, decision, current))
-        rows.append(GoldenReviewRow(item, tuple(verdicts)))
+            changed = stale and (
+                before is None
+                or any(_FIELDS[f](before) != _FIELDS[f](item) for f in CRITERION_INFO[criterion].reads)
+            )
+            verdicts.append(
+                CriterionVerdict(
+                    criterion, verdict, reason, source, decision, current, changed and verdict is not None
+                )
+            )
+        rows.append(GoldenReviewRow(item, tuple(verdicts), stale and any(v.verdict for v in verdicts)))
     return GoldenReview(run, criteria, tuple(rows), agreement_figures(decisions))

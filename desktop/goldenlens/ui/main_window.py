@@ -17,6 +17,8 @@ from goldenlens.ui.drafts_controller import DraftsController
 from goldenlens.ui.drafts_pane import DraftsPane
 from goldenlens.ui.export_controller import ExportController
 from goldenlens.ui.golden_editor import GoldenEditor
+from goldenlens.ui.golden_review_controller import GoldenReviewController
+from goldenlens.ui.golden_review_pane import GoldenReviewPane
 from goldenlens.ui.judge_controller import JudgeController
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.review_controller import ReviewController
@@ -46,6 +48,7 @@ class MainWindow(QMainWindow):
         self.detail = DetailPane(self)
         self.summary = SummaryView(self)
         self.drafts = DraftsPane(self.undo_stack, self)
+        self.golden_review_pane = GoldenReviewPane(self)
         self.editor: GoldenEditor | None = None
         self.versions_dialog: QDialog | None = None
         self._editor_host = QWidget(self)
@@ -61,6 +64,11 @@ class MainWindow(QMainWindow):
         # The review letters (j, k, a …) act on the Review tab's grid: not while another tab shows.
         self.tabs.currentChanged.connect(lambda index: self.review.set_keys_enabled(index == 0))
         self.drafts.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.golden_review = GoldenReviewController(
+            self, self.run_panel, self.projects, self.golden_review_pane, self.grid
+        )
+        self.judge.menu.addSeparator()
+        self.judge.menu.addAction(self.golden_review.review_action)
         self._build_menus()
         self.projects.session_opened.connect(self._on_session_opened)
         self.projects.session_closing.connect(self._on_session_closing)
@@ -92,6 +100,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.splitter, "Review")
         self.tabs.addTab(self.summary, "Summary")
         self.tabs.addTab(self.drafts, "Drafts")
+        self.tabs.addTab(self.golden_review_pane, "Golden Review")
         self.setCentralWidget(self.tabs)
 
     def _action(self, text: str, slot: Callable[[], object], *, keys: Sequence[str] = ()) -> QAction:
