@@ -94,7 +94,7 @@ def main() -> None:
     window.grab().save(str(args.out / "summary.png"))
     window.tabs.setCurrentIndex(0)  # the review tab
 
-    _variant_and_drafts_shots(window, args.out)
+    _variant_shot(window, args.out)
 
     wizard = _wizard_on_analyst_workbook(window, scratch, args.out)
     if args.sizes is not None:
@@ -103,6 +103,7 @@ def main() -> None:
     _versions_dialog(window, _curated_sample(scratch / "curated.goldenlens"), args.out, args.sizes)
     _advisor_shots(window, args.out)
     _golden_review_shots(window, ensure_sample_project(scratch / "reviewed.goldenlens"), args.out)
+    _drafts_shot(window, args.out, args.sizes)
     window.close()
     print(f"screenshots written to {args.out}")
 
@@ -204,18 +205,27 @@ def _make_drafts(window: object) -> None:
     _spin(0.3)
 
 
-def _variant_and_drafts_shots(window: object, out: Path) -> None:
-    """variants.png (the variant dialog on q03) and drafts.png (the Drafts tab)."""
+def _variant_shot(window: object, out: Path) -> None:
+    """variants.png: the variant dialog on q03."""
     dialog = _variant_dialog(window, "q03")
     dialog.resize(1180, 620)  # the README shows the dialog as wide as the page, not the window's size
     _spin(0.3)
     dialog.grab().save(str(out / "variants.png"))
     dialog.reject()
 
+
+def _drafts_shot(window: object, out: Path, sizes: Path | None) -> None:
+    """drafts.png (and, with ``sizes``, the two screen sizes): the Drafts tab. Last, since
+    accepting a draft adds a golden item to the project the other screenshots show."""
     _make_drafts(window)
     window.tabs.setCurrentWidget(window.drafts)  # type: ignore[attr-defined]
+    window.resize(1680, 980)  # type: ignore[attr-defined]
     _spin(0.4)
     window.grab().save(str(out / "drafts.png"))  # type: ignore[attr-defined]
+    for width, height in ((1366, 768), (1920, 1080)) if sizes is not None else ():
+        window.resize(width, height)  # type: ignore[attr-defined]
+        _spin(0.4)
+        window.grab().save(str(sizes / f"drafts-{width}x{height}.png"))  # type: ignore[attr-defined,operator]
     window.tabs.setCurrentIndex(0)  # type: ignore[attr-defined]
 
 
@@ -300,11 +310,6 @@ def _save_sizes(folder: Path, window: object, wizard: object) -> None:
         shot.save(str(folder / f"variants-{width}x{height}.png"))
         assert isinstance(dialog, QDialog)
         dialog.reject()
-        tabs = window.tabs  # type: ignore[attr-defined]
-        tabs.setCurrentWidget(window.drafts)  # type: ignore[attr-defined]
-        _spin(0.4)
-        window.grab().save(str(folder / f"drafts-{width}x{height}.png"))  # type: ignore[attr-defined]
-        tabs.setCurrentIndex(0)
 
 
 def _curated_sample(path: Path) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import openpyxl
@@ -147,3 +148,22 @@ def test_an_edit_rescores_and_updates_the_grid_row_at_once(qtbot: QtBot, scored_
     assert reverted is not None
     assert list(reverted.values[FACTUAL_KNOWLEDGE][row]) == [0.0, 0.0, 0.0]
     window.close()
+
+
+def test_opening_another_project_leaves_one_golden_editor_and_fits_1366x768(
+    qtbot: QtBot, scored_project: Path, tmp_path: Path
+) -> None:
+    """The closed project's editor leaves the layout at once (not when the event loop gets to
+    its deferred delete): no two editors stacked, and the window still fits a 1366x768 screen."""
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    second = tmp_path / "second.goldenlens"
+    shutil.copyfile(scored_project, second)
+    assert window.projects.open_project(second)
+    # Before the event loop runs (the old editor's deferred delete has not happened yet):
+    layout = window.editor.parentWidget().layout() if window.editor is not None else None
+    assert layout is not None
+    assert [layout.itemAt(n).widget() for n in range(layout.count())] == [window.editor]
+    qtbot.waitUntil(lambda: window.grid.model().rowCount() == 10, timeout=TIMEOUT)
+    window.grid.select_question("q06")
+    assert window.minimumSizeHint().height() <= 768 - 40  # room for a panel or title bar

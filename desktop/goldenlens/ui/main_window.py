@@ -204,6 +204,13 @@ class MainWindow(QMainWindow):
         self.review.set_session(None, None)
         self.drafts.set_session(None)
         if self.editor is not None:
+            # Out of the layout at once: deleteLater waits for the event loop, and until then
+            # the closed project's editor would sit above the next one's (and set the
+            # window's minimum height to both).
+            self.editor.hide()
+            layout = self._editor_host.layout()
+            if layout is not None:
+                layout.removeWidget(self.editor)
             self.editor.deleteLater()
             self.editor = None
         self.undo_stack.clear()
