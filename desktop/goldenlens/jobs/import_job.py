@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldenlens.core.model import Loaded, Problem
-from goldenlens.io.readers import load_inputs
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.read_inputs import read_inputs
 from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore, StoreError
 from goldenlens.store.schema import remove_project_files
@@ -44,18 +44,17 @@ def import_inputs(
     the header row of the golden set and, unless ``responses_header_row`` is given, of the
     responses; by default it is detected.
     """
-    progress(Progress("read", 0, 2, f"Reading {golden_path.name}"))
-    loaded: Loaded = load_inputs(
+    loaded: Loaded = read_inputs(
         golden_path,
         responses_path,
         golden_sheet=golden_sheet,
         responses_sheet=responses_sheet,
-        mapping=dict(mapping or {}),
+        mapping=mapping,
         header_row=header_row,
         responses_header_row=responses_header_row,
+        progress=progress,
+        cancel=cancel,
     )
-    if cancel is not None:
-        cancel.raise_if_cancelled()
     progress(Progress("write", 1, 2, f"Saving {len(loaded.golden.items)} golden items"))
     responses = loaded.responses.responses if loaded.responses else ()
     pipelines = loaded.responses.pipelines if loaded.responses else ()

@@ -23,9 +23,9 @@ from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
 from goldenlens.core.report import Report, ScoredRow, golden_flags_for, row_from_scores, summarise_values
 from goldenlens.core.review import QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
-from goldenlens.io.readers import load_inputs
 from goldenlens.io.report_formats import fresh_row_json, report_tail, write_json_document
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.read_inputs import read_inputs
 from goldenlens.jobs.score_rows import (
     ChunkWorker,
     RowText,
@@ -236,18 +236,17 @@ def score_files(
     result scores every response with the lexical metrics when its report is asked for: what
     an import and a lexical run into a new project would report, with no reviews and no
     overrides."""
-    progress(Progress("read", 0, 2, f"Reading {golden.name}"))
-    loaded = load_inputs(
+    loaded = read_inputs(
         golden,
         responses,
         golden_sheet=golden_sheet,
         responses_sheet=responses_sheet,
-        mapping=dict(mapping or {}),
+        mapping=mapping,
         header_row=header_row,
         responses_header_row=responses_header_row,
+        progress=progress,
+        cancel=cancel,
     )
-    if cancel is not None:
-        cancel.raise_if_cancelled()
     items = loaded.golden.items
     pipelines = loaded.responses.pipelines if loaded.responses else ()
     ordered = _in_report_order(items, pipelines, loaded.responses.responses if loaded.responses else ())

@@ -19,14 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -43,6 +41,7 @@ from goldenlens.core.advice_values import (
 )
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.queries.values import Override
+from goldenlens.ui.card_labels import muted, wrapped_text
 from goldenlens.ui.highlight_html import response_html
 from goldenlens.ui.response_card import chip
 
@@ -188,7 +187,7 @@ class DiagnosisCard(QFrame):
         head.addWidget(self.title, 1)
         layout.addLayout(head)
 
-        self.explanation = _text(d.explanation)
+        self.explanation = wrapped_text(d.explanation)
         layout.addWidget(self.explanation)
         if d.answers:
             layout.addLayout(self._answers(d.answers, detail))
@@ -198,13 +197,13 @@ class DiagnosisCard(QFrame):
             layout.addWidget(self._quote(d.pipeline, said.response, detail))
         evidence = self._evidence(d)
         if evidence:
-            layout.addWidget(_text(evidence, rich=True))
+            layout.addWidget(wrapped_text(evidence, rich=True))
         if d.numbers:
-            numbers = _muted(_text(f"Numbers: {numbers_text(dict(d.numbers))}"))
+            numbers = muted(wrapped_text(f"Numbers: {numbers_text(dict(d.numbers))}"))
             numbers.setObjectName("numbers")
             numbers.setToolTip("The numbers that triggered this diagnosis, thresholds included")
             layout.addWidget(numbers)
-        self.action = _text(f"<b>Suggested:</b> {html.escape(d.action)}", rich=True)
+        self.action = wrapped_text(f"<b>Suggested:</b> {html.escape(d.action)}", rich=True)
         layout.addWidget(self.action)
 
         self.fix_button: QPushButton | None = None
@@ -223,9 +222,9 @@ class DiagnosisCard(QFrame):
             self.fix_button.setToolTip(note)
             self.fix_button.clicked.connect(lambda: self.fix_clicked.emit(self.shown))
             row.addWidget(self.fix_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.fix_note = _text(note)
+        self.fix_note = wrapped_text(note)
         if text:  # beside a button the note is secondary; alone it is the state
-            _muted(self.fix_note)
+            muted(self.fix_note)
         row.addWidget(self.fix_note, 1)
         layout.addLayout(row)
 
@@ -248,8 +247,8 @@ class DiagnosisCard(QFrame):
                 facts.append(f"similarity {a.similarity:.3f}")
             if a.reading:
                 facts.append(f"<i>{html.escape(a.reading.replace('_', ' '))}</i>")
-            inner.addWidget(_text(f"<b>{html.escape(a.pipeline)}</b>", rich=True))
-            inner.addWidget(_muted(_text(" · ".join(facts), rich=True)))
+            inner.addWidget(wrapped_text(f"<b>{html.escape(a.pipeline)}</b>", rich=True))
+            inner.addWidget(muted(wrapped_text(" · ".join(facts), rich=True)))
             inner.addWidget(_response(a.pipeline, a.response, detail))
             inner.addStretch(1)
             row.addWidget(box, 1)
@@ -264,7 +263,7 @@ class DiagnosisCard(QFrame):
         inner = QHBoxLayout(box)
         inner.setContentsMargins(6, 4, 6, 4)
         inner.setSpacing(6)
-        inner.addWidget(_muted(_text(f"{pipeline} said:")), 0, Qt.AlignmentFlag.AlignTop)
+        inner.addWidget(muted(wrapped_text(f"{pipeline} said:")), 0, Qt.AlignmentFlag.AlignTop)
         self.quote = _response(pipeline, response, detail)
         inner.addWidget(self.quote, 1)
         return box
@@ -300,34 +299,8 @@ def _response(pipeline: str, response: str, detail: QuestionDetail | None) -> QL
         body = response_html(response, shown.alignment, shown.fact)
     else:
         body = html.escape(_shortened(response, ANSWER_CHARS)) or "<i>(no response)</i>"
-    label = _text(body, rich=True)
+    label = wrapped_text(body, rich=True)
     label.setToolTip(response if len(response) > ANSWER_CHARS else "")
-    return label
-
-
-def _muted(label: QLabel) -> QLabel:
-    """Draw ``label`` in a colour between the palette's text and background: secondary, yet
-    readable on light and dark palettes (the disabled colour is too faint for numbers)."""
-    palette = label.palette()
-    text = palette.color(QPalette.ColorRole.WindowText)
-    back = palette.color(QPalette.ColorRole.Window)
-    mixed = QColor(
-        (text.red() * 3 + back.red() * 2) // 5,
-        (text.green() * 3 + back.green() * 2) // 5,
-        (text.blue() * 3 + back.blue() * 2) // 5,
-    )
-    palette.setColor(QPalette.ColorRole.WindowText, mixed)
-    label.setPalette(palette)
-    return label
-
-
-def _text(text: str, *, rich: bool = False) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     return label
 
 
@@ -353,7 +326,7 @@ class AdvisorPane(QWidget):
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         head.addWidget(self.summary, 1)
-        self.status = _muted(QLabel())
+        self.status = muted(QLabel())
         head.addWidget(self.status)
         outer.addLayout(head)
 
@@ -361,7 +334,7 @@ class AdvisorPane(QWidget):
         self.message = QLabel("Open a scored project to see the advisor's diagnoses.")
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        _muted(self.message)
+        muted(self.message)
         self._stack.addWidget(self.message)
         self._host = QWidget()
         self._cards_layout = QVBoxLayout(self._host)

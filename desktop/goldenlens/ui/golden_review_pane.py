@@ -21,7 +21,7 @@ import html
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QPalette, QShowEvent
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -41,6 +40,7 @@ from PySide6.QtWidgets import (
 from goldenlens.core.agreement import Agreement
 from goldenlens.core.golden_criteria import CRITERION_INFO, SOURCE_RULE, Criterion, Decision, Verdict
 from goldenlens.queries.golden_review import CriterionVerdict, GoldenReview, GoldenReviewRow
+from goldenlens.ui.card_labels import muted, wrapped_text
 from goldenlens.ui.response_card import chip
 
 #: Badge text and (background, text) colours, and the card's edge colour, per verdict.
@@ -133,32 +133,6 @@ def decision_text(verdict: CriterionVerdict) -> str:
     return text
 
 
-def _muted(label: QLabel) -> QLabel:
-    """Draw ``label`` between the palette's text and background colours: secondary but
-    readable on light and dark palettes (as the advisor pane does)."""
-    palette = label.palette()
-    text = palette.color(QPalette.ColorRole.WindowText)
-    back = palette.color(QPalette.ColorRole.Window)
-    mixed = QColor(
-        (text.red() * 3 + back.red() * 2) // 5,
-        (text.green() * 3 + back.green() * 2) // 5,
-        (text.blue() * 3 + back.blue() * 2) // 5,
-    )
-    palette.setColor(QPalette.ColorRole.WindowText, mixed)
-    label.setPalette(palette)
-    return label
-
-
-def _text(text: str, *, rich: bool = False) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-    return label
-
-
 class VerdictCard(QFrame):
     """One criterion's verdict on the current question (see the module docstring).
 
@@ -203,15 +177,15 @@ class VerdictCard(QFrame):
             )
             head.addWidget(self.stale_chip)
         layout.addLayout(head)
-        layout.addWidget(_muted(_text(info.description)))
+        layout.addWidget(muted(wrapped_text(info.description)))
         if verdict.verdict is None:
             reason = verdict.reason or "The review has not reached this row yet."
-            self.reason = _text(f"Not rated: {reason}")
+            self.reason = wrapped_text(f"Not rated: {reason}")
         else:
-            self.reason = _text(f"“{verdict.reason}”" if verdict.reason else "(no reason given)")
+            self.reason = wrapped_text(f"“{verdict.reason}”" if verdict.reason else "(no reason given)")
         self.reason.setObjectName("reason")
         layout.addWidget(self.reason)
-        self.decision_label = _text(decision_text(verdict))
+        self.decision_label = wrapped_text(decision_text(verdict))
         self.decision_label.setObjectName("decision")
         self.decision_label.setVisible(verdict.decision is not None)
         layout.addWidget(self.decision_label)
@@ -234,7 +208,7 @@ class VerdictCard(QFrame):
             self._button(row, "withdraw", "Withdraw", "Undo the decision (it stays in the audit trail)")
             self.buttons["withdraw"].clicked.connect(lambda: self.withdrawn.emit(criterion))
         elif judged is Verdict.UNSURE:
-            row.addWidget(_muted(QLabel("The judge was unsure; you say:")))
+            row.addWidget(muted(QLabel("The judge was unsure; you say:")))
             for verdict in (Verdict.PASS, Verdict.FAIL):
                 self._button(
                     row, verdict.value, verdict.value.capitalize(), f"Record your verdict: {verdict.value}"
@@ -311,7 +285,7 @@ class GoldenReviewPane(QWidget):
         self.title = QLabel("<b>Golden review</b>")
         self.title.setTextFormat(Qt.TextFormat.RichText)
         top.addWidget(self.title)
-        self.run_label = _muted(QLabel())
+        self.run_label = muted(QLabel())
         top.addWidget(self.run_label, 1)
         self.review_button = QPushButton("Review the Golden Set…")
         self.review_button.setToolTip(
@@ -320,11 +294,11 @@ class GoldenReviewPane(QWidget):
         self.review_button.clicked.connect(self.review_requested)
         top.addWidget(self.review_button)
         layout.addLayout(top)
-        self.agreement_label = _text("")
+        self.agreement_label = wrapped_text("")
         self.agreement_label.setObjectName("agreement")
         self.agreement_label.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.agreement_label)
-        self.criteria_label = _muted(_text("", rich=True))
+        self.criteria_label = muted(wrapped_text("", rich=True))
         self.criteria_label.setObjectName("agreementByCriterion")
         layout.addWidget(self.criteria_label)
         return box
@@ -343,7 +317,7 @@ class GoldenReviewPane(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(self.table, 1)
-        self.legend = _muted(_text(LEGEND))
+        self.legend = muted(wrapped_text(LEGEND))
         self.legend.setObjectName("legend")
         column.addWidget(self.legend)
         return host
@@ -353,7 +327,7 @@ class GoldenReviewPane(QWidget):
         column = QVBoxLayout(host)
         column.setContentsMargins(4, 0, 0, 0)
         column.setSpacing(4)
-        self.question_label = _text("", rich=True)
+        self.question_label = wrapped_text("", rich=True)
         self.question_label.setObjectName("questionText")
         column.addWidget(self.question_label)
         self._cards_host = QWidget()
