@@ -68,8 +68,9 @@ def cmd_drafts(args: argparse.Namespace) -> int:
     if args.accept is None and (
         any(v is not None for v in accept_only) or args.no_variants or args.accept_flagged
     ):
-        raise InputError(Problem("drafts", "--question, --answer, --fact, --variant, --no-variants, --id and "
-                                 "--accept-flagged go with --accept", Severity.FATAL))  # fmt: skip
+        options = "--question, --answer, --fact, --variant, --no-variants, --id and --accept-flagged"
+        message = f"{options} go with --accept"
+        raise InputError(Problem("drafts", message, Severity.FATAL))
     with ProjectStore.open(args.project) as store:
         if args.accept is not None:
             return _accept(store, args)
