@@ -34,8 +34,8 @@ from goldenlens.jobs.draft_sources import DraftSourcesResult, draft_sources_at
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.judge.engine import JudgeEngine
 from goldenlens.ui.drafts_pane import DraftsPane
-from goldenlens.ui.errors import show_error
-from goldenlens.ui.judge_settings import draft_options_from_settings, judge_model_label, judge_model_problems
+from goldenlens.ui.judge_job_options import checked_judge_options
+from goldenlens.ui.judge_settings import draft_options_from_settings, judge_model_label
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.run_panel import RunPanel
 
@@ -150,16 +150,16 @@ class DraftsController(QObject):
         session = self._projects.session
         if session is None:
             return False
-        settings = load_judge_settings()
         factory = self.engine_factory
-        problems = [] if factory is not None else judge_model_problems(settings)
-        if problems:
-            show_error(self._window, "Cannot draft", ValueError(" ".join(problems)))
-            return False
-        try:
-            options = draft_options_from_settings(settings, limit=limit, max_answer_words=max_answer_words)
-        except ValueError as error:
-            show_error(self._window, "Cannot draft", error)
+        options = checked_judge_options(
+            self._window,
+            "Cannot draft",
+            lambda settings: draft_options_from_settings(
+                settings, limit=limit, max_answer_words=max_answer_words
+            ),
+            scripted=factory is not None,
+        )
+        if options is None:
             return False
         path, sources = session.path, list(paths)
 

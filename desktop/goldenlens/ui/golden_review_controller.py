@@ -39,7 +39,8 @@ from goldenlens.judge.engine import JudgeEngine
 from goldenlens.queries.values import StoreError
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_review_pane import GoldenReviewPane
-from goldenlens.ui.judge_settings import judge_model_label, judge_model_problems
+from goldenlens.ui.judge_job_options import checked_judge_options
+from goldenlens.ui.judge_settings import judge_model_label
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.score_grid import ScoreGrid
@@ -203,16 +204,14 @@ class GoldenReviewController(QObject):
         if session.project.question_count() == 0:
             self._window.statusBar().showMessage("The project has no golden rows to review.", 5000)
             return False
-        settings = load_judge_settings()
         factory = self.engine_factory
-        problems = [] if factory is not None else judge_model_problems(settings)
-        if problems:
-            show_error(self._window, "Cannot review the golden set", ValueError(" ".join(problems)))
-            return False
-        try:
-            options = review_options_from_settings(settings, max_answer_words=max_answer_words)
-        except ValueError as error:
-            show_error(self._window, "Cannot review the golden set", error)
+        options = checked_judge_options(
+            self._window,
+            "Cannot review the golden set",
+            lambda settings: review_options_from_settings(settings, max_answer_words=max_answer_words),
+            scripted=factory is not None,
+        )
+        if options is None:
             return False
         path = session.path
 
