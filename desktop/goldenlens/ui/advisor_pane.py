@@ -41,7 +41,7 @@ from goldenlens.core.advice_values import (
 )
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.queries.values import Override
-from goldenlens.ui.card_labels import muted, wrapped_text
+from goldenlens.ui.card_labels import card_layout, muted, wrapped_text
 from goldenlens.ui.highlight_html import response_html
 from goldenlens.ui.response_card import chip
 
@@ -167,15 +167,8 @@ class DiagnosisCard(QFrame):
         self.shown = shown
         d = shown.diagnosis
         badge, tip, colours, edge = SEVERITY_STYLES[d.severity]
-        self.setObjectName("diagnosisCard")
         self.setProperty("code", d.code.value)
-        self.setStyleSheet(
-            f"QFrame#diagnosisCard {{ border: 1px solid palette(mid); border-left: 5px solid {edge};"
-            " border-radius: 4px; }"
-        )
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 8)
-        layout.setSpacing(4)
+        layout = card_layout(self, "diagnosisCard", edge)
 
         head = QHBoxLayout()
         head.setSpacing(8)

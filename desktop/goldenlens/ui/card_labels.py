@@ -1,11 +1,12 @@
-"""The labels of the card panes (advisor diagnoses, judge verdicts): wrapped, selectable text
-and a muted colour for secondary lines that stays readable on light and dark palettes."""
+"""The building blocks of the card panes (advisor diagnoses, judge verdicts): the card's frame
+with its coloured edge, wrapped selectable text, and a muted colour for secondary lines that
+stays readable on light and dark palettes."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QSizePolicy
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout
 
 
 def muted(label: QLabel) -> QLabel:
@@ -33,3 +34,17 @@ def wrapped_text(text: str, *, rich: bool = False) -> QLabel:
     label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     return label
+
+
+def card_layout(card: QFrame, name: str, edge: str) -> QVBoxLayout:
+    """Style ``card`` as a card (object name ``name``, a left edge in colour ``edge``) and give
+    it its vertical layout."""
+    card.setObjectName(name)
+    card.setStyleSheet(
+        f"QFrame#{name} {{ border: 1px solid palette(mid); border-left: 5px solid {edge};"
+        " border-radius: 4px; }"
+    )
+    layout = QVBoxLayout(card)
+    layout.setContentsMargins(10, 6, 10, 8)
+    layout.setSpacing(4)
+    return layout

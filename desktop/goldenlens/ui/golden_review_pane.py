@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 from goldenlens.core.agreement import Agreement
 from goldenlens.core.golden_criteria import CRITERION_INFO, SOURCE_RULE, Criterion, Decision, Verdict
 from goldenlens.queries.golden_review import CriterionVerdict, GoldenReview, GoldenReviewRow
-from goldenlens.ui.card_labels import muted, wrapped_text
+from goldenlens.ui.card_labels import card_layout, muted, wrapped_text
 from goldenlens.ui.response_card import chip
 
 #: Badge text and (background, text) colours, and the card's edge colour, per verdict.
@@ -148,15 +148,8 @@ class VerdictCard(QFrame):
         self.verdict = verdict
         info = CRITERION_INFO[verdict.criterion]
         badge, colours, edge = VERDICT_STYLES[verdict.verdict]
-        self.setObjectName("verdictCard")
         self.setProperty("criterion", verdict.criterion.value)
-        self.setStyleSheet(
-            f"QFrame#verdictCard {{ border: 1px solid palette(mid); border-left: 5px solid {edge};"
-            " border-radius: 4px; }"
-        )
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 8)
-        layout.setSpacing(4)
+        layout = card_layout(self, "verdictCard", edge)
         head = QHBoxLayout()
         head.setSpacing(8)
         self.badge = chip(badge, f"The judge's verdict on “{info.label}”", colours, name="verdictChip")
