@@ -6,11 +6,8 @@ from dataclasses import replace
 
 import pytest
 from core_sample import SampleRows
-from hypothesis import given
-from hypothesis import strategies as st
 
 from goldenlens.core.flags import (
-    _REFUSAL,
     FLAG_EXPLANATIONS,
     FLAG_LABELS,
     GOLDEN_FLAGS,
@@ -19,7 +16,6 @@ from goldenlens.core.flags import (
     FlagThresholds,
     explain,
     golden_flags,
-    is_refusal,
     response_flags,
 )
 from goldenlens.core.lexical import LexicalScorer
@@ -265,42 +261,3 @@ def test_refusals_with_typographic_apostrophes_and_have_phrasing(response: str) 
 
 def test_having_information_is_not_a_refusal() -> None:
     assert _flags("I have enough information: 158 million shares.", ANSWER, "158 million") == []
-
-
-# --- the refusal fast path -------------------------------------------------------------------
-
-_REFUSAL_PIECES = [
-    "I", "i", "do not", "DON'T", "don\u2019t", "dont", "cannot", "CAN'T", "know", "answer", "find",
-    "The context", "documents", "passages", "does", "do", "not", "include", "contain", "MENTION",
-    "provide", "specify", "say", "any", "information", "details", "data", "no", "Not enough",
-    "insufficient", "have", "enough", "sufficient", "unable", "not able", "to", "determine",
-    "be", "answered", "determined", "available", "mentioned", "in", "Sorry", "sorryful",
-    "\u017forry", "\u0130", "\u212aNOW", "caf\u00e9", "revenue", "134.4", ",", ".", "\n", "  ",
-]  # fmt: skip
-
-
-#: Whole phrases the pattern's alternatives match, so that many examples are refusals.
-_REFUSAL_PHRASES = [
-    "I don't know", "i DO NOT answer", "I can\u2019t find", "i cannot say", "The context does not include",
-    "the passages provided do not mention", "does not contain any information", "not enough data",
-    "I don't have sufficient context", "unable to determine", "not able to provide",
-    "cannot be answered", "not available in", "not mentioned in", "Sorry",
-]  # fmt: skip
-
-
-@given(
-    st.lists(st.sampled_from(_REFUSAL_PIECES + _REFUSAL_PHRASES), max_size=12),
-    st.sampled_from([" ", "\n", "  ", "", ", "]),
-)
-def test_the_refusal_fast_path_agrees_with_the_pattern(pieces: list[str], glue: str) -> None:
-    """``is_refusal`` answers exactly as the case-insensitive pattern. The fast path (a
-    substring prefilter on lower-cased ASCII text) is what this checks; non-ASCII text (long s,
-    the Kelvin sign, dotted I) goes through the pattern itself."""
-    text = glue.join(pieces)
-    assert is_refusal(text) == (_REFUSAL.search(text) is not None)
-
-
-def test_the_refusal_examples_reach_both_answers() -> None:
-    """The property test's phrases are refusals and its filler is not: it tests both ways."""
-    assert all(is_refusal(f"Well, {phrase} that.") for phrase in _REFUSAL_PHRASES)
-    assert not is_refusal("Amazon reported net sales of 134.4 billion in the quarter.")

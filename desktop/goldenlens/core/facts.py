@@ -90,6 +90,18 @@ class FactMatcher:
         self.groups = fact_groups(fact)
         self._lower_groups = tuple(tuple(p.lower() for p in g) for g in self.groups)
         self._norm_groups = tuple(tuple(normalise(p.strip()) for p in g) for g in self.groups)
+        # The usual fact has no <AND>: then each alternative is one part, tested in one C loop.
+        self._single = all(len(g) == 1 for g in self.groups)
+        self._lower_parts = tuple(g[0] for g in self._lower_groups) if self._single else ()
+        self._norm_parts = tuple(g[0] for g in self._norm_groups) if self._single else ()
+        #: :func:`fact_not_scored_reason` and :func:`quasi_not_scored_reason` of the fact, worked
+        #: out in full only when a part is empty (or normalises to nothing).
+        self.not_scored_reason = ""
+        self.quasi_not_scored_reason = ""
+        if any(not p.strip() for g in self.groups for p in g):
+            self.not_scored_reason = self.quasi_not_scored_reason = fact_not_scored_reason(fact)
+        elif not all(all(g) for g in self._norm_groups):
+            self.quasi_not_scored_reason = quasi_not_scored_reason(fact)
 
     def scores(self, response: str, *, normalised: str | None = None) -> tuple[float, float]:
         """(exact, quasi_exact) without spans — the fast path for batch scoring.
@@ -98,9 +110,13 @@ class FactMatcher:
         (:meth:`LexicalScorer.score` does), so the response is not normalised twice.
         """
         lower = response.lower()
-        exact = any(all(p in lower for p in g) for g in self._lower_groups)
         norm = normalise(response.strip()) if normalised is None else normalised
-        quasi = any(all(p in norm for p in g) for g in self._norm_groups)
+        if self._single:
+            exact = any(map(lower.__contains__, self._lower_parts))
+            quasi = any(map(norm.__contains__, self._norm_parts))
+        else:
+            exact = any(all(p in lower for p in g) for g in self._lower_groups)
+            quasi = any(all(p in norm for p in g) for g in self._norm_groups)
         return float(exact), float(quasi)
 
     def match(self, response: str) -> FactResult:

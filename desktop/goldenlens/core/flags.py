@@ -14,6 +14,7 @@ from enum import StrEnum
 from goldenlens.core.facts import empty_parts, fact_groups
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, PRECISION, RECALL
 from goldenlens.core.normalise import normalise, word_set
+from goldenlens.core.refusal import is_refusal
 
 
 class Flag(StrEnum):
@@ -120,62 +121,6 @@ class FlagThresholds:
         return dict(asdict(self))
 
 
-# Apostrophes may be typographic (U+2019): model output often is, and normalisation keeps it.
-_REFUSAL = re.compile(
-    r"\b(i\s+(do\s+not|don['\u2019]?t|cannot|can['\u2019]?t)\s+(know|answer|find|say|provide)|"
-    # "does not include" alone is too common in real answers ("…, which does not include AWS"):
-    # require the retrieved material as the subject, or "information" as the object.
-    r"(context|documents?|passages?|sources?|excerpts?|text)\s+(provided\s+)?(does|do)\s+not\s+"
-    r"(include|contain|mention|provide|specify|say)|"
-    r"(does|do)\s+not\s+(include|contain|mention|provide|specify)\s+(any\s+)?(information|details|data)|"
-    r"(no|not\s+enough|insufficient|(do\s+not|don['\u2019]?t)\s+have\s+(enough|sufficient|any))\s+"
-    r"(information|context|data)|"
-    r"(unable|not\s+able)\s+to\s+(answer|find|determine|provide)|"
-    r"cannot\s+be\s+(answered|determined)|not\s+(available|mentioned)\s+in|sorry)\b",
-    re.IGNORECASE,
-)
-
-#: The same pattern matched case-sensitively, for text already lower-cased.
-_REFUSAL_LOWER = re.compile(_REFUSAL.pattern)
-#: Every match of :data:`_REFUSAL` contains one of these words (each alternative ends in one of
-#: them, or is "sorry"): a text without any of them cannot be a refusal.
-_REFUSAL_WORDS = (
-    "know",
-    "answer",
-    "find",
-    "say",
-    "provide",
-    "include",
-    "contain",
-    "mention",
-    "specify",
-    "information",
-    "details",
-    "data",
-    "context",
-    "determine",
-    "available",
-    "sorry",
-)
-
-
-def is_refusal(response: str) -> bool:
-    """True when ``response`` declines to answer (:data:`_REFUSAL` matches).
-
-    The regular expression costs ~40 µs a response, most of a row's scoring time; for ASCII
-    text (where ``str.lower`` and ``re.IGNORECASE`` agree exactly) a substring test of the
-    words every match contains rules most responses out first, and the rest are matched
-    lower-cased. Other text goes through the case-insensitive pattern itself, so the answer
-    is always the pattern's.
-    """
-    if not response.isascii():
-        return _REFUSAL.search(response) is not None
-    lower = response.lower()
-    if not any(word in lower for word in _REFUSAL_WORDS):
-        return False
-    return _REFUSAL_LOWER.search(lower) is not None
-
-
 _COMMON_WORDS = frozenset(
     [
         "yes",
@@ -243,16 +188,37 @@ def response_flags(
     A not-scored exact Factual Knowledge (``None``: the fact is empty) raises none of the
     flags that read it; a not-scored quasi-exact one counts as not found.
     """
-    t = thresholds or FlagThresholds()
-    if not response.strip():
+    return flags_from_values(
+        scores[FACTUAL_KNOWLEDGE],
+        scores[FACTUAL_KNOWLEDGE_QUASI_EXACT],
+        scores[RECALL],
+        scores[PRECISION],
+        thresholds or FlagThresholds(),
+        empty=not response.strip(),
+        refusal=is_refusal(response),
+    )
+
+
+def flags_from_values(
+    exact: float | None,
+    quasi: float | None,
+    recall: float | None,
+    precision: float | None,
+    t: FlagThresholds,
+    *,
+    empty: bool,
+    refusal: bool,
+) -> list[Flag]:
+    """:func:`response_flags` from the four scores it reads and whether the response is empty
+    or a refusal (:mod:`goldenlens.core.refusal`): the batch path, with no mapping per row."""
+    if empty:
         return [Flag.EMPTY_RESPONSE]
-    exact, quasi = scores[FACTUAL_KNOWLEDGE], scores[FACTUAL_KNOWLEDGE_QUASI_EXACT]
-    fact_found = exact is not None and exact >= 1.0
-    quasi_found = quasi is not None and quasi >= 1.0
-    recall, precision = scores[RECALL] or 0.0, scores[PRECISION] or 0.0
-    if is_refusal(response):
+    if refusal:
         # A refusal repeats the question's words, so recall can be high: it is not a hallucination.
         return [Flag.REFUSAL]
+    fact_found = exact is not None and exact >= 1.0
+    quasi_found = quasi is not None and quasi >= 1.0
+    recall, precision = recall or 0.0, precision or 0.0
     flags: list[Flag] = []
     fact_known = exact is not None
     if fact_known and not fact_found and not quasi_found and recall >= t.hallucination_recall:

@@ -19,11 +19,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from goldenlens.core.facts import FactMatcher, FactResult, fact_not_scored_reason, quasi_not_scored_reason
-from goldenlens.core.normalise import PUNCTUATION, Token, lowered_offsets, normalise, words_with_spans
+from goldenlens.core.facts import FactMatcher, FactResult
+from goldenlens.core.normalise import (
+    PUNCTUATION,
+    Token,
+    lowered_offsets,
+    normalised_words,
+    words_with_spans,
+)
 
 FACTUAL_KNOWLEDGE = "factual_knowledge"
 FACTUAL_KNOWLEDGE_QUASI_EXACT = "factual_knowledge_quasi_exact"
@@ -110,7 +117,7 @@ class LexicalResult:
     reasons: dict[str, str] = field(default_factory=dict)
 
 
-def prf(response_words: frozenset[str], golden_words: frozenset[str]) -> tuple[float, float, float]:
+def prf(response_words: AbstractSet[str], golden_words: AbstractSet[str]) -> tuple[float, float, float]:
     """Precision, recall and F1 of two word sets, exactly as NLTK (and so FMEval) computes them."""
     if not response_words or not golden_words:
         return 0.0, 0.0, 0.0
@@ -142,7 +149,7 @@ def multiset_words(text: str) -> list[Token]:
     return [Token(m.group(), pairs[m.start()][1], pairs[m.end() - 1][1] + 1) for m in _WORD.finditer(chars)]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Target:
     """One golden target, prepared once and reused for every pipeline's response."""
 
@@ -164,8 +171,8 @@ def _targets(answer: str) -> tuple[_Target, ...]:
     targets: list[_Target] = []
     offset = 0
     for text in answer.split(TARGET_DELIMITER):
-        normalised = normalise(text.strip())
-        targets.append(_Target(text, offset, text.strip(), normalised, frozenset(normalised.split())))
+        normalised, words = normalised_words(text.strip())
+        targets.append(_Target(text, offset, text.strip(), normalised, words))
         offset += len(text) + len(TARGET_DELIMITER)
     return tuple(targets)
 
@@ -182,7 +189,7 @@ class LexicalScorer:
         self.multiset = multiset
         self._answers: dict[str, tuple[_Target, ...]] = {}
         self._facts: dict[str, FactMatcher] = {}
-        self._fact_reasons: dict[str, tuple[str, str]] = {}
+        self._reason_maps: dict[str, Mapping[str, str]] = {}
 
     def params(self) -> dict[str, object]:
         return {"counting": "multiset" if self.multiset else "set", "target_delimiter": TARGET_DELIMITER}
@@ -202,18 +209,17 @@ class LexicalScorer:
     def not_scored_reasons(self, fact: str) -> tuple[str, str]:
         """Why exact and quasi-exact Factual Knowledge are not scored against ``fact``
         (``""``: scored), worked out once per fact."""
-        reasons = self._fact_reasons.get(fact)
-        if reasons is None:
-            reasons = self._fact_reasons[fact] = (fact_not_scored_reason(fact), quasi_not_scored_reason(fact))
-        return reasons
+        matcher = self._matcher(fact)
+        return matcher.not_scored_reason, matcher.quasi_not_scored_reason
 
     def qa(self, response: str, answer: str) -> QAScores:
         """QA Accuracy: each score is the max over the ``<OR>`` targets of the answer."""
         stripped = response.strip()
-        return self._qa(response, stripped, normalise(stripped), answer)
+        return self._qa(response, stripped, *normalised_words(stripped), answer)
 
-    def _qa(self, response: str, stripped: str, normalised: str, answer: str) -> QAScores:
-        words = frozenset(normalised.split())
+    def _qa(
+        self, response: str, stripped: str, normalised: str, words: AbstractSet[str], answer: str
+    ) -> QAScores:
         targets = self._prepared(answer)
         if len(targets) == 1 and not self.multiset:  # the common case: no max over targets
             target = targets[0]
@@ -265,38 +271,82 @@ class LexicalScorer:
             target_index=target_index,
         )
 
-    def score(self, response: str, answer: str, fact: str, *, with_alignment: bool = True) -> LexicalResult:
-        """All seven lexical scores; the alignment and fact spans when ``with_alignment``."""
+    def reasons(self, fact: str) -> Mapping[str, str]:
+        """Why each not-scored Factual Knowledge metric is not scored against ``fact``, by
+        metric name (empty: both are scored); one mapping per fact, shared: do not change it."""
+        found = self._reason_maps.get(fact)
+        if found is None:
+            exact_reason, quasi_reason = self.not_scored_reasons(fact)
+            found = {}
+            if exact_reason:
+                found[FACTUAL_KNOWLEDGE] = exact_reason
+            if quasi_reason:
+                found[FACTUAL_KNOWLEDGE_QUASI_EXACT] = quasi_reason
+            self._reason_maps[fact] = found
+        return found
+
+    def values(self, response: str, answer: str, fact: str) -> tuple[float | None, ...]:
+        """The seven scores in :data:`LEXICAL_SCORE_NAMES` order (``None``: not scored, see
+        :meth:`reasons`): what :meth:`score` gives, with no object made per row — the batch
+        path, which runs for every response of a run."""
         # One normalisation of the response serves QA Accuracy and Factual Knowledge alike.
         stripped = response.strip()
-        normalised = normalise(stripped)
-        qa = self._qa(response, stripped, normalised, answer)
-        matcher = self._matcher(fact)
-        exact_reason, quasi_reason = self.not_scored_reasons(fact)
-        if exact_reason:
-            fact_result = FactResult(0.0, 0.0)  # nothing to highlight: the fact is not scored
-        elif with_alignment:
-            fact_result = matcher.match(response)
+        return self.values_normalised(
+            response, stripped, *normalised_words(stripped), answer=answer, fact=fact
+        )
+
+    def values_normalised(
+        self,
+        response: str,
+        stripped: str,
+        normalised: str,
+        words: AbstractSet[str],
+        *,
+        answer: str,
+        fact: str,
+    ) -> tuple[float | None, ...]:
+        """:meth:`values` of a response whose ``response.strip()``, ``normalise`` of that and
+        word set are known (:mod:`goldenlens.core.lexical_batch` works them out for a batch)."""
+        targets = self._answers.get(answer) or self._prepared(answer)
+        if len(targets) == 1 and not self.multiset:  # the common case: no max over targets
+            target = targets[0]
+            precision, recall, f1 = prf(words, target.words)
+            exact_match = float(stripped == target.stripped)
+            quasi_match = float(normalised == target.normalised)
+        else:
+            qa = self._qa(response, stripped, normalised, words, answer)
+            f1, precision, recall = qa.f1, qa.precision, qa.recall
+            exact_match, quasi_match = qa.exact_match, qa.quasi_exact_match
+        matcher = self._facts.get(fact) or self._matcher(fact)
+        if matcher.not_scored_reason:
+            exact: float | None = None
+            quasi: float | None = None
         else:
             exact, quasi = matcher.scores(response, normalised=normalised)
-            fact_result = FactResult(exact, quasi)
-        if quasi_reason and fact_result.matched_by == "quasi_exact":
-            fact_result = FactResult(fact_result.exact, 0.0)
-        alignment = self.align(response, answer, qa.target_index) if with_alignment else None
-        reasons: dict[str, str] = {}
-        if exact_reason:
-            reasons[FACTUAL_KNOWLEDGE] = exact_reason
-        if quasi_reason:
-            reasons[FACTUAL_KNOWLEDGE_QUASI_EXACT] = quasi_reason
-        scores: dict[str, float | None] = {
-            FACTUAL_KNOWLEDGE: None if exact_reason else fact_result.exact,
-            FACTUAL_KNOWLEDGE_QUASI_EXACT: None if quasi_reason else fact_result.quasi_exact,
-            F1_SCORE: qa.f1,
-            PRECISION: qa.precision,
-            RECALL: qa.recall,
-            EXACT_MATCH: qa.exact_match,
-            QUASI_EXACT_MATCH: qa.quasi_exact_match,
-        }
+            if matcher.quasi_not_scored_reason:
+                quasi = None
+        return (exact, quasi, f1, precision, recall, exact_match, quasi_match)
+
+    def score(self, response: str, answer: str, fact: str, *, with_alignment: bool = True) -> LexicalResult:
+        """All seven lexical scores (:meth:`values`), the reasons of those not scored, and, when
+        ``with_alignment``, the alignment and fact spans."""
+        values = self.values(response, answer, fact)
+        scores = dict(zip(LEXICAL_SCORE_NAMES, values, strict=True))
+        reasons = dict(self.reasons(fact))
+        exact, quasi = values[0], values[1]
+        if not with_alignment:
+            fact_result = FactResult(exact or 0.0, quasi or 0.0)
+            return LexicalResult(scores, fact_result, None, self.params(), reasons)
+        if exact is None:
+            fact_result = FactResult(0.0, 0.0)  # nothing to highlight: the fact is not scored
+        else:
+            fact_result = self._matcher(fact).match(response)
+            if quasi is None and fact_result.matched_by == "quasi_exact":
+                fact_result = FactResult(fact_result.exact, 0.0)
+        target_index = 0
+        if len(self._prepared(answer)) > 1:
+            target_index = self.qa(response, answer).target_index
+        alignment = self.align(response, answer, target_index)
         return LexicalResult(scores, fact_result, alignment, self.params(), reasons)
 
 

@@ -135,28 +135,65 @@ def summarise_values(
     score_names: Sequence[str] = LEXICAL_SCORE_NAMES,
 ) -> dict[str, dict[str, float | None]]:
     """Mean of each score per pipeline, as FMEval aggregates (plain mean over rows), from
-    ``(pipeline, values in score_names order)`` in report order (the sums are added in that
-    order, so the means are the same to the last bit however the rows were scored).
+    ``(pipeline, values in score_names order)`` in report order (:func:`summarise_columns` of
+    :func:`score_columns`).
 
     Not-scored values (``None``) are left out of their metric's mean; a metric with no scored
     row has mean ``None``. With every row scored this is exactly FMEval's mean; a pipeline with
     no rows keeps 0.0 as before.
     """
-    width = len(score_names)
-    sums: dict[str, list[float]] = {p: [0.0] * width for p in pipelines}
-    counts: dict[str, list[int]] = {p: [0] * width for p in pipelines}
-    rows_of: dict[str, int] = dict.fromkeys(pipelines, 0)
+    return summarise_columns(score_columns(rows, pipelines, len(score_names)), score_names)
+
+
+#: Per pipeline: its number of rows, and each score's scored values (the not-scored ones left
+#: out) in report order.
+ScoreColumns = dict[str, tuple[int, list[list[float]]]]
+
+
+def score_columns(
+    rows: Iterable[tuple[str, Sequence[float | None]]], pipelines: Sequence[str], width: int
+) -> ScoreColumns:
+    """The :data:`ScoreColumns` of ``(pipeline, values)`` rows; every pipeline of ``pipelines``
+    appears, in that order, then any other in first-seen order."""
+    by_pipeline: dict[str, list[Sequence[float | None]]] = {p: [] for p in pipelines}
     for pipeline, values in rows:
-        rows_of[pipeline] = rows_of.get(pipeline, 0) + 1
-        target = sums.setdefault(pipeline, [0.0] * width)
-        counted = counts.setdefault(pipeline, [0] * width)
-        for n, value in enumerate(values):
-            if value is not None:
-                target[n] += value
-                counted[n] += 1
+        by_pipeline.setdefault(pipeline, []).append(values)
+    columns: ScoreColumns = {}
+    for pipeline, rows_of in by_pipeline.items():
+        transposed = list(zip(*rows_of, strict=True)) if rows_of else [() for _ in range(width)]
+        columns[pipeline] = (
+            len(rows_of),
+            [
+                list(column) if None not in column else [v for v in column if v is not None]
+                for column in transposed
+            ],
+        )
+    return columns
+
+
+def extend_columns(into: ScoreColumns, more: ScoreColumns) -> None:
+    """Append ``more`` (the next rows in report order) to ``into``."""
+    for pipeline, (count, lists) in more.items():
+        found = into.get(pipeline)
+        if found is None:
+            into[pipeline] = (count, [list(values) for values in lists])
+            continue
+        into[pipeline] = (found[0] + count, found[1])
+        for target, values in zip(found[1], lists, strict=True):
+            target.extend(values)
+
+
+def summarise_columns(
+    columns: ScoreColumns, score_names: Sequence[str] = LEXICAL_SCORE_NAMES
+) -> dict[str, dict[str, float | None]]:
+    """Mean of each score per pipeline. Each sum adds its values in report order (``sum``), so
+    the means are the same to the last bit however the rows were scored and collected."""
     return {
-        p: {name: _mean(s[n], counts[p][n], rows_of[p]) for n, name in enumerate(score_names)}
-        for p, s in sums.items()
+        pipeline: {
+            name: _mean(sum(values), len(values), count)
+            for name, values in zip(score_names, lists, strict=True)
+        }
+        for pipeline, (count, lists) in columns.items()
     }
 
 

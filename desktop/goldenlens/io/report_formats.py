@@ -151,7 +151,7 @@ def fresh_row_json(
     encoding a dict: the same text, several times faster. ``values`` are the seven scores in
     :data:`LEXICAL_SCORE_NAMES` order (``reasons`` say why those that are ``None`` are not
     scored); a row with a value not scored, or not finite, is encoded the general way."""
-    if not all(v is not None and math.isfinite(v) for v in values):
+    if None in values or not all(map(math.isfinite, cast(Sequence[float], values))):
         scores = dict(zip(LEXICAL_SCORE_NAMES, values, strict=True))
         return row_json(
             row_fields(
@@ -164,14 +164,28 @@ def fresh_row_json(
                 overrides={},
             )
         )
-    pieces = _fresh_row_pieces()
-    # What json.dumps(..., ensure_ascii=False) calls for a str (the C encoder), minus its
-    # per-call set-up; floats as json writes them (float.__repr__).
-    parts = [pieces[0], encode_basestring(question_id), pieces[1], encode_basestring(pipeline), pieces[2]]
-    for n, value in enumerate(values):
-        parts += [float.__repr__(cast(float, value)), pieces[3 + n]]
-    parts += ["[", ", ".join([encode_basestring(flag) for flag in flags]), "]", pieces[-1]]
-    return "".join(parts)
+    # encode_basestring is what json.dumps(..., ensure_ascii=False) calls for a str (the C
+    # encoder) without its per-call set-up; %r writes a float as json does (float.__repr__).
+    return _fresh_row_template() % (
+        encode_basestring(question_id),
+        encode_basestring(pipeline),
+        *values,
+        _flags_json(tuple(flags)),
+    )
+
+
+@cache
+def _flags_json(flags: tuple[str, ...]) -> str:
+    """A row's flag list as JSON (few distinct lists occur: each is encoded once)."""
+    return "[" + ", ".join([encode_basestring(flag) for flag in flags]) + "]"
+
+
+@cache
+def _fresh_row_template() -> str:
+    """:func:`_fresh_row_pieces` as a %-format: a ``%s`` for each text hole, ``%r`` for each value."""
+    pieces = [piece.replace("%", "%%") for piece in _fresh_row_pieces()]
+    holes = ["%s", "%s", *("%r" for _ in LEXICAL_SCORE_NAMES), "%s"]
+    return "".join(piece + hole for piece, hole in zip(pieces, holes, strict=False)) + pieces[-1]
 
 
 @cache
@@ -314,11 +328,16 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+#: Between two lines of a list of the JSON report (``rows``, ``problems``…); a writer may give
+#: several rows as one line joined with it.
+ROW_SEPARATOR = ",\n    "
+
+
 def _write_lines(handle: TextIO, lines: Iterator[str], opening: str, closing: str) -> None:
     handle.write(opening)
     first = True
     for line in lines:
-        handle.write(("\n    " if first else ",\n    ") + line)
+        handle.write(("\n    " if first else ROW_SEPARATOR) + line)
         first = False
     handle.write(closing if first else f"\n  {closing}")
 

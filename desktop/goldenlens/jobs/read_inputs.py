@@ -8,6 +8,7 @@ from pathlib import Path
 
 from goldenlens.core.model import Loaded
 from goldenlens.io.readers import load_inputs
+from goldenlens.jobs.collector import collector_paused
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 
 
@@ -29,15 +30,16 @@ def read_inputs(
     fixes the header row of the golden set and, unless ``responses_header_row`` is given, of
     the responses; by default it is detected."""
     progress(Progress("read", 0, 2, f"Reading {golden.name}"))
-    loaded = load_inputs(
-        golden,
-        responses,
-        golden_sheet=golden_sheet,
-        responses_sheet=responses_sheet,
-        mapping=dict(mapping or {}),
-        header_row=header_row,
-        responses_header_row=responses_header_row,
-    )
+    with collector_paused():
+        loaded = load_inputs(
+            golden,
+            responses,
+            golden_sheet=golden_sheet,
+            responses_sheet=responses_sheet,
+            mapping=dict(mapping or {}),
+            header_row=header_row,
+            responses_header_row=responses_header_row,
+        )
     if cancel is not None:
         cancel.raise_if_cancelled()
     return loaded

@@ -20,10 +20,19 @@ from pathlib import Path
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
-from goldenlens.core.report import Report, ScoredRow, golden_flags_for, row_from_scores, summarise_values
+from goldenlens.core.report import (
+    Report,
+    ScoreColumns,
+    ScoredRow,
+    extend_columns,
+    golden_flags_for,
+    row_from_scores,
+    score_columns,
+    summarise_columns,
+)
 from goldenlens.core.review import QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
-from goldenlens.io.report_formats import fresh_row_json, report_tail, write_json_document
+from goldenlens.io.report_formats import ROW_SEPARATOR, fresh_row_json, report_tail, write_json_document
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.read_inputs import read_inputs
 from goldenlens.jobs.score_rows import (
@@ -31,6 +40,7 @@ from goldenlens.jobs.score_rows import (
     RowText,
     ScoredChunk,
     ScoreOptions,
+    row_scores,
     score_chunk,
     score_chunks,
     workers_for,
@@ -45,34 +55,45 @@ _UNREVIEWED = QuestionReview()
 
 
 def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresholds) -> ScoredChunk:
-    """:func:`~goldenlens.jobs.score_rows.score_chunk` plus each row's JSON report line and the
-    flags of each question of the chunk (a worker function: module level, picklable).
+    """The rows scored (:func:`~goldenlens.jobs.score_rows.row_scores`) as their lines of the
+    JSON report, joined as the report writes them, the flags of each question of the chunk, and
+    the scores as columns for the means (a worker function: module level, picklable).
 
     Flags are listed by name, as a project lists them, so both paths write the same report.
     """
-    out = score_chunk(rows, multiset, thresholds)
-    reasons: dict[tuple[str, str], dict[str, str]] = {}
-    for question_id, pipeline, metric, reason in out.reasons:
-        reasons.setdefault((question_id, pipeline), {})[metric] = reason
-    flags: dict[tuple[str, str], list[str]] = {}
-    for question_id, pipeline, flag in out.flags:
-        flags.setdefault((question_id, pipeline), []).append(flag)
+    scorer, scored, flagged = row_scores(rows, multiset, thresholds)
+    lines: list[str] = []
     found: dict[str, list[float]] = {}
     texts: dict[str, tuple[str, str]] = {}
-    for (key, values), row in zip(zip(out.keys, out.values, strict=True), rows, strict=True):
-        line = fresh_row_json(
-            key[0], key[1], values, flags=sorted(flags.get(key, ())), reasons=reasons.get(key, {})
+    for (question_id, pipeline, _response, answer, fact), values, row_flags in zip(
+        rows, scored, flagged, strict=True
+    ):
+        lines.append(
+            fresh_row_json(
+                question_id, pipeline, values, flags=sorted(row_flags), reasons=scorer.reasons(fact)
+            )
         )
-        out.lines.append(line)
-        texts.setdefault(key[0], (row[3], row[4]))
-        fk = found.setdefault(key[0], [])
+        if question_id not in texts:
+            texts[question_id] = (answer, fact)
+            found[question_id] = []
         value = values[_FK]
         if value is not None:
-            fk.append(value)
-    for question_id, (answer, fact) in texts.items():
-        named = sorted(flag.value for flag in golden_flags(answer, fact, found[question_id], thresholds))
-        out.golden_flags.append((question_id, tuple(named)))
-    return out
+            found[question_id].append(value)
+    golden = [
+        (
+            question_id,
+            tuple(sorted(flag.value for flag in golden_flags(answer, fact, found[question_id], thresholds))),
+        )
+        for question_id, (answer, fact) in texts.items()
+    ]
+    return ScoredChunk(
+        text=ROW_SEPARATOR.join(lines),
+        golden_flags=golden,
+        columns=score_columns(
+            ((row[1], values) for row, values in zip(rows, scored, strict=True)), (), len(LEXICAL_SCORE_NAMES)
+        ),
+        rendered_rows=len(rows),
+    )
 
 
 @dataclass
@@ -107,26 +128,25 @@ class ScoredFiles:
         """Score and write the JSON report: each row's line as its chunk comes back (the lines
         are not kept), then the means, flags and problems. Nothing is written on a failure or
         a cancel (:func:`~goldenlens.io.output_files.write_atomically`)."""
-        scored: list[ScoredChunk] = []
+        golden: list[tuple[str, tuple[str, ...]]] = []
+        columns: ScoreColumns = {
+            pipeline: (0, [[] for _ in LEXICAL_SCORE_NAMES]) for pipeline in self.pipelines
+        }
 
         def lines() -> Iterator[str]:
             for chunk in self._scored(render_chunk):
-                yield from chunk.lines
-                chunk.lines.clear()
-                scored.append(chunk)
+                if chunk.text:
+                    yield chunk.text
+                golden.extend(chunk.golden_flags)
+                extend_columns(columns, chunk.columns)
 
         def tail() -> dict[str, object]:
-            pairs = (
-                (key[1], values)
-                for chunk in scored
-                for key, values in zip(chunk.keys, chunk.values, strict=True)
-            )
             return report_tail(
                 self.golden,
-                summary=summarise_values(pairs, self.pipelines),
+                summary=summarise_columns(columns),
                 overridden={pipeline: {} for pipeline in self.pipelines},
                 review=lambda _question_id: _UNREVIEWED,
-                golden_flags=self._golden_flags(scored),
+                golden_flags=self._golden_flags(golden),
                 signatures=self.signatures,
                 problems=self.problems,
             )
@@ -153,9 +173,11 @@ class ScoredFiles:
             )
         return self._report
 
-    def _golden_flags(self, chunks: Sequence[ScoredChunk]) -> dict[str, tuple[Flag, ...]]:
+    def _golden_flags(
+        self, from_workers: Sequence[tuple[str, tuple[str, ...]]]
+    ) -> dict[str, tuple[Flag, ...]]:
         """Each question's flags: from the workers for the questions that have responses."""
-        found = {question_id: named for chunk in chunks for question_id, named in chunk.golden_flags}
+        found = dict(from_workers)
         flags: dict[str, tuple[Flag, ...]] = {}
         for item in self.golden:
             named = found.get(item.id)
@@ -190,7 +212,7 @@ class ScoredFiles:
             for chunk in scored:
                 if self.cancel is not None:
                     self.cancel.raise_if_cancelled()
-                finished += len(chunk.keys)
+                finished += chunk.row_count
                 self.progress(Progress("score", finished, total, "Scoring responses"))
                 yield chunk
         finally:

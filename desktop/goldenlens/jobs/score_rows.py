@@ -22,11 +22,26 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any, Final
 
-from goldenlens.core.flags import FlagThresholds, response_flags
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalScorer
+from goldenlens.core.flags import Flag, FlagThresholds, flags_from_values
+from goldenlens.core.lexical import (
+    FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    LEXICAL_SCORE_NAMES,
+    PRECISION,
+    RECALL,
+    LexicalScorer,
+)
+from goldenlens.core.lexical_batch import batch_values
+from goldenlens.core.refusal import refusals
+from goldenlens.core.report import ScoreColumns
+from goldenlens.jobs.collector import settle_worker
+
+_EXACT, _QUASI, _RECALL, _PRECISION = (
+    LEXICAL_SCORE_NAMES.index(name)
+    for name in (FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, RECALL, PRECISION)
+)
 
 #: ``(question_id, pipeline, response, answer, fact)``
 RowText = tuple[str, str, str, str, str]
@@ -49,11 +64,18 @@ class ScoredChunk:
     reasons: list[tuple[str, str, str, str]] = field(default_factory=list)
     #: ``(question_id, pipeline, flag)``
     flags: list[tuple[str, str, str]] = field(default_factory=list)
-    #: Filled by a rendering worker (:func:`goldenlens.jobs.score_files.render_chunk`) only:
-    #: each row's line of the JSON report, and ``(question_id, flags)`` of each question
-    #: whose rows the chunk holds.
-    lines: list[str] = field(default_factory=list)
+    #: Filled by a rendering worker (:func:`goldenlens.jobs.score_files.render_chunk`) only,
+    #: which leaves the four lists above empty: the rows' lines of the JSON report as the
+    #: report writes them, ``(question_id, flags)`` of each question whose rows the chunk
+    #: holds, the scores as columns for the means, and the number of rows.
+    text: str = ""
     golden_flags: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    columns: ScoreColumns = field(default_factory=dict)
+    rendered_rows: int = 0
+
+    @property
+    def row_count(self) -> int:
+        return len(self.keys) or self.rendered_rows
 
 
 @dataclass(frozen=True)
@@ -69,26 +91,45 @@ class ScoreOptions:
 
 def score_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresholds) -> ScoredChunk:
     """Score ``rows`` (pure; runs in a worker process or in this one)."""
+    scorer, scored, flagged = row_scores(rows, multiset, thresholds)
+    out = ScoredChunk()
+    flags = out.flags
+    for (question_id, pipeline, _response, _answer, fact), values, row_flags in zip(
+        rows, scored, flagged, strict=True
+    ):
+        out.keys.append((question_id, pipeline))
+        if values[_EXACT] is None or values[_QUASI] is None:
+            out.reasons.extend(
+                (question_id, pipeline, name, reason) for name, reason in scorer.reasons(fact).items()
+            )
+        flags.extend((question_id, pipeline, flag.value) for flag in row_flags)
+    out.values.extend(scored)
+    return out
+
+
+def row_scores(
+    rows: Sequence[RowText], multiset: bool, thresholds: FlagThresholds
+) -> tuple[LexicalScorer, list[tuple[float | None, ...]], list[list[Flag]]]:
+    """Each row's seven values (:data:`LEXICAL_SCORE_NAMES` order) and flags, and the scorer
+    that knows why a value is not scored (:meth:`LexicalScorer.reasons`)."""
     # A scorer per chunk prepares each golden answer and fact once: the rows of a question are
     # adjacent, so caching across chunks would save little and keep every answer in memory.
     scorer = LexicalScorer(multiset=multiset)
-    out = ScoredChunk()
-    in_order = itemgetter(*LEXICAL_SCORE_NAMES)
-    for question_id, pipeline, response, answer, fact in rows:
-        result = scorer.score(response, answer, fact, with_alignment=False)
-        scores = result.scores
-        out.keys.append((question_id, pipeline))
-        out.values.append(in_order(scores))
-        if result.reasons:
-            out.reasons.extend(
-                (question_id, pipeline, name, reason)
-                for name, reason in result.reasons.items()
-                if scores[name] is None
-            )
-        out.flags.extend(
-            (question_id, pipeline, flag.value) for flag in response_flags(response, scores, thresholds)
+    scored = batch_values(scorer, [(response, answer, fact) for _q, _p, response, answer, fact in rows])
+    refused = refusals([row[2] for row in rows])
+    flagged = [
+        flags_from_values(
+            values[_EXACT],
+            values[_QUASI],
+            values[_RECALL],
+            values[_PRECISION],
+            thresholds,
+            empty=not row[2].strip(),
+            refusal=refusal,
         )
-    return out
+        for row, values, refusal in zip(rows, scored, refused, strict=True)
+    ]
+    return scorer, scored, flagged
 
 
 def workers_for(rows: int) -> int:
@@ -141,6 +182,7 @@ def _worker_start() -> None:
     # SIGTERM ends a worker at once, whatever handler the parent had when it forked this one.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent()
+    settle_worker()
 
 
 def _end_with_parent() -> None:

@@ -1,0 +1,71 @@
+"""The lexical scores of a batch of responses at once: what
+:meth:`~goldenlens.core.lexical.LexicalScorer.values` gives row by row, with the text work done
+once per batch.
+
+FMEval's normalisation is a few string operations (lower-case, delete punctuation, split on
+spaces, drop articles, join). Run on one response they cost more in Python call overhead than
+in work. Here a batch's stripped responses are joined, with a separator that stays a piece of
+its own, and the joined text is lower-cased, cleared of punctuation and split in one call
+each, so the loops run in C over one long string. Each response's normalised text and word
+set are then a slice of the kept pieces, and the scores come from
+:meth:`~goldenlens.core.lexical.LexicalScorer.values_normalised`, the same code the row-by-row
+path runs.
+
+This is used only where it is exact: ASCII text (lower-casing and punctuation are then
+per-character) in set counting. Anything else, including a batch where a response holds the
+separator itself, is scored row by row. A property test holds the two paths equal.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from itertools import filterfalse
+from typing import Final
+
+from goldenlens.core.lexical import LexicalScorer
+from goldenlens.core.normalise import ARTICLES
+
+#: Joins two responses: a piece of its own once split on spaces, and neither whitespace,
+#: punctuation nor an article, so normalisation keeps it as it is.
+_MARK: Final = "\x01"
+_JOIN: Final = f" {_MARK} "
+_PUNCTUATION: Final = string.punctuation.encode("ascii")
+_is_dropped = frozenset({"", *ARTICLES}).__contains__
+
+#: ``(response, answer, fact)``
+BatchRow = tuple[str, str, str]
+
+
+def batch_values(scorer: LexicalScorer, rows: Sequence[BatchRow]) -> list[tuple[float | None, ...]]:
+    """:meth:`LexicalScorer.values` of each row, in order."""
+    if not rows:
+        return []
+    stripped = [response.strip() for response, _answer, _fact in rows]
+    joined = _JOIN.join(stripped)
+    if scorer.multiset or not joined.isascii() or joined.count(_MARK) != len(rows) - 1:
+        return [scorer.values(response, answer, fact) for response, answer, fact in rows]
+    kept = joined.lower().encode("ascii").translate(None, _PUNCTUATION).decode("ascii")
+    values_of = scorer.values_normalised
+    out: list[tuple[float | None, ...]] = []
+    own_texts = kept.split(_JOIN)
+    for (response, answer, fact), own_stripped, own_kept in zip(rows, stripped, own_texts, strict=True):
+        pieces = list(filterfalse(_is_dropped, own_kept.split(" ")))
+        normalised = " ".join(pieces)
+        out.append(
+            values_of(response, own_stripped, normalised, piece_words(pieces), answer=answer, fact=fact)
+        )
+    return out
+
+
+def piece_words(pieces: list[str]) -> set[str]:
+    """``set(" ".join(pieces).split())`` without splitting the joined text again: a piece is a
+    word as it is unless it holds other whitespace (a line break or a tab: FMEval splits at
+    spaces only, so ``"the\\ncat"`` is one piece and its article stays), and only those few
+    pieces are split. ``str.isprintable`` refuses every whitespace character but the space,
+    which no piece holds."""
+    words = set(pieces)
+    for piece in filterfalse(str.isprintable, pieces):
+        words.discard(piece)
+        words.update(piece.split())
+    return words
