@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from goldenlens.core.golden_diff import (
@@ -22,7 +24,7 @@ Q3 = GoldenItem("q3", "Which segment grew?", "AWS grew 12 percent.", "AWS", "", 
 # (before, after, expected added ids, removed ids, {changed id: [(field, before, after)]})
 CASES = [
     ("identical", [Q1, Q2], [Q1, Q2], [], [], {}),
-    ("moved rows are no change", [Q1, Q2], [GoldenItem(**{**vars(Q2), "source_row": 9}), Q1], [], [], {}),
+    ("moved rows are no change", [Q1, Q2], [replace(Q2, source_row=9), Q1], [], [], {}),
     ("one row added at the end", [Q1], [Q1, Q2], ["q2"], [], {}),
     ("one row removed", [Q1, Q2, Q3], [Q1, Q3], [], ["q2"], {}),
     (

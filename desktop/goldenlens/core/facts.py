@@ -34,7 +34,7 @@ def fact_operator(fact: str) -> str:
     return "AND" if has_and else "single"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FactPartMatch:
     """One fact part found in the response, with its span in the original response text."""
 
@@ -43,7 +43,7 @@ class FactPartMatch:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FactResult:
     """Both Factual Knowledge scores and where the fact matched.
 

@@ -53,7 +53,7 @@ class WordKind(StrEnum):
     MISSED = "missed"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WordSpan:
     """One counted word occurrence: ``text[start:end]`` in the original string."""
 
@@ -93,7 +93,7 @@ class Alignment:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class QAScores:
     f1: float
     precision: float
@@ -103,7 +103,7 @@ class QAScores:
     target_index: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LexicalResult:
     """All seven lexical scores for one response, the fact match and the alignment.
 

@@ -23,7 +23,7 @@ class Severity(StrEnum):
     INFO = "info"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with an input, located as the analyst sees it in Excel.
 
@@ -73,7 +73,7 @@ class InputError(Exception):
         self.others = others
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GoldenItem:
     """One golden question with its ideal answer and minimal fact.
 
@@ -89,7 +89,7 @@ class GoldenItem:
     source_row: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PipelineResponse:
     """One pipeline's response to one golden question, with its retrieved contexts."""
 
@@ -137,7 +137,7 @@ class ScoreStatus(StrEnum):
     NOT_SCORED = "not_scored"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoreRecord:
     """One stored score of one metric for one (question, pipeline).
 

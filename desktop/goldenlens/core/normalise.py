@@ -64,7 +64,7 @@ def word_set(text: str) -> frozenset[str]:
     return normalised_words(text.strip())[1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     """A counted word: its normalised form and the span ``[start, end)`` in the original text.
 

@@ -45,8 +45,7 @@ class ScoredRow:
     def scores(self) -> dict[str, float | None]:
         """The effective lexical scores: the reviewer's overrides applied, ``None`` where not
         scored and not overridden (``result.reasons`` says why)."""
-        lexical = {m: o.value for m, o in self.overrides.items() if m in LEXICAL_SCORE_NAMES}
-        return {**self.result.scores, **lexical} if lexical else self.result.scores
+        return effective_scores(self.result.scores, self.overrides)
 
     @cached_property
     def explained(self) -> LexicalResult:
@@ -56,6 +55,15 @@ class ScoredRow:
 
     def is_overridden(self, metric: str) -> bool:
         return metric in self.overrides
+
+
+def effective_scores(
+    scores: dict[str, float | None], overrides: Mapping[str, AppliedOverride]
+) -> dict[str, float | None]:
+    """``scores`` with the reviewer's lexical overrides in force applied (``scores`` itself when
+    there are none)."""
+    lexical = {m: o.value for m, o in overrides.items() if m in LEXICAL_SCORE_NAMES}
+    return {**scores, **lexical} if lexical else scores
 
 
 def row_from_scores(
@@ -206,10 +214,17 @@ def _mean(total: float, scored: int, rows: int) -> float | None:
 def override_counts(rows: Iterable[ScoredRow], pipelines: Sequence[str]) -> dict[str, dict[str, int]]:
     """Overridden values per pipeline and metric; every pipeline appears, metrics only when
     overridden at least once."""
+    return count_overrides(((r.response.pipeline, r.overrides) for r in rows), pipelines)
+
+
+def count_overrides(
+    rows: Iterable[tuple[str, Mapping[str, AppliedOverride]]], pipelines: Sequence[str]
+) -> dict[str, dict[str, int]]:
+    """:func:`override_counts` of ``(pipeline, overrides in force)`` per row."""
     counts: dict[str, dict[str, int]] = {p: {} for p in pipelines}
-    for r in rows:
-        target = counts.setdefault(r.response.pipeline, {})
-        for metric in r.overrides:
+    for pipeline, overrides in rows:
+        target = counts.setdefault(pipeline, {})
+        for metric in overrides:
             target[metric] = target.get(metric, 0) + 1
     return counts
 

@@ -32,7 +32,7 @@ def effective_value(value: float | None, passed: bool | None) -> float | None:
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AppliedOverride:
     """A reviewer's override in force on one score of one (question, pipeline).
 
@@ -59,7 +59,7 @@ class AppliedOverride:
         return f"Overridden by {who} on {when} UTC{why}. Original {was}, now {self.value:.3f}{verdict}."
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class QuestionReview:
     """The review state of one golden question (``unreviewed`` when nobody reviewed it)."""
 

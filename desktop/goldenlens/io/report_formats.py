@@ -77,22 +77,47 @@ def report_rows(report: Report, judge: JudgeScores | None = None) -> list[dict[s
 
 
 def iter_report_rows(report: Report, judge: JudgeScores | None = None) -> Iterator[dict[str, Any]]:
-    """One dict per (question, pipeline) (:func:`row_fields`); with ``judge``, also
-    ``judge``/``judge_status``/``judge_reasons`` per row."""
+    """One dict per (question, pipeline) (:func:`report_row_fields`)."""
     metrics = judge_metric_names(judge) if judge else []
     for row in report.rows:
-        fields = row_fields(
-            row.item.id,
-            row.response.pipeline,
+        yield report_row_fields(
+            row.key,
             row.scores,
-            reasons=row.result.reasons,
-            flags=[flag.value for flag in row.flags],
+            row.result.reasons,
+            row.flags,
             review=report.review(row.item.id),
             overrides=row.overrides,
+            judge=judge,
+            judge_metrics=metrics,
         )
-        if judge:
-            fields |= _judge_fields(row.key, judge, metrics)
-        yield fields
+
+
+def report_row_fields(
+    key: tuple[str, str],
+    scores: Mapping[str, float | None],
+    reasons: Mapping[str, str],
+    flags: Sequence[Flag],
+    *,
+    review: QuestionReview,
+    overrides: Mapping[str, AppliedOverride],
+    judge: JudgeScores | None = None,
+    judge_metrics: Sequence[str] = (),
+) -> dict[str, Any]:
+    """A report row: :func:`row_fields` of the effective ``scores``; with ``judge``, also
+    ``judge``/``judge_status``/``judge_reasons`` of ``judge_metrics``
+    (:func:`judge_metric_names` of ``judge``, worked out once per report)."""
+    fields = row_fields(
+        key[0],
+        key[1],
+        scores,
+        reasons=reasons,
+        flags=[flag.value for flag in flags],
+        review=review,
+        overrides=overrides,
+    )
+    if judge:
+        fields |= _judge_fields(key, judge, judge_metrics)
+    return fields
 
 
 _SCORED, _NOT_SCORED = ScoreStatus.SCORED.value, ScoreStatus.NOT_SCORED.value
@@ -174,6 +199,29 @@ def fresh_row_json(
     )
 
 
+def fresh_rows_json(
+    rows: Iterable[tuple[str, str, Sequence[float | None], Sequence[str], Mapping[str, str]]],
+) -> list[str]:
+    """:func:`fresh_row_json` of each ``(question_id, pipeline, values, flags, reasons)``: the
+    lines of a chunk of rows, with the template and the flag lists looked up once per chunk."""
+    template = _fresh_row_template()
+    flag_lists: dict[tuple[str, ...], str] = {}
+    isfinite = math.isfinite
+    lines: list[str] = []
+    for question_id, pipeline, values, flags, reasons in rows:
+        if None in values or not all(map(isfinite, cast(Sequence[float], values))):
+            lines.append(fresh_row_json(question_id, pipeline, values, flags=flags, reasons=reasons))
+            continue
+        key = tuple(flags)
+        flag_list = flag_lists.get(key)
+        if flag_list is None:
+            flag_list = flag_lists[key] = _flags_json(key)
+        lines.append(
+            template % (encode_basestring(question_id), encode_basestring(pipeline), *values, flag_list)
+        )
+    return lines
+
+
 @cache
 def _flags_json(flags: tuple[str, ...]) -> str:
     """A row's flag list as JSON (few distinct lists occur: each is encoded once)."""
@@ -234,10 +282,14 @@ def report_to_dict(report: Report, judge: JudgeScores | None = None) -> dict[str
     return {**head, "rows": report_rows(report, judge), **tail}
 
 
+def report_head(judge: JudgeScores | None) -> dict[str, Any]:
+    """The JSON report's entries before ``rows``."""
+    return {"judge_signatures": judge_signatures(judge)} if judge else {}
+
+
 def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The JSON report's entries before and after ``rows``."""
-    head: dict[str, Any] = {"judge_signatures": judge_signatures(judge)} if judge else {}
-    return head, report_tail(
+    return report_head(judge), report_tail(
         report.golden,
         summary=report.summary(),
         overridden=report.override_counts(),

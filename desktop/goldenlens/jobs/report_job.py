@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection
-from dataclasses import replace
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 from goldenlens.core.flags import Flag, FlagThresholds
@@ -12,13 +13,29 @@ from goldenlens.core.lexical import (
     F1_SCORE,
     LEXICAL_SCORE_NAMES,
 )
-from goldenlens.core.model import ScoreRecord, ScoreStatus
-from goldenlens.core.report import Report, ScoredRow, row_from_scores
+from goldenlens.core.model import GoldenItem, ScoreRecord, ScoreStatus
+from goldenlens.core.report import (
+    Report,
+    ScoredRow,
+    count_overrides,
+    effective_scores,
+    row_from_scores,
+    summarise_values,
+)
 from goldenlens.core.review import AppliedOverride, QuestionReview
 from goldenlens.core.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.core.signature import Signature
 from goldenlens.io.golden_writer import write_golden_workbook
-from goldenlens.io.report_formats import JudgeScores
+from goldenlens.io.report_formats import (
+    JudgeScores,
+    fresh_row_json,
+    judge_metric_names,
+    report_head,
+    report_row_fields,
+    report_tail,
+    row_json,
+    write_json_document,
+)
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.golden_versions import golden_change_log, run_version_label
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
@@ -117,25 +134,63 @@ def report_reviews(store: ProjectStore) -> dict[str, QuestionReview]:
     }
 
 
-def build_report(
+@dataclass(frozen=True)
+class StoredRun:
+    """A lexical run as its reports read it from the project: every row's stored values, the
+    reasons of those not scored, its flags and the reviewer's overrides in force, by ``(question
+    id, pipeline)``; plus the golden items, signatures and run settings. No response text: only
+    some reports need it (:func:`build_report` reads it; the JSON report does not)."""
+
+    run_id: int
+    items: tuple[GoldenItem, ...]
+    pipelines: tuple[str, ...]
+    row_of: dict[tuple[str, str], int]
+    columns: dict[str, list[float | None]]
+    reasons: dict[tuple[str, str, str], str]
+    params: dict[str, object]
+    signatures: dict[str, Signature]
+    response_flags: dict[tuple[str, str], list[Flag]]
+    golden_flags: dict[str, tuple[Flag, ...]]
+    overrides: dict[tuple[str, str], dict[str, AppliedOverride]]
+    thresholds: FlagThresholds
+    reviews: dict[str, QuestionReview]
+    golden_version: str
+
+    def has(self, question_id: str, pipeline: str) -> bool:
+        """Whether the run scored this row of a golden question."""
+        return (question_id, pipeline) in self.row_of and question_id in self._golden_ids
+
+    @cached_property
+    def _golden_ids(self) -> frozenset[str]:
+        return frozenset(item.id for item in self.items)
+
+    def row(self, key: tuple[str, str]) -> tuple[dict[str, float | None], dict[str, str], tuple[Flag, ...]]:
+        """The row's seven stored values (``None``: not scored), why those are not scored, and
+        its flags."""
+        n = self.row_of[key]
+        scores = {name: self.columns[name][n] for name in LEXICAL_SCORE_NAMES}
+        why = {
+            name: self.reasons.get((*key, name), "") for name in LEXICAL_SCORE_NAMES if scores[name] is None
+        }
+        return scores, why, tuple(self.response_flags.get(key, ()))
+
+
+def load_stored_run(
     store: ProjectStore, run_id: int | None = None, *, judge_run_id: int | None = None
-) -> Report:
-    """The report of ``run_id`` (default: the latest finished lexical run) from stored values,
-    with the reviewer's overrides applied (lexical and judge metrics; judge originals from
-    ``judge_run_id``, default the newest judge run) and each question's review state."""
+) -> StoredRun:
+    """:class:`StoredRun` of ``run_id`` (default: the latest finished lexical run; raises
+    :class:`NoScoresError` when there is none), with the overrides of lexical and judge metrics
+    (judge originals from ``judge_run_id``, default the newest judge run)."""
     if run_id is None:
         run = store.runs.latest(LEXICAL_RUN, finished_only=True)
         if run is None:
             raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
         run_id = run.id
     run_info = store.runs.get(run_id)
-    items = store.golden.items()
-    by_id = {item.id: item for item in items}
-    pipelines = store.responses.pipelines()
+    items = tuple(store.golden.items())
     # Plain numbers, one query per metric: no record objects, signatures once per metric.
     keys, columns = store.results.score_columns(run_id, LEXICAL_SCORE_NAMES)
     row_of = {key: n for n, key in enumerate(keys)}
-    reasons = store.results.score_reasons(run_id, LEXICAL_SCORE_NAMES)
     stored_signatures = store.results.signatures(run_id)
     signatures = {  # in score order, as a report scored without a project lists them
         metric: Signature.from_json(stored_signatures[metric])
@@ -143,7 +198,6 @@ def build_report(
         if metric in stored_signatures
     }
     f1 = signatures.get(F1_SCORE)
-    params: dict[str, object] = dict(f1.params) if f1 is not None else {}
     response_flags: dict[tuple[str, str], list[Flag]] = defaultdict(list)
     row_flags: dict[str, list[Flag]] = defaultdict(list)
     for question_id, pipeline, flag in store.results.flags(run_id):
@@ -157,40 +211,117 @@ def build_report(
         column = columns.get(metric)
         return None if n is None or column is None else column[n]
 
-    overrides = _applied_overrides(store, stored, judge_run_id)
+    thresholds = FlagThresholds()
+    if run_info is not None and isinstance(run_info.params.get("thresholds"), dict):
+        thresholds = FlagThresholds(**run_info.params["thresholds"])
+    return StoredRun(
+        run_id=run_id,
+        items=items,
+        pipelines=tuple(store.responses.pipelines()),
+        row_of=row_of,
+        columns=columns,
+        reasons=store.results.score_reasons(run_id, LEXICAL_SCORE_NAMES),
+        params=dict(f1.params) if f1 is not None else {},
+        signatures=signatures,
+        response_flags=dict(response_flags),
+        golden_flags={item.id: tuple(row_flags.get(item.id, ())) for item in items},
+        overrides=dict(_applied_overrides(store, stored, judge_run_id)),
+        thresholds=thresholds,
+        reviews=report_reviews(store),
+        golden_version=run_version_label(store, run_id),
+    )
+
+
+def build_report(
+    store: ProjectStore, run_id: int | None = None, *, judge_run_id: int | None = None
+) -> Report:
+    """The report of ``run_id`` (default: the latest finished lexical run) from stored values,
+    with the reviewer's overrides applied (lexical and judge metrics; judge originals from
+    ``judge_run_id``, default the newest judge run) and each question's review state."""
+    run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
+    by_id = {item.id: item for item in run.items}
     rows: list[ScoredRow] = []
     for response in store.responses.all():
         key = (response.question_id, response.pipeline)
-        n = row_of.get(key)
-        if n is None or response.question_id not in by_id:
+        if not run.has(*key):
             continue
-        scores = {name: columns[name][n] for name in LEXICAL_SCORE_NAMES}
-        why = {name: reasons.get((*key, name), "") for name in LEXICAL_SCORE_NAMES if scores[name] is None}
+        scores, why, flags = run.row(key)
         rows.append(
             row_from_scores(
                 by_id[response.question_id],
                 response,
                 scores,
                 reasons=why,
-                params=params,
-                flags=tuple(response_flags.get(key, ())),
-                overrides=overrides.get(key, {}),
+                params=run.params,
+                flags=flags,
+                overrides=run.overrides.get(key, {}),
             )
         )
-    thresholds = FlagThresholds()
-    if run_info is not None and isinstance(run_info.params.get("thresholds"), dict):
-        thresholds = FlagThresholds(**run_info.params["thresholds"])
     return Report(
-        golden=tuple(items),
-        pipelines=tuple(pipelines),
+        golden=run.items,
+        pipelines=run.pipelines,
         rows=tuple(rows),
-        golden_flags={item.id: tuple(row_flags.get(item.id, ())) for item in items},
+        golden_flags=run.golden_flags,
         problems=tuple(store.responses.problems()),
-        signatures=signatures,
-        thresholds=thresholds,
-        reviews=report_reviews(store),
-        golden_version=run_version_label(store, run_id),
+        signatures=run.signatures,
+        thresholds=run.thresholds,
+        reviews=run.reviews,
+        golden_version=run.golden_version,
     )
+
+
+def write_stored_json(
+    store: ProjectStore, out: Path, run_id: int | None = None, *, judge_run_id: int | None = None
+) -> int:
+    """The JSON report of a run straight from the project, row by row (what
+    :func:`~goldenlens.io.report_formats.write_report_json` writes for :func:`build_report`,
+    byte for byte, without reading the response texts or holding a row object per response:
+    a 200,000-response project's report stays far below the memory a :class:`Report` takes).
+    Returns the number of rows written."""
+    run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
+    judge = judge_scores(store, judge_run_id)
+    metrics = judge_metric_names(judge) if judge else []
+    keys = [key for key in store.responses.row_keys() if run.has(*key)]
+    values: list[tuple[str, list[float | None]]] = []
+    overridden: list[tuple[str, dict[str, AppliedOverride]]] = []
+
+    def lines() -> Iterator[str]:
+        for key in keys:
+            scores, why, flags = run.row(key)
+            overrides = run.overrides.get(key, {})
+            effective = effective_scores(scores, overrides)
+            values.append((key[1], [effective[name] for name in LEXICAL_SCORE_NAMES]))
+            if overrides:
+                overridden.append((key[1], overrides))
+            elif not judge and key[0] not in run.reviews:  # the usual row: from the template
+                yield fresh_row_json(*key, values[-1][1], flags=[flag.value for flag in flags], reasons=why)
+                continue
+            review = run.reviews.get(key[0]) or QuestionReview()
+            fields = report_row_fields(
+                key,
+                effective,
+                why,
+                flags,
+                review=review,
+                overrides=overrides,
+                judge=judge,
+                judge_metrics=metrics,
+            )
+            yield row_json(fields)
+
+    def tail() -> dict[str, object]:
+        return report_tail(
+            run.items,
+            summary=summarise_values(values, run.pipelines),
+            overridden=count_overrides(overridden, run.pipelines),
+            review=lambda question_id: run.reviews.get(question_id) or QuestionReview(),
+            golden_flags=run.golden_flags,
+            signatures=run.signatures,
+            problems=tuple(store.responses.problems()),
+        )
+
+    write_json_document(out, report_head(judge), lines(), tail)
+    return len(keys)
 
 
 def report_sources(store: ProjectStore) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter, le
 from pathlib import Path
 
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
@@ -32,7 +33,7 @@ from goldenlens.core.report import (
 )
 from goldenlens.core.review import QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
-from goldenlens.io.report_formats import ROW_SEPARATOR, fresh_row_json, report_tail, write_json_document
+from goldenlens.io.report_formats import ROW_SEPARATOR, fresh_rows_json, report_tail, write_json_document
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.read_inputs import read_inputs
 from goldenlens.jobs.score_rows import (
@@ -62,17 +63,19 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
     Flags are listed by name, as a project lists them, so both paths write the same report.
     """
     scorer, scored, flagged = row_scores(rows, multiset, thresholds)
-    lines: list[str] = []
+    lines = fresh_rows_json(
+        (
+            row[0],
+            row[1],
+            values,
+            sorted(row_flags) if len(row_flags) > 1 else row_flags,
+            scorer.reasons(row[4]),
+        )
+        for row, values, row_flags in zip(rows, scored, flagged, strict=True)
+    )
     found: dict[str, list[float]] = {}
     texts: dict[str, tuple[str, str]] = {}
-    for (question_id, pipeline, _response, answer, fact), values, row_flags in zip(
-        rows, scored, flagged, strict=True
-    ):
-        lines.append(
-            fresh_row_json(
-                question_id, pipeline, values, flags=sorted(row_flags), reasons=scorer.reasons(fact)
-            )
-        )
+    for (question_id, _pipeline, _response, answer, fact), values in zip(rows, scored, strict=True):
         if question_id not in texts:
             texts[question_id] = (answer, fact)
             found[question_id] = []
@@ -290,4 +293,7 @@ def _in_report_order(
     """Golden position, then pipeline position: the order a project lists its responses in."""
     position = {item.id: n for n, item in enumerate(items)}
     column = {name: n for n, name in enumerate(pipelines)}
-    return sorted(responses, key=lambda r: (position[r.question_id], column[r.pipeline]))
+    keys = [(position[r.question_id], column[r.pipeline]) for r in responses]
+    if all(map(le, keys, keys[1:])):  # the usual file: already in this order
+        return list(responses)
+    return [response for _key, response in sorted(zip(keys, responses, strict=True), key=itemgetter(0))]

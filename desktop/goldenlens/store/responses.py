@@ -106,6 +106,16 @@ class ResponseRepository(Repository):
         )
         return [_response(row) for row in rows]
 
+    def row_keys(self) -> list[tuple[str, str]]:
+        """``(question_id, pipeline)`` of every response, in the order of :meth:`all`, without
+        the texts (a report that needs no response text reads only these)."""
+        rows = self._fetch(
+            "SELECT r.question_id, r.pipeline FROM responses AS r"
+            " JOIN golden_items AS g ON g.id = r.question_id JOIN pipelines AS p ON p.name = r.pipeline"
+            " ORDER BY g.position, p.position"
+        )
+        return [(row[0], row[1]) for row in rows]
+
     def of_question(self, question_id: str) -> list[PipelineResponse]:
         """The responses to one question, in pipeline order (an index look-up: an edit on the
         GUI thread reads only its question, however large the project)."""

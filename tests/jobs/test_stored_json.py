@@ -1,0 +1,79 @@
+"""The JSON report written straight from a project (``write_stored_json``, what ``goldenlens
+score --project`` and ``goldenlens report -o .json`` write) is byte for byte the JSON of the full
+:class:`Report` (``build_report`` + ``write_report_json``), on a project that has everything a
+report carries: reviewer overrides of lexical and judge metrics, review states and notes, a judge
+run with scored and not-scored rows, flags, and not-scored Factual Knowledge.
+
+The two share no row code: one walks the stored columns by key without reading a response text,
+the other builds a row object per response; the comparison is what holds them together.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, F1_SCORE
+from goldenlens.core.model import ScoreRecord, ScoreStatus
+from goldenlens.core.run_kinds import JUDGE_RUN
+from goldenlens.core.signature import Signature
+from goldenlens.io.report_formats import write_report_json
+from goldenlens.jobs import curation
+from goldenlens.jobs.report_job import build_report, judge_scores, write_stored_json
+from goldenlens.jobs.sample_project import ensure_sample_project
+from goldenlens.store.project import ProjectStore
+
+FAITHFULNESS = Signature("faithfulness", "1", {"judge_model": "m.gguf"})
+
+
+def _both(store: ProjectStore, folder: Path) -> tuple[str, str]:
+    stored, full = folder / "stored.json", folder / "full.json"
+    rows = write_stored_json(store, stored)
+    write_report_json(build_report(store), full, judge_scores(store))
+    assert rows == len(json.loads(full.read_text(encoding="utf-8"))["rows"])
+    return stored.read_text(encoding="utf-8"), full.read_text(encoding="utf-8")
+
+
+def test_a_fresh_sample_project(tmp_path: Path) -> None:
+    with ProjectStore.open(ensure_sample_project(tmp_path / "p.goldenlens")) as store:
+        stored, full = _both(store, tmp_path)
+    assert stored == full
+    assert len(json.loads(stored)["rows"]) == 30
+
+
+def test_with_overrides_reviews_and_a_judge_run(tmp_path: Path) -> None:
+    with ProjectStore.open(ensure_sample_project(tmp_path / "p.goldenlens")) as store:
+        run_id = store.runs.start(JUDGE_RUN, {"metrics": ["faithfulness"]}, 3)
+        store.results.save(
+            run_id,
+            [
+                ScoreRecord("q01", "Pipeline1", "faithfulness", 0.5, FAITHFULNESS.to_json()),
+                ScoreRecord(
+                    "q01",
+                    "Pipeline2",
+                    "faithfulness",
+                    None,
+                    FAITHFULNESS.to_json(),
+                    status=ScoreStatus.NOT_SCORED,
+                    reason="no contexts",
+                ),
+            ],
+        )
+        store.runs.finish(run_id)
+        for question_id, pipeline, metric, value in [
+            ("q02", "Pipeline2", FACTUAL_KNOWLEDGE, 1.0),
+            ("q10", "Pipeline1", F1_SCORE, 0.75),
+            ("q01", "Pipeline2", "faithfulness", 1.0),
+        ]:
+            curation.set_override(
+                store, question_id, pipeline, metric, value=value, passed=None, note="checked", reviewer="Ana"
+            )
+        curation.set_review(store, "q02", "accepted", "figure checked", reviewer="Ana")
+        curation.set_review(store, "q05", "needs_curation", "fact misses the segment", reviewer="Bo")
+        stored, full = _both(store, tmp_path)
+    assert stored == full
+    report = json.loads(stored)
+    assert report["overridden_total"] == 3
+    assert report["reviews"]["q05"]["status"] == "needs_curation"
+    row = next(r for r in report["rows"] if (r["question_id"], r["pipeline"]) == ("q01", "Pipeline2"))
+    assert row["judge"]["faithfulness"] == 1.0
