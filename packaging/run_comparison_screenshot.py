@@ -48,7 +48,9 @@ def _spin(seconds: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "resources" / "screenshots")
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parents[1] / "resources" / "screenshots"
+    )
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     scratch = Path(tempfile.mkdtemp(prefix="goldenlens-runs-shot-"))

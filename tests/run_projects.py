@@ -13,12 +13,11 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from tests.fmeval_reference import all_scores
-
 from goldenlens.io.sample import sample_dir
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.score_job import score_project
 from goldenlens.store.project import ProjectStore
+from tests.fmeval_reference import all_scores
 
 #: ``(question_id, pipeline) -> response`` of run 2: q01/Pipeline2 names the CEO in full (F1
 #: up), q02/Pipeline1 gives up (every score down), q04/Pipeline3 drops the number (FK down).

@@ -61,9 +61,22 @@ def test_runs_prints_a_table(project: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "Runs: 2"
-    assert lines[1].split() == ["run", "kind", "started", "finished", "status", "rows", "options", "golden", "fingerprint"]
+    assert lines[1].split() == [
+        "run",
+        "kind",
+        "started",
+        "finished",
+        "status",
+        "rows",
+        "options",
+        "golden",
+        "fingerprint",
+    ]
     row1 = next(line for line in lines if line.startswith("1 "))
-    assert "lexical" in row1 and "finished" in row1 and " 30 " in row1 and " v1 " in row1
+    assert "lexical" in row1
+    assert "finished" in row1
+    assert " 30 " in row1
+    assert " v1 " in row1
 
 
 def test_runs_json_schema(project: Path) -> None:
@@ -74,8 +87,10 @@ def test_runs_json_schema(project: Path) -> None:
     assert [run["id"] for run in data["runs"]] == [1, 2]
     for run in data["runs"]:
         assert set(run) == RUN_KEYS
-        assert len(run["fingerprint"]) == 64 and run["fingerprint"].startswith(run["fingerprint_short"])
-        assert run["golden_version"] == "v1" and run["golden_version_number"] == 1
+        assert len(run["fingerprint"]) == 64
+        assert run["fingerprint"].startswith(run["fingerprint_short"])
+        assert run["golden_version"] == "v1"
+        assert run["golden_version_number"] == 1
         assert run["options"]["multiset"] is False
     assert data["runs"][0]["fingerprint"] != data["runs"][1]["fingerprint"]
 
@@ -103,10 +118,21 @@ def test_compare_json_file(project: Path, tmp_path: Path) -> None:
     assert (data["base"]["id"], data["head"]["id"]) == (1, 2)
     assert {"counts", "summary", "cells", "only_in_base", "only_in_head", "notes", "metrics"} <= set(data)
     assert len(data["cells"]) == 210
-    cell = next(c for c in data["cells"] if (c["question_id"], c["pipeline"], c["metric"]) == ("q01", "Pipeline2", "f1_score"))
-    assert cell["change"] == "improved" and cell["after"] == pytest.approx(1.0)
-    summary = next(s for s in data["summary"] if (s["pipeline"], s["metric"]) == ("Pipeline3", "factual_knowledge"))
-    assert (summary["regressed"], summary["paired_questions"], summary["mean_change_interval"]) == (1, 10, None)
+    cell = next(
+        c
+        for c in data["cells"]
+        if (c["question_id"], c["pipeline"], c["metric"]) == ("q01", "Pipeline2", "f1_score")
+    )
+    assert cell["change"] == "improved"
+    assert cell["after"] == pytest.approx(1.0)
+    summary = next(
+        s for s in data["summary"] if (s["pipeline"], s["metric"]) == ("Pipeline3", "factual_knowledge")
+    )
+    assert (summary["regressed"], summary["paired_questions"], summary["mean_change_interval"]) == (
+        1,
+        10,
+        None,
+    )
 
 
 def test_compare_xlsx_file_read_back(project: Path, tmp_path: Path) -> None:
@@ -124,7 +150,13 @@ def test_compare_xlsx_file_read_back(project: Path, tmp_path: Path) -> None:
     assert fk[9] == pytest.approx(-0.1)
     changes = book["Changes"]
     head = [c.value for c in changes[1]]
-    assert head[:5] == ["Question", "Pipeline", "Factual knowledge before", "Factual knowledge after", "Factual knowledge change"]
+    assert head[:5] == [
+        "Question",
+        "Pipeline",
+        "Factual knowledge before",
+        "Factual knowledge after",
+        "Factual knowledge change",
+    ]
     by_key = {(r[0].value, r[1].value): r for r in changes.iter_rows(min_row=2)}
     assert len(by_key) == 30
     q02 = by_key[("q02", "Pipeline1")]
@@ -132,7 +164,8 @@ def test_compare_xlsx_file_read_back(project: Path, tmp_path: Path) -> None:
     assert q02[4].fill.fgColor.rgb == "FFFFC7CE"  # red
     q01 = by_key[("q01", "Pipeline2")]
     f1 = head.index("F1 change")
-    assert q01[f1].value == "improved" and q01[f1].fill.fgColor.rgb == "FFC6EFCE"  # green
+    assert q01[f1].value == "improved"
+    assert q01[f1].fill.fgColor.rgb == "FFC6EFCE"
     assert by_key[("q03", "Pipeline3")][f1].value == "unchanged"
 
 
@@ -143,7 +176,11 @@ def test_compare_csv_file(project: Path, tmp_path: Path) -> None:
     with out.open(encoding="utf-8-sig", newline="") as file:
         rows = list(csv.DictReader(file))
     assert len(rows) == 210
-    row = next(r for r in rows if (r["question_id"], r["pipeline"], r["metric"]) == ("q04", "Pipeline3", "factual_knowledge"))
+    row = next(
+        r
+        for r in rows
+        if (r["question_id"], r["pipeline"], r["metric"]) == ("q04", "Pipeline3", "factual_knowledge")
+    )
     assert (float(row["before"]), float(row["after"]), row["change"]) == (1.0, 0.0, "regressed")
 
 
@@ -162,7 +199,8 @@ def test_only_one_run_exits_2(tmp_path: Path) -> None:
     done = _cli("compare", str(single))
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "there is no previous run: the project has only one finished lexical run" in lines[0]
+    assert len(lines) == 1
+    assert "there is no previous run: the project has only one finished lexical run" in lines[0]
 
 
 def test_run_of_another_kind_exits_2(tmp_path: Path) -> None:
@@ -171,7 +209,8 @@ def test_run_of_another_kind_exits_2(tmp_path: Path) -> None:
     done = _cli("compare", str(old), "--base", "1", "--head", "2")
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "run 1 is a lexical run and run 2 a judge run" in lines[0]
+    assert len(lines) == 1
+    assert "run 1 is a lexical run and run 2 a judge run" in lines[0]
 
 
 def test_old_runs_list_unknown(tmp_path: Path) -> None:

@@ -51,7 +51,6 @@ HEAD = {
 }
 
 
-
 def test_each_cell_is_improved_regressed_unchanged_or_not_scored() -> None:
     comparison = compare_runs(1, BASE, 2, HEAD)
     changes = {(c.question_id, c.pipeline, c.metric): c.change for c in comparison.cells}
@@ -68,7 +67,8 @@ def test_each_cell_is_improved_regressed_unchanged_or_not_scored() -> None:
         ("q1", "B", FK): UNCHANGED,
     }
     cell = comparison.cell("q2", "A", F1)
-    assert cell is not None and (cell.before, cell.after, cell.delta) == (1.0, 0.5, -0.5)
+    assert cell is not None
+    assert (cell.before, cell.after, cell.delta) == (1.0, 0.5, -0.5)
     assert comparison.cell("q4", "A", F1).delta is None  # type: ignore[union-attr]
     assert comparison.cell("q5", "A", F1) is None
 
@@ -84,7 +84,8 @@ def test_counts_and_paired_means_per_pipeline_and_metric() -> None:
     assert a_f1.mean_change == pytest.approx((0.25 - 0.5 + 0.0) / 3)
     assert a_f1.mean_change_interval is None
     a_fk = comparison.metric_change("A", FK)
-    assert a_fk is not None and (a_fk.improved, a_fk.regressed, a_fk.unchanged, a_fk.paired) == (1, 1, 2, 4)
+    assert a_fk is not None
+    assert (a_fk.improved, a_fk.regressed, a_fk.unchanged, a_fk.paired) == (1, 1, 2, 4)
     assert a_fk.mean_change == pytest.approx(0.0)
     assert comparison.counts(F1) == {IMPROVED: 1, REGRESSED: 1, UNCHANGED: 2, NOT_SCORED: 1}
     assert comparison.counts() == {IMPROVED: 2, REGRESSED: 2, UNCHANGED: 5, NOT_SCORED: 1}
@@ -103,7 +104,13 @@ def test_what_only_one_run_holds_is_listed_and_left_out() -> None:
 
 def test_orders_given_are_kept_and_cells_go_question_by_question() -> None:
     comparison = compare_runs(
-        1, BASE, 2, HEAD, question_order=["q4", "q3", "q2", "q1"], pipeline_order=["B", "A"], metric_order=[FK, F1]
+        1,
+        BASE,
+        2,
+        HEAD,
+        question_order=["q4", "q3", "q2", "q1"],
+        pipeline_order=["B", "A"],
+        metric_order=[FK, F1],
     )
     assert comparison.questions == ("q4", "q3", "q2", "q1")
     assert comparison.pipelines == ("B", "A")
@@ -146,4 +153,6 @@ def test_means_are_exact_sums() -> None:
     keys = [(f"q{i}", "A", F1) for i in range(10)]
     comparison = compare_runs(1, dict.fromkeys(keys, 0.1), 2, dict.fromkeys(keys, 0.1))
     change = comparison.metric_change("A", F1)
-    assert change is not None and change.mean_before == 0.1 and change.mean_change == 0.0
+    assert change is not None
+    assert change.mean_before == 0.1
+    assert change.mean_change == 0.0

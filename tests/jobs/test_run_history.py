@@ -62,12 +62,16 @@ def test_runs_are_listed_with_options_fingerprint_and_golden_version(tmp_path: P
     path = two_run_project(tmp_path)
     with ProjectStore.open(path) as store:
         runs = list_runs(store)
-    assert [(r.id, r.kind, r.status, r.rows) for r in runs] == [(1, "lexical", "finished", 30), (2, "lexical", "finished", 30)]
+    assert [(r.id, r.kind, r.status, r.rows) for r in runs] == [
+        (1, "lexical", "finished", 30),
+        (2, "lexical", "finished", 30),
+    ]
     assert runs[0].fingerprint == _csv_fingerprint(sample_dir() / "responses.csv")
     assert runs[1].fingerprint == _csv_fingerprint(tmp_path / "responses-run2.csv")
     assert runs[0].fingerprint_short == runs[0].fingerprint[:12]  # type: ignore[index]
     assert [r.golden_version for r in runs] == ["v1", "v1"]  # the same golden set both times
-    assert runs[0].options["multiset"] is False and "thresholds" in runs[0].options
+    assert runs[0].options["multiset"] is False
+    assert "thresholds" in runs[0].options
     assert runs[0].options_summary.startswith("multiset=False, thresholds: ")
 
 
@@ -83,7 +87,10 @@ def test_latest_previous_and_ids_resolve_and_bad_references_say_why(tmp_path: Pa
             resolve_run(store, "newest")
     single = tmp_path / "single.goldenlens"
     score_with(single, sample_dir() / "responses.csv")
-    with ProjectStore.open(single) as store, pytest.raises(RunReferenceError, match="only one finished lexical run"):
+    with (
+        ProjectStore.open(single) as store,
+        pytest.raises(RunReferenceError, match="only one finished lexical run"),
+    ):
         resolve_run(store, "previous")
 
 
@@ -106,7 +113,8 @@ def test_two_runs_compared_cell_by_cell_against_independent_fmeval_values(tmp_pa
     assert comparison.cell("q04", "Pipeline3", FACTUAL_KNOWLEDGE).change == REGRESSED  # type: ignore[union-attr]
     assert comparison.cell("q03", "Pipeline3", F1_SCORE).change == UNCHANGED  # type: ignore[union-attr]
     p1_fk = comparison.metric_change("Pipeline1", FACTUAL_KNOWLEDGE)
-    assert p1_fk is not None and (p1_fk.improved, p1_fk.regressed, p1_fk.unchanged) == (0, 1, 9)
+    assert p1_fk is not None
+    assert (p1_fk.improved, p1_fk.regressed, p1_fk.unchanged) == (0, 1, 9)
     questions = sorted({k[0] for k in before})
     mean = lambda scores: sum(scores[(q, "Pipeline1", FACTUAL_KNOWLEDGE)] for q in questions) / 10  # noqa: E731
     assert p1_fk.mean_before == pytest.approx(mean(before))
@@ -120,14 +128,17 @@ def test_two_runs_compared_cell_by_cell_against_independent_fmeval_values(tmp_pa
 def test_questions_and_pipelines_only_in_one_run(tmp_path: Path) -> None:
     path = tmp_path / "p.goldenlens"
     score_with(path, sample_dir() / "responses.csv")
-    dropped = {(f"q{i:02d}", "Pipeline3") for i in range(1, 11)} | {("q10", p) for p in ("Pipeline1", "Pipeline2")}
+    dropped = {(f"q{i:02d}", "Pipeline3") for i in range(1, 11)} | {
+        ("q10", p) for p in ("Pipeline1", "Pipeline2")
+    }
     score_with(path, changed_responses(tmp_path / "fewer.csv", {}, drop=dropped))
     with ProjectStore.open(path) as store:
         compared = compare_project_runs(store, "1", "2")
     comparison = compared.comparison
     assert comparison.only_in_base.pipelines == ("Pipeline3",)
     assert comparison.only_in_base.questions == ("q10",)
-    assert comparison.only_in_head.pipelines == () and comparison.only_in_head.questions == ()
+    assert comparison.only_in_head.pipelines == ()
+    assert comparison.only_in_head.questions == ()
     assert comparison.pipelines == ("Pipeline1", "Pipeline2")
     assert len(comparison.cells) == 9 * 2 * 7
     assert comparison.counts() == {"improved": 0, "regressed": 0, "unchanged": 9 * 2 * 7, "not_scored": 0}
@@ -137,14 +148,20 @@ def test_runs_of_another_kind_are_refused(tmp_path: Path) -> None:
     """The format-1 fixture holds a lexical run 1 and a judge run 2 (made by the old code)."""
     path = tmp_path / "old.goldenlens"
     shutil.copyfile(FIXTURES / "format1.goldenlens", path)
-    with ProjectStore.open(path) as store, pytest.raises(RunReferenceError, match="run 1 is a lexical run and run 2 a judge run"):
+    with (
+        ProjectStore.open(path) as store,
+        pytest.raises(RunReferenceError, match="run 1 is a lexical run and run 2 a judge run"),
+    ):
         compare_project_runs(store, "1", "2")
 
 
 def test_runs_of_an_old_project_show_what_was_not_recorded_as_unknown(tmp_path: Path) -> None:
     """Format-1 runs recorded neither fingerprint nor golden version; format-3 runs record the
     fingerprint but not the version. The file is upgraded on open; nothing is guessed."""
-    for version, fingerprint in ((1, None), (3, "714150c392f46ffe14ae89a168444fe98f4777e524a3f4e37f3d82a6d5973bdc")):
+    for version, fingerprint in (
+        (1, None),
+        (3, "714150c392f46ffe14ae89a168444fe98f4777e524a3f4e37f3d82a6d5973bdc"),
+    ):
         path = tmp_path / f"format{version}.goldenlens"
         shutil.copyfile(FIXTURES / f"format{version}.goldenlens", path)
         with ProjectStore.open(path) as store:
@@ -152,7 +169,8 @@ def test_runs_of_an_old_project_show_what_was_not_recorded_as_unknown(tmp_path: 
         assert [(r.id, r.kind) for r in runs] == [(1, "lexical"), (2, "judge")]
         assert runs[0].fingerprint == fingerprint
         assert runs[0].fingerprint_short == (UNKNOWN if fingerprint is None else fingerprint[:12])
-        assert runs[1].fingerprint is None and runs[1].fingerprint_short == UNKNOWN
+        assert runs[1].fingerprint is None
+        assert runs[1].fingerprint_short == UNKNOWN
         assert [r.golden_version for r in runs] == [UNKNOWN, UNKNOWN]
         assert all(r.golden_version_number is None for r in runs)
 
@@ -184,6 +202,7 @@ def test_the_trend_has_each_runs_mean_per_pipeline_and_metric(tmp_path: Path) ->
     assert len(trend.metrics) == 7
     for (pipeline, metric), means in trend.means.items():
         expected = [
-            sum(v for k, v in scores.items() if k[1] == pipeline and k[2] == metric) / 10 for scores in (before, after)
+            sum(v for k, v in scores.items() if k[1] == pipeline and k[2] == metric) / 10
+            for scores in (before, after)
         ]
         assert means == pytest.approx(expected), (pipeline, metric)

@@ -72,7 +72,8 @@ def test_runs_listed_and_the_latest_two_compared_in_colour(qtbot: QtBot, tmp_pat
     f1_before, f1_after = before[("q01", "Pipeline2", "f1_score")], after[("q01", "Pipeline2", "f1_score")]
     assert model.data(improved) == f"{f1_before:.3f} → {f1_after:.3f} ▲"
     tip = str(model.data(improved, Qt.ItemDataRole.ToolTipRole))
-    assert f"run 1 (before): {f1_before:.3f}" in tip and f"run 2 (after): {f1_after:.3f}" in tip
+    assert f"run 1 (before): {f1_before:.3f}" in tip
+    assert f"run 2 (after): {f1_after:.3f}" in tip
 
     regressed = _index(model, "q02", "Pipeline1")
     assert model.data(regressed, CHANGE_ROLE) == "regressed"
@@ -86,7 +87,9 @@ def test_runs_listed_and_the_latest_two_compared_in_colour(qtbot: QtBot, tmp_pat
     assert model.data(plain) == f"{after[('q05', 'Pipeline1', 'f1_score')]:.3f}"
 
     text = dialog.counts_label.text()
-    assert "1 improved" in text and "2 regressed" in text and "27 unchanged" in text
+    assert "1 improved" in text
+    assert "2 regressed" in text
+    assert "27 unchanged" in text
     dialog.close()
     window.close()
 
@@ -100,13 +103,17 @@ def test_the_metric_chooser_and_the_trend_chart(qtbot: QtBot, tmp_path: Path) ->
     # q01/Pipeline2's fact was found before and after: unchanged on FK, improved on F1.
     assert model.data(_index(model, "q01", "Pipeline2"), CHANGE_ROLE) == "unchanged"
     assert model.data(_index(model, "q04", "Pipeline3"), CHANGE_ROLE) == "regressed"
-    assert "0 improved" in dialog.counts_label.text() and "2 regressed" in dialog.counts_label.text()
+    assert "0 improved" in dialog.counts_label.text()
+    assert "2 regressed" in dialog.counts_label.text()
 
     series = dialog.trend.series()
     assert list(series) == ["Pipeline1", "Pipeline2", "Pipeline3"]  # one line per pipeline
     before, after = reference_scores(), reference_scores(CHANGED_RESPONSES)
     for pipeline, means in series.items():
-        expected = [sum(v for k, v in s.items() if k[1] == pipeline and k[2] == "factual_knowledge") / 10 for s in (before, after)]
+        expected = [
+            sum(v for k, v in s.items() if k[1] == pipeline and k[2] == "factual_knowledge") / 10
+            for s in (before, after)
+        ]
         assert means == pytest.approx(expected)
     assert len(dialog.trend.plot.getPlotItem().listDataItems()) == 3
     dialog.close()

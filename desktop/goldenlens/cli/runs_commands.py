@@ -36,7 +36,10 @@ def add_runs_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     compare.add_argument("project", type=Path, help="a .goldenlens project")
     compare.add_argument(
-        "--base", default="previous", metavar="RUN", help="the run before: an id, latest or previous (default)"
+        "--base",
+        default="previous",
+        metavar="RUN",
+        help="the run before: an id, latest or previous (default)",
     )
     compare.add_argument(
         "--head", default="latest", metavar="RUN", help="the run after: an id, latest (default) or previous"
@@ -74,7 +77,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         compared = compare_project_runs(store, args.base, args.head)
     if args.output is not None:
         write_comparison(args.output, compared.as_dict(), list(compared.comparison.cells))
-        print(f"Wrote the comparison of run {compared.head.id} with run {compared.base.id} to {args.output}", file=sys.stderr)
+        print(
+            f"Wrote the comparison of run {compared.head.id} with run {compared.base.id} to {args.output}",
+            file=sys.stderr,
+        )
     else:
         print(format_comparison(compared))
     return 0
@@ -126,10 +132,22 @@ def format_comparison(compared: RunPairComparison) -> str:
     ]
     lines += [f"note: {note}" for note in compared.notes]
     for label, only in (("base", comparison.only_in_base), ("head", comparison.only_in_head)):
-        for what, names in (("questions", only.questions), ("pipelines", only.pipelines), ("metrics", only.metrics)):
+        for what, names in (
+            ("questions", only.questions),
+            ("pipelines", only.pipelines),
+            ("metrics", only.metrics),
+        ):
             if names:
                 lines.append(f"only in the {label} run ({what}): {', '.join(names)}")
-    header = ["pipeline", "metric", "improved", "regressed", "unchanged", "not scored", "mean before -> after"]
+    header = [
+        "pipeline",
+        "metric",
+        "improved",
+        "regressed",
+        "unchanged",
+        "not scored",
+        "mean before -> after",
+    ]
     rows = []
     for item in comparison.summary:
         change = "" if item.mean_change is None else f" ({item.mean_change:+.3f})"

@@ -142,7 +142,11 @@ class OnlyInOne:
     metrics: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, list[str]]:
-        return {"questions": list(self.questions), "pipelines": list(self.pipelines), "metrics": list(self.metrics)}
+        return {
+            "questions": list(self.questions),
+            "pipelines": list(self.pipelines),
+            "metrics": list(self.metrics),
+        }
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,7 @@ def compare_runs(
     The orders say how to list questions, pipelines and metrics; anything not in them follows,
     sorted. See the module docstring for what is compared and how.
     """
+
     def parts(scores: Scores) -> tuple[set[str], set[str], set[str]]:
         return {k[0] for k in scores}, {k[1] for k in scores}, {k[2] for k in scores}
 

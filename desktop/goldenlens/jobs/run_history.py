@@ -209,7 +209,7 @@ class RunPairComparison:
 
 def _notes(base: RunListing, head: RunListing) -> tuple[str, ...]:
     notes: list[str] = []
-    if base.golden_version == UNKNOWN or head.golden_version == UNKNOWN:
+    if UNKNOWN in (base.golden_version, head.golden_version):
         notes.append("the golden-set version of a run is unknown (made before runs recorded it)")
     elif base.golden_version_number != head.golden_version_number:
         notes.append(
@@ -223,7 +223,9 @@ def _notes(base: RunListing, head: RunListing) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def compare_project_runs(store: ProjectStore, base_ref: str = PREVIOUS, head_ref: str = LATEST) -> RunPairComparison:
+def compare_project_runs(
+    store: ProjectStore, base_ref: str = PREVIOUS, head_ref: str = LATEST
+) -> RunPairComparison:
     """Compare run ``head_ref`` with run ``base_ref`` (references as :func:`resolve_run`
     reads them). Raises :class:`RunReferenceError` for an unknown run or runs of two kinds."""
     base_run = resolve_run(store, base_ref)
@@ -276,7 +278,10 @@ def run_trend(store: ProjectStore, *, kind: str = LEXICAL_RUN) -> RunTrend:
         per_run.append({key: fsum(values) / len(values) for key, values in sums.items()})
     order = store.responses.pipelines()
     ordered_pipelines = (*(p for p in order if p in pipelines), *sorted(pipelines - set(order)))
-    ordered_metrics = (*(m for m in LEXICAL_SCORE_NAMES if m in metrics), *sorted(metrics - set(LEXICAL_SCORE_NAMES)))
+    ordered_metrics = (
+        *(m for m in LEXICAL_SCORE_NAMES if m in metrics),
+        *sorted(metrics - set(LEXICAL_SCORE_NAMES)),
+    )
     means = {
         (pipeline, metric): tuple(means.get((pipeline, metric)) for means in per_run)
         for pipeline in ordered_pipelines

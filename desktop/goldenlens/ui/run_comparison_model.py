@@ -30,13 +30,30 @@ IMPROVED_TEXT: Final = QColor("#006100")
 REGRESSED_BACKGROUND: Final = QColor("#FFC7CE")
 REGRESSED_TEXT: Final = QColor("#9C0006")
 _MARKS: Final = {IMPROVED: " ▲", REGRESSED: " ▼"}
-_WORDS: Final = {IMPROVED: "improved", REGRESSED: "regressed", "unchanged": "unchanged", NOT_SCORED: "not scored"}
+_WORDS: Final = {
+    IMPROVED: "improved",
+    REGRESSED: "regressed",
+    "unchanged": "unchanged",
+    NOT_SCORED: "not scored",
+}
+
+_BACKGROUNDS: Final = {IMPROVED: IMPROVED_BACKGROUND, REGRESSED: REGRESSED_BACKGROUND}
+_FOREGROUNDS: Final = {IMPROVED: IMPROVED_TEXT, REGRESSED: REGRESSED_TEXT}
 
 RUN_COLUMNS: Final = ("Run", "Kind", "Started", "Status", "Rows", "Options", "Golden version", "Fingerprint")
 
 
 def _score(value: float | None) -> str:
     return "n/s" if value is None else f"{value:.3f}"
+
+
+def _cell_text(cell: CellChange) -> str:
+    """``0.462 → 0.000 ▼`` for a change (``n/s``: not scored), the score alone when unchanged."""
+    if cell.change in _MARKS:
+        return f"{_score(cell.before)} → {_score(cell.after)}{_MARKS[cell.change]}"
+    if cell.change == NOT_SCORED:
+        return f"{_score(cell.before)} → {_score(cell.after)}"
+    return _score(cell.after)
 
 
 class RunListModel(QAbstractTableModel):
@@ -95,7 +112,7 @@ class RunListModel(QAbstractTableModel):
 
 
 class ComparisonTableModel(QAbstractTableModel):
-    """Questions × pipelines of one metric of a :class:`RunComparison`."""
+    """Questions by pipelines of one metric of a :class:`RunComparison`."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -160,22 +177,17 @@ class ComparisonTableModel(QAbstractTableModel):
         if cell is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            if cell.change in _MARKS:
-                return f"{_score(cell.before)} → {_score(cell.after)}{_MARKS[cell.change]}"
-            if cell.change == NOT_SCORED:
-                return f"{_score(cell.before)} → {_score(cell.after)}"
-            return _score(cell.after)
-        if role == CHANGE_ROLE:
-            return cell.change
-        if role == Qt.ItemDataRole.BackgroundRole:
-            return {IMPROVED: IMPROVED_BACKGROUND, REGRESSED: REGRESSED_BACKGROUND}.get(cell.change)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return {IMPROVED: IMPROVED_TEXT, REGRESSED: REGRESSED_TEXT}.get(cell.change)
+            return _cell_text(cell)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(cell)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignCenter)
-        return None
+        roles: dict[int, object] = {
+            CHANGE_ROLE: cell.change,
+            Qt.ItemDataRole.BackgroundRole: _BACKGROUNDS.get(cell.change),
+            Qt.ItemDataRole.ForegroundRole: _FOREGROUNDS.get(cell.change),
+        }
+        return roles.get(role)
 
     def _tooltip(self, cell: CellChange) -> str:
         comparison = self._comparison

@@ -47,6 +47,7 @@ from goldenlens.ui.run_trend_chart import RunTrendChart
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.workers import JobRunner
 
+
 def _mean(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
@@ -218,7 +219,10 @@ class RunsDialog(QDialog):
     def _only_text(self, compared: RunPairComparison) -> str:
         lines = []
         comparison = compared.comparison
-        for run, only in ((compared.base.id, comparison.only_in_base), (compared.head.id, comparison.only_in_head)):
+        for run, only in (
+            (compared.base.id, comparison.only_in_base),
+            (compared.head.id, comparison.only_in_head),
+        ):
             for what, names in (("questions", only.questions), ("pipelines", only.pipelines)):
                 if names:
                     lines.append(f"Only in run {run} ({what}, not compared): {', '.join(names)}")
