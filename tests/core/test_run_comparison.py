@@ -121,6 +121,12 @@ def test_orders_given_are_kept_and_cells_go_question_by_question() -> None:
     ]  # fmt: skip
 
 
+def test_paired_deltas_are_what_a_bootstrap_resamples() -> None:
+    comparison = compare_runs(1, BASE, 2, HEAD)
+    assert comparison.paired_deltas("A", F1) == pytest.approx([0.25, -0.5, 0.0])  # q4 not scored before
+    assert comparison.paired_deltas("A", FK) == pytest.approx([1.0, 0.0, -1.0, 0.0])
+
+
 def test_the_interval_hook_and_json() -> None:
     comparison = compare_runs(1, BASE, 2, HEAD).with_intervals({("A", F1): (-0.4, 0.2, 0.95)})
     data = json.loads(json.dumps(comparison.as_dict()))

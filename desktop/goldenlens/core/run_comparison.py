@@ -179,6 +179,15 @@ class RunComparison:
     def metric_change(self, pipeline: str, metric: str) -> MetricChange | None:
         return next((m for m in self.summary if m.pipeline == pipeline and m.metric == metric), None)
 
+    def paired_deltas(self, pipeline: str, metric: str) -> list[float]:
+        """``after - before`` of each question both runs scored, in question order: the sample a
+        paired bootstrap of the mean change resamples (see ``mean_change_interval``)."""
+        return [
+            c.after - c.before
+            for c in self.cells
+            if c.pipeline == pipeline and c.metric == metric and c.before is not None and c.after is not None
+        ]
+
     def counts(self, metric: str | None = None) -> dict[str, int]:
         """Cells per change over every pipeline (of one metric, or all metrics)."""
         totals = dict.fromkeys(CHANGES, 0)
