@@ -27,6 +27,7 @@ from .golden_review_command import add_golden_review_command, cmd_review_golden
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
 from .review_commands import add_review_commands, cmd_override, cmd_review
+from .runs_commands import add_runs_commands, cmd_compare, cmd_runs
 from .version_commands import add_version_commands, cmd_diff, cmd_versions
 
 EXIT_BAD_INPUT = 2
@@ -143,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_drafts_command(sub)
     add_golden_review_command(sub)
     add_version_commands(sub)
+    add_runs_commands(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -237,6 +239,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "review-golden": cmd_review_golden,
     "versions": cmd_versions,
     "diff": cmd_diff,
+    "runs": cmd_runs,
+    "compare": cmd_compare,
 }
 
 
@@ -252,6 +256,7 @@ _ONE_LINE_ERRORS = (
     ("goldenlens.judge.engine", "JudgeEngineError"),
     ("goldenlens.jobs.judge_job", "JudgeRunError"),
     ("goldenlens.jobs.draft_job", "DraftRunError"),
+    ("goldenlens.jobs.run_history", "RunReferenceError"),
 )
 
 

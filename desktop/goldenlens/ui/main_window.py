@@ -149,6 +149,7 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         self.versions_action = self._action("Golden-Set &Versions…", self.show_versions)
         edit_menu.addAction(self.versions_action)
+        edit_menu.addAction(self._action("Run &History…", self.show_runs))
         review_menus = self.review.menus()
         review_menus[0].addSeparator()
         for action in self.queue.actions_for_menu():
@@ -169,6 +170,16 @@ class MainWindow(QMainWindow):
         from goldenlens.ui.versions_dialog import open_versions_dialog
 
         self.versions_dialog = open_versions_dialog(session, self)
+
+    def show_runs(self) -> QDialog | None:
+        """The Run History dialog of the open project: its runs, two compared, the trend."""
+        session = self.projects.session
+        if session is None:
+            self.statusBar().showMessage("Open a project to see its scoring runs.", 5000)
+            return None
+        from goldenlens.ui.runs_dialog import open_runs_dialog
+
+        return open_runs_dialog(session, self)
 
     def current_editor(self) -> GoldenEditor | None:
         """The golden editor of the open project (``None``: no project)."""
