@@ -9,8 +9,9 @@ so ``Q01`` and ``q01`` would be ambiguous); without an id column each question g
 
 from __future__ import annotations
 
-from goldenlens.core.facts import fact_not_scored_reason, quasi_not_scored_reason
+from goldenlens.core.facts import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, Severity
+from goldenlens.core.normalise import normalise
 from goldenlens.io.columns import GOLDEN_SYNONYMS, ColumnMap
 from goldenlens.io.tables import RawTable
 from goldenlens.io.visible_text import visible
@@ -102,6 +103,9 @@ def _fact_problem(fact: str) -> tuple[str, Severity] | None:
     """An empty fact or fact part is an error (its Factual Knowledge is not scored, where FMEval
     would score it 1.0); a part that only quasi-exact normalisation empties is a warning (the
     exact score stands)."""
+    parts = [part.strip() for group in fact.split(OR) for part in group.split(AND)]
+    if all(parts) and all(map(normalise, parts)):  # the usual fact: nothing to report
+        return None
     reason = fact_not_scored_reason(fact)
     if reason:
         return (
