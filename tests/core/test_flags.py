@@ -6,6 +6,8 @@ from dataclasses import replace
 
 import pytest
 from core_sample import SampleRows
+from core_strategies import texts
+from hypothesis import given
 
 from goldenlens.core.flags import (
     FLAG_EXPLANATIONS,
@@ -14,11 +16,13 @@ from goldenlens.core.flags import (
     RESPONSE_FLAGS,
     Flag,
     FlagThresholds,
+    answer_word_count,
     explain,
     golden_flags,
     response_flags,
 )
 from goldenlens.core.lexical import LexicalScorer
+from goldenlens.core.normalise import word_set
 
 
 def _flags(response: str, answer: str, fact: str, thresholds: FlagThresholds | None = None) -> list[Flag]:
@@ -261,3 +265,11 @@ def test_refusals_with_typographic_apostrophes_and_have_phrasing(response: str) 
 
 def test_having_information_is_not_a_refusal() -> None:
     assert _flags("I have enough information: 158 million shares.", ANSWER, "158 million") == []
+
+
+@given(texts)
+def test_fmeval_words_never_outnumber_whitespace_words(text: str) -> None:
+    """Why :func:`answer_word_count` is the whitespace-separated count: FMEval's distinct words
+    (lower-cased, punctuation and articles gone, a set) are never more, on any text."""
+    assert len(word_set(text)) <= len(text.split())
+    assert answer_word_count(text) == max(len(word_set(text)), len(text.split()))

@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from goldenlens.core.facts import empty_parts, fact_groups
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, PRECISION, RECALL
-from goldenlens.core.normalise import normalise, word_set
+from goldenlens.core.normalise import normalise
 from goldenlens.core.refusal import is_refusal
 
 
@@ -236,13 +236,17 @@ def flags_from_values(
     return flags
 
 
+#: What a bare number may carry besides digits: spaces, separators, signs, currency, percent.
+_NUMBER_DECORATION = re.compile(r"[\s,.\-$%]")
+
+
 def false_match_reason(part: str, thresholds: FlagThresholds | None = None) -> str:
     """Why one fact part is prone to false matches, or ``""`` when it is not: a short bare
     number (at most ``short_number_digits`` digits), a single short or common word, or only
     articles and punctuation — text that substring inclusion finds by accident."""
     t = thresholds or FlagThresholds()
     text = part.strip()
-    bare = re.sub(r"[\s,.\-$%]", "", text)
+    bare = _NUMBER_DECORATION.sub("", text)
     if bare.isdigit() and len(bare) <= t.short_number_digits:
         return (
             f"{text!r} is a bare number of {len(bare)} digit{'s' if len(bare) > 1 else ''} "
@@ -277,8 +281,13 @@ def prone_parts(fact: str, thresholds: FlagThresholds | None = None) -> list[str
 
 def answer_word_count(answer: str) -> int:
     """The golden answer's length as the verbosity guardrail counts it: the larger of its
-    whitespace-separated words and its distinct FMEval words."""
-    return max(len(word_set(answer)), len(answer.split()))
+    whitespace-separated words and its distinct FMEval words — which is always the first.
+
+    FMEval's words never outnumber the whitespace-separated ones: lower-casing and deleting
+    punctuation never turn a non-space into a space (a word can only vanish, as "—" does),
+    dropping articles and empty pieces only removes words, the pieces are re-joined with a
+    space (never glued), and a set only merges repeats. A property test holds this."""
+    return len(answer.split())
 
 
 def fact_in_answer(answer: str, fact: str) -> bool:
