@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from goldenlens.core.deciding import ScoreRow, decide
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
@@ -93,6 +94,10 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
             ((row[1], values) for row, values in zip(rows, scored, strict=True)), (), len(LEXICAL_SCORE_NAMES)
         ),
         rendered_rows=len(rows),
+        # Each row's key and values, for the paired comparisons (issue #10): the columns above
+        # drop the not-scored values, so they cannot say which question a value is of.
+        keys=[(row[0], row[1]) for row in rows],
+        values=scored,
     )
 
 
@@ -132,6 +137,7 @@ class ScoredFiles:
         columns: ScoreColumns = {
             pipeline: (0, [[] for _ in LEXICAL_SCORE_NAMES]) for pipeline in self.pipelines
         }
+        decided: list[ScoreRow] = []
 
         def lines() -> Iterator[str]:
             for chunk in self._scored(render_chunk):
@@ -139,11 +145,13 @@ class ScoredFiles:
                     yield chunk.text
                 golden.extend(chunk.golden_flags)
                 extend_columns(columns, chunk.columns)
+                decided.extend((qid, pipeline, v) for (qid, pipeline), v in zip(chunk.keys, chunk.values, strict=True))
 
         def tail() -> dict[str, object]:
             return report_tail(
                 self.golden,
                 summary=summarise_columns(columns),
+                comparisons=decide(decided, self.pipelines).as_dict(),
                 overridden={pipeline: {} for pipeline in self.pipelines},
                 review=lambda _question_id: _UNREVIEWED,
                 golden_flags=self._golden_flags(golden),
