@@ -129,10 +129,11 @@ class ScoredFiles:
     def signatures(self) -> dict[str, Signature]:
         return {name: lexical_signature(name, self.params) for name in LEXICAL_SCORE_NAMES}
 
-    def write_json(self, path: Path) -> None:
+    def write_json(self, path: Path) -> dict[str, dict[str, float | None]]:
         """Score and write the JSON report: each row's line as its chunk comes back (the lines
         are not kept), then the means, flags and problems. Nothing is written on a failure or
-        a cancel (:func:`~goldenlens.io.output_files.write_atomically`)."""
+        a cancel (:func:`~goldenlens.io.output_files.write_atomically`). Returns the means
+        (the report's ``summary``, for the CI gate)."""
         golden: list[tuple[str, tuple[str, ...]]] = []
         columns: ScoreColumns = {
             pipeline: (0, [[] for _ in LEXICAL_SCORE_NAMES]) for pipeline in self.pipelines
@@ -147,10 +148,13 @@ class ScoredFiles:
                 extend_columns(columns, chunk.columns)
                 decided.extend((qid, pipeline, v) for (qid, pipeline), v in zip(chunk.keys, chunk.values, strict=True))
 
+        means: dict[str, dict[str, float | None]] = {}
+
         def tail() -> dict[str, object]:
+            means.update(summarise_columns(columns))
             return report_tail(
                 self.golden,
-                summary=summarise_columns(columns),
+                summary=means,
                 comparisons=decide(decided, self.pipelines).as_dict(),
                 overridden={pipeline: {} for pipeline in self.pipelines},
                 review=lambda _question_id: _UNREVIEWED,
@@ -160,6 +164,7 @@ class ScoredFiles:
             )
 
         write_json_document(path, {}, lines(), tail)
+        return means
 
     def report(self) -> Report:
         """Score and build the full report (for the workbook, the CSV and the printed summary)."""
