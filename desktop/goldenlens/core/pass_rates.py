@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
+from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL
 
 #: ``metric -> threshold``: a value passes when ``value >= threshold``.
 DEFAULT_PASS_THRESHOLDS: Final[Mapping[str, float]] = {FACTUAL_KNOWLEDGE: 1.0, F1_SCORE: 0.5, RECALL: 0.5}
@@ -23,8 +23,7 @@ def pass_thresholds(
     if thresholds is not None and unknown:
         known = ", ".join(metrics) or "none"
         raise ValueError(f"a pass threshold names metrics not reported: {', '.join(unknown)} (known: {known})")
-    ordered = [m for m in (*metrics, *LEXICAL_SCORE_NAMES) if m in chosen]
-    return {m: float(chosen[m]) for m in dict.fromkeys(ordered)}
+    return {m: float(chosen[m]) for m in metrics if m in chosen}
 
 
 def passes(value: float, threshold: float) -> bool:
