@@ -38,7 +38,7 @@ def lexical_metrics(metrics: Sequence[str] | None) -> tuple[str, ...]:
     if metrics is None:
         return LEXICAL_SCORE_NAMES
     if isinstance(metrics, str):
-        raise ValueError(f"metrics must be a list of names, got the string {metrics!r}")
+        raise ValueError(f"metrics must be a list of lexical metric names, got the string {metrics!r}")
     chosen: list[str] = []
     for name in metrics:
         try:
