@@ -38,7 +38,7 @@ def lexical_metrics(metrics: Sequence[str] | None) -> tuple[str, ...]:
     if metrics is None:
         return LEXICAL_SCORE_NAMES
     if isinstance(metrics, str):
-        raise ValueError(f"metrics must be a list of lexical metric names, got the string {metrics!r}")
+        raise TypeError(f"metrics must be a list of lexical metric names, got the string {metrics!r}")
     chosen: list[str] = []
     for name in metrics:
         try:
@@ -66,7 +66,7 @@ class Evaluation:
 
     @cached_property
     def rows(self) -> pd.DataFrame:
-        """One row per question × pipeline (report order): ``question_id``, ``pipeline``, the
+        """One row per question x pipeline (report order): ``question_id``, ``pipeline``, the
         selected metrics (effective scores; NaN where not scored), ``flags`` (a tuple of flag
         names), ``question``, ``response``."""
         import pandas as pd
@@ -84,7 +84,7 @@ class Evaluation:
         ]
         columns = ["question_id", "pipeline", *self.metrics, "flags", "question", "response"]
         frame = pd.DataFrame.from_records(records, columns=columns)
-        return frame.astype({m: "float64" for m in self.metrics})
+        return frame.astype(dict.fromkeys(self.metrics, "float64"))
 
     @cached_property
     def means(self) -> dict[str, dict[str, float | None]]:
@@ -97,7 +97,9 @@ class Evaluation:
         """:attr:`means` as a table: one row per pipeline (the index), one column per metric."""
         import pandas as pd
 
-        frame = pd.DataFrame.from_dict(self.means, orient="index", columns=list(self.metrics), dtype="float64")
+        frame = pd.DataFrame.from_dict(
+            self.means, orient="index", columns=list(self.metrics), dtype="float64"
+        )
         frame.index.name = "pipeline"
         return frame
 
@@ -111,14 +113,17 @@ class Evaluation:
         )
         return decide(rows, self.report.pipelines, self.metrics, thresholds=dict(self.thresholds))
 
-    def assert_passes(self, min: Mapping[str, float], pipeline: str | None = None) -> None:  # noqa: A002
+    def assert_passes(self, min: Mapping[str, float], pipeline: str | None = None) -> None:
         """Raise ``AssertionError`` listing every pipeline (or only ``pipeline``) whose mean of
         a metric in ``min`` (``{"factual_knowledge": 0.6, "f1": 0.5}``) is under its minimum."""
         if not min:
             raise ValueError("assert_passes needs at least one minimum, e.g. min={'factual_knowledge': 0.6}")
         if pipeline is not None and pipeline not in self.means:
             raise ValueError(f"no pipeline {pipeline!r}; the report has: {', '.join(self.means) or 'none'}")
-        checks = [MinimumMean(resolve_metric(name, self.metrics), float(value), pipeline) for name, value in min.items()]
+        checks = [
+            MinimumMean(resolve_metric(name, self.metrics), float(value), pipeline)
+            for name, value in min.items()
+        ]
         failures = failing_minimums(self.means, checks)
         if failures:
             lines = "\n".join(failure.line() for failure in failures)

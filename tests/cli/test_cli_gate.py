@@ -18,7 +18,20 @@ import goldenlens
 DESKTOP = str(Path(goldenlens.__file__).resolve().parents[1])
 
 #: Twelve questions whose fact is a city; a response naming it has factual knowledge 1.
-CITIES = ["Paris", "Rome", "Madrid", "Berlin", "Vienna", "Lisbon", "Dublin", "Oslo", "Athens", "Prague", "Warsaw", "Bern"]
+CITIES = [
+    "Paris",
+    "Rome",
+    "Madrid",
+    "Berlin",
+    "Vienna",
+    "Lisbon",
+    "Dublin",
+    "Oslo",
+    "Athens",
+    "Prague",
+    "Warsaw",
+    "Bern",
+]
 
 
 def _golden(folder: Path) -> Path:
@@ -27,7 +40,9 @@ def _golden(folder: Path) -> Path:
         writer = csv.writer(handle)
         writer.writerow(["id", "question", "answer", "fact"])
         for n, city in enumerate(CITIES):
-            writer.writerow([f"q{n + 1:02d}", f"Which capital is number {n + 1}?", f"The capital is {city}.", city])
+            writer.writerow(
+                [f"q{n + 1:02d}", f"Which capital is number {n + 1}?", f"The capital is {city}.", city]
+            )
     return path
 
 
@@ -40,7 +55,9 @@ def _responses(folder: Path, name: str, right: dict[str, int]) -> Path:
         writer.writerow(["question_id", "pipeline", "response"])
         for n, city in enumerate(CITIES):
             for pipeline, count in right.items():
-                writer.writerow([f"q{n + 1:02d}", pipeline, f"The capital is {city if n < count else 'Nowhere'}."])
+                writer.writerow(
+                    [f"q{n + 1:02d}", pipeline, f"The capital is {city if n < count else 'Nowhere'}."]
+                )
     return path
 
 
@@ -60,12 +77,16 @@ def _fail_lines(stderr: str) -> list[str]:
 
 
 @pytest.mark.parametrize("project", [False, True], ids=["files", "project"])
-def test_fail_under_exits_1_with_a_line_per_failure_after_writing_the_report(tmp_path: Path, project: bool) -> None:
+def test_fail_under_exits_1_with_a_line_per_failure_after_writing_the_report(
+    tmp_path: Path, project: bool
+) -> None:
     golden = _golden(tmp_path)
     responses = _responses(tmp_path, "responses.csv", {"Good": 12, "Weak": 6})
     out = tmp_path / "report.json"
     extra = ["--project", str(tmp_path / "p.goldenlens")] if project else []
-    done = _score(str(golden), str(responses), "-o", str(out), "--fail-under", "factual_knowledge=0.75", *extra)
+    done = _score(
+        str(golden), str(responses), "-o", str(out), "--fail-under", "factual_knowledge=0.75", *extra
+    )
     assert done.returncode == 1, done.stderr
     assert _fail_lines(done.stderr) == ["FAIL Weak factual_knowledge 0.50 < 0.75"]
     assert json.loads(out.read_text(encoding="utf-8"))["summary"]["Weak"]["factual_knowledge"] == 0.5
@@ -74,7 +95,9 @@ def test_fail_under_exits_1_with_a_line_per_failure_after_writing_the_report(tmp
 def test_fail_under_passes_names_a_pipeline_and_reads_labels(tmp_path: Path) -> None:
     golden = _golden(tmp_path)
     responses = _responses(tmp_path, "responses.csv", {"Good": 12, "Weak.v2": 6})
-    passing = _score(str(golden), str(responses), "--fail-under", "fk=0.5", "--fail-under", "Good.Factual knowledge=1")
+    passing = _score(
+        str(golden), str(responses), "--fail-under", "fk=0.5", "--fail-under", "Good.Factual knowledge=1"
+    )
     assert passing.returncode == 0, passing.stderr
     assert _fail_lines(passing.stderr) == []
     # A dotted pipeline name: the metric is what follows the last dot.
@@ -114,11 +137,23 @@ def test_fail_on_regression_needs_a_project(tmp_path: Path) -> None:
 def test_fail_on_regression_compares_with_the_previous_run(tmp_path: Path) -> None:
     golden = _golden(tmp_path)
     project = tmp_path / "p.goldenlens"
-    first = _score(str(golden), str(_responses(tmp_path, "r1.csv", {"A": 12, "B": 6})), "--project", str(project), "--fail-on-regression")
+    first = _score(
+        str(golden),
+        str(_responses(tmp_path, "r1.csv", {"A": 12, "B": 6})),
+        "--project",
+        str(project),
+        "--fail-on-regression",
+    )
     assert first.returncode == 0, first.stderr
     assert "first scoring run" in first.stderr
     # The same responses again: nothing fell.
-    same = _score(str(golden), str(_responses(tmp_path, "r1.csv", {"A": 12, "B": 6})), "--project", str(project), "--fail-on-regression")
+    same = _score(
+        str(golden),
+        str(_responses(tmp_path, "r1.csv", {"A": 12, "B": 6})),
+        "--project",
+        str(project),
+        "--fail-on-regression",
+    )
     assert same.returncode == 0, same.stderr
     assert _fail_lines(same.stderr) == []
     # A loses the fact on all twelve questions, B on one: only A's fall is significant.
@@ -129,6 +164,9 @@ def test_fail_on_regression_compares_with_the_previous_run(tmp_path: Path) -> No
     assert done.returncode == 1, done.stderr
     lines = _fail_lines(done.stderr)
     fk = [line for line in lines if " factual_knowledge " in line]
-    assert fk == ["REGRESSION A factual_knowledge run 3 − run 2 = -1.00, 95% CI [-1.00, -1.00], p = 0.000488 — 12 questions"]
+    assert fk == [
+        "REGRESSION A factual_knowledge run 3 - run 2 = -1.00, 95% CI [-1.00, -1.00], p = 0.000488"
+        " — 12 questions"
+    ]
     assert all(line.startswith("REGRESSION A ") for line in lines)
     assert json.loads(out.read_text(encoding="utf-8"))["summary"]["A"]["factual_knowledge"] == 0.0

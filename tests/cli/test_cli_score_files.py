@@ -116,7 +116,9 @@ def _check_comparisons(lean: dict[str, Any], stored: dict[str, Any]) -> None:
     answered = {(r["question_id"], r["pipeline"]): r for r in lean["rows"]}
     for (a, b, metric), pair in pairs.items():
         both = [q for (q, p) in answered if p == a and (q, b) in answered]
-        scored = [q for q in both if answered[(q, a)][metric] is not None and answered[(q, b)][metric] is not None]
+        scored = [
+            q for q in both if answered[(q, a)][metric] is not None and answered[(q, b)][metric] is not None
+        ]
         assert pair["n"] == len(scored), (a, b, metric)
 
 

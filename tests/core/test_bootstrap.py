@@ -17,7 +17,9 @@ from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE
 QUANTILES = [0.025, 0.1, 0.25, 0.5, 0.75, 0.9, 0.975]
 
 
-def _rows(fk_a: list[float], fk_b: list[float], f1_a: list[float], f1_b: list[float]) -> list[tuple[str, str, list[float | None]]]:
+def _rows(
+    fk_a: list[float], fk_b: list[float], f1_a: list[float], f1_b: list[float]
+) -> list[tuple[str, str, list[float | None]]]:
     rows: list[tuple[str, str, list[float | None]]] = []
     for n, values in enumerate(zip(fk_a, fk_b, f1_a, f1_b, strict=True)):
         rows += [(f"q{n}", "A", [values[0], values[2]]), (f"q{n}", "B", [values[1], values[3]])]
@@ -41,17 +43,23 @@ def test_intervals_contain_the_observed_value_and_narrow_with_more_questions(met
         decision = decide(_pattern(times), ["A", "B"], [FACTUAL_KNOWLEDGE, F1_SCORE])
         pair = next(c for c in decision.comparisons if c.metric == metric)
         estimate = decision.estimate("A", metric)
-        assert pair.n == 10 * times and estimate is not None and estimate.n == 10 * times
-        assert pair.difference is not None and pair.low is not None and pair.high is not None
+        assert estimate is not None
+        assert (pair.n, estimate.n) == (10 * times, 10 * times)
+        assert pair.difference is not None
+        assert pair.low is not None
+        assert pair.high is not None
         # The observed difference, computed here from the pattern: FK 0.8 - 0.4, F1 its means.
         expected = 0.4 if metric == FACTUAL_KNOWLEDGE else (6.55 - 4.85) / 10
         assert pair.difference == pytest.approx(expected, abs=1e-12)
         assert pair.low <= pair.difference <= pair.high
-        assert estimate.low is not None and estimate.high is not None
-        assert estimate.low <= estimate.mean <= estimate.high  # type: ignore[operator]
+        assert estimate.low is not None
+        assert estimate.high is not None
+        assert estimate.mean is not None
+        assert estimate.low <= estimate.mean <= estimate.high
         widths.append(pair.high - pair.low)
     # The width shrinks about as 1/sqrt(n): tenfold questions, about a third the width.
-    assert widths[1] < widths[0] * 0.5 and widths[2] < widths[1] * 0.5
+    assert widths[1] < widths[0] * 0.5
+    assert widths[2] < widths[1] * 0.5
 
 
 def test_the_same_seed_gives_the_same_numbers_and_another_seed_others() -> None:
@@ -61,8 +69,12 @@ def test_the_same_seed_gives_the_same_numbers_and_another_seed_others() -> None:
     other = decide(rows, ["A", "B"], [FACTUAL_KNOWLEDGE, F1_SCORE], settings=Settings(seed=7)).as_dict()
     assert first == again
     assert other["seed"] == 7
-    bounds = [(e["low"], e["high"]) for e in first["estimates"]] + [(p["low"], p["high"]) for p in first["pairs"]]
-    moved = [(e["low"], e["high"]) for e in other["estimates"]] + [(p["low"], p["high"]) for p in other["pairs"]]
+    bounds = [(e["low"], e["high"]) for e in first["estimates"]] + [
+        (p["low"], p["high"]) for p in first["pairs"]
+    ]
+    moved = [(e["low"], e["high"]) for e in other["estimates"]] + [
+        (p["low"], p["high"]) for p in other["pairs"]
+    ]
     assert bounds != moved
     assert [e["mean"] for e in other["estimates"]] == [e["mean"] for e in first["estimates"]]
 
@@ -136,7 +148,11 @@ def test_a_paired_difference_resamples_questions_jointly() -> None:
     decision = decide(rows, ["A", "B"], [FACTUAL_KNOWLEDGE, F1_SCORE])
     pair = decision.comparisons[1]
     own = decision.estimate("A", F1_SCORE)
-    assert own is not None and own.low is not None and own.high is not None
-    assert pair.low is not None and pair.high is not None
+    assert own is not None
+    assert own.low is not None
+    assert own.high is not None
+    assert pair.low is not None
+    assert pair.high is not None
     assert pair.high - pair.low < (own.high - own.low) / 5
-    assert pair.better == "A" and pair.low > 0
+    assert pair.better == "A"
+    assert pair.low > 0

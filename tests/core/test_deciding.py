@@ -23,8 +23,10 @@ def test_not_scored_values_and_missing_questions_are_left_out() -> None:
     decision = decide(rows, ["A", "B"], METRICS)
     fk_a = decision.estimate("A", FACTUAL_KNOWLEDGE)
     f1_a = decision.estimate("A", F1_SCORE)
-    assert fk_a is not None and (fk_a.n, fk_a.mean) == (2, 1.0)
-    assert f1_a is not None and (f1_a.n, f1_a.mean) == (3, 0.75)
+    assert fk_a is not None
+    assert f1_a is not None
+    assert (fk_a.n, fk_a.mean) == (2, 1.0)
+    assert (f1_a.n, f1_a.mean) == (3, 0.75)
     fk, f1 = decision.comparisons
     assert (fk.n, fk.difference) == (1, 1.0)  # q1 only: q2 not scored for A, q3 not answered by B
     assert (f1.n, f1.difference) == (2, pytest.approx((0.5 + 0.75) / 2 - (0.25 + 0.5) / 2))
@@ -35,11 +37,15 @@ def test_the_means_are_the_summary_means_to_the_last_bit() -> None:
     rows = [(f"q{n}", "A", [1.0, v]) for n, v in enumerate(values)]
     summary = summarise_values(((p, v) for _q, p, v in rows), ["A"], METRICS)
     estimate = decide(rows, ["A"], METRICS).estimate("A", F1_SCORE)
-    assert estimate is not None and estimate.mean == summary["A"][F1_SCORE]
+    assert estimate is not None
+    assert estimate.mean == summary["A"][F1_SCORE]
 
 
 def test_pass_rates_at_the_default_and_chosen_thresholds() -> None:
-    rows = [(f"q{n}", "A", [fk, f1, r]) for n, (fk, f1, r) in enumerate([(1, 0.5, 0.4), (0, 0.8, 0.5), (1, 0.2, 0.9)])]
+    rows = [
+        (f"q{n}", "A", [fk, f1, r])
+        for n, (fk, f1, r) in enumerate([(1, 0.5, 0.4), (0, 0.8, 0.5), (1, 0.2, 0.9)])
+    ]
     metrics = [FACTUAL_KNOWLEDGE, F1_SCORE, RECALL]
     rates = {r.metric: (r.passed, r.n, r.threshold) for r in decide(rows, ["A"], metrics).pass_rates}
     assert rates == {FACTUAL_KNOWLEDGE: (2, 3, 1.0), F1_SCORE: (2, 3, 0.5), RECALL: (2, 3, 0.5)}
@@ -61,7 +67,10 @@ def test_a_clear_winner_reads_as_such_with_its_numbers() -> None:
     assert fk.verdict.endswith("], p = 0.008 — 10 questions")
     assert fk.caveat == "only 10 questions: an interval this wide cannot separate small differences"
     assert f1.better is None
-    assert f1.verdict == "Cannot tell Pipeline1 and Pipeline2 apart on F1: +0.00, 95% CI [0.00, 0.00] — 10 questions"
+    assert (
+        f1.verdict
+        == "Cannot tell Pipeline1 and Pipeline2 apart on F1: +0.00, 95% CI [0.00, 0.00] — 10 questions"
+    )
 
 
 def test_the_winner_is_named_first_when_it_is_the_second_pipeline() -> None:
@@ -95,4 +104,5 @@ def test_nothing_in_common_says_so() -> None:
 def test_a_pipeline_without_rows_has_empty_estimates() -> None:
     decision = decide([("q1", "A", [1.0, 0.5])], ["A", "Empty"], METRICS)
     empty = decision.estimate("Empty", FACTUAL_KNOWLEDGE)
-    assert empty is not None and (empty.mean, empty.low, empty.high, empty.n) == (None, None, None, 0)
+    assert empty is not None
+    assert (empty.mean, empty.low, empty.high, empty.n) == (None, None, None, 0)

@@ -15,7 +15,20 @@ from goldenlens.core.mcnemar import MIN_DISCORDANT_FOR_5_PERCENT, mcnemar_exact
 
 @pytest.mark.parametrize(
     ("a_only", "b_only"),
-    [(1, 0), (0, 1), (4, 0), (5, 0), (6, 0), (3, 7), (7, 3), (10, 11), (0, 12), (40, 62), (400, 450), (3000, 3200)],
+    [
+        (1, 0),
+        (0, 1),
+        (4, 0),
+        (5, 0),
+        (6, 0),
+        (3, 7),
+        (7, 3),
+        (10, 11),
+        (0, 12),
+        (40, 62),
+        (400, 450),
+        (3000, 3200),
+    ],
 )
 def test_the_p_value_is_scipys_binomial_test(a_only: int, b_only: int) -> None:
     expected = binomtest(a_only, a_only + b_only, 0.5).pvalue
@@ -52,6 +65,11 @@ def test_decide_reports_mcnemar_on_the_paired_binary_values() -> None:
 
 
 def test_a_continuous_metric_or_an_overridden_half_gets_no_mcnemar() -> None:
-    rows = [("q1", "A", [1.0, 0.5]), ("q1", "B", [0.5, 0.25]), ("q2", "A", [1.0, 1.0]), ("q2", "B", [0.0, 0.0])]
+    rows = [
+        ("q1", "A", [1.0, 0.5]),
+        ("q1", "B", [0.5, 0.25]),
+        ("q2", "A", [1.0, 1.0]),
+        ("q2", "B", [0.0, 0.0]),
+    ]
     decision = decide(rows, ["A", "B"], [FACTUAL_KNOWLEDGE, "f1_score"], thresholds={})
     assert [(c.p_value, c.a_only, c.b_only) for c in decision.comparisons] == [(None, None, None)] * 2

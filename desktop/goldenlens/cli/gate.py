@@ -78,7 +78,10 @@ def regression_exit(store: ProjectStore, head: int) -> int:
 
     check = check_regression(store, head)
     if check.previous is None:
-        print(f"goldenlens: run {head} is the project's first scoring run: no regression to check", file=sys.stderr)
+        print(
+            f"goldenlens: run {head} is the project's first scoring run: no regression to check",
+            file=sys.stderr,
+        )
         return 0
     for found in check.found:
         print(found.line(f"run {head}", f"run {check.previous}"), file=sys.stderr)

@@ -13,7 +13,7 @@ question indices one by one:
 
 * values with few distinct levels (a binary metric, a pass/fail, the -1/0/+1 difference of two
   binary metrics): the resampled count of each level is Binomial/Multinomial(n, share of the
-  level), drawn directly — ``resamples`` draws instead of ``resamples × n``;
+  level), drawn directly — ``resamples`` draws instead of ``resamples x n``;
 * otherwise (F1, precision, recall): question indices are drawn once per question set, and
   every statistic over that set (each pipeline's mean, each paired difference) is summed from
   the same resample counts in one matrix product — the joint resampling that keeps pairs paired.
@@ -41,7 +41,7 @@ CATEGORY_LIMIT: Final = 16
 #: Finest grid the values are put on (2^-40 ≈ 1e-12): coarser only when the sums would not
 #: stay exact in a float64 otherwise.
 _MAX_GRID_BITS: Final = 40
-#: Counts per matrix-product chunk (rows × questions): keeps the chunk in cache-sized memory.
+#: Counts per matrix-product chunk (rows x questions): keeps the chunk in cache-sized memory.
 _CHUNK_CELLS: Final = 1 << 20
 
 FloatArray = npt.NDArray[np.float64]
@@ -90,7 +90,7 @@ def resampled_means(
     category_limit: int = CATEGORY_LIMIT,
 ) -> list[FloatArray]:
     """Each statistic's ``settings.resamples`` bootstrap means over the question set whose
-    values are ``columns`` (questions × columns, finite values). ``set_key`` names the stream
+    values are ``columns`` (questions x columns, finite values). ``set_key`` names the stream
     of the joint index resampling (used by statistics with more than ``category_limit``
     distinct values)."""
     n = columns.shape[0]
@@ -144,10 +144,12 @@ def _category_sums(
     if len(levels) == 1:
         return np.full(settings.resamples, levels[0] * n)
     if len(levels) == 2:
-        high = rng.binomial(n, counts[1] / n, size=settings.resamples)
-        return levels[0] * (n - high) + levels[1] * high
-    drawn = rng.multinomial(n, counts / n, size=settings.resamples)
-    return drawn.astype(np.float64) @ levels
+        high = rng.binomial(n, counts[1] / n, size=settings.resamples).astype(np.float64)
+        two: FloatArray = levels[0] * (n - high) + levels[1] * high
+        return two
+    drawn = rng.multinomial(n, counts / n, size=settings.resamples).astype(np.float64)
+    sums: FloatArray = drawn @ levels
+    return sums
 
 
 def _joint_sums(

@@ -32,7 +32,9 @@ from goldenlens.core.verdicts import caveat, verdict
 
 #: Metrics whose values are 0 or 1 by definition: McNemar's test applies to them (when every
 #: paired value is indeed 0 or 1, a reviewer's override may not be).
-BINARY_METRICS: Final = frozenset({FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH})
+BINARY_METRICS: Final = frozenset(
+    {FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH}
+)
 
 #: ``(question_id, pipeline, values in metric order)``; ``None``: not scored.
 ScoreRow = tuple[str, str, Sequence[float | None]]
@@ -117,11 +119,11 @@ def decide(
     for m, metric in enumerate(metrics):
         scored = {p: ~np.isnan(matrix[p][:, m]) for p in names}
         for p in names:
-            values, where = matrix[p][:, m], np.flatnonzero(scored[p])
+            column, where = matrix[p][:, m], np.flatnonzero(scored[p])
             if len(where):
-                intervals.add(f"mean|{p}|{metric}", where, [((p, metric), values)])
+                intervals.add(f"mean|{p}|{metric}", where, [((p, metric), column)])
                 if metric in cuts:
-                    passing = (values >= cuts[metric]).astype(np.float64)
+                    passing = (column >= cuts[metric]).astype(np.float64)
                     intervals.add(f"pass|{p}|{metric}", where, [((p, metric, "pass"), passing)])
         for a, b in _pairs(names):
             where = np.flatnonzero(scored[a] & scored[b])
@@ -144,8 +146,10 @@ def _pairs(names: Sequence[str]) -> list[tuple[str, str]]:
     return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
 
 
-def _matrix(answered: Mapping[int, Sequence[float | None]], questions: int, width: int) -> npt.NDArray[np.float64]:
-    """Questions × metrics, NaN where the pipeline has no response or the value is not scored."""
+def _matrix(
+    answered: Mapping[int, Sequence[float | None]], questions: int, width: int
+) -> npt.NDArray[np.float64]:
+    """Questions x metrics, NaN where the pipeline has no response or the value is not scored."""
     out = np.full((questions, width), np.nan)
     if answered:
         out[list(answered)] = np.array(list(answered.values()), dtype=np.float64)  # None -> NaN
@@ -219,4 +223,6 @@ def _comparisons(
                 metric, a, b, difference=difference, low=low, high=high, n=n, p_value=p_value, level=level
             )
             why = caveat(n=n, low=low, high=high, p_value=p_value, a_only=a_only, b_only=b_only)
-            yield PairComparison(metric, a, b, difference, low, high, n, p_value, a_only, b_only, better, text, why)
+            yield PairComparison(
+                metric, a, b, difference, low, high, n, p_value, a_only, b_only, better, text, why
+            )

@@ -5,6 +5,7 @@ jobs fetch the previous run (:mod:`goldenlens.jobs.run_regression`)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -68,7 +69,7 @@ class MinimumMean:
             value = float(number)
         except ValueError:
             raise ValueError(f"{text!r}: {number.strip()!r} is not a number") from None
-        if value != value or value in (float("inf"), float("-inf")):
+        if not math.isfinite(value):
             raise ValueError(f"{text!r}: the minimum must be a finite number")
         pipeline, dot, metric = target.rpartition(".")
         return cls(resolve_metric(metric, metrics), value, pipeline.strip() if dot else None)
@@ -107,7 +108,9 @@ def failing_minimums(
     for check in checks:
         if check.pipeline is not None and check.pipeline not in summary:
             known = ", ".join(summary) or "none"
-            raise UnknownPipelineError(f"--fail-under names pipeline {check.pipeline!r}; the report has: {known}")
+            raise UnknownPipelineError(
+                f"--fail-under names pipeline {check.pipeline!r}; the report has: {known}"
+            )
     failures: list[GateFailure] = []
     for pipeline, means in summary.items():
         for check in checks:
@@ -124,7 +127,7 @@ HEAD, PREVIOUS = "head", "previous"
 
 @dataclass(frozen=True)
 class Regression:
-    """A pipeline whose mean of a metric fell significantly: the paired interval of head −
+    """A pipeline whose mean of a metric fell significantly: the paired interval of head -
     previous lies entirely below 0 (``comparison.a`` is the head run, ``b`` the previous)."""
 
     pipeline: str
@@ -132,10 +135,12 @@ class Regression:
 
     def line(self, head: str, previous: str) -> str:
         c = self.comparison
-        assert c.difference is not None and c.low is not None and c.high is not None
+        assert c.difference is not None
+        assert c.low is not None
+        assert c.high is not None
         p = "" if c.p_value is None else f", p = {c.p_value:.3g}"
         return (
-            f"REGRESSION {self.pipeline} {c.metric} {head} − {previous} = {c.difference:+.2f}, "
+            f"REGRESSION {self.pipeline} {c.metric} {head} - {previous} = {c.difference:+.2f}, "
             f"95% CI [{c.low:.2f}, {c.high:.2f}]{p} — {c.n} questions"
         )
 
@@ -160,7 +165,9 @@ def regressions(
     found: list[Regression] = []
     for pipeline, rows_of in by_pipeline.items():
         decision = decide(rows_of, (HEAD, PREVIOUS), metrics, thresholds={}, settings=settings)
-        for comparison in decision.comparisons:
-            if comparison.a == HEAD and comparison.high is not None and comparison.high < 0:
-                found.append(Regression(pipeline, comparison))
+        found.extend(
+            Regression(pipeline, c)
+            for c in decision.comparisons
+            if c.a == HEAD and c.high is not None and c.high < 0
+        )
     return found

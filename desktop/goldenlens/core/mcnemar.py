@@ -10,8 +10,6 @@ a 12,000-question report together, for one line of arithmetic.
 
 from __future__ import annotations
 
-import math
-
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
     """Two-sided p-value of McNemar's exact test on the discordant counts: ``a_only``

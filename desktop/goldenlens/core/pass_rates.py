@@ -22,7 +22,9 @@ def pass_thresholds(
     unknown = [m for m in chosen if m not in metrics]
     if thresholds is not None and unknown:
         known = ", ".join(metrics) or "none"
-        raise ValueError(f"a pass threshold names metrics not reported: {', '.join(unknown)} (known: {known})")
+        raise ValueError(
+            f"a pass threshold names metrics not reported: {', '.join(unknown)} (known: {known})"
+        )
     return {m: float(chosen[m]) for m in metrics if m in chosen}
 
 

@@ -262,7 +262,8 @@ def report_tail(
 ) -> dict[str, Any]:
     """The JSON report's entries after ``rows``: per-pipeline means of the effective scores,
     their intervals and the pipelines' paired comparisons (``comparisons``,
-    :meth:`goldenlens.core.decision.Decision.as_dict`), overridden values, every question's review state, flags, signatures, input problems."""
+    :meth:`goldenlens.core.decision.Decision.as_dict`), overridden values, every question's
+    review state, flags, signatures, input problems."""
     return {
         "summary": summary,
         "comparisons": comparisons,

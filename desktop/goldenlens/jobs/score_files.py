@@ -146,7 +146,9 @@ class ScoredFiles:
                     yield chunk.text
                 golden.extend(chunk.golden_flags)
                 extend_columns(columns, chunk.columns)
-                decided.extend((qid, pipeline, v) for (qid, pipeline), v in zip(chunk.keys, chunk.values, strict=True))
+                decided.extend(
+                    (qid, pipeline, v) for (qid, pipeline), v in zip(chunk.keys, chunk.values, strict=True)
+                )
 
         means: dict[str, dict[str, float | None]] = {}
 
