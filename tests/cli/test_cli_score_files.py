@@ -11,12 +11,14 @@ checks against FMEval's algorithm; this test pins the two paths to each other.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -95,8 +97,29 @@ def test_awkward_inputs_report_exactly_as_the_project_path(
     lean, stored = _both(tmp_path, golden, responses, suffix, *extra)
     assert lean.read_bytes() == stored.read_bytes()
     text = lean.read_text(encoding="utf-8-sig")
+    if suffix == ".json":
+        _check_comparisons(json.loads(text), json.loads(stored.read_text(encoding="utf-8")))
     assert "not_scored" in text or suffix == ".csv"  # the empty fact part of q3
     assert ("refusal" in text and "a second response" in text) or suffix == ".csv"
+
+
+def _check_comparisons(lean: dict[str, Any], stored: dict[str, Any]) -> None:
+    """Both paths carry the same ``comparisons`` block: intervals for every pipeline and
+    metric, and each pair of the three pipelines on each metric, paired over the questions
+    both scored (q3's fact part is not scored: one question fewer on the fact metrics)."""
+    assert lean["comparisons"] == stored["comparisons"]
+    block = lean["comparisons"]
+    assert (block["resamples"], block["level"]) == (10_000, 0.95)
+    assert len(block["estimates"]) == 3 * 7
+    pairs = {(p["a"], p["b"], p["metric"]): p for p in block["pairs"]}
+    assert len(pairs) == 3 * 7
+    answered = {(r["question_id"], r["pipeline"]): r for r in lean["rows"]}
+    for (a, b, metric), pair in pairs.items():
+        both = [q for (q, p) in answered if p == a and (q, b) in answered]
+        scored = [
+            q for q in both if answered[(q, a)][metric] is not None and answered[(q, b)][metric] is not None
+        ]
+        assert pair["n"] == len(scored), (a, b, metric)
 
 
 def test_the_worker_pool_writes_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

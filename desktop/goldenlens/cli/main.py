@@ -23,6 +23,7 @@ from .advise_command import add_advise_command, cmd_advise
 from .curation_commands import add_curation_commands, cmd_variants
 from .draft_command import add_draft_command, cmd_draft
 from .drafts_command import add_drafts_command, cmd_drafts
+from .gate import add_gate_options, gate_usage_error, minimums_exit
 from .golden_review_command import add_golden_review_command, cmd_review_golden
 from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
 from .output import StderrProgress, parse_mapping, print_problems, write_report
@@ -108,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     _add_input_options(score)
+    add_gate_options(score)
     add_judge_options(score)
 
     export = sub.add_parser(
@@ -153,6 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    wrong = gate_usage_error(args)
+    if wrong is not None:
+        print(f"goldenlens: error: {wrong}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     judge = judge_options(args)
     if args.project is not None or judge is not None:
         from .project_commands import cmd_score_project
@@ -182,17 +188,18 @@ def _score_files(args: argparse.Namespace) -> int:
         )
         print_problems(done.problems)
         if out is not None and out.suffix.lower() == ".json":
-            done.write_json(out)  # rows written as the workers return them
+            summary = done.write_json(out)  # rows written as the workers return them
             progress.finish()
             print(f"Wrote {done.row_count} scored responses to {out}", file=sys.stderr)
         else:
             report = done.report()
             progress.finish()
             write_report(report, out, sources=done.sources)
+            summary = report.summary()
     except KeyboardInterrupt:
         print("goldenlens: cancelled; nothing was written.", file=sys.stderr)
         return EXIT_CANCELLED
-    return 0
+    return minimums_exit(summary, args.fail_under)  # after the report is written
 
 
 #: The desktop app's entry point, named here and imported only when ``goldenlens gui`` runs:

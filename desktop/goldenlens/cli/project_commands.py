@@ -22,6 +22,7 @@ from goldenlens.jobs.score_job import score_project
 from goldenlens.jobs.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 
+from .gate import combined, minimums_exit, regression_exit
 from .golden_review_command import resume_golden_review
 from .judge_args import resume_judge
 from .output import StderrProgress, parse_mapping, print_problems, write_outputs
@@ -64,8 +65,12 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
         )
         print_problems(result.problems)
         with ProjectStore.open(project) as store:
-            write_outputs(store, run_id, args.output, judge_run_id=judge_run)
-    return 0
+            report = write_outputs(store, run_id, args.output, judge_run_id=judge_run)
+            # The gate decides once the report is written.
+            code = minimums_exit(report.summary(), getattr(args, "fail_under", []))
+            if getattr(args, "fail_on_regression", False):
+                code = combined(code, regression_exit(store, run_id))
+    return code
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

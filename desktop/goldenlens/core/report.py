@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from goldenlens.core.facts import FactResult
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags, response_flags
@@ -19,6 +20,9 @@ from goldenlens.core.lexical import (
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
 from goldenlens.core.review import AppliedOverride, QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
+
+if TYPE_CHECKING:
+    from goldenlens.core.decision import Decision
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,19 @@ class Report:
         rows, in report order; without overrides or unscored values exactly FMEval's aggregate."""
         return summarise(self.rows, self.pipelines, score_names)
 
+    def decision(self) -> Decision:
+        """Means and pass rates with bootstrap intervals and every pair's paired comparison of
+        the effective lexical scores (:func:`goldenlens.core.deciding.decide`, default settings),
+        worked out on first use and kept: what the JSON ``comparisons``, the workbook and the
+        Summary tab show."""
+        return self._decision
+
+    @cached_property
+    def _decision(self) -> Decision:
+        from goldenlens.core.deciding import decide  # numpy: only for reports that show it
+
+        return decide(decision_rows(self.rows), self.pipelines)
+
     def fact_matrix(self) -> dict[str, dict[str, float | None]]:
         """The Factual Knowledge Report: question id → pipeline → exact FK (``None`` if no
         response, or not scored: :meth:`row` tells the two apart, ``None`` for no response)."""
@@ -127,6 +144,14 @@ class Report:
         for r in self.rows:
             matrix[r.item.id][r.response.pipeline] = r.scores[FACTUAL_KNOWLEDGE]
         return matrix
+
+
+def decision_rows(rows: Iterable[ScoredRow]) -> Iterator[tuple[str, str, list[float | None]]]:
+    """``(question_id, pipeline, effective lexical scores)`` of each row, the input of
+    :func:`goldenlens.core.deciding.decide`."""
+    for r in rows:
+        scores = r.scores
+        yield r.item.id, r.response.pipeline, [scores[name] for name in LEXICAL_SCORE_NAMES]
 
 
 def summarise(

@@ -292,6 +292,7 @@ def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, 
     return report_head(judge), report_tail(
         report.golden,
         summary=report.summary(),
+        comparisons=report.decision().as_dict(),
         overridden=report.override_counts(),
         review=report.review,
         golden_flags=report.golden_flags,
@@ -304,6 +305,7 @@ def report_tail(
     golden: Sequence[GoldenItem],
     *,
     summary: Mapping[str, Mapping[str, float | None]],
+    comparisons: Mapping[str, Any],
     overridden: Mapping[str, Mapping[str, int]],
     review: Callable[[str], QuestionReview],
     golden_flags: Mapping[str, Sequence[Flag]],
@@ -311,9 +313,12 @@ def report_tail(
     problems: Sequence[Problem],
 ) -> dict[str, Any]:
     """The JSON report's entries after ``rows``: per-pipeline means of the effective scores,
-    overridden values, every question's review state, flags, signatures, input problems."""
+    their intervals and the pipelines' paired comparisons (``comparisons``,
+    :meth:`goldenlens.core.decision.Decision.as_dict`), overridden values, every question's
+    review state, flags, signatures, input problems."""
     return {
         "summary": summary,
+        "comparisons": comparisons,
         "overridden": overridden,
         "overridden_total": sum(sum(by_metric.values()) for by_metric in overridden.values()),
         "reviews": {item.id: review_fields(review(item.id)) for item in golden},

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter, le
 from pathlib import Path
 
+from goldenlens.core.deciding import ScoreRow, decide
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
@@ -96,6 +97,10 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
             ((row[1], values) for row, values in zip(rows, scored, strict=True)), (), len(LEXICAL_SCORE_NAMES)
         ),
         rendered_rows=len(rows),
+        # Each row's key and values, for the paired comparisons (issue #10): the columns above
+        # drop the not-scored values, so they cannot say which question a value is of.
+        keys=[(row[0], row[1]) for row in rows],
+        values=scored,
     )
 
 
@@ -127,14 +132,16 @@ class ScoredFiles:
     def signatures(self) -> dict[str, Signature]:
         return {name: lexical_signature(name, self.params) for name in LEXICAL_SCORE_NAMES}
 
-    def write_json(self, path: Path) -> None:
+    def write_json(self, path: Path) -> dict[str, dict[str, float | None]]:
         """Score and write the JSON report: each row's line as its chunk comes back (the lines
         are not kept), then the means, flags and problems. Nothing is written on a failure or
-        a cancel (:func:`~goldenlens.io.output_files.write_atomically`)."""
+        a cancel (:func:`~goldenlens.io.output_files.write_atomically`). Returns the means
+        (the report's ``summary``, for the CI gate)."""
         golden: list[tuple[str, tuple[str, ...]]] = []
         columns: ScoreColumns = {
             pipeline: (0, [[] for _ in LEXICAL_SCORE_NAMES]) for pipeline in self.pipelines
         }
+        decided: list[ScoreRow] = []
 
         def lines() -> Iterator[str]:
             for chunk in self._scored(render_chunk):
@@ -142,11 +149,18 @@ class ScoredFiles:
                     yield chunk.text
                 golden.extend(chunk.golden_flags)
                 extend_columns(columns, chunk.columns)
+                decided.extend(
+                    (qid, pipeline, v) for (qid, pipeline), v in zip(chunk.keys, chunk.values, strict=True)
+                )
+
+        means: dict[str, dict[str, float | None]] = {}
 
         def tail() -> dict[str, object]:
+            means.update(summarise_columns(columns))
             return report_tail(
                 self.golden,
-                summary=summarise_columns(columns),
+                summary=means,
+                comparisons=decide(decided, self.pipelines).as_dict(),
                 overridden={pipeline: {} for pipeline in self.pipelines},
                 review=lambda _question_id: _UNREVIEWED,
                 golden_flags=self._golden_flags(golden),
@@ -155,6 +169,7 @@ class ScoredFiles:
             )
 
         write_json_document(path, {}, lines(), tail)
+        return means
 
     def report(self) -> Report:
         """Score and build the full report (for the workbook, the CSV and the printed summary)."""

@@ -65,7 +65,8 @@ class ScoredChunk:
     #: ``(question_id, pipeline, flag)``
     flags: list[tuple[str, str, str]] = field(default_factory=list)
     #: Filled by a rendering worker (:func:`goldenlens.jobs.score_files.render_chunk`) only,
-    #: which leaves the four lists above empty: the rows' lines of the JSON report as the
+    #: which leaves ``reasons`` and ``flags`` empty (and fills ``keys``/``values`` for the
+    #: paired comparisons): the rows' lines of the JSON report as the
     #: report writes them, ``(question_id, flags)`` of each question whose rows the chunk
     #: holds, the scores as columns for the means, and the number of rows.
     text: str = ""

@@ -1,0 +1,93 @@
+"""The CI gate of ``goldenlens score`` (issue #10): ``--fail-under [PIPELINE.]METRIC=VALUE``
+and ``--fail-on-regression``. Parsing and printing only; the decisions are
+:mod:`goldenlens.core.gates`. The report is written before the gate decides, so a failing
+build still has it to look at.
+
+Exit codes: 0 every check passed, 1 a check failed (one ``FAIL``/``REGRESSION`` line each on
+stderr), 2 bad input (as every command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from goldenlens.core.gates import MinimumMean, UnknownPipelineError, failing_minimums
+
+if TYPE_CHECKING:
+    from goldenlens.store.project import ProjectStore
+
+EXIT_GATE_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+def _minimum(text: str) -> MinimumMean:
+    try:
+        return MinimumMean.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_gate_options(parser: argparse.ArgumentParser) -> None:
+    """``--fail-under`` (repeatable) and ``--fail-on-regression`` on ``score``."""
+    group = parser.add_argument_group("CI gate (exit 1 when a check fails; the report is written first)")
+    group.add_argument(
+        "--fail-under",
+        action="append",
+        default=[],
+        type=_minimum,
+        metavar="[PIPELINE.]METRIC=VALUE",
+        help="fail when a pipeline's mean of METRIC is under VALUE (every pipeline, or PIPELINE only); "
+        "METRIC as in the JSON report (factual_knowledge, f1_score, recall_over_words, ...) or its "
+        "label (f1, recall, fk, exact_match); repeatable",
+    )
+    group.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="with --project: fail when a pipeline's mean fell significantly since the project's previous "
+        "scoring run (the paired 95%% bootstrap interval of the difference lies entirely below 0)",
+    )
+
+
+def gate_usage_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with the gate options before anything is scored (``None``: nothing)."""
+    if getattr(args, "fail_on_regression", False) and args.project is None:
+        return "--fail-on-regression needs --project (the previous run it compares with is kept there)"
+    return None
+
+
+def minimums_exit(summary: Mapping[str, Mapping[str, float | None]], minimums: Sequence[MinimumMean]) -> int:
+    """Check ``--fail-under`` against the report's means: print a line per failure."""
+    if not minimums:
+        return 0
+    try:
+        failures = failing_minimums(summary, minimums)
+    except UnknownPipelineError as error:
+        print(f"goldenlens: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for failure in failures:
+        print(failure.line(), file=sys.stderr)
+    return EXIT_GATE_FAILED if failures else 0
+
+
+def regression_exit(store: ProjectStore, head: int) -> int:
+    """Check ``--fail-on-regression``: run ``head`` against the project's previous run."""
+    from goldenlens.jobs.run_regression import check_regression
+
+    check = check_regression(store, head)
+    if check.previous is None:
+        print(
+            f"goldenlens: run {head} is the project's first scoring run: no regression to check",
+            file=sys.stderr,
+        )
+        return 0
+    for found in check.found:
+        print(found.line(f"run {head}", f"run {check.previous}"), file=sys.stderr)
+    return EXIT_GATE_FAILED if check.found else 0
+
+
+def combined(*codes: int) -> int:
+    """The gate's exit code from its checks: bad input first, then a failure."""
+    return max(codes, default=0)

@@ -1,0 +1,172 @@
+"""The CI gate end to end: ``goldenlens score --fail-under`` and ``--fail-on-regression`` as a
+CI job runs them (a subprocess on CSV files written here), with its exit codes: 0 every check
+passed, 1 a check failed (a line each), 2 bad input. The report is written either way."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import goldenlens
+
+DESKTOP = str(Path(goldenlens.__file__).resolve().parents[1])
+
+#: Twelve questions whose fact is a city; a response naming it has factual knowledge 1.
+CITIES = [
+    "Paris",
+    "Rome",
+    "Madrid",
+    "Berlin",
+    "Vienna",
+    "Lisbon",
+    "Dublin",
+    "Oslo",
+    "Athens",
+    "Prague",
+    "Warsaw",
+    "Bern",
+]
+
+
+def _golden(folder: Path) -> Path:
+    path = folder / "golden.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "question", "answer", "fact"])
+        for n, city in enumerate(CITIES):
+            writer.writerow(
+                [f"q{n + 1:02d}", f"Which capital is number {n + 1}?", f"The capital is {city}.", city]
+            )
+    return path
+
+
+def _responses(folder: Path, name: str, right: dict[str, int]) -> Path:
+    """Each pipeline names the right city on its first ``right[pipeline]`` questions, a wrong
+    one on the others: its factual knowledge mean is ``right / 12``."""
+    path = folder / name
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["question_id", "pipeline", "response"])
+        for n, city in enumerate(CITIES):
+            for pipeline, count in right.items():
+                writer.writerow(
+                    [f"q{n + 1:02d}", pipeline, f"The capital is {city if n < count else 'Nowhere'}."]
+                )
+    return path
+
+
+def _score(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": DESKTOP}
+    return subprocess.run(
+        [sys.executable, "-m", "goldenlens", "score", *args, "-q"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _fail_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith(("FAIL", "REGRESSION"))]
+
+
+@pytest.mark.parametrize("project", [False, True], ids=["files", "project"])
+def test_fail_under_exits_1_with_a_line_per_failure_after_writing_the_report(
+    tmp_path: Path, project: bool
+) -> None:
+    golden = _golden(tmp_path)
+    responses = _responses(tmp_path, "responses.csv", {"Good": 12, "Weak": 6})
+    out = tmp_path / "report.json"
+    extra = ["--project", str(tmp_path / "p.goldenlens")] if project else []
+    done = _score(
+        str(golden), str(responses), "-o", str(out), "--fail-under", "factual_knowledge=0.75", *extra
+    )
+    assert done.returncode == 1, done.stderr
+    assert _fail_lines(done.stderr) == ["FAIL Weak factual_knowledge 0.50 < 0.75"]
+    assert json.loads(out.read_text(encoding="utf-8"))["summary"]["Weak"]["factual_knowledge"] == 0.5
+
+
+def test_fail_under_passes_names_a_pipeline_and_reads_labels(tmp_path: Path) -> None:
+    golden = _golden(tmp_path)
+    responses = _responses(tmp_path, "responses.csv", {"Good": 12, "Weak.v2": 6})
+    passing = _score(
+        str(golden), str(responses), "--fail-under", "fk=0.5", "--fail-under", "Good.Factual knowledge=1"
+    )
+    assert passing.returncode == 0, passing.stderr
+    assert _fail_lines(passing.stderr) == []
+    # A dotted pipeline name: the metric is what follows the last dot.
+    one = _score(str(golden), str(responses), "--fail-under", "Weak.v2.fk=0.6", "--fail-under", "Good.fk=0.6")
+    assert one.returncode == 1
+    assert _fail_lines(one.stderr) == ["FAIL Weak.v2 factual_knowledge 0.50 < 0.60"]
+    # Close to the minimum: enough digits that the two numbers differ.
+    close = _score(str(golden), str(responses), "--fail-under", "Weak.v2.fk=0.501")
+    assert _fail_lines(close.stderr) == ["FAIL Weak.v2 factual_knowledge 0.500 < 0.501"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("bleu=0.5", "unknown metric 'bleu'"),
+        ("fk=high", "'high' is not a number"),
+        ("fk", "expected METRIC=VALUE"),
+        ("Nobody.fk=0.5", "names pipeline 'Nobody'"),
+    ],
+)
+def test_a_bad_gate_exits_2(tmp_path: Path, spec: str, fragment: str) -> None:
+    golden = _golden(tmp_path)
+    responses = _responses(tmp_path, "responses.csv", {"Good": 12})
+    done = _score(str(golden), str(responses), "--fail-under", spec)
+    assert done.returncode == 2
+    assert fragment in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_fail_on_regression_needs_a_project(tmp_path: Path) -> None:
+    golden = _golden(tmp_path)
+    done = _score(str(golden), str(_responses(tmp_path, "r.csv", {"Good": 12})), "--fail-on-regression")
+    assert done.returncode == 2
+    assert "--fail-on-regression needs --project" in done.stderr
+
+
+def test_fail_on_regression_compares_with_the_previous_run(tmp_path: Path) -> None:
+    golden = _golden(tmp_path)
+    project = tmp_path / "p.goldenlens"
+    first = _score(
+        str(golden),
+        str(_responses(tmp_path, "r1.csv", {"A": 12, "B": 6})),
+        "--project",
+        str(project),
+        "--fail-on-regression",
+    )
+    assert first.returncode == 0, first.stderr
+    assert "first scoring run" in first.stderr
+    # The same responses again: nothing fell.
+    same = _score(
+        str(golden),
+        str(_responses(tmp_path, "r1.csv", {"A": 12, "B": 6})),
+        "--project",
+        str(project),
+        "--fail-on-regression",
+    )
+    assert same.returncode == 0, same.stderr
+    assert _fail_lines(same.stderr) == []
+    # A loses the fact on all twelve questions, B on one: only A's fall is significant.
+    worse = tmp_path / "r2.csv"
+    _responses(tmp_path, "r2.csv", {"A": 0, "B": 5})
+    out = tmp_path / "after.json"
+    done = _score(str(golden), str(worse), "--project", str(project), "--fail-on-regression", "-o", str(out))
+    assert done.returncode == 1, done.stderr
+    lines = _fail_lines(done.stderr)
+    fk = [line for line in lines if " factual_knowledge " in line]
+    assert fk == [
+        "REGRESSION A factual_knowledge run 3 - run 2 = -1.00, 95% CI [-1.00, -1.00], p = 0.000488"
+        " — 12 questions"
+    ]
+    assert all(line.startswith("REGRESSION A ") for line in lines)
+    assert json.loads(out.read_text(encoding="utf-8"))["summary"]["A"]["factual_knowledge"] == 0.0
