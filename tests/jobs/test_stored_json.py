@@ -28,9 +28,10 @@ FAITHFULNESS = Signature("faithfulness", "1", {"judge_model": "m.gguf"})
 
 def _both(store: ProjectStore, folder: Path) -> tuple[str, str]:
     stored, full = folder / "stored.json", folder / "full.json"
-    rows = write_stored_json(store, stored)
+    rows, summary = write_stored_json(store, stored)
     write_report_json(build_report(store), full, judge_scores(store))
     assert rows == len(json.loads(full.read_text(encoding="utf-8"))["rows"])
+    assert summary == json.loads(full.read_text(encoding="utf-8"))["summary"]
     return stored.read_text(encoding="utf-8"), full.read_text(encoding="utf-8")
 
 

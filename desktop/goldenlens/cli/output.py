@@ -171,19 +171,21 @@ def format_judge_summary(judge: JudgeScores, pipelines: Sequence[str]) -> str:
 
 def write_outputs(
     store: ProjectStore, run_id: int | None, out: Path | None, *, judge_run_id: int | None = None
-) -> None:
-    """Write the report in the format OUT's extension picks, or print the summary. Judge
-    scores (of ``judge_run_id``, else the newest judge run) go into every report format."""
+) -> dict[str, dict[str, float | None]]:
+    """Write the report in the format OUT's extension picks, or print the summary; returns the
+    means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
+    judge run) go into every report format."""
     from goldenlens.jobs.report_job import build_report, judge_scores, report_sources, write_stored_json
 
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.
-        rows = write_stored_json(store, out, run_id, judge_run_id=judge_run_id)
+        rows, summary = write_stored_json(store, out, run_id, judge_run_id=judge_run_id)
         print(f"Wrote {rows} scored responses to {out}", file=sys.stderr)
-        return
+        return summary
     report = build_report(store, run_id, judge_run_id=judge_run_id)
     judge = judge_scores(store, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(store))
+    return report.summary()
 
 
 def write_report(

@@ -65,9 +65,9 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
         )
         print_problems(result.problems)
         with ProjectStore.open(project) as store:
-            report = write_outputs(store, run_id, args.output, judge_run_id=judge_run)
+            summary = write_outputs(store, run_id, args.output, judge_run_id=judge_run)
             # The gate decides once the report is written.
-            code = minimums_exit(report.summary(), getattr(args, "fail_under", []))
+            code = minimums_exit(summary, getattr(args, "fail_under", []))
             if getattr(args, "fail_on_regression", False):
                 code = combined(code, regression_exit(store, run_id))
     return code

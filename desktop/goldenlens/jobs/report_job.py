@@ -272,18 +272,20 @@ def build_report(
 
 def write_stored_json(
     store: ProjectStore, out: Path, run_id: int | None = None, *, judge_run_id: int | None = None
-) -> int:
+) -> tuple[int, dict[str, dict[str, float | None]]]:
     """The JSON report of a run straight from the project, row by row (what
     :func:`~goldenlens.io.report_formats.write_report_json` writes for :func:`build_report`,
     byte for byte, without reading the response texts or holding a row object per response:
     a 200,000-response project's report stays far below the memory a :class:`Report` takes).
-    Returns the number of rows written."""
+    Returns the number of rows written and the summary (each pipeline's means)."""
     run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
     judge = judge_scores(store, judge_run_id)
     metrics = judge_metric_names(judge) if judge else []
     keys = [key for key in store.responses.row_keys() if run.has(*key)]
     values: list[tuple[str, list[float | None]]] = []
+    question_ids: list[str] = []
     overridden: list[tuple[str, dict[str, AppliedOverride]]] = []
+    summary: dict[str, dict[str, float | None]] = {}
 
     def lines() -> Iterator[str]:
         for key in keys:
@@ -291,6 +293,7 @@ def write_stored_json(
             overrides = run.overrides.get(key, {})
             effective = effective_scores(scores, overrides)
             values.append((key[1], [effective[name] for name in LEXICAL_SCORE_NAMES]))
+            question_ids.append(key[0])
             if overrides:
                 overridden.append((key[1], overrides))
             elif not judge and key[0] not in run.reviews:  # the usual row: from the template
@@ -310,9 +313,14 @@ def write_stored_json(
             yield row_json(fields)
 
     def tail() -> dict[str, object]:
+        from goldenlens.core.deciding import decide  # numpy: only for reports that show it
+
+        summary.update(summarise_values(values, run.pipelines))
+        rows = ((qid, pipeline, scores) for qid, (pipeline, scores) in zip(question_ids, values, strict=True))
         return report_tail(
             run.items,
-            summary=summarise_values(values, run.pipelines),
+            summary=summary,
+            comparisons=decide(rows, run.pipelines).as_dict(),
             overridden=count_overrides(overridden, run.pipelines),
             review=lambda question_id: run.reviews.get(question_id) or QuestionReview(),
             golden_flags=run.golden_flags,
@@ -321,7 +329,7 @@ def write_stored_json(
         )
 
     write_json_document(out, report_head(judge), lines(), tail)
-    return len(keys)
+    return len(keys), summary
 
 
 def report_sources(store: ProjectStore) -> list[str]:
