@@ -17,6 +17,16 @@ question indices one by one:
 * otherwise (F1, precision, recall): question indices are drawn once per question set, and
   every statistic over that set (each pipeline's mean, each paired difference) is summed from
   the same resample counts in one matrix product — the joint resampling that keeps pairs paired.
+
+One deliberate exception, for speed at scale: a statistic of that second kind over more than
+:data:`NORMAL_FROM` questions is not resampled. Its bootstrap distribution is then the normal
+distribution with the same mean and variance to far better than the resampling itself could
+tell (the skew of a mean of n values in [0, 1] falls as 1/sqrt(n); at n = 2,000 it moves a 95%
+bound by about 0.005 standard errors, while 10,000 resamples leave about 0.09 standard errors of
+Monte Carlo noise on it), and drawing 10,000 x n indices would cost seconds on a large project.
+Its "resampled means" are then that normal distribution's quantiles at the resamples' evenly
+spaced probabilities, so every downstream step is unchanged; :func:`approximated` names them
+and the report says so.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Final
 
 import numpy as np
@@ -41,6 +52,9 @@ CATEGORY_LIMIT: Final = 16
 #: Finest grid the values are put on (2^-40 ≈ 1e-12): coarser only when the sums would not
 #: stay exact in a float64 otherwise.
 _MAX_GRID_BITS: Final = 40
+#: Above this many questions a many-valued statistic uses the normal form of its bootstrap
+#: distribution instead of resampling (see the module docstring).
+NORMAL_FROM: Final = 2_000
 #: Counts per matrix-product chunk (rows x questions): keeps the chunk in cache-sized memory.
 _CHUNK_CELLS: Final = 1 << 20
 
@@ -88,11 +102,12 @@ def resampled_means(
     settings: Settings,
     *,
     category_limit: int = CATEGORY_LIMIT,
+    normal_from: int = NORMAL_FROM,
 ) -> list[FloatArray]:
     """Each statistic's ``settings.resamples`` bootstrap means over the question set whose
     values are ``columns`` (questions x columns, finite values). ``set_key`` names the stream
     of the joint index resampling (used by statistics with more than ``category_limit``
-    distinct values)."""
+    distinct values, over at most ``normal_from`` questions; above, the normal form)."""
     n = columns.shape[0]
     if n == 0:
         raise ValueError("a bootstrap needs at least one question")
@@ -108,6 +123,8 @@ def resampled_means(
         if len(levels) <= category_limit:
             sums = _category_sums(levels, counts, settings, stream(settings.seed, statistic.key))
             out[position] = sums / divisor
+        elif n > normal_from:
+            out[position] = _normal_means(combined / scale, settings.resamples)
         else:
             joint.append(position)
     if joint:
@@ -115,6 +132,35 @@ def resampled_means(
         for position, sums in zip(joint, _joint_sums(set_key, grid, chosen, settings), strict=True):
             out[position] = sums / divisor
     return [means for means in out if means is not None]
+
+
+def approximated(columns: FloatArray, statistic: Statistic, *, normal_from: int = NORMAL_FROM) -> bool:
+    """Whether :func:`resampled_means` gives ``statistic`` the normal form instead of resamples."""
+    if columns.shape[0] <= normal_from:
+        return False
+    combined = columns[:, list(statistic.index)] @ np.asarray(statistic.weights, dtype=np.float64)
+    return len(np.unique(combined)) > CATEGORY_LIMIT
+
+
+def _normal_means(values: FloatArray, resamples: int) -> FloatArray:
+    """The bootstrap distribution of the mean of ``values`` in its normal form: the mean, and the
+    plug-in standard error (population standard deviation / sqrt(n), the bootstrap's own
+    variance), at the probabilities (i + 0.5) / resamples."""
+    n = values.shape[0]
+    error = float(np.std(values)) / math.sqrt(n)
+    return float(np.mean(values)) + error * _normal_quantiles(resamples)
+
+
+_QUANTILES: dict[int, FloatArray] = {}
+
+
+def _normal_quantiles(resamples: int) -> FloatArray:
+    found = _QUANTILES.get(resamples)
+    if found is None:
+        standard = NormalDist()
+        found = np.array([standard.inv_cdf((i + 0.5) / resamples) for i in range(resamples)])
+        _QUANTILES[resamples] = found
+    return found
 
 
 def percentile_interval(means: FloatArray, level: float) -> tuple[float, float]:

@@ -17,7 +17,14 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.bootstrap import Settings, Statistic, percentile_interval, resampled_means
+from goldenlens.core.bootstrap import (
+    NORMAL_FROM,
+    Settings,
+    Statistic,
+    approximated,
+    percentile_interval,
+    resampled_means,
+)
 from goldenlens.core.decision import Decision, MetricEstimate, PairComparison, PassRate
 from goldenlens.core.lexical import (
     EXACT_MATCH,
@@ -66,6 +73,8 @@ class _Intervals:
         self._settings = settings
         self._sets: dict[bytes, _QuestionSet] = {}
         self._found: dict[str, _Interval] = {}
+        #: Keys of the statistics given the normal form (:func:`approximated`).
+        self.normal: list[str] = []
 
     def add(
         self,
@@ -86,6 +95,8 @@ class _Intervals:
             means = resampled_means(set_key, matrix, group.statistics, self._settings)
             for statistic, resampled in zip(group.statistics, means, strict=True):
                 self._found[statistic.key] = percentile_interval(resampled, self._settings.level)
+                if approximated(matrix, statistic):
+                    self.normal.append(statistic.key)
 
     def get(self, key: str) -> _Interval:
         return self._found[key]
@@ -139,6 +150,8 @@ def decide(
         resamples=chosen.resamples,
         seed=chosen.seed,
         thresholds=cuts,
+        normal_approximation=tuple(intervals.normal),
+        normal_from=NORMAL_FROM,
     )
 
 

@@ -84,6 +84,12 @@ class Decision:
     seed: int
     #: ``metric -> threshold`` used for :attr:`pass_rates`.
     thresholds: dict[str, float] = field(default_factory=dict)
+    #: The intervals given by the normal form of their bootstrap distribution instead of
+    #: resamples (many-valued metrics over more questions than ``normal_from``; see
+    #: :mod:`goldenlens.core.bootstrap`), as ``mean|pipeline|metric``, ``pass|…`` or
+    #: ``diff|a|b|metric``.
+    normal_approximation: tuple[str, ...] = ()
+    normal_from: int = 0
 
     def estimate(self, pipeline: str, metric: str) -> MetricEstimate | None:
         """The estimate of ``pipeline`` on ``metric``, if computed."""
@@ -99,6 +105,10 @@ class Decision:
             "resamples": self.resamples,
             "seed": self.seed,
             "thresholds": dict(self.thresholds),
+            "normal_approximation": {
+                "above_questions": self.normal_from,
+                "intervals": list(self.normal_approximation),
+            },
             "estimates": [asdict(e) for e in self.estimates],
             "pass_rates": [asdict(p) for p in self.pass_rates],
             "pairs": [asdict(c) for c in self.comparisons],
