@@ -36,7 +36,9 @@ def hand_decision(report: Report, comparisons: tuple[PairComparison, ...] = ()) 
     for pipeline in report.pipelines:
         for metric in LEXICAL_SCORE_NAMES:
             mean = means[pipeline][metric]
-            n = sum(1 for r in report.rows if r.response.pipeline == pipeline and r.scores[metric] is not None)
+            n = sum(
+                1 for r in report.rows if r.response.pipeline == pipeline and r.scores[metric] is not None
+            )
             assert mean is not None
             estimates.append(
                 MetricEstimate(pipeline, metric, mean, _clip(mean - HALF_WIDTH), _clip(mean + HALF_WIDTH), n)
@@ -49,7 +51,18 @@ def hand_decision(report: Report, comparisons: tuple[PairComparison, ...] = ()) 
             scored = [v for v in values if v is not None]
             passed = sum(1 for v in scored if v >= threshold)
             rate = passed / len(scored)
-            rates.append(PassRate(pipeline, metric, threshold, rate, _clip(rate - 0.2), _clip(rate + 0.2), passed, len(scored)))
+            rates.append(
+                PassRate(
+                    pipeline,
+                    metric,
+                    threshold,
+                    rate,
+                    _clip(rate - 0.2),
+                    _clip(rate + 0.2),
+                    passed,
+                    len(scored),
+                )
+            )
     return Decision(
         estimates=tuple(estimates),
         pass_rates=tuple(rates),
@@ -61,15 +74,22 @@ def hand_decision(report: Report, comparisons: tuple[PairComparison, ...] = ()) 
     )
 
 
-def comparison(a: str, b: str, metric: str, difference: float, *, better: str | None, p: float | None = None) -> PairComparison:
+def comparison(
+    a: str, b: str, metric: str, difference: float, *, better: str | None, p: float | None = None
+) -> PairComparison:
     low, high = difference - 0.3, difference + 0.3
     if better is not None:
-        verdict = f"{a} beats {b} on {metric.replace('_', ' ')}: {difference:+.2f}, 95% CI [{low:.2f}, {high:.2f}]" + (
-            f", p = {p:.2f}" if p is not None else ""
-        ) + " — 10 questions"
+        verdict = (
+            f"{a} beats {b} on {metric.replace('_', ' ')}: {difference:+.2f}, 95% CI [{low:.2f}, {high:.2f}]"
+            + (f", p = {p:.2f}" if p is not None else "")
+            + " — 10 questions"
+        )
         caveat = ""
     else:
-        verdict = f"{a} and {b} cannot be told apart on {metric.replace('_', ' ')}: {difference:+.2f}, 95% CI [{low:.2f}, {high:.2f}] — 10 questions"
+        verdict = (
+            f"{a} and {b} cannot be told apart on {metric.replace('_', ' ')}: {difference:+.2f}, "
+            f"95% CI [{low:.2f}, {high:.2f}] — 10 questions"
+        )
         caveat = "too few questions to tell"
     return PairComparison(
         metric=metric, a=a, b=b, difference=difference, low=low, high=high, n=10, p_value=p,

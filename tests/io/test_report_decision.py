@@ -5,19 +5,18 @@ from __future__ import annotations
 
 from dataclasses import fields
 from datetime import datetime
-from pathlib import Path
 
 import openpyxl
 import pytest
-from openpyxl.cell.rich_text import CellRichText, TextBlock
-
 from decisions import HALF_WIDTH, DecidedReport, comparison, hand_decision
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, F1_SCORE, LEXICAL_SCORE_NAMES, WordKind
+from openpyxl.cell.rich_text import CellRichText, TextBlock
+from test_report_writer import _report
+
+from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, WordKind
 from goldenlens.core.report import Report
 from goldenlens.io.report_decision import NO_INTERVALS
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.io.xlsx_style import MATCHED_TEXT, MISSED_TEXT
-from test_report_writer import _report
 
 LABELS = [
     "Factual knowledge",
@@ -48,7 +47,10 @@ def report() -> Report:
 def book(tmp_path_factory: pytest.TempPathFactory, report: Report) -> openpyxl.Workbook:
     path = tmp_path_factory.mktemp("decision") / "report.xlsx"
     write_report_workbook(
-        _decided(report), path, sources=["golden.csv", "responses.csv"], generated_at=datetime(2024, 5, 1, 9, 30)
+        _decided(report),
+        path,
+        sources=["golden.csv", "responses.csv"],
+        generated_at=datetime(2024, 5, 1, 9, 30),
     )
     return openpyxl.load_workbook(path, rich_text=True)
 
@@ -153,7 +155,8 @@ def test_about_sheet(book: openpyxl.Workbook, report: Report) -> None:
     for name, signature in report.signatures.items():
         assert about[name] == signature.short()
     summary = [row[0] for row in _rows(book["Summary"])]
-    assert "Generated at" not in summary and "f1_score" not in summary  # not filling the summary
+    assert "Generated at" not in summary  # not filling the summary
+    assert "f1_score" not in summary
 
 
 def _runs(value: object) -> list[tuple[str, object]]:
@@ -163,10 +166,15 @@ def _runs(value: object) -> list[tuple[str, object]]:
 
 def test_highlights_read_without_colour(book: openpyxl.Workbook, report: Report) -> None:
     scored = report.row("q10", "Pipeline1")
-    assert scored is not None and scored.result.alignment is not None
-    row = next(r for r in book["Highlights"].iter_rows(min_row=5, values_only=True) if r[:2] == ("q10", "Pipeline1"))
+    assert scored is not None
+    assert scored.result.alignment is not None
+    row = next(
+        r for r in book["Highlights"].iter_rows(min_row=5, values_only=True) if r[:2] == ("q10", "Pipeline1")
+    )
     response, answer = scored.response.response, scored.item.answer
-    matched = [response[s.start : s.end] for s in scored.result.alignment.response if s.kind is WordKind.MATCHED]
+    matched = [
+        response[s.start : s.end] for s in scored.result.alignment.response if s.kind is WordKind.MATCHED
+    ]
     extra = [response[s.start : s.end] for s in scored.result.alignment.response if s.kind is WordKind.EXTRA]
     runs = _runs(row[2])
     assert [t for t, f in runs if getattr(f, "u", None) == "single"] == matched

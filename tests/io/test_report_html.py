@@ -11,12 +11,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from decisions import DecidedReport, comparison, hand_decision
+from test_report_writer import _report
+
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, WordKind
 from goldenlens.core.report import Report
 from goldenlens.io.report_html import report_html, write_report_html
-from test_report_writer import _report
 
 HOSTILE = "<script>alert('x')</script> \"quoted\" & 'single' <b>bold</b>"
 
@@ -76,10 +76,17 @@ def test_rows_and_highlights_match_the_alignment(report: Report) -> None:
     page = report_html(report)
     assert page.count("<tr data-pipeline=") == len(report.rows)
     scored = report.row("q10", "Pipeline1")
-    assert scored is not None and scored.result.alignment is not None
+    assert scored is not None
+    assert scored.result.alignment is not None
     response = scored.response.response
-    matched = [response[s.start : s.end] for s in scored.result.alignment.response if s.kind is WordKind.MATCHED]
-    row = next(line for line in page.splitlines() if line.startswith('<tr data-pipeline="Pipeline1"') and ">q10<" in line)
+    matched = [
+        response[s.start : s.end] for s in scored.result.alignment.response if s.kind is WordKind.MATCHED
+    ]
+    row = next(
+        line
+        for line in page.splitlines()
+        if line.startswith('<tr data-pipeline="Pipeline1"') and ">q10<" in line
+    )
     cell = row.split('<td class="text">')[1]
     found = re.findall(r'<span class="w-matched[^"]*">([^<]*)</span>', cell)
     assert found == matched
@@ -124,13 +131,18 @@ def test_the_page_works_in_a_headless_browser(report: Report, tmp_path: Path) ->
     assert len(_visible_rows(dom)) == 30
     assert "30 of 30 rows shown" in dom  # the script ran
     assert "<script>alert" not in dom
-    assert "<rect" in dom and "Pipeline1 beats Pipeline2" in dom
+    assert "<rect" in dom
+    assert "Pipeline1 beats Pipeline2" in dom
 
     dom = _dump_dom(browser, page, "#pipeline=Pipeline2", tmp_path / "profile")
     assert _visible_rows(dom) == ["Pipeline2"] * 10
     assert "10 of 30 rows shown" in dom
 
-    expected = sum(1 for r in report.rows if "seattle" in (r.item.question + r.response.response + r.item.answer + r.item.fact).lower())
+    expected = sum(
+        1
+        for r in report.rows
+        if "seattle" in (r.item.question + r.response.response + r.item.answer + r.item.fact).lower()
+    )
     dom = _dump_dom(browser, page, "#q=Seattle", tmp_path / "profile")
     assert 0 < len(_visible_rows(dom)) == expected
 

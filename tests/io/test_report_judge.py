@@ -16,9 +16,19 @@ from goldenlens.jobs.sample_project import ensure_sample_project
 from goldenlens.store.project import ProjectStore
 from sample_expectations import PIPELINES
 
-SHEETS = ["Decision", "Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice", "About"]
+SHEETS = [
+    "Decision",
+    "Summary",
+    "Scores",
+    "Factual Knowledge Report",
+    "Highlights",
+    "Flags",
+    "Advice",
+    "About",
+]
 JUDGE_SHEETS = [
-    "Decision", "Summary", "Scores", "Judge", "Factual Knowledge Report", "Highlights", "Flags", "Advice", "About",
+    "Decision", "Summary", "Scores", "Judge", "Factual Knowledge Report", "Highlights", "Flags", "Advice",
+    "About",
 ]  # fmt: skip
 JUDGE_MODEL = "SmolLM2-135M-Instruct-Q8_0.gguf"
 EMBEDDING_MODEL = "bge-small-en-v1.5"

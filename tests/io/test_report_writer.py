@@ -28,7 +28,16 @@ from goldenlens.io.xlsx_style import EXTRA_TEXT, MATCHED_TEXT, MISSED_TEXT
 from sample_expectations import FK_REPORT, PIPELINES
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
-SHEETS = ["Decision", "Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice", "About"]
+SHEETS = [
+    "Decision",
+    "Summary",
+    "Scores",
+    "Factual Knowledge Report",
+    "Highlights",
+    "Flags",
+    "Advice",
+    "About",
+]
 
 
 def _sample() -> tuple[list[GoldenItem], list[PipelineResponse]]:

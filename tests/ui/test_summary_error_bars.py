@@ -18,15 +18,18 @@ def _values(pipelines: int, questions: int = 10) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(7)
     # 1/3 everywhere on purpose: every label reads "0.33", the case that printed "0.330.33".
     base = np.full((questions, pipelines), 1 / 3)
-    return {m: base + (rng.random((questions, pipelines)) - 0.5) * 0.01 * i for i, m in enumerate(LEXICAL_SCORE_NAMES)}
+    return {
+        m: base + (rng.random((questions, pipelines)) - 0.5) * 0.01 * i
+        for i, m in enumerate(LEXICAL_SCORE_NAMES)
+    }
 
 
 def _decision(pipelines: list[str], values: dict[str, np.ndarray], *, shift: float = 0.0) -> Decision:
-    estimates = [
-        MetricEstimate(p, m, float(np.mean(values[m][:, j])) + shift, float(np.mean(values[m][:, j])) - 0.1, float(np.mean(values[m][:, j])) + 0.15, values[m].shape[0])
-        for j, p in enumerate(pipelines)
-        for m in LEXICAL_SCORE_NAMES
-    ]  # fmt: skip
+    estimates = []
+    for j, p in enumerate(pipelines):
+        for m in LEXICAL_SCORE_NAMES:
+            mean = float(np.mean(values[m][:, j]))
+            estimates.append(MetricEstimate(p, m, mean + shift, mean - 0.1, mean + 0.15, values[m].shape[0]))
     return Decision(tuple(estimates), (), (), 0.95, 10_000, 1)
 
 

@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-o",
         "--output",
         type=Path,
-        help="report file: .xlsx workbook, .html page (self-contained), .json or .csv (default: print a summary)",
+        help="report file: .xlsx workbook, .html page, .json or .csv (default: print a summary)",
     )
     score.add_argument(
         "--project", type=Path, help="keep the project in this .goldenlens file (created or updated)"
@@ -118,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = sub.add_parser("report", help="write the report of a scored project")
     report.add_argument("project", type=Path)
-    report.add_argument("-o", "--output", type=Path, help=".xlsx, .html, .json or .csv (default: print a summary)")
+    report.add_argument(
+        "-o", "--output", type=Path, help=".xlsx, .html, .json or .csv (default: print a summary)"
+    )
 
     resume = sub.add_parser(
         "resume",

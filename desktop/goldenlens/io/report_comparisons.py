@@ -17,7 +17,7 @@ COMPARISON_COLUMNS: tuple[str, ...] = (
     "Pipeline A",
     "Pipeline B",
     "Questions",
-    "Difference (A − B)",
+    "Difference (A - B)",
     "95% CI low",
     "95% CI high",
     "McNemar p",
@@ -32,7 +32,9 @@ _P_VALUE = CellStyle(number_format="0.000")
 
 def write_comparisons_sheet(ws: WriteOnlyWorksheet, decision: Decision) -> None:
     """One row per comparison, filterable, the header repeated on printed pages."""
-    set_widths(ws, {1: 22, 2: 14, 3: 14, 4: 10, 5: 12, 6: 10, 7: 10, 8: 10, 9: 7, 10: 7, 11: 14, 12: 70, 13: 40})
+    set_widths(
+        ws, {1: 22, 2: 14, 3: 14, 4: 10, 5: 12, 6: 10, 7: 10, 8: 10, 9: 7, 10: 7, 11: 14, 12: 70, 13: 40}
+    )
     parts(ws).row_dimensions[1].height = 32
     ws.freeze_panes = "D2"
     parts(ws).auto_filter.ref = area(1, 1, len(COMPARISON_COLUMNS), len(decision.comparisons) + 1)

@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from openpyxl.cell.cell import Cell
 from openpyxl.chart import BarChart, Reference
 from openpyxl.chart.data_source import AxDataSource, NumDataSource, NumRef, StrRef
 from openpyxl.chart.error_bar import ErrorBars
@@ -58,7 +59,9 @@ def interval_text(low: float | None, high: float | None, *, percent: bool = Fals
     return f"[{low:.2f}, {high:.2f}]"
 
 
-def shown_estimate(decision: Decision | None, pipeline: str, metric: str, mean: float | None) -> MetricEstimate | None:
+def shown_estimate(
+    decision: Decision | None, pipeline: str, metric: str, mean: float | None
+) -> MetricEstimate | None:
     """The decision's estimate of ``pipeline`` on ``metric`` if it is an estimate of the mean
     shown (the same value to 1e-9): an interval around another number would mislead."""
     if decision is None or mean is None:
@@ -109,7 +112,11 @@ def write_decision_sheet(
     """Fill the Decision sheet (``generated``: when, as the About sheet words it)."""
     pipelines = report.pipelines
     layout = _Layout(pipelines)
-    widths = {1: 24, **dict.fromkeys(range(2, 2 + len(LEXICAL_SCORE_NAMES)), _METRIC_WIDTH), _LAST_PRINTED_COL: 11}
+    widths = {
+        1: 24,
+        **dict.fromkeys(range(2, 2 + len(LEXICAL_SCORE_NAMES)), _METRIC_WIDTH),
+        _LAST_PRINTED_COL: 11,
+    }
     widths |= dict.fromkeys(range(_ERROR_FIRST_COL, _ERROR_FIRST_COL + len(LEXICAL_SCORE_NAMES)), 6)
     set_widths(ws, widths)
     dims = parts(ws).column_dimensions
@@ -118,15 +125,30 @@ def write_decision_sheet(
     parts(ws).row_dimensions[DECISION_HEADER_ROW].height = 45
 
     questions = len(report.golden)
-    ws.append([text_cell(ws, "Which pipeline? Mean scores with 95% confidence intervals", RowRef(DECISION_SHEET, 1), 1, TITLE)])
-    facts = f"{questions} question{'s' * (questions != 1)} · {len(pipelines)} pipeline{'s' * (len(pipelines) != 1)} · generated {generated}"
+    ws.append(
+        [
+            text_cell(
+                ws,
+                "Which pipeline? Mean scores with 95% confidence intervals",
+                RowRef(DECISION_SHEET, 1),
+                1,
+                TITLE,
+            )
+        ]
+    )
+    facts = (
+        f"{questions} question{'s' * (questions != 1)} · {len(pipelines)} "
+        f"pipeline{'s' * (len(pipelines) != 1)} · generated {generated}"
+    )
     if decision is not None:
         facts += (
             f" · intervals: seeded bootstrap over questions ({decision.resamples:,} resamples, seed "
             f"{decision.seed}, {decision.level:.0%} level)"
         )
     ws.append([text_cell(ws, facts, RowRef(DECISION_SHEET, 2), 1, NOTE)])
-    ws.append([text_cell(ws, "" if decision is not None else NO_INTERVALS, RowRef(DECISION_SHEET, 3), 1, BOLD)])
+    ws.append(
+        [text_cell(ws, "" if decision is not None else NO_INTERVALS, RowRef(DECISION_SHEET, 3), 1, BOLD)]
+    )
 
     headers = ("Pipeline", *(metric_label(m) for m in LEXICAL_SCORE_NAMES), "Responses")
     where = RowRef(DECISION_SHEET, DECISION_HEADER_ROW, headers)
@@ -142,21 +164,35 @@ def write_decision_sheet(
         answered = counts[pipeline] > 0
         shown = {m: means[pipeline][m] if answered else None for m in LEXICAL_SCORE_NAMES}
         estimates = {m: shown_estimate(decision, pipeline, m, shown[m]) for m in LEXICAL_SCORE_NAMES}
-        cells = [text_cell(ws, pipeline, where, 1, BOLD)]
-        cells += [number_cell(ws, shown[m], where, c, SCORE) for c, m in enumerate(LEXICAL_SCORE_NAMES, start=2)]
+        cells: list[Cell | None] = [text_cell(ws, pipeline, where, 1, BOLD)]
+        cells += [
+            number_cell(ws, shown[m], where, c, SCORE) for c, m in enumerate(LEXICAL_SCORE_NAMES, start=2)
+        ]
         cells.append(number_cell(ws, counts[pipeline], where, _LAST_PRINTED_COL))
         cells += [None] * (_ERROR_FIRST_COL - _LAST_PRINTED_COL - 1)
         # Error-bar lengths for the chart: above the mean on this row, below it on the next.
-        cells += [_error(ws, estimates[m], shown[m], where, c, up=True) for c, m in enumerate(LEXICAL_SCORE_NAMES, start=_ERROR_FIRST_COL)]
+        cells += [
+            _error(ws, estimates[m], shown[m], where, c, up=True)
+            for c, m in enumerate(LEXICAL_SCORE_NAMES, start=_ERROR_FIRST_COL)
+        ]
         ws.append(cells)
         where = RowRef(DECISION_SHEET, excel_row + 1, headers, pipeline=pipeline)
-        ci_cells = [text_cell(ws, "95% CI" if decision is not None else "", where, 1, _CI)]
+        ci_cells: list[Cell | None] = [text_cell(ws, "95% CI" if decision is not None else "", where, 1, _CI)]
         ci_cells += [
-            text_cell(ws, interval_text(e.low, e.high) if e is not None else ("n/a" if decision else ""), where, c, _CI)
+            text_cell(
+                ws,
+                interval_text(e.low, e.high) if e is not None else ("n/a" if decision else ""),
+                where,
+                c,
+                _CI,
+            )
             for c, e in enumerate(estimates.values(), start=2)
         ]
         ci_cells += [None] * (_ERROR_FIRST_COL - len(ci_cells) - 1)
-        ci_cells += [_error(ws, estimates[m], shown[m], where, c, up=False) for c, m in enumerate(LEXICAL_SCORE_NAMES, start=_ERROR_FIRST_COL)]
+        ci_cells += [
+            _error(ws, estimates[m], shown[m], where, c, up=False)
+            for c, m in enumerate(LEXICAL_SCORE_NAMES, start=_ERROR_FIRST_COL)
+        ]
         ws.append(ci_cells)
 
     next_row = layout.after_means
@@ -173,14 +209,22 @@ def write_decision_sheet(
 
 
 def _error(
-    ws: WriteOnlyWorksheet, estimate: MetricEstimate | None, mean: float | None, where: RowRef, col: int, *, up: bool
-) -> object:
+    ws: WriteOnlyWorksheet,
+    estimate: MetricEstimate | None,
+    mean: float | None,
+    where: RowRef,
+    col: int,
+    *,
+    up: bool,
+) -> Cell:
     if estimate is None or mean is None or estimate.low is None or estimate.high is None:
         return number_cell(ws, 0.0, where, col)
     return number_cell(ws, max(0.0, (estimate.high - mean) if up else (mean - estimate.low)), where, col)
 
 
-def _write_pass_rates(ws: WriteOnlyWorksheet, decision: Decision, pipelines: Sequence[str], first_row: int) -> int:
+def _write_pass_rates(
+    ws: WriteOnlyWorksheet, decision: Decision, pipelines: Sequence[str], first_row: int
+) -> int:
     """Pass rates: one column per (metric, threshold), the rate over its CI and count."""
     ws.append([])
     columns: list[tuple[str, float]] = []
@@ -199,12 +243,20 @@ def _write_pass_rates(ws: WriteOnlyWorksheet, decision: Decision, pipelines: Seq
         where = RowRef(DECISION_SHEET, row, headers, pipeline=pipeline)
         found = [by_key.get((pipeline, metric, threshold)) for metric, threshold in columns]
         cells = [text_cell(ws, pipeline, where, 1, BOLD)]
-        cells += [number_cell(ws, r.rate if r else None, where, c, _RATE) for c, r in enumerate(found, start=2)]
+        cells += [
+            number_cell(ws, r.rate if r else None, where, c, _RATE) for c, r in enumerate(found, start=2)
+        ]
         ws.append(cells)
         where = RowRef(DECISION_SHEET, row + 1, headers, pipeline=pipeline)
         detail = [text_cell(ws, "passed, 95% CI", where, 1, _CI)]
         detail += [
-            text_cell(ws, f"{r.passed}/{r.n} {interval_text(r.low, r.high, percent=True)}" if r else "", where, c, _CI)
+            text_cell(
+                ws,
+                f"{r.passed}/{r.n} {interval_text(r.low, r.high, percent=True)}" if r else "",
+                where,
+                c,
+                _CI,
+            )
             for c, r in enumerate(found, start=2)
         ]
         ws.append(detail)
@@ -216,7 +268,10 @@ def _write_verdicts(ws: WriteOnlyWorksheet, decision: Decision, first_row: int) 
     """The verdicts, each in a cell merged across the table (wrapped), the decided ones first."""
     ws.append([])
     row = first_row + 1
-    ws.append([text_cell(ws, "Verdicts", RowRef(DECISION_SHEET, row), 1, HEADER)] + [text_cell(ws, "", RowRef(DECISION_SHEET, row), c, HEADER) for c in range(2, _LAST_PRINTED_COL + 1)])
+    ws.append(
+        [text_cell(ws, "Verdicts", RowRef(DECISION_SHEET, row), 1, HEADER)]
+        + [text_cell(ws, "", RowRef(DECISION_SHEET, row), c, HEADER) for c in range(2, _LAST_PRINTED_COL + 1)]
+    )
     row += 1
     ordered = ordered_verdicts(decision)
     shown, rest = ordered[:MAX_VERDICTS], ordered[MAX_VERDICTS:]
@@ -232,7 +287,10 @@ def _write_verdicts(ws: WriteOnlyWorksheet, decision: Decision, first_row: int) 
         row += 1
     if rest:
         undecided = sum(1 for c in rest if c.better is None)
-        note = f"… and {len(rest)} more comparison(s) on the Comparisons sheet ({undecided} of them cannot tell the pipelines apart)."
+        note = (
+            f"… and {len(rest)} more comparison(s) on the Comparisons sheet ({undecided} of them "
+            "cannot tell the pipelines apart)."
+        )
         ws.append([text_cell(ws, note, RowRef(DECISION_SHEET, row), 1, _CAVEAT)])
         row += 1
     return row
@@ -256,13 +314,19 @@ def _means_chart(ws: WriteOnlyWorksheet, layout: _Layout, *, with_errors: bool) 
     chart.width = 25
     chart.height = 8.5
     # The error-bar lengths sit in hidden columns; a chart drawing visible cells only would drop them.
-    chart.plotVisOnly = False
+    chart.visible_cells_only = False
     last_score_col = 1 + len(LEXICAL_SCORE_NAMES)
-    header = Reference(ws, min_col=2, max_col=last_score_col, min_row=DECISION_HEADER_ROW, max_row=DECISION_HEADER_ROW)
+    header = Reference(
+        ws, min_col=2, max_col=last_score_col, min_row=DECISION_HEADER_ROW, max_row=DECISION_HEADER_ROW
+    )
     title = ws.title
     for index, _pipeline in enumerate(layout.pipelines):
         row = layout.mean_row(index)
-        chart.add_data(Reference(ws, min_col=1, max_col=last_score_col, min_row=row, max_row=row), from_rows=True, titles_from_data=True)
+        chart.add_data(
+            Reference(ws, min_col=1, max_col=last_score_col, min_row=row, max_row=row),
+            from_rows=True,
+            titles_from_data=True,
+        )
         series = chart.series[-1]
         series.cat = AxDataSource(strRef=StrRef(f=str(header)))
         colour = pipeline_colour(index).removeprefix("#")

@@ -125,7 +125,9 @@ def write_highlights_sheet(
     """Legend, then one row per (question, pipeline) with rich-text response and golden answer."""
     set_widths(ws, _WIDTHS)
     ws.freeze_panes = f"C{HIGHLIGHTS_HEADER_ROW + 1}"
-    parts(ws).auto_filter.ref = area(1, HIGHLIGHTS_HEADER_ROW, len(HIGHLIGHT_COLUMNS), HIGHLIGHTS_HEADER_ROW + len(rows))
+    parts(ws).auto_filter.ref = area(
+        1, HIGHLIGHTS_HEADER_ROW, len(HIGHLIGHT_COLUMNS), HIGHLIGHTS_HEADER_ROW + len(rows)
+    )
     fonts = _Fonts()
     _write_legend(ws, fonts)
 

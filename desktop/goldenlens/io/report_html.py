@@ -95,12 +95,12 @@ def report_html_pieces(
     rows = ordered_rows(report)
     title = f"GoldenLens report · {len(report.golden)} questions · {len(report.pipelines)} pipelines"
     yield (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{esc(content_security_policy())}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>\n"
     )
-    yield f"<header><h1>Which pipeline?</h1><p class=\"note\">{esc(title)} · generated {esc(generated)}"
+    yield f'<header><h1>Which pipeline?</h1><p class="note">{esc(title)} · generated {esc(generated)}'
     if decision is not None:
         yield esc(
             f" · 95% confidence intervals: seeded bootstrap over questions ({decision.resamples:,} "
@@ -140,7 +140,7 @@ def _decision_section(report: Report, decision: Decision | None) -> Iterator[str
             mean = shown[p][m]
             found = intervals.get((p, m))
             ci = interval_text(found.low, found.high) if found is not None else ""
-            text = "–" if mean is None else f"{mean:.3f}"
+            text = "-" if mean is None else f"{mean:.3f}"
             yield f'<td class="num">{text}' + (f'<br><small class="ci">{ci}</small>' if ci else "") + "</td>"
         yield f'<td class="num">{counts[p]}</td></tr>'
     yield "</tbody></table>\n"
@@ -173,7 +173,7 @@ def _pass_rates(decision: Decision, pipelines: Sequence[str]) -> Iterator[str]:
         for metric, threshold in columns:
             r = by_key.get((p, metric, threshold))
             if r is None or r.rate is None:
-                yield '<td class="num">–</td>'
+                yield '<td class="num">-</td>'
                 continue
             ci = interval_text(r.low, r.high, percent=True)
             yield f'<td class="num">{r.rate:.0%} <small class="ci">{r.passed}/{r.n} {ci}</small></td>'
@@ -208,7 +208,9 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow]) -> Iterator[str]:
     yield f'</label> <span id="shown">{len(rows)} of {len(rows)} rows shown</span></div>'
     yield _legend()
     yield '<table id="rows"><thead><tr><th>ID</th><th>Question</th><th>Pipeline</th><th>Flags</th>'
-    yield "".join(f'<th title="{esc(metric_label(m))}">{esc(metric_short(m))}</th>' for m in LEXICAL_SCORE_NAMES)
+    yield "".join(
+        f'<th title="{esc(metric_label(m))}">{esc(metric_short(m))}</th>' for m in LEXICAL_SCORE_NAMES
+    )
     yield "<th>Response</th><th>Golden answer</th><th>Fact</th></tr></thead><tbody>\n"
     colour_of = {p: i for i, p in enumerate(report.pipelines)}
     for row in rows:
@@ -260,7 +262,10 @@ def _about_section(
         entries.append(("Golden-set version", report.golden_version))
     if decision is not None:
         entries += [
-            ("Intervals", f"{decision.level:.0%} percentile bootstrap over questions (paired for comparisons)"),
+            (
+                "Intervals",
+                f"{decision.level:.0%} percentile bootstrap over questions (paired for comparisons)",
+            ),
             ("Resamples, seed", f"{decision.resamples:,}, {decision.seed}"),
         ]
         entries += [(f"Pass threshold: {metric_label(m)}", f"{t:g}") for m, t in decision.thresholds.items()]
@@ -269,4 +274,3 @@ def _about_section(
     yield '<section id="about"><details><summary>About this report</summary><table class="about">'
     yield "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in entries)
     yield "</table></details></section>\n"
-

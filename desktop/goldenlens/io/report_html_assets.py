@@ -33,10 +33,13 @@ def word_css() -> str:
 
 
 _BASE_CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em;color:#1a1a1a;background:#fff}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em;color:#1a1a1a;
+background:#fff}
 h1{margin:0 0 .2em;font-size:1.6em}h2{font-size:1.2em;margin:1.2em 0 .4em}
-.note{color:#555;margin:0}.warn{background:#fff4ce;border:1px solid #e0c060;padding:.4em .6em;display:inline-block}
-table{border-collapse:collapse;font-size:.9em}th,td{border:1px solid #ccd;padding:.25em .45em;vertical-align:top}
+.note{color:#555;margin:0}
+.warn{background:#fff4ce;border:1px solid #e0c060;padding:.4em .6em;display:inline-block}
+table{border-collapse:collapse;font-size:.9em}
+th,td{border:1px solid #ccd;padding:.25em .45em;vertical-align:top}
 thead th{background:#dde4ee;position:sticky;top:0}.num{text-align:right;white-space:nowrap}
 .ci{color:#555}.chip{display:inline-block;width:.8em;height:.8em;margin-right:.35em;border-radius:2px}
 .chart{max-width:100%;height:auto;display:block;margin:.8em 0}.chart .grid{stroke:#e3e3e3}

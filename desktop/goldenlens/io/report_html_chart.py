@@ -48,7 +48,9 @@ def means_svg(
         value = tick / 5
         ty = y(value)
         out.append(f'<line class="grid" x1="{_LEFT}" y1="{ty:.1f}" x2="{WIDTH - _RIGHT}" y2="{ty:.1f}"/>')
-        out.append(f'<text class="tick" x="{_LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end">{value:.1f}</text>')
+        out.append(
+            f'<text class="tick" x="{_LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end">{value:.1f}</text>'
+        )
     for m, metric in enumerate(metrics):
         centre = _LEFT + group * (m + 0.5)
         out.append(
@@ -61,13 +63,14 @@ def means_svg(
             estimate = intervals.get((pipeline, metric))
             tip = f"{pipeline} · {metric_short(metric)}: " + ("n/a" if mean is None else f"{mean:.3f}")
             if estimate is not None and estimate.low is not None and estimate.high is not None:
-                tip += f" (95% CI {estimate.low:.2f}–{estimate.high:.2f})"
+                tip += f" (95% CI {estimate.low:.2f} to {estimate.high:.2f})"
             if mean is None:
                 continue
             top = y(mean)
             out.append(
                 f'<rect class="bar" x="{x - bar * 0.46:.1f}" y="{top:.1f}" width="{bar * 0.92:.1f}" '
-                f'height="{_TOP + plot_h - top:.1f}" fill="{pipeline_colour(j)}"><title>{_esc(tip)}</title></rect>'
+                f'height="{_TOP + plot_h - top:.1f}" fill="{pipeline_colour(j)}">'
+                f"<title>{_esc(tip)}</title></rect>"
             )
             if estimate is not None and estimate.low is not None and estimate.high is not None:
                 lo, hi = y(estimate.low), y(estimate.high)
@@ -82,7 +85,9 @@ def means_svg(
     legend_y = HEIGHT - 18
     x = float(_LEFT)
     for j, pipeline in enumerate(pipelines):
-        out.append(f'<rect x="{x:.1f}" y="{legend_y - 10}" width="12" height="12" fill="{pipeline_colour(j)}"/>')
+        out.append(
+            f'<rect x="{x:.1f}" y="{legend_y - 10}" width="12" height="12" fill="{pipeline_colour(j)}"/>'
+        )
         out.append(f'<text class="legend" x="{x + 16:.1f}" y="{legend_y}">{_esc(pipeline)}</text>')
         x += 30 + 7.5 * len(pipeline)
     out.append("</svg>")

@@ -2,14 +2,14 @@
 
 Sheets, in order: Decision (one printed page for a decision-maker: means with 95% confidence
 intervals, pass rates, verdicts, the chart; :mod:`goldenlens.io.report_decision`), Summary
-(per-pipeline means and counts, a bar chart), Scores, — when judge scores are given — Judge, Factual Knowledge Report,
-Highlights (rich text), Flags, Advice (the curation advisor's diagnoses per question,
-:mod:`goldenlens.io.report_advice`), — when a reviewer overrode a score — Overrides, — when a
-question was reviewed — Review, — when the inputs had any — Problems, — with a decision —
-Comparisons (every paired comparison), and About (when, which files, thresholds, bootstrap
-settings, score signatures). Judge scores also add a table of per-pipeline judge means to the
-Summary and the judge models and signatures to About. Every sheet prints landscape, one page
-wide, its header row repeated, with page numbers in the footer.
+(per-pipeline means and counts, a bar chart), Scores, — when judge scores are given — Judge,
+Factual Knowledge Report, Highlights (rich text), Flags, Advice (the curation advisor's
+diagnoses per question, :mod:`goldenlens.io.report_advice`), — when a reviewer overrode a
+score — Overrides, — when a question was reviewed — Review, — when the inputs had any —
+Problems, — with a decision — Comparisons (every paired comparison), and About (when, which
+files, thresholds, bootstrap settings, score signatures). Judge scores also add a table of
+per-pipeline judge means to the Summary and the judge models and signatures to About. Every
+sheet prints landscape, one page wide, its header row repeated, with page numbers in the footer.
 
 Every number is the effective value: a score a reviewer overrode counts with the reviewer's
 value in every table and mean, is marked ``*`` with a comment naming the reviewer, time,
@@ -41,13 +41,12 @@ from goldenlens.core.decision_source import decision_for
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.pipeline_colours import pipeline_colour
 from goldenlens.core.report import Report, ScoredRow
-from goldenlens.core.review import review_counts
 from goldenlens.io.output_files import ExportError, streaming_failure
-from goldenlens.io.report_advice import ADVICE_SHEET, write_advice_sheet
-from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_about import ABOUT_HEADER_ROW, ABOUT_SHEET, about_entries, write_about_sheet
+from goldenlens.io.report_advice import ADVICE_SHEET, write_advice_sheet
 from goldenlens.io.report_comparisons import COMPARISONS_SHEET, write_comparisons_sheet
 from goldenlens.io.report_decision import DECISION_HEADER_ROW, DECISION_SHEET, write_decision_sheet
+from goldenlens.io.report_formats import JudgeScores
 from goldenlens.io.report_highlights import HIGHLIGHTS_HEADER_ROW, HIGHLIGHTS_SHEET, write_highlights_sheet
 from goldenlens.io.report_judge import JUDGE_SHEET, judge_about_entries, write_judge_means, write_judge_sheet
 from goldenlens.io.report_review import (
@@ -81,8 +80,6 @@ from goldenlens.io.xlsx_style import (
     NOTE,
     SCORE,
     TITLE,
-    TOP,
-    CellStyle,
     area,
     parts,
     print_landscape_fit_width,
@@ -159,7 +156,9 @@ def write_report_workbook(
         if judge:
             write_judge_sheet(_sheet(workbook, JUDGE_SHEET), rows, judge)
         write_fact_report_sheet(_sheet(workbook, FK_SHEET), report)
-        write_highlights_sheet(_sheet(workbook, HIGHLIGHTS_SHEET, header_row=HIGHLIGHTS_HEADER_ROW), rows, tick)
+        write_highlights_sheet(
+            _sheet(workbook, HIGHLIGHTS_SHEET, header_row=HIGHLIGHTS_HEADER_ROW), rows, tick
+        )
         write_flags_sheet(_sheet(workbook, FLAGS_SHEET), report, rows)
         write_advice_sheet(_sheet(workbook, ADVICE_SHEET), advice or report_advice(report, judge))
         if any(row.overrides for row in rows):
@@ -191,7 +190,9 @@ def report_advice(report: Report, judge: JudgeScores | None = None) -> ProjectAd
     return advise(report, similarity=similarity, similarity_source=SEMANTIC_SIMILARITY if similarity else "")
 
 
-def _sheet(workbook: Workbook, title: str, *, header_row: int = 1, one_page: bool = False) -> WriteOnlyWorksheet:
+def _sheet(
+    workbook: Workbook, title: str, *, header_row: int = 1, one_page: bool = False
+) -> WriteOnlyWorksheet:
     """A new report sheet, set up to print legibly, its header row ``header_row`` repeated on
     every printed page."""
     ws = cast(WriteOnlyWorksheet, workbook.create_sheet(title))

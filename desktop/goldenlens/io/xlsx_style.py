@@ -7,8 +7,8 @@ extra), so they are defined once here and the exported workbooks read like the U
 from __future__ import annotations
 
 import textwrap
-from copy import copy
 from collections.abc import Mapping
+from copy import copy
 from dataclasses import dataclass
 from typing import Protocol, cast
 
@@ -21,8 +21,8 @@ from openpyxl.styles.colors import Color
 from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
-from openpyxl.worksheet.dimensions import ColumnDimension, DimensionHolder, RowDimension
 from openpyxl.worksheet.cell_range import MultiCellRange
+from openpyxl.worksheet.dimensions import ColumnDimension, DimensionHolder, RowDimension
 from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.header_footer import HeaderFooterItem
 from openpyxl.worksheet.page import PageMargins, PrintPageSetup
@@ -91,7 +91,7 @@ class SheetParts(Protocol):
     sheet_properties: WorksheetProperties
     page_setup: PrintPageSetup
     page_margins: PageMargins
-    oddFooter: HeaderFooterItem
+    oddFooter: HeaderFooterItem  # noqa: N815 - openpyxl's name
     merged_cells: MultiCellRange
 
     def add_chart(self, chart: ChartBase, anchor: str | None = None) -> None: ...

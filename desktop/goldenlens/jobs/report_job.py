@@ -238,7 +238,9 @@ def export_report(
     if out.suffix.lower() in HTML_SUFFIXES:
         write_report_html(report, out, sources=report_sources(store))
     else:
-        write_report_workbook(report, out, sources=report_sources(store), judge=judge_scores(store, judge_run_id))
+        write_report_workbook(
+            report, out, sources=report_sources(store), judge=judge_scores(store, judge_run_id)
+        )
     progress(Progress("export", 1, 1, f"Wrote {out.name}"))
     return report
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from goldenlens.core.facts import AND, OR, FactResult
 from goldenlens.core.highlight_styles import FACT, LEGEND, STYLES, SpanStyle
-from goldenlens.core.lexical import Alignment, WordKind
+from goldenlens.core.lexical import Alignment
 
 __all__ = [
     "FACT",
     "LEGEND",
+    "STYLES",
     "SpanStyle",
     "answer_html",
     "answer_spans",

@@ -280,7 +280,7 @@ class SummaryView(QWidget):
         width = 0.8 / n
         for j, pipeline in enumerate(self._pipelines):
             offset = (j - (n - 1) / 2) * width
-            xs = np.arange(len(metrics)) + offset
+            xs: FloatArray = np.arange(len(metrics), dtype=np.float64) + offset
             heights = np.array([self._means[m][pipeline] for m in metrics])
             colour = PIPELINE_COLOURS[j % len(PIPELINE_COLOURS)]
             bars = pg.BarGraphItem(
@@ -288,7 +288,7 @@ class SummaryView(QWidget):
             )
             item.addItem(bars)
             item.legend.addItem(bars, pipeline)
-            tops = self._draw_errors(item, metrics, pipeline, xs, width, text)
+            tops = self._draw_errors(item, metrics, pipeline, xs, width=width, text=text)
             for x, height, top in zip(xs, heights, tops, strict=True):
                 label = pg.TextItem("n/a" if np.isnan(height) else f"{height:.2f}", color=text)
                 # No document margin and a smaller font: an upright label fits a narrow bar.
@@ -306,7 +306,14 @@ class SummaryView(QWidget):
         self._place_labels()
 
     def _draw_errors(
-        self, item: pg.PlotItem, metrics: Sequence[str], pipeline: str, xs: FloatArray, width: float, text: QColor
+        self,
+        item: pg.PlotItem,
+        metrics: Sequence[str],
+        pipeline: str,
+        xs: FloatArray,
+        *,
+        width: float,
+        text: QColor,
     ) -> list[float]:
         """Error bars of ``pipeline``'s intervals; returns where each bar's label may start
         (above the whisker, else above the bar)."""
@@ -323,7 +330,9 @@ class SummaryView(QWidget):
             low = np.array([y[k] - found[i][0] for k, i in enumerate(keep)])  # type: ignore[index]
             high = np.array([found[i][1] - y[k] for k, i in enumerate(keep)])  # type: ignore[index]
             item.addItem(
-                pg.ErrorBarItem(x=x, y=y, top=high, bottom=low, beam=width * 0.4, pen=pg.mkPen(text, width=1.2))
+                pg.ErrorBarItem(
+                    x=x, y=y, top=high, bottom=low, beam=width * 0.4, pen=pg.mkPen(text, width=1.2)
+                )
             )
         return tops
 
