@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from openpyxl.styles import Alignment
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.decision import Decision
@@ -22,6 +23,8 @@ from goldenlens.io.xlsx_style import BOLD, HEADER, TITLE, TOP, WRAP, CellStyle, 
 
 ABOUT_SHEET = "About"
 ABOUT_HEADER_ROW = 2
+#: Numbers beside their labels, not across the page from them.
+_LEFT = CellStyle(alignment=Alignment(horizontal="left"))
 
 #: (label, value, label style); a ``None`` value makes a heading, an empty label a blank row.
 AboutEntry = tuple[str, str | float | None, CellStyle]
@@ -85,5 +88,5 @@ def write_about_sheet(ws: WriteOnlyWorksheet, entries: Sequence[AboutEntry]) -> 
         if isinstance(value, str):
             cells.append(text_cell(ws, value, where, 2, WRAP))
         elif value is not None:
-            cells.append(number_cell(ws, value, where, 2))
+            cells.append(number_cell(ws, value, where, 2, _LEFT))
         ws.append(cells)

@@ -47,7 +47,7 @@ _CAVEAT = CellStyle(font=Font(italic=True, size=9, color="FF595959"), alignment=
 _RATE = CellStyle(number_format="0%")
 _METRIC_WIDTH = 15
 #: Characters of the merged verdict cell per printed line (columns A to I at their widths).
-_VERDICT_LINE = 24 + _METRIC_WIDTH * len(LEXICAL_SCORE_NAMES) + 11
+_VERDICT_LINE = int(1.2 * (24 + _METRIC_WIDTH * len(LEXICAL_SCORE_NAMES) + 11))  # text is narrower than "0"s
 
 
 def interval_text(low: float | None, high: float | None, *, percent: bool = False) -> str:
