@@ -23,7 +23,7 @@ from goldenlens.core.model import GoldenItem, PipelineResponse, Problem, Severit
 from goldenlens.core.report import Report, score_all
 from goldenlens.io.report_highlights import Segment, segments
 from goldenlens.io.report_sheets import SCORE_COLUMNS
-from goldenlens.io.report_writer import SUMMARY_COLUMNS, ExportError, write_report_workbook
+from goldenlens.io.report_writer import SUMMARY_HEADERS, ExportError, write_report_workbook
 from goldenlens.io.xlsx_style import EXTRA_TEXT, MATCHED_TEXT, MISSED_TEXT
 from sample_expectations import FK_REPORT, PIPELINES
 
@@ -186,7 +186,11 @@ def test_fact_report_leaves_a_missing_response_blank(tmp_path: Path) -> None:
 def test_summary_table(book: openpyxl.Workbook, report: Report) -> None:
     ws = book["Summary"]
     rows = _rows(ws)
-    assert rows[2] == SUMMARY_COLUMNS
+    assert rows[2] == (
+        "pipeline", "Factual knowledge", "Factual knowledge (quasi-exact)", "F1", "Precision", "Recall",
+        "Exact match", "Quasi-exact match", "responses", "flagged", "overridden",
+    )  # fmt: skip
+    assert rows[2] == SUMMARY_HEADERS
     means = report.summary()
     flagged = {p: sum(1 for r in report.rows if r.response.pipeline == p and r.flags) for p in PIPELINES}
     for offset, pipeline in enumerate(PIPELINES):

@@ -33,12 +33,15 @@ from openpyxl import Workbook
 from openpyxl.chart import BarChart, Reference
 from openpyxl.chart.data_source import AxDataSource, StrRef
 from openpyxl.chart.shapes import GraphicalProperties
+from openpyxl.styles import Alignment
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.advice import SEMANTIC_SIMILARITY, advise, similarity_from_records
 from goldenlens.core.advice_values import ProjectAdvice
 from goldenlens.core.decision_source import decision_for
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.metric_names import metric_label
 from goldenlens.core.pipeline_colours import pipeline_colour
 from goldenlens.core.report import Report, ScoredRow
 from goldenlens.io.output_files import ExportError, streaming_failure
@@ -80,6 +83,7 @@ from goldenlens.io.xlsx_style import (
     NOTE,
     SCORE,
     TITLE,
+    CellStyle,
     area,
     parts,
     print_landscape_fit_width,
@@ -101,6 +105,7 @@ __all__ = [
     "REVIEW_SHEET",
     "SCORES_SHEET",
     "SUMMARY_COLUMNS",
+    "SUMMARY_HEADERS",
     "SUMMARY_SHEET",
     "ExportError",
     "ProgressFn",
@@ -109,7 +114,16 @@ __all__ = [
 
 SUMMARY_SHEET = "Summary"
 SUMMARY_COLUMNS: tuple[str, ...] = ("pipeline", *LEXICAL_SCORE_NAMES, "responses", "flagged", "overridden")
+#: The Summary's header row as printed: the metrics under their human labels.
+SUMMARY_HEADERS: tuple[str, ...] = (
+    "pipeline",
+    *(metric_label(m) for m in LEXICAL_SCORE_NAMES),
+    "responses",
+    "flagged",
+    "overridden",
+)
 SUMMARY_HEADER_ROW = 3
+WRAPPED_NOTE = CellStyle(font=NOTE.font, alignment=Alignment(wrap_text=True, vertical="top"))
 ProgressFn = Callable[[int, int], None]
 _PROGRESS_EVERY = 500
 
@@ -239,9 +253,14 @@ def _write_summary_sheet(
         "flagged = responses with at least one interpretation flag (see the Flags sheet). "
         "overridden = scores a reviewer overrode; the means count the reviewer's value (marked *)."
     )
-    ws.append([text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, NOTE)])
+    # Wrapped across the table: a note running on to the right widens the printed page.
+    parts(ws).merged_cells.add(f"A2:{get_column_letter(len(SUMMARY_COLUMNS))}2")
+    parts(ws).row_dimensions[2].height = 45
+    ws.append([text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, WRAPPED_NOTE)])
     header_ref = RowRef(SUMMARY_SHEET, SUMMARY_HEADER_ROW, headers)
-    ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
+    ws.append(
+        [text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(SUMMARY_HEADERS, start=1)]
+    )
 
     means = report.summary()
     counts = dict.fromkeys(report.pipelines, 0)
