@@ -33,9 +33,11 @@ COMPARISONS = (
 )
 
 
-def _decided(report: Report) -> DecidedReport:
+def _decided(report: Report, *, with_decision: bool = True) -> DecidedReport:
+    """``report`` with the hand-made decision, or with none (``decision()`` returns ``None``,
+    as for a report whose statistics cannot be computed)."""
     values = {f.name: getattr(report, f.name) for f in fields(Report)}
-    return DecidedReport(**values, given=hand_decision(report, COMPARISONS))
+    return DecidedReport(**values, given=hand_decision(report, COMPARISONS) if with_decision else None)
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +60,9 @@ def book(tmp_path_factory: pytest.TempPathFactory, report: Report) -> openpyxl.W
 @pytest.fixture(scope="module")
 def plain_book(tmp_path_factory: pytest.TempPathFactory, report: Report) -> openpyxl.Workbook:
     path = tmp_path_factory.mktemp("plain") / "report.xlsx"
-    write_report_workbook(report, path, generated_at=datetime(2024, 5, 1, 9, 30))
+    write_report_workbook(
+        _decided(report, with_decision=False), path, generated_at=datetime(2024, 5, 1, 9, 30)
+    )
     return openpyxl.load_workbook(path, rich_text=True)
 
 
