@@ -164,6 +164,8 @@ def _write_legend(ws: WriteOnlyWorksheet, fonts: _Fonts) -> None:
     where = RowRef(HIGHLIGHTS_SHEET, 1)
     ws.append([text_cell(ws, "Word highlighting", where, 1, BOLD)])
     where = RowRef(HIGHLIGHTS_SHEET, 2)
+    # Two lines: the legend names each look as well as showing it, and wraps in its column.
+    parts(ws).row_dimensions[2].height = 32
     sep: tuple[str, InlineFont | None] = ("   ·   ", None)
     response_legend = [
         ("matched word (underlined)", fonts.font(WordKind.MATCHED, False)),
