@@ -295,8 +295,8 @@ def _table(ws: Any, header_row: int = 1) -> tuple[list[str], list[tuple[Any, ...
 
 def test_workbook_has_the_review_sheets(book: openpyxl.Workbook) -> None:
     assert book.sheetnames == [
-        "Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice", "Overrides",
-        "Review",
+        "Decision", "Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice",
+        "Overrides", "Review", "About",
     ]  # fmt: skip
 
 
@@ -344,7 +344,7 @@ def test_summary_sheet_means_and_override_counts(book: openpyxl.Workbook, export
     assert counts_header == ["pipeline", FK, F1, "total"]
     table = {r[0]: r[1:4] for r in rows[title + 2 : title + 5]}
     assert table == {"Pipeline1": (1, 1, 2), "Pipeline2": (1, 0, 1), "Pipeline3": (1, 0, 1)}
-    about = {r[0]: r[1] for r in rows if r[0]}
+    about = {r[0]: r[1] for r in book["About"].iter_rows(values_only=True) if r[0]}
     assert about["Scores overridden"] == 4
     assert (about["Review: accepted"], about["Review: needs curation"], about["Review: unreviewed"]) == (
         1,

@@ -16,8 +16,20 @@ from goldenlens.jobs.sample_project import ensure_sample_project
 from goldenlens.store.project import ProjectStore
 from sample_expectations import PIPELINES
 
-SHEETS = ["Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice"]
-JUDGE_SHEETS = ["Summary", "Scores", "Judge", "Factual Knowledge Report", "Highlights", "Flags", "Advice"]
+SHEETS = [
+    "Decision",
+    "Summary",
+    "Scores",
+    "Factual Knowledge Report",
+    "Highlights",
+    "Flags",
+    "Advice",
+    "About",
+]
+JUDGE_SHEETS = [
+    "Decision", "Summary", "Scores", "Judge", "Factual Knowledge Report", "Highlights", "Flags", "Advice",
+    "About",
+]  # fmt: skip
 JUDGE_MODEL = "SmolLM2-135M-Instruct-Q8_0.gguf"
 EMBEDDING_MODEL = "bge-small-en-v1.5"
 FAITHFULNESS = Signature(
@@ -171,7 +183,7 @@ def test_summary_judge_means(book: openpyxl.Workbook, project: Path) -> None:
 
 
 def test_summary_about_names_the_models_and_signatures(book: openpyxl.Workbook) -> None:
-    about = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True) if row[0]}
+    about = {row[0]: row[1] for row in book["About"].iter_rows(values_only=True) if row[0]}
     assert about["Judge model"] == JUDGE_MODEL
     assert about["Embedding model"] == EMBEDDING_MODEL
     assert about["faithfulness"] == FAITHFULNESS.short()
@@ -199,7 +211,8 @@ def test_project_without_judge_run_has_no_judge_sheet(tmp_path: Path) -> None:
     labels = [row[0] for row in book["Summary"].iter_rows(values_only=True)]
     assert "Local judge" not in labels
     assert "Judge metrics: mean of the scored rows" not in labels
-    assert labels[7] == "About"
+    assert "Generated at" not in labels  # the About sheet holds it
+    assert len(labels) == 6  # title, note, header, three pipelines: nothing under the table
 
 
 def test_cli_report_includes_the_judge_sheet(project: Path, tmp_path: Path) -> None:

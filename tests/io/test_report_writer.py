@@ -23,12 +23,21 @@ from goldenlens.core.model import GoldenItem, PipelineResponse, Problem, Severit
 from goldenlens.core.report import Report, score_all
 from goldenlens.io.report_highlights import Segment, segments
 from goldenlens.io.report_sheets import SCORE_COLUMNS
-from goldenlens.io.report_writer import SUMMARY_COLUMNS, ExportError, write_report_workbook
+from goldenlens.io.report_writer import SUMMARY_HEADERS, ExportError, write_report_workbook
 from goldenlens.io.xlsx_style import EXTRA_TEXT, MATCHED_TEXT, MISSED_TEXT
 from sample_expectations import FK_REPORT, PIPELINES
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
-SHEETS = ["Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice"]
+SHEETS = [
+    "Decision",
+    "Summary",
+    "Scores",
+    "Factual Knowledge Report",
+    "Highlights",
+    "Flags",
+    "Advice",
+    "About",
+]
 
 
 def _sample() -> tuple[list[GoldenItem], list[PipelineResponse]]:
@@ -78,7 +87,7 @@ def test_every_run_keeps_its_spaces(book_path: Path) -> None:
     # A run of just " " between two coloured words needs xml:space="preserve", or Excel shows
     # "AndrewR.Jassy"; openpyxl's own writer leaves it out for whitespace-only text.
     with zipfile.ZipFile(book_path) as archive:
-        xml = archive.read("xl/worksheets/sheet4.xml").decode("utf-8")
+        xml = archive.read("xl/worksheets/sheet5.xml").decode("utf-8")  # Highlights: the fifth sheet
     assert '<r><t xml:space="preserve"> </t></r>' in xml
     assert re.findall(r"<t>(\s[^<]*|[^<]*\s)</t>", xml) == []
 
@@ -177,7 +186,11 @@ def test_fact_report_leaves_a_missing_response_blank(tmp_path: Path) -> None:
 def test_summary_table(book: openpyxl.Workbook, report: Report) -> None:
     ws = book["Summary"]
     rows = _rows(ws)
-    assert rows[2] == SUMMARY_COLUMNS
+    assert rows[2] == (
+        "pipeline", "Factual knowledge", "Factual knowledge (quasi-exact)", "F1", "Precision", "Recall",
+        "Exact match", "Quasi-exact match", "responses", "flagged", "overridden",
+    )  # fmt: skip
+    assert rows[2] == SUMMARY_HEADERS
     means = report.summary()
     flagged = {p: sum(1 for r in report.rows if r.response.pipeline == p and r.flags) for p in PIPELINES}
     for offset, pipeline in enumerate(PIPELINES):
@@ -210,10 +223,10 @@ def test_summary_chart(book: openpyxl.Workbook) -> None:
 
 
 def test_summary_about_block(book: openpyxl.Workbook, report: Report) -> None:
-    about = {row[0]: row[1] for row in _rows(book["Summary"], 8) if row[0]}
+    about = {row[0]: row[1] for row in _rows(book["About"], 3) if row[0]}
     assert about["Generated at"] == "2024-05-01 09:30:00"
     assert about["Source files"] == "golden.csv"
-    assert "responses.csv" in [row[1] for row in _rows(book["Summary"], 8)]
+    assert "responses.csv" in [row[1] for row in _rows(book["About"], 3)]
     assert (about["Golden questions"], about["Pipelines"], about["Responses scored"]) == (10, 3, 30)
     assert about["hallucination_recall"] == report.thresholds.hallucination_recall
     for name, signature in report.signatures.items():
@@ -421,7 +434,7 @@ def test_problems_sheet_only_when_there_are_problems(tmp_path: Path, report: Rep
     path = tmp_path / "problems.xlsx"
     write_report_workbook(replace(report, problems=(problem,)), path)
     book = openpyxl.load_workbook(path)
-    assert book.sheetnames == [*SHEETS, "Problems"]
+    assert book.sheetnames == [*SHEETS[:-1], "Problems", "About"]
     assert _rows(book["Problems"]) == [
         ("file", "sheet", "row", "column", "severity", "message"),
         ("responses.xlsx", "Long", 7, "question_id", "warning", "=bad id"),
@@ -507,8 +520,10 @@ def test_every_sheet_prints_landscape_one_page_wide(book: openpyxl.Workbook) -> 
     for ws in book.worksheets:
         assert ws.page_setup.orientation == "landscape", ws.title
         assert ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
-        assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 0), ws.title
-        assert ws.print_title_rows == "$1:$1", ws.title
+        assert ws.page_setup.fitToWidth == 1, ws.title
+        assert ws.page_setup.fitToHeight == (1 if ws.title == "Decision" else 0), ws.title
+        header = {"Decision": 4, "Summary": 3, "Highlights": 4, "About": 2}.get(ws.title, 1)
+        assert ws.print_title_rows == f"${header}:${header}", ws.title
     scores = book["Scores"]
     assert scores.print_area == f"'Scores'!$A$1:$K${scores.max_row}"
     assert scores["K1"].value == "flags"

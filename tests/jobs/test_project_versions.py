@@ -220,7 +220,7 @@ def test_the_report_names_the_golden_version_its_run_scored(store: ProjectStore,
     out = tmp_path / "report.xlsx"
     export_report(store, out)
     about = {
-        row[0]: row[1] for row in openpyxl.load_workbook(out)["Summary"].iter_rows(values_only=True) if row
+        row[0]: row[1] for row in openpyxl.load_workbook(out)["About"].iter_rows(values_only=True) if row
     }
     assert about["Golden-set version"] == "v2 (re-scored in place from v1); the golden set is at v3 now"
 

@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-o",
         "--output",
         type=Path,
-        help="report file: .xlsx workbook, .json or .csv (default: print a summary)",
+        help="report file: .xlsx workbook, .html page, .json or .csv (default: print a summary)",
     )
     score.add_argument(
         "--project", type=Path, help="keep the project in this .goldenlens file (created or updated)"
@@ -121,7 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = sub.add_parser("report", help="write the report of a scored project")
     report.add_argument("project", type=Path)
-    report.add_argument("-o", "--output", type=Path, help=".xlsx, .json or .csv (default: print a summary)")
+    report.add_argument(
+        "-o", "--output", type=Path, help=".xlsx, .html, .json or .csv (default: print a summary)"
+    )
 
     resume = sub.add_parser(
         "resume",

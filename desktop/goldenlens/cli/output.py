@@ -209,6 +209,10 @@ def write_report(
         from goldenlens.io.report_writer import write_report_workbook  # openpyxl: only for .xlsx
 
         write_report_workbook(report, out, sources=list(sources), judge=judge)
+    elif suffix in (".html", ".htm"):
+        from goldenlens.io.report_html import write_report_html
+
+        write_report_html(report, out, sources=list(sources))
     else:
-        raise InputError(Problem(out.name, "the report must be .xlsx, .json or .csv", Severity.FATAL))
+        raise InputError(Problem(out.name, "the report must be .xlsx, .html, .json or .csv", Severity.FATAL))
     print(f"Wrote {len(report.rows)} scored responses to {out}", file=sys.stderr)

@@ -15,7 +15,7 @@ from goldenlens.core.lexical import (
 #: Labels in sentences and score tables.
 METRIC_LABELS: dict[str, str] = {
     FACTUAL_KNOWLEDGE: "Factual knowledge",
-    FACTUAL_KNOWLEDGE_QUASI_EXACT: "Factual knowledge (quasi)",
+    FACTUAL_KNOWLEDGE_QUASI_EXACT: "Factual knowledge (quasi-exact)",
     F1_SCORE: "F1",
     PRECISION: "Precision",
     RECALL: "Recall",

@@ -37,7 +37,7 @@ from goldenlens.io.xlsx_style import (
 
 HIGHLIGHTS_SHEET = "Highlights"
 HIGHLIGHT_COLUMNS: tuple[str, ...] = ("question_id", "pipeline", "response", "golden answer", "fact")
-_HEADER_ROW = 4
+HIGHLIGHTS_HEADER_ROW = 4
 
 _KIND_COLOURS = {WordKind.MATCHED: MATCHED_TEXT, WordKind.EXTRA: EXTRA_TEXT, WordKind.MISSED: MISSED_TEXT}
 
@@ -85,6 +85,16 @@ def segments(text: str, words: Sequence[WordSpan], facts: Sequence[tuple[int, in
     return out
 
 
+#: What each kind of word looks like besides its colour, so the sheet reads without colour
+#: (colour-blind readers, a black-and-white printout): matched words underlined, missed words
+#: struck through, extra words in italics; a fact part found is bold.
+KIND_MARKS: dict[WordKind, dict[str, object]] = {
+    WordKind.MATCHED: {"u": "single"},
+    WordKind.EXTRA: {"i": True},
+    WordKind.MISSED: {"strike": True},
+}
+
+
 class _Fonts:
     """One font per look, shared by every run."""
 
@@ -94,12 +104,12 @@ class _Fonts:
     def font(self, kind: WordKind | None, in_fact: bool) -> InlineFont | None:
         key = (kind, in_fact)
         if key not in self._cache:
-            colour = Color(rgb=_KIND_COLOURS[kind]) if kind is not None else None
-            self._cache[key] = (
-                InlineFont(color=colour, b=True, u="single")
-                if in_fact
-                else (InlineFont(color=colour) if colour is not None else None)
-            )
+            marks: dict[str, object] = dict(KIND_MARKS[kind]) if kind is not None else {}
+            if kind is not None:
+                marks["color"] = Color(rgb=_KIND_COLOURS[kind])
+            if in_fact:
+                marks["b"] = True
+            self._cache[key] = InlineFont(**marks) if marks else None  # type: ignore[arg-type]
         return self._cache[key]
 
     def runs(self, pieces: Sequence[Segment]) -> list[tuple[str, InlineFont | None]]:
@@ -114,16 +124,18 @@ def write_highlights_sheet(
 ) -> None:
     """Legend, then one row per (question, pipeline) with rich-text response and golden answer."""
     set_widths(ws, _WIDTHS)
-    ws.freeze_panes = f"C{_HEADER_ROW + 1}"
-    parts(ws).auto_filter.ref = area(1, _HEADER_ROW, len(HIGHLIGHT_COLUMNS), _HEADER_ROW + len(rows))
+    ws.freeze_panes = f"C{HIGHLIGHTS_HEADER_ROW + 1}"
+    parts(ws).auto_filter.ref = area(
+        1, HIGHLIGHTS_HEADER_ROW, len(HIGHLIGHT_COLUMNS), HIGHLIGHTS_HEADER_ROW + len(rows)
+    )
     fonts = _Fonts()
     _write_legend(ws, fonts)
 
-    header_ref = RowRef(HIGHLIGHTS_SHEET, _HEADER_ROW, HIGHLIGHT_COLUMNS)
+    header_ref = RowRef(HIGHLIGHTS_SHEET, HIGHLIGHTS_HEADER_ROW, HIGHLIGHT_COLUMNS)
     ws.append(
         [text_cell(ws, name, header_ref, c, HEADER) for c, name in enumerate(HIGHLIGHT_COLUMNS, start=1)]
     )
-    for excel_row, row in enumerate(rows, start=_HEADER_ROW + 1):
+    for excel_row, row in enumerate(rows, start=HIGHLIGHTS_HEADER_ROW + 1):
         where = RowRef(HIGHLIGHTS_SHEET, excel_row, HIGHLIGHT_COLUMNS, row.item.id, row.response.pipeline)
         explained = row.explained  # derived now: spans are never stored
         alignment = explained.alignment
@@ -152,18 +164,20 @@ def _write_legend(ws: WriteOnlyWorksheet, fonts: _Fonts) -> None:
     where = RowRef(HIGHLIGHTS_SHEET, 1)
     ws.append([text_cell(ws, "Word highlighting", where, 1, BOLD)])
     where = RowRef(HIGHLIGHTS_SHEET, 2)
+    # Two lines: the legend names each look as well as showing it, and wraps in its column.
+    parts(ws).row_dimensions[2].height = 32
     sep: tuple[str, InlineFont | None] = ("   ·   ", None)
     response_legend = [
-        ("matched word", fonts.font(WordKind.MATCHED, False)),
+        ("matched word (underlined)", fonts.font(WordKind.MATCHED, False)),
         sep,
-        ("extra word (not in the golden answer)", fonts.font(WordKind.EXTRA, False)),
+        ("extra word, not in the golden answer (italics)", fonts.font(WordKind.EXTRA, False)),
         sep,
-        ("fact part found", fonts.font(None, True)),
+        ("fact part found (bold)", fonts.font(None, True)),
     ]
     answer_legend = [
-        ("matched word", fonts.font(WordKind.MATCHED, False)),
+        ("matched word (underlined)", fonts.font(WordKind.MATCHED, False)),
         sep,
-        ("missed word (not in the response)", fonts.font(WordKind.MISSED, False)),
+        ("missed word, not in the response (struck through)", fonts.font(WordKind.MISSED, False)),
     ]
     ws.append(
         [

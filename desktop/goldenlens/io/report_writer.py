@@ -1,11 +1,15 @@
 """Export a scored :class:`~goldenlens.core.report.Report` as a reviewable Excel workbook.
 
-Sheets, in order: Summary (per-pipeline means, a bar chart, an About block with the score
-signatures), Scores, — when judge scores are given — Judge, Factual Knowledge Report,
-Highlights (rich text), Flags, Advice (the curation advisor's diagnoses per question,
-:mod:`goldenlens.io.report_advice`), — when a reviewer overrode a score — Overrides, — when a
-question was reviewed — Review, and — when the inputs had any — Problems. Judge scores also
-add a table of per-pipeline judge means and the judge models and signatures to the Summary.
+Sheets, in order: Decision (one printed page for a decision-maker: means with 95% confidence
+intervals, pass rates, verdicts, the chart; :mod:`goldenlens.io.report_decision`), Summary
+(per-pipeline means and counts, a bar chart), Scores, — when judge scores are given — Judge,
+Factual Knowledge Report, Highlights (rich text), Flags, Advice (the curation advisor's
+diagnoses per question, :mod:`goldenlens.io.report_advice`), — when a reviewer overrode a
+score — Overrides, — when a question was reviewed — Review, — when the inputs had any —
+Problems, — with a decision — Comparisons (every paired comparison), and About (when, which
+files, thresholds, bootstrap settings, score signatures). Judge scores also add a table of
+per-pipeline judge means to the Summary and the judge models and signatures to About. Every
+sheet prints landscape, one page wide, its header row repeated, with page numbers in the footer.
 
 Every number is the effective value: a score a reviewer overrode counts with the reviewer's
 value in every table and mean, is marked ``*`` with a comment naming the reviewer, time,
@@ -28,17 +32,25 @@ from typing import cast
 from openpyxl import Workbook
 from openpyxl.chart import BarChart, Reference
 from openpyxl.chart.data_source import AxDataSource, StrRef
+from openpyxl.chart.shapes import GraphicalProperties
+from openpyxl.styles import Alignment
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.advice import SEMANTIC_SIMILARITY, advise, similarity_from_records
 from goldenlens.core.advice_values import ProjectAdvice
+from goldenlens.core.decision_source import decision_for
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.metric_names import metric_label
+from goldenlens.core.pipeline_colours import pipeline_colour
 from goldenlens.core.report import Report, ScoredRow
-from goldenlens.core.review import review_counts
 from goldenlens.io.output_files import ExportError, streaming_failure
+from goldenlens.io.report_about import ABOUT_HEADER_ROW, ABOUT_SHEET, about_entries, write_about_sheet
 from goldenlens.io.report_advice import ADVICE_SHEET, write_advice_sheet
+from goldenlens.io.report_comparisons import COMPARISONS_SHEET, write_comparisons_sheet
+from goldenlens.io.report_decision import DECISION_HEADER_ROW, DECISION_SHEET, write_decision_sheet
 from goldenlens.io.report_formats import JudgeScores
-from goldenlens.io.report_highlights import HIGHLIGHTS_SHEET, write_highlights_sheet
+from goldenlens.io.report_highlights import HIGHLIGHTS_HEADER_ROW, HIGHLIGHTS_SHEET, write_highlights_sheet
 from goldenlens.io.report_judge import JUDGE_SHEET, judge_about_entries, write_judge_means, write_judge_sheet
 from goldenlens.io.report_review import (
     OVERRIDES_SHEET,
@@ -71,7 +83,6 @@ from goldenlens.io.xlsx_style import (
     NOTE,
     SCORE,
     TITLE,
-    TOP,
     CellStyle,
     area,
     parts,
@@ -81,7 +92,10 @@ from goldenlens.io.xlsx_style import (
 )
 
 __all__ = [
+    "ABOUT_SHEET",
     "ADVICE_SHEET",
+    "COMPARISONS_SHEET",
+    "DECISION_SHEET",
     "FK_SHEET",
     "FLAGS_SHEET",
     "HIGHLIGHTS_SHEET",
@@ -91,6 +105,7 @@ __all__ = [
     "REVIEW_SHEET",
     "SCORES_SHEET",
     "SUMMARY_COLUMNS",
+    "SUMMARY_HEADERS",
     "SUMMARY_SHEET",
     "ExportError",
     "ProgressFn",
@@ -99,8 +114,16 @@ __all__ = [
 
 SUMMARY_SHEET = "Summary"
 SUMMARY_COLUMNS: tuple[str, ...] = ("pipeline", *LEXICAL_SCORE_NAMES, "responses", "flagged", "overridden")
+#: The Summary's header row as printed: the metrics under their human labels.
+SUMMARY_HEADERS: tuple[str, ...] = (
+    "pipeline",
+    *(metric_label(m) for m in LEXICAL_SCORE_NAMES),
+    "responses",
+    "flagged",
+    "overridden",
+)
 SUMMARY_HEADER_ROW = 3
-CHART_ANCHOR = "L3"
+WRAPPED_NOTE = CellStyle(font=NOTE.font, alignment=Alignment(wrap_text=True, vertical="top"))
 ProgressFn = Callable[[int, int], None]
 _PROGRESS_EVERY = 500
 
@@ -130,16 +153,26 @@ def write_report_workbook(
     """
     rows = ordered_rows(report)
     tick = _Ticker(progress, 2 * len(rows)) if progress is not None else None
+    generated = (generated_at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
+    decision = decision_for(report)
     workbook = Workbook(write_only=True)
     try:
+        write_decision_sheet(
+            _sheet(workbook, DECISION_SHEET, header_row=DECISION_HEADER_ROW, one_page=True),
+            report,
+            decision,
+            generated=generated,
+        )
         _write_summary_sheet(
-            _sheet(workbook, SUMMARY_SHEET), report, rows, sources, generated_at, judge=judge or {}
+            _sheet(workbook, SUMMARY_SHEET, header_row=SUMMARY_HEADER_ROW), report, rows, judge=judge or {}
         )
         write_scores_sheet(_sheet(workbook, SCORES_SHEET), rows, tick, reviews=report.reviews)
         if judge:
             write_judge_sheet(_sheet(workbook, JUDGE_SHEET), rows, judge)
         write_fact_report_sheet(_sheet(workbook, FK_SHEET), report)
-        write_highlights_sheet(_sheet(workbook, HIGHLIGHTS_SHEET), rows, tick)
+        write_highlights_sheet(
+            _sheet(workbook, HIGHLIGHTS_SHEET, header_row=HIGHLIGHTS_HEADER_ROW), rows, tick
+        )
         write_flags_sheet(_sheet(workbook, FLAGS_SHEET), report, rows)
         write_advice_sheet(_sheet(workbook, ADVICE_SHEET), advice or report_advice(report, judge))
         if any(row.overrides for row in rows):
@@ -148,6 +181,11 @@ def write_report_workbook(
             write_review_sheet(_sheet(workbook, REVIEW_SHEET), report)
         if report.problems:
             write_problems_sheet(_sheet(workbook, PROBLEMS_SHEET), report.problems)
+        if decision is not None and decision.comparisons:
+            write_comparisons_sheet(_sheet(workbook, COMPARISONS_SHEET), decision)
+        entries = about_entries(report, rows, sources=sources, generated=generated, decision=decision)
+        entries += judge_about_entries(judge) if judge else []
+        write_about_sheet(_sheet(workbook, ABOUT_SHEET, header_row=ABOUT_HEADER_ROW), entries)
         save_atomically(workbook, path)
     except OSError as error:  # openpyxl streams write-only rows to the temporary folder
         discard_streams(workbook)
@@ -166,10 +204,13 @@ def report_advice(report: Report, judge: JudgeScores | None = None) -> ProjectAd
     return advise(report, similarity=similarity, similarity_source=SEMANTIC_SIMILARITY if similarity else "")
 
 
-def _sheet(workbook: Workbook, title: str) -> WriteOnlyWorksheet:
-    """A new report sheet, set up to print legibly."""
+def _sheet(
+    workbook: Workbook, title: str, *, header_row: int = 1, one_page: bool = False
+) -> WriteOnlyWorksheet:
+    """A new report sheet, set up to print legibly, its header row ``header_row`` repeated on
+    every printed page."""
     ws = cast(WriteOnlyWorksheet, workbook.create_sheet(title))
-    print_landscape_fit_width(ws)
+    print_landscape_fit_width(ws, header_row=header_row, one_page=one_page)
     return ws
 
 
@@ -194,13 +235,11 @@ def _write_summary_sheet(
     ws: WriteOnlyWorksheet,
     report: Report,
     rows: Sequence[ScoredRow],
-    sources: Sequence[str],
-    generated_at: datetime | None,
     *,
     judge: JudgeScores,
 ) -> None:
-    """Per-pipeline means and counts, a clustered bar chart of the means, the judge means
-    (with judge scores) and the About block."""
+    """Per-pipeline means and counts, a clustered bar chart of the means (in the app's pipeline
+    colours), the judge means (with judge scores) and the reviewers' override counts."""
     headers = SUMMARY_COLUMNS
     set_widths(ws, {1: 24, **dict.fromkeys(range(2, 9), 13), 9: 11, 10: 10, 11: 11})
     parts(ws).row_dimensions[SUMMARY_HEADER_ROW].height = 48
@@ -214,9 +253,14 @@ def _write_summary_sheet(
         "flagged = responses with at least one interpretation flag (see the Flags sheet). "
         "overridden = scores a reviewer overrode; the means count the reviewer's value (marked *)."
     )
-    ws.append([text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, NOTE)])
+    # Wrapped across the table: a note running on to the right widens the printed page.
+    parts(ws).merged_cells.add(f"A2:{get_column_letter(len(SUMMARY_COLUMNS))}2")
+    parts(ws).row_dimensions[2].height = 45
+    ws.append([text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, WRAPPED_NOTE)])
     header_ref = RowRef(SUMMARY_SHEET, SUMMARY_HEADER_ROW, headers)
-    ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
+    ws.append(
+        [text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(SUMMARY_HEADERS, start=1)]
+    )
 
     means = report.summary()
     counts = dict.fromkeys(report.pipelines, 0)
@@ -246,9 +290,6 @@ def _write_summary_sheet(
         parts(ws).conditional_formatting.add(
             area(2, SUMMARY_HEADER_ROW + 1, 1 + len(LEXICAL_SCORE_NAMES), last_row), score_scale()
         )
-    if report.pipelines and rows:
-        parts(ws).add_chart(_means_chart(ws, len(report.pipelines)), CHART_ANCHOR)
-
     ws.append([])
     next_row = SUMMARY_HEADER_ROW + len(report.pipelines) + 2
     if judge:
@@ -261,15 +302,9 @@ def _write_summary_sheet(
         next_row += write_override_counts(ws, sheet=SUMMARY_SHEET, report=report, first_row=next_row)
         ws.append([])
         next_row += 1
-    _write_about(
-        ws,
-        report=report,
-        rows=rows,
-        sources=sources,
-        generated_at=generated_at,
-        first_row=next_row,
-        extra=judge_about_entries(judge) if judge else [],
-    )
+    # Below the tables, not beside them: beside, the page is twice as wide and prints half size.
+    if report.pipelines and rows:
+        parts(ws).add_chart(_means_chart(ws, len(report.pipelines)), f"A{next_row}")
 
 
 def _means_chart(ws: WriteOnlyWorksheet, pipelines: int) -> BarChart:
@@ -297,61 +332,9 @@ def _means_chart(ws: WriteOnlyWorksheet, pipelines: int) -> BarChart:
     labels = Reference(
         ws, min_col=2, max_col=last_score_col, min_row=SUMMARY_HEADER_ROW, max_row=SUMMARY_HEADER_ROW
     )
-    for series in chart.series:
+    for index, series in enumerate(chart.series):
         series.cat = AxDataSource(strRef=StrRef(f=str(labels)))
+        colour = pipeline_colour(index).removeprefix("#")
+        series.graphicalProperties = GraphicalProperties(solidFill=colour)
+        series.graphicalProperties.line.solidFill = colour
     return chart
-
-
-def _write_about(
-    ws: WriteOnlyWorksheet,
-    *,
-    report: Report,
-    rows: Sequence[ScoredRow],
-    sources: Sequence[str],
-    generated_at: datetime | None,
-    first_row: int,
-    extra: Sequence[tuple[str, str | float | None, CellStyle]] = (),
-) -> None:
-    """What produced these numbers: when, from which files, flag thresholds, score signatures
-    (then ``extra``: the judge models and signatures).
-
-    One fact per row and short values, so nothing runs under the chart to the right.
-    """
-    when = (generated_at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
-    names = [n for n in LEXICAL_SCORE_NAMES if n in report.signatures]
-    names += [n for n in report.signatures if n not in LEXICAL_SCORE_NAMES]
-    # (label, value, label style); a None value makes a heading, an empty label a blank row.
-    entries: list[tuple[str, str | float | None, CellStyle]] = [
-        ("About", None, TITLE),
-        ("Generated at", when, BOLD),
-    ]
-    entries += [
-        ("Source files" if i == 0 else "", name, BOLD) for i, name in enumerate(sources or ["(not recorded)"])
-    ]
-    if report.golden_version:
-        entries.append(("Golden-set version", report.golden_version, BOLD))
-    entries += [
-        ("Golden questions", len(report.golden), BOLD),
-        ("Pipelines", len(report.pipelines), BOLD),
-        ("Responses scored", len(rows), BOLD),
-        ("Scores overridden", sum(len(row.overrides) for row in rows), BOLD),
-    ]
-    review = review_counts(report.review(item.id) for item in report.golden)
-    entries += [(f"Review: {status.replace('_', ' ')}", count, BOLD) for status, count in review.items()]
-    entries += [
-        ("", None, BOLD),
-        ("Flag thresholds", None, BOLD),
-    ]
-    entries += [(name, value, TOP) for name, value in report.thresholds.as_dict().items()]
-    entries += [("", None, BOLD), ("Score signatures", None, BOLD)]
-    entries += [(name, report.signatures[name].short(), TOP) for name in names]
-    entries += extra
-
-    for excel_row, (label, value, style) in enumerate(entries, start=first_row):
-        where = RowRef(SUMMARY_SHEET, excel_row)
-        cells = [text_cell(ws, label, where, 1, style)]
-        if isinstance(value, str):
-            cells.append(text_cell(ws, value, where, 2))
-        elif value is not None:
-            cells.append(number_cell(ws, value, where, 2))
-        ws.append(cells)

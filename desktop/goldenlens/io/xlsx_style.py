@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
+from copy import copy
 from dataclasses import dataclass
 from typing import Protocol, cast
 
@@ -20,9 +21,11 @@ from openpyxl.styles.colors import Color
 from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.worksheet.cell_range import MultiCellRange
 from openpyxl.worksheet.dimensions import ColumnDimension, DimensionHolder, RowDimension
 from openpyxl.worksheet.filters import AutoFilter
-from openpyxl.worksheet.page import PrintPageSetup
+from openpyxl.worksheet.header_footer import HeaderFooterItem
+from openpyxl.worksheet.page import PageMargins, PrintPageSetup
 from openpyxl.worksheet.properties import PageSetupProperties, WorksheetProperties
 
 # ARGB. Scale colours are Excel's own red/yellow/green scale, so analysts recognise them.
@@ -87,6 +90,9 @@ class SheetParts(Protocol):
     auto_filter: AutoFilter
     sheet_properties: WorksheetProperties
     page_setup: PrintPageSetup
+    page_margins: PageMargins
+    oddFooter: HeaderFooterItem  # noqa: N815 - openpyxl's name
+    merged_cells: MultiCellRange
 
     def add_chart(self, chart: ChartBase, anchor: str | None = None) -> None: ...
 
@@ -96,15 +102,27 @@ def parts(ws: WriteOnlyWorksheet) -> SheetParts:
     return cast(SheetParts, ws)
 
 
-def print_landscape_fit_width(ws: WriteOnlyWorksheet) -> None:
-    """Print (and PDF) the sheet landscape, one page wide, as tall as it needs, with the first
-    row repeated on every page: a report's wide tables otherwise split across pages by column."""
+#: Print margins in inches: narrow enough for wide tables, wide enough for any printer.
+PRINT_MARGINS = PageMargins(left=0.5, right=0.5, top=0.6, bottom=0.7, header=0.3, footer=0.3)
+#: Footer on every printed page: the sheet's name left, "Page 2 of 5" centred.
+FOOTER_LEFT = "&A"
+FOOTER_CENTRE = "Page &P of &N"
+
+
+def print_landscape_fit_width(ws: WriteOnlyWorksheet, *, header_row: int = 1, one_page: bool = False) -> None:
+    """Print (and PDF) the sheet landscape, one page wide, as tall as it needs (``one_page``:
+    one page tall too), with its header row ``header_row`` repeated on every page, narrow
+    margins and the sheet name and page numbers in the footer: a report's wide tables otherwise
+    split across pages by column, and loose pages could not be put back in order."""
     sheet = parts(ws)
     sheet.page_setup.orientation = "landscape"
     sheet.page_setup.fitToWidth = 1
-    sheet.page_setup.fitToHeight = 0
+    sheet.page_setup.fitToHeight = 1 if one_page else 0
     sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-    ws.print_title_rows = "1:1"
+    sheet.page_margins = copy(PRINT_MARGINS)
+    sheet.oddFooter.left.text = FOOTER_LEFT
+    sheet.oddFooter.center.text = FOOTER_CENTRE
+    ws.print_title_rows = f"{header_row}:{header_row}"
 
 
 def set_widths(ws: WriteOnlyWorksheet, widths: Mapping[int, float]) -> None:

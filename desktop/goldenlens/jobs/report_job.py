@@ -36,6 +36,7 @@ from goldenlens.io.report_formats import (
     row_json,
     write_json_document,
 )
+from goldenlens.io.report_html import write_report_html
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.jobs.golden_versions import golden_change_log, run_version_label
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
@@ -45,6 +46,10 @@ from goldenlens.store.values import Override
 #: The run kind of judge scores (``goldenlens.jobs.judge_job.JUDGE_RUN``; not imported from
 #: there, which would load the judge packages for every report).
 JUDGE_RUN_KIND = JUDGE_RUN
+
+
+#: Suffixes that export the HTML report rather than the workbook.
+HTML_SUFFIXES = (".html", ".htm")
 
 
 class NoScoresError(Exception):
@@ -363,12 +368,18 @@ def export_report(
     judge_run_id: int | None = None,
 ) -> Report:
     """Write the report workbook of a scored project (optionally only some questions), with
-    the scores of ``judge_run_id`` (default: the newest judge run, if any) on a Judge sheet."""
+    the scores of ``judge_run_id`` (default: the newest judge run, if any) on a Judge sheet;
+    an ``out`` ending in ``.html`` gets the self-contained HTML report instead."""
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
     report = build_report(store, run_id, judge_run_id=judge_run_id)
     if question_ids is not None:
         report = only_questions(report, question_ids)
-    write_report_workbook(report, out, sources=report_sources(store), judge=judge_scores(store, judge_run_id))
+    if out.suffix.lower() in HTML_SUFFIXES:
+        write_report_html(report, out, sources=report_sources(store))
+    else:
+        write_report_workbook(
+            report, out, sources=report_sources(store), judge=judge_scores(store, judge_run_id)
+        )
     progress(Progress("export", 1, 1, f"Wrote {out.name}"))
     return report
 

@@ -1,4 +1,5 @@
-"""File ▸ Export: the curated golden set and the report workbook, optionally only filtered rows."""
+"""File ▸ Export: the curated golden set and the report (workbook, or the self-contained HTML
+page when the file chosen ends in .html), optionally only filtered rows."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.score_grid import ScoreGrid
 
 XLSX_FILTER = "Excel workbook (*.xlsx)"
+HTML_FILTER = "HTML report, one self-contained file (*.html)"
 
 
 class ExportController(QObject):
@@ -42,9 +44,15 @@ class ExportController(QObject):
     def _question_ids(self) -> list[str] | None:
         return self._grid.visible_question_ids() if self.filtered_only_action.isChecked() else None
 
-    def _ask_path(self, title: str, suggested: str) -> Path | None:
-        path, _ = QFileDialog.getSaveFileName(self._window, title, suggested, XLSX_FILTER)
-        return Path(path).with_suffix(".xlsx") if path else None
+    def _ask_path(self, title: str, suggested: str, *, html: bool = False) -> Path | None:
+        filters = f"{XLSX_FILTER};;{HTML_FILTER}" if html else XLSX_FILTER
+        path, chosen = QFileDialog.getSaveFileName(self._window, title, suggested, filters)
+        if not path:
+            return None
+        target = Path(path)
+        if chosen == HTML_FILTER or target.suffix.lower() in (".html", ".htm"):
+            return target if target.suffix.lower() in (".html", ".htm") else target.with_suffix(".html")
+        return target.with_suffix(".xlsx")
 
     def export_golden(self, out: Path | None = None) -> None:
         project = self._project()
@@ -69,7 +77,7 @@ class ExportController(QObject):
         project = self._project()
         if project is None:
             return
-        target = out or self._ask_path("Export report", f"{project.stem}-report.xlsx")
+        target = out or self._ask_path("Export report", f"{project.stem}-report.xlsx", html=True)
         if target is None:
             return
         ids = self._question_ids()

@@ -16,14 +16,15 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from goldenlens.core.facts import AND, OR, FactResult
-from goldenlens.core.lexical import Alignment, WordKind
+from goldenlens.core.highlight_styles import FACT, LEGEND, STYLES, SpanStyle
+from goldenlens.core.lexical import Alignment
 
 __all__ = [
     "FACT",
     "LEGEND",
+    "STYLES",
     "SpanStyle",
     "answer_html",
     "answer_spans",
@@ -36,34 +37,6 @@ __all__ = [
     "spans_for_display",
     "spans_html",
 ]
-
-#: Kind of the fact-match segment in :func:`spans_for_display`.
-FACT = "fact"
-
-
-@dataclass(frozen=True)
-class SpanStyle:
-    """How one kind of span is drawn: background, text colour and a short legend label."""
-
-    background: str
-    foreground: str
-    label: str
-
-
-STYLES: dict[str, SpanStyle] = {
-    WordKind.MATCHED.value: SpanStyle("#b9ebc6", "#0b3a1c", "matched"),
-    WordKind.EXTRA.value: SpanStyle("#ffd9a3", "#4d2600", "extra"),
-    WordKind.MISSED.value: SpanStyle("#ffc2cc", "#5c0014", "missed"),
-    FACT: SpanStyle("#c9dcff", "#0a2a8a", "fact"),
-}
-
-#: Legend entries in display order: kind, label, tooltip.
-LEGEND: tuple[tuple[str, str, str], ...] = (
-    (WordKind.MATCHED.value, "matched", "Response word that is in the golden answer"),
-    (WordKind.EXTRA.value, "extra", "Response word that is not in the golden answer"),
-    (WordKind.MISSED.value, "missed", "Golden-answer word that the response does not contain"),
-    (FACT, "fact", "Where the fact (the matched <OR> part) was found in the response"),
-)
 
 # Fact mark: bold, underlined and in the fact's own colour, on top of the word background.
 _FACT_MARK = "font-weight:700; text-decoration:underline; color:{fg};"

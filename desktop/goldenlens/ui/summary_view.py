@@ -22,9 +22,19 @@ from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from goldenlens.core.decision import Decision
 from goldenlens.core.metric_names import METRIC_SHORT, metric_short
+from goldenlens.core.pipeline_colours import PIPELINE_COLOURS
 
-__all__ = ["BIN_EDGES", "METRIC_LABELS", "SummaryView", "column_histograms", "column_means", "metric_label"]
+__all__ = [
+    "BIN_EDGES",
+    "METRIC_LABELS",
+    "PIPELINE_COLOURS",
+    "SummaryView",
+    "column_histograms",
+    "column_means",
+    "metric_label",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -34,11 +44,9 @@ BIN_EDGES: FloatArray = np.linspace(0.0, 1.0, 11)
 #: Short axis labels; other metrics (judge scores) show their own name.
 METRIC_LABELS = METRIC_SHORT
 
-# Okabe-Ito colours (colour-blind safe), mid-tones that stand out on light and dark backgrounds.
-PIPELINE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
-
-# Value labels on bars only while they fit.
-_MAX_LABELLED_PIPELINES = 4
+#: Intervals are shown only for an estimate of the very mean drawn (same value to this much).
+_SAME_MEAN = 1e-9
+NO_INTERVALS = "95% intervals not available"
 
 
 def column_means(values: FloatArray) -> FloatArray:
@@ -85,6 +93,10 @@ class SummaryView(QWidget):
         self._pipelines: tuple[str, ...] = ()
         self._values: dict[str, FloatArray] = {}
         self._means: dict[str, dict[str, float]] = {}
+        self._decision: Decision | None = None
+        self._intervals: dict[tuple[str, str], tuple[float, float]] = {}
+        # (label, x of its bar, width of its bar in data units, y of its foot)
+        self._labels: list[tuple[pg.TextItem, float, float, float]] = []
         self._title = ""
 
         self.title_label = QLabel()
@@ -93,12 +105,19 @@ class SummaryView(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.title_label.setFont(font)
         self.count_label = QLabel()
+        self.intervals_label = QLabel()
+        self.intervals_label.setToolTip(
+            "Error bars: 95% confidence intervals of each mean (bootstrap over questions), drawn "
+            "when the scores shown are the ones the intervals were computed for"
+        )
         header = QHBoxLayout()
         header.addWidget(self.title_label)
         header.addWidget(self.count_label, 1)
+        header.addWidget(self.intervals_label)
 
         self.means_plot = _plot()
         self.means_plot.setLabel("left", "Mean score")
+        self.means_plot.getPlotItem().getViewBox().sigResized.connect(self._place_labels)
         self.hist_plot = _plot()
         self.hist_plot.setLabel("left", "Questions")
         self.hist_plot.setLabel("bottom", "Score")
@@ -124,12 +143,19 @@ class SummaryView(QWidget):
     # -- public API -----------------------------------------------------------------------
 
     def set_data(
-        self, pipelines: Sequence[str], values: Mapping[str, FloatArray], *, title: str = ""
+        self,
+        pipelines: Sequence[str],
+        values: Mapping[str, FloatArray],
+        *,
+        title: str = "",
+        decision: Decision | None = None,
     ) -> None:
         """Show ``values[metric]``, float arrays of shape (visible questions, pipelines).
 
-        NaN marks a missing score. Raises ``ValueError`` when an array's shape does not match
-        ``pipelines``.
+        NaN marks a missing score. ``decision`` adds error bars: the 95% interval of each mean
+        whose estimate is of the mean drawn (same value and question count; a filtered subset
+        has other means, so its bars are left out rather than drawn around the wrong number).
+        Raises ``ValueError`` when an array's shape does not match ``pipelines``.
         """
         arrays: dict[str, FloatArray] = {}
         for metric, array in values.items():
@@ -142,11 +168,20 @@ class SummaryView(QWidget):
         self._pipelines = tuple(pipelines)
         self._values = arrays
         self._title = title
+        self._decision = decision
         self._render()
 
     def means(self) -> dict[str, dict[str, float]]:
         """The drawn means: metric → pipeline → mean over the visible questions (NaN if none)."""
         return {metric: dict(by_pipeline) for metric, by_pipeline in self._means.items()}
+
+    def intervals(self) -> dict[tuple[str, str], tuple[float, float]]:
+        """The error bars drawn: ``(metric, pipeline) -> (low, high)``."""
+        return dict(self._intervals)
+
+    def value_labels(self) -> list[pg.TextItem]:
+        """The value labels on the bars that are visible (those that fit)."""
+        return [label for label, *_ in self._labels if label.isVisible()]
 
     def histograms(self) -> dict[str, dict[str, FloatArray]]:
         """Counts per bin (:data:`BIN_EDGES`): metric → pipeline → 10 counts."""
@@ -173,10 +208,20 @@ class SummaryView(QWidget):
             f"{'s' * (len(self._pipelines) != 1)}"
         )
         self._means = {}
+        self._intervals = {}
         if self._has_data():
             for metric, data in self._values.items():
                 means = column_means(data)
                 self._means[metric] = {p: float(means[j]) for j, p in enumerate(self._pipelines)}
+                counts = (~np.isnan(data)).sum(axis=0)
+                for j, p in enumerate(self._pipelines):
+                    found = self._interval(p, metric, float(means[j]), int(counts[j]))
+                    if found is not None:
+                        self._intervals[(metric, p)] = found
+        if self._intervals:
+            self.intervals_label.setText("Error bars: 95% confidence intervals")
+        else:
+            self.intervals_label.setText(NO_INTERVALS if self._has_data() else "")
         current = self.metric_combo.currentData()
         self.metric_combo.blockSignals(True)
         self.metric_combo.clear()
@@ -188,6 +233,14 @@ class SummaryView(QWidget):
         self._draw_means()
         self._draw_histogram()
 
+    def _interval(self, pipeline: str, metric: str, mean: float, n: int) -> tuple[float, float] | None:
+        estimate = self._decision.estimate(pipeline, metric) if self._decision is not None else None
+        if estimate is None or estimate.mean is None or estimate.low is None or estimate.high is None:
+            return None
+        if np.isnan(mean) or estimate.n != n or abs(estimate.mean - mean) > _SAME_MEAN:
+            return None
+        return (estimate.low, estimate.high)
+
     def _colours(self) -> tuple[QColor, QColor]:
         palette = self.palette()
         return palette.color(palette.ColorRole.Base), palette.color(palette.ColorRole.Text)
@@ -195,6 +248,8 @@ class SummaryView(QWidget):
     def _reset(self, plot: pg.PlotWidget) -> pg.PlotItem:
         item = plot.getPlotItem()
         item.clear()
+        if plot is self.means_plot:
+            self._labels = []
         background, text = self._colours()
         legend = item.addLegend(offset=(-8, 8))  # created once, then reused
         legend.clear()
@@ -225,7 +280,7 @@ class SummaryView(QWidget):
         width = 0.8 / n
         for j, pipeline in enumerate(self._pipelines):
             offset = (j - (n - 1) / 2) * width
-            xs = np.arange(len(metrics)) + offset
+            xs: FloatArray = np.arange(len(metrics), dtype=np.float64) + offset
             heights = np.array([self._means[m][pipeline] for m in metrics])
             colour = PIPELINE_COLOURS[j % len(PIPELINE_COLOURS)]
             bars = pg.BarGraphItem(
@@ -233,19 +288,76 @@ class SummaryView(QWidget):
             )
             item.addItem(bars)
             item.legend.addItem(bars, pipeline)
-            if n > _MAX_LABELLED_PIPELINES:
-                continue
-            for x, height in zip(xs, heights, strict=True):
-                label = pg.TextItem(
-                    "n/a" if np.isnan(height) else f"{height:.2f}", color=text, anchor=(0.5, 1)
-                )
-                label.setPos(float(x), 0.0 if np.isnan(height) else float(height))
+            tops = self._draw_errors(item, metrics, pipeline, xs, width=width, text=text)
+            for x, height, top in zip(xs, heights, tops, strict=True):
+                label = pg.TextItem("n/a" if np.isnan(height) else f"{height:.2f}", color=text)
+                # No document margin and a smaller font: an upright label fits a narrow bar.
+                label.textItem.document().setDocumentMargin(0)
+                font = label.textItem.font()
+                font.setPointSizeF(font.pointSizeF() * 0.85)
+                label.setFont(font)
                 item.addItem(label)
+                self._labels.append((label, float(x), width * 0.92, top))
         item.getAxis("bottom").setTicks([[(i, metric_label(m)) for i, m in enumerate(metrics)]])
         item.getAxis("left").setTicks([[(v, f"{v:.1f}") for v in np.linspace(0, 1, 6)]])
         item.setXRange(-0.5, len(metrics) - 0.5, padding=0)
         # A hair below 0 so the 0.0 tick label is not clipped; headroom above for labels/legend.
         item.setYRange(-0.01, 1.18, padding=0)
+        self._place_labels()
+
+    def _draw_errors(
+        self,
+        item: pg.PlotItem,
+        metrics: Sequence[str],
+        pipeline: str,
+        xs: FloatArray,
+        *,
+        width: float,
+        text: QColor,
+    ) -> list[float]:
+        """Error bars of ``pipeline``'s intervals; returns where each bar's label may start
+        (above the whisker, else above the bar)."""
+        tops: list[float] = []
+        found = [self._intervals.get((m, pipeline)) for m in metrics]
+        keep = [i for i, f in enumerate(found) if f is not None]
+        for i, metric in enumerate(metrics):
+            interval = found[i]
+            mean = self._means[metric][pipeline]
+            tops.append(interval[1] if interval is not None else (0.0 if np.isnan(mean) else mean))
+        if keep:
+            x = np.array([xs[i] for i in keep])
+            y = np.array([self._means[metrics[i]][pipeline] for i in keep])
+            low = np.array([y[k] - found[i][0] for k, i in enumerate(keep)])  # type: ignore[index]
+            high = np.array([found[i][1] - y[k] for k, i in enumerate(keep)])  # type: ignore[index]
+            item.addItem(
+                pg.ErrorBarItem(
+                    x=x, y=y, top=high, bottom=low, beam=width * 0.4, pen=pg.mkPen(text, width=1.2)
+                )
+            )
+        return tops
+
+    def _place_labels(self) -> None:
+        """Each value label above its bar: level while it fits the bar's width, turned upright
+        when only that fits, hidden when neither does (many pipelines on a narrow chart) — never
+        two labels over each other ("0.330.33")."""
+        if not self._labels:
+            return
+        box = self.means_plot.getPlotItem().getViewBox()
+        (x0, x1), _ = box.viewRange()
+        pixels_per_unit = box.width() / max(x1 - x0, 1e-9)
+        if pixels_per_unit <= 0:
+            return
+        sizes = [label.textItem.boundingRect() for label, *_ in self._labels]
+        widest = max(size.width() for size in sizes) + 2
+        tall = max(size.height() for size in sizes) + 1
+        slot = min(bar for _, _, bar, _ in self._labels) * pixels_per_unit
+        upright = widest > slot
+        visible = slot >= (tall if upright else widest)
+        for label, x, _bar, top in self._labels:
+            label.setVisible(visible)
+            label.setAngle(90 if upright else 0)
+            label.setAnchor((0, 0.5) if upright else (0.5, 1))
+            label.setPos(x, top + 0.01)
 
     def _draw_histogram(self) -> None:
         item = self._reset(self.hist_plot)
