@@ -296,7 +296,7 @@ def _table(ws: Any, header_row: int = 1) -> tuple[list[str], list[tuple[Any, ...
 def test_workbook_has_the_review_sheets(book: openpyxl.Workbook) -> None:
     assert book.sheetnames == [
         "Decision", "Summary", "Scores", "Factual Knowledge Report", "Highlights", "Flags", "Advice",
-        "Overrides", "Review", "About",
+        "Overrides", "Review", "Comparisons", "About",
     ]  # fmt: skip
 
 

@@ -24,11 +24,12 @@ SHEETS = [
     "Highlights",
     "Flags",
     "Advice",
+    "Comparisons",
     "About",
 ]
 JUDGE_SHEETS = [
     "Decision", "Summary", "Scores", "Judge", "Factual Knowledge Report", "Highlights", "Flags", "Advice",
-    "About",
+    "Comparisons", "About",
 ]  # fmt: skip
 JUDGE_MODEL = "SmolLM2-135M-Instruct-Q8_0.gguf"
 EMBEDDING_MODEL = "bge-small-en-v1.5"

@@ -36,6 +36,7 @@ SHEETS = [
     "Highlights",
     "Flags",
     "Advice",
+    "Comparisons",
     "About",
 ]
 
@@ -434,7 +435,7 @@ def test_problems_sheet_only_when_there_are_problems(tmp_path: Path, report: Rep
     path = tmp_path / "problems.xlsx"
     write_report_workbook(replace(report, problems=(problem,)), path)
     book = openpyxl.load_workbook(path)
-    assert book.sheetnames == [*SHEETS[:-1], "Problems", "About"]
+    assert book.sheetnames == [*SHEETS[:-2], "Problems", "Comparisons", "About"]
     assert _rows(book["Problems"]) == [
         ("file", "sheet", "row", "column", "severity", "message"),
         ("responses.xlsx", "Long", 7, "question_id", "warning", "=bad id"),
