@@ -40,8 +40,8 @@ from goldenlens.jobs.judge_options import Engines, JudgeOptions, comparable, ope
 from goldenlens.jobs.judge_progress import JudgeMeter as _Meter
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.resume import resumable_run
-from goldenlens.judge.embeddings import EmbeddingError
-from goldenlens.judge.metric_base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
+from goldenlens.judge.engines.embedding import EmbeddingError
+from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
 from goldenlens.judge.registry import MetricInfo, available
 from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore

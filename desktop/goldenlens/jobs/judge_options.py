@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.engine import JudgeEngine
-from goldenlens.judge.metric_base import DEFAULT_SEED, DEFAULT_TEMPERATURE, JudgeMetric
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.engines.protocol import JudgeEngine
+from goldenlens.judge.metrics.base import DEFAULT_SEED, DEFAULT_TEMPERATURE, JudgeMetric
 from goldenlens.judge.model_files import ModelNotFoundError
 from goldenlens.judge.registry import build_metrics, expand_names
 
@@ -127,9 +127,9 @@ def needs(metrics: list[JudgeMetric], what: str) -> bool:
 def open_engines(options: JudgeOptions, data_dir: Path) -> Iterator[Engines]:
     """Create the engines ``options`` need, and close them on exit.
 
-    The judge is an in-process :class:`~goldenlens.judge.llama_engine.LlamaCppEngine` on
+    The judge is an in-process :class:`~goldenlens.judge.engines.llama.LlamaCppEngine` on
     ``judge_model`` (default: the bundled SmolLM2) or, with ``judge_url``, an
-    :class:`~goldenlens.judge.http_engine.OpenAICompatibleEngine`; the embedder runs
+    :class:`~goldenlens.judge.engines.http.OpenAICompatibleEngine`; the embedder runs
     ``embed_model`` (default: all-MiniLM-L6-v2 converted once into ``data_dir/models``).
     Raises :class:`ModelNotFoundError` for a model file that does not exist.
     """
@@ -170,12 +170,12 @@ def open_judge_engine(
     review, drafting golden items). Raises :class:`ModelNotFoundError` for a missing model
     file."""
     if judge_url:
-        from goldenlens.judge.http_engine import OpenAICompatibleEngine
+        from goldenlens.judge.engines.http import OpenAICompatibleEngine
 
         with OpenAICompatibleEngine(judge_url, parallel=parallel) as server:
             yield server
         return
-    from goldenlens.judge.llama_engine import LlamaCppEngine
+    from goldenlens.judge.engines.llama import LlamaCppEngine
     from goldenlens.judge.model_files import default_judge_model
 
     path = judge_model or default_judge_model()
@@ -188,7 +188,7 @@ def open_judge_engine(
 
 @contextmanager
 def _embedding_engine(options: JudgeOptions, data_dir: Path) -> Iterator[EmbeddingEngine]:
-    from goldenlens.judge.embeddings import LlamaEmbeddingEngine
+    from goldenlens.judge.engines.embedding import LlamaEmbeddingEngine
     from goldenlens.judge.gguf_convert import default_embedding_model, read_checksum
 
     if options.embed_model is not None:

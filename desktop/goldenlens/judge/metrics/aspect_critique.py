@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.metric_base import JudgeCall, MetricInputs, MetricResult
-from goldenlens.judge.metrics_extra_common import (
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult
+from goldenlens.judge.metrics.helpers import (
     example,
-    joined_contexts,
+    join_contexts,
     labelled,
     run_metric,
     token_budget,
@@ -64,6 +64,7 @@ _EXAMPLES: tuple[tuple[str, str], ...] = (
     ),
 )
 
+_SCHEMA = verdict_schema(reason_chars=REASON_CHARS)
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -99,14 +100,15 @@ class AspectCritique:
     def score(
         self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
     ) -> MetricResult:
-        del embedder
-        return run_metric(self, inputs, judge, lambda call, detail: self._judge(inputs, call, detail))
+        return run_metric(
+            self, inputs, judge, embedder, lambda call, detail: self._judge(inputs, call, detail)
+        )
 
     def _judge(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
         row = labelled(
             ("Criterion", f"{self.aspect}: {self.definition}"),
             ("Question", inputs.question),
-            ("Context", joined_contexts(inputs)),
+            ("Context", join_contexts(inputs.contexts)),
             ("Reference answer", inputs.reference),
             ("Response", inputs.response),
         )
@@ -120,8 +122,8 @@ class AspectCritique:
                     _INSTRUCTIONS,
                     _EXAMPLES,
                     row,
-                    verdict_schema(REASON_CHARS),
-                    max_tokens=token_budget(REASON_CHARS),
+                    _SCHEMA,
+                    max_tokens=token_budget(_SCHEMA),
                     step=f"verdict {k + 1}/{self.strictness}",
                 )
                 votes.append(

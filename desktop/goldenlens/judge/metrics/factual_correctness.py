@@ -3,7 +3,11 @@
 The response is decomposed into claims, each verified against the reference: supported →
 true positive, otherwise false positive. For recall and F1 the reference is decomposed too and
 each of its claims verified against the response: unsupported → false negative.
-precision = TP/(TP+FP), recall = TP/(TP+FN), F-beta of the two; rounded to 2 decimals.
+precision = TP/(TP+FP), recall = TP/(TP+FN), F-beta of the two; rounded to 2 decimals. As in
+ragas, a score with TP = 0 is 0 — recall and F1 included when FN = 0 too (every claim of the
+response is unsupported while the reference's are all covered): such a response stays in the
+mean as the 0 it is. At most ``max_claims`` claims are taken from each side; the detail
+notes a side that reached the cap.
 
 Atomicity and coverage choose the few-shot example of the decomposition, so the judge copies
 its granularity: high atomicity = one fact per claim, high coverage = every detail kept.
@@ -13,19 +17,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.metric_base import JudgeCall, MetricInputs, MetricResult, NotScored, array, obj, text
-from goldenlens.judge.metrics_extra_common import (
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored, array, obj, text
+from goldenlens.judge.metrics.helpers import (
     distinct,
     example,
+    f_beta,
     labelled,
+    note_cap,
     run_metric,
     token_budget,
     verdict_schema,
 )
 
 PROMPT_VERSION = "1"
-VERSION = "1"
+VERSION = "2"
 MAX_CLAIMS = 5
 CLAIM_CHARS = 120
 REASON_CHARS = 100
@@ -86,20 +92,17 @@ _VERIFY_EXAMPLES: tuple[tuple[str, str], ...] = (
     ),
 )
 
-_CLAIMS_SCHEMA = obj(claims=array(text(CLAIM_CHARS), max_items=MAX_CLAIMS))
+_VERIFY_SCHEMA = verdict_schema(reason_chars=REASON_CHARS)
+
+
+def claims_schema(max_claims: int) -> dict[str, Any]:
+    return obj(claims=array(text(CLAIM_CHARS), max_items=max_claims))
 
 
 def decomposition_examples(atomicity: str, coverage: str) -> tuple[tuple[str, str], ...]:
     """The few-shot example shown for this atomicity and coverage."""
     claims = _DECOMPOSITIONS[(atomicity, coverage)]
     return ((labelled(("Text", _SAMPLE_TEXT)), example({"claims": claims})),)
-
-
-def f_beta(precision: float, recall: float, beta: float) -> float:
-    """F-beta of precision and recall; 0.0 when both are 0."""
-    b2 = beta * beta
-    denominator = b2 * precision + recall
-    return 0.0 if denominator == 0 else (1 + b2) * precision * recall / denominator
 
 
 class FactualCorrectness:
@@ -111,7 +114,12 @@ class FactualCorrectness:
     requires = frozenset({"response", "reference", "judge"})
 
     def __init__(
-        self, mode: str = "f1", beta: float = 1.0, atomicity: str = "low", coverage: str = "low"
+        self,
+        mode: str = "f1",
+        beta: float = 1.0,
+        atomicity: str = "low",
+        coverage: str = "low",
+        max_claims: int = MAX_CLAIMS,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -121,6 +129,9 @@ class FactualCorrectness:
             )
         if not beta > 0:
             raise ValueError(f"beta must be positive, got {beta!r}")
+        if max_claims < 1:
+            raise ValueError(f"max_claims must be at least 1, got {max_claims!r}")
+        self.max_claims = max_claims
         self.mode = mode
         self.beta = float(beta)
         self.atomicity = atomicity
@@ -132,18 +143,19 @@ class FactualCorrectness:
             "beta": self.beta,
             "atomicity": self.atomicity,
             "coverage": self.coverage,
-            "max_claims": MAX_CLAIMS,
+            "max_claims": self.max_claims,
         }
 
     def score(
         self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
     ) -> MetricResult:
-        del embedder
-        return run_metric(self, inputs, judge, lambda call, detail: self._compute(inputs, call, detail))
+        return run_metric(
+            self, inputs, judge, embedder, lambda call, detail: self._compute(inputs, call, detail)
+        )
 
     def _compute(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
         detail["mode"] = self.mode
-        response_claims = self._decompose(judge, inputs.response, "response")
+        response_claims = self._decompose(judge, inputs.response, "response", detail)
         detail["response_claims"] = response_claims
         if not response_claims:
             raise NotScored("no claims in the response")
@@ -157,7 +169,7 @@ class FactualCorrectness:
         if self.mode == "precision":
             return round(precision, 2)
 
-        reference_claims = self._decompose(judge, inputs.reference, "reference")
+        reference_claims = self._decompose(judge, inputs.reference, "reference", detail)
         detail["reference_claims"] = reference_claims
         if not reference_claims:
             raise NotScored("no claims in the reference answer")
@@ -165,25 +177,24 @@ class FactualCorrectness:
         detail["reference_verdicts"] = reference_verdicts
         fn = len(reference_claims) - sum(int(v["verdict"]) for v in reference_verdicts)
         detail["fn"] = fn
-        if tp + fn == 0:
-            # No response claim is in the reference, yet every reference claim is in the
-            # response: the judge contradicted itself and recall is undefined.
-            raise NotScored("recall undefined: no true positives and no false negatives")
-        recall = tp / (tp + fn)
+        # ragas: recall = TP / (TP + FN + 1e-8), so TP = FN = 0 is a recall (and F1) of 0.
+        recall = tp / (tp + fn) if tp + fn else 0.0
         detail["recall"] = round(recall, 2)
         if self.mode == "recall":
             return round(recall, 2)
-        return round(f_beta(precision, recall, self.beta), 2)
+        return round(f_beta(tp, fp, fn, self.beta), 2)
 
-    def _decompose(self, judge: JudgeCall, source: str, which: str) -> list[str]:
+    def _decompose(self, judge: JudgeCall, source: str, which: str, detail: dict[str, Any]) -> list[str]:
+        schema = claims_schema(self.max_claims)
         reply = judge.ask(
             _DECOMPOSE,
             decomposition_examples(self.atomicity, self.coverage),
             labelled(("Text", source)),
-            _CLAIMS_SCHEMA,
-            max_tokens=token_budget(MAX_CLAIMS * (CLAIM_CHARS + 4)),
+            schema,
+            max_tokens=token_budget(schema),
             step=f"{which} claims",
         )
+        note_cap(detail, f"{which} claims", len(reply["claims"]), self.max_claims)
         return distinct(reply["claims"])
 
     def _verify(self, judge: JudgeCall, claims: list[str], against: str, which: str) -> list[dict[str, Any]]:
@@ -193,8 +204,8 @@ class FactualCorrectness:
                 _VERIFY,
                 _VERIFY_EXAMPLES,
                 labelled(("Text", against), ("Claim", claim)),
-                verdict_schema(REASON_CHARS),
-                max_tokens=token_budget(REASON_CHARS),
+                _VERIFY_SCHEMA,
+                max_tokens=token_budget(_VERIFY_SCHEMA),
                 step=f"{which} claim {i}/{len(claims)}",
             )
             verdicts.append(

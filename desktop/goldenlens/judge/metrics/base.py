@@ -18,8 +18,15 @@ from typing import Any, Protocol
 
 from goldenlens.core.model import ScoreStatus
 from goldenlens.core.signature import Signature
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.engines.protocol import (
+    CancelCheck,
+    ChatMessage,
+    JudgeEngine,
+    JudgeReply,
+    TokenCounter,
+    YesNoEngine,
+)
 
 DEFAULT_SEED = 42
 DEFAULT_TEMPERATURE = 0.0
@@ -112,8 +119,7 @@ class JudgeCall:
         """Send static ``instructions`` and few-shot ``examples`` (user, assistant JSON) first,
         the row's data last; return the reply's data or raise :class:`NotScored`.
 
-        Empty ``instructions`` send no system turn at all, for models trained on one exact
-        prompt (Bespoke-MiniCheck's ``Document: …\nClaim: …``)."""
+        Empty ``instructions`` send no system turn at all."""
         messages: list[ChatMessage] = [{"role": "system", "content": instructions}] if instructions else []
         for user, assistant in examples:
             messages.append({"role": "user", "content": user})
@@ -135,6 +141,34 @@ class JudgeCall:
                 {"step": step, "finish_reason": reply.finish_reason, "raw": reply.text[:500]},
             )
         return reply.data
+
+    def ask_yes_no(self, system: str, user: str, *, step: str) -> dict[str, Any]:
+        """A bare Yes/No answer to one system and one user turn (no JSON, no examples), for
+        models trained on exactly that (Bespoke-MiniCheck): ``{"answer", "p_yes"}``.
+
+        Raises :class:`NotScored` when the engine cannot answer so or the reply is unusable."""
+        if not isinstance(self.engine, YesNoEngine):
+            raise NotScored(f"the judge engine cannot give a bare Yes/No answer (at {step})", {"step": step})
+        messages: list[ChatMessage] = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+        ]
+        reply = self.engine.complete_yes_no(messages, seed=self.seed, cancel=self.cancel)
+        self._record(reply, step)
+        if reply.data is None:
+            raise NotScored(
+                f"judge output unusable at {step}: {reply.error or reply.finish_reason}",
+                {"step": step, "finish_reason": reply.finish_reason, "raw": reply.text[:500]},
+            )
+        return reply.data
+
+    def count_tokens(self, text: str) -> tuple[int, str]:
+        """Tokens of ``text`` and how they were counted: by the judge's tokenizer when the
+        engine has one, else estimated as one token per 3 characters (a server does not say;
+        English averages about 4, so the estimate errs towards smaller chunks)."""
+        if isinstance(self.engine, TokenCounter):
+            return self.engine.count_tokens(text), "judge tokenizer"
+        return -(-len(text) // 3), "estimate: 3 characters a token"
 
     def _record(self, reply: JudgeReply, step: str) -> None:
         self._calls += 1
