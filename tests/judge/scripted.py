@@ -11,14 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from goldenlens.judge.engines.protocol import (
-    CancelCheck,
-    ChatMessage,
-    FinishReason,
-    JudgeReply,
-    make_reply,
-    yes_no_reply,
-)
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, FinishReason, JudgeReply, make_reply
+from goldenlens.judge.engines.yes_no import yes_no_reply
 
 Reply = str | tuple[str, FinishReason] | tuple[str, float] | JudgeReply
 Responder = Callable[[Sequence[ChatMessage], Mapping[str, Any]], Reply]

@@ -14,9 +14,6 @@ import numpy as np
 import pytest
 
 from goldenlens.judge import gguf_convert
-from goldenlens.judge.metrics.base import judge_signature
-from goldenlens.judge.metrics.bertscore import BertScore, BertScoreMetric, bertscore
-from goldenlens.judge.metrics.semantic_similarity import semantic_similarity
 from goldenlens.judge.engines.embedding import EmbeddingEngine, EmbeddingError, LlamaEmbeddingEngine
 from goldenlens.judge.gguf_convert import (
     CONVERTER_VERSION,
@@ -30,6 +27,9 @@ from goldenlens.judge.gguf_convert import (
     gguf_field,
     read_checksum,
 )
+from goldenlens.judge.metrics.base import judge_signature
+from goldenlens.judge.metrics.bertscore import BertScore, BertScoreMetric, bertscore
+from goldenlens.judge.metrics.semantic_similarity import semantic_similarity
 from goldenlens.judge.model_files import ModelNotFoundError, file_sha256
 
 # --- semantic_similarity: formula on hand-made vectors -----------------------------------------

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from goldenlens.judge import model_files
-from goldenlens.judge.engines.protocol import ChatMessage, JudgeEngine, JudgeEngineError, JudgeRequest
 from goldenlens.judge.engines.llama import THREAD_NAME_PREFIX, LlamaCppEngine, ModelNotFoundError
+from goldenlens.judge.engines.protocol import ChatMessage, JudgeEngine, JudgeEngineError, JudgeRequest
 from goldenlens.judge.engines.schema_check import schema_errors
 
 pytest.importorskip("llama_cpp", reason="the llama.cpp judge needs the [judge] extra")

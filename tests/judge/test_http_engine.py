@@ -22,8 +22,8 @@ import pytest
 
 httpx = pytest.importorskip("httpx", reason="the HTTP judge needs the [judge] extra")
 
-from goldenlens.judge.engines.protocol import ChatMessage, JudgeEngineError, JudgeRequest  # noqa: E402
 from goldenlens.judge.engines.http import OpenAICompatibleEngine  # noqa: E402
+from goldenlens.judge.engines.protocol import ChatMessage, JudgeEngineError, JudgeRequest  # noqa: E402
 from goldenlens.judge.engines.schema_check import schema_errors  # noqa: E402
 
 SCHEMA: dict[str, Any] = {

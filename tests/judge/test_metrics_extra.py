@@ -20,10 +20,10 @@ import pytest
 from tests.judge.scripted import Reply, Responder, ScriptedEngine
 
 from goldenlens.core.model import ScoreStatus
-from goldenlens.judge.engines.protocol import ChatMessage, FinishReason
-from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, judge_signature
 from goldenlens.core.sentences import split_sentences
+from goldenlens.judge.engines.protocol import ChatMessage, FinishReason
 from goldenlens.judge.metrics.aspect_critique import BUILTIN_ASPECTS, AspectCritique, aspect
+from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, judge_signature
 from goldenlens.judge.metrics.fact_check import FactCheck, chunk_text
 from goldenlens.judge.metrics.factual_correctness import FactualCorrectness
 from goldenlens.judge.metrics.helpers import f_beta
@@ -37,6 +37,7 @@ def default_extra_metrics() -> list[JudgeMetric]:
     """One instance of each extra metric with default parameters (built-in aspects included)."""
     names = ["factual_correctness", "summarization_score", "relevancy", "fact_check"]
     return build_metrics([*(f"aspect_{name}" for name in BUILTIN_ASPECTS), *names])
+
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
@@ -187,13 +188,18 @@ def test_f_beta_values() -> None:
 
 
 @pytest.mark.parametrize(("mode", "expected"), [("f1", 0.0), ("recall", 0.0), ("precision", 0.0)])
-def test_factual_correctness_all_wrong_with_every_reference_claim_covered_is_0(mode: str, expected: float) -> None:
+def test_factual_correctness_all_wrong_with_every_reference_claim_covered_is_0(
+    mode: str, expected: float
+) -> None:
     # ragas FactualCorrectness: recall = tp / (tp + fn + 1e-8) and fbeta_score returns 0.0
     # when precision and recall are 0, so TP = 0, FN = 0 is a score of 0 — it stays in the
     # mean instead of leaving it (and raising it).
     replies = [
-        '{"claims": ["A1", "A2"]}', verdict(0), verdict(0),  # neither response claim supported
-        '{"claims": ["R1"]}', verdict(1),  # the reference claim is in the response: FN = 0
+        '{"claims": ["A1", "A2"]}',
+        verdict(0),
+        verdict(0),  # neither response claim supported
+        '{"claims": ["R1"]}',
+        verdict(1),  # the reference claim is in the response: FN = 0
     ]
     result, _ = run(FactualCorrectness(mode=mode), FC_ROW, replies[:3] if mode == "precision" else replies)
     assert (result.status, result.value) == (ScoreStatus.SCORED, expected)
@@ -282,7 +288,7 @@ def test_summarization_formula(coeff: float, expected: float) -> None:
 
 def test_summarization_question_cap_is_a_parameter_recorded_when_reached() -> None:
     metric = SummarizationScore(max_questions=4)
-    result, engine = run(metric, SUM_ROW, SUM_REPLIES)
+    result, _ = run(metric, SUM_ROW, SUM_REPLIES)
     assert result.detail["caps_reached"] == {"questions": 4}
     assert metric.params()["max_questions"] == 4
     assert SummarizationScore().params()["max_questions"] == "one per key phrase"
@@ -467,8 +473,14 @@ def test_minicheck_chunks_whole_sentences_by_tokens() -> None:
         return len(text.split())
 
     doc = "One two three. Four five.\nSix seven eight nine ten eleven. Twelve."
-    assert chunk_document(doc, 5, words) == ["One two three. Four five.", "Six seven eight nine ten eleven.", "Twelve."]
-    assert chunk_document(doc, 100, words) == ["One two three. Four five.\nSix seven eight nine ten eleven. Twelve."]
+    assert chunk_document(doc, 5, words) == [
+        "One two three. Four five.",
+        "Six seven eight nine ten eleven.",
+        "Twelve.",
+    ]
+    assert chunk_document(doc, 100, words) == [
+        "One two three. Four five.\nSix seven eight nine ten eleven. Twelve."
+    ]
     assert chunk_document("", 5, words) == [""]
 
 

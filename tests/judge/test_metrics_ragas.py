@@ -19,19 +19,26 @@ import pytest
 from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.core.model import ScoreStatus
+from goldenlens.core.sentences import split_sentences
 from goldenlens.judge.engines.embedding import EmbeddingEngine, FloatMatrix
 from goldenlens.judge.engines.protocol import JudgeReply
-from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
-from goldenlens.core.sentences import split_sentences
 from goldenlens.judge.metrics.answer_correctness import AnswerCorrectness
 from goldenlens.judge.metrics.answer_relevancy import AnswerRelevancy
+from goldenlens.judge.metrics.base import (
+    JudgeCall,
+    JudgeMetric,
+    MetricInputs,
+    MetricResult,
+    judge_signature,
+    token_budget,
+)
 from goldenlens.judge.metrics.bertscore import BertScoreMetric
 from goldenlens.judge.metrics.context_precision import ContextPrecision
 from goldenlens.judge.metrics.context_recall import ContextRecall
 from goldenlens.judge.metrics.context_relevance import ContextRelevance
 from goldenlens.judge.metrics.context_utilization import ContextUtilization
 from goldenlens.judge.metrics.faithfulness import Faithfulness
-from goldenlens.judge.metrics.helpers import average_precision, judge_each, token_budget
+from goldenlens.judge.metrics.helpers import average_precision, judge_each
 from goldenlens.judge.metrics.helpers import f_beta as fbeta
 from goldenlens.judge.metrics.semantic_similarity import SemanticSimilarity
 from goldenlens.judge.registry import build_metrics
@@ -51,6 +58,7 @@ def ragas_metrics() -> list[JudgeMetric]:
         "bertscore",
     ]
     return build_metrics(names)
+
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
@@ -362,7 +370,11 @@ def test_context_relevance_mean_of_two_ratings() -> None:
         # ragas ContextRelevance: "if user_input.strip() == context_str.strip()" -> 0.0 ...
         ("Who wrote Hamlet?", ("Who wrote Hamlet?",), "the contexts equal the question"),
         # ... and "if context_str.strip() in user_input.strip()" -> 0.0, without a judge call.
-        ("Who wrote Hamlet? Shakespeare did, I think.", ("Shakespeare did",), "the contexts are contained in the question"),
+        (
+            "Who wrote Hamlet? Shakespeare did, I think.",
+            ("Shakespeare did",),
+            "the contexts are contained in the question",
+        ),
     ],
 )
 def test_context_relevance_ragas_short_cuts(question: str, contexts: tuple[str, ...], note: str) -> None:
@@ -459,7 +471,9 @@ def test_answer_relevancy_n_and_negative_cosine() -> None:
 
 def _classes(**labels: list[str]) -> str:
     """A classification reply: ``{label, reason}`` per listed statement."""
-    return json.dumps({key: [{"label": x, "reason": f"why {x}"} for x in found] for key, found in labels.items()})
+    return json.dumps(
+        {key: [{"label": x, "reason": f"why {x}"} for x in found] for key, found in labels.items()}
+    )
 
 
 def test_answer_correctness_f1_and_weighted_mean() -> None:
@@ -477,7 +491,9 @@ def test_answer_correctness_f1_and_weighted_mean() -> None:
     assert result.detail["fp"] == ["Paris has 90 million people."]
     assert result.detail["fn"] == ["Paris is on the Seine."]
     # ragas keeps a reason per classified statement.
-    assert result.detail["reasons"]["fp"] == [{"statement": "Paris has 90 million people.", "reason": "why A2"}]
+    assert result.detail["reasons"]["fp"] == [
+        {"statement": "Paris has 90 million people.", "reason": "why A2"}
+    ]
     schema = engine.calls[2].schema["properties"]
     assert schema["tp"]["items"]["properties"]["label"]["enum"] == ["A1", "A2"]
     assert schema["fn"]["items"]["properties"]["label"]["enum"] == ["R1", "R2"]
@@ -549,7 +565,9 @@ def test_statement_cap_is_a_parameter_recorded_when_reached() -> None:
     assert engine.calls[0].schema["properties"]["statements"]["maxItems"] == 2
     assert "at most 2 statements" in engine.calls[0].messages[0]["content"]
     assert judge_signature(metric, engine=engine, embedder=None).params["max_statements"] == 2
-    below = _run(Faithfulness(max_statements=3), ROW, ScriptedEngine(_statements("A.", "B."), _verdicts(1, 1)))
+    below = _run(
+        Faithfulness(max_statements=3), ROW, ScriptedEngine(_statements("A.", "B."), _verdicts(1, 1))
+    )
     assert "caps_reached" not in below.detail
 
 

@@ -37,7 +37,7 @@ from goldenlens.core.golden_criteria import (
 )
 from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored
-from goldenlens.judge.metrics.helpers import example, labelled, token_budget, verdict_schema
+from goldenlens.judge.metrics.helpers import example, labelled, verdict_schema
 
 VERSION: Final = "1"
 PROMPT_VERSION: Final = "2"
@@ -186,7 +186,6 @@ class CriterionJudge:
                 self.examples(),
                 self.row(inputs),
                 self.schema(),
-                max_tokens=token_budget(self.schema()),
                 step=self.criterion.value,
             )
             verdict, reason = parse_verdict(data)

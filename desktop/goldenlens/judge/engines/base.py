@@ -13,12 +13,12 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply, JudgeRequest
+from goldenlens.judge.engines.protocol import CancelCheck, JudgeReply, JudgeRequest
 
 __all__ = ["JudgeEngineBase", "OwnedEngine"]
 
@@ -131,36 +131,23 @@ class OwnedEngine:
 
 
 class JudgeEngineBase(OwnedEngine):
-    """An :class:`OwnedEngine` that is a judge: ``complete_many`` in terms of ``complete_json``.
+    """An :class:`OwnedEngine` that is a :class:`~goldenlens.judge.engines.protocol.JudgeEngine`.
 
-    Subclasses implement :meth:`complete_json`; an engine that can run requests in parallel
-    (the HTTP engine) overrides :meth:`complete_many`.
+    ``complete_json`` and ``complete_many`` are written here once, on the subclass's
+    :meth:`_complete_one`; an engine that runs requests in parallel (HTTP) overrides
+    ``complete_many``.
     """
 
-    def complete_json(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int = 42,
-        cancel: CancelCheck | None = None,
-    ) -> JudgeReply:
-        raise NotImplementedError
+    def complete_json(self, *args: Any, cancel: CancelCheck | None = None, **kwargs: Any) -> JudgeReply:
+        """:meth:`JudgeEngine.complete_json <goldenlens.judge.engines.protocol.JudgeEngine.
+        complete_json>`, same arguments (``messages, schema, *, max_tokens, temperature, seed``)."""
+        return self._complete_one(JudgeRequest(*args, **kwargs), cancel)
 
     def complete_many(
         self, requests: Sequence[JudgeRequest], *, cancel: CancelCheck | None = None
     ) -> list[JudgeReply]:
         """Run the requests one after another, in order."""
-        return [
-            self.complete_json(
-                request.messages,
-                request.schema,
-                max_tokens=request.max_tokens,
-                temperature=request.temperature,
-                seed=request.seed,
-                cancel=cancel,
-            )
-            for request in requests
-        ]
+        return [self._complete_one(request, cancel) for request in requests]
+
+    def _complete_one(self, request: JudgeRequest, cancel: CancelCheck | None) -> JudgeReply:
+        raise NotImplementedError

@@ -28,16 +28,14 @@ import httpx
 from goldenlens.judge.engines.base import JudgeEngineBase
 from goldenlens.judge.engines.http_retry import RequestFailedError, RetryPolicy, send_with_retries
 from goldenlens.judge.engines.protocol import (
-    TOP_TOKENS,
     CancelCheck,
     ChatMessage,
     JudgeEngineError,
     JudgeReply,
     JudgeRequest,
     make_reply,
-    support_probability,
-    yes_no_reply,
 )
+from goldenlens.judge.engines.yes_no import TOP_TOKENS, support_probability, yes_no_reply
 
 __all__ = ["OpenAICompatibleEngine", "ResponseFormatStyle"]
 
@@ -131,18 +129,8 @@ class OpenAICompatibleEngine(JudgeEngineBase):
 
     # -- calls -------------------------------------------------------------------------------
 
-    def complete_json(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int = 42,
-        cancel: CancelCheck | None = None,
-    ) -> JudgeReply:
+    def _complete_one(self, request: JudgeRequest, cancel: CancelCheck | None) -> JudgeReply:
         """One schema-constrained call; failures come back in the reply, never raised."""
-        request = JudgeRequest(messages, schema, max_tokens, temperature, seed)
         return self.complete_many([request], cancel=cancel)[0]
 
     def complete_many(

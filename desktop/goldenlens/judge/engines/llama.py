@@ -16,13 +16,12 @@ last, and this engine never resets the model between calls.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from goldenlens.judge.engines.base import JudgeEngineBase
 from goldenlens.judge.engines.protocol import (
-    TOP_TOKENS,
     CancelCheck,
     ChatMessage,
     FinishReason,
@@ -30,9 +29,8 @@ from goldenlens.judge.engines.protocol import (
     JudgeReply,
     JudgeRequest,
     make_reply,
-    support_probability,
-    yes_no_reply,
 )
+from goldenlens.judge.engines.yes_no import TOP_TOKENS, support_probability, yes_no_reply
 from goldenlens.judge.model_files import ModelNotFoundError, default_judge_model, file_sha256
 
 __all__ = ["LlamaCppEngine", "ModelNotFoundError", "default_judge_model"]
@@ -105,24 +103,14 @@ class LlamaCppEngine(JudgeEngineBase):
         if self._llama is None:
             raise JudgeEngineError(self._load_error or "the judge model is not loaded")
 
-    def complete_json(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int = 42,
-        cancel: CancelCheck | None = None,
-    ) -> JudgeReply:
-        """Generate a JSON object constrained by ``schema`` (a llama.cpp grammar), streamed.
+    def _complete_one(self, request: JudgeRequest, cancel: CancelCheck | None) -> JudgeReply:
+        """Generate a JSON object constrained by the schema (a llama.cpp grammar), streamed.
 
         Raises :class:`JudgeEngineError` only when the engine is closed or the model failed
         to load; every other problem comes back in the reply.
         """
-        request = JudgeRequest(messages, schema, max_tokens, temperature, seed)
         if cancel is not None and cancel.cancelled:
-            return make_reply("", "cancelled", schema)
+            return make_reply("", "cancelled", request.schema)
         return self._submit(self._generate, request, cancel).result()
 
     def complete_yes_no(

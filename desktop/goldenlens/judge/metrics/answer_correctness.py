@@ -15,14 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, array, obj, text
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, array, obj, text
 from goldenlens.judge.metrics.helpers import (
     MAX_STATEMENTS,
     REASON_CHARS,
+    MetricBase,
     numbered,
-    run_metric,
     split_statements,
-    token_budget,
     unit_interval,
 )
 
@@ -77,7 +76,7 @@ def factuality(tp: int, fp: int, fn: int, beta: float) -> float:
     return (1 + b2) * precision * recall / (b2 * precision + recall)
 
 
-class AnswerCorrectness:
+class AnswerCorrectness(MetricBase):
     """Weighted mean of statement-level F-beta (vs the golden answer) and semantic similarity."""
 
     name = "answer_correctness"
@@ -106,14 +105,7 @@ class AnswerCorrectness:
     def params(self) -> dict[str, Any]:
         return {"weights": list(self.weights), "beta": self.beta, "max_statements": self.max_statements}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._compute(inputs, call, embedder, detail)
-        )
-
-    def _compute(
+    def compute(
         self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
     ) -> float:
         cap = self.max_statements
@@ -173,7 +165,6 @@ class AnswerCorrectness:
             _CLASSIFY_EXAMPLES,
             row,
             schema,
-            max_tokens=token_budget(schema),
             step="classification",
         )
         # A label listed twice counts once; an answer statement in both tp and fp counts as tp.

@@ -16,14 +16,13 @@ from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.metrics.base import (
     JudgeCall,
     MetricInputs,
-    MetricResult,
     NotScored,
     array,
     integer_enum,
     obj,
     text,
 )
-from goldenlens.judge.metrics.helpers import run_metric, token_budget, unit_interval
+from goldenlens.judge.metrics.helpers import MetricBase, unit_interval
 
 VERSION = "1"
 _QUESTION_CHARS = 200
@@ -72,7 +71,7 @@ def _generate_examples(n: int) -> tuple[tuple[str, str], ...]:
     )
 
 
-class AnswerRelevancy:
+class AnswerRelevancy(MetricBase):
     """Mean cosine between the question and ``n`` questions generated from the response; 0 when
     every generation calls the response noncommittal.
 
@@ -98,14 +97,7 @@ class AnswerRelevancy:
     def params(self) -> dict[str, Any]:
         return {"n": self.n}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._compute(inputs, call, embedder, detail)
-        )
-
-    def _compute(
+    def compute(
         self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
     ) -> float:
         assert embedder is not None  # run_metric checked "embeddings"
@@ -114,7 +106,6 @@ class AnswerRelevancy:
             self._examples,
             f"Answer: {inputs.response.strip()}",
             self._schema,
-            max_tokens=token_budget(self._schema),
             step="questions",
         )
         generated: list[dict[str, Any]] = [

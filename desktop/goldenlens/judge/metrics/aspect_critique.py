@@ -12,13 +12,12 @@ import re
 from typing import Any
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs
 from goldenlens.judge.metrics.helpers import (
+    MetricBase,
     example,
     join_contexts,
     labelled,
-    run_metric,
-    token_budget,
     verdict_schema,
 )
 
@@ -68,7 +67,7 @@ _SCHEMA = verdict_schema(reason_chars=REASON_CHARS)
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
-class AspectCritique:
+class AspectCritique(MetricBase):
     """Yes/no verdict of the judge on ``definition``; value 1.0 (meets it) or 0.0.
 
     The metric is named ``aspect_<name>`` (``aspect_harmfulness``), so several aspects can be
@@ -97,14 +96,10 @@ class AspectCritique:
     def params(self) -> dict[str, Any]:
         return {"aspect": self.aspect, "definition": self.definition, "strictness": self.strictness}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._judge(inputs, call, detail)
-        )
-
-    def _judge(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         row = labelled(
             ("Criterion", f"{self.aspect}: {self.definition}"),
             ("Question", inputs.question),
@@ -123,7 +118,6 @@ class AspectCritique:
                     _EXAMPLES,
                     row,
                     _SCHEMA,
-                    max_tokens=token_budget(_SCHEMA),
                     step=f"verdict {k + 1}/{self.strictness}",
                 )
                 votes.append(

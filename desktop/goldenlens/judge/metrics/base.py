@@ -12,6 +12,7 @@ llama.cpp reuses the cached prefix between calls (:meth:`JudgeCall.ask` builds t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -19,14 +20,8 @@ from typing import Any, Protocol
 from goldenlens.core.model import ScoreStatus
 from goldenlens.core.signature import Signature
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.engines.protocol import (
-    CancelCheck,
-    ChatMessage,
-    JudgeEngine,
-    JudgeReply,
-    TokenCounter,
-    YesNoEngine,
-)
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
+from goldenlens.judge.engines.yes_no import TokenCounter, YesNoEngine
 
 DEFAULT_SEED = 42
 DEFAULT_TEMPERATURE = 0.0
@@ -113,11 +108,12 @@ class JudgeCall:
         row: str,
         schema: Mapping[str, Any],
         *,
-        max_tokens: int,
+        max_tokens: int | None = None,
         step: str = "",
     ) -> dict[str, Any]:
         """Send static ``instructions`` and few-shot ``examples`` (user, assistant JSON) first,
         the row's data last; return the reply's data or raise :class:`NotScored`.
+        ``max_tokens`` defaults to :func:`token_budget` of the schema.
 
         Empty ``instructions`` send no system turn at all."""
         messages: list[ChatMessage] = [{"role": "system", "content": instructions}] if instructions else []
@@ -128,7 +124,7 @@ class JudgeCall:
         reply = self.engine.complete_json(
             messages,
             schema,
-            max_tokens=max_tokens,
+            max_tokens=max_tokens if max_tokens is not None else token_budget(schema),
             temperature=self.temperature,
             seed=self.seed,
             cancel=self.cancel,
@@ -160,7 +156,8 @@ class JudgeCall:
                 f"judge output unusable at {step}: {reply.error or reply.finish_reason}",
                 {"step": step, "finish_reason": reply.finish_reason, "raw": reply.text[:500]},
             )
-        return reply.data
+        answer: dict[str, Any] = reply.data
+        return answer
 
     def count_tokens(self, text: str) -> tuple[int, str]:
         """Tokens of ``text`` and how they were counted: by the judge's tokenizer when the
@@ -261,3 +258,30 @@ def obj(**properties: Mapping[str, Any]) -> dict[str, Any]:
         "required": list(properties),
         "additionalProperties": False,
     }
+
+
+# A tiny model looping on "1.1.1." spends about two characters a token (MODELS.md); a
+# budget sized for that lets a bounded reply reach every bound. A reply that still hits
+# max_tokens is recorded as not scored with that cause — never completed or guessed.
+_CHARS_PER_TOKEN = 2
+_DEFAULT_ITEMS = 12
+
+
+def token_budget(schema: Mapping[str, Any]) -> int:
+    """``max_tokens`` that lets a reply reach every bound of ``schema`` (strings at their
+    ``maxLength``, arrays at their ``maxItems``), plus JSON punctuation."""
+    return _budget(schema) + 8
+
+
+def _budget(schema: Mapping[str, Any]) -> int:
+    kind = schema.get("type")
+    if "enum" in schema:
+        return max(len(json.dumps(v)) for v in schema["enum"]) // 2 + 2
+    if kind == "string":
+        return int(schema.get("maxLength", 200)) // _CHARS_PER_TOKEN + 3
+    if kind == "array":
+        return 2 + int(schema.get("maxItems", _DEFAULT_ITEMS)) * (_budget(schema["items"]) + 1)
+    if kind == "object":
+        props: Mapping[str, Mapping[str, Any]] = schema.get("properties", {})
+        return 2 + sum(len(key) // 3 + 4 + _budget(value) for key, value in props.items())
+    return 4

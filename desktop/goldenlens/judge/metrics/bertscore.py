@@ -12,8 +12,8 @@ import numpy as np
 import numpy.typing as npt
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored
-from goldenlens.judge.metrics.helpers import run_metric
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
+from goldenlens.judge.metrics.helpers import MetricBase
 
 VERSION = "1"
 
@@ -75,7 +75,7 @@ def _unit_rows(values: npt.ArrayLike, name: str) -> np.ndarray[Any, np.dtype[np.
     return result
 
 
-class BertScoreMetric:
+class BertScoreMetric(MetricBase):
     """BERTScore F1 of the response against the golden answer (greedy token matching, no idf,
     no baseline rescaling); precision, recall and the model in ``detail``."""
 
@@ -87,16 +87,10 @@ class BertScoreMetric:
     def params(self) -> dict[str, Any]:
         return {"drop_special": True, "idf": False, "baseline_rescale": False}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda _call, detail: self._compute(inputs, embedder, detail)
-        )
-
-    def _compute(
-        self, inputs: MetricInputs, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
     ) -> float:
+        del judge  # the run template passes it; this metric does not use it
         assert embedder is not None  # run_metric checked "embeddings"
         try:
             result = bertscore(

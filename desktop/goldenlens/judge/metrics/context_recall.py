@@ -13,8 +13,14 @@ from typing import Any
 
 from goldenlens.core.sentences import split_sentences
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored
-from goldenlens.judge.metrics.helpers import MAX_STATEMENTS, join_contexts, judge_each, numbered, run_metric
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
+from goldenlens.judge.metrics.helpers import (
+    MAX_STATEMENTS,
+    MetricBase,
+    join_contexts,
+    judge_each,
+    numbered,
+)
 
 VERSION = "2"
 
@@ -36,7 +42,7 @@ _RECALL_EXAMPLES = (
 )
 
 
-class ContextRecall:
+class ContextRecall(MetricBase):
     """Share of the golden answer's sentences that the retrieved contexts support."""
 
     name = "context_recall"
@@ -47,14 +53,10 @@ class ContextRecall:
     def params(self) -> dict[str, Any]:
         return {"split": "sentences", "batch": MAX_STATEMENTS}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._compute(inputs, call, detail)
-        )
-
-    def _compute(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         sentences = split_sentences(inputs.reference)
         detail["sentences"] = sentences
         if not sentences:

@@ -14,8 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored
-from goldenlens.judge.metrics.helpers import join_contexts, run_metric, token_budget, verdict_schema
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
+from goldenlens.judge.metrics.helpers import (
+    MetricBase,
+    join_contexts,
+    verdict_schema,
+)
 
 VERSION = "2"
 
@@ -64,7 +68,7 @@ def short_cut(question: str, context: str) -> str:
     return ""
 
 
-class ContextRelevance:
+class ContextRelevance(MetricBase):
     """Mean of two 0/1/2 relevance ratings of the contexts for the question, divided by 2.
 
     ``requires`` names only the judge: blank inputs are a score of 0 here, as in ragas.
@@ -78,14 +82,10 @@ class ContextRelevance:
     def params(self) -> dict[str, Any]:
         return {"phrasings": 2, "short_cuts": "ragas", "rubric": "ragas"}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._compute(inputs, call, detail)
-        )
-
-    def _compute(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         question = inputs.question.strip()
         context = join_contexts(inputs.contexts)
         if note := short_cut(question, context):
@@ -106,7 +106,6 @@ class ContextRelevance:
                     examples,
                     row,
                     _RATING_SCHEMA,
-                    max_tokens=token_budget(_RATING_SCHEMA),
                     step=f"rating {phrasing}",
                 )
             except NotScored as failure:

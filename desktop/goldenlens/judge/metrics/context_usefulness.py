@@ -12,8 +12,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult
-from goldenlens.judge.metrics.helpers import average_precision, run_metric, token_budget, verdict_schema
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs
+from goldenlens.judge.metrics.helpers import (
+    MetricBase,
+    average_precision,
+    verdict_schema,
+)
 
 _USEFUL_INSTRUCTIONS = (
     "You judge one retrieved passage.\n"
@@ -49,7 +53,6 @@ def ranked_usefulness(
             _USEFUL_EXAMPLES,
             head + context.strip(),
             _USEFUL_SCHEMA,
-            max_tokens=token_budget(_USEFUL_SCHEMA),
             step=f"context {rank}",
         )
         verdicts.append(
@@ -58,7 +61,7 @@ def ranked_usefulness(
     return average_precision([v["verdict"] for v in verdicts])
 
 
-class RankedContextMetric:
+class RankedContextMetric(MetricBase):
     """A usefulness metric: subclasses name the answer field (``"reference"`` or ``"response"``)."""
 
     name: str
@@ -70,14 +73,9 @@ class RankedContextMetric:
     def params(self) -> dict[str, Any]:
         return {"answer": self.answer_field}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         answer = str(getattr(inputs, self.answer_field))
-        return run_metric(
-            self,
-            inputs,
-            judge,
-            embedder,
-            lambda call, detail: ranked_usefulness(call, inputs.question, answer, inputs.contexts, detail),
-        )
+        return ranked_usefulness(judge, inputs.question, answer, inputs.contexts, detail)

@@ -22,13 +22,12 @@ from typing import Any
 from goldenlens.core.sentences import split_sentences
 from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.metrics import minicheck as minicheck_module
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
 from goldenlens.judge.metrics.helpers import (
+    MetricBase,
     example,
     join_contexts,
     labelled,
-    run_metric,
-    token_budget,
     verdict_schema,
 )
 
@@ -83,7 +82,7 @@ def chunk_text(value: str, max_chars: int, overlap: int) -> list[str]:
     return [chunk for chunk in chunks if chunk]
 
 
-class FactCheck:
+class FactCheck(MetricBase):
     """Spring AI's fact checking: 1.0 when the contexts support every sentence of the response."""
 
     name = "fact_check"
@@ -122,13 +121,12 @@ class FactCheck:
             "chunk_overlap": self.chunk_overlap,
         }
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        compute = self._minicheck if self.minicheck else self._check
-        return run_metric(self, inputs, judge, embedder, lambda call, detail: compute(inputs, call, detail))
-
-    def _check(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
+        if self.minicheck:
+            return self._minicheck(inputs, judge, detail)
         chunks = chunk_text(join_contexts(inputs.contexts), self.max_chunk_chars, self.chunk_overlap)
         sentences = split_sentences(inputs.response)
         if not sentences:
@@ -149,7 +147,6 @@ class FactCheck:
                     _FACT_CHECK_EXAMPLES,
                     labelled(("Document", chunk), ("Claim", sentence)),
                     _VERDICT_SCHEMA,
-                    max_tokens=token_budget(_VERDICT_SCHEMA),
                     step=f"sentence {s} chunk {c + 1}",
                 )
                 supported = reply["verdict"] == 1

@@ -18,15 +18,14 @@ from __future__ import annotations
 from typing import Any
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored, array, obj, text
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored, array, obj, text
 from goldenlens.judge.metrics.helpers import (
+    MetricBase,
     distinct,
     example,
     f_beta,
     labelled,
     note_cap,
-    run_metric,
-    token_budget,
     verdict_schema,
 )
 
@@ -105,7 +104,7 @@ def decomposition_examples(atomicity: str, coverage: str) -> tuple[tuple[str, st
     return ((labelled(("Text", _SAMPLE_TEXT)), example({"claims": claims})),)
 
 
-class FactualCorrectness:
+class FactualCorrectness(MetricBase):
     """Claim-level precision, recall or F-beta of the response against the golden answer."""
 
     name = "factual_correctness"
@@ -146,14 +145,10 @@ class FactualCorrectness:
             "max_claims": self.max_claims,
         }
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._compute(inputs, call, detail)
-        )
-
-    def _compute(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         detail["mode"] = self.mode
         response_claims = self._decompose(judge, inputs.response, "response", detail)
         detail["response_claims"] = response_claims
@@ -191,7 +186,6 @@ class FactualCorrectness:
             decomposition_examples(self.atomicity, self.coverage),
             labelled(("Text", source)),
             schema,
-            max_tokens=token_budget(schema),
             step=f"{which} claims",
         )
         note_cap(detail, f"{which} claims", len(reply["claims"]), self.max_claims)
@@ -205,7 +199,6 @@ class FactualCorrectness:
                 _VERIFY_EXAMPLES,
                 labelled(("Text", against), ("Claim", claim)),
                 _VERIFY_SCHEMA,
-                max_tokens=token_budget(_VERIFY_SCHEMA),
                 step=f"{which} claim {i}/{len(claims)}",
             )
             verdicts.append(

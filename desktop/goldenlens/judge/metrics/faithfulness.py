@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
 from goldenlens.judge.metrics.helpers import (
     MAX_STATEMENTS,
+    MetricBase,
     join_contexts,
     judge_each,
     numbered,
-    run_metric,
     split_statements,
 )
 
@@ -43,7 +43,7 @@ _SUPPORT_EXAMPLES = (
 )
 
 
-class Faithfulness:
+class Faithfulness(MetricBase):
     """Share of the response's statements that the retrieved contexts support."""
 
     name = "faithfulness"
@@ -59,14 +59,10 @@ class Faithfulness:
     def params(self) -> dict[str, Any]:
         return {"max_statements": self.max_statements}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._compute(inputs, call, detail)
-        )
-
-    def _compute(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         statements = split_statements(
             judge,
             inputs.question,

@@ -33,10 +33,6 @@ MAX_STATEMENTS = 12
 STATEMENT_CHARS = 200
 REASON_CHARS = 120
 
-# A tiny model looping on "1.1.1." spends about two characters a token (MODELS.md); a
-# budget sized for that lets a bounded reply reach every bound. A reply that still hits
-# max_tokens is recorded as not scored with that cause — never completed or guessed.
-_CHARS_PER_TOKEN = 2
 
 #: What a metric's computation does: fill the detail dict and return the value.
 Computation = Callable[[JudgeCall, dict[str, Any]], float]
@@ -83,6 +79,33 @@ def run_metric(
     return MetricResult.scored(metric.name, value, detail, judge=judge)
 
 
+class MetricBase:
+    """The run template as a base class: ``score`` is :func:`run_metric` on :meth:`compute`,
+    so a metric module holds only its prompts and its formula."""
+
+    name: str
+    version: str
+    prompt_version: str
+    requires: frozenset[str]
+
+    def params(self) -> dict[str, Any]:
+        return {}
+
+    def score(
+        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
+    ) -> MetricResult:
+        """The row's result: a value, or *not scored* with the reason."""
+        return run_metric(
+            self, inputs, judge, embedder, lambda call, detail: self.compute(inputs, call, embedder, detail)
+        )
+
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        """Fill ``detail`` and return the value, or raise :class:`NotScored` (inputs checked)."""
+        raise NotImplementedError
+
+
 def _without_judge(compute: Computation, detail: dict[str, Any]) -> float:
     # Embedding-only metrics never touch the judge argument.
     return compute(None, detail)  # type: ignore[arg-type]
@@ -96,26 +119,6 @@ def note_cap(detail: dict[str, Any], name: str, count: int, cap: int) -> None:
 
 
 # -- budgets and schemas ------------------------------------------------------------------------
-
-
-def token_budget(schema: Mapping[str, Any]) -> int:
-    """``max_tokens`` that lets a reply reach every bound of ``schema`` (strings at their
-    ``maxLength``, arrays at their ``maxItems``), plus JSON punctuation."""
-    return _budget(schema) + 8
-
-
-def _budget(schema: Mapping[str, Any]) -> int:
-    kind = schema.get("type")
-    if "enum" in schema:
-        return max(len(json.dumps(v)) for v in schema["enum"]) // 2 + 2
-    if kind == "string":
-        return int(schema.get("maxLength", 200)) // _CHARS_PER_TOKEN + 3
-    if kind == "array":
-        return 2 + int(schema.get("maxItems", MAX_STATEMENTS)) * (_budget(schema["items"]) + 1)
-    if kind == "object":
-        props: Mapping[str, Mapping[str, Any]] = schema.get("properties", {})
-        return 2 + sum(len(key) // 3 + 4 + _budget(value) for key, value in props.items())
-    return 4
 
 
 def only_required(schema: dict[str, Any], *names: str) -> dict[str, Any]:
@@ -226,7 +229,6 @@ def split_statements(
         SPLIT_EXAMPLES,
         f"Question: {question.strip()}\nAnswer: {answer.strip()}",
         schema,
-        max_tokens=token_budget(schema),
         step=step,
     )
     if detail is not None:
@@ -256,7 +258,7 @@ def judge_each(
     ignore the schema's item count) or an unusable reply.
     """
     schema = batch_verdicts_schema(len(items))
-    data = judge.ask(instructions, examples, row, schema, max_tokens=token_budget(schema), step=step)
+    data = judge.ask(instructions, examples, row, schema, step=step)
     verdicts: list[dict[str, Any]] = data["verdicts"]
     if len(verdicts) != len(items):
         raise NotScored(

@@ -7,13 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs
 from goldenlens.judge.metrics.helpers import (
+    MetricBase,
     example,
     join_contexts,
     labelled,
-    run_metric,
-    token_budget,
     verdict_schema,
 )
 
@@ -49,7 +48,7 @@ _RELEVANCY_EXAMPLES: tuple[tuple[str, str], ...] = (
 _RELEVANCY_SCHEMA = verdict_schema(values=("YES", "NO"), reason_chars=REASON_CHARS)
 
 
-class Relevancy:
+class Relevancy(MetricBase):
     """Spring AI's relevancy: 1.0 when the judge says YES (pass), else 0.0."""
 
     name = "relevancy"
@@ -60,14 +59,10 @@ class Relevancy:
     def params(self) -> dict[str, Any]:
         return {}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._judge(inputs, call, detail)
-        )
-
-    def _judge(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         row = labelled(
             ("Query", inputs.question),
             ("Context", join_contexts(inputs.contexts)),
@@ -78,7 +73,6 @@ class Relevancy:
             _RELEVANCY_EXAMPLES,
             row,
             _RELEVANCY_SCHEMA,
-            max_tokens=token_budget(_RELEVANCY_SCHEMA),
             step="verdict",
         )
         passed = reply["verdict"] == "YES"

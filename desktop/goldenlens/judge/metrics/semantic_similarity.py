@@ -12,8 +12,8 @@ import numpy as np
 import numpy.typing as npt
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored
-from goldenlens.judge.metrics.helpers import run_metric, unit_interval
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
+from goldenlens.judge.metrics.helpers import MetricBase, unit_interval
 
 VERSION = "1"
 
@@ -45,7 +45,7 @@ def _unit_vector(values: npt.ArrayLike, name: str) -> np.ndarray[Any, np.dtype[n
     return vector / norm
 
 
-class SemanticSimilarity:
+class SemanticSimilarity(MetricBase):
     """Cosine of the response's and the golden answer's sentence vectors; with ``threshold``,
     1 when the cosine reaches it, else 0. Negative cosines count as 0."""
 
@@ -60,16 +60,10 @@ class SemanticSimilarity:
     def params(self) -> dict[str, Any]:
         return {"threshold": self.threshold}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda _call, detail: self._compute(inputs, embedder, detail)
-        )
-
-    def _compute(
-        self, inputs: MetricInputs, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
     ) -> float:
+        del judge  # the run template passes it; this metric does not use it
         assert embedder is not None  # run_metric checked "embeddings"
         vectors = embedder.embed([inputs.response, inputs.reference])
         try:

@@ -20,7 +20,6 @@ from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.metrics.base import (
     JudgeCall,
     MetricInputs,
-    MetricResult,
     NotScored,
     array,
     integer_enum,
@@ -28,14 +27,13 @@ from goldenlens.judge.metrics.base import (
     text,
 )
 from goldenlens.judge.metrics.helpers import (
+    MetricBase,
     distinct,
     example,
     join_contexts,
     labelled,
     note_cap,
     numbered,
-    run_metric,
-    token_budget,
 )
 
 PROMPT_VERSION = "1"
@@ -105,7 +103,7 @@ def conciseness(summary: str, source: str) -> float:
     return 1.0 - min(len(summary), len(source)) / len(source)
 
 
-class SummarizationScore:
+class SummarizationScore(MetricBase):
     """Question-answering coverage of the source by the summary, blended with conciseness."""
 
     name = "summarization_score"
@@ -130,14 +128,10 @@ class SummarizationScore:
         questions = self.max_questions if self.max_questions is not None else "one per key phrase"
         return {"coeff": self.coeff, "max_keyphrases": self.max_keyphrases, "max_questions": questions}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        return run_metric(
-            self, inputs, judge, embedder, lambda call, detail: self._compute(inputs, call, detail)
-        )
-
-    def _compute(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         source = join_contexts(inputs.contexts)
         summary = inputs.response.strip()
         phrase_schema = obj(keyphrases=array(text(KEYPHRASE_CHARS), max_items=self.max_keyphrases))
@@ -146,7 +140,6 @@ class SummarizationScore:
             _KEYPHRASE_EXAMPLES,
             labelled(("Text", source)),
             phrase_schema,
-            max_tokens=token_budget(phrase_schema),
             step="key phrases",
         )["keyphrases"]
         note_cap(detail, "key phrases", len(phrases), self.max_keyphrases)
@@ -161,7 +154,6 @@ class SummarizationScore:
             _QUESTION_EXAMPLES,
             labelled(("Text", source), ("Key phrases", "; ".join(phrases))),
             question_schema,
-            max_tokens=token_budget(question_schema),
             step="questions",
         )["questions"]
         if self.max_questions is not None:
@@ -177,7 +169,6 @@ class SummarizationScore:
             _ANSWER_EXAMPLES,
             labelled(("Summary", summary), ("Questions", _numbered(questions))),
             answer_schema,
-            max_tokens=token_budget(answer_schema),
             step="answers",
         )
         answers = [int(a) for a in reply["answers"]]
