@@ -109,24 +109,13 @@ class AnswerCorrectness(MetricBase):
         self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
     ) -> float:
         cap = self.max_statements
-        answer = split_statements(
-            judge,
-            inputs.question,
-            inputs.response,
-            step="response statements",
-            max_statements=cap,
-            detail=detail,
-        )
-        detail["response_statements"] = answer
-        reference = split_statements(
-            judge,
-            inputs.question,
-            inputs.reference,
-            step="reference statements",
-            max_statements=cap,
-            detail=detail,
-        )
-        detail["reference_statements"] = reference
+        sides: dict[str, list[str]] = {}
+        for side, text_ in (("response", inputs.response), ("reference", inputs.reference)):
+            sides[side] = split_statements(
+                judge, inputs.question, text_, step=f"{side} statements", max_statements=cap, detail=detail
+            )
+            detail[f"{side}_statements"] = sides[side]
+        answer, reference = sides["response"], sides["reference"]
         classes = self._classify(judge, inputs.question, answer, reference)
         detail |= {key: [c["statement"] for c in found] for key, found in classes.items()}
         detail["reasons"] = classes

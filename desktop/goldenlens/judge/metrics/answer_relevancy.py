@@ -13,15 +13,7 @@ import json
 from typing import Any
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import (
-    JudgeCall,
-    MetricInputs,
-    NotScored,
-    array,
-    integer_enum,
-    obj,
-    text,
-)
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored, array, integer_enum, obj, text
 from goldenlens.judge.metrics.helpers import MetricBase, unit_interval
 
 VERSION = "1"

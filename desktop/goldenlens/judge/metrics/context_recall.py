@@ -17,6 +17,7 @@ from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
 from goldenlens.judge.metrics.helpers import (
     MAX_STATEMENTS,
     MetricBase,
+    example,
     join_contexts,
     judge_each,
     numbered,
@@ -36,8 +37,14 @@ _RECALL_EXAMPLES = (
         "Context:\nMarie Curie won the Nobel Prize in Physics in 1903 and in Chemistry in 1911.\n\n"
         "Question: What prizes did Marie Curie win?\n\nSentences:\n"
         "1. Marie Curie won two Nobel Prizes.\n2. She was born in Warsaw.",
-        '{"verdicts": [{"verdict": 1, "reason": "The context lists prizes in 1903 and 1911."}, '
-        '{"verdict": 0, "reason": "The context does not give her birthplace."}]}',
+        example(
+            {
+                "verdicts": [
+                    {"verdict": 1, "reason": "The context lists prizes in 1903 and 1911."},
+                    {"verdict": 0, "reason": "The context does not give her birthplace."},
+                ]
+            }
+        ),
     ),
 )
 

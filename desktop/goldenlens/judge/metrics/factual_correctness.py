@@ -105,7 +105,8 @@ def decomposition_examples(atomicity: str, coverage: str) -> tuple[tuple[str, st
 
 
 class FactualCorrectness(MetricBase):
-    """Claim-level precision, recall or F-beta of the response against the golden answer."""
+    """Claim-level precision, recall or F-beta of the response against the golden answer
+    (mode ``precision``, ``recall`` or ``f1``)."""
 
     name = "factual_correctness"
     version = VERSION
@@ -150,27 +151,16 @@ class FactualCorrectness(MetricBase):
     ) -> float:
         del embedder  # the run template passes it; this metric does not use it
         detail["mode"] = self.mode
-        response_claims = self._decompose(judge, inputs.response, "response", detail)
-        detail["response_claims"] = response_claims
-        if not response_claims:
-            raise NotScored("no claims in the response")
-        response_verdicts = self._verify(judge, response_claims, inputs.reference, "response")
-        detail["response_verdicts"] = response_verdicts
+        response_verdicts = self._side(judge, inputs.response, inputs.reference, "response", detail)
         tp = sum(int(v["verdict"]) for v in response_verdicts)
-        fp = len(response_claims) - tp
+        fp = len(response_verdicts) - tp
         detail |= {"tp": tp, "fp": fp}
         precision = tp / (tp + fp)
         detail["precision"] = round(precision, 2)
         if self.mode == "precision":
             return round(precision, 2)
-
-        reference_claims = self._decompose(judge, inputs.reference, "reference", detail)
-        detail["reference_claims"] = reference_claims
-        if not reference_claims:
-            raise NotScored("no claims in the reference answer")
-        reference_verdicts = self._verify(judge, reference_claims, inputs.response, "reference")
-        detail["reference_verdicts"] = reference_verdicts
-        fn = len(reference_claims) - sum(int(v["verdict"]) for v in reference_verdicts)
+        reference_verdicts = self._side(judge, inputs.reference, inputs.response, "reference", detail)
+        fn = len(reference_verdicts) - sum(int(v["verdict"]) for v in reference_verdicts)
         detail["fn"] = fn
         # ragas: recall = TP / (TP + FN + 1e-8), so TP = FN = 0 is a recall (and F1) of 0.
         recall = tp / (tp + fn) if tp + fn else 0.0
@@ -178,6 +168,18 @@ class FactualCorrectness(MetricBase):
         if self.mode == "recall":
             return round(recall, 2)
         return round(f_beta(tp, fp, fn, self.beta), 2)
+
+    def _side(
+        self, judge: JudgeCall, source: str, against: str, which: str, detail: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Decompose ``source`` into claims and verify each against ``against``."""
+        claims = self._decompose(judge, source, which, detail)
+        detail[f"{which}_claims"] = claims
+        if not claims:
+            raise NotScored(f"no claims in the {'response' if which == 'response' else 'reference answer'}")
+        verdicts = self._verify(judge, claims, against, which)
+        detail[f"{which}_verdicts"] = verdicts
+        return verdicts
 
     def _decompose(self, judge: JudgeCall, source: str, which: str, detail: dict[str, Any]) -> list[str]:
         schema = claims_schema(self.max_claims)

@@ -17,15 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.base import (
-    JudgeCall,
-    MetricInputs,
-    NotScored,
-    array,
-    integer_enum,
-    obj,
-    text,
-)
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored, array, integer_enum, obj, text
 from goldenlens.judge.metrics.helpers import (
     MetricBase,
     distinct,
