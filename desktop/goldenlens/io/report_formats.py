@@ -235,8 +235,14 @@ def report_to_dict(report: Report, judge: JudgeScores | None = None) -> dict[str
 
 
 def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The JSON report's entries before and after ``rows``."""
+    """The JSON report's entries before and after ``rows``: the judge's signatures, means per
+    pipeline, models and caveat come first."""
+    # judge_summary builds on this module's judge helpers, so it is imported here.
+    from goldenlens.io.judge_summary import judge_summary_entries
+
     head: dict[str, Any] = {"judge_signatures": judge_signatures(judge)} if judge else {}
+    if judge:
+        head |= judge_summary_entries(report.rows, report.pipelines, judge)
     return head, report_tail(
         report.golden,
         summary=report.summary(),

@@ -38,7 +38,9 @@ class JudgeOptions:
     ``metric_params`` maps a metric name to its parameters (``{"answer_relevancy": {"n": 3}}``);
     ``custom_aspects`` maps an aspect name to its definition (selected as ``aspect_<name>``).
     ``parallel`` is the number of concurrent requests to a server (ignored in-process: one
-    thread owns a local model).
+    thread owns a local model). ``only`` (question ids) and ``where`` (a threshold expression
+    on the lexical scores) narrow the run to some questions
+    (:func:`goldenlens.jobs.judge_selection.selected_questions`); both empty judge them all.
     """
 
     metrics: tuple[str, ...]
@@ -52,6 +54,8 @@ class JudgeOptions:
     parallel: int = 1
     metric_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     custom_aspects: Mapping[str, str] = field(default_factory=dict)
+    only: tuple[str, ...] = ()
+    where: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", tuple(expand_names(self.metrics, self.custom_aspects)))
@@ -80,6 +84,8 @@ class JudgeOptions:
             "parallel": self.parallel,
             "metric_params": _frozen_params(self.metric_params),
             "custom_aspects": dict(self.custom_aspects),
+            "only": list(self.only),
+            "where": self.where,
         }
 
     def comparable_params(self) -> dict[str, Any]:
@@ -104,6 +110,8 @@ class JudgeOptions:
             parallel=int(params.get("parallel", 1)),
             metric_params=params.get("metric_params") or {},
             custom_aspects=params.get("custom_aspects") or {},
+            only=tuple(params.get("only") or ()),
+            where=str(params.get("where") or ""),
         )
 
 

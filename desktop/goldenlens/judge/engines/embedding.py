@@ -146,6 +146,10 @@ class LlamaEmbeddingEngine(OwnedEngine):
     def _load(self) -> None:
         import llama_cpp
 
+        from goldenlens.judge.engines.llama_logs import route_llama_logs
+
+        route_llama_logs()
+
         if not self._path.is_file():
             raise EmbeddingError(f"embedding model not found: {self._path}")
         if self._sha256 is None:

@@ -134,11 +134,15 @@ class LlamaCppEngine(JudgeEngineBase):
     def _load(self) -> None:
         try:
             from llama_cpp import Llama
+
+            from goldenlens.judge.engines.llama_logs import route_llama_logs
         except ImportError as exc:
             self._load_error = (
                 f"llama-cpp-python is not installed ({exc}): install GoldenLens with its [judge] extra"
             )
             return
+        if not self._settings["verbose"]:
+            route_llama_logs()
         try:
             self._llama = Llama(model_path=str(self._path), **self._settings)
         except (ValueError, RuntimeError, OSError) as exc:
