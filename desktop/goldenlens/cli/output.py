@@ -13,7 +13,7 @@ from goldenlens.core.metric_names import metric_short
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.core.report import Report
 from goldenlens.core.review import review_counts
-from goldenlens.io.judge_summary import JUDGE_CAVEAT, judge_means, judge_models
+from goldenlens.io.judge_summary import JUDGE_CAVEAT, judge_agreement, judge_means, judge_models
 from goldenlens.io.report_formats import JudgeScores, judge_metric_names, write_report_csv, write_report_json
 from goldenlens.jobs.progress import Progress
 
@@ -168,6 +168,14 @@ def format_judge_summary(report: Report, judge: JudgeScores) -> str:
     if models["embedding_model"]:
         lines.append("Embedding model: " + ", ".join(models["embedding_model"]))
     lines.append(JUDGE_CAVEAT)
+    ruled = {m: a for m, a in judge_agreement(report, judge).items() if a["n"]}
+    if ruled:
+        parts = [
+            f"{m} {a['agreed']}/{a['n']}"
+            + (f", kappa {a['kappa']:.2f}" if a["kappa"] is not None else ", kappa undefined")
+            for m, a in ruled.items()
+        ]
+        lines.append("Judge vs reviewer (pass at 0.5, overridden or accepted scores): " + "; ".join(parts))
     return "\n".join(lines)
 
 

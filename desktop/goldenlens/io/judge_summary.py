@@ -8,10 +8,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from goldenlens.core.report import ScoredRow
+from goldenlens.core.judge_agreement import PASS_AT, judge_reviewer_agreement
+from goldenlens.core.report import Report, ScoredRow
 from goldenlens.io.report_formats import JudgeScores, judge_metric_names, judge_signatures
 
-__all__ = ["JUDGE_CAVEAT", "judge_means", "judge_models", "judge_summary_entries"]
+__all__ = ["JUDGE_CAVEAT", "judge_agreement", "judge_means", "judge_models", "judge_summary_entries"]
 
 #: Shown wherever judge means are: a judge's number is a model's verdict, as good as the model.
 JUDGE_CAVEAT = (
@@ -64,18 +65,32 @@ def _model_names(signatures: dict[str, str], key: str) -> list[str]:
     return names
 
 
-def judge_summary_entries(
-    rows: Sequence[ScoredRow], pipelines: Sequence[str], judge: JudgeScores
-) -> dict[str, Any]:
+def judge_agreement(report: Report, judge: JudgeScores) -> dict[str, dict[str, Any]]:
+    """Judge vs reviewer per judge metric: ``{n, agreed, rate, kappa}`` over the scores a
+    reviewer overrode or accepted (:mod:`goldenlens.core.judge_agreement`), pass at 0.5."""
+
+    def stored(key: tuple[str, str], metric: str) -> float | None:
+        record = judge.get(key, {}).get(metric)
+        return None if record is None else record.value
+
+    found = judge_reviewer_agreement(
+        report.rows, judge_metric_names(judge), stored, lambda qid: report.review(qid).status
+    )
+    return {metric: {**result.as_dict(), "pass_at": PASS_AT} for metric, result in found.items()}
+
+
+def judge_summary_entries(report: Report, judge: JudgeScores) -> dict[str, Any]:
     """The JSON report's judge entries: means per pipeline and metric, cells not scored per
-    pipeline, the models and the caveat (nothing without a judge run)."""
+    pipeline, the models, the caveat and judge vs reviewer agreement (nothing without a
+    judge run)."""
     if not judge:
         return {}
-    means = judge_means(rows, pipelines, judge)
+    means = judge_means(report.rows, report.pipelines, judge)
     return {
         "judge_summary": {pipeline: by_metric for pipeline, (by_metric, _missing) in means.items()},
         "judge_not_scored": {pipeline: missing for pipeline, (_means, missing) in means.items()},
         "judge_metrics": list(judge_metric_names(judge)),
         "judge_models": judge_models(judge),
         "judge_caveat": JUDGE_CAVEAT,
+        "judge_reviewer_agreement": judge_agreement(report, judge),
     }

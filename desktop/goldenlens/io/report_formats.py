@@ -242,7 +242,7 @@ def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, 
 
     head: dict[str, Any] = {"judge_signatures": judge_signatures(judge)} if judge else {}
     if judge:
-        head |= judge_summary_entries(report.rows, report.pipelines, judge)
+        head |= judge_summary_entries(report, judge)
     return head, report_tail(
         report.golden,
         summary=report.summary(),
