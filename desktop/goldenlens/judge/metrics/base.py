@@ -260,10 +260,11 @@ def obj(**properties: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-# A tiny model looping on "1.1.1." spends about two characters a token (MODELS.md); a
-# budget sized for that lets a bounded reply reach every bound. A reply that still hits
-# max_tokens is recorded as not scored with that cause — never completed or guessed.
-_CHARS_PER_TOKEN = 2
+# English text averages about four characters per token; three leaves room for numbers and
+# names. A model that loops one character per token still hits max_tokens, and the reply is
+# then recorded as not scored with that cause — never completed or guessed (a verdict field
+# comes first, so a reply cut inside its reason still has its complete verdict).
+_CHARS_PER_TOKEN = 3
 _DEFAULT_ITEMS = 12
 
 

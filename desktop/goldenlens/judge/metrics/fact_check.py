@@ -24,36 +24,18 @@ from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.metrics import minicheck as minicheck_module
 from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
 from goldenlens.judge.metrics.helpers import (
+    ClaimCheck,
     MetricBase,
-    example,
     join_contexts,
-    labelled,
-    verdict_schema,
 )
 
-FACT_CHECK_PROMPT_VERSION = "1"
+FACT_CHECK_PROMPT_VERSION = "2"
 VERSION = "2"
 REASON_CHARS = 150
 #: MiniCheck's chunk size for the default judge context (4096 tokens) less its claim reserve.
 DEFAULT_CHUNK_TOKENS = 4096 - minicheck_module.CLAIM_RESERVE_TOKENS
 
-_FACT_CHECK = (
-    'You check whether a document supports a claim. Reply in JSON: "verdict" 1 if the document '
-    "backs everything the claim states, 0 if it contradicts the claim or does not mention it; "
-    'then a short "reason".'
-)
-_RHINE = "The Rhine is about 1,230 km long and flows into the North Sea near Rotterdam."
-_FACT_CHECK_EXAMPLES: tuple[tuple[str, str], ...] = (
-    (
-        labelled(("Document", _RHINE), ("Claim", "The Rhine ends in the North Sea.")),
-        example({"verdict": 1, "reason": "The document says it flows into the North Sea."}),
-    ),
-    (
-        labelled(("Document", _RHINE), ("Claim", "The Rhine is 2,000 km long.")),
-        example({"verdict": 0, "reason": "The document gives about 1,230 km."}),
-    ),
-)
-_VERDICT_SCHEMA = verdict_schema(reason_chars=REASON_CHARS)
+_FACT_CHECK = ClaimCheck("document", "Document", REASON_CHARS)
 
 
 def chunk_text(value: str, max_chars: int, overlap: int) -> list[str]:
@@ -142,17 +124,9 @@ class FactCheck(MetricBase):
             }
             results.append(entry)
             for c, chunk in enumerate(chunks):
-                reply = judge.ask(
-                    _FACT_CHECK,
-                    _FACT_CHECK_EXAMPLES,
-                    labelled(("Document", chunk), ("Claim", sentence)),
-                    _VERDICT_SCHEMA,
-                    step=f"sentence {s} chunk {c + 1}",
-                )
-                supported = reply["verdict"] == 1
-                entry["checks"].append(
-                    {"chunk": c, "supported": supported, "reason": str(reply.get("reason", ""))}
-                )
+                verdict, reason = _FACT_CHECK.ask(judge, chunk, sentence, step=f"sentence {s} chunk {c + 1}")
+                supported = verdict == 1
+                entry["checks"].append({"chunk": c, "supported": supported, "reason": reason})
                 if supported:  # any chunk suffices: the other chunks are not asked
                     entry |= {"supported": True, "best_chunk": c}
                     break

@@ -20,13 +20,13 @@ from typing import Any
 from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored, array, obj, text
 from goldenlens.judge.metrics.helpers import (
+    ClaimCheck,
     MetricBase,
     distinct,
     example,
     f_beta,
     labelled,
     note_cap,
-    verdict_schema,
 )
 
 PROMPT_VERSION = "1"
@@ -73,25 +73,7 @@ _DECOMPOSITIONS: dict[tuple[str, str], list[str]] = {
     ],
 }
 
-_VERIFY = (
-    'You check one claim against a text. Reply in JSON: "verdict" 1 if the text states the claim '
-    "or directly implies it, 0 if the text contradicts the claim or does not mention it; then a "
-    'short "reason".'
-)
-
-_SAMPLE_SOURCE = "The library opens at 9 am on weekdays and is closed on Sundays."
-_VERIFY_EXAMPLES: tuple[tuple[str, str], ...] = (
-    (
-        labelled(("Text", _SAMPLE_SOURCE), ("Claim", "The library is closed on Sundays.")),
-        example({"verdict": 1, "reason": "The text says it is closed on Sundays."}),
-    ),
-    (
-        labelled(("Text", _SAMPLE_SOURCE), ("Claim", "The library opens at 8 am on weekdays.")),
-        example({"verdict": 0, "reason": "The text says 9 am, not 8 am."}),
-    ),
-)
-
-_VERIFY_SCHEMA = verdict_schema(reason_chars=REASON_CHARS)
+_VERIFY = ClaimCheck(reason_chars=REASON_CHARS)
 
 
 def claims_schema(max_claims: int) -> dict[str, Any]:
@@ -111,6 +93,7 @@ class FactualCorrectness(MetricBase):
     name = "factual_correctness"
     version = VERSION
     prompt_version = PROMPT_VERSION
+    param_names = ("mode", "beta", "atomicity", "coverage", "max_claims")
     requires = frozenset({"response", "reference", "judge"})
 
     def __init__(
@@ -136,15 +119,6 @@ class FactualCorrectness(MetricBase):
         self.beta = float(beta)
         self.atomicity = atomicity
         self.coverage = coverage
-
-    def params(self) -> dict[str, Any]:
-        return {
-            "mode": self.mode,
-            "beta": self.beta,
-            "atomicity": self.atomicity,
-            "coverage": self.coverage,
-            "max_claims": self.max_claims,
-        }
 
     def compute(
         self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
@@ -196,14 +170,6 @@ class FactualCorrectness(MetricBase):
     def _verify(self, judge: JudgeCall, claims: list[str], against: str, which: str) -> list[dict[str, Any]]:
         verdicts: list[dict[str, Any]] = []
         for i, claim in enumerate(claims, 1):
-            reply = judge.ask(
-                _VERIFY,
-                _VERIFY_EXAMPLES,
-                labelled(("Text", against), ("Claim", claim)),
-                _VERIFY_SCHEMA,
-                step=f"{which} claim {i}/{len(claims)}",
-            )
-            verdicts.append(
-                {"claim": claim, "verdict": int(reply["verdict"]), "reason": reply.get("reason", "")}
-            )
+            verdict, reason = _VERIFY.ask(judge, against, claim, step=f"{which} claim {i}/{len(claims)}")
+            verdicts.append({"claim": claim, "verdict": verdict, "reason": reason})
         return verdicts

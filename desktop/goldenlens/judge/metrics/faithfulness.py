@@ -49,15 +49,13 @@ class Faithfulness(MetricBase):
     name = "faithfulness"
     version = VERSION
     prompt_version = "1"
+    param_names = ("max_statements",)
     requires = frozenset({"question", "response", "contexts", "judge"})
 
     def __init__(self, max_statements: int = MAX_STATEMENTS) -> None:
         if max_statements < 1:
             raise ValueError(f"max_statements must be at least 1: {max_statements!r}")
         self.max_statements = max_statements
-
-    def params(self) -> dict[str, Any]:
-        return {"max_statements": self.max_statements}
 
     def compute(
         self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]

@@ -87,9 +87,13 @@ class MetricBase:
     version: str
     prompt_version: str
     requires: frozenset[str]
+    #: The attributes that are the metric's parameters, recorded in its signature.
+    param_names: tuple[str, ...] = ()
 
     def params(self) -> dict[str, Any]:
-        return {}
+        """The parameters (:attr:`param_names`) by name; a metric whose parameters need
+        converting for JSON overrides this."""
+        return {name: getattr(self, name) for name in self.param_names}
 
     def score(
         self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
@@ -173,6 +177,47 @@ def distinct(items: Sequence[str]) -> list[str]:
         if key and key not in seen:
             seen[key] = item.strip()
     return list(seen.values())
+
+
+# -- one claim against one text ------------------------------------------------------------
+
+_CLAIM_SOURCE = "The library opens at 9 am on weekdays and is closed on Sundays."
+
+
+class ClaimCheck:
+    """A 0/1 verdict with a reason on one claim against one ``noun`` labelled ``label``:
+    factual_correctness's checks ("text"), fact_check's ("document")."""
+
+    def __init__(self, noun: str = "text", label: str = "Text", reason_chars: int = REASON_CHARS) -> None:
+        self.label = label
+        self.instructions, self.examples = claim_check_prompt(noun, label)
+        self.schema = verdict_schema(reason_chars=reason_chars)
+
+    def ask(self, judge: JudgeCall, source: str, claim: str, *, step: str) -> tuple[int, str]:
+        """The judge's verdict (1: ``source`` supports ``claim``) and its reason."""
+        row = labelled((self.label, source), ("Claim", claim))
+        reply = judge.ask(self.instructions, self.examples, row, self.schema, step=step)
+        return int(reply["verdict"]), str(reply.get("reason", ""))
+
+
+def claim_check_prompt(noun: str, label: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """:class:`ClaimCheck`'s instructions and few-shot examples."""
+    instructions = (
+        f'You check one claim against a {noun}. Reply in JSON: "verdict" 1 if the {noun} states the '
+        f"claim or directly implies it, 0 if the {noun} contradicts the claim or does not mention it; "
+        'then a short "reason".'
+    )
+    examples = (
+        (
+            labelled((label, _CLAIM_SOURCE), ("Claim", "The library is closed on Sundays.")),
+            example({"verdict": 1, "reason": f"The {noun} says it is closed on Sundays."}),
+        ),
+        (
+            labelled((label, _CLAIM_SOURCE), ("Claim", "The library opens at 8 am on weekdays.")),
+            example({"verdict": 0, "reason": f"The {noun} says 9 am, not 8 am."}),
+        ),
+    )
+    return instructions, examples
 
 
 # -- statements ---------------------------------------------------------------------------

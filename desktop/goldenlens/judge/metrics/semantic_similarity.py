@@ -52,13 +52,11 @@ class SemanticSimilarity(MetricBase):
     name = "semantic_similarity"
     version = VERSION
     prompt_version = ""
+    param_names = ("threshold",)
     requires = frozenset({"response", "reference", "embeddings"})
 
     def __init__(self, threshold: float | None = None) -> None:
         self.threshold = threshold
-
-    def params(self) -> dict[str, Any]:
-        return {"threshold": self.threshold}
 
     def compute(
         self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
