@@ -690,3 +690,16 @@ def test_real_models_on_sample_row(
     assert json.loads(json.dumps(result.detail)) == result.detail
     if "judge" in metric.requires:
         assert result.calls >= 1 or result.detail.get("note")
+
+
+def test_a_server_that_ignores_max_items_gives_the_same_capped_statements_as_llama_cpp() -> None:
+    # llama.cpp's grammar stops at maxItems; an OpenAI-compatible server may not. Both must
+    # judge the same first N statements and note the cap, not drop the row.
+    metric = Faithfulness(max_statements=2)
+    bounded = _run(metric, ROW, ScriptedEngine(_statements("A.", "B."), _verdicts(1, 0)))
+    unbounded = _run(metric, ROW, ScriptedEngine(_statements("A.", "B.", "C."), _verdicts(1, 0)))
+    for result in (bounded, unbounded):
+        assert result.status is ScoreStatus.SCORED
+        assert result.detail["statements"] == ["A.", "B."]
+        assert result.detail["caps_reached"] == {"statements": 2}
+    assert unbounded.value == bounded.value == 0.5
