@@ -163,3 +163,41 @@ def test_only_and_where_reach_the_judge_options() -> None:
     options = judge_options(build_parser().parse_args(argv))
     assert options is not None
     assert (options.only, options.where) == (("q1", "q2"), "f1 < 0.5")
+
+
+def test_printed_judge_summary_names_the_model_caveat_and_agreement() -> None:
+    from goldenlens.cli.output import format_judge_summary
+    from goldenlens.core.lexical import score_response
+    from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
+    from goldenlens.core.report import Report, ScoredRow
+    from goldenlens.core.review import AppliedOverride, QuestionReview
+    from goldenlens.core.signature import Signature
+
+    signature = Signature("faithfulness", "2", {"judge_model": "judge-7b.gguf"}).to_json()
+    rows = []
+    judge = {}
+    for qid, value in (("q1", 0.9), ("q2", 0.5)):
+        item = GoldenItem(qid, "?", "a", "a")
+        overrides = {}
+        if qid == "q1":  # the reviewer disagreed: 0.9 (pass) became 0.0 (fail)
+            overrides["faithfulness"] = AppliedOverride(
+                "faithfulness", 0.0, 0.9, None, "ana", "", "2026-12-01T10:00"
+            )
+        rows.append(
+            ScoredRow(
+                item, PipelineResponse(qid, "P", "a"), score_response("a", "a", "a"), overrides=overrides
+            )
+        )
+        judge[(qid, "P")] = {"faithfulness": ScoreRecord(qid, "P", "faithfulness", value, signature)}
+    report = Report(
+        golden=tuple(r.item for r in rows),
+        pipelines=("P",),
+        rows=tuple(rows),
+        reviews={"q2": QuestionReview(status="accepted")},
+    )
+    text = format_judge_summary(report, judge)
+    assert "0.700" in text  # mean of the stored 0.9 and 0.5
+    assert "Judge model: judge-7b.gguf" in text
+    assert "not measurements" in text
+    # q1 overridden (pass -> fail), q2 accepted (pass = pass): 1 of 2 agree.
+    assert "faithfulness 1/2" in text
