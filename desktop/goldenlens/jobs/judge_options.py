@@ -72,7 +72,13 @@ class JudgeOptions:
 
     def params(self) -> dict[str, Any]:
         """The run's parameters (JSON): everything needed to resume it with the same models."""
+        # The selection is recorded only when there is one, so a run of every question keeps
+        # the parameters (and the resumability) it had before selections existed.
+        selection: dict[str, Any] = {"only": list(self.only)} if self.only else {}
+        if self.where:
+            selection["where"] = self.where
         return {
+            **selection,
             "metrics": list(self.metrics),
             "judge_model": None if self.judge_model is None else str(self.judge_model),
             "judge_url": self.judge_url,
@@ -84,8 +90,6 @@ class JudgeOptions:
             "parallel": self.parallel,
             "metric_params": _frozen_params(self.metric_params),
             "custom_aspects": dict(self.custom_aspects),
-            "only": list(self.only),
-            "where": self.where,
         }
 
     def comparable_params(self) -> dict[str, Any]:
