@@ -41,6 +41,8 @@ def test_wheel_contains_the_sample_project_and_entry_points(tmp_path: Path) -> N
     assert "goldenlens/core/lexical.py" in names
     # Every sub-package of the source tree ships (setuptools lists them by hand in pyproject).
     source = ROOT / "desktop" / "goldenlens"
-    for init in sorted(source.glob("*/__init__.py")):
-        assert f"goldenlens/{init.parent.name}/__init__.py" in names, init.parent.name
+    # Nested ones too: goldenlens.judge.engines and goldenlens.judge.metrics.
+    for init in sorted(source.glob("**/__init__.py")):
+        relative = init.relative_to(source).as_posix()
+        assert f"goldenlens/{relative}" in names, relative
     assert "goldenlens = goldenlens.cli.main:main" in scripts

@@ -64,8 +64,8 @@ from goldenlens.io.sample import sample_dir  # noqa: E402
 from goldenlens.jobs.import_job import import_inputs  # noqa: E402
 from goldenlens.jobs.judge_job import Engines, JudgeOptions, judge_project  # noqa: E402
 from goldenlens.jobs.progress import Progress  # noqa: E402
-from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeReply  # noqa: E402
-from goldenlens.judge.llama_engine import LlamaCppEngine, default_judge_model  # noqa: E402
+from goldenlens.judge.engines.llama import LlamaCppEngine, default_judge_model  # noqa: E402
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply  # noqa: E402
 from goldenlens.store.project import ProjectStore  # noqa: E402
 
 TARGET_OVERHEAD = 1.10

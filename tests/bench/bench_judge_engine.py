@@ -35,8 +35,8 @@ TESTS = Path(__file__).resolve().parents[1]
 if str(TESTS.parent / "desktop") not in sys.path:
     sys.path.insert(0, str(TESTS.parent / "desktop"))
 
-from goldenlens.judge.engine import ChatMessage  # noqa: E402
-from goldenlens.judge.llama_engine import LlamaCppEngine, default_judge_model  # noqa: E402
+from goldenlens.judge.engines.llama import LlamaCppEngine, default_judge_model  # noqa: E402
+from goldenlens.judge.engines.protocol import ChatMessage  # noqa: E402
 
 TARGET_OVERHEAD = 1.10
 TARGET_PREFIX_SPEEDUP = 1.5

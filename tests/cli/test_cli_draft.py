@@ -18,7 +18,7 @@ from tests.judge.scripted import ScriptedEngine
 from goldenlens.cli.main import main
 from goldenlens.core.drafts import DraftStatus
 from goldenlens.jobs import draft_job
-from goldenlens.judge.engine import JudgeEngine
+from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.store.project import ProjectStore
 
 pytest.importorskip("pypdf")

@@ -26,7 +26,7 @@ from goldenlens.cli.main import main
 from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.jobs import golden_review_decisions, golden_review_job
 from goldenlens.jobs.import_job import import_inputs
-from goldenlens.judge.engine import ChatMessage
+from goldenlens.judge.engines.protocol import ChatMessage
 from goldenlens.store.project import ProjectStore
 
 

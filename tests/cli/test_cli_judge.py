@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,3 +121,83 @@ def test_resume_with_a_missing_judge_model_is_a_clear_error(
     err = capsys.readouterr().err
     assert "no longer exists" in err
     assert str(gone) in err
+
+
+def test_quiet_judge_run_keeps_llama_logs_off_stderr_and_summarises_judge_means(tmp_path: Path) -> None:
+    # A real subprocess, so the C library's own stderr writes are caught too. Before the fix
+    # llama.cpp printed "llama_init_from_model: model default pooling_type is [1], but [0]
+    # was specified" while loading the embedding model, even under -q.
+    pytest.importorskip("llama_cpp", reason="judge metrics need the [judge] extra")
+    golden, responses = _subset(tmp_path, ("q01",))
+    out = tmp_path / "out.json"
+    argv = [
+        sys.executable, "-m", "goldenlens", "score", str(golden), str(responses), "-q", "-o", str(out),
+        "--metrics", "context_relevance,semantic_similarity", "--threads", "1", "--n-ctx", "2048",
+    ]  # fmt: skip
+    env = {**os.environ, "GOLDENLENS_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "llama" not in done.stderr
+    assert done.stderr.strip().splitlines() == [f"Wrote 3 scored responses to {out}"]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    # The judge means per pipeline, computed here from the rows the report holds.
+    for pipeline in ("Pipeline1", "Pipeline2", "Pipeline3"):
+        for metric in ("context_relevance", "semantic_similarity"):
+            values = [
+                r["judge"][metric]
+                for r in data["rows"]
+                if r["pipeline"] == pipeline and r["judge"][metric] is not None
+            ]
+            expected = sum(values) / len(values) if values else None
+            assert data["judge_summary"][pipeline][metric] == pytest.approx(expected)
+    assert data["judge_models"]["judge_model"] == ["SmolLM2-135M-Instruct.Q4_1.gguf"]
+    assert data["judge_models"]["embedding_model"]
+    assert "not measurements" in data["judge_caveat"]
+
+
+def test_only_and_where_reach_the_judge_options() -> None:
+    from goldenlens.cli.judge_args import judge_options
+    from goldenlens.cli.main import build_parser
+
+    argv = ["score", "g.csv", "r.csv", "--metrics", "relevancy", "--only", "q1, q2", "--where", "f1 < 0.5"]
+    options = judge_options(build_parser().parse_args(argv))
+    assert options is not None
+    assert (options.only, options.where) == (("q1", "q2"), "f1 < 0.5")
+
+
+def test_printed_judge_summary_names_the_model_caveat_and_agreement() -> None:
+    from goldenlens.cli.output import format_judge_summary
+    from goldenlens.core.lexical import score_response
+    from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
+    from goldenlens.core.report import Report, ScoredRow
+    from goldenlens.core.review import AppliedOverride, QuestionReview
+    from goldenlens.core.signature import Signature
+
+    signature = Signature("faithfulness", "2", {"judge_model": "judge-7b.gguf"}).to_json()
+    rows = []
+    judge = {}
+    for qid, value in (("q1", 0.9), ("q2", 0.5)):
+        item = GoldenItem(qid, "?", "a", "a")
+        overrides = {}
+        if qid == "q1":  # the reviewer disagreed: 0.9 (pass) became 0.0 (fail)
+            overrides["faithfulness"] = AppliedOverride(
+                "faithfulness", 0.0, 0.9, None, "ana", "", "2026-12-01T10:00"
+            )
+        rows.append(
+            ScoredRow(
+                item, PipelineResponse(qid, "P", "a"), score_response("a", "a", "a"), overrides=overrides
+            )
+        )
+        judge[(qid, "P")] = {"faithfulness": ScoreRecord(qid, "P", "faithfulness", value, signature)}
+    report = Report(
+        golden=tuple(r.item for r in rows),
+        pipelines=("P",),
+        rows=tuple(rows),
+        reviews={"q2": QuestionReview(status="accepted")},
+    )
+    text = format_judge_summary(report, judge)
+    assert "0.700" in text  # mean of the stored 0.9 and 0.5
+    assert "Judge model: judge-7b.gguf" in text
+    assert "not measurements" in text
+    # q1 overridden (pass -> fail), q2 accepted (pass = pass): 1 of 2 agree.
+    assert "faithfulness 1/2" in text

@@ -187,6 +187,8 @@ def test_summary_about_names_the_models_and_signatures(book: openpyxl.Workbook) 
     about = {row[0]: row[1] for row in book["About"].iter_rows(values_only=True) if row[0]}
     assert about["Judge model"] == JUDGE_MODEL
     assert about["Embedding model"] == EMBEDDING_MODEL
+    # Every report that shows judge means carries the judge's caveat next to its model.
+    assert "not measurements" in about["Caveat"]
     assert about["faithfulness"] == FAITHFULNESS.short()
     assert about["semantic_similarity"] == SIMILARITY.short()
     assert about["f1_score"].startswith("f1_score|v1")  # the lexical signatures stay

@@ -9,7 +9,7 @@ from typing import Any
 from tests.judge.scripted import Reply
 
 from goldenlens.core.source_chunks import SourceChunk
-from goldenlens.judge.engine import ChatMessage
+from goldenlens.judge.engines.protocol import ChatMessage
 
 SALES = "Total net sales increased 11% to $134,383 million in the second quarter of 2023."
 FX = "Changes in foreign exchange rates reduced International segment net sales by $180 million for Q2 2023."

@@ -20,7 +20,7 @@ from goldenlens.io.sample import sample_dir
 from goldenlens.io.source_documents import read_source
 from goldenlens.jobs.draft_job import DraftOptions, DraftRunError, draft_chunks
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.judge.engine import ChatMessage, JudgeReply
+from goldenlens.judge.engines.protocol import ChatMessage, JudgeReply
 from goldenlens.store.project import ProjectStore
 
 

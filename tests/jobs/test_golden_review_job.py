@@ -30,9 +30,9 @@ from goldenlens.jobs import golden_review_decisions as decisions
 from goldenlens.jobs.golden_review_job import GoldenReviewOptions, JudgeRunError, review_golden_set
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeReply, make_reply
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply, make_reply
 from goldenlens.judge.golden_review import CriterionJudge, triplet_inputs
-from goldenlens.judge.metric_base import JudgeCall
+from goldenlens.judge.metrics.base import JudgeCall
 from goldenlens.queries.golden_review import load_golden_review
 from goldenlens.store.project import ProjectStore
 

@@ -27,8 +27,8 @@ from goldenlens.io.sample import sample_dir
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.judge_job import Engines, JudgeOptions, JudgeRunError, judge_project, open_engines
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.judge.embeddings import EmbeddingEngine, FloatMatrix
-from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeEngine, JudgeReply, make_reply
+from goldenlens.judge.engines.embedding import EmbeddingEngine, FloatMatrix
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeEngine, JudgeReply, make_reply
 from goldenlens.store.project import ProjectStore
 
 pytest.importorskip("llama_cpp", reason="the judge job tests need the [judge] extra")

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from goldenlens.judge.embeddings import LlamaEmbeddingEngine
+from goldenlens.judge.engines.embedding import LlamaEmbeddingEngine
+from goldenlens.judge.engines.llama import LlamaCppEngine
 from goldenlens.judge.gguf_convert import default_embedding_source, ensure_converted
-from goldenlens.judge.llama_engine import LlamaCppEngine
 from goldenlens.judge.model_files import ModelNotFoundError, default_judge_model
 from goldenlens.judge.model_files import ModelNotFoundError as JudgeModelNotFoundError
 

@@ -11,9 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from goldenlens.judge.engine import CancelCheck, ChatMessage, FinishReason, JudgeReply, make_reply
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, FinishReason, JudgeReply, make_reply
+from goldenlens.judge.engines.yes_no import yes_no_reply
 
-Reply = str | tuple[str, FinishReason] | JudgeReply
+Reply = str | tuple[str, FinishReason] | tuple[str, float] | JudgeReply
 Responder = Callable[[Sequence[ChatMessage], Mapping[str, Any]], Reply]
 
 
@@ -36,7 +37,7 @@ class Call:
 
 
 class ScriptedEngine:
-    """Implements :class:`goldenlens.judge.engine.JudgeEngine` with prepared replies."""
+    """Implements :class:`goldenlens.judge.engines.protocol.JudgeEngine` with prepared replies."""
 
     model_name = "scripted.gguf"
     model_sha256 = "0" * 64
@@ -57,16 +58,36 @@ class ScriptedEngine:
         cancel: CancelCheck | None = None,
     ) -> JudgeReply:
         self.calls.append(Call(list(messages), dict(schema), seed, max_tokens))
-        if self.responder is not None:
-            reply = self.responder(messages, schema)
-        elif self.replies:
-            reply = self.replies.pop(0)
-        else:
-            raise AssertionError(f"unexpected judge call #{len(self.calls)}: {messages[-1]['content']!r}")
+        reply = self._next(messages, schema)
         if isinstance(reply, JudgeReply):
             return reply
         text, finish = (reply, "stop") if isinstance(reply, str) else reply
+        assert isinstance(finish, str), "a (text, probability) reply answers complete_yes_no only"
         return make_reply(text, finish, schema, prompt_tokens=10, completion_tokens=max(1, len(text) // 4))
+
+    def complete_yes_no(
+        self, messages: Sequence[ChatMessage], *, seed: int = 42, cancel: CancelCheck | None = None
+    ) -> JudgeReply:
+        """A bare answer: ``"Yes"`` (no probability), ``("Yes", 0.8)`` (with P(Yes)), or
+        ``(text, finish_reason)`` for a failed call."""
+        self.calls.append(Call(list(messages), {}, seed, 1))
+        reply = self._next(messages, {})
+        if isinstance(reply, JudgeReply):
+            return reply
+        if isinstance(reply, str):
+            return yes_no_reply(reply, "stop", None, prompt_tokens=10, completion_tokens=1)
+        text, second = reply
+        if isinstance(second, float):
+            return yes_no_reply(text, "stop", second, prompt_tokens=10, completion_tokens=1)
+        error = "server error" if second == "error" else ""
+        return yes_no_reply(text, second, None, error=error)
+
+    def _next(self, messages: Sequence[ChatMessage], schema: Mapping[str, Any]) -> Reply:
+        if self.responder is not None:
+            return self.responder(messages, schema)
+        if self.replies:
+            return self.replies.pop(0)
+        raise AssertionError(f"unexpected judge call #{len(self.calls)}: {messages[-1]['content']!r}")
 
     @property
     def seeds(self) -> list[int]:

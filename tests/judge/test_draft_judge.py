@@ -17,8 +17,8 @@ from goldenlens.core.drafts import ProblemCode
 from goldenlens.io.sample import sample_dir
 from goldenlens.io.source_documents import read_source
 from goldenlens.jobs.draft_job import DraftOptions, draft_chunks
-from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
-from goldenlens.judge.llama_engine import LlamaCppEngine
+from goldenlens.judge.engines.llama import LlamaCppEngine
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
 from goldenlens.store.project import ProjectStore
 
 pytest.importorskip("llama_cpp", reason="the llama.cpp judge needs the [judge] extra")

@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 
 from goldenlens.judge import gguf_convert
-from goldenlens.judge.embedding_metrics import BertScore, bertscore, embedding_signature, semantic_similarity
-from goldenlens.judge.embeddings import EmbeddingEngine, EmbeddingError, LlamaEmbeddingEngine
+from goldenlens.judge.engines.embedding import EmbeddingEngine, EmbeddingError, LlamaEmbeddingEngine
 from goldenlens.judge.gguf_convert import (
     CONVERTER_VERSION,
     CONVERTER_VERSION_KEY,
@@ -28,6 +27,9 @@ from goldenlens.judge.gguf_convert import (
     gguf_field,
     read_checksum,
 )
+from goldenlens.judge.metrics.base import judge_signature
+from goldenlens.judge.metrics.bertscore import BertScore, BertScoreMetric, bertscore
+from goldenlens.judge.metrics.semantic_similarity import semantic_similarity
 from goldenlens.judge.model_files import ModelNotFoundError, file_sha256
 
 # --- semantic_similarity: formula on hand-made vectors -----------------------------------------
@@ -133,19 +135,21 @@ def test_bertscore_rejects_bad_shapes(candidate: Any, reference: Any) -> None:
 
 
 def test_embedding_signature_names_the_model_and_parameters() -> None:
-    signature = embedding_signature("bertscore", "all-MiniLM-L6-v2.gguf", "ab" * 32, drop_special=True)
+    # The one signature path (judge_signature) serves the embedding metrics too.
+    class Named:
+        model_name = "all-MiniLM-L6-v2.gguf"
+        model_sha256 = "ab" * 32
+
+    signature = judge_signature(BertScoreMetric(), engine=None, embedder=Named())  # type: ignore[arg-type]
     assert signature.metric == "bertscore"
     assert signature.params == {
         "idf": False,
         "baseline_rescale": False,
         "drop_special": True,
+        "prompt_version": "",
         "embedding_model": "all-MiniLM-L6-v2.gguf",
-        "embedding_model_sha256": "ab" * 32,
+        "embedding_sha256": "ab" * 32,
     }
-    similarity = embedding_signature("semantic_similarity", "m.gguf", "cd" * 32, threshold=None)
-    assert similarity.short().startswith("semantic_similarity|v1|embedding_model=m.gguf")
-    with pytest.raises(ValueError, match="not an embedding metric"):
-        embedding_signature("faithfulness", "m.gguf", "00")
 
 
 # --- Conversion ---------------------------------------------------------------------------------

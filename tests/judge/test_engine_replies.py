@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from goldenlens.judge.engine import CancelCheck, JudgeReply, make_reply, recover_json
-from goldenlens.judge.schema_check import schema_errors
+from goldenlens.judge.engines.protocol import CancelCheck, JudgeReply, make_reply, recover_json
+from goldenlens.judge.engines.schema_check import schema_errors
 
 VERDICT = {"type": "integer", "enum": [0, 1]}
 REASON = {"type": "string", "maxLength": 80}

@@ -24,7 +24,7 @@ from goldenlens.core.signature import Signature
 from goldenlens.io.sample import sample_dir
 from goldenlens.jobs.golden_review_job import GoldenReviewOptions, review_golden_set
 from goldenlens.jobs.import_job import import_inputs
-from goldenlens.judge.llama_engine import LlamaCppEngine
+from goldenlens.judge.engines.llama import LlamaCppEngine
 from goldenlens.queries.golden_review import load_golden_review
 from goldenlens.store.project import ProjectStore
 

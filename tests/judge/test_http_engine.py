@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import socket
 import subprocess
 import sys
@@ -22,9 +23,9 @@ import pytest
 
 httpx = pytest.importorskip("httpx", reason="the HTTP judge needs the [judge] extra")
 
-from goldenlens.judge.engine import ChatMessage, JudgeEngineError, JudgeRequest  # noqa: E402
-from goldenlens.judge.http_engine import OpenAICompatibleEngine  # noqa: E402
-from goldenlens.judge.schema_check import schema_errors  # noqa: E402
+from goldenlens.judge.engines.http import OpenAICompatibleEngine  # noqa: E402
+from goldenlens.judge.engines.protocol import ChatMessage, JudgeEngineError, JudgeRequest  # noqa: E402
+from goldenlens.judge.engines.schema_check import schema_errors  # noqa: E402
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -264,3 +265,48 @@ def test_cancel_drops_requests_in_flight() -> None:
     timer.join()
     assert elapsed < 2
     assert [reply.finish_reason for reply in replies] == ["cancelled"] * 6
+
+
+@pytest.mark.parametrize(
+    ("top", "content", "p_yes", "answer"),
+    [
+        # MiniCheck's get_support_prob: the summed probability of the top tokens reading "yes".
+        ([("Yes", 0.6), ("yes", 0.1), ("No", 0.25), (" YES", 0.05)], "Yes", 0.75, "Yes"),
+        ([("No", 0.9), ("Yes", 0.1)], "No", 0.1, "No"),
+        (None, "No", None, "No"),  # a server without logprobs: the bare answer alone
+    ],
+)
+def test_yes_no_reads_p_yes_from_the_first_tokens_logprobs(
+    top: list[tuple[str, float]] | None, content: str, p_yes: float | None, answer: str
+) -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: Any) -> Any:
+        bodies.append(json.loads(request.content))
+        choice: dict[str, Any] = {
+            "message": {"role": "assistant", "content": content},
+            "finish_reason": "length",
+        }
+        if top is not None:
+            entries = [{"token": t, "logprob": math.log(p)} for t, p in top]
+            choice["logprobs"] = {"content": [{"token": content, "top_logprobs": entries}]}
+        return httpx.Response(200, json={"choices": [choice]})
+
+    with OpenAICompatibleEngine(
+        "http://judge.test", model="m", transport=httpx.MockTransport(handler)
+    ) as engine:
+        reply = engine.complete_yes_no(MESSAGES)
+    assert reply.data is not None
+    assert reply.data["answer"] == answer
+    if p_yes is None:
+        assert reply.data["p_yes"] is None
+    else:
+        assert reply.data["p_yes"] == pytest.approx(p_yes)
+    sent = bodies[0]
+    assert (sent["max_tokens"], sent["temperature"], sent["logprobs"], sent["top_logprobs"]) == (
+        1,
+        0.0,
+        True,
+        5,
+    )
+    assert "response_format" not in sent  # a bare answer, not JSON

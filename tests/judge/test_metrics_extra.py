@@ -20,23 +20,24 @@ import pytest
 from tests.judge.scripted import Reply, Responder, ScriptedEngine
 
 from goldenlens.core.model import ScoreStatus
-from goldenlens.judge.engine import ChatMessage, FinishReason
-from goldenlens.judge.metric_base import JudgeCall, JudgeMetric, MetricInputs, judge_signature
-from goldenlens.judge.metrics_extra import (
-    BUILTIN_ASPECTS,
-    AspectCritique,
-    FactCheck,
-    FactualCorrectness,
-    Relevancy,
-    SummarizationScore,
-    aspect,
-    chunk_text,
-    conciseness,
-    default_extra_metrics,
-    f_beta,
-    minicheck_prompt,
-)
-from goldenlens.judge.metrics_extra_common import split_sentences
+from goldenlens.core.sentences import split_sentences
+from goldenlens.judge.engines.protocol import ChatMessage, FinishReason
+from goldenlens.judge.metrics.aspect_critique import BUILTIN_ASPECTS, AspectCritique, aspect
+from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, judge_signature
+from goldenlens.judge.metrics.fact_check import FactCheck, chunk_text
+from goldenlens.judge.metrics.factual_correctness import FactualCorrectness
+from goldenlens.judge.metrics.helpers import f_beta
+from goldenlens.judge.metrics.minicheck import user_prompt as minicheck_prompt
+from goldenlens.judge.metrics.relevancy import Relevancy
+from goldenlens.judge.metrics.summarization_score import SummarizationScore, conciseness
+from goldenlens.judge.registry import build_metrics
+
+
+def default_extra_metrics() -> list[JudgeMetric]:
+    """One instance of each extra metric with default parameters (built-in aspects included)."""
+    names = ["factual_correctness", "summarization_score", "relevancy", "fact_check"]
+    return build_metrics([*(f"aspect_{name}" for name in BUILTIN_ASPECTS), *names])
+
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
@@ -180,9 +181,39 @@ def test_factual_correctness_formula(mode: str, beta: float, expected: float, ca
 
 
 def test_f_beta_values() -> None:
-    assert f_beta(2 / 3, 0.4, 1.0) == pytest.approx(0.5)
-    assert f_beta(2 / 3, 0.4, 0.5) == pytest.approx(0.58824, abs=1e-5)
-    assert f_beta(0.0, 0.0, 1.0) == 0.0
+    # TP 2, FP 1, FN 3: precision 2/3, recall 2/5.
+    assert f_beta(2, 1, 3, 1.0) == pytest.approx(0.5)
+    assert f_beta(2, 1, 3, 0.5) == pytest.approx(0.58824, abs=1e-5)
+    assert f_beta(0, 0, 0, 1.0) == 0.0
+
+
+@pytest.mark.parametrize(("mode", "expected"), [("f1", 0.0), ("recall", 0.0), ("precision", 0.0)])
+def test_factual_correctness_all_wrong_with_every_reference_claim_covered_is_0(
+    mode: str, expected: float
+) -> None:
+    # ragas FactualCorrectness: recall = tp / (tp + fn + 1e-8) and fbeta_score returns 0.0
+    # when precision and recall are 0, so TP = 0, FN = 0 is a score of 0 — it stays in the
+    # mean instead of leaving it (and raising it).
+    replies = [
+        '{"claims": ["A1", "A2"]}',
+        verdict(0),
+        verdict(0),  # neither response claim supported
+        '{"claims": ["R1"]}',
+        verdict(1),  # the reference claim is in the response: FN = 0
+    ]
+    result, _ = run(FactualCorrectness(mode=mode), FC_ROW, replies[:3] if mode == "precision" else replies)
+    assert (result.status, result.value) == (ScoreStatus.SCORED, expected)
+    assert (result.detail["tp"], result.detail["fp"]) == (0, 2)
+    if mode != "precision":
+        assert result.detail["fn"] == 0
+
+
+def test_factual_correctness_claim_cap_is_a_parameter_recorded_when_reached() -> None:
+    replies = ['{"claims": ["A1", "A2"]}', verdict(1), verdict(1)]
+    result, engine = run(FactualCorrectness(mode="precision", max_claims=2), FC_ROW, replies)
+    assert result.detail["caps_reached"] == {"response claims": 2}
+    assert engine.calls[0].schema["properties"]["claims"]["maxItems"] == 2
+    assert FactualCorrectness(max_claims=2).params()["max_claims"] == 2
 
 
 def test_factual_correctness_no_claims_is_not_scored() -> None:
@@ -231,7 +262,7 @@ SOURCE_A, SOURCE_B = "x" * 100, "y" * 98  # joined with a blank line: 200 charac
 SUMMARY = "s" * 40  # conciseness 1 - 40/200 = 0.8
 SUM_ROW = MetricInputs(question="q", response=SUMMARY, contexts=(SOURCE_A, SOURCE_B))
 SUM_REPLIES = [
-    '{"keyphrases": ["k1", "k2"]}',
+    '{"keyphrases": ["k1", "k2", "k3", "k4"]}',
     '{"questions": ["q1?", "q2?", "q3?", "q4?"]}',
     '{"answers": [1, 1, 1, 0]}',  # qa 0.75
 ]
@@ -248,7 +279,19 @@ def test_summarization_formula(coeff: float, expected: float) -> None:
     answers_schema = engine.calls[2]["schema"]["properties"]["answers"]
     assert (answers_schema["minItems"], answers_schema["maxItems"]) == (4, 4)
     assert "4. q4?" in engine.rows()[2]
-    assert field(engine.rows()[1], "Key phrases") == "k1; k2"
+    assert field(engine.rows()[1], "Key phrases") == "k1; k2; k3; k4"
+    # ragas writes one question per key phrase and caps neither list; the schema allows one
+    # question per key phrase found, so the QA score is not stuck in steps of 1/5.
+    assert engine.calls[1]["schema"]["properties"]["questions"]["maxItems"] == 4
+    assert "caps_reached" not in result.detail
+
+
+def test_summarization_question_cap_is_a_parameter_recorded_when_reached() -> None:
+    metric = SummarizationScore(max_questions=4)
+    result, _ = run(metric, SUM_ROW, SUM_REPLIES)
+    assert result.detail["caps_reached"] == {"questions": 4}
+    assert metric.params()["max_questions"] == 4
+    assert SummarizationScore().params()["max_questions"] == "one per key phrase"
 
 
 def test_conciseness() -> None:
@@ -266,7 +309,7 @@ def test_summarization_without_source_or_questions_is_not_scored() -> None:
     )
     result, _ = run(SummarizationScore(), SUM_ROW, [SUM_REPLIES[0], '{"questions": []}'])
     assert result.reason == "no questions generated from the source"
-    assert result.detail["keyphrases"] == ["k1", "k2"]
+    assert result.detail["keyphrases"] == ["k1", "k2", "k3", "k4"]
     with pytest.raises(ValueError, match="coeff"):
         SummarizationScore(coeff=1.5)
 
@@ -287,7 +330,7 @@ def test_relevancy_needs_contexts_and_a_judge() -> None:
     result, _ = run(Relevancy(), MetricInputs("q", "r"), [])
     assert result.reason == "missing input: contexts"
     result = Relevancy().score(ROW, None, None)
-    assert (result.status, result.reason) == (ScoreStatus.NOT_SCORED, "no judge engine")
+    assert (result.status, result.reason) == (ScoreStatus.NOT_SCORED, "missing input: judge model")
 
 
 # -- fact check --------------------------------------------------------------------------------
@@ -365,22 +408,93 @@ def test_split_sentences_keeps_amounts_whole() -> None:
     ]
 
 
+# MiniCheck's reference code: github.com/Liyan06/MiniCheck, minicheck/inference.py (LLMCheck,
+# operating mode "bespoke") and minicheck/utils.py (SYSTEM_PROMPT, USER_PROMPT).
+
+
 @pytest.mark.parametrize(("answer", "value"), [("Yes", 1.0), ("No", 0.0)])
-def test_minicheck_prompt_is_exact(answer: str, value: float) -> None:
+def test_minicheck_sends_the_trained_format_and_reads_the_bare_answer(answer: str, value: float) -> None:
+    # apply_chat_template: [{"role": "system", SYSTEM_PROMPT}, {"role": "user",
+    # "Document: [DOCUMENT]\nClaim: [CLAIM]"}] — no JSON, no examples.
     row = MetricInputs("q", "Apples are red.", (APPLES,))
-    result, engine = run(FactCheck(minicheck=True), row, [json.dumps({"answer": answer})])
+    result, engine = run(FactCheck(minicheck=True), row, [answer])
     assert result.value == value
-    assert engine.calls[0]["messages"] == [
-        {"role": "user", "content": f"Document: {APPLES}\nClaim: Apples are red."}
-    ]
-    assert engine.calls[0]["schema"] == {
-        "type": "object",
-        "properties": {"answer": {"type": "string", "enum": ["Yes", "No"]}},
-        "required": ["answer"],
-        "additionalProperties": False,
-    }
+    system, user = engine.calls[0]["messages"]
+    assert system["role"] == "system"
+    assert system["content"].startswith("Determine whether the provided claim is consistent")
+    assert system["content"].endswith('by responding with either "Yes" or "No".')
+    assert user == {"role": "user", "content": f"Document: {APPLES}\nClaim: Apples are red."}
+    assert engine.calls[0]["schema"] == {}  # a bare answer, not JSON
     assert minicheck_prompt("D", "C") == "Document: D\nClaim: C"
     assert FactCheck(minicheck=True).prompt_version != FactCheck().prompt_version
+
+
+@pytest.mark.parametrize(("p_yes", "value"), [(0.51, 1.0), (0.5, 0.0), (0.2, 0.0)])
+def test_minicheck_threshold_is_p_yes_above_one_half(p_yes: float, value: float) -> None:
+    # "pred_label.append(1 if final_score > 0.5 else 0)": strictly above 0.5; the bare answer
+    # text does not decide when the probability is known.
+    row = MetricInputs("q", "Apples are red.", (APPLES,))
+    result, _ = run(FactCheck(minicheck=True), row, [("Yes", p_yes)])
+    assert result.value == value
+    assert result.detail["support_probability"] == p_yes
+
+
+def test_minicheck_max_over_chunks_min_over_sentences() -> None:
+    # "max_prob_per_sentence = np.max(prob_matrix, axis=0)"; "final_score = np.min(...)".
+    # Two chunks (8 tokens each at most: one sentence per chunk), two claim sentences.
+    doc = "Apples are red in autumn. Cherries are dark red."
+    row = MetricInputs("q", "Apples are red. Cherries are dark.", (doc,))
+    probabilities = {
+        ("Apples are red.", "Apples are red in autumn."): 0.9,
+        ("Apples are red.", "Cherries are dark red."): 0.1,
+        ("Cherries are dark.", "Apples are red in autumn."): 0.2,
+        ("Cherries are dark.", "Cherries are dark red."): 0.7,
+    }
+
+    def responder(messages: Sequence[ChatMessage], schema: Mapping[str, Any]) -> tuple[str, float]:
+        document, claim = messages[-1]["content"].removeprefix("Document: ").split("\nClaim: ")
+        return "Yes", probabilities[(claim, document)]
+
+    result, engine = run(FactCheck(minicheck=True, chunk_tokens=16), row, responder)
+    assert result.detail["chunks"] == 2
+    assert len(engine.calls) == 4  # every chunk asked for every sentence
+    assert [s["probability"] for s in result.detail["sentences"]] == [0.9, 0.7]
+    assert result.detail["support_probability"] == 0.7
+    assert result.value == 1.0
+    assert result.detail["token_count"] == "estimate: 3 characters a token"
+
+
+def test_minicheck_chunks_whole_sentences_by_tokens() -> None:
+    # chunks(): sentences are packed while "current_word_count + sentence_word_count <= n";
+    # a sentence longer than n is a chunk of its own; line breaks are kept ("\n" blocks).
+    from goldenlens.judge.metrics.minicheck import chunk_document
+
+    def words(text: str) -> int:
+        return len(text.split())
+
+    doc = "One two three. Four five.\nSix seven eight nine ten eleven. Twelve."
+    assert chunk_document(doc, 5, words) == [
+        "One two three. Four five.",
+        "Six seven eight nine ten eleven.",
+        "Twelve.",
+    ]
+    assert chunk_document(doc, 100, words) == [
+        "One two three. Four five.\nSix seven eight nine ten eleven. Twelve."
+    ]
+    assert chunk_document("", 5, words) == [""]
+
+
+def test_minicheck_needs_an_engine_that_answers_yes_or_no() -> None:
+    class JsonOnly:
+        model_name = "json.gguf"
+        model_sha256 = "1" * 64
+
+        def complete_json(self, *args: Any, **kwargs: Any) -> Any:
+            raise AssertionError("MiniCheck mode must not ask for JSON")
+
+    result = FactCheck(minicheck=True).score(MetricInputs("q", "A.", ("doc",)), JudgeCall(JsonOnly()), None)  # type: ignore[arg-type]
+    assert result.status is ScoreStatus.NOT_SCORED
+    assert "cannot give a bare Yes/No answer" in result.reason
 
 
 # -- unusable replies are never a number ------------------------------------------------------

@@ -19,22 +19,46 @@ import pytest
 from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.core.model import ScoreStatus
-from goldenlens.judge.embeddings import EmbeddingEngine, FloatMatrix
-from goldenlens.judge.engine import JudgeReply
-from goldenlens.judge.metric_base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
-from goldenlens.judge.metrics_common import average_precision, fbeta, judge_each, token_budget
-from goldenlens.judge.metrics_ragas import (
-    AnswerCorrectness,
-    AnswerRelevancy,
-    BertScoreMetric,
-    ContextPrecision,
-    ContextRecall,
-    ContextRelevance,
-    Faithfulness,
-    SemanticSimilarity,
-    ragas_metrics,
+from goldenlens.core.sentences import split_sentences
+from goldenlens.judge.engines.embedding import EmbeddingEngine, FloatMatrix
+from goldenlens.judge.engines.protocol import JudgeReply
+from goldenlens.judge.metrics.answer_correctness import AnswerCorrectness
+from goldenlens.judge.metrics.answer_relevancy import AnswerRelevancy
+from goldenlens.judge.metrics.base import (
+    JudgeCall,
+    JudgeMetric,
+    MetricInputs,
+    MetricResult,
+    judge_signature,
+    token_budget,
 )
-from goldenlens.judge.metrics_statements import split_sentences
+from goldenlens.judge.metrics.bertscore import BertScoreMetric
+from goldenlens.judge.metrics.context_precision import ContextPrecision
+from goldenlens.judge.metrics.context_recall import ContextRecall
+from goldenlens.judge.metrics.context_relevance import ContextRelevance
+from goldenlens.judge.metrics.context_utilization import ContextUtilization
+from goldenlens.judge.metrics.faithfulness import Faithfulness
+from goldenlens.judge.metrics.helpers import average_precision, judge_each
+from goldenlens.judge.metrics.helpers import f_beta as fbeta
+from goldenlens.judge.metrics.semantic_similarity import SemanticSimilarity
+from goldenlens.judge.registry import build_metrics
+
+
+def ragas_metrics() -> list[JudgeMetric]:
+    """One instance of every ragas-style metric, with default parameters."""
+    names = [
+        "faithfulness",
+        "answer_relevancy",
+        "context_precision",
+        "context_utilization",
+        "context_recall",
+        "context_relevance",
+        "answer_correctness",
+        "semantic_similarity",
+        "bertscore",
+    ]
+    return build_metrics(names)
+
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
@@ -171,25 +195,43 @@ def test_context_precision(verdicts: list[int], expected: float) -> None:
     assert engine.calls[0].messages[:-1] == engine.calls[2].messages[:-1]
 
 
-def test_context_precision_uses_the_response_without_a_reference() -> None:
-    engine = ScriptedEngine('{"verdict": 1, "reason": "x"}')
+def test_context_precision_without_a_reference_is_not_scored() -> None:
+    # ragas's LLMContextPrecisionWithReference requires `reference`; judging against the
+    # response is ContextUtilization, a different metric. No judge call is made.
+    engine = ScriptedEngine()
     row = MetricInputs(ROW.question, ROW.response, ROW.contexts[:1], reference="")
     result = _run(ContextPrecision(), row, engine)
-    assert result.value == 1.0
-    assert result.detail["compared_with"] == "response"
-    assert ROW.response in engine.calls[0].row
+    assert (result.status, result.value, result.reason) == (
+        ScoreStatus.NOT_SCORED,
+        None,
+        "missing input: reference",
+    )
+    assert engine.calls == []
+
+
+@pytest.mark.parametrize("reference", ["", "Paris."])
+def test_context_utilization_judges_against_the_response(reference: str) -> None:
+    # ragas ContextUtilization: the same average precision, the *response* as the answer,
+    # with or without a golden answer on the row.
+    engine = ScriptedEngine('{"verdict": 0, "reason": "x"}', '{"verdict": 1, "reason": "y"}')
+    row = MetricInputs(ROW.question, ROW.response, ROW.contexts[:2], reference=reference)
+    result = _run(ContextUtilization(), row, engine)
+    assert result.status is ScoreStatus.SCORED
+    assert result.value == pytest.approx(0.5)  # precision@2 = 1/2, one useful context
+    assert all(f"Answer: {ROW.response}" in call.row for call in engine.calls)
+    assert result.detail["verdicts"][1] == {"rank": 2, "verdict": 1, "reason": "y"}
 
 
 def test_context_precision_recovers_a_verdict_whose_reason_was_cut() -> None:
     engine = ScriptedEngine(('{"verdict": 1, "reason": "1.1.1.1.1', "length"), '{"verdict": 0}')
-    result = _run(ContextPrecision(), MetricInputs("q?", "a", ("c1", "c2")), engine)
+    result = _run(ContextPrecision(), MetricInputs("q?", "a", ("c1", "c2"), "r"), engine)
     assert result.value == 1.0
     assert result.detail["verdicts"][0] == {"rank": 1, "verdict": 1, "reason": ""}
 
 
 def test_context_precision_unusable_verdict_is_not_scored() -> None:
     engine = ScriptedEngine('{"verdict": 1, "reason": "x"}', ('{"verd', "length"))
-    result = _run(ContextPrecision(), MetricInputs("q?", "a", ("c1", "c2", "c3")), engine)
+    result = _run(ContextPrecision(), MetricInputs("q?", "a", ("c1", "c2", "c3"), "r"), engine)
     assert result.status is ScoreStatus.NOT_SCORED
     assert result.value is None
     assert "context 2" in result.reason
@@ -249,8 +291,8 @@ def test_faithfulness_truncated_verdicts_are_not_scored_with_the_cause() -> None
     assert "verdicts" in result.reason
     assert "cut off at max_tokens" in result.reason
     assert result.detail["statements"] == ["A.", "B.", "C."]
-    assert result.detail["finish_reason"] == "length"
-    assert result.detail["raw"] == cut
+    assert result.detail["failure"]["finish_reason"] == "length"
+    assert result.detail["failure"]["raw"] == cut
 
 
 def test_faithfulness_truncated_statements_are_not_scored() -> None:
@@ -276,7 +318,7 @@ def test_judge_each_checks_the_count_itself() -> None:
     result = _run(Faithfulness(), ROW, engine)
     assert result.status is ScoreStatus.NOT_SCORED
     assert result.reason == "judge gave 2 verdicts for 3 statements at verdicts"
-    assert result.detail["verdicts"] == json.loads(_verdicts(1, 0))["verdicts"]
+    assert result.detail["failure"]["verdicts"] == json.loads(_verdicts(1, 0))["verdicts"]
     with pytest.raises(Exception, match="judge gave 1 verdicts for 2"):
         judge_each(
             JudgeCall(ScriptedEngine(JudgeReply("", json.loads(_verdicts(1)), "stop"))),
@@ -320,6 +362,36 @@ def test_context_relevance_mean_of_two_ratings() -> None:
     assert first.messages[0] != second.messages[0]  # two independent phrasings
     assert first.row.startswith("Question:")
     assert second.row.startswith("Passage:")
+
+
+@pytest.mark.parametrize(
+    ("question", "contexts", "note"),
+    [
+        # ragas ContextRelevance: "if user_input.strip() == context_str.strip()" -> 0.0 ...
+        ("Who wrote Hamlet?", ("Who wrote Hamlet?",), "the contexts equal the question"),
+        # ... and "if context_str.strip() in user_input.strip()" -> 0.0, without a judge call.
+        (
+            "Who wrote Hamlet? Shakespeare did, I think.",
+            ("Shakespeare did",),
+            "the contexts are contained in the question",
+        ),
+    ],
+)
+def test_context_relevance_ragas_short_cuts(question: str, contexts: tuple[str, ...], note: str) -> None:
+    engine = ScriptedEngine()
+    result = _run(ContextRelevance(), MetricInputs(question, "r", contexts), engine)
+    assert (result.status, result.value, result.detail) == (ScoreStatus.SCORED, 0.0, {"note": note})
+    assert engine.calls == []
+
+
+def test_context_relevance_rubric_is_ragas_any_relevant_information() -> None:
+    # ragas's judges: 2 when the context "contains any relevant information", not only when
+    # it fully answers the question (GoldenLens's stricter v1 rubric).
+    engine = ScriptedEngine('{"rating": 2}', '{"rating": 2}')
+    _run(ContextRelevance(), ROW, engine)
+    assert "any of it" in engine.calls[0].messages[0]["content"]
+    assert "holds the information needed" not in engine.calls[0].messages[0]["content"]
+    assert ContextRelevance().params()["rubric"] == "ragas"
 
 
 @pytest.mark.parametrize(
@@ -397,11 +469,18 @@ def test_answer_relevancy_n_and_negative_cosine() -> None:
 # -- answer correctness ---------------------------------------------------------------------
 
 
+def _classes(**labels: list[str]) -> str:
+    """A classification reply: ``{label, reason}`` per listed statement."""
+    return json.dumps(
+        {key: [{"label": x, "reason": f"why {x}"} for x in found] for key, found in labels.items()}
+    )
+
+
 def test_answer_correctness_f1_and_weighted_mean() -> None:
     engine = ScriptedEngine(
         _statements("Paris is the capital.", "Paris has 90 million people."),
         _statements("Paris is the capital.", "Paris is on the Seine."),
-        json.dumps({"tp": ["A1"], "fp": ["A2"], "fn": ["R2"]}),
+        _classes(tp=["A1"], fp=["A2"], fn=["R2"]),
     )
     embedder = FixedEmbedder({ROW.response: (0.6, 0.8), ROW.reference: (1, 0)})
     result = _run(AnswerCorrectness(), ROW, engine, embedder)
@@ -411,9 +490,13 @@ def test_answer_correctness_f1_and_weighted_mean() -> None:
     assert result.detail["tp"] == ["Paris is the capital."]
     assert result.detail["fp"] == ["Paris has 90 million people."]
     assert result.detail["fn"] == ["Paris is on the Seine."]
+    # ragas keeps a reason per classified statement.
+    assert result.detail["reasons"]["fp"] == [
+        {"statement": "Paris has 90 million people.", "reason": "why A2"}
+    ]
     schema = engine.calls[2].schema["properties"]
-    assert schema["tp"]["items"]["enum"] == ["A1", "A2"]
-    assert schema["fn"]["items"]["enum"] == ["R1", "R2"]
+    assert schema["tp"]["items"]["properties"]["label"]["enum"] == ["A1", "A2"]
+    assert schema["fn"]["items"]["properties"]["label"]["enum"] == ["R1", "R2"]
     assert "R2. Paris is on the Seine." in engine.calls[2].row
 
 
@@ -422,7 +505,7 @@ def test_answer_correctness_weights_and_beta() -> None:
         _statements("a1", "a2", "a3", "a4"),
         _statements("r1", "r2", "r3", "r4", "r5"),
         # A1 listed twice and in fp too: counted once, as tp.
-        json.dumps({"tp": ["A1", "A2", "A3", "A1"], "fp": ["A4", "A1"], "fn": ["R4", "R5"]}),
+        _classes(tp=["A1", "A2", "A3", "A1"], fp=["A4", "A1"], fn=["R4", "R5"]),
     )
     embedder = FixedEmbedder({ROW.response: (1, 0), ROW.reference: (1, 0)})
     result = _run(AnswerCorrectness(weights=(1.0, 1.0), beta=2.0), ROW, engine, embedder)
@@ -456,6 +539,36 @@ def test_answer_correctness_truncated_classification_is_not_scored() -> None:
     assert result.status is ScoreStatus.NOT_SCORED
     assert "classification" in result.reason
     assert result.detail["response_statements"] == ["a1"]
+
+
+def test_answer_correctness_needs_no_embeddings_with_similarity_weight_0() -> None:
+    # ragas AnswerCorrectness: "Embeddings ... Optional if similarity weight is 0"; the
+    # similarity is then 0.0 and not computed, so the score is the F-beta alone.
+    metric = AnswerCorrectness(weights=(1.0, 0.0))
+    assert "embeddings" not in metric.requires
+    engine = ScriptedEngine(_statements("a1", "a2"), _statements("r1"), _classes(tp=["A1"], fp=["A2"], fn=[]))
+    result = _run(metric, ROW, engine, None)
+    assert result.status is ScoreStatus.SCORED
+    assert result.value == pytest.approx(2 * 0.5 * 1.0 / 1.5)  # precision 1/2, recall 1/1
+    assert "similarity" not in result.detail
+    assert "embedding_model" not in judge_signature(metric, engine=engine, embedder=None).params
+    assert "embeddings" in AnswerCorrectness().requires  # the default weight 0.25 needs them
+
+
+def test_statement_cap_is_a_parameter_recorded_when_reached() -> None:
+    # The judge wrote as many statements as allowed: the answer may hold more, so the score
+    # covers only the first N; the detail says so and the signature records N.
+    metric = Faithfulness(max_statements=2)
+    engine = ScriptedEngine(_statements("A.", "B."), _verdicts(1, 1))
+    result = _run(metric, ROW, engine)
+    assert result.detail["caps_reached"] == {"statements": 2}
+    assert engine.calls[0].schema["properties"]["statements"]["maxItems"] == 2
+    assert "at most 2 statements" in engine.calls[0].messages[0]["content"]
+    assert judge_signature(metric, engine=engine, embedder=None).params["max_statements"] == 2
+    below = _run(
+        Faithfulness(max_statements=3), ROW, ScriptedEngine(_statements("A.", "B."), _verdicts(1, 1))
+    )
+    assert "caps_reached" not in below.detail
 
 
 @pytest.mark.parametrize("weights", [(0.0, 0.0), (-1.0, 2.0)])
@@ -577,3 +690,16 @@ def test_real_models_on_sample_row(
     assert json.loads(json.dumps(result.detail)) == result.detail
     if "judge" in metric.requires:
         assert result.calls >= 1 or result.detail.get("note")
+
+
+def test_a_server_that_ignores_max_items_gives_the_same_capped_statements_as_llama_cpp() -> None:
+    # llama.cpp's grammar stops at maxItems; an OpenAI-compatible server may not. Both must
+    # judge the same first N statements and note the cap, not drop the row.
+    metric = Faithfulness(max_statements=2)
+    bounded = _run(metric, ROW, ScriptedEngine(_statements("A.", "B."), _verdicts(1, 0)))
+    unbounded = _run(metric, ROW, ScriptedEngine(_statements("A.", "B.", "C."), _verdicts(1, 0)))
+    for result in (bounded, unbounded):
+        assert result.status is ScoreStatus.SCORED
+        assert result.detail["statements"] == ["A.", "B."]
+        assert result.detail["caps_reached"] == {"statements": 2}
+    assert unbounded.value == bounded.value == 0.5

@@ -24,7 +24,7 @@ from tests.judge.scripted import Reply, ScriptedEngine
 from goldenlens.core.drafts import DraftStatus
 from goldenlens.core.variants import suggest_variants
 from goldenlens.io.judge_preferences import JudgeSettings
-from goldenlens.judge.engine import ChatMessage
+from goldenlens.judge.engines.protocol import ChatMessage
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.drafts_model import DraftFilter
 from goldenlens.ui.highlight_html import fact_spans_in

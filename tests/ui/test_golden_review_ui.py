@@ -25,7 +25,7 @@ from goldenlens.core.golden_criteria import JUDGED_CRITERIA, Criterion
 from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.io.judge_preferences import JudgeSettings
 from goldenlens.jobs import project_edits
-from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeReply
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.golden_review_controller import (
     CANCELLED_MESSAGE,

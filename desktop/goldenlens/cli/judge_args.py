@@ -72,6 +72,18 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
         "(VALUE is read as JSON when it parses, else as text); repeatable",
     )
     group.add_argument(
+        "--only",
+        metavar="QUESTION_ID,...",
+        help="judge only these questions (comma-separated ids)",
+    )
+    group.add_argument(
+        "--where",
+        metavar="EXPR",
+        default="",
+        help="judge only the questions a threshold expression on the lexical scores keeps, "
+        'as in the grid: "f1 < 0.5", "Pipeline1.recall < 0.5 or exact_match == 0"',
+    )
+    group.add_argument(
         "--aspect",
         action="append",
         default=[],
@@ -134,6 +146,8 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
             parallel=args.parallel,
             metric_params=_parse_params(args.param),
             custom_aspects=_parse_aspects(args.aspect),
+            only=tuple(q.strip() for q in (args.only or "").split(",") if q.strip()),
+            where=args.where,
         )
         options.build_metrics()
     except ValueError as error:

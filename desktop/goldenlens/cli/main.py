@@ -262,7 +262,7 @@ _ONE_LINE_ERRORS = (
     ("goldenlens.store.values", "StoreError"),
     ("goldenlens.io.output_files", "ExportError"),
     ("goldenlens.jobs.report_job", "NoScoresError"),
-    ("goldenlens.judge.engine", "JudgeEngineError"),
+    ("goldenlens.judge.engines.protocol", "JudgeEngineError"),
     ("goldenlens.jobs.judge_job", "JudgeRunError"),
     ("goldenlens.jobs.draft_job", "DraftRunError"),
     ("goldenlens.jobs.run_history", "RunReferenceError"),

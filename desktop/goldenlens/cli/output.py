@@ -13,7 +13,8 @@ from goldenlens.core.metric_names import metric_short
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.core.report import Report
 from goldenlens.core.review import review_counts
-from goldenlens.io.report_formats import JudgeScores, write_report_csv, write_report_json
+from goldenlens.io.judge_summary import JUDGE_CAVEAT, judge_agreement, judge_means, judge_models
+from goldenlens.io.report_formats import JudgeScores, judge_metric_names, write_report_csv, write_report_json
 from goldenlens.jobs.progress import Progress
 
 if TYPE_CHECKING:  # the store and report job load only for commands that open a project
@@ -149,23 +150,32 @@ def print_summary(report: Report) -> None:
     print(format_summary(report))
 
 
-def format_judge_summary(judge: JudgeScores, pipelines: Sequence[str]) -> str:
-    """Per-pipeline means of each judge metric (over the scored rows) with counts not scored."""
-    metrics: list[str] = []
-    for by_metric in judge.values():
-        metrics.extend(name for name in by_metric if name not in metrics)
-    width = max([len("pipeline"), *(len(p) for p in pipelines)])
-    lines = [f"{'pipeline':<{width}}  " + "  ".join(f"{m:>{max(8, len(m))}}" for m in metrics)]
-    for pipeline in pipelines:
-        cells = []
-        for metric in metrics:
-            records = [r[metric] for (_q, p), r in judge.items() if p == pipeline and metric in r]
-            values = [r.value for r in records if r.value is not None]
-            text = f"{sum(values) / len(values):.3f}" if values else "-"
-            if len(values) < len(records):
-                text += f" ({len(records) - len(values)} n/s)"
-            cells.append(f"{text:>{max(8, len(metric))}}")
-        lines.append(f"{pipeline:<{width}}  " + "  ".join(cells))
+def format_judge_summary(report: Report, judge: JudgeScores) -> str:
+    """Per-pipeline means of each judge metric (over the scored rows), cells not scored, the
+    judge model and its caveat."""
+    metrics = judge_metric_names(judge)
+    means = judge_means(report.rows, report.pipelines, judge)
+    width = max([len("pipeline"), *(len(p) for p in report.pipelines)])
+    widths = [max(8, len(m)) for m in metrics]
+    header = f"{'pipeline':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(metrics, widths, strict=True))
+    lines = [header + "  not scored"]
+    for pipeline in report.pipelines:
+        by_metric, missing = means.get(pipeline, ({}, 0))
+        cells = "  ".join(_mean_text(by_metric.get(m), w) for m, w in zip(metrics, widths, strict=True))
+        lines.append(f"{pipeline:<{width}}  {cells}  {missing:>10}")
+    models = judge_models(judge)
+    lines.append("Judge model: " + (", ".join(models["judge_model"]) or "(none)"))
+    if models["embedding_model"]:
+        lines.append("Embedding model: " + ", ".join(models["embedding_model"]))
+    lines.append(JUDGE_CAVEAT)
+    ruled = {m: a for m, a in judge_agreement(report, judge).items() if a["n"]}
+    if ruled:
+        parts = [
+            f"{m} {a['agreed']}/{a['n']}"
+            + (f", kappa {a['kappa']:.2f}" if a["kappa"] is not None else ", kappa undefined")
+            for m, a in ruled.items()
+        ]
+        lines.append("Judge vs reviewer (pass at 0.5, overridden or accepted scores): " + "; ".join(parts))
     return "\n".join(lines)
 
 
@@ -197,8 +207,8 @@ def write_report(
     if out is None:
         print_summary(report)
         if judge:
-            print("\nJudge metrics (mean of scored rows; n/s = not scored):")
-            print(format_judge_summary(judge, report.pipelines))
+            print("\nJudge metrics (mean of the scored rows):")
+            print(format_judge_summary(report, judge))
         return
     suffix = out.suffix.lower()
     if suffix == ".json":

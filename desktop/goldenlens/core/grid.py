@@ -202,6 +202,15 @@ class Condition:
         hit = _OPERATORS[self.op](matrix, self.value) & ~np.isnan(matrix)
         return np.asarray(hit.any(axis=1), dtype=bool)
 
+    def holds(self, value: Callable[[str, str], float | None], pipelines: Sequence[str]) -> bool:
+        """:meth:`mask` for one question whose scores ``value(metric, pipeline)`` gives."""
+        targets = pipelines if self.pipeline is None else (self.pipeline,)
+        for pipeline in targets:
+            found = value(self.metric, pipeline)
+            if found is not None and not math.isnan(found) and _OPERATORS[self.op](found, self.value):
+                return True
+        return False
+
 
 @dataclass(frozen=True)
 class ThresholdFilter:
@@ -212,6 +221,17 @@ class ThresholdFilter:
     @property
     def is_empty(self) -> bool:
         return not self.alternatives
+
+    def keeps(self, value: Callable[[str, str], float | None], pipelines: Sequence[str]) -> bool:
+        """Whether the expression keeps one question (``value(metric, pipeline)``: its scores)."""
+        if self.is_empty:
+            return True
+        return any(all(c.holds(value, pipelines) for c in conditions) for conditions in self.alternatives)
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metrics the expression reads, each once."""
+        return tuple(dict.fromkeys(c.metric for conditions in self.alternatives for c in conditions))
 
     def mask(self, data: GridArrays) -> BoolArray:
         """Rows the expression keeps (every row when empty)."""

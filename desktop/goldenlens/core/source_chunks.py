@@ -14,13 +14,14 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from goldenlens.core.sentences import split_sentences
+
 __all__ = ["DEFAULT_CHUNK_WORDS", "SourceChunk", "chunk_pages", "chunk_text", "provenance"]
 
 #: Words per chunk: a passage a small judge reads whole, long enough to hold a few facts.
 DEFAULT_CHUNK_WORDS = 180
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\f\v]*\n")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def _pieces(paragraph: str, max_words: int) -> Iterator[str]:
     if _words(paragraph) <= max_words:
         yield paragraph
         return
-    for sentence in _SENTENCE_END.split(paragraph):
+    for sentence in split_sentences(paragraph):
         words = sentence.split()
         for start in range(0, len(words), max_words):
             yield " ".join(words[start : start + max_words])

@@ -288,8 +288,15 @@ def report_head(judge: JudgeScores | None) -> dict[str, Any]:
 
 
 def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The JSON report's entries before and after ``rows``."""
-    return report_head(judge), report_tail(
+    """The JSON report's entries before and after ``rows``: the judge's signatures, means per
+    pipeline, models and caveat come first."""
+    # judge_summary builds on this module's judge helpers, so it is imported here.
+    from goldenlens.io.judge_summary import judge_summary_entries
+
+    head = report_head(judge)
+    if judge:
+        head |= judge_summary_entries(report, judge)
+    return head, report_tail(
         report.golden,
         summary=report.summary(),
         comparisons=report.decision().as_dict(),

@@ -9,7 +9,6 @@ the judge scores of the questions it kept).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
@@ -17,6 +16,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from goldenlens.core.model import ScoreRecord
 from goldenlens.core.report import ScoredRow
 from goldenlens.core.signature import Signature
+from goldenlens.io.judge_summary import JUDGE_CAVEAT, judge_means, judge_models
 from goldenlens.io.report_formats import JudgeScores, judge_metric_names, judge_signatures
 from goldenlens.io.report_review import score_cell
 from goldenlens.io.xlsx_cells import RowRef, number_cell, text_cell
@@ -99,30 +99,6 @@ def write_judge_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow], judge: 
         ws.append(cells)
 
 
-def judge_means(
-    rows: Sequence[ScoredRow], pipelines: Sequence[str], judge: JudgeScores
-) -> dict[str, tuple[dict[str, float | None], int]]:
-    """Per pipeline: each judge metric's mean over its scored rows (``None`` when none was
-    scored) and how many of its cells were not scored."""
-    metrics = judge_metric_names(judge)
-    values: dict[str, dict[str, list[float]]] = {p: {m: [] for m in metrics} for p in pipelines}
-    missing = dict.fromkeys(pipelines, 0)
-    for row in rows:
-        pipeline = row.response.pipeline
-        by_metric = judge.get(row.key, {})
-        target = values.setdefault(pipeline, {m: [] for m in metrics})
-        for name in metrics:
-            record = by_metric.get(name)
-            if record is None or record.value is None:
-                missing[pipeline] = missing.get(pipeline, 0) + 1
-            else:
-                target[name].append(record.value)
-    return {
-        pipeline: ({m: (sum(v) / len(v) if v else None) for m, v in by_metric.items()}, missing[pipeline])
-        for pipeline, by_metric in values.items()
-    }
-
-
 def write_judge_means(
     ws: WriteOnlyWorksheet,
     *,
@@ -159,18 +135,6 @@ def write_judge_means(
     return 2 + len(pipelines)
 
 
-def _model_names(signatures: dict[str, str], key: str) -> list[str]:
-    names: list[str] = []
-    for text in signatures.values():
-        try:
-            value = json.loads(text).get("params", {}).get(key)
-        except (ValueError, AttributeError):
-            continue
-        if isinstance(value, str) and value and value not in names:
-            names.append(value)
-    return names
-
-
 def _short(text: str) -> str:
     try:
         return Signature.from_json(text).short()
@@ -184,8 +148,9 @@ def judge_about_entries(judge: JudgeScores) -> list[AboutEntry]:
     signatures = judge_signatures(judge)
     entries: list[AboutEntry] = [("", None, BOLD), ("Local judge", None, BOLD)]
     for label, key in (("Judge model", "judge_model"), ("Embedding model", "embedding_model")):
-        names = _model_names(signatures, key) or ["(none)"]
+        names = judge_models(judge).get(key, []) or ["(none)"]
         entries += [(label if i == 0 else "", name, TOP) for i, name in enumerate(names)]
+    entries += [("Caveat", JUDGE_CAVEAT, TOP)]
     entries += [("", None, BOLD), ("Judge signatures", None, BOLD)]
     entries += [(name, _short(text), TOP) for name, text in signatures.items()]
     return entries

@@ -47,8 +47,8 @@ from goldenlens.judge.draft_prompt import (
     draft_messages,
     reply_fields,
 )
-from goldenlens.judge.engine import JudgeEngine, JudgeReply
-from goldenlens.judge.metric_base import DEFAULT_SEED, DEFAULT_TEMPERATURE
+from goldenlens.judge.engines.protocol import JudgeEngine, JudgeReply
+from goldenlens.judge.metrics.base import DEFAULT_SEED, DEFAULT_TEMPERATURE
 from goldenlens.store.drafts import NewDraft
 from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore

@@ -19,7 +19,7 @@ from goldenlens.core.source_chunks import DEFAULT_CHUNK_WORDS
 from goldenlens.io.source_documents import read_sources
 from goldenlens.jobs.draft_job import DraftOptions, DraftRunResult, draft_chunks
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
-from goldenlens.judge.engine import JudgeEngine
+from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.store.project import ProjectStore
 
 __all__ = ["DraftSourcesResult", "draft_sources_at"]

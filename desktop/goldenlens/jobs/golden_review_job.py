@@ -47,7 +47,7 @@ from goldenlens.jobs.judge_options import open_judge_engine
 from goldenlens.jobs.judge_progress import JudgeMeter
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.resume import resumable_run
-from goldenlens.judge.engine import JudgeEngine
+from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.judge.golden_review import (
     DEFAULT_REASON_CHARS,
     VERSION,
@@ -55,7 +55,7 @@ from goldenlens.judge.golden_review import (
     criterion_judges,
     triplet_inputs,
 )
-from goldenlens.judge.metric_base import (
+from goldenlens.judge.metrics.base import (
     DEFAULT_SEED,
     DEFAULT_TEMPERATURE,
     JudgeCall,

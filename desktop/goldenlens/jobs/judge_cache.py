@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldenlens.core.model import ScoreStatus
-from goldenlens.judge.metric_base import JudgeMetric, MetricInputs, MetricResult
+from goldenlens.judge.metrics.base import JudgeMetric, MetricInputs, MetricResult
 from goldenlens.judge.registry import input_fields
 
 CACHE_FORMAT = 1

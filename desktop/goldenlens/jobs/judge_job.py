@@ -38,10 +38,11 @@ from goldenlens.jobs.judge_cache import (
 )
 from goldenlens.jobs.judge_options import Engines, JudgeOptions, comparable, open_engines
 from goldenlens.jobs.judge_progress import JudgeMeter as _Meter
+from goldenlens.jobs.judge_selection import selected_questions
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.resume import resumable_run
-from goldenlens.judge.embeddings import EmbeddingError
-from goldenlens.judge.metric_base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
+from goldenlens.judge.engines.embedding import EmbeddingError
+from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
 from goldenlens.judge.registry import MetricInfo, available
 from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
@@ -181,7 +182,9 @@ class _JudgeRun:
         self.meter = _Meter(settings.progress, 0, 0)
 
     def run(self) -> int:
-        responses = [r for r in self.store.responses.all() if r.question_id in self.items]
+        chosen = selected_questions(self.store, self.options.only, self.options.where)
+        keep = set(self.items) if chosen is None else set(chosen)
+        responses = [r for r in self.store.responses.all() if r.question_id in keep]
         fingerprint = judge_fingerprint(list(self.items.values()), responses)
         wanted = self.options.comparable_params()
         run_id = (

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.engine import JudgeEngine
-from goldenlens.judge.metric_base import DEFAULT_SEED, DEFAULT_TEMPERATURE, JudgeMetric
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.engines.protocol import JudgeEngine
+from goldenlens.judge.metrics.base import DEFAULT_SEED, DEFAULT_TEMPERATURE, JudgeMetric
 from goldenlens.judge.model_files import ModelNotFoundError
 from goldenlens.judge.registry import build_metrics, expand_names
 
@@ -38,7 +38,9 @@ class JudgeOptions:
     ``metric_params`` maps a metric name to its parameters (``{"answer_relevancy": {"n": 3}}``);
     ``custom_aspects`` maps an aspect name to its definition (selected as ``aspect_<name>``).
     ``parallel`` is the number of concurrent requests to a server (ignored in-process: one
-    thread owns a local model).
+    thread owns a local model). ``only`` (question ids) and ``where`` (a threshold expression
+    on the lexical scores) narrow the run to some questions
+    (:func:`goldenlens.jobs.judge_selection.selected_questions`); both empty judge them all.
     """
 
     metrics: tuple[str, ...]
@@ -52,6 +54,8 @@ class JudgeOptions:
     parallel: int = 1
     metric_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     custom_aspects: Mapping[str, str] = field(default_factory=dict)
+    only: tuple[str, ...] = ()
+    where: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", tuple(expand_names(self.metrics, self.custom_aspects)))
@@ -68,7 +72,13 @@ class JudgeOptions:
 
     def params(self) -> dict[str, Any]:
         """The run's parameters (JSON): everything needed to resume it with the same models."""
+        # The selection is recorded only when there is one, so a run of every question keeps
+        # the parameters (and the resumability) it had before selections existed.
+        selection: dict[str, Any] = {"only": list(self.only)} if self.only else {}
+        if self.where:
+            selection["where"] = self.where
         return {
+            **selection,
             "metrics": list(self.metrics),
             "judge_model": None if self.judge_model is None else str(self.judge_model),
             "judge_url": self.judge_url,
@@ -104,6 +114,8 @@ class JudgeOptions:
             parallel=int(params.get("parallel", 1)),
             metric_params=params.get("metric_params") or {},
             custom_aspects=params.get("custom_aspects") or {},
+            only=tuple(params.get("only") or ()),
+            where=str(params.get("where") or ""),
         )
 
 
@@ -127,9 +139,9 @@ def needs(metrics: list[JudgeMetric], what: str) -> bool:
 def open_engines(options: JudgeOptions, data_dir: Path) -> Iterator[Engines]:
     """Create the engines ``options`` need, and close them on exit.
 
-    The judge is an in-process :class:`~goldenlens.judge.llama_engine.LlamaCppEngine` on
+    The judge is an in-process :class:`~goldenlens.judge.engines.llama.LlamaCppEngine` on
     ``judge_model`` (default: the bundled SmolLM2) or, with ``judge_url``, an
-    :class:`~goldenlens.judge.http_engine.OpenAICompatibleEngine`; the embedder runs
+    :class:`~goldenlens.judge.engines.http.OpenAICompatibleEngine`; the embedder runs
     ``embed_model`` (default: all-MiniLM-L6-v2 converted once into ``data_dir/models``).
     Raises :class:`ModelNotFoundError` for a model file that does not exist.
     """
@@ -170,12 +182,12 @@ def open_judge_engine(
     review, drafting golden items). Raises :class:`ModelNotFoundError` for a missing model
     file."""
     if judge_url:
-        from goldenlens.judge.http_engine import OpenAICompatibleEngine
+        from goldenlens.judge.engines.http import OpenAICompatibleEngine
 
         with OpenAICompatibleEngine(judge_url, parallel=parallel) as server:
             yield server
         return
-    from goldenlens.judge.llama_engine import LlamaCppEngine
+    from goldenlens.judge.engines.llama import LlamaCppEngine
     from goldenlens.judge.model_files import default_judge_model
 
     path = judge_model or default_judge_model()
@@ -188,7 +200,7 @@ def open_judge_engine(
 
 @contextmanager
 def _embedding_engine(options: JudgeOptions, data_dir: Path) -> Iterator[EmbeddingEngine]:
-    from goldenlens.judge.embeddings import LlamaEmbeddingEngine
+    from goldenlens.judge.engines.embedding import LlamaEmbeddingEngine
     from goldenlens.judge.gguf_convert import default_embedding_model, read_checksum
 
     if options.embed_model is not None:

@@ -20,7 +20,7 @@ from goldenlens.store.project import ProjectStore
 
 if TYPE_CHECKING:  # the golden review loads the judge's modules: only when a review starts
     from goldenlens.jobs.golden_review_job import GoldenReviewOptions
-    from goldenlens.judge.engine import JudgeEngine
+    from goldenlens.judge.engines.protocol import JudgeEngine
 
 
 def score_project_at(

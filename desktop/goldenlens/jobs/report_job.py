@@ -29,12 +29,12 @@ from goldenlens.io.golden_writer import write_golden_workbook
 from goldenlens.io.report_formats import (
     JudgeScores,
     fresh_row_json,
-    judge_metric_names,
     report_head,
     report_row_fields,
     report_tail,
     row_json,
     write_json_document,
+    write_report_json,
 )
 from goldenlens.io.report_html import write_report_html
 from goldenlens.io.report_writer import write_report_workbook
@@ -283,9 +283,12 @@ def write_stored_json(
     byte for byte, without reading the response texts or holding a row object per response:
     a 200,000-response project's report stays far below the memory a :class:`Report` takes).
     Returns the number of rows written and the summary (each pipeline's means)."""
-    run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
     judge = judge_scores(store, judge_run_id)
-    metrics = judge_metric_names(judge) if judge else []
+    if judge:  # the judge's means and agreement are worked out over the Report's rows
+        report = build_report(store, run_id, judge_run_id=judge_run_id)
+        write_report_json(report, out, judge)
+        return len(report.rows), report.summary()
+    run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
     keys = [key for key in store.responses.row_keys() if run.has(*key)]
     values: list[tuple[str, list[float | None]]] = []
     question_ids: list[str] = []
@@ -301,21 +304,11 @@ def write_stored_json(
             question_ids.append(key[0])
             if overrides:
                 overridden.append((key[1], overrides))
-            elif not judge and key[0] not in run.reviews:  # the usual row: from the template
+            elif key[0] not in run.reviews:  # the usual row: from the template
                 yield fresh_row_json(*key, values[-1][1], flags=[flag.value for flag in flags], reasons=why)
                 continue
             review = run.reviews.get(key[0]) or QuestionReview()
-            fields = report_row_fields(
-                key,
-                effective,
-                why,
-                flags,
-                review=review,
-                overrides=overrides,
-                judge=judge,
-                judge_metrics=metrics,
-            )
-            yield row_json(fields)
+            yield row_json(report_row_fields(key, effective, why, flags, review=review, overrides=overrides))
 
     def tail() -> dict[str, object]:
         from goldenlens.core.deciding import decide  # numpy: only for reports that show it
@@ -333,7 +326,7 @@ def write_stored_json(
             problems=tuple(store.responses.problems()),
         )
 
-    write_json_document(out, report_head(judge), lines(), tail)
+    write_json_document(out, report_head(None), lines(), tail)
     return len(keys), summary
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from goldenlens.judge.engine import ChatMessage, JudgeReply
+from goldenlens.judge.engines.protocol import ChatMessage, JudgeReply
 
 __all__ = ["DRAFT_SCHEMA", "PROMPT_VERSION", "draft_max_tokens", "draft_messages", "reply_fields"]
 

@@ -35,9 +35,9 @@ from goldenlens.core.golden_criteria import (
     fact_text,
     parse_verdict,
 )
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.metric_base import JudgeCall, MetricInputs, MetricResult, NotScored, obj, text
-from goldenlens.judge.metrics_extra_common import example, labelled, only_required, token_budget
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, NotScored
+from goldenlens.judge.metrics.helpers import example, labelled, verdict_schema
 
 VERSION: Final = "1"
 PROMPT_VERSION: Final = "2"
@@ -155,8 +155,7 @@ class CriterionJudge:
         return {"criterion": self.criterion.value, "reason_chars": self.reason_chars}
 
     def schema(self) -> dict[str, Any]:
-        verdicts = {"type": "string", "enum": [v.value for v in Verdict]}
-        return only_required(obj(verdict=verdicts, reason=text(self.reason_chars)), "verdict")
+        return verdict_schema(values=[v.value for v in Verdict], reason_chars=self.reason_chars)
 
     def examples(self) -> tuple[tuple[str, str], ...]:
         return tuple((_row(row), example(reply)) for row, reply in _EXAMPLES[self.criterion])
@@ -187,7 +186,6 @@ class CriterionJudge:
                 self.examples(),
                 self.row(inputs),
                 self.schema(),
-                max_tokens=token_budget(self.reason_chars),
                 step=self.criterion.value,
             )
             verdict, reason = parse_verdict(data)

@@ -23,25 +23,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from goldenlens.judge.metric_base import JudgeMetric, MetricInputs
-from goldenlens.judge.metrics_extra import (
-    BUILTIN_ASPECTS,
-    AspectCritique,
-    FactCheck,
-    FactualCorrectness,
-    Relevancy,
-    SummarizationScore,
-)
-from goldenlens.judge.metrics_ragas import (
-    AnswerCorrectness,
-    AnswerRelevancy,
-    BertScoreMetric,
-    ContextPrecision,
-    ContextRecall,
-    ContextRelevance,
-    Faithfulness,
-    SemanticSimilarity,
-)
+from goldenlens.judge.metrics.answer_correctness import AnswerCorrectness
+from goldenlens.judge.metrics.answer_relevancy import AnswerRelevancy
+from goldenlens.judge.metrics.aspect_critique import BUILTIN_ASPECTS, AspectCritique
+from goldenlens.judge.metrics.base import JudgeMetric, MetricInputs
+from goldenlens.judge.metrics.bertscore import BertScoreMetric
+from goldenlens.judge.metrics.context_precision import ContextPrecision
+from goldenlens.judge.metrics.context_recall import ContextRecall
+from goldenlens.judge.metrics.context_relevance import ContextRelevance
+from goldenlens.judge.metrics.context_utilization import ContextUtilization
+from goldenlens.judge.metrics.fact_check import FactCheck
+from goldenlens.judge.metrics.factual_correctness import FactualCorrectness
+from goldenlens.judge.metrics.faithfulness import Faithfulness
+from goldenlens.judge.metrics.relevancy import Relevancy
+from goldenlens.judge.metrics.semantic_similarity import SemanticSimilarity
+from goldenlens.judge.metrics.summarization_score import SummarizationScore
 
 __all__ = [
     "ASPECT_PREFIX",
@@ -83,27 +79,39 @@ def _optional_float(value: Any) -> float | None:
     return None if value is None or value == "" else float(value)
 
 
+def _optional_int(value: Any) -> int | None:
+    return None if value is None or value == "" else int(value)
+
+
 # name -> (factory, accepted parameters with their converters)
 _CONVERTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
-    "faithfulness": {},
+    "faithfulness": {"max_statements": int},
     "answer_relevancy": {"n": int},
     "context_precision": {},
+    "context_utilization": {},
     "context_recall": {},
     "context_relevance": {},
-    "answer_correctness": {"weights": _weights, "beta": float},
+    "answer_correctness": {"weights": _weights, "beta": float, "max_statements": int},
     "semantic_similarity": {"threshold": _optional_float},
     "bertscore": {},
-    "factual_correctness": {"mode": str, "beta": float, "atomicity": str, "coverage": str},
-    "summarization_score": {"coeff": float},
+    "factual_correctness": {
+        "mode": str,
+        "beta": float,
+        "atomicity": str,
+        "coverage": str,
+        "max_claims": int,
+    },
+    "summarization_score": {"coeff": float, "max_keyphrases": int, "max_questions": _optional_int},
     "relevancy": {},
-    "fact_check": {"minicheck": _bool, "max_chunk_chars": int, "chunk_overlap": int},
+    "fact_check": {"minicheck": _bool, "max_chunk_chars": int, "chunk_overlap": int, "chunk_tokens": int},
 }
 _ASPECT_PARAMS: dict[str, Callable[[Any], Any]] = {"strictness": int}
 
 _FACTORIES: dict[str, _Factory] = {
-    "faithfulness": lambda _p: Faithfulness(),
+    "faithfulness": lambda p: Faithfulness(**p),
     "answer_relevancy": lambda p: AnswerRelevancy(**p),
     "context_precision": lambda _p: ContextPrecision(),
+    "context_utilization": lambda _p: ContextUtilization(),
     "context_recall": lambda _p: ContextRecall(),
     "context_relevance": lambda _p: ContextRelevance(),
     "answer_correctness": lambda p: AnswerCorrectness(**p),
@@ -120,6 +128,7 @@ JUDGE_METRICS: tuple[str, ...] = (
     "faithfulness",
     "answer_relevancy",
     "context_precision",
+    "context_utilization",
     "context_recall",
     "context_relevance",
     "answer_correctness",
@@ -146,7 +155,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
 _FIELDS: dict[str, tuple[str, ...]] = {
     "faithfulness": ("question", "response", "contexts"),
     "answer_relevancy": ("question", "response"),
-    "context_precision": ("question", "contexts"),  # + reference, else response (below)
+    "context_precision": ("question", "contexts", "reference"),
+    "context_utilization": ("question", "response", "contexts"),
     "context_recall": ("question", "contexts", "reference"),
     "context_relevance": ("question", "contexts"),
     "answer_correctness": ("question", "response", "reference"),
@@ -275,14 +285,7 @@ def input_fields(metric: JudgeMetric, inputs: MetricInputs) -> dict[str, Any]:
     a ``reads`` attribute; it may read the ``fact``, which no metric does."""
     own: tuple[str, ...] | None = getattr(metric, "reads", None)
     names = _FIELDS.get(metric.name, own if own is not None else _ALL_FIELDS)
-    fields: dict[str, Any] = {name: _field(inputs, name) for name in names}
-    if metric.name == "context_precision":
-        # Judged against the golden answer, or the response when the row has none.
-        if inputs.reference.strip():
-            fields["reference"] = inputs.reference
-        else:
-            fields["response"] = inputs.response
-    return fields
+    return {name: _field(inputs, name) for name in names}
 
 
 def _field(inputs: MetricInputs, name: str) -> Any:
@@ -293,7 +296,8 @@ def _field(inputs: MetricInputs, name: str) -> Any:
 _DESCRIPTIONS = {
     "faithfulness": "share of the response's statements the contexts support",
     "answer_relevancy": "how well questions generated from the response match the question",
-    "context_precision": "average precision of the useful contexts in rank order",
+    "context_precision": "average precision of the contexts useful for the golden answer, in rank order",
+    "context_utilization": "average precision of the contexts useful for the response, in rank order",
     "context_recall": "share of the golden answer's sentences the contexts support",
     "context_relevance": "two 0/1/2 ratings of the contexts' relevance to the question",
     "answer_correctness": "statement F-beta against the golden answer blended with similarity",

@@ -32,7 +32,7 @@ from goldenlens.core.run_kinds import DRAFT_RUN
 from goldenlens.io.judge_preferences import load_judge_settings
 from goldenlens.jobs.draft_sources import DraftSourcesResult, draft_sources_at
 from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.judge.engine import JudgeEngine
+from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.ui.drafts_pane import DraftsPane
 from goldenlens.ui.judge_job_options import checked_judge_options
 from goldenlens.ui.judge_settings import draft_options_from_settings, judge_model_label

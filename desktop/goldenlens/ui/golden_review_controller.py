@@ -35,7 +35,7 @@ from goldenlens.jobs import golden_review_decisions
 from goldenlens.jobs.golden_review_job import GoldenReviewOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import review_golden_set_at
-from goldenlens.judge.engine import JudgeEngine
+from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.queries.values import StoreError
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_review_pane import GoldenReviewPane

@@ -100,3 +100,21 @@ def _object_errors(value: dict[str, Any], schema: Mapping[str, Any], path: str) 
         elif schema.get("additionalProperties") is False:
             errors.append(f"{path}: unexpected field {name!r}")
     return errors
+
+
+def trim_to_max_items(value: Any, schema: Mapping[str, Any]) -> Any:
+    """``value`` with every array cut to its schema's ``maxItems`` (the first items kept).
+
+    A server that ignores the schema's bounds returns more statements than asked for, where
+    llama.cpp's grammar stops at the bound; cutting the list makes both engines give the same
+    capped list (which the metric then reports as a cap reached)."""
+    kind = schema.get("type")
+    if kind == "array" and isinstance(value, list):
+        items = schema.get("items", {})
+        limit = schema.get("maxItems")
+        kept = value if limit is None else value[: int(limit)]
+        return [trim_to_max_items(item, items) for item in kept]
+    if kind == "object" and isinstance(value, dict):
+        properties: Mapping[str, Mapping[str, Any]] = schema.get("properties", {})
+        return {k: trim_to_max_items(v, properties[k]) if k in properties else v for k, v in value.items()}
+    return value

@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import itertools
+import math
 import threading
 import time
 from collections.abc import Coroutine, Mapping, Sequence
-from types import TracebackType
 from typing import Any, Literal, TypeVar
 
 import httpx
 
-from goldenlens.judge.engine import (
+from goldenlens.judge.engines.base import JudgeEngineBase
+from goldenlens.judge.engines.http_retry import RequestFailedError, RetryPolicy, send_with_retries
+from goldenlens.judge.engines.protocol import (
     CancelCheck,
     ChatMessage,
     JudgeEngineError,
@@ -34,14 +35,13 @@ from goldenlens.judge.engine import (
     JudgeRequest,
     make_reply,
 )
-from goldenlens.judge.http_retry import RequestFailedError, RetryPolicy, send_with_retries
+from goldenlens.judge.engines.yes_no import TOP_TOKENS, support_probability, yes_no_reply
 
 __all__ = ["OpenAICompatibleEngine", "ResponseFormatStyle"]
 
 ResponseFormatStyle = Literal["json_object", "json_schema"]
 _STYLES: tuple[ResponseFormatStyle, ...] = ("json_object", "json_schema")
 _T = TypeVar("_T")
-_engine_numbers = itertools.count(1)
 
 
 def _normalise_base_url(base_url: str) -> str:
@@ -56,8 +56,8 @@ def _response_format(style: ResponseFormatStyle, schema: Mapping[str, Any]) -> d
     return {"type": "json_schema", "json_schema": {"name": "judge_reply", "schema": dict(schema)}}
 
 
-class OpenAICompatibleEngine:
-    """A :class:`~goldenlens.judge.engine.JudgeEngine` on ``POST {base_url}/v1/chat/completions``.
+class OpenAICompatibleEngine(JudgeEngineBase):
+    """A :class:`~goldenlens.judge.engines.protocol.JudgeEngine` on ``POST {base_url}/v1/chat/completions``.
 
     Connection errors, timeouts, HTTP 429 and 5xx are retried ``retries`` times with
     exponential backoff (``backoff``, ``2 * backoff``, ...; a ``Retry-After`` header may ask
@@ -95,12 +95,10 @@ class OpenAICompatibleEngine:
         self._style: ResponseFormatStyle | None = response_format_style
         self._transport = transport
         self._model_id: str | None = None
-        self._lock = threading.Lock()
-        self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
         self._client: httpx.AsyncClient | None = None
         self._slots: asyncio.Semaphore | None = None
+        super().__init__("goldenlens-http")
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -131,18 +129,8 @@ class OpenAICompatibleEngine:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def complete_json(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int = 42,
-        cancel: CancelCheck | None = None,
-    ) -> JudgeReply:
+    def _complete_one(self, request: JudgeRequest, cancel: CancelCheck | None) -> JudgeReply:
         """One schema-constrained call; failures come back in the reply, never raised."""
-        request = JudgeRequest(messages, schema, max_tokens, temperature, seed)
         return self.complete_many([request], cancel=cancel)[0]
 
     def complete_many(
@@ -153,38 +141,23 @@ class OpenAICompatibleEngine:
             return []
         return self._run(self._complete_all(requests, cancel))
 
-    def close(self) -> None:
-        """Close the connections and stop the background thread."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            loop, thread = self._loop, self._thread
-        if loop is None or thread is None:
-            return
-        asyncio.run_coroutine_threadsafe(self._close_client(), loop).result()
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join()
-        loop.close()
-
-    def __enter__(self) -> OpenAICompatibleEngine:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
     # -- the loop thread ---------------------------------------------------------------------
+
+    def complete_yes_no(
+        self, messages: Sequence[ChatMessage], *, seed: int = 42, cancel: CancelCheck | None = None
+    ) -> JudgeReply:
+        """One token, no response format, temperature 0, as MiniCheck runs; ``p_yes`` from the
+        first token's ``top_logprobs`` when the server returns them (else the bare answer)."""
+        return self._run(self._yes_no(list(messages), seed, cancel))
+
+    def _closed_error(self) -> Exception:
+        return JudgeEngineError(f"the judge engine for {self._base_url} is closed")
 
     def _run(self, coroutine: Coroutine[Any, Any, _T]) -> _T:
         with self._lock:
             if self._closed:
                 coroutine.close()
-                raise JudgeEngineError(f"the judge engine for {self._base_url} is closed")
+                raise self._closed_error()
             if self._loop is None:
                 self._start_loop()
             loop = self._loop
@@ -197,6 +170,7 @@ class OpenAICompatibleEngine:
             ) from exc
 
     def _start_loop(self) -> None:
+        """Run the private loop on the owner thread (called under the lock, on first use)."""
         loop = asyncio.new_event_loop()
         ready = threading.Event()
 
@@ -211,13 +185,18 @@ class OpenAICompatibleEngine:
             self._slots = asyncio.Semaphore(self._parallel)
             ready.set()
             loop.run_forever()
+            loop.close()
 
-        self._thread = threading.Thread(
-            target=serve, name=f"goldenlens-http-{next(_engine_numbers)}", daemon=True
-        )
-        self._thread.start()
+        self._owner.submit(serve)  # not _on_owner: that takes the lock held here
         ready.wait()
         self._loop = loop
+
+    def _stop(self) -> None:
+        # Close the connections, then let serve() return so the owner thread can stop.
+        loop = self._loop
+        if loop is not None:
+            asyncio.run_coroutine_threadsafe(self._close_client(), loop).result()
+            loop.call_soon_threadsafe(loop.stop)
 
     async def _close_client(self) -> None:
         # Calls still running in other threads end with CancelledError rather than hang.
@@ -328,6 +307,44 @@ class OpenAICompatibleEngine:
             completion_tokens=completion_tokens,
             seconds=seconds,
         )
+
+    async def _yes_no(self, messages: list[ChatMessage], seed: int, cancel: CancelCheck | None) -> JudgeReply:
+        started = time.perf_counter()
+        body: dict[str, Any] = {
+            **self._extra_body,
+            "messages": [dict(message) for message in messages],
+            "max_tokens": 1,
+            "temperature": 0.0,
+            "seed": seed,
+            "logprobs": True,
+            "top_logprobs": TOP_TOKENS,
+            "stream": False,
+        }
+        if (model := self._model_id or self._requested_model) is not None:
+            body["model"] = model
+        assert self._slots is not None
+        async with self._slots:
+            try:
+                response = await self._send("POST", "/v1/chat/completions", body, cancel)
+            except RequestFailedError as exc:
+                return yes_no_reply("", "error", None, seconds=time.perf_counter() - started, error=str(exc))
+        if response is None:
+            return yes_no_reply("", "cancelled", None, seconds=time.perf_counter() - started)
+        try:
+            choice = response.json()["choices"][0]
+            text = str(choice["message"]["content"] or "")
+            first = ((choice.get("logprobs") or {}).get("content") or [{}])[0]
+            top = [(str(t["token"]), math.exp(float(t["logprob"]))) for t in first.get("top_logprobs") or []]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            return yes_no_reply(
+                response.text[:500],
+                "error",
+                None,
+                seconds=time.perf_counter() - started,
+                error=f"unexpected chat completion reply from {self._base_url}: {exc!r}",
+            )
+        p_yes = support_probability(top) if top else None
+        return yes_no_reply(text, "stop", p_yes, seconds=time.perf_counter() - started)
 
     async def _send(
         self, method: str, path: str, body: dict[str, Any] | None, cancel: CancelCheck | None

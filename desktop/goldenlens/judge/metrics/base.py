@@ -12,14 +12,16 @@ llama.cpp reuses the cached prefix between calls (:meth:`JudgeCall.ask` builds t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from goldenlens.core.model import ScoreStatus
 from goldenlens.core.signature import Signature
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.engine import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
+from goldenlens.judge.engines.yes_no import TokenCounter, YesNoEngine
 
 DEFAULT_SEED = 42
 DEFAULT_TEMPERATURE = 0.0
@@ -106,14 +108,14 @@ class JudgeCall:
         row: str,
         schema: Mapping[str, Any],
         *,
-        max_tokens: int,
+        max_tokens: int | None = None,
         step: str = "",
     ) -> dict[str, Any]:
         """Send static ``instructions`` and few-shot ``examples`` (user, assistant JSON) first,
         the row's data last; return the reply's data or raise :class:`NotScored`.
+        ``max_tokens`` defaults to :func:`token_budget` of the schema.
 
-        Empty ``instructions`` send no system turn at all, for models trained on one exact
-        prompt (Bespoke-MiniCheck's ``Document: …\nClaim: …``)."""
+        Empty ``instructions`` send no system turn at all."""
         messages: list[ChatMessage] = [{"role": "system", "content": instructions}] if instructions else []
         for user, assistant in examples:
             messages.append({"role": "user", "content": user})
@@ -122,7 +124,7 @@ class JudgeCall:
         reply = self.engine.complete_json(
             messages,
             schema,
-            max_tokens=max_tokens,
+            max_tokens=max_tokens if max_tokens is not None else token_budget(schema),
             temperature=self.temperature,
             seed=self.seed,
             cancel=self.cancel,
@@ -135,6 +137,35 @@ class JudgeCall:
                 {"step": step, "finish_reason": reply.finish_reason, "raw": reply.text[:500]},
             )
         return reply.data
+
+    def ask_yes_no(self, system: str, user: str, *, step: str) -> dict[str, Any]:
+        """A bare Yes/No answer to one system and one user turn (no JSON, no examples), for
+        models trained on exactly that (Bespoke-MiniCheck): ``{"answer", "p_yes"}``.
+
+        Raises :class:`NotScored` when the engine cannot answer so or the reply is unusable."""
+        if not isinstance(self.engine, YesNoEngine):
+            raise NotScored(f"the judge engine cannot give a bare Yes/No answer (at {step})", {"step": step})
+        messages: list[ChatMessage] = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+        ]
+        reply = self.engine.complete_yes_no(messages, seed=self.seed, cancel=self.cancel)
+        self._record(reply, step)
+        if reply.data is None:
+            raise NotScored(
+                f"judge output unusable at {step}: {reply.error or reply.finish_reason}",
+                {"step": step, "finish_reason": reply.finish_reason, "raw": reply.text[:500]},
+            )
+        answer: dict[str, Any] = reply.data
+        return answer
+
+    def count_tokens(self, text: str) -> tuple[int, str]:
+        """Tokens of ``text`` and how they were counted: by the judge's tokenizer when the
+        engine has one, else estimated as one token per 3 characters (a server does not say;
+        English averages about 4, so the estimate errs towards smaller chunks)."""
+        if isinstance(self.engine, TokenCounter):
+            return self.engine.count_tokens(text), "judge tokenizer"
+        return -(-len(text) // 3), "estimate: 3 characters a token"
 
     def _record(self, reply: JudgeReply, step: str) -> None:
         self._calls += 1
@@ -227,3 +258,31 @@ def obj(**properties: Mapping[str, Any]) -> dict[str, Any]:
         "required": list(properties),
         "additionalProperties": False,
     }
+
+
+# English text averages about four characters per token; three leaves room for numbers and
+# names. A model that loops one character per token still hits max_tokens, and the reply is
+# then recorded as not scored with that cause — never completed or guessed (a verdict field
+# comes first, so a reply cut inside its reason still has its complete verdict).
+_CHARS_PER_TOKEN = 3
+_DEFAULT_ITEMS = 12
+
+
+def token_budget(schema: Mapping[str, Any]) -> int:
+    """``max_tokens`` that lets a reply reach every bound of ``schema`` (strings at their
+    ``maxLength``, arrays at their ``maxItems``), plus JSON punctuation."""
+    return _budget(schema) + 8
+
+
+def _budget(schema: Mapping[str, Any]) -> int:
+    kind = schema.get("type")
+    if "enum" in schema:
+        return max(len(json.dumps(v)) for v in schema["enum"]) // 2 + 2
+    if kind == "string":
+        return int(schema.get("maxLength", 200)) // _CHARS_PER_TOKEN + 3
+    if kind == "array":
+        return 2 + int(schema.get("maxItems", _DEFAULT_ITEMS)) * (_budget(schema["items"]) + 1)
+    if kind == "object":
+        props: Mapping[str, Mapping[str, Any]] = schema.get("properties", {})
+        return 2 + sum(len(key) // 3 + 4 + _budget(value) for key, value in props.items())
+    return 4

@@ -9,15 +9,15 @@ imported lazily, on that thread, so importing this module costs nothing.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
+from goldenlens.judge.engines.base import OwnedEngine
 from goldenlens.judge.gguf_convert import MAX_SEQ_LENGTH_KEY, gguf_field
 from goldenlens.judge.model_files import file_sha256
 
@@ -57,7 +57,7 @@ class EmbeddingEngine(Protocol):
         ...
 
 
-class LlamaEmbeddingEngine:
+class LlamaEmbeddingEngine(OwnedEngine):
     """A GGUF BERT-style embedding model (e.g. converted all-MiniLM-L6-v2) run by llama.cpp.
 
     Sentence vectors are computed as sentence-transformers computes them for
@@ -93,10 +93,8 @@ class LlamaEmbeddingEngine:
         self._max_tokens_context = 0
         self._dimension = 0
         self._pooling = _POOLING_MEAN
-        self._lock = threading.Lock()
-        self._closed = False
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=_THREAD_NAME)
-        self._loaded: Future[None] = self._executor.submit(self._load)
+        super().__init__(_THREAD_NAME)
+        self._loaded: Future[None] = self._submit(self._load)
 
     # -- public API -------------------------------------------------------------------------
 
@@ -128,29 +126,14 @@ class LlamaEmbeddingEngine:
     def token_vectors(self, text: str) -> FloatMatrix:
         return self._call(self._token_vectors, text)
 
-    def close(self) -> None:
-        """Free the model on its own thread and stop the thread. Safe to call twice."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._executor.submit(self._free)
-        self._executor.shutdown(wait=True)
-
-    def __enter__(self) -> LlamaEmbeddingEngine:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.close()
-
     # -- owner-thread work ------------------------------------------------------------------
 
+    def _closed_error(self) -> Exception:
+        return EmbeddingError("the embedding engine is closed")
+
     def _call(self, function: Callable[..., _T], *args: Any) -> _T:
-        with self._lock:
-            if self._closed:
-                raise EmbeddingError("the embedding engine is closed")
-            future = self._executor.submit(self._after_load, function, *args)
-        return future.result()
+        result: _T = self._submit(self._after_load, function, *args).result()
+        return result
 
     def _wait_loaded(self) -> None:
         self._loaded.result()
@@ -162,6 +145,10 @@ class LlamaEmbeddingEngine:
 
     def _load(self) -> None:
         import llama_cpp
+
+        from goldenlens.judge.engines.llama_logs import route_llama_logs
+
+        route_llama_logs()
 
         if not self._path.is_file():
             raise EmbeddingError(f"embedding model not found: {self._path}")
@@ -199,7 +186,7 @@ class LlamaEmbeddingEngine:
         limit = int(max_seq) if max_seq.isdigit() else self._max_tokens_context
         self._max_tokens_sentence = min(self._max_tokens_context, limit)
 
-    def _free(self) -> None:
+    def _release(self) -> None:
         llm, self._llm = self._llm, None
         if llm is not None:
             llm.close()

@@ -1,6 +1,7 @@
-"""Embedding metrics on vectors: semantic similarity (RAGAS) and BERTScore (bert-score 0.3.13).
+"""bertscore (bert-score 0.3.13): greedy-matching BERTScore F1 of the response against the
+golden answer from per-token vectors, no idf, no baseline rescaling.
 
-Pure numpy; the vectors come from an ``EmbeddingEngine``. Nothing here loads a model.
+The vector math is pure numpy; the token vectors come from an ``EmbeddingEngine``.
 """
 
 from __future__ import annotations
@@ -10,13 +11,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.signature import Signature
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
+from goldenlens.judge.metrics.helpers import MetricBase
 
-SEMANTIC_SIMILARITY_VERSION = "1"
-BERTSCORE_VERSION = "1"
-_VERSIONS = {"semantic_similarity": SEMANTIC_SIMILARITY_VERSION, "bertscore": BERTSCORE_VERSION}
-
-_ArrayLike = npt.ArrayLike
+VERSION = "1"
 
 
 class BertScore(NamedTuple):
@@ -27,39 +26,9 @@ class BertScore(NamedTuple):
     f1: float
 
 
-def embedding_signature(metric: str, model_name: str, model_sha256: str, **params: Any) -> Signature:
-    """Signature of an embedding metric: version, parameters and the embedding model file.
-
-    ``params`` are the metric's own (``threshold`` for semantic_similarity, ``drop_special``
-    for bertscore); rescaling and idf are recorded as off because they are.
-    """
-    if metric not in _VERSIONS:
-        raise ValueError(f"not an embedding metric: {metric!r}")
-    fixed = {"idf": False, "baseline_rescale": False} if metric == "bertscore" else {}
-    model = {"embedding_model": model_name, "embedding_model_sha256": model_sha256}
-    return Signature(metric, _VERSIONS[metric], {**fixed, **params, **model})
-
-
-def semantic_similarity(a_vec: _ArrayLike, b_vec: _ArrayLike, threshold: float | None = None) -> float:
-    """Cosine of two sentence vectors (normalised here, so raw vectors are fine).
-
-    With ``threshold`` the score is binary as in RAGAS: 1.0 when the cosine is at least the
-    threshold, else 0.0. A zero vector has no direction and raises ``ValueError``.
-    """
-    a = _unit_vector(a_vec, "a_vec")
-    b = _unit_vector(b_vec, "b_vec")
-    if a.shape != b.shape:
-        raise ValueError(f"vectors differ in length: {a.shape[0]} and {b.shape[0]}")
-    # Rounding can push the cosine of equal unit vectors a hair above 1.
-    score = float(np.clip(a @ b, -1.0, 1.0))
-    if threshold is None:
-        return score
-    return 1.0 if score >= threshold else 0.0
-
-
 def bertscore(
-    candidate_tokens: _ArrayLike,
-    reference_tokens: _ArrayLike,
+    candidate_tokens: npt.ArrayLike,
+    reference_tokens: npt.ArrayLike,
     *,
     drop_special: bool = True,
 ) -> BertScore:
@@ -95,17 +64,7 @@ def bertscore(
     return BertScore(precision, recall, f1)
 
 
-def _unit_vector(values: _ArrayLike, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
-    vector = np.asarray(values, dtype=np.float64)
-    if vector.ndim != 1 or vector.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D vector, got shape {vector.shape}")
-    norm = float(np.linalg.norm(vector))
-    if norm == 0.0 or not np.isfinite(norm):
-        raise ValueError(f"{name} has no direction (norm {norm})")
-    return vector / norm
-
-
-def _unit_rows(values: _ArrayLike, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
+def _unit_rows(values: npt.ArrayLike, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
     matrix = np.asarray(values, dtype=np.float64)
     if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
         raise ValueError(f"{name} must be a non-empty (tokens, dim) matrix, got shape {matrix.shape}")
@@ -114,3 +73,35 @@ def _unit_rows(values: _ArrayLike, name: str) -> np.ndarray[Any, np.dtype[np.flo
         raise ValueError(f"{name} holds a token vector without direction")
     result: np.ndarray[Any, np.dtype[np.float64]] = matrix / norms
     return result
+
+
+class BertScoreMetric(MetricBase):
+    """BERTScore F1 of the response against the golden answer (greedy token matching, no idf,
+    no baseline rescaling); precision, recall and the model in ``detail``."""
+
+    name = "bertscore"
+    version = VERSION
+    prompt_version = ""
+    requires = frozenset({"response", "reference", "embeddings"})
+
+    def params(self) -> dict[str, Any]:
+        return {"drop_special": True, "idf": False, "baseline_rescale": False}
+
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del judge  # the run template passes it; this metric does not use it
+        assert embedder is not None  # run_metric checked "embeddings"
+        try:
+            result = bertscore(
+                embedder.token_vectors(inputs.response), embedder.token_vectors(inputs.reference)
+            )
+        except ValueError as error:
+            raise NotScored(f"no token vectors: {error}") from error
+        detail |= {
+            "precision": result.precision,
+            "recall": result.recall,
+            "f1": result.f1,
+            "embedding_model": embedder.model_name,
+        }
+        return result.f1

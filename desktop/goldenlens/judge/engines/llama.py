@@ -15,17 +15,13 @@ last, and this engine never resets the model between calls.
 
 from __future__ import annotations
 
-import concurrent.futures
-import itertools
-import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 
-from goldenlens.judge.engine import (
+from goldenlens.judge.engines.base import JudgeEngineBase
+from goldenlens.judge.engines.protocol import (
     CancelCheck,
     ChatMessage,
     FinishReason,
@@ -34,17 +30,16 @@ from goldenlens.judge.engine import (
     JudgeRequest,
     make_reply,
 )
+from goldenlens.judge.engines.yes_no import TOP_TOKENS, support_probability, yes_no_reply
 from goldenlens.judge.model_files import ModelNotFoundError, default_judge_model, file_sha256
 
 __all__ = ["LlamaCppEngine", "ModelNotFoundError", "default_judge_model"]
 
 THREAD_NAME_PREFIX = "goldenlens-llama"
-_engine_numbers = itertools.count(1)
-_T = TypeVar("_T")
 
 
-class LlamaCppEngine:
-    """A :class:`~goldenlens.judge.engine.JudgeEngine` running a GGUF model in this process.
+class LlamaCppEngine(JudgeEngineBase):
+    """A :class:`~goldenlens.judge.engines.protocol.JudgeEngine` running a GGUF model in this process.
 
     The model starts loading in the owner thread at once; the first call waits for it, and
     :meth:`ensure_loaded` waits and reports a load failure. ``n_threads`` threads generate
@@ -77,14 +72,8 @@ class LlamaCppEngine:
         }
         self._llama: Any = None
         self._load_error = ""
-        self._lock = threading.Lock()
-        self._closed = False
-        self._threads: set[str] = set()
-        # A name per engine, so a thread dump tells the engines' owner threads apart.
-        self._executor = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix=f"{THREAD_NAME_PREFIX}-{next(_engine_numbers)}"
-        )
-        self._loaded = self._executor.submit(self._load)
+        super().__init__(THREAD_NAME_PREFIX)
+        self._loaded = self._submit(self._load)
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -106,12 +95,6 @@ class LlamaCppEngine:
     def n_ctx(self) -> int:
         return int(self._settings["n_ctx"])
 
-    @property
-    def model_threads(self) -> frozenset[str]:
-        """Names of the threads that have touched the model: always the one owner thread."""
-        with self._lock:
-            return frozenset(self._threads)
-
     # -- calls -------------------------------------------------------------------------------
 
     def ensure_loaded(self) -> None:
@@ -120,98 +103,97 @@ class LlamaCppEngine:
         if self._llama is None:
             raise JudgeEngineError(self._load_error or "the judge model is not loaded")
 
-    def complete_json(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int = 42,
-        cancel: CancelCheck | None = None,
-    ) -> JudgeReply:
-        """Generate a JSON object constrained by ``schema`` (a llama.cpp grammar), streamed.
+    def _complete_one(self, request: JudgeRequest, cancel: CancelCheck | None) -> JudgeReply:
+        """Generate a JSON object constrained by the schema (a llama.cpp grammar), streamed.
 
         Raises :class:`JudgeEngineError` only when the engine is closed or the model failed
         to load; every other problem comes back in the reply.
         """
-        request = JudgeRequest(messages, schema, max_tokens, temperature, seed)
         if cancel is not None and cancel.cancelled:
-            return make_reply("", "cancelled", schema)
+            return make_reply("", "cancelled", request.schema)
         return self._submit(self._generate, request, cancel).result()
 
-    def complete_many(
-        self, requests: Sequence[JudgeRequest], *, cancel: CancelCheck | None = None
-    ) -> list[JudgeReply]:
-        """Run the requests one after another (one model, one thread), in order."""
-        return [
-            self.complete_json(
-                request.messages,
-                request.schema,
-                max_tokens=request.max_tokens,
-                temperature=request.temperature,
-                seed=request.seed,
-                cancel=cancel,
-            )
-            for request in requests
-        ]
+    def complete_yes_no(
+        self, messages: Sequence[ChatMessage], *, seed: int = 42, cancel: CancelCheck | None = None
+    ) -> JudgeReply:
+        """One token, no grammar, temperature 0, as MiniCheck runs; ``p_yes`` from the first
+        token's logits (softmax, the :data:`TOP_TOKENS` most likely tokens that read ``yes``)."""
+        if cancel is not None and cancel.cancelled:
+            return yes_no_reply("", "cancelled", None)
+        return self._submit(self._yes_no, list(messages), seed).result()
 
-    def close(self) -> None:
-        """Let queued calls finish, free the model in its owner thread and stop the thread."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._executor.submit(self._free)
-        self._executor.shutdown(wait=True)
-
-    def __enter__(self) -> LlamaCppEngine:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` by the model's own tokenizer (no BOS), for MiniCheck's chunks."""
+        return self._submit(self._count_tokens, text).result()
 
     # -- owner thread ------------------------------------------------------------------------
 
-    def _submit(
-        self, function: Callable[[JudgeRequest, CancelCheck | None], _T], *args: Any
-    ) -> concurrent.futures.Future[_T]:
-        with self._lock:
-            if self._closed:
-                raise JudgeEngineError(f"the judge engine for {self.model_name} is closed")
-            return self._executor.submit(function, *args)
-
-    def _note_thread(self) -> None:
-        with self._lock:
-            self._threads.add(threading.current_thread().name)
+    def _closed_error(self) -> Exception:
+        return JudgeEngineError(f"the judge engine for {self.model_name} is closed")
 
     def _load(self) -> None:
-        self._note_thread()
         try:
             from llama_cpp import Llama
+
+            from goldenlens.judge.engines.llama_logs import route_llama_logs
         except ImportError as exc:
             self._load_error = (
                 f"llama-cpp-python is not installed ({exc}): install GoldenLens with its [judge] extra"
             )
             return
+        if not self._settings["verbose"]:
+            route_llama_logs()
         try:
             self._llama = Llama(model_path=str(self._path), **self._settings)
         except (ValueError, RuntimeError, OSError) as exc:
             self._load_error = f"could not load the judge model {self._path}: {exc}"
 
-    def _free(self) -> None:
-        self._note_thread()
+    def _release(self) -> None:
         llama, self._llama = self._llama, None
         if llama is not None:
             llama.close()
 
+    def _count_tokens(self, text: str) -> int:
+        if self._llama is None:
+            raise JudgeEngineError(self._load_error or "the judge model is not loaded")
+        return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def _yes_no(self, messages: list[ChatMessage], seed: int) -> JudgeReply:
+        import llama_cpp
+        import numpy as np
+
+        if self._llama is None:
+            raise JudgeEngineError(self._load_error or "the judge model is not loaded")
+        llama = self._llama
+        started = time.perf_counter()
+        try:
+            result = llama.create_chat_completion(
+                messages=[dict(message) for message in messages], max_tokens=1, temperature=0.0, seed=seed
+            )
+            # max_tokens=1: the sampled token is not evaluated, so the context still holds the
+            # logits of the first answer position.
+            pointer = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
+            logits = np.ctypeslib.as_array(pointer, shape=(int(llama.n_vocab()),)).astype(np.float64)
+        except Exception as exc:  # any failure of a call is reported in its reply
+            return yes_no_reply("", "error", None, error=f"llama.cpp: {type(exc).__name__}: {exc}")
+        probabilities = np.exp(logits - logits.max())
+        probabilities /= probabilities.sum()
+        top = np.argsort(probabilities)[::-1][:TOP_TOKENS]
+        tokens = [
+            (llama.detokenize([int(t)]).decode("utf-8", errors="replace"), float(probabilities[t]))
+            for t in top
+        ]
+        usage = result.get("usage") or {}
+        return yes_no_reply(
+            str(result["choices"][0]["message"].get("content") or ""),
+            "stop",
+            support_probability(tokens),
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            seconds=time.perf_counter() - started,
+        )
+
     def _generate(self, request: JudgeRequest, cancel: CancelCheck | None) -> JudgeReply:
-        self._note_thread()
         if self._llama is None:
             raise JudgeEngineError(self._load_error or "the judge model is not loaded")
         if cancel is not None and cancel.cancelled:

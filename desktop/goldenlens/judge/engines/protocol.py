@@ -1,8 +1,8 @@
 """The judge engine seam: the protocol every judge backend implements, and its reply value.
 
 Metrics and runs depend on :class:`JudgeEngine` only. The in-process llama.cpp engine
-(``goldenlens.judge.llama_engine``) and the OpenAI-compatible HTTP client
-(``goldenlens.judge.http_engine``) implement it, and tests can pass a scripted engine.
+(``goldenlens.judge.engines.llama``) and the OpenAI-compatible HTTP client
+(``goldenlens.judge.engines.http``) implement it, and tests can pass a scripted engine.
 
 Every call asks for a JSON object constrained by a JSON schema. The reply keeps the raw text
 and carries ``data`` only when the JSON is valid for the schema, or, for a reply cut off at
@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypedDict, runtime_checkable
 
-from goldenlens.judge.json_recovery import recover_json
-from goldenlens.judge.schema_check import schema_errors
+from goldenlens.judge.engines.json_recovery import recover_json
+from goldenlens.judge.engines.schema_check import schema_errors, trim_to_max_items
 
 __all__ = [
     "CancelCheck",
@@ -167,7 +167,16 @@ def _parse(
         return recovered, f"{cut}; recovered the complete fields {', '.join(recovered)}"
     if not isinstance(parsed, dict):
         return None, f"expected a JSON object, got {type(parsed).__name__}"
+    return _checked(parsed, schema)
+
+
+def _checked(parsed: dict[str, Any], schema: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
     problems = schema_errors(parsed, schema)
-    if problems:
-        return None, "does not match the schema: " + "; ".join(problems)
-    return parsed, ""
+    if not problems:
+        return parsed, ""
+    trimmed = trim_to_max_items(parsed, schema)
+    if trimmed != parsed and not schema_errors(trimmed, schema):
+        # Only maxItems was exceeded (a server ignoring the bound): keep the first items, as
+        # llama.cpp's grammar would have, so both engines give the same capped list.
+        return trimmed, "cut to the schema's maxItems: " + "; ".join(problems)
+    return None, "does not match the schema: " + "; ".join(problems)

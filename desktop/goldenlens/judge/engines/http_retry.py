@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from goldenlens.judge.engine import CancelCheck
+from goldenlens.judge.engines.protocol import CancelCheck
 
 __all__ = ["RequestFailedError", "RetryPolicy", "send_with_retries"]
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.metric_base import JudgeCall, MetricInputs, MetricResult
-from goldenlens.judge.metrics_extra_common import (
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs
+from goldenlens.judge.metrics.helpers import (
+    MetricBase,
     example,
-    joined_contexts,
+    join_contexts,
     labelled,
-    run_metric,
-    token_budget,
     verdict_schema,
 )
 
@@ -64,10 +63,11 @@ _EXAMPLES: tuple[tuple[str, str], ...] = (
     ),
 )
 
+_SCHEMA = verdict_schema(reason_chars=REASON_CHARS)
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
-class AspectCritique:
+class AspectCritique(MetricBase):
     """Yes/no verdict of the judge on ``definition``; value 1.0 (meets it) or 0.0.
 
     The metric is named ``aspect_<name>`` (``aspect_harmfulness``), so several aspects can be
@@ -96,17 +96,14 @@ class AspectCritique:
     def params(self) -> dict[str, Any]:
         return {"aspect": self.aspect, "definition": self.definition, "strictness": self.strictness}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        del embedder
-        return run_metric(self, inputs, judge, lambda call, detail: self._judge(inputs, call, detail))
-
-    def _judge(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
         row = labelled(
             ("Criterion", f"{self.aspect}: {self.definition}"),
             ("Question", inputs.question),
-            ("Context", joined_contexts(inputs)),
+            ("Context", join_contexts(inputs.contexts)),
             ("Reference answer", inputs.reference),
             ("Response", inputs.response),
         )
@@ -120,8 +117,7 @@ class AspectCritique:
                     _INSTRUCTIONS,
                     _EXAMPLES,
                     row,
-                    verdict_schema(REASON_CHARS),
-                    max_tokens=token_budget(REASON_CHARS),
+                    _SCHEMA,
                     step=f"verdict {k + 1}/{self.strictness}",
                 )
                 votes.append(

@@ -5,37 +5,33 @@ Key phrases are extracted from the source, closed questions that the source answ
 "yes" are written from them, and the judge answers each from the summary alone (1 = the
 summary says yes). qa = fraction answered 1; conciseness = 1 - min(len(summary),
 len(source)) / len(source) in characters; score = (1 - coeff)·qa + coeff·conciseness.
+
+ragas bounds neither list; a schema must (a tiny judge loops otherwise), so both bounds are
+parameters recorded in the signature: ``max_keyphrases`` (8) and ``max_questions``, by
+default one question per key phrase found — ragas's own prompt asks for that, and a fixed cap
+of 5 made the QA score move in steps of 0.2. The detail notes a list that reached its cap.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from goldenlens.judge.embeddings import EmbeddingEngine
-from goldenlens.judge.metric_base import (
-    JudgeCall,
-    MetricInputs,
-    MetricResult,
-    NotScored,
-    array,
-    integer_enum,
-    obj,
-    text,
-)
-from goldenlens.judge.metrics_extra_common import (
+from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored, array, integer_enum, obj, text
+from goldenlens.judge.metrics.helpers import (
+    MetricBase,
     distinct,
     example,
-    joined_contexts,
+    join_contexts,
     labelled,
-    run_metric,
-    token_budget,
+    note_cap,
+    numbered,
 )
 
 PROMPT_VERSION = "1"
-VERSION = "1"
+VERSION = "2"
 MAX_KEYPHRASES = 8
 KEYPHRASE_CHARS = 60
-MAX_QUESTIONS = 5
 QUESTION_CHARS = 120
 
 _KEYPHRASES = (
@@ -81,7 +77,7 @@ _QUESTION_EXAMPLES = (
 
 
 def _numbered(questions: list[str]) -> str:
-    return "\n" + "\n".join(f"{i}. {q}" for i, q in enumerate(questions, 1))
+    return "\n" + numbered(questions)
 
 
 _ANSWER_EXAMPLES = (
@@ -99,7 +95,7 @@ def conciseness(summary: str, source: str) -> float:
     return 1.0 - min(len(summary), len(source)) / len(source)
 
 
-class SummarizationScore:
+class SummarizationScore(MetricBase):
     """Question-answering coverage of the source by the summary, blended with conciseness."""
 
     name = "summarization_score"
@@ -107,54 +103,64 @@ class SummarizationScore:
     prompt_version = PROMPT_VERSION
     requires = frozenset({"response", "contexts", "judge"})
 
-    def __init__(self, coeff: float = 0.5) -> None:
+    def __init__(
+        self, coeff: float = 0.5, max_keyphrases: int = MAX_KEYPHRASES, max_questions: int | None = None
+    ) -> None:
         if not 0.0 <= coeff <= 1.0:
             raise ValueError(f"coeff must be between 0 and 1, got {coeff!r}")
+        if max_keyphrases < 1 or (max_questions is not None and max_questions < 1):
+            raise ValueError(
+                f"max_keyphrases and max_questions must be at least 1, got {max_keyphrases}, {max_questions}"
+            )
         self.coeff = float(coeff)
+        self.max_keyphrases = max_keyphrases
+        self.max_questions = max_questions
 
     def params(self) -> dict[str, Any]:
-        return {"coeff": self.coeff, "max_questions": MAX_QUESTIONS}
+        questions = self.max_questions if self.max_questions is not None else "one per key phrase"
+        return {"coeff": self.coeff, "max_keyphrases": self.max_keyphrases, "max_questions": questions}
 
-    def score(
-        self, inputs: MetricInputs, judge: JudgeCall | None, embedder: EmbeddingEngine | None
-    ) -> MetricResult:
-        del embedder
-        return run_metric(self, inputs, judge, lambda call, detail: self._compute(inputs, call, detail))
-
-    def _compute(self, inputs: MetricInputs, judge: JudgeCall, detail: dict[str, Any]) -> float:
-        source = joined_contexts(inputs)
+    def compute(
+        self, inputs: MetricInputs, judge: JudgeCall, embedder: EmbeddingEngine | None, detail: dict[str, Any]
+    ) -> float:
+        del embedder  # the run template passes it; this metric does not use it
+        source = join_contexts(inputs.contexts)
         summary = inputs.response.strip()
+        phrase_schema = obj(keyphrases=array(text(KEYPHRASE_CHARS), max_items=self.max_keyphrases))
         phrases = judge.ask(
             _KEYPHRASES,
             _KEYPHRASE_EXAMPLES,
             labelled(("Text", source)),
-            obj(keyphrases=array(text(KEYPHRASE_CHARS), max_items=MAX_KEYPHRASES)),
-            max_tokens=token_budget(MAX_KEYPHRASES * (KEYPHRASE_CHARS + 4)),
+            phrase_schema,
             step="key phrases",
         )["keyphrases"]
+        note_cap(detail, "key phrases", len(phrases), self.max_keyphrases)
         phrases = distinct(phrases)
         detail["keyphrases"] = phrases
         if not phrases:
             raise NotScored("no key phrases found in the source")
+        cap = self.max_questions if self.max_questions is not None else len(phrases)
+        question_schema = obj(questions=array(text(QUESTION_CHARS), max_items=cap))
         questions = judge.ask(
             _QUESTIONS,
             _QUESTION_EXAMPLES,
             labelled(("Text", source), ("Key phrases", "; ".join(phrases))),
-            obj(questions=array(text(QUESTION_CHARS), max_items=MAX_QUESTIONS)),
-            max_tokens=token_budget(MAX_QUESTIONS * (QUESTION_CHARS + 4)),
+            question_schema,
             step="questions",
         )["questions"]
+        if self.max_questions is not None:
+            note_cap(detail, "questions", len(questions), cap)
         questions = distinct(questions)
         detail["questions"] = questions
         if not questions:
             raise NotScored("no questions generated from the source")
         n = len(questions)
+        answer_schema = obj(answers=array(integer_enum(0, 1), max_items=n, min_items=n))
         reply = judge.ask(
             _ANSWERS,
             _ANSWER_EXAMPLES,
             labelled(("Summary", summary), ("Questions", _numbered(questions))),
-            obj(answers=array(integer_enum(0, 1), max_items=n, min_items=n)),
-            max_tokens=token_budget(0, fixed=16 + 3 * n),
+            answer_schema,
             step="answers",
         )
         answers = [int(a) for a in reply["answers"]]

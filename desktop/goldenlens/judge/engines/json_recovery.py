@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from goldenlens.judge.schema_check import schema_errors
+from goldenlens.judge.engines.schema_check import schema_errors
 
 __all__ = ["recover_json"]
 

@@ -1,0 +1,65 @@
+"""Which questions a judge run judges: all of them, the ones named (``--only``), the ones a
+threshold expression on the lexical scores keeps (``--where "f1 < 0.5"``), or both at once.
+
+The expression is the score grid's own (:func:`goldenlens.core.grid.parse_threshold`): a
+condition holds for a question when any pipeline's score (or the named pipeline's, as in
+``Pipeline1.recall < 0.5``) meets it; scores are those of the newest finished lexical run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from goldenlens.core.grid import parse_threshold
+from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.model import InputError, Problem, Severity
+from goldenlens.store.project import ProjectStore
+
+__all__ = ["selected_questions"]
+
+_WHERE = "judge --where"
+_ONLY = "judge --only"
+
+
+def selected_questions(store: ProjectStore, only: Sequence[str], where: str) -> list[str] | None:
+    """The question ids to judge, in golden-set order; None for every question.
+
+    Raises :class:`InputError` for an unknown id, a bad expression, an expression without a
+    finished lexical run to read, or a selection that keeps no question."""
+    if not only and not where.strip():
+        return None
+    ids = [item.id for item in store.golden.items()]
+    chosen = ids
+    if only:
+        known = set(ids)
+        unknown = [q for q in only if q not in known]
+        if unknown:
+            raise InputError(Problem(_ONLY, f"no such question: {', '.join(unknown)}", Severity.FATAL))
+        wanted = set(only)
+        chosen = [q for q in ids if q in wanted]
+    if where.strip():
+        chosen = _where(store, chosen, where)
+    if not chosen:
+        raise InputError(
+            Problem(_WHERE if where.strip() else _ONLY, "no question is selected", Severity.FATAL)
+        )
+    return chosen
+
+
+def _where(store: ProjectStore, ids: list[str], where: str) -> list[str]:
+    pipelines = store.responses.pipelines()
+    try:
+        expression = parse_threshold(where, LEXICAL_SCORE_NAMES, pipelines)
+    except ValueError as error:
+        raise InputError(Problem(_WHERE, str(error), Severity.FATAL)) from error
+    run = store.runs.latest(finished_only=True)
+    if run is None:
+        raise InputError(
+            Problem(_WHERE, "no finished lexical scoring run to read the scores of", Severity.FATAL)
+        )
+    scores = {metric: store.results.score_matrix(run.id, metric) for metric in expression.metrics}
+    return [
+        q
+        for q in ids
+        if expression.keeps(lambda metric, pipeline, q=q: scores[metric].get((q, pipeline)), pipelines)  # type: ignore[misc]
+    ]
