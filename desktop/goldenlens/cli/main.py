@@ -21,6 +21,7 @@ from goldenlens.jobs.progress import Cancelled
 
 from .advise_command import add_advise_command, cmd_advise
 from .curation_commands import add_curation_commands, cmd_variants
+from .doctor_command import add_doctor_command, cmd_doctor, gui_preflight
 from .draft_command import add_draft_command, cmd_draft
 from .drafts_command import add_drafts_command, cmd_drafts
 from .golden_review_command import add_golden_review_command, cmd_review_golden
@@ -31,6 +32,7 @@ from .version_commands import add_version_commands, cmd_diff, cmd_versions
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
+EXIT_NOT_READY = 1
 
 
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -143,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_drafts_command(sub)
     add_golden_review_command(sub)
     add_version_commands(sub)
+    add_doctor_command(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -200,6 +203,9 @@ GUI_ENTRY_POINT = "goldenlens.ui.app:run_app"
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:
+    # Qt aborts the process (exit 134) when its platform plugin cannot load; say why first.
+    if gui_preflight() != 0:
+        return EXIT_NOT_READY
     module_name, _, function = GUI_ENTRY_POINT.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -237,6 +243,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "review-golden": cmd_review_golden,
     "versions": cmd_versions,
     "diff": cmd_diff,
+    "doctor": cmd_doctor,
 }
 
 
