@@ -107,7 +107,9 @@ class MainWindow(QMainWindow):
         action = QAction(text, self)
         if keys:
             action.setShortcuts([QKeySequence(k) for k in keys])
-        action.triggered.connect(slot)
+        # triggered(bool) would hand its checked state to the slot's first parameter (File ▸
+        # Import once received False as the golden-set path): the slots take no arguments here.
+        action.triggered.connect(lambda _checked=False: slot())
         self.addAction(action)
         return action
 

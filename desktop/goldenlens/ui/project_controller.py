@@ -82,7 +82,17 @@ class ProjectController(QObject):
         if path:
             self.open_project(Path(path))
 
-    def ask_new(self) -> None:
+    def is_sample_open(self) -> bool:
+        """Whether the open project is the bundled sample in the data folder."""
+        if self.session is None:
+            return False
+        try:
+            return self.session.path.resolve() == default_sample_path().resolve()
+        except OSError:
+            return False
+
+    def ask_new(self, *, golden: Path | None = None, responses: Path | None = None) -> None:
+        """Ask for a new project file, create it and open the import wizard on it."""
         suggested = "untitled" + PROJECT_SUFFIX
         path, _ = QFileDialog.getSaveFileName(self._window, "New project", suggested, PROJECT_FILTER)
         if not path:
@@ -94,7 +104,7 @@ class ProjectController(QObject):
             )
             return
         if self.open_project(target, create=True):
-            self.import_files()
+            self.import_files(golden, responses)
 
     def close_project(self) -> None:
         if self.session is None:
@@ -110,10 +120,18 @@ class ProjectController(QObject):
         """The import wizard for the open project (a new project is created first if none)."""
         from goldenlens.ui.import_wizard import ImportWizard
 
-        if self.session is None:
-            self.ask_new()
+        if self.session is None or self.is_sample_open():
+            # The sample is a shared demo, not the analyst's project: their files go into a new
+            # project of their own rather than replacing it.
+            self.ask_new(golden=golden, responses=responses)
             return
-        wizard = ImportWizard(self.session.path, self._window, golden=golden, responses=responses)
+        wizard = ImportWizard(
+            self.session.path,
+            self._window,
+            golden=golden,
+            responses=responses,
+            replaces=self.session.project.question_count() > 0,
+        )
         wizard.imported.connect(lambda _result: self._reload())
         wizard.open()
 
