@@ -78,10 +78,14 @@ class CommitTextEdit(QPlainTextEdit):
     def event(self, event: QEvent) -> bool:
         """Claim Ctrl+Z / Ctrl+Shift+Z before the window's Undo action sees them: the editor
         saves what is being typed first, then undoes through the one stack."""
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
-            if event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo):
-                event.accept()
-                return True
+        undo_keys = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and any(event.matches(key) for key in undo_keys)
+        ):
+            event.accept()
+            return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
