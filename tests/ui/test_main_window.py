@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
@@ -167,3 +168,19 @@ def test_opening_another_project_leaves_one_golden_editor_and_fits_1366x768(
     qtbot.waitUntil(lambda: window.grid.model().rowCount() == 10, timeout=TIMEOUT)
     window.grid.select_question("q06")
     assert window.minimumSizeHint().height() <= 768 - 40  # room for a panel or title bar
+
+
+def test_a_filter_that_hides_the_shown_question_empties_the_detail_pane(
+    qtbot: QtBot, scored_project: Path
+) -> None:
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    assert window.grid.select_question("q03")
+    qtbot.waitUntil(lambda: window.detail.detail() is not None, timeout=TIMEOUT)
+    # q03's Factual Knowledge is 0 for every pipeline: "fk == 1" hides it.
+    window.grid.set_state(replace(window.grid.state(), threshold="fk == 1"))
+    assert "q03" not in window.grid.visible_question_ids()
+    assert window.detail.detail() is None
+    assert window.editor is not None
+    assert window.editor.question_id is None
+    window.close()

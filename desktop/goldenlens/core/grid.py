@@ -39,6 +39,7 @@ from goldenlens.core.lexical import (
     QUASI_EXACT_MATCH,
     RECALL,
 )
+from goldenlens.core.metric_names import metric_short
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -202,6 +203,26 @@ class Condition:
         hit = _OPERATORS[self.op](matrix, self.value) & ~np.isnan(matrix)
         return np.asarray(hit.any(axis=1), dtype=bool)
 
+    def cells(self, data: GridArrays) -> BoolArray:
+        """``(questions, pipelines)``: the score cells where the comparison holds — the cells
+        that make a row pass (only the named pipeline's, when one is named)."""
+        n = len(data.question_ids)
+        matrix = data.values.get(self.metric)
+        if matrix is None or not data.pipelines:
+            return np.zeros((n, len(data.pipelines)), dtype=bool)
+        hit = np.asarray(_OPERATORS[self.op](matrix, self.value) & ~np.isnan(matrix), dtype=bool)
+        if self.pipeline is not None:
+            only = np.zeros(len(data.pipelines), dtype=bool)
+            only[data.pipelines.index(self.pipeline)] = True
+            hit &= only[np.newaxis, :]
+        return hit
+
+    def describe(self) -> str:
+        """In words, saying whose score is compared: ``any pipeline's recall < 0.5``."""
+        who = "any pipeline's" if self.pipeline is None else f"{self.pipeline}'s"
+        value = f"{self.value:g}"
+        return f"{who} {metric_short(self.metric)} {self.op} {value}"
+
 
 @dataclass(frozen=True)
 class ThresholdFilter:
@@ -225,6 +246,25 @@ class ThresholdFilter:
                 both &= condition.mask(data)
             keep |= both
         return keep
+
+    def describe(self) -> str:
+        """The expression in words (``""`` when empty), e.g. ``rows where any pipeline's
+        recall < 0.5``: a bare metric means *any* pipeline, which the input does not show."""
+        if self.is_empty:
+            return ""
+        parts = [" and ".join(c.describe() for c in conditions) for conditions in self.alternatives]
+        return "rows where " + " or ".join(parts)
+
+    def matching_cells(self, data: GridArrays) -> dict[str, BoolArray]:
+        """Per metric, the ``(questions, pipelines)`` cells that satisfy one of the conditions
+        on that metric: what the grid marks so the analyst sees why a row passed."""
+        marked: dict[str, BoolArray] = {}
+        for conditions in self.alternatives:
+            for condition in conditions:
+                cells = condition.cells(data)
+                previous = marked.get(condition.metric)
+                marked[condition.metric] = cells if previous is None else previous | cells
+        return marked
 
 
 def _tokens(expr: str) -> list[tuple[str, str]]:

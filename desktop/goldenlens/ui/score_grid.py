@@ -69,6 +69,8 @@ class ScoreGrid(QWidget):
     """
 
     current_question_changed = Signal(str)
+    #: The current question was filtered out (or removed): nothing is selected any more.
+    current_question_hidden = Signal()
     state_changed = Signal(object)
     metrics_requested = Signal(object)
 
@@ -111,7 +113,7 @@ class ScoreGrid(QWidget):
             self._flag.insertSeparator(self._flag.count())
             for flag in group:
                 self._flag.addItem(FLAG_LABELS[flag], flag.value)
-        self._threshold = QLineEdit(self, placeholderText="Threshold, e.g. recall < 0.5")
+        self._threshold = QLineEdit(self, placeholderText="Threshold, e.g. recall < 0.5 (any pipeline)")
         self._threshold.setClearButtonEnabled(True)
         self._threshold.setToolTip(_THRESHOLD_HELP)
         self._disagree = QCheckBox("Disagreements only", self)
@@ -123,6 +125,11 @@ class ScoreGrid(QWidget):
         fk_tip = "Factual Knowledge Report: fact found (✓) or not (✗) per pipeline"
         self._fk = _tool_button(self, "FK report", fk_tip, checkable=True)
         self._count = QLabel(self)
+        # What the threshold means, in words: a bare metric tests ANY pipeline, which the
+        # expression itself does not show; the matching cells carry a corner mark.
+        self.threshold_meaning = QLabel(self, wordWrap=True)
+        self.threshold_meaning.setEnabled(False)  # muted, as a hint
+        self.threshold_meaning.hide()
         self._error = QLabel(self, wordWrap=True)
         self._error.hide()
         self._error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -139,6 +146,7 @@ class ScoreGrid(QWidget):
             for widget, stretch in row:
                 line.addWidget(widget, stretch)
             self._bar.addLayout(line)
+        self._bar.addWidget(self.threshold_meaning)
         for edit in (self._search, self._threshold):
             edit.textChanged.connect(self._debounce.start)
             edit.returnPressed.connect(self._on_filters_edited)
@@ -317,10 +325,12 @@ class ScoreGrid(QWidget):
             text, regex = state.text, state.regex
         threshold = self._threshold.text().strip()
         try:
-            parse_threshold(threshold, tuple(grid.values), grid.pipelines)
+            parsed = parse_threshold(threshold, tuple(grid.values), grid.pipelines)
         except ValueError as exc:
             errors.append(f"Threshold: {exc}")
             threshold = state.threshold
+        else:
+            self._show_threshold_meaning(parsed.describe())
         metrics = self._checked_metrics() if self._metrics_menu.actions() else base.metrics
         new = replace(
             base,
@@ -342,6 +352,12 @@ class ScoreGrid(QWidget):
             self._error.setVisible(bool(errors))
         if self._metrics.isEnabled() == new.fk_report_mode:
             self._metrics.setEnabled(not new.fk_report_mode)
+
+    def _show_threshold_meaning(self, words: str) -> None:
+        text = f"Showing {words}; ◤ marks the matching scores." if words else ""
+        if text != self.threshold_meaning.text():
+            self.threshold_meaning.setText(text)
+            self.threshold_meaning.setVisible(bool(text))
 
     # -- table ----------------------------------------------------------------------
 
@@ -381,7 +397,10 @@ class ScoreGrid(QWidget):
             self._count.setText(count)
             self._count.setToolTip(tip)
         if self._kept is not None and not self.select_question(self._kept):
+            # The filter hid the question shown in the detail pane: say so, or the pane would
+            # go on showing a question the grid no longer lists.
             self._current = None
+            self.current_question_hidden.emit()
 
     def _size_columns(self) -> None:
         defaults = self._model.default_widths(self._view.fontMetrics())
