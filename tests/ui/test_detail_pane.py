@@ -350,3 +350,48 @@ def test_a_long_response_renders_without_freezing(pane: DetailPane, store: Proje
     pane.show_question(replace(detail, pipelines=(long_p1, *detail.pipelines[1:])))
     assert time.perf_counter() - started < 2.0
     assert len(pane.shown_spans("Pipeline1")) > 1000
+
+
+def test_an_override_clears_likely_hallucination_and_the_not_found_text(
+    qtbot: QtBot, scored_project: Path
+) -> None:
+    pane = DetailPane()
+    qtbot.addWidget(pane)
+    with ProjectStore.open(scored_project) as store:
+        run = store.runs.latest()
+        assert run is not None
+        before = load_question_detail(store, run.id, "q02")
+        assert before is not None
+        flags = [n.flag.value for n in before.pipeline("Pipeline2").flags]  # type: ignore[union-attr]
+        assert "likely_hallucination" in flags  # recall 0.92, FK 0 (tests/cli seed numbers)
+        pane.show_question(before)
+        pane._set_focus("Pipeline2")
+        assert pane.fact_status.text() == "not found in Pipeline2"
+
+        # The reviewer reads the response and counts the fact as found.
+        store.reviews.set_override(
+            "q02",
+            "Pipeline2",
+            "factual_knowledge",
+            value=None,
+            passed=True,
+            note="same amount",
+            reviewer="Ann",
+        )
+        after = load_question_detail(store, run.id, "q02")
+    assert after is not None
+    p2 = after.pipeline("Pipeline2")
+    assert p2 is not None
+    assert "likely_hallucination" not in [n.flag.value for n in p2.flags]
+    assert p2.effective_score("factual_knowledge") == 1.0
+    # the other pipelines keep their own stored flags
+    assert [n.flag for n in after.pipeline("Pipeline1").flags] == [  # type: ignore[union-attr]
+        n.flag
+        for n in before.pipeline("Pipeline1").flags  # type: ignore[union-attr]
+    ]
+    pane.show_question(after)
+    pane._set_focus("Pipeline2")
+    assert pane.fact_status.text() == "counted as found in Pipeline2 (override)"
+    card = pane.card("Pipeline2")
+    assert card is not None
+    assert "Likely hallucination" not in card.chip_labels()

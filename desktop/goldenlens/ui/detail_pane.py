@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE
 from goldenlens.queries.detail import PipelineDetail, QuestionDetail
 from goldenlens.ui.highlight_html import LEGEND, STYLES, answer_html, fact_html
 from goldenlens.ui.response_card import ResponseCard, chip, chip_row, flag_chip
@@ -344,8 +345,14 @@ class DetailPane(QWidget):
         self.answer_label.setText(answer_html(detail.item.answer, alignment))
         fact = focused.fact if focused is not None else None
         self.fact_label.setText(fact_html(detail.item.fact, fact.matched_part if fact is not None else ""))
+        fk_override = focused.overrides.get(FACTUAL_KNOWLEDGE) if focused is not None else None
+        in_force = fk_override.effective_value if fk_override is not None else None
         if focused is None or not focused.scored:
             status = "not scored"
+        elif in_force is not None:
+            # The reviewer's verdict is what counts; the match itself is still highlighted.
+            verdict = "found" if in_force >= 1.0 else "not found"
+            status = f"counted as {verdict} in {focused.pipeline} (override)"
         elif fact is not None and fact.matched_by == "exact":
             status = f"found in {focused.pipeline}"
         elif fact is not None and fact.matched_by == "quasi_exact":
