@@ -392,3 +392,42 @@ def test_a_matching_cell_is_drawn_with_a_corner_mark(qtbot: QtBot, widget: Score
     for row in rows:
         assert corner(row, column).rgb() == THRESHOLD_MARK.rgb()
         assert corner(row, other).rgb() != THRESHOLD_MARK.rgb()
+
+
+def test_the_flag_filter_shows_how_many_questions_each_choice_keeps(
+    widget: ScoreGrid, grid_data: GridData
+) -> None:
+    combo = widget._flag
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    assert texts[0] == f"All rows ({len(grid_data.question_ids)})"
+    for index in range(combo.count()):
+        value = combo.itemData(index)
+        if value is None:
+            continue
+        shown = int(combo.itemText(index).rsplit("(", 1)[1].rstrip(")"))
+        # choosing it keeps exactly that many rows
+        widget.set_state(replace(widget.state(), flag=value))
+        assert widget.model().rowCount() == shown, combo.itemText(index)
+    widget.set_state(replace(widget.state(), flag=None))
+
+
+def test_the_fk_report_has_a_totals_row_per_pipeline(widget: ScoreGrid, grid_data: GridData) -> None:
+    widget.set_state(replace(widget.state(), fk_report_mode=True))
+    assert widget.fk_totals_label.isVisible()
+    text = widget.fk_totals_label.text()
+    model = widget.model()
+    assert text.startswith(f"Total of the {model.rowCount()} questions shown")
+    for pipeline in grid_data.pipelines:
+        column = column_of(model, FACTUAL_KNOWLEDGE, pipeline)
+        # an overridden cell reads "✓*": it counts with its value in force
+        ticks = [
+            str(cell(model, str(model.question_id(r)), column)).rstrip("*") for r in range(model.rowCount())
+        ]
+        found, scored = ticks.count("✓"), ticks.count("✓") + ticks.count("✗")
+        assert f"<b>{pipeline}</b> {found}/{scored} ✓" in text
+    # totals follow the filter
+    widget.set_state(replace(widget.state(), threshold="Pipeline1.fk == 0"))
+    assert f"Total of the {model.rowCount()} questions shown" in widget.fk_totals_label.text()
+    assert "<b>Pipeline1</b> 0/" in widget.fk_totals_label.text()
+    widget.set_state(replace(widget.state(), fk_report_mode=False, threshold=""))
+    assert widget.fk_totals_label.isHidden()

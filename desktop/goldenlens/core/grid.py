@@ -383,6 +383,46 @@ def flag_filter_mask(data: GridArrays, flag: str) -> BoolArray:
     return np.asarray(hit, dtype=bool)
 
 
+#: From this Factual Knowledge value on, the FK report shows ✓ (found) and counts it found.
+FK_FOUND_AT = 0.5
+
+
+def flag_row_counts(data: GridArrays) -> dict[str, int]:
+    """How many rows :func:`flag_filter_mask` keeps for each flag (by value) and for
+    :data:`ANY_FLAG`: the numbers the flag filter shows beside its choices."""
+    counts = {ANY_FLAG: int(flag_filter_mask(data, ANY_FLAG).sum())}
+    for flag in FLAG_BITS:
+        counts[flag] = int(flag_filter_mask(data, flag).sum())
+    return counts
+
+
+@dataclass(frozen=True)
+class FkTotal:
+    """One pipeline's Factual Knowledge over some rows: found (1), not found (0), not scored."""
+
+    pipeline: str
+    found: int
+    not_found: int
+    not_scored: int
+
+    @property
+    def scored(self) -> int:
+        return self.found + self.not_found
+
+
+def fk_totals(data: GridArrays, rows: IntArray) -> list[FkTotal]:
+    """The totals row of the FK report over ``rows`` (the visible ones), per pipeline, from
+    the values in force; a value counts as found from :data:`FK_FOUND_AT`, as the report's ✓."""
+    matrix = data.values.get(FACTUAL_KNOWLEDGE)
+    totals: list[FkTotal] = []
+    for p, pipeline in enumerate(data.pipelines):
+        column = matrix[rows, p] if matrix is not None else np.full(len(rows), np.nan)
+        missing = np.isnan(column)
+        found = int(((column >= FK_FOUND_AT) & ~missing).sum())
+        totals.append(FkTotal(pipeline, found, int((~missing).sum()) - found, int(missing.sum())))
+    return totals
+
+
 def disagreement_mask(data: GridArrays, metric: str = DISAGREEMENT_METRIC) -> BoolArray:
     """Rows where the scored pipelines do not all agree on ``metric`` (missing ones ignored)."""
     matrix = data.values.get(metric)

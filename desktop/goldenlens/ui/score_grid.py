@@ -8,6 +8,7 @@ expression is reported in red under the bar while the rows stay as they were.
 
 from __future__ import annotations
 
+import html
 from dataclasses import replace
 
 from PySide6.QtCore import (
@@ -36,8 +37,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from goldenlens.core.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS
-from goldenlens.core.grid import ANY_FLAG, GridState, IntArray, parse_threshold, text_matcher
+from goldenlens.core.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS, Flag
+from goldenlens.core.grid import (
+    ANY_FLAG,
+    GridState,
+    IntArray,
+    fk_totals,
+    flag_row_counts,
+    parse_threshold,
+    text_matcher,
+)
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.queries.grid import GridData
 from goldenlens.ui.score_table_model import (
@@ -92,6 +101,12 @@ class ScoreGrid(QWidget):
         layout.addLayout(self._bar)
         layout.addWidget(self._error)
         layout.addWidget(self._view, 1)
+        # The FK report's totals row: per pipeline, found / scored over the questions shown.
+        self.fk_totals_label = QLabel(self, wordWrap=True)
+        self.fk_totals_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fk_totals_label.setContentsMargins(4, 2, 4, 2)
+        self.fk_totals_label.hide()
+        layout.addWidget(self.fk_totals_label)
         self._model.modelAboutToBeReset.connect(self._on_about_to_reset)
         self._model.modelReset.connect(self._on_reset)
         self._model.state_changed.connect(self.state_changed)
@@ -194,6 +209,7 @@ class ScoreGrid(QWidget):
         searched = "id, question, answer, fact" + (", responses" if grid.responses is not None else "")
         self._search.setPlaceholderText(f"Search {searched}")
         self._model.set_data(grid)
+        self._update_flag_counts()
         self._rebuild_metrics_menu(self._model.state().metrics)
         self._on_filters_edited()  # the bar's texts checked against the new pipelines and metrics
         row = self._model.row_of(top) if top is not None else 0
@@ -392,6 +408,7 @@ class ScoreGrid(QWidget):
             with QSignalBlocker(header):  # show the order without asking the model to sort again
                 header.setSortIndicator(section, order)
         self._size_columns()
+        self._show_fk_totals()
         count, tip = self._model.count_label()
         if (self._count.text(), self._count.toolTip()) != (count, tip):
             self._count.setText(count)
@@ -401,6 +418,33 @@ class ScoreGrid(QWidget):
             # go on showing a question the grid no longer lists.
             self._current = None
             self.current_question_hidden.emit()
+
+    def _show_fk_totals(self) -> None:
+        if not self._model.state().fk_report_mode or not self._has_data:
+            self.fk_totals_label.hide()
+            return
+        parts = []
+        for total in fk_totals(self._model.grid(), self._model.visible_rows()):
+            missing = f", {total.not_scored} not scored" if total.not_scored else ""
+            parts.append(f"<b>{html.escape(total.pipeline)}</b> {total.found}/{total.scored} ✓{missing}")
+        shown = len(self._model.visible_rows())
+        self.fk_totals_label.setText(f"Total of the {shown:,} questions shown: " + " · ".join(parts))
+        self.fk_totals_label.show()
+
+    def _update_flag_counts(self) -> None:
+        """Each flag filter choice with the number of questions it keeps."""
+        grid = self._model.grid()
+        counts = flag_row_counts(grid)
+        for index in range(self._flag.count()):
+            value = self._flag.itemData(index)
+            if value is None:
+                label = f"All rows ({len(grid):,})" if index == 0 else ""
+            elif value == ANY_FLAG:
+                label = f"Any flag ({counts[ANY_FLAG]:,})"
+            else:
+                label = f"{FLAG_LABELS[Flag(value)]} ({counts.get(value, 0):,})"
+            if label and self._flag.itemText(index) != label:
+                self._flag.setItemText(index, label)
 
     def _size_columns(self) -> None:
         defaults = self._model.default_widths(self._view.fontMetrics())

@@ -27,6 +27,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 
 from goldenlens.core.flags import FLAG_LABELS
 from goldenlens.core.grid import (
+    FK_FOUND_AT,
     FLAGS_COLUMN,
     ID_COLUMN,
     QUESTION_COLUMN,
@@ -440,7 +441,7 @@ class ScoreTableModel(QAbstractTableModel):
 
     def _display(self, value: float, metric: str) -> str:
         if self._state.fk_report_mode:
-            return "✓" if value >= 0.5 else "✗"
+            return "✓" if value >= FK_FOUND_AT else "✗"
         if metric in BINARY_METRICS and value in (0.0, 1.0):
             return f"{value:.0f}"
         return f"{value:.2f}"
