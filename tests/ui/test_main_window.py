@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
+import pytest
 from PySide6.QtCore import QMimeData, QPoint, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
@@ -184,3 +185,43 @@ def test_a_filter_that_hides_the_shown_question_empties_the_detail_pane(
     assert window.editor is not None
     assert window.editor.question_id is None
     window.close()
+
+
+def test_export_dialogs_open_in_the_project_folder_then_the_last_used_one(
+    qtbot: QtBot, scored_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    elsewhere = tmp_path / "reports"
+    elsewhere.mkdir()
+    offered: list[Path] = []
+
+    def save_name(_parent: object, _title: str, suggested: str, _filter: str) -> tuple[str, str]:
+        offered.append(Path(suggested))
+        return "", ""  # cancelled: nothing is written
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    window.exports.export_report()
+    assert offered[-1] == scored_project.parent / f"{scored_project.stem}-report.xlsx"
+
+    # The analyst saves the golden set in another folder: the next export dialog opens there.
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a: (str(elsewhere / "golden.xlsx"), XLSX))
+    with qtbot.waitSignal(window.run_panel.finished_ok, timeout=TIMEOUT):
+        window.exports.export_golden()
+    assert (elsewhere / "golden.xlsx").exists()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    window.exports.export_report()
+    assert offered[-1].parent == elsewhere
+    window.close()
+
+    # and it is remembered by the next session of the app
+    again = _window(qtbot)
+    _open(qtbot, again, scored_project)
+    again.exports.export_golden()
+    assert offered[-1] == elsewhere / f"{scored_project.stem}-golden.xlsx"
+    again.close()
+
+
+XLSX = "Excel workbook (*.xlsx)"

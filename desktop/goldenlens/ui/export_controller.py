@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import export_golden_at, export_report_at
+from goldenlens.ui.dialog_folders import EXPORT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.score_grid import ScoreGrid
@@ -43,8 +44,16 @@ class ExportController(QObject):
         return self._grid.visible_question_ids() if self.filtered_only_action.isChecked() else None
 
     def _ask_path(self, title: str, suggested: str) -> Path | None:
-        path, _ = QFileDialog.getSaveFileName(self._window, title, suggested, XLSX_FILTER)
-        return Path(path).with_suffix(".xlsx") if path else None
+        project = self._project()
+        # The project's own folder, unless it is the sample's (hidden in the data folder).
+        beside = project.parent if project is not None and not self._projects.is_sample_open() else None
+        folder = start_folder(EXPORT_FOLDER, beside)
+        path, _ = QFileDialog.getSaveFileName(self._window, title, str(folder / suggested), XLSX_FILTER)
+        if not path:
+            return None
+        target = Path(path).with_suffix(".xlsx")
+        remember_folder(EXPORT_FOLDER, target)
+        return target
 
     def export_golden(self, out: Path | None = None) -> None:
         project = self._project()

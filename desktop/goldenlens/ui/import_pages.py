@@ -34,6 +34,7 @@ from goldenlens.io.columns import ResponseColumns
 from goldenlens.io.readers import Kind, Preview, preview
 from goldenlens.io.tables import SUPPORTED, TEXT_SUFFIXES, WORKBOOK_SUFFIXES
 from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.ui.dialog_folders import IMPORT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.preview_model import (
     ERROR_STYLE,
     FIELD_LABELS,
@@ -132,9 +133,11 @@ class FileField(QWidget):
         self.changed.emit()
 
     def _on_browse(self) -> None:
-        start = Path(self.edit.text().strip()).parent if self.edit.text().strip() else Path.home()
+        typed = self.edit.text().strip()
+        start = Path(typed).parent if typed else start_folder(IMPORT_FOLDER)
         chosen, _ = QFileDialog.getOpenFileName(self, self._caption, str(start), FILE_FILTER)
         if chosen:
+            remember_folder(IMPORT_FOLDER, Path(chosen))
             self.edit.setText(chosen)
 
 

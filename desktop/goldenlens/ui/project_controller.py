@@ -13,6 +13,7 @@ from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import score_project_at
 from goldenlens.jobs.sample_project import default_sample_path, ensure_sample_project
 from goldenlens.queries.values import PROJECT_SUFFIX, StoreError
+from goldenlens.ui.dialog_folders import PROJECT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.session import ProjectSession
@@ -78,8 +79,10 @@ class ProjectController(QObject):
             self.open_sample()
 
     def ask_open(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self._window, "Open project", "", PROJECT_FILTER)
+        folder = start_folder(PROJECT_FOLDER)
+        path, _ = QFileDialog.getOpenFileName(self._window, "Open project", str(folder), PROJECT_FILTER)
         if path:
+            remember_folder(PROJECT_FOLDER, Path(path))
             self.open_project(Path(path))
 
     def is_sample_open(self) -> bool:
@@ -93,11 +96,12 @@ class ProjectController(QObject):
 
     def ask_new(self, *, golden: Path | None = None, responses: Path | None = None) -> None:
         """Ask for a new project file, create it and open the import wizard on it."""
-        suggested = "untitled" + PROJECT_SUFFIX
-        path, _ = QFileDialog.getSaveFileName(self._window, "New project", suggested, PROJECT_FILTER)
+        suggested = start_folder(PROJECT_FOLDER) / ("untitled" + PROJECT_SUFFIX)
+        path, _ = QFileDialog.getSaveFileName(self._window, "New project", str(suggested), PROJECT_FILTER)
         if not path:
             return
         target = Path(path).with_suffix(PROJECT_SUFFIX)
+        remember_folder(PROJECT_FOLDER, target)
         if target.exists():
             QMessageBox.warning(
                 self._window, "New project", f"{target.name} already exists; open it instead."
