@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QLabel, QTableView
 from pytestqt.qtbot import QtBot
 
@@ -22,6 +22,7 @@ from goldenlens.store.project import ProjectStore
 from goldenlens.ui.detail_pane import EMPTY_TEXT, DetailPane
 from goldenlens.ui.highlight_html import (
     FACT,
+    LEGEND,
     STYLES,
     answer_html,
     answer_spans,
@@ -395,3 +396,34 @@ def test_an_override_clears_likely_hallucination_and_the_not_found_text(
     card = pane.card("Pipeline2")
     assert card is not None
     assert "Likely hallucination" not in card.chip_labels()
+
+
+def _underline_of(markup: str, word: str) -> QTextCharFormat.UnderlineStyle:
+    """How ``word`` is underlined once Qt has parsed ``markup`` (what the widget draws)."""
+    document = QTextDocument()
+    document.setHtml(markup)
+    cursor = document.find(word)
+    assert not cursor.isNull(), word
+    return cursor.charFormat().underlineStyle()
+
+
+def test_a_quasi_exact_fact_match_is_drawn_dotted_not_like_an_exact_one() -> None:
+    # FMEval's quasi-exact match normalises case, punctuation and articles: "Seattle, WA"
+    # contains "seattle wa" only after normalising, so exact Factual Knowledge is 0.
+    fuzzy = factual_knowledge("Their office is in SEATTLE WA.", "Seattle, WA")
+    assert (fuzzy.exact, fuzzy.quasi_exact, fuzzy.matched_by) == (0.0, 1.0, "quasi_exact")
+    exact = factual_knowledge("Their office is in Seattle, WA.", "Seattle, WA")
+    assert exact.matched_by == "exact"
+
+    fuzzy_html = response_html("Their office is in SEATTLE WA.", None, fuzzy)
+    exact_html = response_html("Their office is in Seattle, WA.", None, exact)
+    assert _underline_of(exact_html, "Seattle") == QTextCharFormat.UnderlineStyle.SingleUnderline
+    assert _underline_of(fuzzy_html, "SEATTLE") == QTextCharFormat.UnderlineStyle.DotLine
+    assert _underline_of(fact_html("Seattle, WA", "Seattle, WA", fuzzy=True), "Seattle") == (
+        QTextCharFormat.UnderlineStyle.DotLine
+    )
+    assert _underline_of(fact_html("Seattle, WA", "Seattle, WA"), "Seattle") == (
+        QTextCharFormat.UnderlineStyle.SingleUnderline
+    )
+    # the legend names both
+    assert [label for _kind, label, _tip in LEGEND][-2:] == ["fact", "fact ≈ quasi-exact"]

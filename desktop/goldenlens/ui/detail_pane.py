@@ -344,7 +344,10 @@ class DetailPane(QWidget):
         alignment = focused.alignment if focused is not None else None
         self.answer_label.setText(answer_html(detail.item.answer, alignment))
         fact = focused.fact if focused is not None else None
-        self.fact_label.setText(fact_html(detail.item.fact, fact.matched_part if fact is not None else ""))
+        fuzzy = fact is not None and fact.matched_by == "quasi_exact"
+        self.fact_label.setText(
+            fact_html(detail.item.fact, fact.matched_part if fact is not None else "", fuzzy=fuzzy)
+        )
         fk_override = focused.overrides.get(FACTUAL_KNOWLEDGE) if focused is not None else None
         in_force = fk_override.effective_value if fk_override is not None else None
         if focused is None or not focused.scored:
