@@ -43,6 +43,7 @@ def test_three_cards_show_names_and_scores_at_1366x768(qtbot: QtBot, scored_proj
     for card in window.detail.cards():
         assert _fully_visible(card.title, viewport), card.pipeline
         assert _fully_visible(card.scores_view, viewport), card.pipeline
+        assert _fully_visible(card.judge_label, viewport), card.pipeline
         # every score row is drawn inside the table, none cut off
         view = card.scores_view
         last = view.visualRect(view.model().index(view.model().rowCount() - 1, 1))

@@ -138,6 +138,7 @@ class ResponseCard(QFrame):
         self.body.addWidget(self.scores_view, 0, Qt.AlignmentFlag.AlignTop)
         self._build_contexts(layout)
         self.judge_section = JudgeSection(detail.judge)
+        self.judge_section.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.judge_label = self.judge_section.judge_label
         layout.addWidget(self.judge_section)
 
@@ -171,6 +172,9 @@ class ResponseCard(QFrame):
         self.response_view = QTextBrowser()
         self.response_view.setOpenLinks(False)
         self.response_view.setMinimumHeight(60)
+        # The text gives up height first (it scrolls), so on a short screen the scores, the
+        # contexts and the judge line below it stay whole instead of being squeezed away.
+        self.response_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.response_view.document().setDocumentMargin(6)
         if detail.pipeline_missing:
             self.response_view.setHtml("<p><i>No response from this pipeline for this question.</i></p>")

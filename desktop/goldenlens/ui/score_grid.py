@@ -128,7 +128,7 @@ class ScoreGrid(QWidget):
             self._flag.insertSeparator(self._flag.count())
             for flag in group:
                 self._flag.addItem(FLAG_LABELS[flag], flag.value)
-        self._threshold = QLineEdit(self, placeholderText="Threshold, e.g. recall < 0.5 (any pipeline)")
+        self._threshold = QLineEdit(self, placeholderText="recall < 0.5 (any pipeline)")
         self._threshold.setClearButtonEnabled(True)
         self._threshold.setToolTip(_THRESHOLD_HELP)
         self._disagree = QCheckBox("Disagreements only", self)
