@@ -139,3 +139,17 @@ def test_gui_without_a_display_prints_advice_instead_of_aborting(tmp_path: Path)
     assert proc.stderr.startswith("goldenlens: error: the desktop app cannot start")
     assert "DISPLAY" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_desktop_entry_point_checks_too(tmp_path: Path) -> None:
+    env = _env(tmp_path, DISPLAY=None, WAYLAND_DISPLAY=None, QT_QPA_PLATFORM=None)
+    proc = subprocess.run(
+        [sys.executable, "-c", "from goldenlens.ui.app import main; main()"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.startswith("goldenlens-desktop: error: the desktop app cannot start")

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +30,9 @@ __all__ = [
     "display_checks",
     "doctor_checks",
     "find_xcb_plugin",
+    "gui_advice",
     "missing_libraries",
+    "report_lines",
     "run_ldd",
 ]
 
@@ -321,6 +323,34 @@ def folder_checks() -> list[Check]:
         _writable("config folder", config_dir(), "GOLDENLENS_CONFIG_DIR"),
         _writable("data folder", data_dir(), "GOLDENLENS_DATA_DIR"),
     ]
+
+
+def report_lines(checks: Sequence[Check], uses: Iterable[str]) -> list[str]:
+    """One line per check (``OK`` / ``MISSING`` / ``missing`` when another use needs it), its
+    fix under it, and one merged ``apt-get`` line for the missing system libraries."""
+    wanted = list(uses)
+    lines: list[str] = []
+    for check in checks:
+        status = "OK" if check.ok else ("MISSING" if check.blocks(wanted) else "missing")
+        lines.append(f"  {status:<8} {check.name}: {check.detail}")
+        if not check.ok and check.fix:
+            lines.append(f"           fix: {check.fix}")
+    packages = [p for c in checks if c.blocks(wanted) for p in c.packages]
+    if packages:
+        lines += ["", "Install the missing system libraries with:", f"  {apt_line(packages)}"]
+    return lines
+
+
+def gui_advice() -> str | None:
+    """Why the desktop app cannot start here (the display and Qt checks, with the fixes), or
+    ``None`` when it can: run before the first QApplication, which would abort the process."""
+    checks = display_checks()
+    if not any(check.blocks([DISPLAY_USE]) for check in checks):
+        return None
+    lines = ["the desktop app cannot start on this machine:"]
+    lines += report_lines([c for c in checks if not c.ok], [DISPLAY_USE])
+    lines.append("(run `goldenlens doctor` for every check)")
+    return "\n".join(lines)
 
 
 def doctor_checks(uses: Iterable[str] = USES, *, ldd: LddRunner = run_ldd) -> list[Check]:
