@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextCursor, QUndoStack
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE
@@ -396,3 +396,49 @@ def test_the_dialog_result_for_each_kind_of_metric(qtbot: QtBot, tmp_path: Path)
     assert value.result_override() == (0.123, None, "partly right")
     value.show()
     assert value.grab().save(str(tmp_path / "override.png"))
+
+
+def _press(qtbot: QtBot, field: QWidget, key: Qt.Key, modifiers: Qt.KeyboardModifier) -> None:
+    qtbot.keyClick(field, key, modifiers)
+
+
+def test_ctrl_z_in_the_fact_field_undoes_the_saved_edit_too(
+    editor: GoldenEditor, session: ProjectSession, stack: QUndoStack, qtbot: QtBot
+) -> None:
+    field = editor.fields["fact"]
+    _type_at_end(qtbot, editor, "fact", "<OR>410 Terry Ave. N.")
+    editor.fields["notes"].setFocus()
+    qtbot.waitUntil(lambda: stack.count() == 1)
+    assert _item(session, "q03").fact == Q03_FACT
+    assert _fk(session) == 1.0
+
+    # Back in the fact field, Ctrl+Z takes back the saved edit: field, store and score agree.
+    field.setFocus()
+    qtbot.waitUntil(field.hasFocus)
+    _press(qtbot, field, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert _item(session, "q03").fact == "410 Terry Avenue North"
+    assert field.toPlainText() == "410 Terry Avenue North"
+    assert _fk(session) == 0.0
+    assert stack.index() == 0
+
+    _press(
+        qtbot, field, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    assert _item(session, "q03").fact == Q03_FACT
+    assert field.toPlainText() == Q03_FACT
+    assert _fk(session) == 1.0
+
+
+def test_ctrl_z_while_typing_takes_back_the_typing_through_the_one_history(
+    editor: GoldenEditor, session: ProjectSession, stack: QUndoStack, qtbot: QtBot
+) -> None:
+    field = editor.fields["fact"]
+    _type_at_end(qtbot, editor, "fact", "<OR>410 Terry Ave. N.")
+    _press(qtbot, field, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert field.toPlainText() == "410 Terry Avenue North"
+    assert _item(session, "q03").fact == "410 Terry Avenue North"
+    # the typing is one redoable step, not lost
+    assert stack.canRedo()
+    _press(qtbot, field, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert field.toPlainText() == Q03_FACT
+    assert _item(session, "q03").fact == Q03_FACT

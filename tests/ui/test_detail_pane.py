@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QLabel, QTableView
 from pytestqt.qtbot import QtBot
 
@@ -22,6 +22,7 @@ from goldenlens.store.project import ProjectStore
 from goldenlens.ui.detail_pane import EMPTY_TEXT, DetailPane
 from goldenlens.ui.highlight_html import (
     FACT,
+    LEGEND,
     STYLES,
     answer_html,
     answer_spans,
@@ -350,3 +351,79 @@ def test_a_long_response_renders_without_freezing(pane: DetailPane, store: Proje
     pane.show_question(replace(detail, pipelines=(long_p1, *detail.pipelines[1:])))
     assert time.perf_counter() - started < 2.0
     assert len(pane.shown_spans("Pipeline1")) > 1000
+
+
+def test_an_override_clears_likely_hallucination_and_the_not_found_text(
+    qtbot: QtBot, scored_project: Path
+) -> None:
+    pane = DetailPane()
+    qtbot.addWidget(pane)
+    with ProjectStore.open(scored_project) as store:
+        run = store.runs.latest()
+        assert run is not None
+        before = load_question_detail(store, run.id, "q02")
+        assert before is not None
+        flags = [n.flag.value for n in before.pipeline("Pipeline2").flags]  # type: ignore[union-attr]
+        assert "likely_hallucination" in flags  # recall 0.92, FK 0 (tests/cli seed numbers)
+        pane.show_question(before)
+        pane._set_focus("Pipeline2")
+        assert pane.fact_status.text() == "not found in Pipeline2"
+
+        # The reviewer reads the response and counts the fact as found.
+        store.reviews.set_override(
+            "q02",
+            "Pipeline2",
+            "factual_knowledge",
+            value=None,
+            passed=True,
+            note="same amount",
+            reviewer="Ann",
+        )
+        after = load_question_detail(store, run.id, "q02")
+    assert after is not None
+    p2 = after.pipeline("Pipeline2")
+    assert p2 is not None
+    assert "likely_hallucination" not in [n.flag.value for n in p2.flags]
+    assert p2.effective_score("factual_knowledge") == 1.0
+    # the other pipelines keep their own stored flags
+    assert [n.flag for n in after.pipeline("Pipeline1").flags] == [  # type: ignore[union-attr]
+        n.flag
+        for n in before.pipeline("Pipeline1").flags  # type: ignore[union-attr]
+    ]
+    pane.show_question(after)
+    pane._set_focus("Pipeline2")
+    assert pane.fact_status.text() == "counted as found in Pipeline2 (override)"
+    card = pane.card("Pipeline2")
+    assert card is not None
+    assert "Likely hallucination" not in card.chip_labels()
+
+
+def _underline_of(markup: str, word: str) -> QTextCharFormat.UnderlineStyle:
+    """How ``word`` is underlined once Qt has parsed ``markup`` (what the widget draws)."""
+    document = QTextDocument()
+    document.setHtml(markup)
+    cursor = document.find(word)
+    assert not cursor.isNull(), word
+    return cursor.charFormat().underlineStyle()
+
+
+def test_a_quasi_exact_fact_match_is_drawn_dotted_not_like_an_exact_one() -> None:
+    # FMEval's quasi-exact match normalises case, punctuation and articles: "Seattle, WA"
+    # contains "seattle wa" only after normalising, so exact Factual Knowledge is 0.
+    fuzzy = factual_knowledge("Their office is in SEATTLE WA.", "Seattle, WA")
+    assert (fuzzy.exact, fuzzy.quasi_exact, fuzzy.matched_by) == (0.0, 1.0, "quasi_exact")
+    exact = factual_knowledge("Their office is in Seattle, WA.", "Seattle, WA")
+    assert exact.matched_by == "exact"
+
+    fuzzy_html = response_html("Their office is in SEATTLE WA.", None, fuzzy)
+    exact_html = response_html("Their office is in Seattle, WA.", None, exact)
+    assert _underline_of(exact_html, "Seattle") == QTextCharFormat.UnderlineStyle.SingleUnderline
+    assert _underline_of(fuzzy_html, "SEATTLE") == QTextCharFormat.UnderlineStyle.DotLine
+    assert _underline_of(fact_html("Seattle, WA", "Seattle, WA", fuzzy=True), "Seattle") == (
+        QTextCharFormat.UnderlineStyle.DotLine
+    )
+    assert _underline_of(fact_html("Seattle, WA", "Seattle, WA"), "Seattle") == (
+        QTextCharFormat.UnderlineStyle.SingleUnderline
+    )
+    # the legend names both
+    assert [label for _kind, label, _tip in LEGEND][-2:] == ["fact", "fact ≈ quasi-exact"]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
+import pytest
 from PySide6.QtCore import QMimeData, QPoint, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
@@ -167,3 +169,59 @@ def test_opening_another_project_leaves_one_golden_editor_and_fits_1366x768(
     qtbot.waitUntil(lambda: window.grid.model().rowCount() == 10, timeout=TIMEOUT)
     window.grid.select_question("q06")
     assert window.minimumSizeHint().height() <= 768 - 40  # room for a panel or title bar
+
+
+def test_a_filter_that_hides_the_shown_question_empties_the_detail_pane(
+    qtbot: QtBot, scored_project: Path
+) -> None:
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    assert window.grid.select_question("q03")
+    qtbot.waitUntil(lambda: window.detail.detail() is not None, timeout=TIMEOUT)
+    # q03's Factual Knowledge is 0 for every pipeline: "fk == 1" hides it.
+    window.grid.set_state(replace(window.grid.state(), threshold="fk == 1"))
+    assert "q03" not in window.grid.visible_question_ids()
+    assert window.detail.detail() is None
+    assert window.editor is not None
+    assert window.editor.question_id is None
+    window.close()
+
+
+def test_export_dialogs_open_in_the_project_folder_then_the_last_used_one(
+    qtbot: QtBot, scored_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    elsewhere = tmp_path / "reports"
+    elsewhere.mkdir()
+    offered: list[Path] = []
+
+    def save_name(_parent: object, _title: str, suggested: str, _filter: str) -> tuple[str, str]:
+        offered.append(Path(suggested))
+        return "", ""  # cancelled: nothing is written
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    window.exports.export_report()
+    assert offered[-1] == scored_project.parent / f"{scored_project.stem}-report.xlsx"
+
+    # The analyst saves the golden set in another folder: the next export dialog opens there.
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a: (str(elsewhere / "golden.xlsx"), XLSX))
+    with qtbot.waitSignal(window.run_panel.finished_ok, timeout=TIMEOUT):
+        window.exports.export_golden()
+    assert (elsewhere / "golden.xlsx").exists()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    window.exports.export_report()
+    assert offered[-1].parent == elsewhere
+    window.close()
+
+    # and it is remembered by the next session of the app
+    again = _window(qtbot)
+    _open(qtbot, again, scored_project)
+    again.exports.export_golden()
+    assert offered[-1] == elsewhere / f"{scored_project.stem}-golden.xlsx"
+    again.close()
+
+
+XLSX = "Excel workbook (*.xlsx)"

@@ -341,3 +341,93 @@ def test_focus_filter_and_dark_palette(qtbot: QtBot, widget: ScoreGrid) -> None:
     assert isinstance(dark, QColor)
     assert dark.lightness() < light.lightness()
     assert np.isfinite(model.data(model.index(0, fk1), USER))
+
+
+def test_a_bare_threshold_says_any_pipeline_and_marks_the_matching_cells(
+    qtbot: QtBot, widget: ScoreGrid, grid_data: GridData
+) -> None:
+    widget.set_state(replace(widget.state(), threshold="recall < 0.5"))
+    assert widget.threshold_meaning.isVisible()
+    assert widget.threshold_meaning.text().startswith("Showing rows where any pipeline's Recall < 0.5")
+    model = widget.model()
+    recall = grid_data.values[RECALL]
+    marked_any = False
+    for row in range(model.rowCount()):
+        question = model.question_id(row)
+        index = list(grid_data.question_ids).index(question)
+        for p, pipeline in enumerate(grid_data.pipelines):
+            value = float(recall[index, p])
+            expected = not np.isnan(value) and value < 0.5
+            assert model.threshold_matches(row, column_of(model, RECALL, pipeline)) == expected
+            assert not model.threshold_matches(row, column_of(model, FACTUAL_KNOWLEDGE, pipeline))
+            marked_any |= expected
+    assert marked_any
+
+    # Naming a pipeline marks only its cells.
+    widget.set_state(replace(widget.state(), threshold="Pipeline2.recall < 0.5"))
+    assert "Pipeline2's Recall < 0.5" in widget.threshold_meaning.text()
+    for row in range(model.rowCount()):
+        assert not model.threshold_matches(row, column_of(model, RECALL, "Pipeline1"))
+    widget.set_state(replace(widget.state(), threshold=""))
+    assert widget.threshold_meaning.isHidden()
+
+
+def test_a_matching_cell_is_drawn_with_a_corner_mark(qtbot: QtBot, widget: ScoreGrid) -> None:
+    from goldenlens.ui.score_table_view import THRESHOLD_MARK
+
+    widget.set_state(replace(widget.state(), threshold="Pipeline2.recall < 0.5"))
+    view, model = widget.table_view(), widget.model()
+    column = column_of(model, RECALL, "Pipeline2")
+    other = column_of(model, RECALL, "Pipeline1")
+    view.scrollTo(model.index(0, column))
+    image = view.viewport().grab().toImage()
+    ratio = image.devicePixelRatio()
+
+    def corner(row: int, col: int) -> QColor:
+        rect = view.visualRect(model.index(row, col))
+        return image.pixelColor(int((rect.left() + 1) * ratio), int((rect.top() + 1) * ratio))
+
+    rows = [r for r in range(model.rowCount()) if model.threshold_matches(r, column)]
+    assert rows
+    for row in rows:
+        assert corner(row, column).rgb() == THRESHOLD_MARK.rgb()
+        assert corner(row, other).rgb() != THRESHOLD_MARK.rgb()
+
+
+def test_the_flag_filter_shows_how_many_questions_each_choice_keeps(
+    widget: ScoreGrid, grid_data: GridData
+) -> None:
+    combo = widget._flag
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    assert texts[0] == f"All rows ({len(grid_data.question_ids)})"
+    for index in range(combo.count()):
+        value = combo.itemData(index)
+        if value is None:
+            continue
+        shown = int(combo.itemText(index).rsplit("(", 1)[1].rstrip(")"))
+        # choosing it keeps exactly that many rows
+        widget.set_state(replace(widget.state(), flag=value))
+        assert widget.model().rowCount() == shown, combo.itemText(index)
+    widget.set_state(replace(widget.state(), flag=None))
+
+
+def test_the_fk_report_has_a_totals_row_per_pipeline(widget: ScoreGrid, grid_data: GridData) -> None:
+    widget.set_state(replace(widget.state(), fk_report_mode=True))
+    assert widget.fk_totals_label.isVisible()
+    text = widget.fk_totals_label.text()
+    model = widget.model()
+    assert text.startswith(f"Total of the {model.rowCount()} questions shown")
+    for pipeline in grid_data.pipelines:
+        column = column_of(model, FACTUAL_KNOWLEDGE, pipeline)
+        # an overridden cell reads "✓*": it counts with its value in force
+        ticks = [
+            str(cell(model, str(model.question_id(r)), column)).rstrip("*") for r in range(model.rowCount())
+        ]
+        found, scored = ticks.count("✓"), ticks.count("✓") + ticks.count("✗")
+        assert f"<b>{pipeline}</b> {found}/{scored} ✓" in text
+    # totals follow the filter
+    widget.set_state(replace(widget.state(), threshold="Pipeline1.fk == 0"))
+    assert f"Total of the {model.rowCount()} questions shown" in widget.fk_totals_label.text()
+    assert "<b>Pipeline1</b> 0/" in widget.fk_totals_label.text()
+    widget.set_state(replace(widget.state(), fk_report_mode=False, threshold=""))
+    assert widget.fk_totals_label.isHidden()

@@ -18,7 +18,7 @@ from goldenlens.queries.grid_data import GridData, load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.score_grid import ScoreGrid
 from goldenlens.ui.score_table_model import ScoreTableModel
-from goldenlens.ui.score_table_view import ScoreTableView, _elided
+from goldenlens.ui.score_table_view import ScoreTableView, _elided, selected_cell_colour
 
 ROLES = Qt.ItemDataRole
 
@@ -142,8 +142,25 @@ def test_the_grid_is_painted_with_the_models_colours(qtbot: QtBot, widget: Score
     image = view.viewport().grab().toImage()
     row = model.row_of("q04")
     highlight = palette.color(palette.currentColorGroup(), QPalette.ColorRole.Highlight)
-    assert _pixel(image, view, row, fk1).rgb() == highlight.rgb()
-    assert _pixel(image, view, row + 1, fk1).rgb() != highlight.rgb()
+    # The selected row keeps its score colours under a translucent wash of the highlight
+    # (a solid highlight hid the scale): each cell is its own colour blended, not one blue.
+    shown_on_row = set()
+    for column in range(fk1, model.columnCount()):
+        own = model.data(model.index(row, column), ROLES.BackgroundRole)
+        assert isinstance(own, QColor)
+        pixel = _pixel(image, view, row, column, 6)
+        expected = selected_cell_colour(own, highlight)
+        assert max(
+            abs(pixel.red() - expected.red()), abs(pixel.green() - expected.green()),
+            abs(pixel.blue() - expected.blue()),
+        ) <= 2, (column, pixel.name(), expected.name())  # fmt: skip
+        assert pixel.rgb() != highlight.rgb()
+        shown_on_row.add(own.rgb())
+    assert len(shown_on_row) > 1  # q04 has different scores across the row: the scale shows
+    assert (
+        _pixel(image, view, row + 1, fk1).rgb()
+        == model.data(model.index(row + 1, fk1), ROLES.BackgroundRole).rgb()
+    )  # type: ignore[union-attr]
     assert base.rgb() != alternate.rgb()
 
 

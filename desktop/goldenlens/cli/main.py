@@ -21,6 +21,7 @@ from goldenlens.jobs.progress import Cancelled
 
 from .advise_command import add_advise_command, cmd_advise
 from .curation_commands import add_curation_commands, cmd_variants
+from .doctor_command import add_doctor_command, cmd_doctor, gui_preflight
 from .draft_command import add_draft_command, cmd_draft
 from .drafts_command import add_drafts_command, cmd_drafts
 from .gate import add_gate_options, gate_usage_error, minimums_exit
@@ -33,6 +34,7 @@ from .version_commands import add_version_commands, cmd_diff, cmd_versions
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
+EXIT_NOT_READY = 1
 
 
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -149,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_golden_review_command(sub)
     add_version_commands(sub)
     add_runs_commands(sub)
+    add_doctor_command(sub)
 
     gui = sub.add_parser("gui", help="open the desktop app (optionally on a project)")
     gui.add_argument("project", type=Path, nargs="?", help="a .goldenlens project to open")
@@ -211,6 +214,9 @@ GUI_ENTRY_POINT = "goldenlens.ui.app:run_app"
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:
+    # Qt aborts the process (exit 134) when its platform plugin cannot load; say why first.
+    if gui_preflight() != 0:
+        return EXIT_NOT_READY
     module_name, _, function = GUI_ENTRY_POINT.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -250,6 +256,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "diff": cmd_diff,
     "runs": cmd_runs,
     "compare": cmd_compare,
+    "doctor": cmd_doctor,
 }
 
 

@@ -39,6 +39,7 @@ from goldenlens.core.lexical import (
     QUASI_EXACT_MATCH,
     RECALL,
 )
+from goldenlens.core.metric_names import metric_short
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -211,6 +212,26 @@ class Condition:
                 return True
         return False
 
+    def cells(self, data: GridArrays) -> BoolArray:
+        """``(questions, pipelines)``: the score cells where the comparison holds — the cells
+        that make a row pass (only the named pipeline's, when one is named)."""
+        n = len(data.question_ids)
+        matrix = data.values.get(self.metric)
+        if matrix is None or not data.pipelines:
+            return np.zeros((n, len(data.pipelines)), dtype=bool)
+        hit = np.asarray(_OPERATORS[self.op](matrix, self.value) & ~np.isnan(matrix), dtype=bool)
+        if self.pipeline is not None:
+            only = np.zeros(len(data.pipelines), dtype=bool)
+            only[data.pipelines.index(self.pipeline)] = True
+            hit &= only[np.newaxis, :]
+        return hit
+
+    def describe(self) -> str:
+        """In words, saying whose score is compared: ``any pipeline's recall < 0.5``."""
+        who = "any pipeline's" if self.pipeline is None else f"{self.pipeline}'s"
+        value = f"{self.value:g}"
+        return f"{who} {metric_short(self.metric)} {self.op} {value}"
+
 
 @dataclass(frozen=True)
 class ThresholdFilter:
@@ -245,6 +266,25 @@ class ThresholdFilter:
                 both &= condition.mask(data)
             keep |= both
         return keep
+
+    def describe(self) -> str:
+        """The expression in words (``""`` when empty), e.g. ``rows where any pipeline's
+        recall < 0.5``: a bare metric means *any* pipeline, which the input does not show."""
+        if self.is_empty:
+            return ""
+        parts = [" and ".join(c.describe() for c in conditions) for conditions in self.alternatives]
+        return "rows where " + " or ".join(parts)
+
+    def matching_cells(self, data: GridArrays) -> dict[str, BoolArray]:
+        """Per metric, the ``(questions, pipelines)`` cells that satisfy one of the conditions
+        on that metric: what the grid marks so the analyst sees why a row passed."""
+        marked: dict[str, BoolArray] = {}
+        for conditions in self.alternatives:
+            for condition in conditions:
+                cells = condition.cells(data)
+                previous = marked.get(condition.metric)
+                marked[condition.metric] = cells if previous is None else previous | cells
+        return marked
 
 
 def _tokens(expr: str) -> list[tuple[str, str]]:
@@ -361,6 +401,46 @@ def flag_filter_mask(data: GridArrays, flag: str) -> BoolArray:
     if data.flags.size:
         hit |= ((data.flags & bits) != 0).any(axis=1)
     return np.asarray(hit, dtype=bool)
+
+
+#: From this Factual Knowledge value on, the FK report shows ✓ (found) and counts it found.
+FK_FOUND_AT = 0.5
+
+
+def flag_row_counts(data: GridArrays) -> dict[str, int]:
+    """How many rows :func:`flag_filter_mask` keeps for each flag (by value) and for
+    :data:`ANY_FLAG`: the numbers the flag filter shows beside its choices."""
+    counts = {ANY_FLAG: int(flag_filter_mask(data, ANY_FLAG).sum())}
+    for flag in FLAG_BITS:
+        counts[flag] = int(flag_filter_mask(data, flag).sum())
+    return counts
+
+
+@dataclass(frozen=True)
+class FkTotal:
+    """One pipeline's Factual Knowledge over some rows: found (1), not found (0), not scored."""
+
+    pipeline: str
+    found: int
+    not_found: int
+    not_scored: int
+
+    @property
+    def scored(self) -> int:
+        return self.found + self.not_found
+
+
+def fk_totals(data: GridArrays, rows: IntArray) -> list[FkTotal]:
+    """The totals row of the FK report over ``rows`` (the visible ones), per pipeline, from
+    the values in force; a value counts as found from :data:`FK_FOUND_AT`, as the report's ✓."""
+    matrix = data.values.get(FACTUAL_KNOWLEDGE)
+    totals: list[FkTotal] = []
+    for p, pipeline in enumerate(data.pipelines):
+        column = matrix[rows, p] if matrix is not None else np.full(len(rows), np.nan)
+        missing = np.isnan(column)
+        found = int(((column >= FK_FOUND_AT) & ~missing).sum())
+        totals.append(FkTotal(pipeline, found, int((~missing).sum()) - found, int(missing.sum())))
+    return totals
 
 
 def disagreement_mask(data: GridArrays, metric: str = DISAGREEMENT_METRIC) -> BoolArray:

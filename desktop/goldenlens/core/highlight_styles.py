@@ -13,6 +13,10 @@ from goldenlens.core.lexical import WordKind
 
 #: Kind of the fact-match segment.
 FACT = "fact"
+#: Kind of a fact part found only by the quasi-exact (normalised) match: drawn with a dotted
+#: underline, so a fuzzy match never passes for an exact one.
+FUZZY_FACT = "fact_quasi"
+FACT_KINDS = (FACT, FUZZY_FACT)
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,7 @@ STYLES: dict[str, SpanStyle] = {
     WordKind.EXTRA.value: SpanStyle("#ffd9a3", "#4d2600", "extra"),
     WordKind.MISSED.value: SpanStyle("#ffc2cc", "#5c0014", "missed"),
     FACT: SpanStyle("#c9dcff", "#0a2a8a", "fact"),
+    FUZZY_FACT: SpanStyle("#e6dcff", "#3b1a70", "fact ≈ quasi-exact"),
 }
 
 #: Legend entries in display order: kind, label, tooltip.
@@ -37,4 +42,10 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
     (WordKind.EXTRA.value, "extra", "Response word that is not in the golden answer"),
     (WordKind.MISSED.value, "missed", "Golden-answer word that the response does not contain"),
     (FACT, "fact", "Where the fact (the matched <OR> part) was found in the response"),
+    (
+        FUZZY_FACT,
+        "fact ≈ quasi-exact",
+        "Found only after normalising case, punctuation and articles (quasi-exact match, dotted "
+        "underline): exact Factual Knowledge stays 0",
+    ),
 )

@@ -18,11 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from goldenlens.core.facts import FactResult
-from goldenlens.core.flags import FLAG_LABELS, Flag, FlagThresholds, explain
+from goldenlens.core.flags import FLAG_LABELS, RESPONSE_FLAGS, Flag, FlagThresholds, explain, response_flags
 from goldenlens.core.lexical import (
     F1_SCORE,
     FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LEXICAL_SCORE_NAMES,
+    PRECISION,
+    RECALL,
     Alignment,
     LexicalResult,
     WordKind,
@@ -190,6 +193,36 @@ def _judge_note(record: ScoreRecord) -> JudgeNote:
     )
 
 
+#: The scores a response's flags are derived from (:func:`~goldenlens.core.flags.response_flags`).
+_FLAG_INPUTS = (FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, RECALL, PRECISION)
+_RESPONSE_FLAG_NAMES = frozenset(flag.value for flag in RESPONSE_FLAGS)
+
+
+def _flags_in_force(
+    stored: Sequence[str],
+    response: PipelineResponse | None,
+    records: Sequence[ScoreRecord],
+    overrides: dict[str, Override],
+    thresholds: FlagThresholds,
+) -> list[str]:
+    """The response's flags under the scores in force: the run stored flags from its own
+    scores, so a reviewer's override of a score a flag reads (e.g. Factual Knowledge passed
+    by hand) derives them again from the overridden values — a "Likely hallucination" on a
+    response the reviewer counted as correct would contradict the review."""
+    changed = {
+        metric: override.effective_value
+        for metric, override in overrides.items()
+        if metric in _FLAG_INPUTS and override.effective_value is not None
+    }
+    if response is None or not changed or not records:
+        return list(stored)
+    scores: dict[str, float | None] = dict.fromkeys(_FLAG_INPUTS)
+    scores.update({r.metric: r.value for r in records if r.metric in _FLAG_INPUTS})
+    scores.update(changed)
+    kept = [name for name in stored if name not in _RESPONSE_FLAG_NAMES]
+    return kept + [flag.value for flag in response_flags(response.response, scores, thresholds)]
+
+
 def _pipeline_detail(
     item: GoldenItem,
     pipeline: str,
@@ -279,7 +312,16 @@ def load_question_detail(
             responses.get(pipeline),
             records=records.get(pipeline, ()),
             overrides=overrides.get(pipeline, {}),
-            flags=_notes(flag_names.get(pipeline, ()), thresholds),
+            flags=_notes(
+                _flags_in_force(
+                    flag_names.get(pipeline, ()),
+                    responses.get(pipeline),
+                    records.get(pipeline, ()),
+                    overrides.get(pipeline, {}),
+                    thresholds,
+                ),
+                thresholds,
+            ),
             judge=tuple(judge.get(pipeline, ())),
         )
         for pipeline in pipelines

@@ -72,5 +72,11 @@ def run_app(*, project: Path | None = None, sample: bool = False) -> int:
 
 def main() -> None:
     """Entry point of the ``goldenlens-desktop`` gui script."""
+    from goldenlens.jobs.doctor import gui_advice
+
+    advice = gui_advice()  # before QApplication: without a display or Qt's libraries it aborts
+    if advice is not None:
+        print(f"goldenlens-desktop: error: {advice}", file=sys.stderr)
+        sys.exit(1)
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     sys.exit(run_app(project=Path(args[0]) if args else None, sample="--sample" in sys.argv))

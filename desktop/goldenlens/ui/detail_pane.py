@@ -13,20 +13,23 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE
 from goldenlens.queries.detail import PipelineDetail, QuestionDetail
 from goldenlens.ui.highlight_html import LEGEND, STYLES, answer_html, fact_html
 from goldenlens.ui.response_card import ResponseCard, chip, chip_row, flag_chip
@@ -79,6 +82,8 @@ class DetailPane(QWidget):
         self._detail: QuestionDetail | None = None
         self._cards: list[ResponseCard] = []
         self._focused: str | None = None
+        #: Pipelines the analyst chose not to show side by side (kept from question to question).
+        self._hidden: set[str] = set()
         self._stack = QStackedWidget()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -143,18 +148,31 @@ class DetailPane(QWidget):
             for kind, label, tip in LEGEND
         ]
         legend_row = chip_row([QLabel("Legend:"), *legend])
+        legend_row.addWidget(self._build_pipelines_button())
         layout.addLayout(legend_row)
 
         self._cards_host = QWidget()
         self._cards_layout = QHBoxLayout(self._cards_host)
-        self._cards_layout.setContentsMargins(0, 4, 0, 0)
-        self._cards_layout.setSpacing(8)
+        self._cards_layout.setContentsMargins(0, 2, 0, 0)
+        self._cards_layout.setSpacing(6)
         self.cards_scroll = QScrollArea()
         self.cards_scroll.setWidgetResizable(True)
         self.cards_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        # Cards scroll sideways only: each fits the pane's height (its text scrolls inside), so
+        # a pipeline's name and scores never scroll out of view.
+        self.cards_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.cards_scroll.setWidget(self._cards_host)
         layout.addWidget(self.cards_scroll, 1)
         return content
+
+    def _build_pipelines_button(self) -> QToolButton:
+        self.pipelines_menu = QMenu(self)
+        self.pipelines_button = QToolButton()
+        self.pipelines_button.setText("Pipelines")
+        self.pipelines_button.setToolTip("Choose which pipelines' responses are shown side by side")
+        self.pipelines_button.setMenu(self.pipelines_menu)
+        self.pipelines_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        return self.pipelines_button
 
     # -- public API -----------------------------------------------------------------------
 
@@ -181,12 +199,18 @@ class DetailPane(QWidget):
             )
             card.focus_requested.connect(lambda p=pipeline.pipeline: self._set_focus(p))
             self._cards_layout.addWidget(card, 1)
+            card.setVisible(pipeline.pipeline not in self._hidden)
             self._cards.append(card)
+        self._fill_pipelines_menu(detail)
         self.pipeline_combo.clear()
         self.pipeline_combo.addItems([p.pipeline for p in detail.pipelines])
         names = [p.pipeline for p in detail.pipelines]
-        if self._focused not in names:
-            present = [p.pipeline for p in detail.pipelines if not p.pipeline_missing]
+        if self._focused not in names or self._focused in self._hidden:
+            present = [
+                p.pipeline
+                for p in detail.pipelines
+                if not p.pipeline_missing and p.pipeline not in self._hidden
+            ]
             candidates = present or names
             self._focused = candidates[0] if candidates else None
         self._stack.setCurrentIndex(1)
@@ -221,6 +245,26 @@ class DetailPane(QWidget):
         """The cards in pipeline order."""
         return list(self._cards)
 
+    def shown_cards(self) -> list[ResponseCard]:
+        """The cards of the pipelines chosen to be shown side by side, in pipeline order."""
+        return [card for card in self._cards if card.pipeline not in self._hidden]
+
+    def set_pipeline_shown(self, pipeline: str, shown: bool) -> None:
+        """Show or hide ``pipeline``'s card (the choice holds for the next questions too).
+        The last shown pipeline cannot be hidden."""
+        if shown:
+            self._hidden.discard(pipeline)
+        elif len([c for c in self._cards if c.pipeline not in self._hidden]) > 1 or not self._cards:
+            self._hidden.add(pipeline)
+        for card in self._cards:
+            card.setVisible(card.pipeline not in self._hidden)
+        for action in self.pipelines_menu.actions():
+            action.setChecked(action.text() not in self._hidden)
+        self._update_pipelines_button()
+        if self._focused in self._hidden:
+            shown_cards = self.shown_cards()
+            self._set_focus(shown_cards[0].pipeline if shown_cards else None)
+
     # -- internals --------------------------------------------------------------------------
 
     def _clear_cards(self) -> None:
@@ -229,6 +273,21 @@ class DetailPane(QWidget):
             card.hide()
             card.deleteLater()
         self._cards = []
+
+    def _fill_pipelines_menu(self, detail: QuestionDetail) -> None:
+        self.pipelines_menu.clear()
+        for pipeline in detail.pipelines:
+            action = QAction(pipeline.pipeline, self.pipelines_menu)
+            action.setCheckable(True)
+            action.setChecked(pipeline.pipeline not in self._hidden)
+            action.toggled.connect(lambda on, p=pipeline.pipeline: self.set_pipeline_shown(p, on))
+            self.pipelines_menu.addAction(action)
+        self._update_pipelines_button()
+
+    def _update_pipelines_button(self) -> None:
+        total = len(self._cards)
+        shown = len(self.shown_cards())
+        self.pipelines_button.setText(f"Pipelines ({shown} of {total})" if shown < total else "Pipelines")
 
     def _fill_golden_chips(self, detail: QuestionDetail) -> None:
         while self._golden_chips.count():
@@ -251,9 +310,9 @@ class DetailPane(QWidget):
         self._golden_chips.addStretch(1)
 
     def _step_focus(self, step: int) -> None:
-        if self._detail is None or not self._cards:
+        if self._detail is None or not self.shown_cards():
             return
-        names = [c.pipeline for c in self._cards]
+        names = [c.pipeline for c in self.shown_cards()]
         index = names.index(self._focused) if self._focused in names else -step
         self._set_focus(names[(index + step) % len(names)])
 
@@ -285,9 +344,18 @@ class DetailPane(QWidget):
         alignment = focused.alignment if focused is not None else None
         self.answer_label.setText(answer_html(detail.item.answer, alignment))
         fact = focused.fact if focused is not None else None
-        self.fact_label.setText(fact_html(detail.item.fact, fact.matched_part if fact is not None else ""))
+        fuzzy = fact is not None and fact.matched_by == "quasi_exact"
+        self.fact_label.setText(
+            fact_html(detail.item.fact, fact.matched_part if fact is not None else "", fuzzy=fuzzy)
+        )
+        fk_override = focused.overrides.get(FACTUAL_KNOWLEDGE) if focused is not None else None
+        in_force = fk_override.effective_value if fk_override is not None else None
         if focused is None or not focused.scored:
             status = "not scored"
+        elif in_force is not None:
+            # The reviewer's verdict is what counts; the match itself is still highlighted.
+            verdict = "found" if in_force >= 1.0 else "not found"
+            status = f"counted as {verdict} in {focused.pipeline} (override)"
         elif fact is not None and fact.matched_by == "exact":
             status = f"found in {focused.pipeline}"
         elif fact is not None and fact.matched_by == "quasi_exact":

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import export_golden_at, export_report_at
+from goldenlens.ui.dialog_folders import EXPORT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.score_grid import ScoreGrid
@@ -45,14 +46,22 @@ class ExportController(QObject):
         return self._grid.visible_question_ids() if self.filtered_only_action.isChecked() else None
 
     def _ask_path(self, title: str, suggested: str, *, html: bool = False) -> Path | None:
+        project = self._project()
+        # The project's own folder, unless it is the sample's (hidden in the data folder).
+        beside = project.parent if project is not None and not self._projects.is_sample_open() else None
+        folder = start_folder(EXPORT_FOLDER, beside)
         filters = f"{XLSX_FILTER};;{HTML_FILTER}" if html else XLSX_FILTER
-        path, chosen = QFileDialog.getSaveFileName(self._window, title, suggested, filters)
+        path, chosen = QFileDialog.getSaveFileName(self._window, title, str(folder / suggested), filters)
         if not path:
             return None
         target = Path(path)
         if chosen == HTML_FILTER or target.suffix.lower() in (".html", ".htm"):
-            return target if target.suffix.lower() in (".html", ".htm") else target.with_suffix(".html")
-        return target.with_suffix(".xlsx")
+            if target.suffix.lower() not in (".html", ".htm"):
+                target = target.with_suffix(".html")
+        else:
+            target = target.with_suffix(".xlsx")
+        remember_folder(EXPORT_FOLDER, target)
+        return target
 
     def export_golden(self, out: Path | None = None) -> None:
         project = self._project()

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent, QTextCursor, QUndoStack
+from PySide6.QtCore import QEvent, QMargins, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence, QResizeEvent, QTextCursor, QUndoStack
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFormLayout,
@@ -56,18 +56,45 @@ _CHIP_STYLES = {
 
 
 class CommitTextEdit(QPlainTextEdit):
-    """A plain-text field that reports ``committed`` on focus-out and on Ctrl+Enter."""
+    """A plain-text field that reports ``committed`` on focus-out and on Ctrl+Enter.
+
+    It keeps no undo history of its own: Ctrl+Z and Ctrl+Shift+Z (Ctrl+Y) are reported as
+    ``undo_requested`` / ``redo_requested`` for the window's one undo stack. A field-only undo
+    would take back the text but not the saved edit, and the field and the grid would then
+    disagree about the golden row."""
 
     committed = Signal()
+    undo_requested = Signal()
+    redo_requested = Signal()
 
     def __init__(self, lines: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setUndoRedoEnabled(False)
         self.setTabChangesFocus(True)
         margins = self.contentsMargins()
         frame = 2 * int(self.document().documentMargin()) + margins.top() + margins.bottom() + 4
         self.setFixedHeight(lines * self.fontMetrics().lineSpacing() + frame)
 
+    def event(self, event: QEvent) -> bool:
+        """Claim Ctrl+Z / Ctrl+Shift+Z before the window's Undo action sees them: the editor
+        saves what is being typed first, then undoes through the one stack."""
+        undo_keys = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and any(event.matches(key) for key in undo_keys)
+        ):
+            event.accept()
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Undo):
+            self.undo_requested.emit()
+            return
+        if event.matches(QKeySequence.StandardKey.Redo):
+            self.redo_requested.emit()
+            return
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         if enter and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             self.committed.emit()
@@ -278,6 +305,8 @@ class GoldenEditor(QWidget):
             edit = CommitTextEdit(lines, self)
             edit.setObjectName(f"golden_{name}")
             edit.committed.connect(lambda name=name: self._commit(name))
+            edit.undo_requested.connect(lambda name=name: self._undo_from(name))
+            edit.redo_requested.connect(lambda name=name: self._redo_from(name))
             self.fields[name] = edit
             form.addRow(f"{label}:", edit)
             if name == "fact":
@@ -390,6 +419,19 @@ class GoldenEditor(QWidget):
             self._show_error(_sentence(exc))
             return
         self._show_error("")
+
+    def _undo_from(self, name: str) -> None:
+        # What was typed becomes a step of the one history first, so Ctrl+Z in a field
+        # takes back the typing (and Ctrl+Shift+Z brings it back) and then the saved edits
+        # before it, each time the same in the field, the store and the grid.
+        self._commit(name)
+        if self.undo_stack.canUndo():
+            self.undo_stack.undo()
+
+    def _redo_from(self, name: str) -> None:
+        self._commit(name)
+        if self.undo_stack.canRedo():
+            self.undo_stack.redo()
 
     def _on_fact_typed(self) -> None:
         self.chips.show_fact(self.fields["fact"].toPlainText())

@@ -18,11 +18,12 @@ import re
 from collections.abc import Sequence
 
 from goldenlens.core.facts import AND, OR, FactResult
-from goldenlens.core.highlight_styles import FACT, LEGEND, STYLES, SpanStyle
+from goldenlens.core.highlight_styles import FACT_KINDS, FACT, FUZZY_FACT, LEGEND, STYLES, SpanStyle
 from goldenlens.core.lexical import Alignment
 
 __all__ = [
     "FACT",
+    "FUZZY_FACT",
     "LEGEND",
     "STYLES",
     "SpanStyle",
@@ -38,8 +39,11 @@ __all__ = [
     "spans_html",
 ]
 
-# Fact mark: bold, underlined and in the fact's own colour, on top of the word background.
+# Fact mark: bold, underlined and in the fact's own colour, on top of the word background. A
+# quasi-exact one is dotted and italic: Qt's rich text reads ``text-underline-style``, and
+# ``text-decoration:underline`` would reset it to a solid line, so that one is left out.
 _FACT_MARK = "font-weight:700; text-decoration:underline; color:{fg};"
+_FUZZY_MARK = "font-weight:700; font-style:italic; text-underline-style:dotted; color:{fg};"
 _PARAGRAPH = '<p style="margin:0; white-space:pre-wrap;">{}</p>'
 
 
@@ -49,14 +53,16 @@ def spans_for_display(
     """The ``(start, end, kind)`` spans the response HTML is built from, sorted by position.
 
     Kinds are ``matched`` and ``extra`` (the alignment's response words, exactly as stored)
-    and ``fact`` (each matched fact part). Empty spans and spans outside ``text`` are
+    and ``fact`` (each matched fact part; ``fact_quasi`` when the fact was found only by the
+    quasi-exact match). Empty spans and spans outside ``text`` are
     dropped; an empty fact part (which "matches" everywhere) has nothing to mark.
     """
     spans: list[tuple[int, int, str]] = []
     if alignment is not None:
         spans.extend((s.start, s.end, s.kind.value) for s in alignment.response)
     if fact is not None:
-        spans.extend((m.start, m.end, FACT) for m in fact.matches)
+        kind = FUZZY_FACT if fact.matched_by == "quasi_exact" else FACT
+        spans.extend((m.start, m.end, kind) for m in fact.matches)
     return _valid(spans, len(text))
 
 
@@ -69,7 +75,7 @@ def answer_spans(answer: str, alignment: Alignment | None) -> list[tuple[int, in
 
 def _valid(spans: list[tuple[int, int, str]], length: int) -> list[tuple[int, int, str]]:
     kept = [(s, e, k) for s, e, k in spans if 0 <= s < e <= length]
-    kept.sort(key=lambda span: (span[0], span[2] == FACT, span[1]))
+    kept.sort(key=lambda span: (span[0], span[2] in FACT_KINDS, span[1]))
     return kept
 
 
@@ -80,16 +86,17 @@ def _escape(piece: str) -> str:
 
 
 def _open_tag(kinds: set[str]) -> str:
-    word = next((k for k in STYLES if k in kinds and k != FACT), None)
+    word = next((k for k in STYLES if k in kinds and k not in FACT_KINDS), None)
     styles: list[str] = []
     if word is not None:
         style = STYLES[word]
         styles.append(f"background-color:{style.background}; color:{style.foreground};")
-    if FACT in kinds:
-        fact = STYLES[FACT]
+    mark = next((k for k in FACT_KINDS if k in kinds), None)
+    if mark is not None:
+        fact = STYLES[mark]
         if word is None:
             styles.append(f"background-color:{fact.background};")
-        styles.append(_FACT_MARK.format(fg=fact.foreground))
+        styles.append((_FACT_MARK if mark == FACT else _FUZZY_MARK).format(fg=fact.foreground))
     return f'<span style="{" ".join(styles)}">'
 
 
@@ -160,10 +167,13 @@ def _chip(text: str, kind: str | None) -> str:
             f"&nbsp;{shown}&nbsp;</span>"
         )
     style = STYLES[kind]
+    fuzzy = kind == FUZZY_FACT
+    line = " text-underline-style:dotted; font-style:italic;" if fuzzy else " text-decoration:underline;"
+    tick = "&#8776;" if fuzzy else "&#10003;"  # ≈ for a quasi-exact match
     return (
         f'<span style="background-color:{style.background}; color:{style.foreground};'
-        ' font-weight:700; text-decoration:underline; white-space:pre;">'
-        f"&nbsp;&#10003;&nbsp;{shown}&nbsp;</span>"
+        f' font-weight:700;{line} white-space:pre;">'
+        f"&nbsp;{tick}&nbsp;{shown}&nbsp;</span>"
     )
 
 
@@ -171,8 +181,9 @@ def _operator(word: str) -> str:
     return f' <span style="font-size:small; font-weight:700;">{word}</span> '
 
 
-def fact_html(fact: str, matched_part: str) -> str:
-    """The fact's ``<OR>``/``<AND>`` parts as chips, the matched alternative's parts marked.
+def fact_html(fact: str, matched_part: str, *, fuzzy: bool = False) -> str:
+    """The fact's ``<OR>``/``<AND>`` parts as chips, the matched alternative's parts marked
+    (✓; ≈ and dotted when ``fuzzy``: found by the quasi-exact match only).
 
     ``matched_part`` is :attr:`FactResult.matched_part` (``<AND>``-joined parts of the
     satisfied alternative, ``""`` when the fact was not found).
@@ -183,7 +194,7 @@ def fact_html(fact: str, matched_part: str) -> str:
     )
     alternatives: list[str] = []
     for index, group in enumerate(groups):
-        kind = FACT if index == matched_group else None
+        kind = (FUZZY_FACT if fuzzy else FACT) if index == matched_group else None
         alternatives.append(_operator("AND").join(_chip(part, kind) for part in group))
     return '<p style="margin:0;">' + _operator("OR").join(alternatives) + "</p>"
 
@@ -194,6 +205,8 @@ def legend_html() -> str:
     for kind, label, _tip in LEGEND:
         style = STYLES[kind]
         extra = " font-weight:700; text-decoration:underline;" if kind == FACT else ""
+        if kind == FUZZY_FACT:
+            extra = " font-weight:700; font-style:italic; text-underline-style:dotted;"
         entries.append(
             f'<span style="background-color:{style.background}; color:{style.foreground};{extra}">'
             f"&nbsp;{label}&nbsp;</span>"

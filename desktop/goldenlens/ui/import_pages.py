@@ -34,6 +34,7 @@ from goldenlens.io.columns import ResponseColumns
 from goldenlens.io.readers import Kind, Preview, preview
 from goldenlens.io.tables import SUPPORTED, TEXT_SUFFIXES, WORKBOOK_SUFFIXES
 from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.ui.dialog_folders import IMPORT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.preview_model import (
     ERROR_STYLE,
     FIELD_LABELS,
@@ -132,16 +133,18 @@ class FileField(QWidget):
         self.changed.emit()
 
     def _on_browse(self) -> None:
-        start = Path(self.edit.text().strip()).parent if self.edit.text().strip() else Path.home()
+        typed = self.edit.text().strip()
+        start = Path(typed).parent if typed else start_folder(IMPORT_FOLDER)
         chosen, _ = QFileDialog.getOpenFileName(self, self._caption, str(start), FILE_FILTER)
         if chosen:
+            remember_folder(IMPORT_FOLDER, Path(chosen))
             self.edit.setText(chosen)
 
 
 class FilesPage(QWizardPage):
     """Page 1: the golden-set file and the responses file (both required; may be the same)."""
 
-    def __init__(self, project_path: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, project_path: Path, *, replaces: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTitle("Choose the files to import")
         self.setSubTitle(
@@ -165,9 +168,11 @@ class FilesPage(QWizardPage):
         same.setToolTip("The responses are on another sheet of the golden-set workbook.")
         same.clicked.connect(self._on_same_file)
         grid.addWidget(same, 4, 1, Qt.AlignmentFlag.AlignLeft)
+        # Whether anything is replaced depends on what the project holds, not on its file: a
+        # new project's file exists (it was created empty) before its first import.
         existing = "an existing project: its golden set and responses are replaced"
-        state = existing if project_path.exists() else "a new project"
-        into = QLabel(
+        state = existing if replaces else "a new project"
+        self.into_label = into = QLabel(
             f"Importing into <b>{project_path.name}</b> ({state}).<br>GoldenLens reads {SUPPORTED} "
             "files; drop one on a field to use it."
         )

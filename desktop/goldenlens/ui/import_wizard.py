@@ -269,6 +269,7 @@ class ImportWizard(QWizard):
     Emits ``imported(ImportResult)`` once the inputs are saved, then closes — unless scoring
     was cancelled or failed, when it stays open to say so. The pages are ``files_page``,
     ``golden_page``, ``responses_page`` and ``check_page``; ``importer`` runs the import.
+    ``replaces`` says the project already holds a golden set, which the import replaces.
     """
 
     imported = Signal(object)
@@ -280,13 +281,14 @@ class ImportWizard(QWizard):
         *,
         golden: Path | None = None,
         responses: Path | None = None,
+        replaces: bool = False,
     ) -> None:
         super().__init__(parent)
         self.project_path = Path(project_path)
         self.setWindowTitle("Import golden set and responses")
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setButtonText(QWizard.WizardButton.FinishButton, "&Import")
-        self.files_page = FilesPage(self.project_path)
+        self.files_page = FilesPage(self.project_path, replaces=replaces)
         self.golden_page = TablePage("golden", self.files_page)
         self.responses_page = TablePage("responses", self.files_page)
         self.check_page = CheckPage()

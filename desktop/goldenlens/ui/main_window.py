@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QTabWidget, QVBox
 from goldenlens import __version__
 from goldenlens.ui.advisor_controller import AdvisorController
 from goldenlens.ui.advisor_pane import AdvisorPane
+from goldenlens.ui.collapsible import CollapsibleSection
 from goldenlens.ui.detail_pane import DetailPane
 from goldenlens.ui.drafts_controller import DraftsController
 from goldenlens.ui.drafts_pane import DraftsPane
@@ -58,7 +59,7 @@ class MainWindow(QMainWindow):
         self.review = ReviewController(self, self.grid, self.detail, self.summary, self.undo_stack)
         self.judge = JudgeController(self, self.run_panel, self.projects, self.review)
         views = (self.grid, self.advisor_pane, self.queue)
-        self.advisor = AdvisorController(self, self.projects, *views, self.undo_stack, self.current_editor)
+        self.advisor = AdvisorController(self, self.projects, *views, self.undo_stack, self.editor_to_edit)
         self.drafting = DraftsController(self, self.run_panel, self.projects, self.drafts)
         self.drafting.drafted.connect(lambda _result: self.tabs.setCurrentWidget(self.drafts))
         # The review letters (j, k, a …) act on the Review tab's grid: not while another tab shows.
@@ -78,10 +79,20 @@ class MainWindow(QMainWindow):
     # -- layout and menus -----------------------------------------------------------------
 
     def _build_layout(self) -> None:
-        right = QSplitter(Qt.Orientation.Vertical, self)
-        right.addWidget(self._editor_host)
-        right.addWidget(self.detail)
-        right.setSizes([260, 640])
+        # The golden editor folds away above the cards (collapsed, it is one header line): at
+        # 1366x768 it would otherwise take half the height the response cards need.
+        self.editor_section = CollapsibleSection(
+            "Edit golden row", self._editor_host, settings_key="layout/golden_editor_expanded", parent=self
+        )
+        self.editor_section.toggle.setToolTip(
+            "Show or hide the editor of the golden question, answer and fact"
+        )
+        right = QWidget(self)
+        right_column = QVBoxLayout(right)
+        right_column.setContentsMargins(0, 0, 0, 0)
+        right_column.setSpacing(2)
+        right_column.addWidget(self.editor_section)
+        right_column.addWidget(self.detail, 1)
         queue_and_grid = QWidget(self)
         column = QVBoxLayout(queue_and_grid)
         column.setContentsMargins(0, 0, 0, 0)
@@ -95,7 +106,7 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.left)
         self.splitter.addWidget(right)
-        self.splitter.setSizes([680, 820])
+        self.splitter.setSizes([600, 900])  # the cards need the width more than the grid
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.splitter, "Review")
         self.tabs.addTab(self.summary, "Summary")
@@ -107,7 +118,9 @@ class MainWindow(QMainWindow):
         action = QAction(text, self)
         if keys:
             action.setShortcuts([QKeySequence(k) for k in keys])
-        action.triggered.connect(slot)
+        # triggered(bool) would hand its checked state to the slot's first parameter (File ▸
+        # Import once received False as the golden-set path): the slots take no arguments here.
+        action.triggered.connect(lambda _checked=False: slot())
         self.addAction(action)
         return action
 
@@ -183,6 +196,12 @@ class MainWindow(QMainWindow):
 
     def current_editor(self) -> GoldenEditor | None:
         """The golden editor of the open project (``None``: no project)."""
+        return self.editor
+
+    def editor_to_edit(self) -> GoldenEditor | None:
+        """The golden editor, its section expanded first: a field is about to take the focus."""
+        if self.editor is not None:
+            self.editor_section.set_expanded(True)
         return self.editor
 
     def show_shortcuts(self) -> None:

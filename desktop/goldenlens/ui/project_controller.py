@@ -13,6 +13,7 @@ from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import score_project_at
 from goldenlens.jobs.sample_project import default_sample_path, ensure_sample_project
 from goldenlens.queries.values import PROJECT_SUFFIX, StoreError
+from goldenlens.ui.dialog_folders import PROJECT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.session import ProjectSession
@@ -78,23 +79,36 @@ class ProjectController(QObject):
             self.open_sample()
 
     def ask_open(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self._window, "Open project", "", PROJECT_FILTER)
+        folder = start_folder(PROJECT_FOLDER)
+        path, _ = QFileDialog.getOpenFileName(self._window, "Open project", str(folder), PROJECT_FILTER)
         if path:
+            remember_folder(PROJECT_FOLDER, Path(path))
             self.open_project(Path(path))
 
-    def ask_new(self) -> None:
-        suggested = "untitled" + PROJECT_SUFFIX
-        path, _ = QFileDialog.getSaveFileName(self._window, "New project", suggested, PROJECT_FILTER)
+    def is_sample_open(self) -> bool:
+        """Whether the open project is the bundled sample in the data folder."""
+        if self.session is None:
+            return False
+        try:
+            return self.session.path.resolve() == default_sample_path().resolve()
+        except OSError:
+            return False
+
+    def ask_new(self, *, golden: Path | None = None, responses: Path | None = None) -> None:
+        """Ask for a new project file, create it and open the import wizard on it."""
+        suggested = start_folder(PROJECT_FOLDER) / ("untitled" + PROJECT_SUFFIX)
+        path, _ = QFileDialog.getSaveFileName(self._window, "New project", str(suggested), PROJECT_FILTER)
         if not path:
             return
         target = Path(path).with_suffix(PROJECT_SUFFIX)
+        remember_folder(PROJECT_FOLDER, target)
         if target.exists():
             QMessageBox.warning(
                 self._window, "New project", f"{target.name} already exists; open it instead."
             )
             return
         if self.open_project(target, create=True):
-            self.import_files()
+            self.import_files(golden, responses)
 
     def close_project(self) -> None:
         if self.session is None:
@@ -110,10 +124,18 @@ class ProjectController(QObject):
         """The import wizard for the open project (a new project is created first if none)."""
         from goldenlens.ui.import_wizard import ImportWizard
 
-        if self.session is None:
-            self.ask_new()
+        if self.session is None or self.is_sample_open():
+            # The sample is a shared demo, not the analyst's project: their files go into a new
+            # project of their own rather than replacing it.
+            self.ask_new(golden=golden, responses=responses)
             return
-        wizard = ImportWizard(self.session.path, self._window, golden=golden, responses=responses)
+        wizard = ImportWizard(
+            self.session.path,
+            self._window,
+            golden=golden,
+            responses=responses,
+            replaces=self.session.project.question_count() > 0,
+        )
         wizard.imported.connect(lambda _result: self._reload())
         wizard.open()
 

@@ -11,9 +11,10 @@ import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QMouseEvent
+from PySide6.QtGui import QAction, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -34,6 +35,13 @@ from goldenlens.ui.highlight_html import STYLES, response_html, spans_for_displa
 from goldenlens.ui.judge_section import JudgeSection
 
 ADD_VARIANT_TEXT = "Add selection as fact variant (<OR>)"
+
+#: A card at least this wide shows its scores beside the text, narrower ones below it.
+SIDE_BY_SIDE_WIDTH = 560
+CARD_MIN_WIDTH = 220
+_SCORE_ROW_HEIGHT = 20
+_MISSED_LINES = 3
+_ANY_WIDTH = 16777215  # QWIDGETSIZE_MAX
 
 _FLAG_COLOURS: dict[str, tuple[str, str]] = {
     "likely_hallucination": ("#ffb8b8", "#5a0000"),
@@ -113,17 +121,24 @@ class ResponseCard(QFrame):
             ' QFrame#responseCard[focused="true"] { border: 3px solid palette(highlight); margin: 0px; }'
         )
         self.setProperty("focused", False)
-        self.setMinimumWidth(340)
+        self.setMinimumWidth(CARD_MIN_WIDTH)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 8)
-        layout.setSpacing(6)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(4)
         self._build_header(layout)
-        self._build_response(layout)
+        # Text and scores share one row on a wide card, stack on a narrow one; either way the
+        # card fits the pane's height (only the text scrolls), so the name and the scores stay
+        # in view while the response is read.
+        self.body = QBoxLayout(QBoxLayout.Direction.TopToBottom)
+        self.body.setSpacing(6)
+        layout.addLayout(self.body, 1)
+        self._build_response(self.body)
         self.scores_view = self._scores_view(detail)
-        layout.addWidget(self.scores_view)
+        self.body.addWidget(self.scores_view, 0, Qt.AlignmentFlag.AlignTop)
         self._build_contexts(layout)
         self.judge_section = JudgeSection(detail.judge)
+        self.judge_section.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.judge_label = self.judge_section.judge_label
         layout.addWidget(self.judge_section)
 
@@ -132,22 +147,34 @@ class ResponseCard(QFrame):
     def _build_header(self, layout: QVBoxLayout) -> None:
         detail = self.detail
         self.title = QLabel(f"<b>{html.escape(detail.pipeline)}</b>")
-        self.title.setStyleSheet("font-size: 13pt;")
-        self.title.setToolTip(detail.signature or "not scored")
+        self.title.setStyleSheet("font-size: 12pt;")
+        self.title.setToolTip(f"{detail.pipeline}\n{detail.signature or 'not scored'}")
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.title)
         self.flag_chips = [flag_chip(note) for note in detail.flags]
         layout.addLayout(chip_row(self.flag_chips))
 
         self.missed_label = QLabel(self._missed_html())
         self.missed_label.setWordWrap(True)
-        self.missed_label.setToolTip("Golden-answer words this response does not contain")
+        self.missed_label.setToolTip(
+            "Golden-answer words this response does not contain: " + " ".join(detail.missed)
+            if detail.missed
+            else "Golden-answer words this response does not contain"
+        )
+        # A long list of missed words would push the scores out of the card: a few lines,
+        # the whole list in the tooltip.
+        self.missed_label.setMaximumHeight(_MISSED_LINES * (self.fontMetrics().lineSpacing() + 4))
+        self.missed_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Maximum)
         layout.addWidget(self.missed_label)
 
-    def _build_response(self, layout: QVBoxLayout) -> None:
+    def _build_response(self, layout: QBoxLayout) -> None:
         detail = self.detail
         self.response_view = QTextBrowser()
         self.response_view.setOpenLinks(False)
-        self.response_view.setMinimumHeight(130)
+        self.response_view.setMinimumHeight(60)
+        # The text gives up height first (it scrolls), so on a short screen the scores, the
+        # contexts and the judge line below it stay whole instead of being squeezed away.
+        self.response_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.response_view.document().setDocumentMargin(6)
         if detail.pipeline_missing:
             self.response_view.setHtml("<p><i>No response from this pipeline for this question.</i></p>")
@@ -156,7 +183,10 @@ class ResponseCard(QFrame):
         self.response_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.response_view.customContextMenuRequested.connect(self._on_response_menu)
         self.response_view.installEventFilter(self)
-        layout.addWidget(self.response_view, 1)
+        text_column = QVBoxLayout()
+        text_column.setSpacing(2)
+        text_column.addWidget(self.response_view, 1)
+        layout.addLayout(text_column, 1)
 
         self.add_variant_action = QAction(ADD_VARIANT_TEXT, self)
         self.add_variant_action.setToolTip("Add the selected response text to the fact as an <OR> variant")
@@ -166,7 +196,7 @@ class ResponseCard(QFrame):
         self.add_variant_button = QToolButton()
         self.add_variant_button.setDefaultAction(self.add_variant_action)
         self.add_variant_button.setText("+ Fact variant from selection")
-        layout.addLayout(chip_row([self.add_variant_button]))
+        text_column.addLayout(chip_row([self.add_variant_button]))
 
     def _build_contexts(self, layout: QVBoxLayout) -> None:
         detail = self.detail
@@ -208,7 +238,7 @@ class ResponseCard(QFrame):
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         view.verticalHeader().setVisible(False)
-        view.verticalHeader().setDefaultSectionSize(22)
+        view.verticalHeader().setDefaultSectionSize(_SCORE_ROW_HEIGHT)
         header = view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
@@ -216,7 +246,9 @@ class ResponseCard(QFrame):
         view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         rows = len(LEXICAL_SCORE_NAMES)
-        view.setFixedHeight(header.sizeHint().height() + rows * 22 + 2 * view.frameWidth() + 2)
+        view.setFixedHeight(header.sizeHint().height() + rows * _SCORE_ROW_HEIGHT + 2 * view.frameWidth() + 2)
+        # The "Original" column only says something when a score was overridden.
+        view.setColumnHidden(2, not detail.overrides)
         view.setToolTip("Double-click a score to override it")
         view.doubleClicked.connect(self._on_score_double_clicked)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -226,6 +258,23 @@ class ResponseCard(QFrame):
         return view
 
     # -- state --------------------------------------------------------------------------
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Scores beside the text on a wide card, below it on a narrow one."""
+        super().resizeEvent(event)
+        wide = event.size().width() >= SIDE_BY_SIDE_WIDTH
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.body.direction() != direction:
+            self.body.setDirection(direction)
+            if wide:
+                self.scores_view.setFixedWidth(max(230, self.width() // 3))
+            else:
+                self.scores_view.setMinimumWidth(0)
+                self.scores_view.setMaximumWidth(_ANY_WIDTH)
+
+    def scores_beside_text(self) -> bool:
+        """Whether the scores are laid out to the right of the response text."""
+        return self.body.direction() == QBoxLayout.Direction.LeftToRight
 
     def set_focused(self, focused: bool) -> None:
         """Draw the card as the focused one (thick border in the palette's highlight colour)."""

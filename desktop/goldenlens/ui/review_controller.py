@@ -94,6 +94,7 @@ class ReviewController(QObject):
         self._loader.succeeded.connect(self._on_grid_loaded)
         self._loader.failed.connect(lambda error: show_error(window, "Cannot load the scores", error))
         grid.current_question_changed.connect(self._on_current_question)
+        grid.current_question_hidden.connect(self._on_current_question_hidden)
         grid.state_changed.connect(lambda _state: self._refresh_summary())
         detail.fact_variant_requested.connect(self._on_fact_variant)
         detail.override_requested.connect(self._on_override)
@@ -208,6 +209,12 @@ class ReviewController(QObject):
         self._show_detail()
         if self._editor is not None:
             self._editor.set_question(question_id)
+
+    def _on_current_question_hidden(self) -> None:
+        self._current = None
+        self._show_detail()
+        if self._editor is not None:
+            self._editor.set_question(None)
 
     def _on_question_changed(self, question_id: str) -> None:
         """One question was edited, overridden or reviewed: patch its row in milliseconds

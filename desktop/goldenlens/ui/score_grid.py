@@ -8,6 +8,7 @@ expression is reported in red under the bar while the rows stay as they were.
 
 from __future__ import annotations
 
+import html
 from dataclasses import replace
 
 from PySide6.QtCore import (
@@ -36,8 +37,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from goldenlens.core.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS
-from goldenlens.core.grid import ANY_FLAG, GridState, IntArray, parse_threshold, text_matcher
+from goldenlens.core.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS, Flag
+from goldenlens.core.grid import (
+    ANY_FLAG,
+    GridState,
+    IntArray,
+    fk_totals,
+    flag_row_counts,
+    parse_threshold,
+    text_matcher,
+)
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.queries.grid import GridData
 from goldenlens.ui.score_table_model import (
@@ -69,6 +78,8 @@ class ScoreGrid(QWidget):
     """
 
     current_question_changed = Signal(str)
+    #: The current question was filtered out (or removed): nothing is selected any more.
+    current_question_hidden = Signal()
     state_changed = Signal(object)
     metrics_requested = Signal(object)
 
@@ -90,6 +101,12 @@ class ScoreGrid(QWidget):
         layout.addLayout(self._bar)
         layout.addWidget(self._error)
         layout.addWidget(self._view, 1)
+        # The FK report's totals row: per pipeline, found / scored over the questions shown.
+        self.fk_totals_label = QLabel(self, wordWrap=True)
+        self.fk_totals_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fk_totals_label.setContentsMargins(4, 2, 4, 2)
+        self.fk_totals_label.hide()
+        layout.addWidget(self.fk_totals_label)
         self._model.modelAboutToBeReset.connect(self._on_about_to_reset)
         self._model.modelReset.connect(self._on_reset)
         self._model.state_changed.connect(self.state_changed)
@@ -111,7 +128,7 @@ class ScoreGrid(QWidget):
             self._flag.insertSeparator(self._flag.count())
             for flag in group:
                 self._flag.addItem(FLAG_LABELS[flag], flag.value)
-        self._threshold = QLineEdit(self, placeholderText="Threshold, e.g. recall < 0.5")
+        self._threshold = QLineEdit(self, placeholderText="recall < 0.5 (any pipeline)")
         self._threshold.setClearButtonEnabled(True)
         self._threshold.setToolTip(_THRESHOLD_HELP)
         self._disagree = QCheckBox("Disagreements only", self)
@@ -123,6 +140,11 @@ class ScoreGrid(QWidget):
         fk_tip = "Factual Knowledge Report: fact found (✓) or not (✗) per pipeline"
         self._fk = _tool_button(self, "FK report", fk_tip, checkable=True)
         self._count = QLabel(self)
+        # What the threshold means, in words: a bare metric tests ANY pipeline, which the
+        # expression itself does not show; the matching cells carry a corner mark.
+        self.threshold_meaning = QLabel(self, wordWrap=True)
+        self.threshold_meaning.setEnabled(False)  # muted, as a hint
+        self.threshold_meaning.hide()
         self._error = QLabel(self, wordWrap=True)
         self._error.hide()
         self._error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -139,6 +161,7 @@ class ScoreGrid(QWidget):
             for widget, stretch in row:
                 line.addWidget(widget, stretch)
             self._bar.addLayout(line)
+        self._bar.addWidget(self.threshold_meaning)
         for edit in (self._search, self._threshold):
             edit.textChanged.connect(self._debounce.start)
             edit.returnPressed.connect(self._on_filters_edited)
@@ -186,6 +209,7 @@ class ScoreGrid(QWidget):
         searched = "id, question, answer, fact" + (", responses" if grid.responses is not None else "")
         self._search.setPlaceholderText(f"Search {searched}")
         self._model.set_data(grid)
+        self._update_flag_counts()
         self._rebuild_metrics_menu(self._model.state().metrics)
         self._on_filters_edited()  # the bar's texts checked against the new pipelines and metrics
         row = self._model.row_of(top) if top is not None else 0
@@ -317,10 +341,12 @@ class ScoreGrid(QWidget):
             text, regex = state.text, state.regex
         threshold = self._threshold.text().strip()
         try:
-            parse_threshold(threshold, tuple(grid.values), grid.pipelines)
+            parsed = parse_threshold(threshold, tuple(grid.values), grid.pipelines)
         except ValueError as exc:
             errors.append(f"Threshold: {exc}")
             threshold = state.threshold
+        else:
+            self._show_threshold_meaning(parsed.describe())
         metrics = self._checked_metrics() if self._metrics_menu.actions() else base.metrics
         new = replace(
             base,
@@ -342,6 +368,12 @@ class ScoreGrid(QWidget):
             self._error.setVisible(bool(errors))
         if self._metrics.isEnabled() == new.fk_report_mode:
             self._metrics.setEnabled(not new.fk_report_mode)
+
+    def _show_threshold_meaning(self, words: str) -> None:
+        text = f"Showing {words}; ◤ marks the matching scores." if words else ""
+        if text != self.threshold_meaning.text():
+            self.threshold_meaning.setText(text)
+            self.threshold_meaning.setVisible(bool(text))
 
     # -- table ----------------------------------------------------------------------
 
@@ -376,12 +408,43 @@ class ScoreGrid(QWidget):
             with QSignalBlocker(header):  # show the order without asking the model to sort again
                 header.setSortIndicator(section, order)
         self._size_columns()
+        self._show_fk_totals()
         count, tip = self._model.count_label()
         if (self._count.text(), self._count.toolTip()) != (count, tip):
             self._count.setText(count)
             self._count.setToolTip(tip)
         if self._kept is not None and not self.select_question(self._kept):
+            # The filter hid the question shown in the detail pane: say so, or the pane would
+            # go on showing a question the grid no longer lists.
             self._current = None
+            self.current_question_hidden.emit()
+
+    def _show_fk_totals(self) -> None:
+        if not self._model.state().fk_report_mode or not self._has_data:
+            self.fk_totals_label.hide()
+            return
+        parts = []
+        for total in fk_totals(self._model.grid(), self._model.visible_rows()):
+            missing = f", {total.not_scored} not scored" if total.not_scored else ""
+            parts.append(f"<b>{html.escape(total.pipeline)}</b> {total.found}/{total.scored} ✓{missing}")
+        shown = len(self._model.visible_rows())
+        self.fk_totals_label.setText(f"Total of the {shown:,} questions shown: " + " · ".join(parts))
+        self.fk_totals_label.show()
+
+    def _update_flag_counts(self) -> None:
+        """Each flag filter choice with the number of questions it keeps."""
+        grid = self._model.grid()
+        counts = flag_row_counts(grid)
+        for index in range(self._flag.count()):
+            value = self._flag.itemData(index)
+            if value is None:
+                label = f"All rows ({len(grid):,})" if index == 0 else ""
+            elif value == ANY_FLAG:
+                label = f"Any flag ({counts[ANY_FLAG]:,})"
+            else:
+                label = f"{FLAG_LABELS[Flag(value)]} ({counts.get(value, 0):,})"
+            if label and self._flag.itemText(index) != label:
+                self._flag.setItemText(index, label)
 
     def _size_columns(self) -> None:
         defaults = self._model.default_widths(self._view.fontMetrics())

@@ -27,15 +27,18 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 
 from goldenlens.core.flags import FLAG_LABELS
 from goldenlens.core.grid import (
+    FK_FOUND_AT,
     FLAGS_COLUMN,
     ID_COLUMN,
     QUESTION_COLUMN,
     REVIEW_COLUMN,
+    BoolArray,
     GridColumn,
     GridState,
     IntArray,
     flag_counts,
     grid_columns,
+    parse_threshold,
     visible_rows,
 )
 from goldenlens.core.lexical import (
@@ -158,6 +161,8 @@ class ColumnCells:
     foreground: QColor
     alignment: Qt.AlignmentFlag
     repeats: bool = True
+    #: Per cell, whether it satisfies the threshold filter (``None``: none does).
+    marked: list[bool] | None = None
 
 
 class ScoreTableModel(QAbstractTableModel):
@@ -177,6 +182,7 @@ class ScoreTableModel(QAbstractTableModel):
         self._where: IntArray | None = None
         self._columns = grid_columns(self._state, ())
         self._counts: IntArray | None = None
+        self._marked: dict[str, BoolArray] | None = None
         self._italic = QFont()
         self._italic.setItalic(True)
         self._scale, self._text = colour_scale(False)
@@ -285,7 +291,32 @@ class ScoreTableModel(QAbstractTableModel):
             # As data(): a missing score is "—" whatever its mark.
             italic = (marks[rows, spec.pipeline_index] & ~np.isnan(shown)).tolist()
             texts = [t + "*" if i else t for t, i in zip(texts, italic, strict=True)]
-        return ColumnCells(texts, backgrounds, italic, self._text, align)
+        hits = self._threshold_cells().get(metric)
+        marked = hits[rows, spec.pipeline_index].tolist() if hits is not None else None
+        return ColumnCells(texts, backgrounds, italic, self._text, align, marked=marked)
+
+    def _threshold_cells(self) -> dict[str, BoolArray]:
+        """Per metric, the cells the threshold filter matched (computed once per state)."""
+        if self._marked is None:
+            self._marked = {}
+            if self._state.threshold:
+                try:
+                    parsed = parse_threshold(
+                        self._state.threshold, tuple(self._grid.values), self._grid.pipelines
+                    )
+                except ValueError:
+                    parsed = None  # the state holds only thresholds that parsed; a reload may drop one
+                if parsed is not None:
+                    self._marked = parsed.matching_cells(self._grid)
+        return self._marked
+
+    def threshold_matches(self, row: int, column: int) -> bool:
+        """Whether the cell at visible ``row``, ``column`` satisfies the threshold filter."""
+        if not 0 <= row < len(self._rows) or not 0 <= column < len(self._columns):
+            return False
+        spec = self._columns[column]
+        hits = self._threshold_cells().get(spec.metric) if spec.metric is not None else None
+        return bool(hits[self._rows[row], spec.pipeline_index]) if hits is not None else False
 
     def _fixed_texts(self, rows: IntArray, key: str) -> list[str]:
         grid = self._grid
@@ -305,6 +336,7 @@ class ScoreTableModel(QAbstractTableModel):
         if grid is not self._grid:
             self._counts = None
         self._grid, self._state, self._rows, self._where = grid, state, rows, None
+        self._marked = None
         self._columns = grid_columns(state, grid.pipelines)
         self.endResetModel()
         if changed:
@@ -409,7 +441,7 @@ class ScoreTableModel(QAbstractTableModel):
 
     def _display(self, value: float, metric: str) -> str:
         if self._state.fk_report_mode:
-            return "✓" if value >= 0.5 else "✗"
+            return "✓" if value >= FK_FOUND_AT else "✗"
         if metric in BINARY_METRICS and value in (0.0, 1.0):
             return f"{value:.0f}"
         return f"{value:.2f}"

@@ -9,18 +9,30 @@ repaint asks the model once per visible column (:meth:`ScoreTableModel.column_ce
 numpy slice of the visible rows) and draws each cell with a fill and a cached
 ``QStaticText``: a few milliseconds.
 
-What Qt would draw is kept: alternating row colours, the score colour scale, the selected
-row in the palette's highlight colours, italics for overrides, elided text, grid lines and
-the focus frame of the current cell. Anything this painter does not handle (moved or hidden
-columns, rows of different heights, another model) falls back to ``QTableView``'s painting.
+What Qt would draw is kept: alternating row colours, the score colour scale, italics for
+overrides, elided text, grid lines and the focus frame of the current cell. The selected row
+is not filled with the highlight colour, which would hide its score colours: a translucent
+wash of it and an outline mark the row and the scale shows through (:data:`SELECTION_ALPHA`).
+Anything this painter does not handle (moved or hidden columns, rows of different heights,
+another model) falls back to ``QTableView``'s painting.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QLine, QModelIndex, QRect, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette, QPen, QStaticText
+from PySide6.QtCore import QLine, QModelIndex, QPoint, QRect, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QPolygon,
+    QStaticText,
+)
 from PySide6.QtWidgets import (
     QHeaderView,
     QStyle,
@@ -60,6 +72,24 @@ class _Frame:
     metrics: tuple[QFontMetrics, QFontMetrics]
 
 
+#: Opacity of the highlight colour washed over the selected row: enough to see the row, little
+#: enough that its red-to-green score colours still read as the scale.
+SELECTION_ALPHA = 56
+SELECTION_OUTLINE = 2
+#: The corner mark of a cell that satisfies the threshold filter (dark on every score colour).
+THRESHOLD_MARK = QColor("#1f2430")
+
+
+def selected_cell_colour(background: QColor, highlight: QColor) -> QColor:
+    """The colour a cell of ``background`` is drawn with on the selected row."""
+    a = SELECTION_ALPHA / 255
+    return QColor(
+        round(background.red() * (1 - a) + highlight.red() * a),
+        round(background.green() * (1 - a) + highlight.green() * a),
+        round(background.blue() * (1 - a) + highlight.blue() * a),
+    )
+
+
 class ScoreTableView(QTableView):
     """A ``QTableView`` for :class:`ScoreTableModel` that paints without per-cell model calls."""
 
@@ -97,6 +127,7 @@ class ScoreTableView(QTableView):
                 self._paint_column(painter, frame, x, width, model.column_cells(column, first, last))
             if frame.grid:
                 self._paint_grid(painter, frame, xs)
+            self._paint_selection(painter, frame, xs[0][0], xs[-1][0] + xs[-1][1])
             self._paint_focus(painter, frame, (left, right))
         finally:
             painter.end()
@@ -141,34 +172,53 @@ class ScoreTableView(QTableView):
         )
 
     def _paint_rows(self, painter: QPainter, frame: _Frame, x0: int, x1: int) -> None:
-        """A full-width band per row, as the delegate's row panel: base, alternate or highlight."""
+        """A full-width band per row, as the delegate's row panel: base or alternate (the
+        selection is washed over the cells afterwards)."""
         palette, group = self.palette(), self._group()
         base = palette.color(group, QPalette.ColorRole.Base)
         alternate = palette.color(group, QPalette.ColorRole.AlternateBase)
-        highlight = palette.color(group, QPalette.ColorRole.Highlight)
         alternating = self.alternatingRowColors()
-        for i, on in enumerate(frame.selected):
-            colour = highlight if on else alternate if alternating and (frame.first + i) % 2 else base
+        for i in range(len(frame.selected)):
+            colour = alternate if alternating and (frame.first + i) % 2 else base
             painter.fillRect(x0, frame.top + i * frame.height, x1 - x0, frame.height, colour)
 
+    def _paint_selection(self, painter: QPainter, frame: _Frame, x0: int, x1: int) -> None:
+        """The selected row: a translucent wash of the highlight colour and an outline, so its
+        score colours stay readable."""
+        highlight = self.palette().color(self._group(), QPalette.ColorRole.Highlight)
+        wash = QColor(highlight)
+        wash.setAlpha(SELECTION_ALPHA)
+        pen = QPen(highlight, SELECTION_OUTLINE)
+        pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        for i, on in enumerate(frame.selected):
+            if not on:
+                continue
+            y = frame.top + i * frame.height
+            painter.fillRect(x0, y, x1 - x0, frame.height - frame.grid, wash)
+            painter.setPen(pen)
+            half = SELECTION_OUTLINE // 2
+            inner = frame.height - SELECTION_OUTLINE
+            painter.drawRect(x0 + half, y + half, x1 - x0 - SELECTION_OUTLINE, inner)
+
     def _paint_column(self, painter: QPainter, frame: _Frame, x: int, width: int, cells: ColumnCells) -> None:
-        """One column's cells: score colour (not on the selected row), then the text."""
-        height, grid, selected = frame.height, frame.grid, frame.selected
+        """One column's cells: score colour, then the text."""
+        height, grid = frame.height, frame.grid
         inner, dy = width - grid - 2 * frame.margin, (height - grid - frame.metrics[0].height()) // 2
         left, baseline = x + frame.margin, dy + frame.metrics[0].ascent()
         align, pen, slanted_now = int(cells.alignment & _H_ALIGN), QColor(), False
         placed = self._placed
         backgrounds = cells.backgrounds or [None] * len(cells.texts)
         italic = cells.italic or [False] * len(cells.texts)
+        marks = cells.marked
         for i, (shown, background, slanted) in enumerate(zip(cells.texts, backgrounds, italic, strict=True)):
-            y, on = frame.top + i * height, selected[i]
-            if background is not None and not on:
+            y = frame.top + i * height
+            if background is not None:
                 painter.fillRect(x, y, width - grid, height - grid, background)
+            if marks is not None and marks[i]:
+                self._paint_mark(painter, x, y, height - grid)
             if not shown:
                 continue
-            colour = (
-                frame.highlighted_text if on else cells.foreground if background is not None else frame.text
-            )
+            colour = cells.foreground if background is not None else frame.text
             if colour is not pen:
                 painter.setPen(colour)
                 pen = colour
@@ -188,6 +238,17 @@ class ScoreTableView(QTableView):
                 painter.drawStaticText(left + spot[1], y + dy, spot[0])
         if slanted_now:
             painter.setFont(frame.fonts[0])
+
+    @staticmethod
+    def _paint_mark(painter: QPainter, x: int, y: int, height: int) -> None:
+        """A dark corner triangle: this cell satisfies the threshold filter."""
+        size = max(6, height // 2)
+        corner = QPolygon([QPoint(x, y), QPoint(x + size, y), QPoint(x, y + size)])
+        painter.save()
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(THRESHOLD_MARK)
+        painter.drawPolygon(corner)
+        painter.restore()
 
     def _place(self, shown: str, metrics: QFontMetrics, width: int, align: int) -> _Placed:
         """A laid-out ``shown`` and its offset in a cell ``width`` wide; ``None`` when it must
