@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, F1_SCORE
+from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE
 from goldenlens.core.model import ScoreRecord, ScoreStatus
 from goldenlens.core.run_kinds import JUDGE_RUN
 from goldenlens.core.signature import Signature

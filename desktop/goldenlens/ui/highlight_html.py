@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from goldenlens.core.facts import AND, OR, FactResult
-from goldenlens.core.highlight_styles import FACT_KINDS, FACT, FUZZY_FACT, LEGEND, STYLES, SpanStyle
+from goldenlens.core.highlight_styles import FACT, FACT_KINDS, FUZZY_FACT, LEGEND, STYLES, SpanStyle
 from goldenlens.core.lexical import Alignment
 
 __all__ = [
