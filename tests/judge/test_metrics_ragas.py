@@ -665,8 +665,10 @@ def _sample_row(question_id: str, pipeline: str) -> MetricInputs:
 def smoke_timer() -> Iterator[list[float]]:
     seconds: list[float] = []
     yield seconds
-    # The whole real-model smoke run stays short on two cores.
-    assert sum(seconds) < 90, f"real-model metrics took {sum(seconds):.1f} s"
+    # The whole real-model smoke run stays short on two cores: a guard against a metric that
+    # suddenly makes many more judge calls, not a benchmark (about 50 s on a quiet machine for
+    # the 15 metrics; 102 s was seen with four other jobs running).
+    assert sum(seconds) < 150, f"real-model metrics took {sum(seconds):.1f} s"
 
 
 @pytest.mark.parametrize("metric", ragas_metrics(), ids=lambda m: m.name)
