@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from goldenlens.core.deciding import decide
 from goldenlens.core.decision import Decision
@@ -161,35 +161,24 @@ def evaluate(
     else:
         cuts = {resolve_metric(m, chosen): float(t) for m, t in cuts.items()}
     options = ScoreOptions(multiset=multiset)
+    # How both files are read, the same with a project or without.
+    reading: dict[str, Any] = {
+        "golden_sheet": golden_sheet,
+        "responses_sheet": responses_sheet,
+        "mapping": mapping,
+        "header_row": header_row,
+        "responses_header_row": responses_header_row,
+    }
     if project is None:
         from goldenlens.jobs.score_files import score_files
 
-        report = score_files(
-            Path(golden),
-            Path(responses),
-            golden_sheet=golden_sheet,
-            responses_sheet=responses_sheet,
-            mapping=mapping,
-            header_row=header_row,
-            responses_header_row=responses_header_row,
-            options=options,
-        ).report()
+        report = score_files(Path(golden), Path(responses), **reading, options=options).report()
     else:
         from goldenlens.jobs.import_and_score import import_and_score
         from goldenlens.jobs.report_job import build_report
         from goldenlens.store.project import ProjectStore
 
-        done = import_and_score(
-            Path(project),
-            Path(golden),
-            Path(responses),
-            golden_sheet=golden_sheet,
-            responses_sheet=responses_sheet,
-            mapping=mapping,
-            header_row=header_row,
-            responses_header_row=responses_header_row,
-            options=options,
-        )
+        done = import_and_score(Path(project), Path(golden), Path(responses), **reading, options=options)
         with ProjectStore.open(Path(project)) as store:
             report = build_report(store, done.run_id)
     return Evaluation(report, chosen, cuts)

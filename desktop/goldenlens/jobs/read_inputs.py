@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from goldenlens.core.collector import collector_paused
 from goldenlens.core.model import Loaded
 from goldenlens.io.readers import load_inputs
-from goldenlens.jobs.collector import collector_paused
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 
 

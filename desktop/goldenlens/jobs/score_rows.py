@@ -24,6 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from goldenlens.core.collector import settle_worker
 from goldenlens.core.flags import Flag, FlagThresholds, flags_from_values
 from goldenlens.core.lexical import (
     FACTUAL_KNOWLEDGE,
@@ -36,7 +37,6 @@ from goldenlens.core.lexical import (
 from goldenlens.core.lexical_batch import batch_values
 from goldenlens.core.refusal import refusals
 from goldenlens.core.report import ScoreColumns
-from goldenlens.jobs.collector import settle_worker
 
 _EXACT, _QUASI, _RECALL, _PRECISION = (
     LEXICAL_SCORE_NAMES.index(name)

@@ -17,17 +17,16 @@ Overrides replace the value shown (and filtered and sorted on): ``value`` when g
 from __future__ import annotations
 
 import functools
-import gc
 import operator
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
+from goldenlens.core.collector import collector_paused
 from goldenlens.core.flags import Flag
 from goldenlens.core.grid import FLAG_BITS, BoolArray, FloatArray, IntArray, ObjectArray
 from goldenlens.store.project import ProjectStore
@@ -395,21 +394,6 @@ def load_grid(
     return load_grid_head(store, run_id, metrics, limit=None, responses=responses)
 
 
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Hold off Python's cycle collector while a bulk read builds ~10^5 row tuples: it would
-    otherwise run full passes over every tuple held so far (measured: a quarter of a full
-    grid load's CPU). Process-wide for the duration, on again afterwards; nothing read here
-    forms reference cycles, so there is nothing for it to collect."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def load_grid_head(
     store: ProjectStore,
     run_id: int | None,
@@ -424,7 +408,7 @@ def load_grid_head(
     When the project holds more, the grid has ``complete=False`` and ``total`` counts them
     all; ``responses`` defaults as for the full grid. ``limit=None`` is :func:`load_grid`.
     """
-    with _no_cycle_collection(), store.grid.snapshot():
+    with collector_paused(), store.grid.snapshot():
         return _load(store, run_id, metrics, limit, responses)
 
 
@@ -461,7 +445,7 @@ def add_metrics(data: GridData, store: ProjectStore, metrics: Sequence[str]) -> 
     if not missing:
         return data
     ids = None if data.complete else [str(q) for q in data.question_ids]
-    with _no_cycle_collection(), store.grid.snapshot():
+    with collector_paused(), store.grid.snapshot():
         builder = _Builder(data, ids)
         builder.scores(store, missing)
         builder.overrides(store.grid.overrides(ids), missing)
