@@ -3,8 +3,9 @@
 Reading 60,000 responses (or a grid's 10^5 row tuples) makes hundreds of thousands of strings,
 tuples and records, and each counts towards the next collection: the collector then walks the
 whole growing heap again and again while finding nothing to free (none of these objects is
-part of a cycle). That was 0.35 s of a 1.2 s read, and a quarter of a full grid load's CPU. Reference counting still frees everything as usual; only the
-search for cycles waits until the step ends.
+part of a cycle). That was 0.35 s of a 1.2 s read, and a quarter of a full grid load's CPU.
+Reference counting still frees everything as usual; only the search for cycles waits until the
+step ends.
 """
 
 from __future__ import annotations
