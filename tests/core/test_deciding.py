@@ -106,3 +106,24 @@ def test_a_pipeline_without_rows_has_empty_estimates() -> None:
     empty = decision.estimate("Empty", FACTUAL_KNOWLEDGE)
     assert empty is not None
     assert (empty.mean, empty.low, empty.high, empty.n) == (None, None, None, 0)
+
+
+def test_an_interval_mcnemar_does_not_confirm_is_not_called_a_win() -> None:
+    """A right on 8 of 10 questions, B on 4, every B-right question also A-right: the paired
+    interval of +0.40 excludes 0, but with 4 discordant questions McNemar's exact p is
+    2 x 0.5^4 = 0.125 (scipy's binomtest on the discordant counts), so the verdict says "may be
+    ahead (not confirmed)" and names no better pipeline."""
+    from scipy.stats import binomtest
+
+    a = [1.0] * 8 + [0.0] * 2
+    b = [1.0] * 4 + [0.0] * 6
+    rows = [
+        (f"q{n}", p, [v]) for n, (x, y) in enumerate(zip(a, b, strict=True)) for p, v in (("A", x), ("B", y))
+    ]
+    (fk,) = decide(rows, ["A", "B"], [FACTUAL_KNOWLEDGE]).comparisons
+    assert fk.p_value == pytest.approx(binomtest(4, 4, 0.5).pvalue)
+    assert fk.low is not None
+    assert fk.low > 0
+    assert fk.better is None
+    assert fk.verdict.startswith("A may be ahead of B on factual knowledge (not confirmed): +0.40, 95% CI [")
+    assert "McNemar" in fk.caveat or "discordant" in fk.caveat

@@ -46,15 +46,24 @@ def verdict(
     p_value: float | None,
     level: float,
 ) -> tuple[str | None, str]:
-    """The better pipeline (``None``: the interval contains 0, or nothing to compare) and the
-    verdict sentence for the difference ``a - b`` with its interval ``[low, high]``."""
+    """The better pipeline (``None``: the interval contains 0, McNemar's test — when given —
+    does not reject at :data:`ALPHA`, or nothing to compare) and the verdict sentence for the
+    difference ``a - b`` with its interval ``[low, high]``."""
     name = sentence_label(metric)
     if difference is None or low is None or high is None or n == 0:
         return None, f"{a} and {b} have no question both scored on {name}: nothing to compare"
     if low > 0 or high < 0:
         winner, loser, sign = (a, b, 1.0) if low > 0 else (b, a, -1.0)
         lo, hi = sorted((sign * low, sign * high))
-        head = f"{winner} beats {loser} on {name}: +{_number(sign * difference)}"
+        if p_value is not None and p_value >= ALPHA:
+            # The interval excludes 0 but McNemar's exact test does not reject: a decision-maker
+            # is not told "beats" on evidence one of the two tests does not give.
+            head = (
+                f"{winner} may be ahead of {loser} on {name} (not confirmed): +{_number(sign * difference)}"
+            )
+            winner = None
+        else:
+            head = f"{winner} beats {loser} on {name}: +{_number(sign * difference)}"
     else:
         winner, lo, hi = None, low, high
         head = f"cannot tell {a} and {b} apart on {name}: {_signed(difference)}"
