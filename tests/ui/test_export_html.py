@@ -12,6 +12,15 @@ from pytestqt.qtbot import QtBot
 from goldenlens.ui.export_controller import HTML_FILTER, XLSX_FILTER, ExportController
 
 
+class _NoProject:
+    """The project controller when nothing is open: the dialog starts in the last used folder."""
+
+    session = None
+
+    def is_sample_open(self) -> bool:
+        return False
+
+
 @pytest.mark.parametrize(
     ("typed", "chosen", "expected"),
     [
@@ -34,7 +43,7 @@ def test_the_chosen_type_or_suffix_picks_the_format(
         return str(tmp_path / typed), chosen
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", answer)
-    controller = ExportController(window, cast(Any, None), cast(Any, None), cast(Any, None))
+    controller = ExportController(window, cast(Any, None), cast(Any, None), cast(Any, _NoProject()))
     target = controller._ask_path("Export report", "p-report.xlsx", html=True)
     assert target == tmp_path / expected
     assert offered == [f"{XLSX_FILTER};;{HTML_FILTER}"]

@@ -225,3 +225,20 @@ def test_export_dialogs_open_in_the_project_folder_then_the_last_used_one(
 
 
 XLSX = "Excel workbook (*.xlsx)"
+
+
+def test_the_summary_tab_draws_the_intervals_of_the_rows_shown(qtbot: QtBot, scored_project: Path) -> None:
+    """The Summary tab's error bars come from a bootstrap of exactly the questions the grid
+    shows: all ten first, then the five a filter keeps (whose means, and intervals, differ)."""
+    window = _window(qtbot)
+    _open(qtbot, window, scored_project)
+    qtbot.waitUntil(lambda: bool(window.summary.intervals()), timeout=TIMEOUT)
+    low, high = window.summary.intervals()[("factual_knowledge", "Pipeline1")]
+    assert low <= 0.8 <= high  # Pipeline1 finds the fact in 8 of 10 (the sample README)
+    window.grid.set_state(GridState(threshold="Pipeline2.factual_knowledge == 0", disagree_only=False))
+    qtbot.waitUntil(lambda: window.grid.model().rowCount() == 6, timeout=TIMEOUT)
+    qtbot.waitUntil(
+        lambda: window.summary.intervals().get(("factual_knowledge", "Pipeline2")) == (0.0, 0.0),
+        timeout=TIMEOUT,
+    )
+    window.close()

@@ -52,18 +52,18 @@ def verdict(
     name = sentence_label(metric)
     if difference is None or low is None or high is None or n == 0:
         return None, f"{a} and {b} have no question both scored on {name}: nothing to compare"
+    winner: str | None
     if low > 0 or high < 0:
-        winner, loser, sign = (a, b, 1.0) if low > 0 else (b, a, -1.0)
+        ahead, loser, sign = (a, b, 1.0) if low > 0 else (b, a, -1.0)
         lo, hi = sorted((sign * low, sign * high))
         if p_value is not None and p_value >= ALPHA:
             # The interval excludes 0 but McNemar's exact test does not reject: a decision-maker
             # is not told "beats" on evidence one of the two tests does not give.
-            head = (
-                f"{winner} may be ahead of {loser} on {name} (not confirmed): +{_number(sign * difference)}"
-            )
+            head = f"{ahead} may be ahead of {loser} on {name} (not confirmed): +{_number(sign * difference)}"
             winner = None
         else:
-            head = f"{winner} beats {loser} on {name}: +{_number(sign * difference)}"
+            head = f"{ahead} beats {loser} on {name}: +{_number(sign * difference)}"
+            winner = ahead
     else:
         winner, lo, hi = None, low, high
         head = f"cannot tell {a} and {b} apart on {name}: {_signed(difference)}"

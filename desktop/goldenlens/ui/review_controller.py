@@ -17,9 +17,11 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 
+from goldenlens.core.decision import Decision
 from goldenlens.core.grid import ID_COLUMN
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.summary_decision import summary_decision_job
 from goldenlens.queries.grid import HEAD_LIMIT, GridData
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.queries.values import StoreError
@@ -90,8 +92,13 @@ class ReviewController(QObject):
         self._current: str | None = None
         self._complete = False  # the grid shows all of this session's questions
         self._loader = JobRunner(self)
+        # The Summary tab's intervals, worked out for the rows shown (a newer request cancels
+        # an older one, whose result is then dropped).
+        self._decider = JobRunner(self)
+        self._summary_shown: tuple[tuple[str, ...], dict[str, np.ndarray], str] | None = None
         self.variant_dialog: VariantDialog | None = None  # the last one opened
         self._loader.succeeded.connect(self._on_grid_loaded)
+        self._decider.succeeded.connect(self._on_summary_decision)
         self._loader.failed.connect(lambda error: show_error(window, "Cannot load the scores", error))
         grid.current_question_changed.connect(self._on_current_question)
         grid.current_question_hidden.connect(self._on_current_question_hidden)
@@ -239,6 +246,8 @@ class ReviewController(QObject):
     def _refresh_summary(self) -> None:
         grid = self._grid.grid()
         if grid is None or not len(grid.question_ids):
+            self._decider.cancel()
+            self._summary_shown = None
             self._summary.set_data((), {})
             return
         rows = self._grid.visible_rows()
@@ -246,7 +255,19 @@ class ReviewController(QObject):
         title = f"{len(rows):,} of {len(grid):,} questions"
         if not grid.complete:
             title = f"{len(rows):,} of the first {len(grid):,} questions (loading {grid.total:,}…)"
+        # The means at once; the error bars when the bootstrap of these very rows is done.
         self._summary.set_data(grid.pipelines, values, title=title)
+        self._summary_shown = (tuple(grid.pipelines), values, title)
+        question_ids = [str(grid.question_ids[r]) for r in rows]
+        self._decider.start(
+            summary_decision_job(question_ids, grid.pipelines, values), name="summary-intervals"
+        )
+
+    def _on_summary_decision(self, decision: Decision) -> None:
+        if self._summary_shown is None:
+            return
+        pipelines, values, title = self._summary_shown
+        self._summary.set_data(pipelines, values, title=title, decision=decision)
 
     # -- review actions ----------------------------------------------------------------------
 
@@ -348,6 +369,7 @@ class ReviewController(QObject):
 
     def shutdown(self) -> None:
         self._loader.shutdown()
+        self._decider.shutdown()
         if self.variant_dialog is not None:
             self.variant_dialog.shutdown()
         # Previews cancelled by closing their dialog may still be winding down.
