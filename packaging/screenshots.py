@@ -90,6 +90,7 @@ def main() -> None:
     window.detail.grab().save(str(args.out / "detail.png"))
 
     window.tabs.setCurrentWidget(window.summary)
+    _wait(lambda: bool(window.summary.intervals()))  # the error bars' bootstrap is done
     _spin(0.5)
     window.grab().save(str(args.out / "summary.png"))
     window.tabs.setCurrentIndex(0)  # the review tab
