@@ -164,7 +164,7 @@ class _ScriptedJudge:
     def complete_json(self, messages: object, schema: object, **_options: object) -> object:
         import json
 
-        from goldenlens.judge.engine import make_reply
+        from goldenlens.judge.engines.protocol import make_reply
 
         text = messages[-1]["content"].removeprefix("Passage:\n")  # type: ignore[index]
         question, fact, answer = _DRAFTED[self._by_text[text]]
@@ -489,7 +489,7 @@ class _ScriptedReviewer:
         import json
 
         from goldenlens.core.golden_criteria import JUDGED_CRITERIA
-        from goldenlens.judge.engine import make_reply
+        from goldenlens.judge.engines.protocol import make_reply
         from goldenlens.judge.golden_review import CriterionJudge
 
         first_example = messages[1]["content"]  # type: ignore[index]
