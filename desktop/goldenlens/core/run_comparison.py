@@ -18,8 +18,9 @@ What is compared, and what is not:
 The mean change of a pipeline and metric is the mean of the paired differences (head minus
 base) over the questions scored in both runs; it therefore equals ``mean_after -
 mean_before`` over those questions, which may differ from a run's own mean over all of its
-questions. ``mean_change_interval`` is a hook for the paired bootstrap interval of that mean
-(:mod:`goldenlens.core.bootstrap`, filled in by the caller); ``None`` until it is.
+questions. ``mean_change_interval`` is the paired bootstrap interval of that mean
+(:mod:`goldenlens.core.bootstrap`), filled in by :func:`goldenlens.jobs.run_history.change_intervals`
+for every comparison a project makes; ``None`` where no question was scored in both runs.
 """
 
 from __future__ import annotations

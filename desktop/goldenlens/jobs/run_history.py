@@ -25,6 +25,7 @@ from math import fsum
 from pathlib import Path
 from typing import Any, Final
 
+from goldenlens.core.bootstrap import Settings, Statistic, percentile_interval, resampled_means
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.run_comparison import RunComparison, Scores, compare_runs
 from goldenlens.core.run_kinds import LEXICAL_RUN
@@ -247,7 +248,28 @@ def compare_project_runs(
         metric_order=LEXICAL_SCORE_NAMES,
     )
     base, head = listed[base_run.id], listed[head_run.id]
-    return RunPairComparison(base, head, comparison, _notes(base, head))
+    return RunPairComparison(base, head, change_intervals(comparison), _notes(base, head))
+
+
+def change_intervals(comparison: RunComparison, settings: Settings | None = None) -> RunComparison:
+    """``comparison`` with each pipeline's and metric's ``mean_change_interval``: the seeded
+    percentile bootstrap (:mod:`goldenlens.core.bootstrap`) of the mean of ``after - before``
+    over the questions both runs scored — a paired interval, as the regression gate uses."""
+    import numpy as np  # only for comparisons, not for listing runs
+
+    chosen = settings or Settings()
+    intervals: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for change in comparison.summary:
+        deltas = comparison.paired_deltas(change.pipeline, change.metric)
+        if not deltas:
+            continue
+        key = f"change|{change.pipeline}|{change.metric}"
+        (means,) = resampled_means(
+            key, np.asarray(deltas, dtype=np.float64)[:, None], [Statistic(key, (0,))], chosen
+        )
+        low, high = percentile_interval(means, chosen.level)
+        intervals[(change.pipeline, change.metric)] = (low, high, chosen.level)
+    return comparison.with_intervals(intervals)
 
 
 @dataclass(frozen=True)
