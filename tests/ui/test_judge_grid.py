@@ -86,7 +86,13 @@ def judged_project(scored_project: Path) -> Path:
                 if value is None:
                     records.append(
                         ScoreRecord(
-                            question, pipeline, metric, None, signature, ScoreStatus.NOT_SCORED, NOT_SCORED_REASON
+                            question,
+                            pipeline,
+                            metric,
+                            None,
+                            signature,
+                            ScoreStatus.NOT_SCORED,
+                            NOT_SCORED_REASON,
                         )
                     )
                 else:
@@ -195,7 +201,8 @@ def test_a_not_scored_judge_cell_is_missing_with_its_reason(widget: ScoreGrid) -
     assert model.data(cell, Qt.ItemDataRole.BackgroundRole) is None  # no colour: not a 0
     assert NOT_SCORED_REASON in model.data(cell, TOOLTIP)
     painted = model.column_cells(cell.column(), row, row)
-    assert painted.texts == ["—"] and painted.backgrounds == [None]
+    assert painted.texts == ["—"]
+    assert painted.backgrounds == [None]
     row = _shown_ids(model).index(NOT_JUDGED_KEY[0])
     cell = model.index(row, _column(model, FAITHFULNESS, NOT_JUDGED_KEY[1]))
     assert model.data(cell, DISPLAY) == "—"
@@ -281,9 +288,7 @@ def test_a_grid_showing_every_row_judges_all_and_a_loading_grid_offers_no_filter
     assert not JudgeDialog(None, run=False, scope=every).rows_choice  # settings only: no rows
 
 
-def test_the_main_window_judges_the_selected_or_filtered_rows(
-    qtbot: QtBot, judged_project: Path
-) -> None:
+def test_the_main_window_judges_the_selected_or_filtered_rows(qtbot: QtBot, judged_project: Path) -> None:
     window = MainWindow()
     qtbot.addWidget(window)
     assert window.projects.open_project(judged_project)
@@ -300,7 +305,8 @@ def test_the_main_window_judges_the_selected_or_filtered_rows(
     for row in (0, 2):
         view.selectionModel().select(model.index(row, 0), flags)
     dialog = window.judge.ask_run()
-    assert dialog is not None and dialog.rows_choice is not None
+    assert dialog is not None
+    assert dialog.rows_choice is not None
     dialog.rows_choice.set_choice(JudgeRows.SELECTED)
     chosen = dialog.options().only
     assert chosen == (expected[0], expected[2])

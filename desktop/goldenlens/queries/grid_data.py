@@ -269,7 +269,9 @@ class _Builder:
         judged = [m for m in metrics if m in self.data.judge_metrics]
         if not judged or self.data.judge_run_id is None:
             return
-        for question_id, pipeline, metric, reason in store.grid.reasons(self.data.judge_run_id, judged, self.ids):
+        for question_id, pipeline, metric, reason in store.grid.reasons(
+            self.data.judge_run_id, judged, self.ids
+        ):
             self.reasons[(question_id, pipeline, metric)] = reason
 
     def _all_scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:

@@ -189,7 +189,9 @@ class GridQueries(Repository):
                 values[at] = where[(int(items[at]), int(pipelines[at]))]
         return ScoreColumn(items, pipelines, values)
 
-    def reasons(self, run_id: int, metrics: Sequence[str], question_ids: Sequence[str] | None = None) -> list[Row]:
+    def reasons(
+        self, run_id: int, metrics: Sequence[str], question_ids: Sequence[str] | None = None
+    ) -> list[Row]:
         """``(question_id, pipeline, metric, reason)`` of the scores of ``metrics`` in a run
         that carry a reason (those not scored): what a grid cell shown as missing says why.
         Only rows with a note are read (the ``score_notes`` side table), none per score."""

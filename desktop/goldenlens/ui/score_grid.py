@@ -353,7 +353,11 @@ class ScoreGrid(QWidget):
             self._report_group.removeAction(action)
         self._report_menu.clear()
         for metric in self._model.pass_fail_metrics():
-            text = "Factual Knowledge (FK report)" if metric == FACTUAL_KNOWLEDGE else f"{metric} (judge, pass/fail)"
+            text = (
+                "Factual Knowledge (FK report)"
+                if metric == FACTUAL_KNOWLEDGE
+                else f"{metric} (judge, pass/fail)"
+            )
             action = QAction(text, self._report_menu)
             action.setCheckable(True)
             action.setChecked(metric == chosen)
