@@ -315,3 +315,45 @@ def test_the_main_window_judges_the_selected_or_filtered_rows(qtbot: QtBot, judg
     with ProjectStore.open(judged_project) as store:  # the job's own check accepts them
         assert selected_questions(store, dialog.options().only, "") == expected
     dialog.reject()
+
+
+# -- the loader: first rows, row reloads, a newer judge run -----------------------------------
+
+
+def test_the_first_rows_and_a_row_reload_carry_the_judge_columns(
+    judged_project: Path, grid_data: GridData
+) -> None:
+    with ProjectQueries.open(judged_project) as project:
+        lexical = project.latest_run_id()
+        head = project.grid_head(lexical, None, limit=4)
+        assert not head.complete
+        for metric in (FAITHFULNESS, RELEVANCE, HARMFUL):
+            np.testing.assert_array_equal(head.values[metric], grid_data.values[metric][:4])
+        assert head.missing_reason(2, 1, FAITHFULNESS) == f"not scored: {NOT_SCORED_REASON}"  # q03/Pipeline2
+        store = project.store
+        store.reviews.set_override("q03", "Pipeline2", FAITHFULNESS, value=0.25, passed=None, reviewer="Bo")
+        patched = project.grid_with_updates(grid_data, lexical, ["q03"])
+        assert patched.values[FAITHFULNESS][2, 1] == 0.25
+        assert patched.override_note(2, 1, FAITHFULNESS) is not None
+        untouched = np.ones(patched.values[FAITHFULNESS].shape, dtype=bool)
+        untouched[2, 1] = False
+        np.testing.assert_array_equal(
+            patched.values[FAITHFULNESS][untouched], grid_data.values[FAITHFULNESS][untouched]
+        )
+        # a newer judge run (of one question only) is the one shown from now on, as in the reports
+        newer = store.runs.start(JUDGE_RUN, {"metrics": [FAITHFULNESS], "only": ["q01"]}, 3)
+        signature = Signature(FAITHFULNESS, "1", {"judge_model": "j.gguf"}).to_json()
+        store.results.save(newer, [ScoreRecord("q01", p, FAITHFULNESS, 0.5, signature) for p in PIPELINES])
+        reloaded = project.grid_with_updates(patched, lexical, ["q01"])
+    assert reloaded.judge_run_id == newer
+    assert reloaded.judge_metrics == (FAITHFULNESS,)  # the overrides are of faithfulness only
+    column = reloaded.values[FAITHFULNESS]
+    assert column[0].tolist() == [0.5, 0.5, 0.5]
+    overridden = {(q, p): v for (q, p), v in _effective(FAITHFULNESS).items() if (q, p) in {OVERRIDDEN_KEY}}
+    expected = np.full(column.shape, np.nan)
+    expected[0] = 0.5
+    expected[2, 1] = 0.25  # the reviewer's values stand, as the reports count them
+    for (question, pipeline), value in overridden.items():
+        expected[QUESTIONS.index(question), PIPELINES.index(pipeline)] = value
+    np.testing.assert_array_equal(column, expected)
+    assert reloaded.missing_reason(4, 0, FAITHFULNESS) == f"not judged in judge run {newer} (the newest)"
