@@ -299,6 +299,11 @@ def test_the_main_window_judges_the_selected_or_filtered_rows(qtbot: QtBot, judg
     expected = [q for q in QUESTIONS if _value(FAITHFULNESS, q, "Pipeline1") >= 0.5]
     assert 0 < len(expected) < 10
     qtbot.waitUntil(lambda: grid.model().rowCount() == len(expected), timeout=TIMEOUT)
+    # the Summary tab follows the grid: the judge metric's mean over the rows shown
+    shown = [_value(FAITHFULNESS, q, "Pipeline2") for q in expected]
+    present = [v for v in shown if not math.isnan(v)]
+    mean = window.summary.means()[FAITHFULNESS]["Pipeline2"]
+    assert mean == pytest.approx(sum(present) / len(present))
     view, model = grid.table_view(), grid.model()
     flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
     view.selectionModel().clearSelection()

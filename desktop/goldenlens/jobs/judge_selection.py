@@ -1,5 +1,7 @@
 """Which questions a judge run judges: all of them, the ones named (``--only``), the ones a
 threshold expression on the lexical scores keeps (``--where "f1 < 0.5"``), or both at once.
+The desktop app's Judge dialog narrows a run the same way, through ``only``
+(:class:`JudgeScope`: all rows, the grid's selected questions or the rows the grid shows).
 
 The expression is the score grid's own (:func:`goldenlens.core.grid.parse_threshold`): a
 condition holds for a question when any pipeline's score (or the named pipeline's, as in
