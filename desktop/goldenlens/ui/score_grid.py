@@ -406,7 +406,9 @@ class ScoreGrid(QWidget):
         try:
             parsed = parse_threshold(threshold, tuple(grid.values), grid.pipelines)
         except ValueError as exc:
-            errors.append(f"Threshold: {exc}")
+            # A judge metric arrives in a second load: say so rather than only "unknown metric".
+            loading = any(m not in grid.values for m in grid.available_metrics)
+            errors.append(f"Threshold: {exc}" + (" (some metrics are still loading)" if loading else ""))
             threshold = state.threshold
         else:
             self._show_threshold_meaning(parsed.describe())
