@@ -14,7 +14,9 @@ A bare metric means *any* pipeline satisfies the comparison (each condition on i
 ``fk == 0 and f1 > 0.5`` may be met by two different pipelines); prefix a pipeline name (quoted
 when it holds spaces or dots: ``"RAG v1.2".recall < 0.5``) to test one. A missing score
 (not scored, or no response) satisfies no comparison. Metric aliases: ``fk``, ``fk_quasi``,
-``f1``, ``precision``, ``recall``, ``em``, ``qem``; full metric names work too.
+``f1``, ``precision``, ``recall``, ``em``, ``qem``; full metric names work too, and so do the
+judge metrics the grid holds, by name (``faithfulness < 0.5``,
+``Pipeline2.context_relevance >= 0.8``).
 """
 
 from __future__ import annotations
@@ -90,6 +92,9 @@ class GridState:
 
     metrics: tuple[str, ...] = DEFAULT_METRICS
     fk_report_mode: bool = False
+    #: The metric the pass/fail report shows (``fk_report_mode``): Factual Knowledge, or a
+    #: judge metric whose values are only 0 and 1 (:func:`pass_fail_metrics`).
+    report_metric: str = FACTUAL_KNOWLEDGE
     sort_column: str | None = None
     sort_descending: bool = False
     text: str = ""
@@ -100,8 +105,9 @@ class GridState:
     question_ids: frozenset[str] | None = None
 
     def shown_metrics(self) -> tuple[str, ...]:
-        """Metrics with columns: only Factual Knowledge in FK report mode."""
-        return (FACTUAL_KNOWLEDGE,) if self.fk_report_mode else self.metrics
+        """Metrics with columns: only the report metric (Factual Knowledge unless another was
+        chosen) in the pass/fail report mode."""
+        return (self.report_metric,) if self.fk_report_mode else self.metrics
 
     def metrics_in_use(self) -> tuple[str, ...] | None:
         """Metrics the grid needs to show this state as it is: those with columns, the one
@@ -302,8 +308,13 @@ def _resolve_metric(name: str, metrics: Sequence[str]) -> str:
     metric = METRIC_ALIASES.get(name.lower(), name.lower())
     if metric in metrics:
         return metric
-    aliases = ", ".join(alias for alias, full in METRIC_ALIASES.items() if full in metrics)
-    known = aliases or ", ".join(metrics) or "none"
+    folded = [m for m in metrics if m.casefold() == name.casefold()]  # a custom aspect's capitals
+    if len(folded) == 1:
+        return folded[0]
+    aliased = set(METRIC_ALIASES.values())
+    aliases = [alias for alias, full in METRIC_ALIASES.items() if full in metrics]
+    others = [m for m in metrics if m not in aliased]  # judge metrics go by their own names
+    known = ", ".join([*aliases, *others]) or "none"
     if metric in METRIC_ALIASES.values():
         raise ValueError(f"metric {name!r} is not in the grid (available: {known})")
     raise ValueError(f"unknown metric {name!r} (available: {known})")
@@ -430,10 +441,11 @@ class FkTotal:
         return self.found + self.not_found
 
 
-def fk_totals(data: GridArrays, rows: IntArray) -> list[FkTotal]:
-    """The totals row of the FK report over ``rows`` (the visible ones), per pipeline, from
-    the values in force; a value counts as found from :data:`FK_FOUND_AT`, as the report's ✓."""
-    matrix = data.values.get(FACTUAL_KNOWLEDGE)
+def fk_totals(data: GridArrays, rows: IntArray, metric: str = FACTUAL_KNOWLEDGE) -> list[FkTotal]:
+    """The totals row of the pass/fail report over ``rows`` (the visible ones), per pipeline,
+    from the values in force; a value counts as found (passed) from :data:`FK_FOUND_AT`, as
+    the report's ✓. ``metric``: Factual Knowledge, or the binary judge metric shown."""
+    matrix = data.values.get(metric)
     totals: list[FkTotal] = []
     for p, pipeline in enumerate(data.pipelines):
         column = matrix[rows, p] if matrix is not None else np.full(len(rows), np.nan)
@@ -441,6 +453,22 @@ def fk_totals(data: GridArrays, rows: IntArray) -> list[FkTotal]:
         found = int(((column >= FK_FOUND_AT) & ~missing).sum())
         totals.append(FkTotal(pipeline, found, int((~missing).sum()) - found, int(missing.sum())))
     return totals
+
+
+def is_binary_valued(matrix: FloatArray) -> bool:
+    """Whether ``matrix`` holds at least one value and every value is exactly 0 or 1 (NaN:
+    missing, ignored): then a pass/fail view (✓ from :data:`FK_FOUND_AT`) loses nothing."""
+    present = matrix[~np.isnan(matrix)]
+    return bool(present.size) and bool(np.isin(present, (0.0, 1.0)).all())
+
+
+def pass_fail_metrics(data: GridArrays, judge_metrics: Sequence[str]) -> tuple[str, ...]:
+    """The metrics the pass/fail report can show: Factual Knowledge, then each of
+    ``judge_metrics`` the grid holds whose values are only 0 and 1 (aspect critiques,
+    relevancy, a thresholded similarity — decided from the values, so a metric that gave one
+    0.7 is never drawn as ✓/✗)."""
+    binary = [m for m in judge_metrics if m in data.values and is_binary_valued(data.values[m])]
+    return (FACTUAL_KNOWLEDGE, *binary)
 
 
 def disagreement_mask(data: GridArrays, metric: str = DISAGREEMENT_METRIC) -> BoolArray:

@@ -12,6 +12,13 @@ them at once while :func:`load_grid` runs in the background, as Anki's browser d
 
 Overrides replace the value shown (and filtered and sorted on): ``value`` when given, else
 ``passed`` as 1.0/0.0. The stored score stays in :class:`OverrideNote` for the tooltip.
+
+Judge metrics are columns like the lexical ones: their scores come from the newest judge run
+(finished or not: the run every report shows, ``goldenlens.jobs.report_job.judge_scores``),
+read through the same score columns, with the reviewer's overrides of judge metrics applied
+the same way (an override counts even where the judge never reached the row). A judge score
+that is not scored stays NaN — shown as missing, never as 0 — and its reason is kept in
+:attr:`GridData.reasons` for the tooltip.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ import numpy as np
 from goldenlens.core.collector import collector_paused
 from goldenlens.core.flags import Flag
 from goldenlens.core.grid import FLAG_BITS, BoolArray, FloatArray, IntArray, ObjectArray
+from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.run_kinds import JUDGE_RUN
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import GOLDEN_ROW, REVIEW_UNREVIEWED, Override
 
@@ -107,6 +116,10 @@ class GridData:
     golden row. ``review`` is the review status. Arrays are read-only: build a new
     ``GridData`` (:func:`update_rows`) to change one. ``complete`` is False when only the
     first rows are loaded (:func:`load_grid_head`); ``total`` counts the project's questions.
+    ``judge_run_id`` is the newest judge run (``None``: none) and ``judge_metrics`` the
+    metrics it scored (plus judge metrics only a reviewer's override gives a value);
+    their columns in ``values`` hold that run's scores. ``reasons`` says why a loaded judge
+    score is not scored, by ``(question_id, pipeline, metric)``.
     """
 
     run_id: int | None
@@ -125,6 +138,9 @@ class GridData:
     available_metrics: tuple[str, ...] = ()
     complete: bool = True
     total: int = -1  # made len(self) unless partial
+    judge_run_id: int | None = None
+    judge_metrics: tuple[str, ...] = ()
+    reasons: Mapping[Key, str] = field(default_factory=dict)
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -171,6 +187,20 @@ class GridData:
         key = (self.question_ids[row], self.pipelines[pipeline], metric)
         return self.override_notes.get(key)
 
+    def run_of(self, metric: str) -> int | None:
+        """The run a metric's column is read from: the judge run for a judge metric."""
+        return self.judge_run_id if metric in self.judge_metrics else self.run_id
+
+    def missing_reason(self, row: int, pipeline: int, metric: str) -> str:
+        """Why a cell shows no score, in words for its tooltip."""
+        key = (self.question_ids[row], self.pipelines[pipeline], metric)
+        reason = self.reasons.get(key)
+        if reason:
+            return f"not scored: {reason}"
+        if metric in self.judge_metrics:
+            return f"not judged in judge run {self.judge_run_id} (the newest)"
+        return "not scored"
+
 
 _DIGITS = re.compile(r"(\d+)")
 
@@ -198,6 +228,7 @@ class _Builder:
         self.golden_flags = data.golden_flags.copy()
         self.review = data.review.copy()
         self.notes = dict(data.override_notes)
+        self.reasons = dict(data.reasons)
         self.responses = None if data.responses is None else data.responses.copy()
         self.key_tables: tuple[IntArray, IntArray, int] | None = None
 
@@ -211,14 +242,15 @@ class _Builder:
 
     def scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:
         n, p = len(self.data), len(self.data.pipelines)
-        run_id = self.data.run_id
-        if self.ids is None and run_id is not None:
-            self._all_scores(store, run_id, metrics)
+        if self.ids is None:
+            self._all_scores(store, metrics)
+            self._reasons(store, metrics)
             return
         last: tuple[list[str], list[str], tuple[IntArray, IntArray, BoolArray]] | None = None
         for metric in metrics:
             matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
             self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
+            run_id = self.data.run_of(metric)
             found = store.grid.scores(run_id, metric, self.ids) if run_id is not None else []
             keys = list(map(_FIRST, found)), list(map(_SECOND, found))
             if last is not None and keys[0] == last[0] and keys[1] == last[1]:
@@ -229,15 +261,30 @@ class _Builder:
                 last = (*keys, (rows, cols, keep))
             values = np.fromiter(map(_THIRD, found), dtype=np.float64, count=len(found))  # None -> NaN
             matrix[rows[keep], cols[keep]] = values[keep]
+        self._reasons(store, metrics)
 
-    def _all_scores(self, store: ProjectStore, run_id: int, metrics: Sequence[str]) -> None:
+    def _reasons(self, store: ProjectStore, metrics: Sequence[str]) -> None:
+        """Why the judge scores of ``metrics`` that were not scored are missing (lexical
+        scores are always scored where there is a response: nothing to read for them)."""
+        judged = [m for m in metrics if m in self.data.judge_metrics]
+        if not judged or self.data.judge_run_id is None:
+            return
+        for question_id, pipeline, metric, reason in store.grid.reasons(
+            self.data.judge_run_id, judged, self.ids
+        ):
+            self.reasons[(question_id, pipeline, metric)] = reason
+
+    def _all_scores(self, store: ProjectStore, metrics: Sequence[str]) -> None:
         """The whole grid: each metric is one column of integer keys and values, placed by
         numpy through the rows' item keys (no Python object per score)."""
         n, p = len(self.data), len(self.data.pipelines)
-        rows_of_item, cols_of_pipeline, _golden = self._key_tables(store)
         for metric in metrics:
             matrix = self.values.setdefault(metric, np.full((n, p), np.nan))
             self.overridden.setdefault(metric, np.zeros((n, p), dtype=bool))
+            run_id = self.data.run_of(metric)
+            if run_id is None:
+                continue
+            rows_of_item, cols_of_pipeline, _golden = self._key_tables(store)
             column = store.grid.score_column(run_id, metric)
             rows, cols = _lookup(rows_of_item, column.items), _lookup(cols_of_pipeline, column.pipelines)
             keep = (rows >= 0) & (cols >= 0)
@@ -342,6 +389,9 @@ class _Builder:
             available_metrics=d.available_metrics if available is None else available,
             complete=d.complete,
             total=d.total,
+            judge_run_id=d.judge_run_id,
+            judge_metrics=d.judge_metrics,
+            reasons=self.reasons,
         )
         for key in ("index", "ranks"):  # same ids, same rows
             if key in d._cache:
@@ -425,18 +475,41 @@ def _load(
         golden, total = golden[:limit], store.grid.question_count()
         ids = [row[0] for row in golden]
     pipelines = tuple(store.responses.pipelines())
-    available = tuple(store.results.metrics(run_id)) if run_id is not None else ()
+    lexical = tuple(store.results.metrics(run_id)) if run_id is not None else ()
+    overrides = store.grid.overrides(ids)
+    judge_run_id, judge_metrics = _judge_columns(store, overrides)
+    available = (*lexical, *(m for m in judge_metrics if m not in lexical))
     wanted = available if metrics is None else tuple(dict.fromkeys(metrics))
     if responses is None:
         responses = max(total, len(golden)) * len(pipelines) <= RESPONSES_AUTO_LIMIT
     text = np.full((len(golden), len(pipelines)), "", dtype=object) if responses else None
-    base = _assemble(run_id, golden, pipelines, text)
+    base = replace(
+        _assemble(run_id, golden, pipelines, text), judge_run_id=judge_run_id, judge_metrics=judge_metrics
+    )
     builder = _Builder(base if ids is None else replace(base, complete=False, total=total), ids)
     builder.scores(store, wanted)
     builder.marks(store)
-    builder.overrides(store.grid.overrides(ids), wanted)
+    builder.overrides(overrides, wanted)
     builder.texts(store)
     return builder.build(available=available)
+
+
+def _judge_columns(store: ProjectStore, overrides: Sequence[Override]) -> tuple[int | None, tuple[str, ...]]:
+    """The newest judge run (finished or not, as the reports take it) and its metrics, sorted,
+    with the judge metrics a reviewer overrode (their value counts as the reports count it);
+    ``(None, ())`` without a judge run (the reports then show no judge score either)."""
+    judge = store.runs.latest(JUDGE_RUN)
+    if judge is None:
+        return None, ()
+    scored = set(store.results.metrics(judge.id))
+    overridden = {o.metric for o in overrides if o.metric not in LEXICAL_SCORE_NAMES}
+    return judge.id, tuple(sorted(scored | overridden))
+
+
+def newest_judge_run(store: ProjectStore) -> int | None:
+    """The id of the judge run the grid reads (the newest), ``None`` when there is none."""
+    judge = store.runs.latest(JUDGE_RUN)
+    return None if judge is None else judge.id
 
 
 def add_metrics(data: GridData, store: ProjectStore, metrics: Sequence[str]) -> GridData:
@@ -465,6 +538,7 @@ def update_rows(
     golden = store.grid.golden(ids)
     if (
         run_id != data.run_id
+        or newest_judge_run(store) != data.judge_run_id
         or tuple(store.responses.pipelines()) != data.pipelines
         or len(golden) != len(ids)
         or any(data.index_of(q) is None for q in ids)
@@ -483,6 +557,7 @@ def update_rows(
         builder.responses[rows] = ""
     reloaded = set(ids)
     builder.notes = {key: note for key, note in builder.notes.items() if key[0] not in reloaded}
+    builder.reasons = {key: why for key, why in builder.reasons.items() if key[0] not in reloaded}
     builder.scores(store, tuple(data.values))
     builder.marks(store)
     builder.overrides(store.grid.overrides(ids), tuple(data.values))

@@ -189,6 +189,22 @@ class GridQueries(Repository):
                 values[at] = where[(int(items[at]), int(pipelines[at]))]
         return ScoreColumn(items, pipelines, values)
 
+    def reasons(
+        self, run_id: int, metrics: Sequence[str], question_ids: Sequence[str] | None = None
+    ) -> list[Row]:
+        """``(question_id, pipeline, metric, reason)`` of the scores of ``metrics`` in a run
+        that carry a reason (those not scored): what a grid cell shown as missing says why.
+        Only rows with a note are read (the ``score_notes`` side table), none per score."""
+        where, params = _only("i.question_id", question_ids)
+        return self._fetch(
+            "SELECT i.question_id, p.name, m.name, n.reason FROM score_notes AS n"  # noqa: S608
+            " JOIN item_keys AS i ON i.key = n.item JOIN pipeline_keys AS p ON p.key = n.pipeline"
+            " JOIN metric_keys AS m ON m.key = n.metric"
+            " WHERE n.run_id = ? AND n.reason <> '' AND m.name IN (SELECT value FROM json_each(?))"
+            f" AND {where}",
+            [run_id, to_json(list(metrics)), *params],
+        )
+
     def flags(self, run_id: int, question_ids: Sequence[str] | None = None) -> list[Row]:
         """``(question_id, pipeline, flag)`` of a run; pipeline ``""`` for a golden-row flag."""
         where, params = _only("i.question_id", question_ids)

@@ -116,7 +116,7 @@ class JudgeController(QObject):
         if self._projects.session is None:
             self._window.statusBar().showMessage("Open a project first.", 5000)
             return None
-        dialog = JudgeDialog(self._window, run=True)
+        dialog = JudgeDialog(self._window, run=True, scope=self._review.judge_scope())
         dialog.accepted.connect(lambda: self.run(dialog.options()))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()

@@ -1,6 +1,7 @@
 """The judge dialog: choose the model (Model tab) and the metrics with their parameters and
-custom aspects (Metrics tab). Problems show inline in red and disable OK; accepting saves the
-settings for next time."""
+custom aspects (Metrics tab), and, when it starts a run, which questions to judge (all rows, the
+grid's selected questions, or the rows the grid shows). Problems show inline in red and disable
+OK; accepting saves the settings for next time (the choice of rows is per run, not saved)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QRadioButton,
     QScrollArea,
     QSpinBox,
     QTabWidget,
@@ -34,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from goldenlens.io.judge_preferences import JudgeSettings, load_judge_settings, save_judge_settings
 from goldenlens.jobs.judge_options import JudgeOptions
+from goldenlens.jobs.judge_selection import JudgeRows, JudgeScope
 from goldenlens.judge.registry import available
 from goldenlens.ui.judge_settings import (
     ASPECT_PARAMS_KEY,
@@ -301,11 +304,56 @@ class MetricsPage(QWidget):
         )
 
 
+_ROW_LABELS = {
+    JudgeRows.ALL: "All rows",
+    JudgeRows.SELECTED: "Selected questions",
+    JudgeRows.SHOWN: "Rows the grid shows (filtered)",
+}
+
+
+class RowsChoice(QGroupBox):
+    """Which questions the run judges: all, the grid's selected ones, or those it shows; each
+    choice with its question count, disabled when it holds none (or, for the grid's rows,
+    while the grid is still loading)."""
+
+    def __init__(self, scope: JudgeScope, parent: QWidget | None = None) -> None:
+        super().__init__("Questions to judge", parent)
+        self.scope = scope
+        self.buttons: dict[JudgeRows, QRadioButton] = {}
+        layout = QHBoxLayout(self)
+        for rows, label in _ROW_LABELS.items():
+            count = scope.count(rows)
+            button = QRadioButton(f"{label} ({count:,})" if count is not None else f"{label} (loading…)")
+            button.setEnabled(bool(count))
+            if rows is JudgeRows.SHOWN and count is None:
+                button.setToolTip("The grid is still loading all questions")
+            self.buttons[rows] = button
+            layout.addWidget(button)
+        layout.addStretch(1)
+        self.buttons[JudgeRows.ALL].setChecked(True)
+
+    def choice(self) -> JudgeRows:
+        return next((rows for rows, b in self.buttons.items() if b.isChecked()), JudgeRows.ALL)
+
+    def set_choice(self, rows: JudgeRows) -> None:
+        self.buttons[rows].setChecked(True)
+
+    def only(self) -> tuple[str, ...]:
+        """The run's ``only`` option for the choice (empty: every question)."""
+        return self.scope.only(self.choice())
+
+
 class JudgeDialog(QDialog):
-    """Model and metric settings. ``run=True`` labels OK "Run"; accepting saves the settings."""
+    """Model and metric settings. ``run=True`` labels OK "Run"; accepting saves the settings.
+    ``scope`` (with ``run``) offers the choice of questions to judge."""
 
     def __init__(
-        self, parent: QWidget | None = None, settings: JudgeSettings | None = None, *, run: bool = True
+        self,
+        parent: QWidget | None = None,
+        settings: JudgeSettings | None = None,
+        *,
+        run: bool = True,
+        scope: JudgeScope | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Run Judge Metrics" if run else "Judge Settings")
@@ -326,6 +374,9 @@ class JudgeDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        self.rows_choice = RowsChoice(scope) if run and scope is not None else None
+        if self.rows_choice is not None:
+            layout.addWidget(self.rows_choice)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.problems_label)
         layout.addWidget(self.buttons)
@@ -343,8 +394,9 @@ class JudgeDialog(QDialog):
         return self.metrics_page.apply_to(self.model_page.apply_to(JudgeSettings()))
 
     def options(self) -> JudgeOptions:
-        """The run options for the settings shown."""
-        return options_from_settings(self.settings())
+        """The run options for the settings shown, narrowed to the questions chosen."""
+        only = self.rows_choice.only() if self.rows_choice is not None else ()
+        return options_from_settings(self.settings(), only=only)
 
     def problems(self) -> list[str]:
         return settings_problems(self.settings())

@@ -117,10 +117,10 @@ def judge_model_label(settings: JudgeSettings) -> str:
     return DEFAULT_JUDGE_LABEL
 
 
-def options_from_settings(settings: JudgeSettings) -> JudgeOptions:
+def options_from_settings(settings: JudgeSettings, *, only: tuple[str, ...] = ()) -> JudgeOptions:
     """The run options for ``settings``: parameters only for the selected metrics (the aspect
     strictness for every selected aspect), only the selected custom aspects, parallel requests
-    only for a server."""
+    only for a server; ``only`` narrows the run to those questions (empty: all)."""
     chosen = tuple(settings.metrics)
     custom = {
         name: definition
@@ -145,6 +145,7 @@ def options_from_settings(settings: JudgeSettings) -> JudgeOptions:
         parallel=settings.parallel if server else 1,
         metric_params=params,
         custom_aspects=custom,
+        only=only,
     )
 
 

@@ -4,7 +4,7 @@ Opening a project shows its first rows at once (:meth:`ProjectQueries.grid_head`
 thread's queries: a few index seeks) and loads the whole grid in a worker (its own connection),
 then swaps it in with the analyst's filters, order, current question and scroll place kept:
 first with the metrics the grid state uses (:meth:`GridState.metrics_in_use`), then, from a
-second job, with the other lexical metrics too.
+second job, with the other metrics too (lexical, then the newest judge run's).
 One question's detail is read on the GUI thread (a few small queries).
 """
 
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 from goldenlens.core.decision import Decision
 from goldenlens.core.grid import ID_COLUMN
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.jobs.judge_selection import JudgeScope
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.summary_decision import summary_decision_job
 from goldenlens.queries.grid import HEAD_LIMIT, GridData
@@ -153,7 +154,7 @@ class ReviewController(QObject):
         path, run_id = self._session.path, self._session.run_id
         if not self._complete or len(self._grid.model().grid()) <= self.head_limit:
             try:
-                head = self._session.project.grid_head(run_id, LEXICAL_SCORE_NAMES, limit=self.head_limit)
+                head = self._session.project.grid_head(run_id, None, limit=self.head_limit)
             except StoreError as error:
                 show_error(self._window, "Cannot load the scores", error)
                 return
@@ -165,7 +166,8 @@ class ReviewController(QObject):
         # The metrics on screen first (a column costs ~0.1 s per 300,000 scores); the others
         # follow in a second job (_load_other_metrics) while the grid is already in use.
         in_use = state.metrics_in_use()
-        first = LEXICAL_SCORE_NAMES if in_use is None else [m for m in LEXICAL_SCORE_NAMES if m in in_use]
+        # None (a threshold, which may name any metric, judge ones too): every metric at once.
+        first = None if in_use is None else list(in_use)
 
         def job(_progress: ProgressFn, cancel: CancelToken) -> GridData:
             with ProjectQueries.open(path) as project:
@@ -181,12 +183,14 @@ class ReviewController(QObject):
         self._loader.start(job, name="grid")
 
     def _load_other_metrics(self) -> None:
-        """Load the lexical metrics the full grid on screen lacks, in a worker; the result is
-        applied only onto the grid it started from (an edit meanwhile: it starts again)."""
+        """Load the metrics the full grid on screen lacks (lexical, then judge), in a worker;
+        the result is applied only onto the grid it started from (an edit meanwhile: it starts
+        again)."""
         grid = self._grid.grid()
         if self._session is None or grid is None or not grid.complete:
             return
-        missing = [m for m in LEXICAL_SCORE_NAMES if m not in grid.values and m in grid.available_metrics]
+        wanted = [*LEXICAL_SCORE_NAMES, *grid.judge_metrics]
+        missing = [m for m in wanted if m not in grid.values and m in grid.available_metrics]
         if not missing:
             return
         path = self._session.path
@@ -276,6 +280,16 @@ class ReviewController(QObject):
             return
         pipelines, values, title = self._summary_shown
         self._summary.set_data(pipelines, values, title=title, decision=decision)
+
+    def judge_scope(self) -> JudgeScope:
+        """The questions the Judge dialog can narrow a run to: the grid's selected rows and
+        the rows it shows (``None`` while the grid still loads: its filter covers only the
+        first rows then)."""
+        grid = self._grid.grid()
+        total = self._session.project.question_count() if self._session is not None else 0
+        complete = grid is not None and grid.complete
+        shown = tuple(self._grid.visible_question_ids()) if complete else None
+        return JudgeScope(total, tuple(self._grid.selected_question_ids()), shown)
 
     # -- review actions ----------------------------------------------------------------------
 

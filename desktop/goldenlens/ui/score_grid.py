@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QColor, QPalette
+from PySide6.QtGui import QAction, QActionGroup, QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -47,7 +47,7 @@ from goldenlens.core.grid import (
     parse_threshold,
     text_matcher,
 )
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.queries.grid import GridData
 from goldenlens.ui.score_table_model import (
     ScoreTableModel,
@@ -64,7 +64,8 @@ _THRESHOLD_HELP = (
     "Keep rows whose scores pass a comparison, e.g. recall < 0.5, f1 >= 0.8, fk == 0,\n"
     "Pipeline2.recall < 0.5, or several joined with and/or.\n"
     "A bare metric means ANY pipeline passes it; prefix a pipeline to test one.\n"
-    "Metrics: fk, fk_quasi, f1, precision, recall, em, qem. Missing scores never pass."
+    "Metrics: fk, fk_quasi, f1, precision, recall, em, qem, and the judge metrics by name\n"
+    "(faithfulness < 0.5, Pipeline2.context_relevance >= 0.8). Missing scores never pass."
 )
 
 
@@ -137,8 +138,15 @@ class ScoreGrid(QWidget):
         self._metrics = _tool_button(self, "Metrics…", "Choose the metric columns")
         self._metrics.setMenu(self._metrics_menu)
         self._metrics.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        fk_tip = "Factual Knowledge Report: fact found (✓) or not (✗) per pipeline"
+        fk_tip = (
+            "Factual Knowledge Report: fact found (✓) or not (✗) per pipeline.\n"
+            "The arrow offers the same pass/fail view of the judge metrics whose values are only 0 and 1."
+        )
         self._fk = _tool_button(self, "FK report", fk_tip, checkable=True)
+        self._report_menu = QMenu(self)
+        self._report_group = QActionGroup(self)
+        self._fk.setMenu(self._report_menu)
+        self._fk.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         self._count = QLabel(self)
         # What the threshold means, in words: a bare metric tests ANY pipeline, which the
         # expression itself does not show; the matching cells carry a corner mark.
@@ -169,6 +177,7 @@ class ScoreGrid(QWidget):
             changed.connect(self._on_filters_edited)
         self._fk.toggled.connect(self._on_filters_edited)
         self._metrics_menu.triggered.connect(self._on_metrics_toggled)
+        self._report_menu.triggered.connect(self._on_report_metric_chosen)
 
     def _build_view(self) -> QTableView:
         view = ScoreTableView(self)
@@ -176,7 +185,8 @@ class ScoreGrid(QWidget):
         view.setAlternatingRowColors(True)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Several rows can be selected (Shift/Ctrl+click): the judge can run on just those.
+        view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         view.setWordWrap(False)
         view.setTextElideMode(Qt.TextElideMode.ElideRight)
@@ -211,6 +221,7 @@ class ScoreGrid(QWidget):
         self._model.set_data(grid)
         self._update_flag_counts()
         self._rebuild_metrics_menu(self._model.state().metrics)
+        self._rebuild_report_menu(self._model.state().report_metric)
         self._on_filters_edited()  # the bar's texts checked against the new pipelines and metrics
         row = self._model.row_of(top) if top is not None else 0
         bar.setValue(row if row >= 0 else bar.value())  # the top row filtered out: leave it
@@ -237,6 +248,7 @@ class ScoreGrid(QWidget):
         self._fk.setChecked(state.fk_report_mode)
         del blockers
         self._rebuild_metrics_menu(state.metrics)
+        self._rebuild_report_menu(state.report_metric)
         self._on_filters_edited(base=state)
         self._request_missing()
 
@@ -261,6 +273,16 @@ class ScoreGrid(QWidget):
     def visible_rows(self) -> IntArray:
         """Data rows of :meth:`grid` in display order."""
         return self._model.visible_rows()
+
+    def selected_question_ids(self) -> list[str]:
+        """The questions of the selected rows, in display order (the current one when no row is
+        selected)."""
+        selection = self._view.selectionModel()
+        rows = sorted({index.row() for index in selection.selectedRows()}) if selection else []
+        ids = [q for q in map(self._model.question_id, rows) if q is not None]
+        if not ids and self._current is not None and self._model.row_of(self._current) >= 0:
+            ids = [self._current]
+        return ids
 
     def visible_question_ids(self) -> list[str]:
         """Question ids in display order."""
@@ -307,14 +329,55 @@ class ScoreGrid(QWidget):
     def _rebuild_metrics_menu(self, chosen: tuple[str, ...]) -> None:
         grid = self._model.grid()
         known = {*grid.available_metrics, *grid.values, *chosen}
-        ordered = [m for m in LEXICAL_SCORE_NAMES if m in known] + sorted(known - set(LEXICAL_SCORE_NAMES))
+        lexical = [m for m in LEXICAL_SCORE_NAMES if m in known]
+        judged = sorted(known - set(LEXICAL_SCORE_NAMES))
         self._metrics_menu.clear()
-        for metric in ordered:
-            action = QAction(f"{metric_short(metric)} — {metric_title(metric)}", self._metrics_menu)
+        for metric in lexical:
+            self._add_metric_action(f"{metric_short(metric)} — {metric_title(metric)}", metric, chosen)
+        if judged:
+            run = f"judge run {grid.judge_run_id}" if grid.judge_run_id is not None else "judge"
+            self._metrics_menu.addSection(f"Judge metrics ({run})")
+        for metric in judged:
+            self._add_metric_action(metric, metric, chosen)
+
+    def _add_metric_action(self, text: str, metric: str, chosen: tuple[str, ...]) -> None:
+        action = QAction(text, self._metrics_menu)
+        action.setCheckable(True)
+        action.setChecked(metric in chosen)
+        action.setData(metric)
+        self._metrics_menu.addAction(action)
+
+    def _rebuild_report_menu(self, chosen: str) -> None:
+        """The pass/fail report's metrics: Factual Knowledge and the binary judge metrics."""
+        for action in self._report_group.actions():
+            self._report_group.removeAction(action)
+        self._report_menu.clear()
+        for metric in self._model.pass_fail_metrics():
+            text = (
+                "Factual Knowledge (FK report)"
+                if metric == FACTUAL_KNOWLEDGE
+                else f"{metric} (judge, pass/fail)"
+            )
+            action = QAction(text, self._report_menu)
             action.setCheckable(True)
-            action.setChecked(metric in chosen)
+            action.setChecked(metric == chosen)
             action.setData(metric)
-            self._metrics_menu.addAction(action)
+            self._report_group.addAction(action)
+            self._report_menu.addAction(action)
+        self._fk.setText("FK report" if chosen == FACTUAL_KNOWLEDGE else f"Pass/fail: {chosen}")
+
+    def _report_metric(self) -> str:
+        checked = self._report_group.checkedAction()
+        return str(checked.data()) if checked is not None else FACTUAL_KNOWLEDGE
+
+    def _on_report_metric_chosen(self, action: QAction) -> None:
+        """A metric picked from the report button's menu: show its pass/fail report."""
+        metric = str(action.data())
+        self._fk.setText("FK report" if metric == FACTUAL_KNOWLEDGE else f"Pass/fail: {metric}")
+        with QSignalBlocker(self._fk):
+            self._fk.setChecked(True)
+        self._on_filters_edited()
+        self._request_missing()
 
     def _on_metrics_toggled(self, _action: QAction) -> None:
         self._on_filters_edited()
@@ -343,7 +406,9 @@ class ScoreGrid(QWidget):
         try:
             parsed = parse_threshold(threshold, tuple(grid.values), grid.pipelines)
         except ValueError as exc:
-            errors.append(f"Threshold: {exc}")
+            # A judge metric arrives in a second load: say so rather than only "unknown metric".
+            loading = any(m not in grid.values for m in grid.available_metrics)
+            errors.append(f"Threshold: {exc}" + (" (some metrics are still loading)" if loading else ""))
             threshold = state.threshold
         else:
             self._show_threshold_meaning(parsed.describe())
@@ -356,6 +421,7 @@ class ScoreGrid(QWidget):
             flag=self._flag.currentData(),
             disagree_only=self._disagree.isChecked(),
             fk_report_mode=self._fk.isChecked(),
+            report_metric=self._report_metric() if self._report_group.actions() else base.report_metric,
             metrics=metrics,
         )
         try:
@@ -424,11 +490,13 @@ class ScoreGrid(QWidget):
             self.fk_totals_label.hide()
             return
         parts = []
-        for total in fk_totals(self._model.grid(), self._model.visible_rows()):
+        metric = self._model.state().report_metric
+        for total in fk_totals(self._model.grid(), self._model.visible_rows(), metric):
             missing = f", {total.not_scored} not scored" if total.not_scored else ""
             parts.append(f"<b>{html.escape(total.pipeline)}</b> {total.found}/{total.scored} ✓{missing}")
         shown = len(self._model.visible_rows())
-        self.fk_totals_label.setText(f"Total of the {shown:,} questions shown: " + " · ".join(parts))
+        title = "" if metric == FACTUAL_KNOWLEDGE else f"<b>{html.escape(metric)}</b> passed · "
+        self.fk_totals_label.setText(f"{title}Total of the {shown:,} questions shown: " + " · ".join(parts))
         self.fk_totals_label.show()
 
     def _update_flag_counts(self) -> None:

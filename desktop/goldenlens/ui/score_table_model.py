@@ -39,6 +39,7 @@ from goldenlens.core.grid import (
     flag_counts,
     grid_columns,
     parse_threshold,
+    pass_fail_metrics,
     visible_rows,
 )
 from goldenlens.core.lexical import (
@@ -106,13 +107,14 @@ _WIDTHS_VERSION = 1
 
 
 def metric_short(metric: str) -> str:
-    """Header name of a metric: ``F1``, ``Recall``, ``FK`` (the name itself when unknown)."""
+    """Header name of a metric: ``F1``, ``Recall``, ``FK``; a judge metric's own name, the one
+    threshold expressions take (``faithfulness``)."""
     return _SHORT.get(metric, metric)
 
 
 def metric_title(metric: str) -> str:
-    """Full name of a metric for tooltips: ``F1 score over words``."""
-    return _TITLES.get(metric, metric)
+    """Full name of a metric for tooltips: ``F1 score over words``; ``judge: faithfulness``."""
+    return _TITLES.get(metric) or f"judge: {metric}"
 
 
 def is_dark(palette: QPalette) -> bool:
@@ -183,6 +185,7 @@ class ScoreTableModel(QAbstractTableModel):
         self._columns = grid_columns(self._state, ())
         self._counts: IntArray | None = None
         self._marked: dict[str, BoolArray] | None = None
+        self._binary: frozenset[str] = frozenset()  # judge metrics whose values are only 0/1
         self._italic = QFont()
         self._italic.setItalic(True)
         self._scale, self._text = colour_scale(False)
@@ -208,6 +211,8 @@ class ScoreTableModel(QAbstractTableModel):
         """Show ``grid`` under the current state; filters the new data cannot evaluate (a
         threshold naming a pipeline that is gone) are dropped."""
         state = self._state
+        if state.report_metric not in (FACTUAL_KNOWLEDGE, *grid.available_metrics):
+            state = replace(state, report_metric=FACTUAL_KNOWLEDGE)  # a judge run without it
         try:
             rows = visible_rows(grid, state)
         except ValueError:
@@ -251,6 +256,11 @@ class ScoreTableModel(QAbstractTableModel):
         loading = f"Loading {grid.total:,} questions…"
         text = loading if shown == len(grid) else f"{shown:,} of the first {len(grid):,} · {loading}"
         return text, _PARTIAL_TIP.format(len(grid))
+
+    def pass_fail_metrics(self) -> tuple[str, ...]:
+        """The metrics the pass/fail report can show: Factual Knowledge and the judge metrics
+        whose values are only 0 and 1 (:func:`goldenlens.core.grid.pass_fail_metrics`)."""
+        return (FACTUAL_KNOWLEDGE, *(m for m in self._grid.judge_metrics if m in self._binary))
 
     def row_of(self, question_id: str) -> int:
         """Visible row of a question, -1 when it is filtered out or unknown."""
@@ -335,6 +345,7 @@ class ScoreTableModel(QAbstractTableModel):
         self.beginResetModel()
         if grid is not self._grid:
             self._counts = None
+            self._binary = frozenset(pass_fail_metrics(grid, grid.judge_metrics)[1:])
         self._grid, self._state, self._rows, self._where = grid, state, rows, None
         self._marked = None
         self._columns = grid_columns(state, grid.pipelines)
@@ -370,6 +381,8 @@ class ScoreTableModel(QAbstractTableModel):
             return label if role == _DISPLAY else tip
         if role == _DISPLAY:
             return f"{column.pipeline}\n{metric_short(column.metric)}"
+        if column.metric in self._grid.judge_metrics:
+            return f"{column.pipeline} — judge metric {column.metric} (judge run {self._grid.judge_run_id})"
         return f"{column.pipeline} — {metric_title(column.metric)} ({column.metric})"
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
@@ -442,13 +455,13 @@ class ScoreTableModel(QAbstractTableModel):
     def _display(self, value: float, metric: str) -> str:
         if self._state.fk_report_mode:
             return "✓" if value >= FK_FOUND_AT else "✗"
-        if metric in BINARY_METRICS and value in (0.0, 1.0):
+        if (metric in BINARY_METRICS or metric in self._binary) and value in (0.0, 1.0):
             return f"{value:.0f}"
         return f"{value:.2f}"
 
     def _score_tip(self, value: float, column: GridColumn, row: int, not_loaded: bool) -> str:
         metric, col = str(column.metric), column.pipeline_index
-        shown = "not scored" if math.isnan(value) else f"{value:.4g}"
+        shown = self._grid.missing_reason(row, col, metric) if math.isnan(value) else f"{value:.4g}"
         if not_loaded:
             shown = "not loaded yet"
         lines = [f"{column.pipeline} · {metric_title(metric)}: {shown}"]
