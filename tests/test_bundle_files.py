@@ -83,14 +83,20 @@ def test_package_data_ships_the_icons_and_the_desktop_entry() -> None:
     shipped = [
         p.relative_to(ROOT / "resources").as_posix()
         for p in (ROOT / "resources").rglob("*")
-        if p.is_file() and any(fnmatch.fnmatch(p.relative_to(ROOT / "resources").as_posix(), pat) for pat in patterns)
+        if p.is_file()
+        and any(fnmatch.fnmatch(p.relative_to(ROOT / "resources").as_posix(), pat) for pat in patterns)
     ]
-    for name in ("goldenlens.desktop", "icons/goldenlens.svg", "icons/goldenlens-256.png", "sample/golden.csv"):
+    for name in (
+        "goldenlens.desktop",
+        "icons/goldenlens.svg",
+        "icons/goldenlens-256.png",
+        "sample/golden.csv",
+    ):
         assert name in shipped
 
 
 def test_spec_collects_llama_cpp_the_package_data_and_the_models_the_app_looks_up() -> None:
-    assert 'collect_all(package)' in SPEC
+    assert "collect_all(package)" in SPEC
     assert re.search(r'for package in \("llama_cpp",\)', SPEC)
     assert 'collect_data_files("goldenlens")' in SPEC
     models = spec_literal("MODEL_PACKAGES")
@@ -99,15 +105,19 @@ def test_spec_collects_llama_cpp_the_package_data_and_the_models_the_app_looks_u
     judge_patterns = models[model_files.DEFAULT_JUDGE_PACKAGE]
     assert any(fnmatch.fnmatch(model_files.DEFAULT_JUDGE_FILE, p) for p in judge_patterns)
     embed_patterns = models[gguf_convert.SOURCE_PACKAGE]
-    assert any(fnmatch.fnmatch(f"model/{gguf_convert.WEIGHTS_FILE}", p.replace("**/", "")) for p in embed_patterns)
+    assert any(
+        fnmatch.fnmatch(f"model/{gguf_convert.WEIGHTS_FILE}", p.replace("**/", "")) for p in embed_patterns
+    )
 
 
 def test_build_script_compiles_llama_cpp_for_any_cpu_in_its_own_venv() -> None:
     assert 'CMAKE_ARGS="-DGGML_NATIVE=OFF"' in BUILD
     assert "FORCE_CMAKE=1" in BUILD
     assert "--no-binary llama-cpp-python --no-cache-dir" in BUILD
-    assert 'venv="$build/venv"' in BUILD and 'build="$here/build"' in BUILD
-    assert "/work/main" not in BUILD and ".venv" not in BUILD
+    assert 'venv="$build/venv"' in BUILD
+    assert 'build="$here/build"' in BUILD
+    assert "/work/main" not in BUILD
+    assert ".venv" not in BUILD
     assert '"$root[gui,judge]"' in BUILD
     installed = re.search(r"--no-deps ([a-z0-9 -]+)\n", BUILD)
     assert installed is not None

@@ -28,9 +28,18 @@ def test_smoke_test_flag_opens_the_sample_prints_its_means_and_exits_0(tmp_path:
         "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
         "PYTHONPATH": os.pathsep.join([str(ROOT / "desktop"), os.environ.get("PYTHONPATH", "")]),
     }
-    code = "import sys; sys.argv = ['goldenlens-desktop', '--smoke-test']; from goldenlens.ui.app import main; main()"
+    code = (
+        "import sys; sys.argv = ['goldenlens-desktop', '--smoke-test']; "
+        "from goldenlens.ui.app import main; main()"
+    )
     proc = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     # The sample README's Factual Knowledge report: 8, 4 and 5 of 10 questions.
