@@ -38,6 +38,11 @@ def test_wheel_contains_the_sample_project_and_entry_points(tmp_path: Path) -> N
     for data in ("golden.csv", "responses.csv", "responses_wide.csv", "source_chunks.csv"):
         assert f"goldenlens/resources/sample/{data}" in names
     assert "goldenlens/py.typed" in names
+    # The desktop entry and the icons the app's window and the bundle use (resources/icons).
+    assert "goldenlens/resources/goldenlens.desktop" in names
+    assert "goldenlens/resources/icons/goldenlens.svg" in names
+    for size in (16, 32, 48, 64, 128, 256):
+        assert f"goldenlens/resources/icons/goldenlens-{size}.png" in names
     assert "goldenlens/core/lexical.py" in names
     # Every sub-package of the source tree ships (setuptools lists them by hand in pyproject).
     source = ROOT / "desktop" / "goldenlens"

@@ -3,16 +3,33 @@
 from __future__ import annotations
 
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from goldenlens import __version__
 
 ORGANIZATION = "GoldenLens"
 APPLICATION = "GoldenLens"
+#: The name of the Linux desktop entry (resources/goldenlens.desktop) and of the themed icon.
+DESKTOP_NAME = "goldenlens"
+ICON_SIZES = (16, 32, 48, 64, 128, 256)
+
+
+def app_icon(folder: Path | None = None) -> QIcon:
+    """The GoldenLens icon, from the PNGs in ``folder`` (default: ``goldenlens.resources/icons``,
+    shipped in the wheel and the bundle; drawn by packaging/make_icons.py)."""
+    icon = QIcon()
+    if folder is None:
+        folder = Path(str(files("goldenlens.resources") / "icons"))
+    for size in ICON_SIZES:
+        png = folder / f"{DESKTOP_NAME}-{size}.png"
+        if png.is_file():
+            icon.addFile(str(png))
+    return icon
 
 
 def dark_palette() -> QPalette:
@@ -48,20 +65,30 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationVersion(__version__)
+    # Wayland and the task bars match the window to resources/goldenlens.desktop by this name.
+    app.setDesktopFileName(DESKTOP_NAME)
+    app.setWindowIcon(app_icon())
     app.setStyle("Fusion")
     if app.styleHints().colorScheme() == Qt.ColorScheme.Dark:
         app.setPalette(dark_palette())
     return app
 
 
-def run_app(*, project: Path | None = None, sample: bool = False) -> int:
-    """Open the main window (on ``project``, or the sample) and run the event loop."""
+def run_app(*, project: Path | None = None, sample: bool = False, smoke_test: bool = False) -> int:
+    """Open the main window (on ``project``, or the sample) and run the event loop.
+
+    ``smoke_test``: open the sample, check it is scored, and quit (:mod:`goldenlens.ui.smoke`).
+    """
     from goldenlens.ui.main_window import MainWindow
 
     app = create_application()
     window = MainWindow()
     window.show()
-    if project is not None:
+    if smoke_test:
+        from goldenlens.ui.smoke import SmokeTest
+
+        SmokeTest(app, window).start()
+    elif project is not None:
         window.projects.open_project(project)
     elif sample:
         window.projects.open_sample()
@@ -79,4 +106,7 @@ def main() -> None:
         print(f"goldenlens-desktop: error: {advice}", file=sys.stderr)
         sys.exit(1)
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
-    sys.exit(run_app(project=Path(args[0]) if args else None, sample="--sample" in sys.argv))
+    # --smoke-test is hidden: packaging/smoke_test.sh runs it on the frozen bundle.
+    smoke_test = "--smoke-test" in sys.argv
+    project = Path(args[0]) if args else None
+    sys.exit(run_app(project=project, sample="--sample" in sys.argv, smoke_test=smoke_test))
