@@ -71,7 +71,11 @@ def test_the_golden_editor_folds_away_and_opens_for_an_edit(qtbot: QtBot, scored
 def test_wide_cards_put_the_scores_beside_the_text(qtbot: QtBot, scored_project: Path) -> None:
     window = _window(qtbot, scored_project, 1920, 1080)
     window.detail.set_pipeline_shown("Pipeline3", False)  # two cards share the pane's width
-    qtbot.wait(50)
+    # The cards re-lay themselves out once the pane's new width reaches them (a later event on
+    # a busy machine): wait for it rather than for a fixed time.
+    qtbot.waitUntil(
+        lambda: all(card.scores_beside_text() for card in window.detail.shown_cards()), timeout=5000
+    )
     for card in window.detail.shown_cards():
         assert card.width() >= 500
         assert card.scores_beside_text()

@@ -37,7 +37,7 @@ from goldenlens.ui.judge_section import JudgeSection
 ADD_VARIANT_TEXT = "Add selection as fact variant (<OR>)"
 
 #: A card at least this wide shows its scores beside the text, narrower ones below it.
-SIDE_BY_SIDE_WIDTH = 560
+SIDE_BY_SIDE_WIDTH = 540
 CARD_MIN_WIDTH = 220
 _SCORE_ROW_HEIGHT = 20
 _MISSED_LINES = 3
