@@ -19,3 +19,16 @@ FK_REPORT: dict[str, tuple[int, int, int]] = {
     "q09": (1, 1, 1),
     "q10": (1, 1, 1),
 }
+
+#: The report workbook's sheets for the sample, in order (no judge run, no problems).
+REPORT_SHEETS = [
+    "Decision",
+    "Summary",
+    "Scores",
+    "Factual Knowledge Report",
+    "Highlights",
+    "Flags",
+    "Advice",
+    "Comparisons",
+    "About",
+]

@@ -14,19 +14,9 @@ from goldenlens.io.report_judge import NOT_JUDGED
 from goldenlens.jobs.report_job import export_report
 from goldenlens.jobs.sample_project import ensure_sample_project
 from goldenlens.store.project import ProjectStore
-from sample_expectations import PIPELINES
+from sample_expectations import PIPELINES, REPORT_SHEETS
 
-SHEETS = [
-    "Decision",
-    "Summary",
-    "Scores",
-    "Factual Knowledge Report",
-    "Highlights",
-    "Flags",
-    "Advice",
-    "Comparisons",
-    "About",
-]
+SHEETS = REPORT_SHEETS
 JUDGE_SHEETS = [
     "Decision", "Summary", "Scores", "Judge", "Factual Knowledge Report", "Highlights", "Flags", "Advice",
     "Comparisons", "About",

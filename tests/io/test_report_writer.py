@@ -25,20 +25,10 @@ from goldenlens.io.report_highlights import Segment, segments
 from goldenlens.io.report_sheets import SCORE_COLUMNS
 from goldenlens.io.report_writer import SUMMARY_HEADERS, ExportError, write_report_workbook
 from goldenlens.io.xlsx_style import EXTRA_TEXT, MATCHED_TEXT, MISSED_TEXT
-from sample_expectations import FK_REPORT, PIPELINES
+from sample_expectations import FK_REPORT, PIPELINES, REPORT_SHEETS
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
-SHEETS = [
-    "Decision",
-    "Summary",
-    "Scores",
-    "Factual Knowledge Report",
-    "Highlights",
-    "Flags",
-    "Advice",
-    "Comparisons",
-    "About",
-]
+SHEETS = REPORT_SHEETS
 
 
 def _sample() -> tuple[list[GoldenItem], list[PipelineResponse]]:
