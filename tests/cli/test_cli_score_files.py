@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -122,9 +123,17 @@ def _check_comparisons(lean: dict[str, Any], stored: dict[str, Any]) -> None:
         assert pair["n"] == len(scored), (a, b, metric)
 
 
-def test_the_worker_pool_writes_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_the_worker_pool_writes_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start_method: str
+) -> None:
     """Chunks scored by worker processes (several chunks, none splitting a question) give the
-    same bytes as the project path scored in this process."""
+    same bytes as the project path scored in this process: forked workers that build their
+    chunks from their copy of the read inputs (the command line), and spawned ones that are
+    sent the rows (the desktop app's worker thread)."""
+    if start_method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start_method} on this platform")
+    monkeypatch.setattr(score_rows, "_context", lambda: multiprocessing.get_context(start_method))
     golden, responses = _awkward_inputs(tmp_path)
     expected = tmp_path / "stored.json"
     project = tmp_path / "p.goldenlens"

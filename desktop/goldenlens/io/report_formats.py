@@ -323,14 +323,26 @@ def report_tail(
     their intervals and the pipelines' paired comparisons (``comparisons``,
     :meth:`goldenlens.core.decision.Decision.as_dict`), overridden values, every question's
     review state, flags, signatures, input problems."""
+    # Equal reviews (most questions are unreviewed) and equal flag lists share one value, which
+    # the writer then encodes once (:func:`_write_entry`).
+    review_values: dict[QuestionReview, dict[str, str]] = {}
+    flag_values: dict[tuple[Flag, ...], list[str]] = {}
+    reviews = [review(item.id) for item in golden]
     return {
         "summary": summary,
         "comparisons": comparisons,
         "overridden": overridden,
         "overridden_total": sum(sum(by_metric.values()) for by_metric in overridden.values()),
-        "reviews": {item.id: review_fields(review(item.id)) for item in golden},
-        "review_counts": review_counts(review(item.id) for item in golden),
-        "golden_flags": {qid: [f.value for f in flags] for qid, flags in golden_flags.items() if flags},
+        "reviews": {
+            item.id: review_values.get(found) or review_values.setdefault(found, review_fields(found))
+            for item, found in zip(golden, reviews, strict=True)
+        },
+        "review_counts": review_counts(reviews),
+        "golden_flags": {
+            qid: flag_values.get(key) or flag_values.setdefault(key, [f.value for f in key])
+            for qid, flags in golden_flags.items()
+            if (key := tuple(flags))
+        },
         "signatures": {name: sig.short() for name, sig in signatures.items()},
         "problems": [p.as_dict() for p in problems],
     }
@@ -380,7 +392,17 @@ def _write_json(
 def _write_entry(handle: TextIO, name: str, value: Any) -> None:
     handle.write(f"\n  {_dumps(name)}: ")
     if name in _PER_LINE and isinstance(value, dict):
-        _write_lines(handle, (f"{_dumps(k)}: {_dumps(v)}" for k, v in value.items()), "{", "}")
+        # A value object met again is the same value: encoded once (the report's tail shares
+        # one value among the questions with equal reviews or flags).
+        encoded: dict[int, str] = {}
+
+        def entry(key: Any, item: Any) -> str:
+            found = encoded.get(id(item))
+            if found is None:
+                found = encoded[id(item)] = _dumps(item)
+            return f"{encode_basestring(key) if type(key) is str else _dumps(key)}: {found}"
+
+        _write_lines(handle, (entry(k, v) for k, v in value.items()), "{", "}")
     elif name in _PER_LINE and isinstance(value, list):
         _write_lines(handle, (_dumps(v) for v in value), "[", "]")
     else:

@@ -13,10 +13,14 @@ compares every format with the project path's, byte for byte.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter, le
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from goldenlens.core.deciding import ScoreRow, decide
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
@@ -26,10 +30,8 @@ from goldenlens.core.report import (
     Report,
     ScoreColumns,
     ScoredRow,
-    extend_columns,
     golden_flags_for,
     row_from_scores,
-    score_columns,
     summarise_columns,
 )
 from goldenlens.core.review import QuestionReview
@@ -42,9 +44,10 @@ from goldenlens.jobs.score_rows import (
     RowText,
     ScoredChunk,
     ScoreOptions,
+    pack_values,
     row_scores,
     score_chunk,
-    score_chunks,
+    score_slices,
     workers_for,
 )
 
@@ -59,7 +62,8 @@ _UNREVIEWED = QuestionReview()
 def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresholds) -> ScoredChunk:
     """The rows scored (:func:`~goldenlens.jobs.score_rows.row_scores`) as their lines of the
     JSON report, joined as the report writes them, the flags of each question of the chunk, and
-    the scores as columns for the means (a worker function: module level, picklable).
+    the values packed for the means and the comparisons (a worker function: module level,
+    picklable).
 
     Flags are listed by name, as a project lists them, so both paths write the same report.
     """
@@ -90,18 +94,72 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
         )
         for question_id, (answer, fact) in texts.items()
     ]
-    return ScoredChunk(
-        text=ROW_SEPARATOR.join(lines),
-        golden_flags=golden,
-        columns=score_columns(
-            ((row[1], values) for row, values in zip(rows, scored, strict=True)), (), len(LEXICAL_SCORE_NAMES)
-        ),
-        rendered_rows=len(rows),
-        # Each row's key and values, for the paired comparisons (issue #10): the columns above
-        # drop the not-scored values, so they cannot say which question a value is of.
-        keys=[(row[0], row[1]) for row in rows],
-        values=scored,
-    )
+    text = ROW_SEPARATOR.join(lines)
+    return ScoredChunk(text=text, golden_flags=golden, packed=pack_values(scored), rendered_rows=len(rows))
+
+
+@dataclass(frozen=True)
+class ResponseRows:
+    """The rows to score, built from the read responses (in report order) and the golden items:
+    a :class:`~goldenlens.jobs.score_rows.RowSource`, so forked workers build their own chunks."""
+
+    responses: Sequence[PipelineResponse]
+    golden: Mapping[str, GoldenItem]
+
+    def rows(self, start: int, end: int) -> list[RowText]:
+        golden = self.golden
+        return [
+            (r.question_id, r.pipeline, r.response, (item := golden[r.question_id]).answer, item.fact)
+            for r in self.responses[start:end]
+        ]
+
+
+def question_bounds(question_ids: Sequence[str], min_rows: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of consecutive chunks of at least ``min_rows`` rows (the last may hold
+    fewer), each ending with the last row of a question, so a question's rows share a chunk."""
+    bounds: list[tuple[int, int]] = []
+    start, total = 0, len(question_ids)
+    while start < total:
+        end = min(start + min_rows, total)
+        while end < total and question_ids[end] == question_ids[end - 1]:
+            end += 1
+        bounds.append((start, end))
+        start = end
+    return bounds
+
+
+def _packed_matrix(chunks: Sequence[bytes], rows: int) -> npt.NDArray[np.float64]:
+    """The values the workers packed (:func:`~goldenlens.jobs.score_rows.pack_values`), a row
+    per response and a column per lexical score."""
+    matrix = np.frombuffer(b"".join(chunks), dtype=np.float64)
+    return matrix.reshape(rows, len(LEXICAL_SCORE_NAMES))
+
+
+def _columns_from(
+    matrix: npt.NDArray[np.float64], row_pipelines: Sequence[str], pipelines: Sequence[str]
+) -> ScoreColumns:
+    """:func:`~goldenlens.core.report.score_columns` of the rows: each pipeline's values of each
+    score in report order, the not-scored ones left out (the same floats, in the same order, so
+    the means add up to the same last bit)."""
+    index = {name: n for n, name in enumerate(pipelines)}
+    of_row = np.fromiter((index[name] for name in row_pipelines), dtype=np.intp, count=len(row_pipelines))
+    columns: ScoreColumns = {}
+    for n, pipeline in enumerate(pipelines):
+        mine = matrix[of_row == n]
+        columns[pipeline] = (
+            len(mine),
+            [column[~np.isnan(column)].tolist() for column in mine.T],
+        )
+    return columns
+
+
+def _decision_rows(matrix: npt.NDArray[np.float64], responses: Sequence[PipelineResponse]) -> list[ScoreRow]:
+    """Each row's ``(question_id, pipeline, values)`` for :func:`decide`, ``None`` where the
+    value is not scored."""
+    values: list[list[float | None]] = matrix.tolist()
+    for n in np.flatnonzero(np.isnan(matrix).any(axis=1)).tolist():
+        values[n] = [None if math.isnan(value) else value for value in matrix[n].tolist()]
+    return [(r.question_id, r.pipeline, v) for r, v in zip(responses, values, strict=True)]
 
 
 @dataclass
@@ -138,29 +196,26 @@ class ScoredFiles:
         a cancel (:func:`~goldenlens.io.output_files.write_atomically`). Returns the means
         (the report's ``summary``, for the CI gate)."""
         golden: list[tuple[str, tuple[str, ...]]] = []
-        columns: ScoreColumns = {
-            pipeline: (0, [[] for _ in LEXICAL_SCORE_NAMES]) for pipeline in self.pipelines
-        }
-        decided: list[ScoreRow] = []
+        packed: list[bytes] = []
 
         def lines() -> Iterator[str]:
             for chunk in self._scored(render_chunk):
                 if chunk.text:
                     yield chunk.text
                 golden.extend(chunk.golden_flags)
-                extend_columns(columns, chunk.columns)
-                decided.extend(
-                    (qid, pipeline, v) for (qid, pipeline), v in zip(chunk.keys, chunk.values, strict=True)
-                )
+                packed.append(chunk.packed)
 
         means: dict[str, dict[str, float | None]] = {}
 
         def tail() -> dict[str, object]:
-            means.update(summarise_columns(columns))
+            matrix = _packed_matrix(packed, len(self.responses))
+            means.update(
+                summarise_columns(_columns_from(matrix, [r.pipeline for r in self.responses], self.pipelines))
+            )
             return report_tail(
                 self.golden,
                 summary=means,
-                comparisons=decide(decided, self.pipelines).as_dict(),
+                comparisons=decide(_decision_rows(matrix, self.responses), self.pipelines).as_dict(),
                 overridden={pipeline: {} for pipeline in self.pipelines},
                 review=lambda _question_id: _UNREVIEWED,
                 golden_flags=self._golden_flags(golden),
@@ -206,25 +261,14 @@ class ScoredFiles:
         return flags
 
     def _scored(self, worker: ChunkWorker) -> Iterator[ScoredChunk]:
-        by_id = {item.id: item for item in self.golden}
         total = len(self.responses)
         self.progress(Progress("score", 0, total, "Scoring responses"))
-
-        def chunks() -> Iterator[list[RowText]]:
-            rows: list[RowText] = []
-            for r in self.responses:
-                if len(rows) >= CHUNK_ROWS and r.question_id != rows[-1][0]:
-                    yield rows
-                    rows = []
-                item = by_id[r.question_id]
-                rows.append((r.question_id, r.pipeline, r.response, item.answer, item.fact))
-            if rows:
-                yield rows
-
+        source = ResponseRows(self.responses, {item.id: item for item in self.golden})
+        bounds = question_bounds([r.question_id for r in self.responses], CHUNK_ROWS)
         finished = 0
         options = self.options
-        scored = score_chunks(
-            chunks(), options.multiset, options.thresholds, workers=workers_for(total), worker=worker
+        scored = score_slices(
+            source, bounds, options.multiset, options.thresholds, workers=workers_for(total), worker=worker
         )
         try:
             for chunk in scored:

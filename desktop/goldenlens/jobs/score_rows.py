@@ -18,11 +18,13 @@ import os
 import signal
 import sys
 import threading
+from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final
+from itertools import chain
+from typing import Any, Final, Protocol, cast
 
 from goldenlens.core.collector import settle_worker
 from goldenlens.core.flags import Flag, FlagThresholds, flags_from_values
@@ -36,7 +38,6 @@ from goldenlens.core.lexical import (
 )
 from goldenlens.core.lexical_batch import batch_values
 from goldenlens.core.refusal import refusals
-from goldenlens.core.report import ScoreColumns
 
 _EXACT, _QUASI, _RECALL, _PRECISION = (
     LEXICAL_SCORE_NAMES.index(name)
@@ -65,18 +66,33 @@ class ScoredChunk:
     #: ``(question_id, pipeline, flag)``
     flags: list[tuple[str, str, str]] = field(default_factory=list)
     #: Filled by a rendering worker (:func:`goldenlens.jobs.score_files.render_chunk`) only,
-    #: which leaves ``reasons`` and ``flags`` empty (and fills ``keys``/``values`` for the
-    #: paired comparisons): the rows' lines of the JSON report as the
-    #: report writes them, ``(question_id, flags)`` of each question whose rows the chunk
-    #: holds, the scores as columns for the means, and the number of rows.
+    #: which leaves the fields above empty: the rows' lines of the JSON report as the report
+    #: writes them, ``(question_id, flags)`` of each question whose rows the chunk holds, the
+    #: values packed, and the number of rows.
     text: str = ""
     golden_flags: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
-    columns: ScoreColumns = field(default_factory=dict)
+    #: The rows' values as :func:`pack_values` packs them (a rendering worker's, for the means
+    #: and the paired comparisons: 8 bytes a value instead of a float object each).
+    packed: bytes = b""
     rendered_rows: int = 0
 
     @property
     def row_count(self) -> int:
         return len(self.keys) or self.rendered_rows
+
+
+def pack_values(values: Sequence[Sequence[float | None]]) -> bytes:
+    """Rows of values as one run of native doubles, row after row, a not-scored value (``None``)
+    as NaN: what a worker sends back instead of a float object per value. Lexical values are
+    never NaN (ratios of word counts and 0/1 matches), so NaN stands for ``None`` alone."""
+    flat = list(chain.from_iterable(values))
+    try:
+        return array("d", cast(list[float], flat)).tobytes()
+    except TypeError:  # a value is not scored
+        return array("d", [_NAN if value is None else value for value in flat]).tobytes()
+
+
+_NAN: Final = float("nan")
 
 
 @dataclass(frozen=True)
@@ -160,11 +176,74 @@ def score_chunks(
         for chunk in chunks:
             yield worker(chunk, multiset, thresholds)
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_start) as pool:
+    calls = ((worker, (chunk, multiset, thresholds)) for chunk in chunks)
+    yield from _in_pool(calls, workers, _context())
+
+
+class RowSource(Protocol):
+    """Rows that can be built from what a process holds: a forked worker builds its own
+    chunks from the parent's copy, so no row's texts are sent to it."""
+
+    def rows(self, start: int, end: int) -> list[RowText]:
+        """Rows ``start`` to ``end`` (excluded), in order."""
+        ...
+
+
+#: The source the workers of a forked pool build their chunks from (its one element): set
+#: before the pool forks them, so each has it in its copy of this process (:func:`score_slices`).
+_SHARED_SOURCE: list[RowSource] = []
+
+
+def score_slices(
+    source: RowSource,
+    bounds: Iterable[tuple[int, int]],
+    multiset: bool,
+    thresholds: FlagThresholds,
+    *,
+    workers: int,
+    worker: ChunkWorker = score_chunk,
+) -> Generator[ScoredChunk, None, None]:
+    """:func:`score_chunks` of ``source.rows(start, end)`` for each ``(start, end)`` of
+    ``bounds``. A forked pool's workers build each chunk themselves from their copy of
+    ``source`` and are sent only its bounds; a spawned one's are sent the rows."""
+    if workers <= 0:
+        for start, end in bounds:
+            yield worker(source.rows(start, end), multiset, thresholds)
+        return
+    context = _context()
+    calls: Iterable[tuple[Callable[..., ScoredChunk], tuple[Any, ...]]]
+    if context.get_start_method() == "fork":
+        _SHARED_SOURCE[:] = [source]
+        calls = ((_score_shared, (worker, start, end, multiset, thresholds)) for start, end in bounds)
+    else:
+        calls = ((worker, (source.rows(start, end), multiset, thresholds)) for start, end in bounds)
+    try:
+        yield from _in_pool(calls, workers, context)
+    finally:
+        _SHARED_SOURCE.clear()
+
+
+def _score_shared(
+    worker: ChunkWorker, start: int, end: int, multiset: bool, thresholds: FlagThresholds
+) -> ScoredChunk:
+    """In a forked worker: ``worker`` on rows ``start`` to ``end`` of the inherited source."""
+    if not _SHARED_SOURCE:  # only a pool forked by score_slices sends this
+        raise RuntimeError("no rows to score: this worker was not forked by score_slices")
+    return worker(_SHARED_SOURCE[0].rows(start, end), multiset, thresholds)
+
+
+def _in_pool(
+    calls: Iterable[tuple[Callable[..., ScoredChunk], tuple[Any, ...]]],
+    workers: int,
+    context: multiprocessing.context.BaseContext,
+) -> Generator[ScoredChunk, None, None]:
+    """Each call's result, in order, from a pool of ``workers`` processes, with a bounded
+    number in flight; closing the iterator early cancels what is queued."""
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start) as pool:
         pending: deque[Future[ScoredChunk]] = deque()
         try:
-            for chunk in chunks:
-                pending.append(pool.submit(worker, chunk, multiset, thresholds))
+            for function, arguments in calls:
+                pending.append(pool.submit(function, *arguments))
                 if len(pending) >= workers * _WINDOW_PER_WORKER:
                     yield pending.popleft().result()
             while pending:
