@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, Final, TextIO, cast
 
 from goldenlens.core.flags import Flag
 from goldenlens.core.lexical import FACT_SCORE_NAMES, LEXICAL_SCORE_NAMES
@@ -204,9 +204,10 @@ def fresh_rows_json(
 ) -> list[str]:
     """:func:`fresh_row_json` of each ``(question_id, pipeline, values, flags, reasons)``: the
     lines of a chunk of rows, with the template and the flag lists looked up once per chunk."""
-    template = _fresh_row_template()
+    template = _fresh_row_template().replace("%r", "%s")
     flag_lists: dict[tuple[str, ...], str] = {}
     isfinite = math.isfinite
+    float_text = _FLOAT_TEXT.__getitem__
     lines: list[str] = []
     for question_id, pipeline, values, flags, reasons in rows:
         if None in values or not all(map(isfinite, cast(Sequence[float], values))):
@@ -217,9 +218,34 @@ def fresh_rows_json(
         if flag_list is None:
             flag_list = flag_lists[key] = _flags_json(key)
         lines.append(
-            template % (encode_basestring(question_id), encode_basestring(pipeline), *values, flag_list)
+            template
+            % (
+                encode_basestring(question_id),
+                encode_basestring(pipeline),
+                *map(float_text, cast(Sequence[float], values)),
+                flag_list,
+            )
         )
     return lines
+
+
+class _FloatText(dict[float, str]):
+    """Each float's JSON text (``float.__repr__``), worked out once: the rows of a run share few
+    distinct values (0.0, 1.0 and ratios of small word counts), and the shortest repr of a
+    ratio is the costliest step of a row's line. Zeros are never kept: 0.0 and -0.0 are one
+    key of a dict but two texts. Bounded: emptied when it holds :data:`_FLOAT_TEXTS` values."""
+
+    def __missing__(self, value: float) -> str:
+        text = float.__repr__(value)
+        if value:
+            if len(self) >= _FLOAT_TEXTS:
+                self.clear()
+            self[value] = text
+        return text
+
+
+_FLOAT_TEXTS: Final = 1 << 16
+_FLOAT_TEXT: Final = _FloatText()
 
 
 @cache
