@@ -12,6 +12,7 @@ Quasi-exact: ``normalise(part.strip()) in normalise(response.strip())``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from goldenlens.core.normalise import lowered_offsets, normalise, normalise_with_offsets
 
@@ -19,8 +20,10 @@ OR = "<OR>"
 AND = "<AND>"
 
 
+@lru_cache(maxsize=1 << 14)
 def fact_groups(fact: str) -> tuple[tuple[str, ...], ...]:
-    """Split a fact into ``<OR>`` alternatives of ``<AND>`` parts, verbatim (not stripped)."""
+    """Split a fact into ``<OR>`` alternatives of ``<AND>`` parts, verbatim (not stripped).
+    Kept for the last facts split: scoring and the golden flags ask for each several times."""
     return tuple(tuple(group.split(AND)) for group in fact.split(OR))
 
 
