@@ -9,6 +9,10 @@ so ``Q01`` and ``q01`` would be ambiguous); without an id column each question g
 
 from __future__ import annotations
 
+import re
+import string
+from collections.abc import Sequence
+
 from goldenlens.core.facts import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, Severity
 from goldenlens.core.normalise import normalise
@@ -17,6 +21,18 @@ from goldenlens.io.tables import RawTable
 from goldenlens.io.visible_text import visible
 
 MISSING_ID_PREFIX = "row-"
+
+#: A fact part that could strip or normalise to nothing: one made only of whitespace, ASCII
+#: punctuation and the letters of the articles (``a``, ``an``, ``the``), from the start of the
+#: fact, a NUL or an operator up to the next (a NUL stands between facts joined into one text).
+#: A part with any other character keeps it through normalisation (a test checks every code
+#: point), in a piece that is no article: such a fact has nothing to report, and only the
+#: facts this finds go through the full check.
+_MAYBE_HOLLOW_PART = re.compile(
+    f"(?:\\A|\\x00|{re.escape(OR)}|{re.escape(AND)})"
+    f"[\\s{re.escape(string.punctuation)}antheANTHE]*"
+    f"(?=\\Z|\\x00|{re.escape(OR)}|{re.escape(AND)})"
+)
 
 
 def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, list[Problem]]:
@@ -40,11 +56,14 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
     items: list[GoldenItem] = []
     first_row: dict[str, tuple[str, int]] = {}
     duplicates: list[Problem] = []
+    any_unreadable = bool(table.unreadable)  # only workbooks have unreadable cells
+    suspect_facts = _suspect_facts(facts) if facts is not None else set()
     for i, row in enumerate(table.row_numbers):
-        unreadable = _unreadable_cells(table, columns, row)
-        if unreadable is not None:
-            problems.append(unreadable)
-            continue
+        if any_unreadable:
+            unreadable = _unreadable_cells(table, columns, row)
+            if unreadable is not None:
+                problems.append(unreadable)
+                continue
         if not questions[i].strip():
             problems.append(
                 table.problem(
@@ -82,7 +101,7 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
                 )
             )
         # An unreadable fact cell (an error value) was reported by the table already.
-        if facts is not None and not table.is_unreadable(row, columns.fact):
+        if i in suspect_facts and not (any_unreadable and table.is_unreadable(row, columns.fact)):
             problem = _fact_problem(fact)
             if problem is not None:
                 message, severity = problem
@@ -97,6 +116,14 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
             tuple(problems),
         )
     return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
+
+
+def _suspect_facts(facts: Sequence[str]) -> set[int]:
+    """The positions of the facts :func:`_fact_problem` may find a problem in: those with a
+    part :data:`_MAYBE_HOLLOW_PART` matches (one search of all facts settles the usual file)."""
+    if _MAYBE_HOLLOW_PART.search("\x00".join(facts)) is None:
+        return set()
+    return {i for i, fact in enumerate(facts) if _MAYBE_HOLLOW_PART.search(fact) is not None}
 
 
 def _fact_problem(fact: str) -> tuple[str, Severity] | None:

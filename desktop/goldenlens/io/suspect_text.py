@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ftfy import fix_encoding
@@ -70,11 +71,11 @@ def _suspect_cells(table: RawTable) -> Iterator[tuple[int, str, str]]:
         if _is_suspect(name):
             yield table.header_row, name, name
     for position, name in enumerate(table.header):
-        values = [row[position] for row in table.rows]
-        # One pass over the joined column settles almost every column: ASCII text (ids,
-        # numbers, most English) cannot hold either, and two plain patterns are ~2x faster
-        # than one alternation of them.
-        if not _is_suspect("\n".join(values)):
+        values = list(map(itemgetter(position), table.rows))
+        # ASCII text (ids, numbers, most English) cannot hold either, and a string knows
+        # whether it is ASCII without a scan; one pass over the joined column settles almost
+        # every other column, and two plain patterns are ~2x faster than one alternation.
+        if all(map(str.isascii, values)) or not _is_suspect("\n".join(values)):
             continue
         for number, text in zip(table.row_numbers, values, strict=True):
             if _is_suspect(text):
