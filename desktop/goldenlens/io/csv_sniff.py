@@ -59,12 +59,14 @@ class DecodedText:
 
 @dataclass(frozen=True)
 class CsvRecords:
-    """Parsed records (1-based Excel row = index + 1) and how the file was read."""
+    """Parsed records (1-based Excel row = index + 1) and how the file was read. ``ascii``:
+    the decoded text is all ASCII (so is every cell; a string knows it without a scan)."""
 
     records: list[list[str]]
     encoding: str
     delimiter: str
     problems: tuple[Problem, ...] = ()
+    ascii: bool = False
 
 
 def decode_text(data: bytes, file: str) -> DecodedText:
@@ -209,7 +211,7 @@ def parse_records(data: bytes, file: str, *, preferred_delimiter: str = ",") -> 
         )
     if "\x00" in text:
         raise InputError(_nul_in_cell(file, records), tuple(problems))
-    return CsvRecords(records, encoding, delimiter, tuple(problems))
+    return CsvRecords(records, encoding, delimiter, tuple(problems), ascii=text.isascii())
 
 
 def _sep_line_note(file: str, line: str) -> Problem:

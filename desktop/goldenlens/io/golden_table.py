@@ -13,6 +13,7 @@ import re
 import string
 from collections.abc import Sequence
 
+from goldenlens.core.bulk_records import bulk_records
 from goldenlens.core.facts import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, Severity
 from goldenlens.core.normalise import normalise
@@ -22,16 +23,20 @@ from goldenlens.io.visible_text import visible
 
 MISSING_ID_PREFIX = "row-"
 
-#: A fact part that could strip or normalise to nothing: one made only of whitespace, ASCII
-#: punctuation and the letters of the articles (``a``, ``an``, ``the``), from the start of the
-#: fact, a NUL or an operator up to the next (a NUL stands between facts joined into one text).
-#: A part with any other character keeps it through normalisation (a test checks every code
-#: point), in a piece that is no article: such a fact has nothing to report, and only the
-#: facts this finds go through the full check.
+#: A fact part that could strip or normalise to nothing, found from the start of the fact, a
+#: NUL or an operator up to the next (a NUL stands between facts joined into one text): one
+#: made only of whitespace, ASCII punctuation and the articles (``a``, ``an``, ``the``, in any
+#: case, with punctuation between their letters, which normalisation deletes). It may find more
+#: than those (``thethe``, ``the<TAB>the``: whitespace other than the space splits no word), never
+#: fewer: every other character keeps something through normalisation in a piece that is no
+#: article (a test checks every code point). A fact it does not find has nothing to report;
+#: only the facts it finds go through the full check.
+_PUNCTUATION = f"[{re.escape(string.punctuation)}]"
+_BOUNDARY = f"\\x00|{re.escape(OR)}|{re.escape(AND)}"
 _MAYBE_HOLLOW_PART = re.compile(
-    f"(?:\\A|\\x00|{re.escape(OR)}|{re.escape(AND)})"
-    f"[\\s{re.escape(string.punctuation)}antheANTHE]*"
-    f"(?=\\Z|\\x00|{re.escape(OR)}|{re.escape(AND)})"
+    f"(?:\\A|{_BOUNDARY})"
+    f"(?:\\s|{_PUNCTUATION}|[aA](?:{_PUNCTUATION}*[nN])?|[tT]{_PUNCTUATION}*[hH]{_PUNCTUATION}*[eE])*"
+    f"(?=\\Z|{_BOUNDARY})"
 )
 
 
@@ -53,7 +58,7 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
     facts = table.values(columns.fact) if columns.fact else None
     notes = table.values(columns.notes) if columns.notes else None
 
-    items: list[GoldenItem] = []
+    kept: list[tuple[str, str, str, str, str, int]] = []  # the items' fields, made at once below
     first_row: dict[str, tuple[str, int]] = {}
     duplicates: list[Problem] = []
     any_unreadable = bool(table.unreadable)  # only workbooks have unreadable cells
@@ -106,15 +111,16 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
             if problem is not None:
                 message, severity = problem
                 problems.append(table.problem(message, severity, row=row, column=columns.fact))
-        items.append(GoldenItem(item_id, questions[i], answer, fact, notes[i] if notes else "", row))
+        kept.append((item_id, questions[i], answer, fact, notes[i] if notes else "", row))
 
     if duplicates:
         raise InputError(duplicates[0], (*duplicates[1:], *problems))
-    if not items:
+    if not kept:
         raise InputError(
             table.problem(f"{table.where()} has no usable rows: every row was skipped.", Severity.FATAL),
             tuple(problems),
         )
+    items = bulk_records(GoldenItem, *map(list, zip(*kept, strict=True)))
     return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
 
 

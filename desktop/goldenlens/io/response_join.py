@@ -17,6 +17,7 @@ from typing import Final, cast
 
 from rapidfuzz import fuzz, process
 
+from goldenlens.core.bulk_records import bulk_records
 from goldenlens.core.model import GoldenSet, InputError, PipelineResponse, Problem, ResponseSet, Severity
 from goldenlens.core.normalise import normalise
 from goldenlens.io.columns import ResponseColumns
@@ -365,7 +366,7 @@ def _join_long_at_once(
         return False  # a second response for a (question, pipeline)
     joiner.first_row.update(first_row)
     joiner.pipelines.update(dict.fromkeys(names))
-    joiner.responses.extend(map(PipelineResponse, golden_ids, names, responses, passages, table.row_numbers))
+    joiner.responses.extend(bulk_records(PipelineResponse, golden_ids, names, responses, passages, table.row_numbers))
     return True
 
 

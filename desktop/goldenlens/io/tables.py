@@ -237,6 +237,8 @@ class TableFile:
             known=self._header_keys,
         )
         table = replace(table, encoding=parsed.encoding, delimiter=parsed.delimiter)
+        if parsed.ascii:  # neither mojibake nor an invisible character is ASCII
+            return table
         return replace(table, problems=(*table.problems, *suspect_text_problems(table)))
 
     def _read_sheet(self, sheet: str | None) -> RawTable:
