@@ -40,6 +40,7 @@ def _slot_fields(cls: type[Any]) -> tuple[str, ...]:
     if not is_dataclass(cls) or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} is not a slotted dataclass without __post_init__")
     found = fields(cls)
-    if any(not field.init for field in found) or set(cls.__slots__) != {field.name for field in found}:
+    slots = set(cls.__dict__["__slots__"])
+    if any(not field.init for field in found) or slots != {field.name for field in found}:
         raise TypeError(f"{cls.__name__} has fields its __init__ does not take, or other slots")
     return tuple(field.name for field in found)

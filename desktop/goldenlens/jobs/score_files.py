@@ -306,7 +306,7 @@ def _in_report_order(
     items: tuple[GoldenItem, ...], pipelines: tuple[str, ...], responses: tuple[PipelineResponse, ...]
 ) -> list[PipelineResponse]:
     """Golden position, then pipeline position: the order a project lists its responses in."""
-    # One number per response, golden position × pipelines + pipeline position, computed by
+    # One number per response, golden position times pipelines plus pipeline position, computed by
     # maps that run in C (a comprehension of (position, column) pairs took 0.1 s for 60,000).
     width = len(pipelines)
     position = {item.id: n * width for n, item in enumerate(items)}
