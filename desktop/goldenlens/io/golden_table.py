@@ -52,6 +52,20 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
                 Severity.INFO,
             )
         )
+    items = _items_at_once(table, columns)
+    if items is None:
+        items = _items_row_by_row(table, columns, problems)
+    if not items:
+        raise InputError(
+            table.problem(f"{table.where()} has no usable rows: every row was skipped.", Severity.FATAL),
+            tuple(problems),
+        )
+    return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
+
+
+def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Problem]) -> list[GoldenItem]:
+    """The golden items, row by row, adding each row's problems to ``problems`` in row order.
+    Raises :class:`InputError` when an id repeats."""
     questions = table.values(columns.question) if columns.question else []
     ids = table.values(columns.id) if columns.id else None
     answers = table.values(columns.answer) if columns.answer else None
@@ -115,13 +129,37 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
 
     if duplicates:
         raise InputError(duplicates[0], (*duplicates[1:], *problems))
-    if not kept:
-        raise InputError(
-            table.problem(f"{table.where()} has no usable rows: every row was skipped.", Severity.FATAL),
-            tuple(problems),
-        )
-    items = bulk_records(GoldenItem, *map(list, zip(*kept, strict=True)))
-    return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
+    return bulk_records(GoldenItem, *map(list, zip(*kept, strict=True))) if kept else []
+
+
+def _items_at_once(table: RawTable, columns: ColumnMap) -> list[GoldenItem] | None:
+    """The golden items of a table whose rows have nothing to report, made column by column;
+    ``None`` when a row has (the row-by-row loop then reports it).
+
+    Nothing to report: no unreadable cell, no empty question, id or answer, no id repeated
+    (ignoring case) and no fact :func:`_suspect_facts` finds. The loop would then keep every
+    row as it is, ids stripped, and report nothing."""
+    count = len(table.rows)
+    if table.unreadable or not count or columns.question is None:
+        return None
+    questions = table.values(columns.question)
+    if not all(map(str.strip, questions)):
+        return None
+    numbers = list(table.row_numbers)
+    if columns.id is None:
+        ids = [f"{MISSING_ID_PREFIX}{row}" for row in numbers]
+    else:
+        ids = list(map(str.strip, table.values(columns.id)))
+        if not all(ids) or len(set(map(str.casefold, ids))) != count:
+            return None
+    answers = table.values(columns.answer) if columns.answer else [""] * count
+    if columns.answer and not all(map(str.strip, answers)):
+        return None
+    facts = table.values(columns.fact) if columns.fact else [""] * count
+    if columns.fact and _suspect_facts(facts):
+        return None
+    notes = table.values(columns.notes) if columns.notes else [""] * count
+    return bulk_records(GoldenItem, ids, questions, answers, facts, notes, numbers)
 
 
 def _suspect_facts(facts: Sequence[str]) -> set[int]:
