@@ -345,12 +345,11 @@ def _join_long_at_once(joiner: _Joiner, ids: Sequence[str], questions: Sequence[
         or _unreadable_column(table, columns.response)
     ):
         return False
-    keys = list(zip(golden_ids, names, strict=True))
-    first_row = dict(zip(keys, table.row_numbers, strict=True))
-    if len(first_row) != len(keys):
+    first_row = dict(zip(zip(golden_ids, names, strict=True), table.row_numbers, strict=True))
+    if len(first_row) != len(golden_ids):
         return False  # a second response for a (question, pipeline)
-    joiner.first_row.update(first_row)
-    joiner.pipelines.update(dict.fromkeys(names))
+    joiner.first_row = first_row  # the joiner has none yet: the long layout adds them all here
+    joiner.pipelines = dict.fromkeys(names)
     responses = table.values(columns.response)
     joiner.responses.extend(
         bulk_records(PipelineResponse, golden_ids, names, responses, passages, table.row_numbers)
