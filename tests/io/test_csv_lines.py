@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from goldenlens.io import csv_sniff
 from goldenlens.io.csv_sniff import _lines, parse_records
 
 #: Every line break Python knows, quotes and separators: only \r\n, \r and \n may split.
@@ -61,3 +63,11 @@ def test_the_records_say_whether_the_text_is_ascii() -> None:
     assert not parse_records("id,q\n1,caf\u00e9\n".encode(), "t.csv").ascii
     assert not parse_records(b"id,q\n1,caf\xe9\n", "t.csv").ascii  # Windows-1252
     assert not parse_records("id,q\n1,x\u200b\n".encode(), "t.csv").ascii
+
+
+@given(st.lists(_PIECES, max_size=60).map("".join), st.integers(1, 8))
+def test_a_long_text_split_in_pieces_gives_the_same_lines(text: str, chunk: int) -> None:
+    """Large texts are split a piece at a time (here pieces of a few characters)."""
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(csv_sniff, "_CHUNK", chunk)
+        assert list(_lines(text)) == list(io.StringIO(text, newline=""))
