@@ -23,8 +23,9 @@ from __future__ import annotations
 import codecs
 import csv
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.io.columns import column_letter
@@ -59,12 +60,14 @@ class DecodedText:
 
 @dataclass(frozen=True)
 class CsvRecords:
-    """Parsed records (1-based Excel row = index + 1) and how the file was read."""
+    """Parsed records (1-based Excel row = index + 1) and how the file was read. ``ascii``:
+    the decoded text is all ASCII (so is every cell; a string knows it without a scan)."""
 
     records: list[list[str]]
     encoding: str
     delimiter: str
     problems: tuple[Problem, ...] = ()
+    ascii: bool = False
 
 
 def decode_text(data: bytes, file: str) -> DecodedText:
@@ -209,7 +212,7 @@ def parse_records(data: bytes, file: str, *, preferred_delimiter: str = ",") -> 
         )
     if "\x00" in text:
         raise InputError(_nul_in_cell(file, records), tuple(problems))
-    return CsvRecords(records, encoding, delimiter, tuple(problems))
+    return CsvRecords(records, encoding, delimiter, tuple(problems), ascii=text.isascii())
 
 
 def _sep_line_note(file: str, line: str) -> Problem:
@@ -245,7 +248,11 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 #: Characters ``str.splitlines`` breaks at besides ``\r`` and ``\n``.
-_OTHER_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+#: Characters split into lines at a time: the csv module reads the lines while they are still
+#: in the processor's cache (5% faster than splitting a 17 MB text at once), and the lines of
+#: the whole text never exist together.
+_CHUNK = 1 << 17
 
 
 def _lines(text: str) -> Iterable[str]:
@@ -254,21 +261,36 @@ def _lines(text: str) -> Iterable[str]:
     228 MB buffer: most of an import's peak memory).
 
     ``str.splitlines`` is that split, ten times faster than a regular expression, when the text
-    holds no other character it breaks at (a vertical tab, a form feed, U+2028…)."""
-    if _OTHER_BREAKS.search(text) is None:
+    holds no other character it breaks at (a vertical tab, a form feed, U+2028…). Looking for
+    each with ``in`` takes 8 ms on a 17 MB text, where one character-class search took 80.
+    Pieces of the text that end with ``\n`` split into the lines of the whole (no break
+    starts with ``\n``, and ``\r\n`` stays in one piece)."""
+    if any(char in text for char in _OTHER_BREAKS):
+        return (match.group() for match in _LINE.finditer(text))
+    if len(text) <= _CHUNK:
         return text.splitlines(keepends=True)
-    return (match.group() for match in _LINE.finditer(text))
+    return chain.from_iterable(piece.splitlines(keepends=True) for piece in _pieces(text))
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """``text`` in pieces of about :data:`_CHUNK` characters, each ending with ``\n`` (but
+    the last)."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start + _CHUNK)
+        end = size if end < 0 else end + 1
+        yield text[start:end]
+        start = end
 
 
 def _parse_strict(text: str, delimiter: str) -> tuple[list[list[str]], tuple[int, csv.Error] | None]:
     """Parse strictly; on a malformed record return the records before it and its row number."""
     records: list[list[str]] = []
+    append = records.append
     reader = csv.reader(_lines(text), delimiter=delimiter, strict=True)
-    while True:
-        try:
-            record = next(reader)
-        except StopIteration:
-            return records, None
-        except csv.Error as error:
-            return records, (len(records) + 1, error)
-        records.append(record)
+    try:
+        for record in reader:  # one try around the loop: a try per record cost 40 ms per 60k rows
+            append(record)
+    except csv.Error as error:
+        return records, (len(records) + 1, error)
+    return records, None

@@ -9,6 +9,11 @@ so ``Q01`` and ``q01`` would be ambiguous); without an id column each question g
 
 from __future__ import annotations
 
+import re
+import string
+from collections.abc import Sequence
+
+from goldenlens.core.bulk_records import bulk_records
 from goldenlens.core.facts import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, Severity
 from goldenlens.core.normalise import normalise
@@ -17,6 +22,22 @@ from goldenlens.io.tables import RawTable
 from goldenlens.io.visible_text import visible
 
 MISSING_ID_PREFIX = "row-"
+
+#: A fact part that could strip or normalise to nothing, found from the start of the fact, a
+#: NUL or an operator up to the next (a NUL stands between facts joined into one text): one
+#: made only of whitespace, ASCII punctuation and the articles (``a``, ``an``, ``the``, in any
+#: case, with punctuation between their letters, which normalisation deletes). It may find more
+#: than those (``thethe``, ``the<TAB>the``: whitespace other than the space splits no word), never
+#: fewer: every other character keeps something through normalisation in a piece that is no
+#: article (a test checks every code point). A fact it does not find has nothing to report;
+#: only the facts it finds go through the full check.
+_PUNCTUATION = f"[{re.escape(string.punctuation)}]"
+_BOUNDARY = f"\\x00|{re.escape(OR)}|{re.escape(AND)}"
+_MAYBE_HOLLOW_PART = re.compile(
+    f"(?:\\A|{_BOUNDARY})"
+    f"(?:\\s|{_PUNCTUATION}|[aA](?:{_PUNCTUATION}*[nN])?|[tT]{_PUNCTUATION}*[hH]{_PUNCTUATION}*[eE])*"
+    f"(?=\\Z|{_BOUNDARY})"
+)
 
 
 def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, list[Problem]]:
@@ -31,20 +52,37 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
                 Severity.INFO,
             )
         )
+    items = _items_at_once(table, columns)
+    if items is None:
+        items = _items_row_by_row(table, columns, problems)
+    if not items:
+        raise InputError(
+            table.problem(f"{table.where()} has no usable rows: every row was skipped.", Severity.FATAL),
+            tuple(problems),
+        )
+    return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
+
+
+def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Problem]) -> list[GoldenItem]:
+    """The golden items, row by row, adding each row's problems to ``problems`` in row order.
+    Raises :class:`InputError` when an id repeats."""
     questions = table.values(columns.question) if columns.question else []
     ids = table.values(columns.id) if columns.id else None
     answers = table.values(columns.answer) if columns.answer else None
     facts = table.values(columns.fact) if columns.fact else None
     notes = table.values(columns.notes) if columns.notes else None
 
-    items: list[GoldenItem] = []
+    kept: list[tuple[str, str, str, str, str, int]] = []  # the items' fields, made at once below
     first_row: dict[str, tuple[str, int]] = {}
     duplicates: list[Problem] = []
+    any_unreadable = bool(table.unreadable)  # only workbooks have unreadable cells
+    suspect_facts = _suspect_facts(facts) if facts is not None else set()
     for i, row in enumerate(table.row_numbers):
-        unreadable = _unreadable_cells(table, columns, row)
-        if unreadable is not None:
-            problems.append(unreadable)
-            continue
+        if any_unreadable:
+            unreadable = _unreadable_cells(table, columns, row)
+            if unreadable is not None:
+                problems.append(unreadable)
+                continue
         if not questions[i].strip():
             problems.append(
                 table.problem(
@@ -82,21 +120,54 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
                 )
             )
         # An unreadable fact cell (an error value) was reported by the table already.
-        if facts is not None and not table.is_unreadable(row, columns.fact):
+        if i in suspect_facts and not (any_unreadable and table.is_unreadable(row, columns.fact)):
             problem = _fact_problem(fact)
             if problem is not None:
                 message, severity = problem
                 problems.append(table.problem(message, severity, row=row, column=columns.fact))
-        items.append(GoldenItem(item_id, questions[i], answer, fact, notes[i] if notes else "", row))
+        kept.append((item_id, questions[i], answer, fact, notes[i] if notes else "", row))
 
     if duplicates:
         raise InputError(duplicates[0], (*duplicates[1:], *problems))
-    if not items:
-        raise InputError(
-            table.problem(f"{table.where()} has no usable rows: every row was skipped.", Severity.FATAL),
-            tuple(problems),
-        )
-    return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
+    return bulk_records(GoldenItem, *map(list, zip(*kept, strict=True))) if kept else []
+
+
+def _items_at_once(table: RawTable, columns: ColumnMap) -> list[GoldenItem] | None:
+    """The golden items of a table whose rows have nothing to report, made column by column;
+    ``None`` when a row has (the row-by-row loop then reports it).
+
+    Nothing to report: no unreadable cell, no empty question, id or answer, no id repeated
+    (ignoring case) and no fact :func:`_suspect_facts` finds. The loop would then keep every
+    row as it is, ids stripped, and report nothing."""
+    count = len(table.rows)
+    if table.unreadable or not count or columns.question is None:
+        return None
+    questions = table.values(columns.question)
+    if not all(map(str.strip, questions)):
+        return None
+    numbers = list(table.row_numbers)
+    if columns.id is None:
+        ids = [f"{MISSING_ID_PREFIX}{row}" for row in numbers]
+    else:
+        ids = list(map(str.strip, table.values(columns.id)))
+        if not all(ids) or len(set(map(str.casefold, ids))) != count:
+            return None
+    answers = table.values(columns.answer) if columns.answer else [""] * count
+    if columns.answer and not all(map(str.strip, answers)):
+        return None
+    facts = table.values(columns.fact) if columns.fact else [""] * count
+    if columns.fact and _suspect_facts(facts):
+        return None
+    notes = table.values(columns.notes) if columns.notes else [""] * count
+    return bulk_records(GoldenItem, ids, questions, answers, facts, notes, numbers)
+
+
+def _suspect_facts(facts: Sequence[str]) -> set[int]:
+    """The positions of the facts :func:`_fact_problem` may find a problem in: those with a
+    part :data:`_MAYBE_HOLLOW_PART` matches (one search of all facts settles the usual file)."""
+    if _MAYBE_HOLLOW_PART.search("\x00".join(facts)) is None:
+        return set()
+    return {i for i, fact in enumerate(facts) if _MAYBE_HOLLOW_PART.search(fact) is not None}
 
 
 def _fact_problem(fact: str) -> tuple[str, Severity] | None:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import compress
+from operator import itemgetter, not_
 from typing import TYPE_CHECKING
 
 from ftfy import fix_encoding
@@ -70,15 +72,17 @@ def _suspect_cells(table: RawTable) -> Iterator[tuple[int, str, str]]:
         if _is_suspect(name):
             yield table.header_row, name, name
     for position, name in enumerate(table.header):
-        values = [row[position] for row in table.rows]
-        # One pass over the joined column settles almost every column: ASCII text (ids,
-        # numbers, most English) cannot hold either, and two plain patterns are ~2x faster
-        # than one alternation of them.
-        if not _is_suspect("\n".join(values)):
+        values = list(map(itemgetter(position), table.rows))
+        # ASCII text (ids, numbers, most English) cannot hold either, and a string knows
+        # whether it is ASCII without a scan: only the other cells are searched, first joined
+        # (one pass settles almost every column; two plain patterns are ~2x faster than one
+        # alternation). One curly quote in a 17 MB column made it all searched (0.2 s).
+        others = list(compress(range(len(values)), map(not_, map(str.isascii, values))))
+        if not others or not _is_suspect("\n".join(map(values.__getitem__, others))):
             continue
-        for number, text in zip(table.row_numbers, values, strict=True):
-            if _is_suspect(text):
-                yield number, name, text
+        for index in others:
+            if _is_suspect(values[index]):
+                yield table.row_numbers[index], name, values[index]
 
 
 def _is_suspect(text: str) -> bool:

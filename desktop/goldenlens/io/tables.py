@@ -94,8 +94,7 @@ class RawTable:
 
     def values(self, column: str) -> list[str]:
         """Every data cell of ``column``, in row order."""
-        position = self.index(column)
-        return [row[position] for row in self.rows]
+        return list(map(itemgetter(self.index(column)), self.rows))
 
     def problem(
         self, message: str, severity: Severity, *, row: int | None = None, column: str | None = None
@@ -238,6 +237,8 @@ class TableFile:
             known=self._header_keys,
         )
         table = replace(table, encoding=parsed.encoding, delimiter=parsed.delimiter)
+        if parsed.ascii:  # neither mojibake nor an invisible character is ASCII
+            return table
         return replace(table, problems=(*table.problems, *suspect_text_problems(table)))
 
     def _read_sheet(self, sheet: str | None) -> RawTable:
@@ -386,7 +387,7 @@ def build_table(
     width = len(names)
     rows: Sequence[Sequence[str]] = grid[start + 1 :]
     numbers: Sequence[int] = range(start + 2, len(grid) + 1)
-    if any(len(row) != width for row in rows):  # only CSV rows can be ragged
+    if set(map(len, rows)) - {width}:  # only CSV rows can be ragged
         rows, numbers, ragged = _even_rows(file, sheet, rows, numbers, width)
         problems.extend(ragged)
 
@@ -419,12 +420,8 @@ def build_table(
         if cell.unreadable and column is not None:
             unreadable.add((cell.row + 1, column))
 
-    project = _projector(keep, width)
     header = tuple(names[j] for j in keep)
-    projected = [(project(row), number) for row, number in zip(rows, numbers, strict=True)]
-    kept = [pair for pair in projected if "".join(pair[0]).strip()]
-    kept_rows = tuple(cells for cells, _ in kept)
-    kept_numbers = tuple(number for _, number in kept)
+    kept_rows, kept_numbers = _non_blank(list(map(_projector(keep, width), rows)), numbers)
     return RawTable(
         file,
         sheet,
@@ -435,6 +432,20 @@ def build_table(
         start + 1,
         unreadable=frozenset(unreadable),
     )
+
+
+def _non_blank(
+    rows: list[tuple[str, ...]], numbers: Sequence[int]
+) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
+    """The rows holding any non-blank cell, with their numbers.
+
+    A row whose first cell is not blank is kept without joining its cells: when every row's
+    is (an id column first: the usual file), all are kept, and the check runs in C."""
+    firsts = list(map(itemgetter(0), rows)) if all(rows) else [""]
+    if all(firsts) and not any(map(str.isspace, firsts)):
+        return tuple(rows), tuple(numbers)
+    kept = [(cells, number) for cells, number in zip(rows, numbers, strict=True) if "".join(cells).strip()]
+    return tuple(cells for cells, _ in kept), tuple(number for _, number in kept)
 
 
 def _header_index(
@@ -515,8 +526,7 @@ def _projector(keep: list[int], width: int) -> Callable[[Sequence[str]], tuple[s
     if len(keep) == 1:
         only = keep[0]
         return lambda row: (row[only],)
-    getter = itemgetter(*keep)
-    return lambda row: cast("tuple[str, ...]", getter(row))
+    return cast("Callable[[Sequence[str]], tuple[str, ...]]", itemgetter(*keep))  # 2+ keys: a tuple
 
 
 def _resolve_duplicates(

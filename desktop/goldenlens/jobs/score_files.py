@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter, le
+from operator import add, attrgetter, itemgetter, le
 from pathlib import Path
 
 import numpy as np
@@ -350,9 +350,18 @@ def _in_report_order(
     items: tuple[GoldenItem, ...], pipelines: tuple[str, ...], responses: tuple[PipelineResponse, ...]
 ) -> list[PipelineResponse]:
     """Golden position, then pipeline position: the order a project lists its responses in."""
-    position = {item.id: n for n, item in enumerate(items)}
+    # One number per response, golden position times pipelines plus pipeline position, computed by
+    # maps that run in C (a comprehension of (position, column) pairs took 0.1 s for 60,000).
+    width = len(pipelines)
+    position = {item.id: n * width for n, item in enumerate(items)}
     column = {name: n for n, name in enumerate(pipelines)}
-    keys = [(position[r.question_id], column[r.pipeline]) for r in responses]
+    keys = list(
+        map(
+            add,
+            map(position.__getitem__, map(attrgetter("question_id"), responses)),
+            map(column.__getitem__, map(attrgetter("pipeline"), responses)),
+        )
+    )
     if all(map(le, keys, keys[1:])):  # the usual file: already in this order
         return list(responses)
     return [response for _key, response in sorted(zip(keys, responses, strict=True), key=itemgetter(0))]

@@ -1,0 +1,96 @@
+"""The golden reader's one search for facts that may have an empty or hollow part never
+misses a fact the full check (:func:`_fact_problem`) reports: a fact it does not find is not
+checked one by one."""
+
+from __future__ import annotations
+
+import re
+import string
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goldenlens.core.model import Severity
+from goldenlens.io.columns import detect_golden_columns
+from goldenlens.io.golden_table import _MAYBE_HOLLOW_PART, _fact_problem, _suspect_facts, golden_from_table
+from goldenlens.io.tables import RawTable
+
+_ARTICLE_LETTERS = "antheANTHE"
+_KEPT = re.compile(f"[^\\s{re.escape(string.punctuation)}{_ARTICLE_LETTERS}]")
+
+
+def test_every_other_character_keeps_a_letter_of_no_article_through_normalisation() -> None:
+    """A character the search does not accept in a hollow part lower-cases to something that is
+    neither punctuation nor a space nor a letter of an article, so it survives normalisation
+    in a piece that is no article (whatever surrounds it)."""
+    survivors = set(string.punctuation) | {" "} | set("anthe")
+    wrong = [
+        hex(code)
+        for code in range(sys.maxunicode + 1)
+        if _KEPT.fullmatch(chr(code)) and all(char in survivors for char in chr(code).lower())
+    ]
+    assert wrong == []
+
+
+def test_the_search_counts_as_whitespace_everything_strip_removes() -> None:
+    spaces = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
+    assert len(spaces) > 20
+    assert all(re.fullmatch(r"\s", char) for char in spaces)
+
+
+_PIECES = st.sampled_from(
+    [
+        "a", "an", "the", "A", "An", "THE", "tHe", "t.h.e", "a-n", "(the)", "an,", "at", "that",
+        "net", "hen", "thea", "cat", "x", "1", "$", ".", "!!", "'", " ", "  ", "\n", "\t", "\xa0",
+        "\u3000", "\u2028", "<OR>", "<AND>", "<", ">", "<OR", "AND>", "\x00", "İ", "ß", "é", "\uff21",
+        "\u212a", "\u00c5", "ﬁ", "\u0301",
+    ]
+)  # fmt: skip
+_facts = st.lists(st.one_of(_PIECES, st.text(max_size=3)), max_size=10).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_facts)
+def test_a_fact_with_a_problem_is_always_found(fact: str) -> None:
+    if _fact_problem(fact) is not None:
+        assert _MAYBE_HOLLOW_PART.search(fact) is not None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_facts, max_size=12))
+def test_the_facts_found_together_hold_every_fact_with_a_problem(facts: list[str]) -> None:
+    with_problem = {i for i, fact in enumerate(facts) if _fact_problem(fact) is not None}
+    assert with_problem <= _suspect_facts(facts)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(_facts, st.sampled_from(["ok", "", " "])), min_size=1, max_size=12))
+def test_the_golden_set_reports_each_fact_problem_in_row_order(rows: list[tuple[str, str]]) -> None:
+    """Every row's fact problem, computed here row by row, is reported at its row, in order."""
+    header = ("id", "question", "answer", "fact")
+    cells = tuple((f"q{n}", f"Question {n}?", answer, fact) for n, (fact, answer) in enumerate(rows))
+    table = RawTable("g.csv", None, header, cells, tuple(range(2, len(cells) + 2)))
+    golden, problems = golden_from_table(table, detect_golden_columns(header))
+    assert [item.fact for item in golden.items] == [fact for fact, _answer in rows]
+    expected = []
+    for n, (fact, answer) in enumerate(rows):
+        if not answer.strip():
+            expected.append((n + 2, "answer", Severity.WARNING))
+        found = _fact_problem(fact)
+        if found is not None:
+            expected.append((n + 2, "fact", found[1]))
+    assert [(p.row, p.column, p.severity) for p in problems if p.row is not None] == expected
+
+
+def test_the_usual_facts_are_not_looked_at_one_by_one() -> None:
+    usual = [
+        "August 3, 2024",
+        "22.1 billion<OR>$22.1B",
+        "May 26, 2017<AND>that",
+        "net<AND>85%",
+        "CEO of Amazon",
+    ]
+    assert _suspect_facts(usual) == set()
+    hollow = ["ok", "the", "x<AND> <AND>y", "", "T.h.E<OR>cat", "a an the", "\n", "<OR>", "x<AND>!!"]
+    assert _suspect_facts(hollow) == set(range(1, len(hollow)))
