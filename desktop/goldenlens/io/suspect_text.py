@@ -27,9 +27,6 @@ from itertools import compress
 from operator import itemgetter, not_
 from typing import TYPE_CHECKING
 
-from ftfy import fix_encoding
-from ftfy.badness import is_bad
-
 from goldenlens.core.model import Problem, Severity
 from goldenlens.io.visible_text import ZERO_WIDTH_PATTERN, hidden_characters, visible
 
@@ -52,7 +49,7 @@ def suspect_text_problems(table: RawTable) -> list[Problem]:
     mojibake: list[tuple[int, str, str]] = []
     invisible: list[tuple[int, str, str]] = []
     for row, column, text in _suspect_cells(table):
-        if _MOJIBAKE_PAIR.search(text) is not None and is_bad(text):
+        if _MOJIBAKE_PAIR.search(text) is not None and _is_bad(text):
             mojibake.append((row, column, text))
         if ZERO_WIDTH_PATTERN.search(text) is not None:
             invisible.append((row, column, text))
@@ -85,6 +82,14 @@ def _suspect_cells(table: RawTable) -> Iterator[tuple[int, str, str]]:
                 yield table.row_numbers[index], name, values[index]
 
 
+def _is_bad(text: str) -> bool:
+    """``ftfy``'s badness test, imported the first time a cell needs it: most files have no
+    cell the quick pattern flags, and importing ftfy costs about 0.1 s of every start."""
+    from ftfy.badness import is_bad
+
+    return bool(is_bad(text))
+
+
 def _is_suspect(text: str) -> bool:
     if text.isascii():
         return False
@@ -93,6 +98,8 @@ def _is_suspect(text: str) -> bool:
 
 def _mojibake(table: RawTable, row: int, column: str, text: str) -> Problem:
     before, excerpt, after = _excerpt(text, _MOJIBAKE_PAIR)
+    from ftfy import fix_encoding  # see _is_bad
+
     fixed = fix_encoding(excerpt)
     shown = visible(before + excerpt + after)
     if table.encoding == "cp1252":
