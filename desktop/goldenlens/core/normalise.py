@@ -20,6 +20,15 @@ import re
 import string
 from dataclasses import dataclass
 from itertools import filterfalse
+from typing import Final
+
+try:  # the same steps in C for ASCII text (optional: built where a C compiler is at hand)
+    from goldenlens.core._quac_ascii import normalised_words as _ascii_normalised_words
+except ImportError:
+    _ascii_normalised_words = None
+
+#: Whether ASCII text is normalised by the C extension (``goldenlens.core._quac_ascii``).
+ASCII_IN_C: Final = _ascii_normalised_words is not None
 
 ARTICLES: frozenset[str] = frozenset({"a", "an", "the"})
 _DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
@@ -37,7 +46,15 @@ def normalise(text: str) -> str:
 
 def normalised_words(text: str) -> tuple[str, frozenset[str]]:
     """``normalise(text)`` and the set of its words (``normalise(text).split()``) in one pass:
-    what scoring needs of every response.
+    what scoring needs of every response. ASCII text goes through the C version where it was
+    built (:data:`ASCII_IN_C`), the rest through :func:`python_normalised_words`."""
+    if _ascii_normalised_words is not None and text.isascii():
+        return _ascii_normalised_words(text)
+    return python_normalised_words(text)
+
+
+def python_normalised_words(text: str) -> tuple[str, frozenset[str]]:
+    """:func:`normalised_words` in Python: the reference the C version is tested against.
 
     When the text holds no whitespace but the space, and nothing else ``str.isprintable``
     refuses (every other character ``str.split`` breaks at is one it refuses), the words are
