@@ -28,16 +28,15 @@ _WIDTH = 100
 THRESHOLD_NAMES_PLACEHOLDER = "{threshold names}"
 
 
-def _threshold_names() -> str:
-    from goldenlens.core.advice_values import AdviceThresholds
-
-    return ", ".join(AdviceThresholds().as_dict())
-
-
 class AdviseHelpFormatter(LazyHelpFormatter):
     """Fills in the advisor's threshold names when ``--help`` is printed (and only then)."""
 
-    fillers = {THRESHOLD_NAMES_PLACEHOLDER: _threshold_names}
+    placeholder = THRESHOLD_NAMES_PLACEHOLDER
+
+    def fill(self) -> str:
+        from goldenlens.core.advice_values import AdviceThresholds
+
+        return ", ".join(AdviceThresholds().as_dict())
 
 
 def add_advise_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

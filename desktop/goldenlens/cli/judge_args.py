@@ -24,16 +24,15 @@ DEFAULT = "default"
 METRIC_NAMES_PLACEHOLDER = "{judge metric names}"
 
 
-def _judge_metric_names() -> str:
-    from goldenlens.judge.registry import valid_names
-
-    return ", ".join(valid_names())
-
-
 class JudgeHelpFormatter(LazyHelpFormatter):
     """Fills in the judge metric names when ``--help`` is printed (and only then)."""
 
-    fillers = {METRIC_NAMES_PLACEHOLDER: _judge_metric_names}
+    placeholder = METRIC_NAMES_PLACEHOLDER
+
+    def fill(self) -> str:
+        from goldenlens.judge.registry import valid_names
+
+        return ", ".join(valid_names())
 
 
 def add_judge_options(parser: argparse.ArgumentParser) -> None:

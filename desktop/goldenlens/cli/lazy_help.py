@@ -2,29 +2,28 @@
 
 Every command line builds the whole parser, so a help text that listed, say, the judge
 metrics or the advisor's thresholds while the parser is built would import their modules
-for every command. The help says a placeholder instead, and :class:`LazyHelpFormatter`
+for every command. The help says a placeholder instead, and a :class:`LazyHelpFormatter`
 replaces it when ``--help`` is printed (and only then).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 
 class LazyHelpFormatter(argparse.HelpFormatter):
-    """Replaces each placeholder of :attr:`fillers` found in an option's help by what its
-    function returns, when help is printed."""
+    """Replaces :attr:`placeholder` in an option's help by :meth:`fill`, when help is printed."""
 
-    #: Placeholder → the function that makes its text (it may import what it needs).
-    fillers: ClassVar[Mapping[str, Callable[[], str]]] = {}
+    #: What an option's help says where :meth:`fill`'s text goes.
+    placeholder: ClassVar[str] = ""
+
+    def fill(self) -> str:
+        """The text that replaces the placeholder (it may import what it needs)."""
+        raise NotImplementedError
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = super()._get_help_string(action)
-        if text is None:
-            return None
-        for placeholder, fill in self.fillers.items():
-            if placeholder in text:
-                text = text.replace(placeholder, fill())
-        return text
+        if text is None or not self.placeholder or self.placeholder not in text:
+            return text
+        return text.replace(self.placeholder, self.fill())

@@ -32,6 +32,7 @@ __all__ = [
     "missing_fields",
 ]
 
+
 class ProblemCode(StrEnum):
     """Why a draft is flagged. ``NO_REPLY`` and the ``EMPTY_*`` codes leave nothing to accept
     as it is; the others are shown to the reviewer, who may still accept deliberately."""
