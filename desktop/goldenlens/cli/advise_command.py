@@ -12,28 +12,49 @@ import json
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from goldenlens.core.advice_values import ADVICE_LABELS, CODE_ORDER, AdviceThresholds, ProjectAdvice
 from goldenlens.core.model import InputError, Problem, Severity
 
+from .lazy_help import LazyHelpFormatter
+
+if TYPE_CHECKING:  # the advisor's values load when advice is asked for, not for every command line
+    from goldenlens.core.advice_values import ProjectAdvice
+
 _WIDTH = 100
+
+#: Stands for the threshold names in the ``--threshold`` help, filled in by
+#: :class:`AdviseHelpFormatter` only when help is shown: listing them imports the advisor.
+THRESHOLD_NAMES_PLACEHOLDER = "{threshold names}"
+
+
+class AdviseHelpFormatter(LazyHelpFormatter):
+    """Fills in the advisor's threshold names when ``--help`` is printed (and only then)."""
+
+    placeholder = THRESHOLD_NAMES_PLACEHOLDER
+
+    def fill(self) -> str:
+        from goldenlens.core.advice_values import AdviceThresholds
+
+        return ", ".join(AdviceThresholds().as_dict())
 
 
 def add_advise_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``advise`` sub-command (run by :func:`cmd_advise`)."""
     advise = sub.add_parser(
-        "advise", help="diagnose every golden row from the scores of all pipelines (curation advice)"
+        "advise",
+        help="diagnose every golden row from the scores of all pipelines (curation advice)",
+        formatter_class=AdviseHelpFormatter,
     )
     advise.add_argument("project", type=Path, help="a scored .goldenlens project")
     advise.add_argument("-o", "--output", type=Path, help="write the advice to FILE.json or FILE.xlsx")
     advise.add_argument("--json", action="store_true", help="print the advice as JSON instead of text")
-    names = ", ".join(AdviceThresholds().as_dict())
     advise.add_argument(
         "--threshold",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"change one threshold for this advice; repeatable; names: {names}",
+        help=f"change one threshold for this advice; repeatable; names: {THRESHOLD_NAMES_PLACEHOLDER}",
     )
 
 
@@ -45,6 +66,8 @@ def _float(text: str) -> float | None:
 
 
 def _changes(pairs: list[str]) -> dict[str, float]:
+    from goldenlens.core.advice_values import AdviceThresholds
+
     changes: dict[str, float] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
@@ -69,6 +92,7 @@ def _wrapped(text: str, indent: str) -> str:
 def format_advice(advice: ProjectAdvice, project: str) -> str:
     """The advice as text: per question with diagnoses, each with its explanation, evidence,
     suggested action and fix; then the counts."""
+    from goldenlens.core.advice_values import ADVICE_LABELS, CODE_ORDER
     from goldenlens.io.report_advice import evidence_lines, fix_text  # openpyxl: on use only
 
     similarity = advice.similarity_source or "not measured"

@@ -13,12 +13,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goldenlens.core.model import InputError, Problem, Severity
-from goldenlens.core.variant_preview import ELSEWHERE_EXAMPLES, QuestionPreview, RowKind
-from goldenlens.core.variants import FactVariant, VariantSuggestions, suggest_variants
+from goldenlens.core.variant_preview_sizes import ELSEWHERE_EXAMPLES
 from goldenlens.io.output_files import write_atomically
+
+if TYPE_CHECKING:  # the variant generators load when the command runs, not for every command line
+    from goldenlens.core.variant_preview import QuestionPreview
+    from goldenlens.core.variants import FactVariant, VariantSuggestions
 
 _SHORT_CHANGES = {"factual_knowledge": "exact", "factual_knowledge_quasi_exact": "quasi"}
 
@@ -74,6 +77,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
         data = {"project": str(args.project), **preview.as_dict()}
         text = format_preview(preview)
     else:
+        from goldenlens.core.variants import suggest_variants
+
         suggestions = suggest_variants(args.fact)
         data = suggestions.as_dict()
         text = format_suggestions(suggestions)
@@ -130,6 +135,8 @@ def format_suggestions(suggestions: VariantSuggestions) -> str:
 def format_preview(preview: QuestionPreview) -> str:
     """Each suggestion with its flips (question, pipeline, before → after, snippet) and the
     responses of other questions that contain it."""
+    from goldenlens.core.variant_preview import RowKind
+
     source = "" if preview.suggestions.fact == preview.fact else f" from {preview.suggestions.fact!r}"
     lines = [f"Variants for {preview.question_id} (fact {preview.fact!r}){source}: {len(preview.previews)}"]
     rows = [

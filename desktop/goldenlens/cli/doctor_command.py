@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from goldenlens.jobs.doctor import DISPLAY_USE, JUDGE_USE, USES, doctor_checks, gui_advice, report_lines
+from goldenlens.jobs.doctor_uses import DISPLAY_USE, JUDGE_USE, USES
 
 EXIT_NOT_READY = 1
 
@@ -30,6 +30,8 @@ def add_doctor_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Run every check for the chosen uses; exit 0 when ready, 1 otherwise."""
+    from goldenlens.jobs.doctor import doctor_checks, report_lines
+
     uses: list[str] = args.uses or list(USES)
     print(f"GoldenLens doctor ({', '.join(uses)})")
     checks = doctor_checks(uses)
@@ -42,6 +44,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def gui_preflight() -> int:
     """Before ``goldenlens gui`` imports Qt: 0 when the display and Qt's libraries are there,
     else print the doctor's advice on stderr and return 1 (instead of Qt aborting, exit 134)."""
+    from goldenlens.jobs.doctor import gui_advice
+
     advice = gui_advice()
     if advice is None:
         return 0

@@ -17,14 +17,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.core.drafts import DEFAULT_MAX_ANSWER_WORDS, Draft
+from goldenlens.core.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.model import InputError, Problem, Severity
-from goldenlens.core.source_chunks import DEFAULT_CHUNK_WORDS
 
 from .judge_args import DEFAULT
 from .output import StderrProgress, print_problems
 
 if TYPE_CHECKING:
+    from goldenlens.core.drafts import Draft
     from goldenlens.jobs.draft_job import DraftOptions
 
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldenlens.core.drafts import DraftStatus
+from goldenlens.core.draft_values import DraftStatus
 from goldenlens.core.model import InputError, Problem, Severity
 
 if TYPE_CHECKING:  # the store loads when the command runs, not for every command line

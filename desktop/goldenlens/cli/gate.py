@@ -14,9 +14,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from goldenlens.core.gates import MinimumMean, UnknownPipelineError, failing_minimums
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the gate's decisions load when an option asks for a check
+    from goldenlens.core.gates import MinimumMean
     from goldenlens.store.project import ProjectStore
 
 EXIT_GATE_FAILED = 1
@@ -24,6 +23,8 @@ EXIT_BAD_INPUT = 2
 
 
 def _minimum(text: str) -> MinimumMean:
+    from goldenlens.core.gates import MinimumMean
+
     try:
         return MinimumMean.parse(text)
     except ValueError as error:
@@ -62,6 +63,8 @@ def minimums_exit(summary: Mapping[str, Mapping[str, float | None]], minimums: S
     """Check ``--fail-under`` against the report's means: print a line per failure."""
     if not minimums:
         return 0
+    from goldenlens.core.gates import UnknownPipelineError, failing_minimums
+
     try:
         failures = failing_minimums(summary, minimums)
     except UnknownPipelineError as error:

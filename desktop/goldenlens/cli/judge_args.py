@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from goldenlens.core.model import InputError, Problem, Severity
 
+from .lazy_help import LazyHelpFormatter
 from .output import StderrProgress
 
 if TYPE_CHECKING:  # the judge packages (numpy, llama.cpp) load only when a judge run is asked for
@@ -23,16 +24,15 @@ DEFAULT = "default"
 METRIC_NAMES_PLACEHOLDER = "{judge metric names}"
 
 
-class JudgeHelpFormatter(argparse.HelpFormatter):
+class JudgeHelpFormatter(LazyHelpFormatter):
     """Fills in the judge metric names when ``--help`` is printed (and only then)."""
 
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = super()._get_help_string(action)
-        if text is None or METRIC_NAMES_PLACEHOLDER not in text:
-            return text
+    placeholder = METRIC_NAMES_PLACEHOLDER
+
+    def fill(self) -> str:
         from goldenlens.judge.registry import valid_names
 
-        return text.replace(METRIC_NAMES_PLACEHOLDER, ", ".join(valid_names()))
+        return ", ".join(valid_names())
 
 
 def add_judge_options(parser: argparse.ArgumentParser) -> None:

@@ -8,16 +8,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
-from goldenlens.core.metric_names import metric_short
 from goldenlens.core.model import InputError, Problem, Severity
-from goldenlens.core.report import Report
-from goldenlens.core.review import review_counts
-from goldenlens.io.judge_summary import JUDGE_CAVEAT, judge_agreement, judge_means, judge_models
-from goldenlens.io.report_formats import JudgeScores, judge_metric_names, write_report_csv, write_report_json
-from goldenlens.jobs.progress import Progress
 
-if TYPE_CHECKING:  # the store and report job load only for commands that open a project
+# Every command line imports this module (progress and problems are printed by all), so the
+# report, its formats and the judge summary load only where a summary or report is written,
+# and the store only for commands that open a project.
+if TYPE_CHECKING:
+    from goldenlens.core.report import Report
+    from goldenlens.io.report_formats import JudgeScores
+    from goldenlens.jobs.progress import Progress
     from goldenlens.store.project import ProjectStore
 
 
@@ -99,6 +98,9 @@ def print_problems(problems: Sequence[Problem], *, limit: int = 20) -> None:
 def format_review_lines(report: Report) -> list[str]:
     """What reviewers changed: overridden values per pipeline and metric (the means count
     them) and how many questions are in each review state."""
+    from goldenlens.core.metric_names import metric_short
+    from goldenlens.core.review import review_counts
+
     counts = report.override_counts()
     total = sum(sum(by_metric.values()) for by_metric in counts.values())
     lines = []
@@ -119,6 +121,9 @@ def format_review_lines(report: Report) -> list[str]:
 def format_summary(report: Report) -> str:
     """Per-pipeline means (reviewer overrides applied) as a fixed-width table, then what
     reviewers changed."""
+    from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+    from goldenlens.core.metric_names import metric_short
+
     summary = report.summary()
     width = max([len("pipeline"), *(len(p) for p in report.pipelines)])
     counts = dict.fromkeys(report.pipelines, 0)
@@ -153,6 +158,9 @@ def print_summary(report: Report) -> None:
 def format_judge_summary(report: Report, judge: JudgeScores) -> str:
     """Per-pipeline means of each judge metric (over the scored rows), cells not scored, the
     judge model and its caveat."""
+    from goldenlens.io.judge_summary import JUDGE_CAVEAT, judge_agreement, judge_means, judge_models
+    from goldenlens.io.report_formats import judge_metric_names
+
     metrics = judge_metric_names(judge)
     means = judge_means(report.rows, report.pipelines, judge)
     width = max([len("pipeline"), *(len(p) for p in report.pipelines)])
@@ -212,8 +220,12 @@ def write_report(
         return
     suffix = out.suffix.lower()
     if suffix == ".json":
+        from goldenlens.io.report_formats import write_report_json
+
         write_report_json(report, out, judge)
     elif suffix == ".csv":
+        from goldenlens.io.report_formats import write_report_csv
+
         write_report_csv(report, out, judge)
     elif suffix == ".xlsx":
         from goldenlens.io.report_writer import write_report_workbook  # openpyxl: only for .xlsx

@@ -16,9 +16,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldenlens.core.golden_versions import short_time
-from goldenlens.core.metric_names import metric_short
-
 if TYPE_CHECKING:  # the store and the jobs load only when a command runs
     from goldenlens.jobs.run_history import RunListing, RunPairComparison
 
@@ -97,6 +94,8 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 def format_runs(runs: list[RunListing]) -> str:
     """The runs as a table: id, kind, started, finished, status, rows, options, golden version,
     fingerprint (first 12 hex digits)."""
+    from goldenlens.core.golden_versions import short_time
+
     if not runs:
         return "No runs yet: score the project first."
     header = ["run", "kind", "started", "finished", "status", "rows", "options", "golden", "fingerprint"]
@@ -124,6 +123,9 @@ def _mean(value: float | None) -> str:
 def format_comparison(compared: RunPairComparison) -> str:
     """Per pipeline and metric: improved / regressed / unchanged (and not scored) counts, and
     the mean before → after over the questions both runs scored."""
+    from goldenlens.core.golden_versions import short_time
+    from goldenlens.core.metric_names import metric_short
+
     base, head, comparison = compared.base, compared.head, compared.comparison
     lines = [
         f"Run {head.id} ({short_time(head.started_at)}, golden {head.golden_version}) compared with "

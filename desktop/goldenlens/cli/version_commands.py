@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.core.golden_versions import short_time
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.io.output_files import write_atomically
 
@@ -132,6 +131,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 def format_versions(listed: VersionList) -> str:
     """The versions as a table: number, name, when, who, rows, changes, runs that scored it."""
+    from goldenlens.core.golden_versions import short_time
+
     if not listed.versions:
         return "No golden-set versions yet: import a golden set first."
     rows = [

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from goldenlens.core.draft_values import DEFAULT_MAX_ANSWER_WORDS, DraftStatus
 from goldenlens.core.facts import AND, OR
 from goldenlens.core.flags import FlagThresholds, prone_to_false_match
 from goldenlens.core.normalise import normalise
@@ -30,18 +31,6 @@ __all__ = [
     "draft_problems",
     "missing_fields",
 ]
-
-#: The answer guardrail: the curation advisor's "verbose golden answer" threshold, so that an
-#: accepted draft within it is never flagged verbose by the advisor.
-DEFAULT_MAX_ANSWER_WORDS = FlagThresholds().verbose_answer_words
-
-
-class DraftStatus(StrEnum):
-    """Where a draft is in the review queue."""
-
-    PENDING = "pending"
-    ACCEPTED = "accepted"
-    REJECTED = "rejected"
 
 
 class ProblemCode(StrEnum):

@@ -14,12 +14,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from goldenlens.core.draft_values import DEFAULT_CHUNK_WORDS
 from goldenlens.core.sentences import split_sentences
 
 __all__ = ["DEFAULT_CHUNK_WORDS", "SourceChunk", "chunk_pages", "chunk_text", "provenance"]
-
-#: Words per chunk: a passage a small judge reads whole, long enough to hold a few facts.
-DEFAULT_CHUNK_WORDS = 180
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\f\v]*\n")
 

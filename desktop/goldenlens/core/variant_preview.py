@@ -32,12 +32,8 @@ from goldenlens.core.lexical import (
     LexicalScorer,
 )
 from goldenlens.core.response_index import ResponseIndex
+from goldenlens.core.variant_preview_sizes import ELSEWHERE_EXAMPLES, SNIPPET_CONTEXT
 from goldenlens.core.variants import FactVariant, VariantSuggestions
-
-#: Characters of context each side of the match in a row's snippet.
-SNIPPET_CONTEXT = 40
-#: Responses of other questions shown as examples (all are counted).
-ELSEWHERE_EXAMPLES = 5
 
 
 @dataclass(frozen=True)

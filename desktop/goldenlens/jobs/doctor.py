@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from goldenlens.jobs.doctor_uses import DISPLAY_USE, JUDGE_USE, USES
+
 __all__ = [
     "DEBIAN_PACKAGES",
     "DISPLAY_USE",
@@ -35,11 +37,6 @@ __all__ = [
     "report_lines",
     "run_ldd",
 ]
-
-#: What a check is needed for: ``gui`` (the desktop app) and ``judge`` (local model metrics).
-DISPLAY_USE = "gui"
-JUDGE_USE = "judge"
-USES = (DISPLAY_USE, JUDGE_USE)
 
 #: Platforms that draw without a display server and load no xcb library.
 _HEADLESS_PLATFORMS = frozenset({"offscreen", "minimal", "vnc", "vkkhrdisplay", "eglfs", "linuxfb"})

@@ -18,12 +18,8 @@ from goldenlens.core.flags import FlagThresholds
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
 from goldenlens.core.model import GoldenItem
 from goldenlens.core.run_kinds import LEXICAL_RUN
-from goldenlens.core.variant_preview import (
-    ELSEWHERE_EXAMPLES,
-    QuestionPreview,
-    ScoredResponse,
-    preview_question,
-)
+from goldenlens.core.variant_preview import QuestionPreview, ScoredResponse, preview_question
+from goldenlens.core.variant_preview_sizes import ELSEWHERE_EXAMPLES
 from goldenlens.core.variants import suggest_variants
 from goldenlens.jobs.curation import run_options
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
