@@ -10,14 +10,36 @@ holding the separator character itself, repeated questions, multiset counting.
 from __future__ import annotations
 
 import string
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import pytest
 from core_strategies import answers, single_operator_facts, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fmeval_reference as ref
+from goldenlens.core import lexical_batch, normalise
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.lexical_batch import batch_values, piece_words
+
+#: Both batch paths: the C normalisation per response (where it was built) and the joined
+#: Python path (an install without a C compiler).
+PATHS = ["c", "python"] if normalise.ASCII_IN_C else ["python"]
+
+
+@contextmanager
+def batch_path(path: str) -> Iterator[None]:
+    """Score with the C normalisation or with the joined Python path (hypothesis runs many
+    examples in one test call, so this is a context manager, not a fixture)."""
+    saved = lexical_batch.ASCII_IN_C, normalise._ascii_normalised_words
+    if path == "python":
+        lexical_batch.ASCII_IN_C, normalise._ascii_normalised_words = False, None
+    try:
+        yield
+    finally:
+        lexical_batch.ASCII_IN_C, normalise._ascii_normalised_words = saved
+
 
 _ASCII_PIECES = st.sampled_from(
     ["the", "The", "a", "an", "cat", "Cat.", "134.4", "billion", "10,317,750,796", " ", "  ", "\n", "\t",
@@ -39,22 +61,26 @@ _ROWS = st.lists(
 )
 
 
+@pytest.mark.parametrize("path", PATHS)
 @settings(max_examples=400, deadline=None)
-@given(_ROWS, st.booleans())
-def test_a_batch_scores_as_row_by_row(rows: list[tuple[str, str, str]], multiset: bool) -> None:
+@given(rows=_ROWS, multiset=st.booleans())
+def test_a_batch_scores_as_row_by_row(path: str, rows: list[tuple[str, str, str]], multiset: bool) -> None:
     expected = [LexicalScorer(multiset=multiset).values(*row) for row in rows]
-    got = batch_values(LexicalScorer(multiset=multiset), rows)
+    with batch_path(path):
+        got = batch_values(LexicalScorer(multiset=multiset), rows)
     assert got == expected
     for values, wanted in zip(got, expected, strict=True):
         assert [type(v) for v in values] == [type(v) for v in wanted]
 
 
+@pytest.mark.parametrize("path", PATHS)
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(_ASCII_TEXTS, _ASCII_TEXTS), min_size=1, max_size=8))
-def test_an_ascii_batch_equals_the_fmeval_reference(rows: list[tuple[str, str]]) -> None:
-    """ASCII rows take the joined path (unless one holds the separator): its QA scores are
-    FMEval's own, computed here by the per-row transcription of FMEval's algorithm."""
-    got = batch_values(LexicalScorer(), [(response, answer, "cat") for response, answer in rows])
+@given(rows=st.lists(st.tuples(_ASCII_TEXTS, _ASCII_TEXTS), min_size=1, max_size=8))
+def test_an_ascii_batch_equals_the_fmeval_reference(path: str, rows: list[tuple[str, str]]) -> None:
+    """ASCII rows take the C path or the joined path (unless one holds the separator): their
+    QA scores are FMEval's own, computed here by the per-row transcription of its algorithm."""
+    with batch_path(path):
+        got = batch_values(LexicalScorer(), [(response, answer, "cat") for response, answer in rows])
     for (response, answer), values in zip(rows, got, strict=True):
         expected = ref.all_scores(response, answer, "cat")
         for name, value in zip(LEXICAL_SCORE_NAMES, values, strict=True):
@@ -67,7 +93,8 @@ def test_piece_words_are_the_split_of_the_joined_pieces(text: str) -> None:
     assert piece_words(pieces) == set(" ".join(pieces).split())
 
 
-def test_the_joined_path_is_taken_for_plain_ascii_rows() -> None:
+@pytest.mark.parametrize("path", PATHS)
+def test_the_joined_path_is_taken_for_plain_ascii_rows(path: str) -> None:
     """A batch of ASCII rows is not scored row by row (else the speed-up would be lost)."""
 
     class Counting(LexicalScorer):
@@ -78,8 +105,10 @@ def test_the_joined_path_is_taken_for_plain_ascii_rows() -> None:
             return super().values(response, answer, fact)
 
     rows = [("The cat sat.", "the cat", "cat"), ("", "the cat", "cat"), ("a\ndog\tran", "dog", "dog")]
-    scored = batch_values(Counting(), rows)
-    assert Counting.calls == 0
-    assert scored == [LexicalScorer().values(*row) for row in rows]
-    batch_values(Counting(), [*rows, ("caf\u00e9", "cat", "cat")])  # not ASCII: row by row
-    assert Counting.calls == 4
+    with batch_path(path):
+        scored = batch_values(Counting(), rows)
+        assert Counting.calls == 0
+        assert scored == [LexicalScorer().values(*row) for row in rows]
+        batch_values(Counting(), [*rows, ("caf\u00e9", "cat", "cat")])
+    # Not ASCII: the joined path goes row by row; the C path sends that response to Python.
+    assert Counting.calls == (4 if path == "python" else 0)

@@ -1,4 +1,4 @@
-"""FMEval's QuAC normalisation of ASCII text, in C (``_quac_ascii.c``; see :mod:`goldenlens.core.normalise`)."""
+"""FMEval's QuAC normalisation of ASCII text, in C (see :mod:`goldenlens.core.normalise`)."""
 
 def normalised_words(text: str, /) -> tuple[str, frozenset[str]]:
     """:func:`goldenlens.core.normalise.python_normalised_words` of an ASCII ``text``

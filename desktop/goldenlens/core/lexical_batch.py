@@ -52,15 +52,15 @@ def batch_values(scorer: LexicalScorer, rows: Sequence[BatchRow]) -> list[tuple[
             stripped = response.strip()
             out.append(values_of(response, stripped, *normalised_words(stripped), answer=answer, fact=fact))
         return out
-    stripped = [response.strip() for response, _answer, _fact in rows]
-    joined = _JOIN.join(stripped)
+    stripped_texts = [response.strip() for response, _answer, _fact in rows]
+    joined = _JOIN.join(stripped_texts)
     if scorer.multiset or not joined.isascii() or joined.count(_MARK) != len(rows) - 1:
         return [scorer.values(response, answer, fact) for response, answer, fact in rows]
     kept = joined.lower().encode("ascii").translate(None, _PUNCTUATION).decode("ascii")
     values_of = scorer.values_normalised
     out = []
     own_texts = kept.split(_JOIN)
-    for (response, answer, fact), own_stripped, own_kept in zip(rows, stripped, own_texts, strict=True):
+    for (response, answer, fact), own_stripped, own_kept in zip(rows, stripped_texts, own_texts, strict=True):
         pieces = list(filterfalse(_is_dropped, own_kept.split(" ")))
         normalised = " ".join(pieces)
         out.append(

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import filterfalse
 from typing import Final
 
+_ascii_normalised_words: Callable[[str], tuple[str, frozenset[str]]] | None
 try:  # the same steps in C for ASCII text (optional: built where a C compiler is at hand)
     from goldenlens.core._quac_ascii import normalised_words as _ascii_normalised_words
 except ImportError:
