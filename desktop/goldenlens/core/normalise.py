@@ -42,7 +42,10 @@ _is_dropped = _DROPPED.__contains__
 
 
 def normalise(text: str) -> str:
-    """Normalise ``text`` exactly as FMEval 1.2.3 ``normalize_text_quac_protocol`` does."""
+    """Normalise ``text`` exactly as FMEval 1.2.3 ``normalize_text_quac_protocol`` does (ASCII
+    text in C where it was built, as :func:`normalised_words`)."""
+    if _ascii_normalised_words is not None and text.isascii():
+        return _ascii_normalised_words(text)[0]
     return " ".join(filterfalse(_is_dropped, _without_punctuation(text.lower()).split(" ")))
 
 
