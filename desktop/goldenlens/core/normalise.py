@@ -25,9 +25,11 @@ from typing import Final
 
 _ascii_normalised_words: Callable[[str], tuple[str, frozenset[str]]] | None
 try:  # the same steps in C for ASCII text (optional: built where a C compiler is at hand)
-    from goldenlens.core._quac_ascii import normalised_words as _ascii_normalised_words
+    from goldenlens.core import _quac_ascii  # (as the package's name: import-linter reads no .so)
 except ImportError:
     _ascii_normalised_words = None
+else:
+    _ascii_normalised_words = _quac_ascii.normalised_words
 
 #: Whether ASCII text is normalised by the C extension (``goldenlens.core._quac_ascii``).
 ASCII_IN_C: Final = _ascii_normalised_words is not None
