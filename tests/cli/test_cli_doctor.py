@@ -158,3 +158,22 @@ def test_the_desktop_entry_point_checks_too(tmp_path: Path) -> None:
     )
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.startswith("goldenlens-desktop: error: the desktop app cannot start")
+
+
+def test_the_c_normalisation_is_reported_and_never_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the C build scoring is slower, never different: the doctor says so, with the
+    fix, and no use is blocked by it."""
+    from goldenlens.core import normalise
+    from goldenlens.jobs import doctor
+
+    built = doctor.speed_check()
+    assert built.ok is normalise.ASCII_IN_C
+    monkeypatch.setattr(normalise, "ASCII_IN_C", False)
+    missing = doctor.speed_check()
+    assert not missing.ok
+    assert "same numbers" in missing.detail
+    assert "gcc" in missing.fix
+    assert not missing.blocks(doctor.USES)
+    [line, fix] = doctor.report_lines([missing], doctor.USES)
+    assert line.startswith("  missing  C normalisation")  # lower case: needed by no use asked for
+    assert "apt-get install gcc python3-dev" in fix
