@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Final
@@ -95,6 +95,15 @@ def stream(seed: int, key: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed & 0xFFFFFFFF, seed >> 32, *words]))
 
 
+@dataclass(frozen=True)
+class Resampled:
+    """A statistic's bootstrap means, and whether they are the normal form
+    (:func:`approximated`)."""
+
+    means: FloatArray
+    normal: bool
+
+
 def resampled_means(
     set_key: str,
     columns: FloatArray,
@@ -108,6 +117,31 @@ def resampled_means(
     values are ``columns`` (questions x columns, finite values). ``set_key`` names the stream
     of the joint index resampling (used by statistics with more than ``category_limit``
     distinct values, over at most ``normal_from`` questions; above, the normal form)."""
+    found = _resample(
+        lambda: set_key, columns, statistics, settings, category_limit, normal_from, forms=False
+    )
+    return [r.means for r in found]
+
+
+def resample(
+    set_key: Callable[[], str], columns: FloatArray, statistics: Sequence[Statistic], settings: Settings
+) -> list[Resampled]:
+    """:func:`resampled_means` with the default limits, each with :func:`approximated`, in one
+    pass over the values. ``set_key`` is called only when a joint resampling needs it (building
+    it from a large set's question ids takes longer than the normal form it would not name)."""
+    return _resample(set_key, columns, statistics, settings, CATEGORY_LIMIT, NORMAL_FROM, forms=True)
+
+
+def _resample(
+    set_key: Callable[[], str],
+    columns: FloatArray,
+    statistics: Sequence[Statistic],
+    settings: Settings,
+    category_limit: int,
+    normal_from: int,
+    *,
+    forms: bool,
+) -> list[Resampled]:
     n = columns.shape[0]
     if n == 0:
         raise ValueError("a bootstrap needs at least one question")
@@ -115,23 +149,49 @@ def resampled_means(
     scale = float(2**bits)
     grid = np.rint(columns * scale)  # exact integers in float64
     divisor = n * scale
-    out: list[FloatArray | None] = [None] * len(statistics)
+    out: list[Resampled | None] = [None] * len(statistics)
     joint: list[int] = []
     for position, statistic in enumerate(statistics):
-        combined = grid[:, list(statistic.index)] @ np.asarray(statistic.weights, dtype=np.float64)
-        levels, counts = np.unique(combined, return_counts=True)
-        if len(levels) <= category_limit:
+        weights = np.asarray(statistic.weights, dtype=np.float64)
+        combined = grid[:, list(statistic.index)] @ weights
+        found = _levels(combined, category_limit)
+        normal = False
+        if forms and n > normal_from:
+            # approximated() counts the distinct values, not the grid's levels. When the values
+            # are on the grid exactly (0/1 metrics, their differences) both counts are the same,
+            # so a statistic drawn per level has no more than the limit: not the normal form.
+            on_grid = found is not None and np.array_equal(
+                columns[:, list(statistic.index)] @ weights, combined / scale
+            )
+            normal = not on_grid and approximated(columns, statistic, normal_from=normal_from)
+        if found is not None:
+            levels, counts = found
             sums = _category_sums(levels, counts, settings, stream(settings.seed, statistic.key))
-            out[position] = sums / divisor
+            out[position] = Resampled(sums / divisor, normal)
         elif n > normal_from:
-            out[position] = _normal_means(combined / scale, settings.resamples)
+            out[position] = Resampled(_normal_means(combined / scale, settings.resamples), normal)
         else:
             joint.append(position)
     if joint:
         chosen = [statistics[p] for p in joint]
-        for position, sums in zip(joint, _joint_sums(set_key, grid, chosen, settings), strict=True):
-            out[position] = sums / divisor
-    return [means for means in out if means is not None]
+        for position, sums in zip(joint, _joint_sums(set_key(), grid, chosen, settings), strict=True):
+            out[position] = Resampled(sums / divisor, False)
+    return [found for found in out if found is not None]
+
+
+#: Values a quick look at the first ones of a column takes: more than the category limit of
+#: distinct values among them settles that the column has too many levels to count them.
+_GLANCE: Final = 256
+
+
+def _levels(
+    values: FloatArray, limit: int
+) -> tuple[FloatArray, npt.NDArray[np.int64]] | None:
+    """The distinct values and their counts (``np.unique``), ``None`` when more than ``limit``."""
+    if len(np.unique(values[:_GLANCE])) > limit:
+        return None
+    levels, counts = np.unique(values, return_counts=True)
+    return (levels, counts) if len(levels) <= limit else None
 
 
 def approximated(columns: FloatArray, statistic: Statistic, *, normal_from: int = NORMAL_FROM) -> bool:
@@ -139,7 +199,7 @@ def approximated(columns: FloatArray, statistic: Statistic, *, normal_from: int 
     if columns.shape[0] <= normal_from:
         return False
     combined = columns[:, list(statistic.index)] @ np.asarray(statistic.weights, dtype=np.float64)
-    return len(np.unique(combined)) > CATEGORY_LIMIT
+    return _levels(combined, CATEGORY_LIMIT) is None
 
 
 def _normal_means(values: FloatArray, resamples: int) -> FloatArray:

@@ -10,21 +10,16 @@ question is not paired on it).
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from operator import countOf
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.bootstrap import (
-    NORMAL_FROM,
-    Settings,
-    Statistic,
-    approximated,
-    percentile_interval,
-    resampled_means,
-)
+from goldenlens.core.bootstrap import NORMAL_FROM, Settings, Statistic, percentile_interval, resample
 from goldenlens.core.decision import Decision, MetricEstimate, PairComparison, PassRate
 from goldenlens.core.lexical import (
     EXACT_MATCH,
@@ -47,6 +42,11 @@ BINARY_METRICS: Final = frozenset(
 ScoreRow = tuple[str, str, Sequence[float | None]]
 
 _Interval = tuple[float, float]
+_T = TypeVar("_T")
+
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass
@@ -54,14 +54,16 @@ class _QuestionSet:
     """Statistics over one set of questions, bootstrapped together (shared resamples)."""
 
     questions: npt.NDArray[np.intp]
-    columns: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    #: Every question of the decision: a column is taken whole, not copied by index.
+    everyone: bool
+    columns: list[FloatArray] = field(default_factory=list)
     column_of: dict[tuple[str, ...], int] = field(default_factory=dict)
     statistics: list[Statistic] = field(default_factory=list)
 
-    def column(self, name: tuple[str, ...], values: npt.NDArray[np.float64]) -> int:
+    def column(self, name: tuple[str, ...], values: FloatArray) -> int:
         if name not in self.column_of:
             self.column_of[name] = len(self.columns)
-            self.columns.append(values[self.questions])
+            self.columns.append(values if self.everyone else values[self.questions])
         return self.column_of[name]
 
 
@@ -79,27 +81,103 @@ class _Intervals:
     def add(
         self,
         key: str,
-        questions: npt.NDArray[np.intp],
-        columns: Sequence[tuple[tuple[str, ...], npt.NDArray[np.float64]]],
+        scored: BoolArray,
+        columns: Sequence[tuple[tuple[str, ...], FloatArray]],
         weights: tuple[int, ...] = (1,),
     ) -> None:
-        found = self._sets.setdefault(questions.tobytes(), _QuestionSet(questions))
+        """Add the statistic ``key`` over the questions ``scored`` marks (at least one)."""
+        mask = scored.tobytes()
+        found = self._sets.get(mask)
+        if found is None:
+            questions = np.flatnonzero(scored)
+            found = self._sets[mask] = _QuestionSet(questions, len(questions) == len(scored))
         index = tuple(found.column(name, values) for name, values in columns)
         found.statistics.append(Statistic(key, index, weights))
 
     def compute(self) -> None:
         for group in self._sets.values():
-            ids = "\x1f".join(self._ids[q] for q in group.questions)
-            set_key = hashlib.sha256(ids.encode("utf-8")).hexdigest()
+
+            def set_key(group: _QuestionSet = group) -> str:
+                ids = "\x1f".join([self._ids[q] for q in group.questions.tolist()])
+                return hashlib.sha256(ids.encode("utf-8")).hexdigest()
+
             matrix = np.column_stack(group.columns)
-            means = resampled_means(set_key, matrix, group.statistics, self._settings)
-            for statistic, resampled in zip(group.statistics, means, strict=True):
-                self._found[statistic.key] = percentile_interval(resampled, self._settings.level)
-                if approximated(matrix, statistic):
+            found = resample(set_key, matrix, group.statistics, self._settings)
+            for statistic, resampled in zip(group.statistics, found, strict=True):
+                self._found[statistic.key] = percentile_interval(resampled.means, self._settings.level)
+                if resampled.normal:
                     self.normal.append(statistic.key)
 
     def get(self, key: str) -> _Interval:
         return self._found[key]
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The rows as arrays: one value per pipeline, question and metric, and each pipeline's rows
+    in the order they came in (the order its means sum in)."""
+
+    #: Pipelines: those asked for, then any other in first-seen order.
+    names: list[str]
+    #: Questions in first-seen order.
+    question_ids: list[str]
+    #: Pipelines x questions x metrics; NaN: no response, or not scored.
+    values: FloatArray
+    #: Per pipeline, its rows' values (rows x metrics) in the order they came in (first row
+    #: of a repeated key only), and where they are given (not ``None``: a NaN value counts).
+    in_order: list[FloatArray]
+    given: list[BoolArray]
+
+
+def _tabulate(rows: Iterable[ScoreRow], pipelines: Sequence[str], width: int) -> _Table:
+    listed = rows if isinstance(rows, list | tuple) else list(rows)
+    question_of = [row[0] for row in listed]
+    pipeline_of = [row[1] for row in listed]
+    values = [row[2] for row in listed]
+    if any(found != width for found in set(map(len, values))):
+        for question_id, pipeline, row_values in listed:
+            if len(row_values) != width:
+                raise ValueError(f"{question_id}/{pipeline}: {len(row_values)} values for {width} metrics")
+    question_ids = list(dict.fromkeys(question_of))
+    ordered = dict.fromkeys(pipelines)
+    ordered.update(dict.fromkeys(pipeline_of))
+    names = list(ordered)
+    question = _indices(question_of, question_ids)
+    pipeline = _indices(pipeline_of, names)
+    flat = np.array(values, dtype=np.float64).reshape(len(values), width)  # None -> NaN
+    kept = _first_rows(pipeline * len(question_ids) + question, len(names) * len(question_ids))
+    cube = np.full((len(names), len(question_ids), width), np.nan)
+    cube[pipeline[kept], question[kept]] = flat[kept]
+    given = _given(flat, values)
+    owner = pipeline[kept]
+    mine = [kept[owner == p] for p in range(len(names))]  # ascending: the order rows came in
+    return _Table(names, question_ids, cube, [flat[r] for r in mine], [given[r] for r in mine])
+
+
+def _indices(labels: Sequence[str], order: Sequence[str]) -> npt.NDArray[np.intp]:
+    index = dict(zip(order, range(len(order)), strict=True))
+    return np.fromiter(map(index.__getitem__, labels), dtype=np.intp, count=len(labels))
+
+
+def _first_rows(keys: npt.NDArray[np.intp], size: int) -> npt.NDArray[np.intp]:
+    """The rows that are the first of their key, in row order (a repeated key keeps its first)."""
+    if len(keys) and int(np.bincount(keys, minlength=size).max()) > 1:
+        _levels, first = np.unique(keys, return_index=True)  # index of each key's first row
+        return np.sort(first)
+    return np.arange(len(keys))
+
+
+def _given(flat: FloatArray, values: Sequence[Sequence[float | None]]) -> BoolArray:
+    """Where a value is not ``None``: the values a mean sums. NaN is also where a row gives a NaN
+    value, which the mean sums (as ``sum`` does) while the intervals leave it out."""
+    missing = np.isnan(flat)
+    given = ~missing
+    if missing.any():
+        gaps = np.flatnonzero(missing.any(axis=1)).tolist()
+        if sum(countOf(values[r], None) for r in gaps) != int(np.count_nonzero(missing)):
+            for r in gaps:
+                given[r] = [v is not None for v in values[r]]
+    return given
 
 
 def decide(
@@ -116,36 +194,28 @@ def decide(
     :data:`~goldenlens.core.pass_rates.DEFAULT_PASS_THRESHOLDS`) pick the pass rates."""
     chosen = settings or Settings()
     cuts = pass_thresholds(metrics, thresholds)
-    position: dict[str, int] = {}
-    answered: dict[str, dict[int, Sequence[float | None]]] = {p: {} for p in pipelines}
-    for question_id, pipeline, values in rows:
-        if len(values) != len(metrics):
-            raise ValueError(f"{question_id}/{pipeline}: {len(values)} values for {len(metrics)} metrics")
-        at = position.setdefault(question_id, len(position))
-        answered.setdefault(pipeline, {}).setdefault(at, values)
-    names = list(answered)
-    question_ids = list(position)
-    matrix = {p: _matrix(answered[p], len(question_ids), len(metrics)) for p in names}
-    intervals = _Intervals(question_ids, chosen)
+    table = _tabulate(rows, pipelines, len(metrics))
+    names, values = table.names, table.values
+    scored = ~np.isnan(values)
+    intervals = _Intervals(table.question_ids, chosen)
     for m, metric in enumerate(metrics):
-        scored = {p: ~np.isnan(matrix[p][:, m]) for p in names}
-        for p in names:
-            column, where = matrix[p][:, m], np.flatnonzero(scored[p])
-            if len(where):
+        for i, p in enumerate(names):
+            column, where = values[i, :, m], scored[i, :, m]
+            if where.any():
                 intervals.add(f"mean|{p}|{metric}", where, [((p, metric), column)])
                 if metric in cuts:
                     passing = (column >= cuts[metric]).astype(np.float64)
                     intervals.add(f"pass|{p}|{metric}", where, [((p, metric, "pass"), passing)])
-        for a, b in _pairs(names):
-            where = np.flatnonzero(scored[a] & scored[b])
-            if len(where):
-                columns = [((a, metric), matrix[a][:, m]), ((b, metric), matrix[b][:, m])]
-                intervals.add(f"diff|{a}|{b}|{metric}", where, columns, (1, -1))
+        for (i, a), (j, b) in _pairs(list(enumerate(names))):
+            both = scored[i, :, m] & scored[j, :, m]
+            if both.any():
+                columns = [((a, metric), values[i, :, m]), ((b, metric), values[j, :, m])]
+                intervals.add(f"diff|{a}|{b}|{metric}", both, columns, (1, -1))
     intervals.compute()
     return Decision(
-        estimates=tuple(_estimates(names, metrics, answered, intervals)),
-        pass_rates=tuple(_pass_rates(names, metrics, cuts, matrix, intervals)),
-        comparisons=tuple(_comparisons(names, metrics, matrix, intervals, chosen.level)),
+        estimates=tuple(_estimates(table, metrics, intervals)),
+        pass_rates=tuple(_pass_rates(names, metrics, cuts, values, scored, intervals)),
+        comparisons=tuple(_comparisons(names, metrics, values, scored, intervals, chosen.level)),
         level=chosen.level,
         resamples=chosen.resamples,
         seed=chosen.seed,
@@ -155,36 +225,38 @@ def decide(
     )
 
 
-def _pairs(names: Sequence[str]) -> list[tuple[str, str]]:
+def _pairs(names: Sequence[_T]) -> list[tuple[_T, _T]]:
     return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
 
 
-def _matrix(
-    answered: Mapping[int, Sequence[float | None]], questions: int, width: int
-) -> npt.NDArray[np.float64]:
-    """Questions x metrics, NaN where the pipeline has no response or the value is not scored."""
-    out = np.full((questions, width), np.nan)
-    if answered:
-        out[list(answered)] = np.array(list(answered.values()), dtype=np.float64)  # None -> NaN
-    return out
+if sys.version_info >= (3, 12):
+
+    def _sum(values: FloatArray) -> float:
+        # sum() adds floats with compensation from Python 3.12 on: the summary sums with it.
+        return float(sum(values.tolist()))
+
+else:
+
+    def _sum(values: FloatArray) -> float:
+        # sum() adds floats left to right, as add.accumulate does; it starts from the integer 0,
+        # which only shows when every value is -0.0 (0 + -0.0 is 0.0).
+        return float(np.add.accumulate(values)[-1]) + 0.0
 
 
-def _mean(values: Sequence[float]) -> float:
+def _mean(values: FloatArray) -> float:
     # ``sum`` over the values in report order: the summary's mean to the last bit.
-    return sum(values) / len(values)
+    return _sum(values) / len(values)
 
 
-def _estimates(
-    names: Sequence[str],
-    metrics: Sequence[str],
-    answered: Mapping[str, Mapping[int, Sequence[float | None]]],
-    intervals: _Intervals,
-) -> Iterable[MetricEstimate]:
-    for p in names:
-        in_order = list(answered[p].values())  # the order the rows came in, as the summary sums
+def _binary(values: FloatArray) -> bool:
+    return bool(np.all((values == 0.0) | (values == 1.0)))
+
+
+def _estimates(table: _Table, metrics: Sequence[str], intervals: _Intervals) -> Iterable[MetricEstimate]:
+    for p, in_order, given in zip(table.names, table.in_order, table.given, strict=True):
         for m, metric in enumerate(metrics):
-            values = [v for row in in_order if (v := row[m]) is not None]
-            if not values:
+            values = in_order[:, m][given[:, m]]  # the order the rows came in, as the summary sums
+            if not len(values):
                 yield MetricEstimate(p, metric, None, None, None, 0)
                 continue
             low, high = intervals.get(f"mean|{p}|{metric}")
@@ -195,40 +267,58 @@ def _pass_rates(
     names: Sequence[str],
     metrics: Sequence[str],
     cuts: Mapping[str, float],
-    matrix: Mapping[str, npt.NDArray[np.float64]],
+    values: FloatArray,
+    scored: BoolArray,
     intervals: _Intervals,
 ) -> Iterable[PassRate]:
-    for p in names:
+    for i, p in enumerate(names):
         for metric, threshold in cuts.items():
-            column = matrix[p][:, list(metrics).index(metric)]
-            scored = column[~np.isnan(column)]
-            if not len(scored):
+            m = list(metrics).index(metric)
+            n = int(np.count_nonzero(scored[i, :, m]))
+            if not n:
                 yield PassRate(p, metric, threshold, None, None, None, 0, 0)
                 continue
-            passed = int(np.count_nonzero(scored >= threshold))
+            passed = int(np.count_nonzero(values[i, :, m] >= threshold))  # NaN never passes
             low, high = intervals.get(f"pass|{p}|{metric}")
-            yield PassRate(p, metric, threshold, passed / len(scored), low, high, passed, len(scored))
+            yield PassRate(p, metric, threshold, passed / n, low, high, passed, n)
 
 
 def _comparisons(
     names: Sequence[str],
     metrics: Sequence[str],
-    matrix: Mapping[str, npt.NDArray[np.float64]],
+    values: FloatArray,
+    scored: BoolArray,
     intervals: _Intervals,
     level: float,
 ) -> Iterable[PairComparison]:
-    for a, b in _pairs(names):
+    counts = np.count_nonzero(scored, axis=1)  # pipelines x metrics
+    # A pipeline's mean and 0/1 check over all its scored questions, shared by its pairs with
+    # every pipeline scored on the same questions (the usual case).
+    whole: dict[tuple[int, int], tuple[float, bool]] = {}
+
+    def mean_and_binary(i: int, m: int, column: FloatArray, is_whole: bool) -> tuple[float, bool]:
+        found = whole.get((i, m)) if is_whole else None
+        if found is None:
+            found = (_mean(column), metrics[m] in BINARY_METRICS and _binary(column))
+            if is_whole:
+                whole[(i, m)] = found
+        return found
+
+    for (i, a), (j, b) in _pairs(list(enumerate(names))):
         for m, metric in enumerate(metrics):
-            first, second = matrix[a][:, m], matrix[b][:, m]
-            both = ~np.isnan(first) & ~np.isnan(second)
+            both = scored[i, :, m] & scored[j, :, m]
             n = int(np.count_nonzero(both))
             difference = low = high = p_value = None
             a_only = b_only = None
             if n:
-                x, y = first[both], second[both]
-                difference = _mean(x.tolist()) - _mean(y.tolist())
+                x, y = values[i, :, m], values[j, :, m]
+                if n < len(both):
+                    x, y = x[both], y[both]
+                mean_x, binary_x = mean_and_binary(i, m, x, n == counts[i, m])
+                mean_y, binary_y = mean_and_binary(j, m, y, n == counts[j, m])
+                difference = mean_x - mean_y
                 low, high = intervals.get(f"diff|{a}|{b}|{metric}")
-                if metric in BINARY_METRICS and np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all():
+                if binary_x and binary_y:
                     a_only = int(np.count_nonzero((x == 1.0) & (y == 0.0)))
                     b_only = int(np.count_nonzero((x == 0.0) & (y == 1.0)))
                     p_value = mcnemar_exact(a_only, b_only)
