@@ -149,21 +149,24 @@ def _resample(
     scale = float(2**bits)
     grid = np.rint(columns * scale)  # exact integers in float64
     divisor = n * scale
+    # Without a negative value or a -0.0 on the grid, a column and the difference of two are
+    # the matrix product's exact integers, zeros included: taken directly, no product needed.
+    plain = not bool(np.signbit(grid).any())
+    check = forms and n > normal_from
+    # Columns whose values are on the grid exactly (0/1 metrics): a statistic of such columns has
+    # as many distinct values as grid levels (the sums are exact), which approximated() counts.
+    on_grid = np.all(columns == grid / scale, axis=0) if check else np.zeros(0, dtype=np.bool_)
     out: list[Resampled | None] = [None] * len(statistics)
     joint: list[int] = []
     for position, statistic in enumerate(statistics):
-        weights = np.asarray(statistic.weights, dtype=np.float64)
-        combined = grid[:, list(statistic.index)] @ weights
-        found = _levels(combined, category_limit)
+        combined = _combined(grid, statistic, plain)
+        found = _levels(combined, category_limit, plain)
         normal = False
-        if forms and n > normal_from:
-            # approximated() counts the distinct values, not the grid's levels. When the values
-            # are on the grid exactly (0/1 metrics, their differences) both counts are the same,
-            # so a statistic drawn per level has no more than the limit: not the normal form.
-            on_grid = found is not None and np.array_equal(
-                columns[:, list(statistic.index)] @ weights, combined / scale
-            )
-            normal = not on_grid and approximated(columns, statistic, normal_from=normal_from)
+        if check:
+            if all(on_grid[list(statistic.index)]):
+                normal = found is None
+            else:
+                normal = approximated(columns, statistic, normal_from=normal_from)
         if found is not None:
             levels, counts = found
             sums = _category_sums(levels, counts, settings, stream(settings.seed, statistic.key))
@@ -179,17 +182,37 @@ def _resample(
     return [found for found in out if found is not None]
 
 
+def _combined(grid: FloatArray, statistic: Statistic, plain: bool) -> FloatArray:
+    """``sum(weights[j] * grid[:, index[j]])`` for each question, as the matrix product gives it."""
+    if plain and statistic.weights == (1,):
+        return grid[:, statistic.index[0]]
+    if plain and statistic.weights == (1, -1):
+        first, second = statistic.index
+        difference: FloatArray = grid[:, first] - grid[:, second]
+        return difference
+    product: FloatArray = grid[:, list(statistic.index)] @ np.asarray(statistic.weights, dtype=np.float64)
+    return product
+
+
 #: Values a quick look at the first ones of a column takes: more than the category limit of
 #: distinct values among them settles that the column has too many levels to count them.
 _GLANCE: Final = 256
+#: Up to this many levels among the first values, the levels are counted one by one.
+_FEW: Final = 4
 
 
 def _levels(
-    values: FloatArray, limit: int
+    values: FloatArray, limit: int, plain: bool = False
 ) -> tuple[FloatArray, npt.NDArray[np.int64]] | None:
-    """The distinct values and their counts (``np.unique``), ``None`` when more than ``limit``."""
-    if len(np.unique(values[:_GLANCE])) > limit:
+    """The distinct values and their counts (``np.unique``), ``None`` when more than ``limit``.
+    ``plain``: no -0.0 among the values (whose sign ``np.unique`` might keep or not)."""
+    head = np.unique(values[:_GLANCE])
+    if len(head) > limit:
         return None
+    if plain and len(head) <= _FEW:
+        counts = np.array([np.count_nonzero(values == level) for level in head], dtype=np.int64)
+        if int(counts.sum()) == len(values):  # no other value further on: these are the levels
+            return head, counts
     levels, counts = np.unique(values, return_counts=True)
     return (levels, counts) if len(levels) <= limit else None
 
@@ -225,10 +248,34 @@ def _normal_quantiles(resamples: int) -> FloatArray:
 
 def percentile_interval(means: FloatArray, level: float) -> tuple[float, float]:
     """The central ``level`` share of the resampled means (numpy's linear interpolation, as
-    ``scipy.stats.bootstrap(method="percentile")``)."""
+    ``scipy.stats.bootstrap(method="percentile")``): ``np.quantile(means, [tail, 1 - tail])``
+    to the last bit, without its overhead (a report computes hundreds of these)."""
     tail = (1.0 - level) / 2.0
-    low, high = np.quantile(means, [tail, 1.0 - tail])
-    return float(low), float(high)
+    n = len(means)
+    if n == 0 or not 0.0 <= tail <= 1.0 or np.isnan(means).any():
+        low, high = np.quantile(means, [tail, 1.0 - tail])  # numpy's errors and NaN handling
+        return float(low), float(high)
+    # numpy's "linear" method step by step: virtual index (n - 1) * q, its neighbours (the last
+    # value beyond the end), the same partition, then its _lerp.
+    bounds: list[tuple[int, int, float]] = []
+    for q in (tail, 1.0 - tail):
+        virtual = (n - 1) * q
+        below = math.floor(virtual)
+        above = below + 1
+        if virtual >= n - 1:
+            below = above = -1
+        gamma = virtual - below
+        bounds.append((below, above, gamma))
+    kth = sorted({0, -1, *(b for b, _a, _g in bounds), *(a for _b, a, _g in bounds)})
+    ordered = np.partition(means, kth)
+    low, high = (_lerp(float(ordered[b]), float(ordered[a]), g) for b, a, g in bounds)
+    return low, high
+
+
+def _lerp(a: float, b: float, t: float) -> float:
+    # numpy's _lerp: from the nearer end, so that t = 1 gives b exactly.
+    difference = b - a
+    return b - difference * (1 - t) if t >= 0.5 else a + difference * t
 
 
 def _grid_bits(columns: FloatArray, statistics: Sequence[Statistic]) -> int:

@@ -114,16 +114,16 @@ class _Intervals:
 
 @dataclass(frozen=True)
 class _Table:
-    """The rows as arrays: one value per pipeline, question and metric, and each pipeline's rows
+    """The rows as arrays: one value per pipeline, metric and question, and each pipeline's rows
     in the order they came in (the order its means sum in)."""
 
     #: Pipelines: those asked for, then any other in first-seen order.
     names: list[str]
     #: Questions in first-seen order.
     question_ids: list[str]
-    #: Pipelines x questions x metrics; NaN: no response, or not scored.
+    #: Pipelines x metrics x questions; NaN: no response, or not scored.
     values: FloatArray
-    #: Per pipeline, its rows' values (rows x metrics) in the order they came in (first row
+    #: Per pipeline, its rows' values (metrics x rows) in the order they came in (the first row
     #: of a repeated key only), and where they are given (not ``None``: a NaN value counts).
     in_order: list[FloatArray]
     given: list[BoolArray]
@@ -134,24 +134,37 @@ def _tabulate(rows: Iterable[ScoreRow], pipelines: Sequence[str], width: int) ->
     question_of = [row[0] for row in listed]
     pipeline_of = [row[1] for row in listed]
     values = [row[2] for row in listed]
-    if any(found != width for found in set(map(len, values))):
-        for question_id, pipeline, row_values in listed:
-            if len(row_values) != width:
-                raise ValueError(f"{question_id}/{pipeline}: {len(row_values)} values for {width} metrics")
+    flat = _values(listed, values, width)
     question_ids = list(dict.fromkeys(question_of))
     ordered = dict.fromkeys(pipelines)
     ordered.update(dict.fromkeys(pipeline_of))
     names = list(ordered)
     question = _indices(question_of, question_ids)
     pipeline = _indices(pipeline_of, names)
-    flat = np.array(values, dtype=np.float64).reshape(len(values), width)  # None -> NaN
     kept = _first_rows(pipeline * len(question_ids) + question, len(names) * len(question_ids))
-    cube = np.full((len(names), len(question_ids), width), np.nan)
-    cube[pipeline[kept], question[kept]] = flat[kept]
-    given = _given(flat, values)
-    owner = pipeline[kept]
-    mine = [kept[owner == p] for p in range(len(names))]  # ascending: the order rows came in
-    return _Table(names, question_ids, cube, [flat[r] for r in mine], [given[r] for r in mine])
+    # The kept rows by pipeline, each pipeline's in the order they came in (a stable sort).
+    order = kept[np.argsort(pipeline[kept], kind="stable")]
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(pipeline[order], minlength=len(names)))))
+    by_metric = np.ascontiguousarray(flat[order].T)  # metrics x rows, a pipeline's rows together
+    given = _given(by_metric, order, values)
+    cube = np.full((len(names), width, len(question_ids)), np.nan)
+    spans = [slice(int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+    for p, span in enumerate(spans):
+        cube[p][:, question[order[span]]] = by_metric[:, span]
+    return _Table(names, question_ids, cube, [by_metric[:, s] for s in spans], [given[:, s] for s in spans])
+
+
+def _values(rows: Sequence[ScoreRow], values: list[Sequence[float | None]], width: int) -> FloatArray:
+    """Rows x metrics, ``None`` as NaN; a row with another number of values than ``width`` is
+    an error naming it (the first such row)."""
+    try:
+        flat = np.array(values, dtype=np.float64).reshape(len(values), width)
+    except ValueError:  # rows of different lengths, or all of another length
+        for question_id, pipeline, row_values in rows:
+            if len(row_values) != width:
+                raise ValueError(f"{question_id}/{pipeline}: {len(row_values)} values for {width} metrics") from None
+        raise
+    return flat
 
 
 def _indices(labels: Sequence[str], order: Sequence[str]) -> npt.NDArray[np.intp]:
@@ -167,16 +180,19 @@ def _first_rows(keys: npt.NDArray[np.intp], size: int) -> npt.NDArray[np.intp]:
     return np.arange(len(keys))
 
 
-def _given(flat: FloatArray, values: Sequence[Sequence[float | None]]) -> BoolArray:
-    """Where a value is not ``None``: the values a mean sums. NaN is also where a row gives a NaN
-    value, which the mean sums (as ``sum`` does) while the intervals leave it out."""
-    missing = np.isnan(flat)
+def _given(
+    by_metric: FloatArray, order: npt.NDArray[np.intp], values: Sequence[Sequence[float | None]]
+) -> BoolArray:
+    """Where a value is not ``None`` (metrics x the rows ``order`` picks): the values a mean
+    sums. A NaN value is summed too (as ``sum`` does), while the intervals leave it out."""
+    missing = np.isnan(by_metric)
     given = ~missing
     if missing.any():
-        gaps = np.flatnonzero(missing.any(axis=1)).tolist()
-        if sum(countOf(values[r], None) for r in gaps) != int(np.count_nonzero(missing)):
-            for r in gaps:
-                given[r] = [v is not None for v in values[r]]
+        gaps = np.flatnonzero(missing.any(axis=0)).tolist()
+        rows = order[gaps].tolist()
+        if sum(countOf(values[r], None) for r in rows) != int(np.count_nonzero(missing)):
+            for at, r in zip(gaps, rows, strict=True):
+                given[:, at] = [v is not None for v in values[r]]
     return given
 
 
@@ -200,16 +216,16 @@ def decide(
     intervals = _Intervals(table.question_ids, chosen)
     for m, metric in enumerate(metrics):
         for i, p in enumerate(names):
-            column, where = values[i, :, m], scored[i, :, m]
+            column, where = values[i, m], scored[i, m]
             if where.any():
                 intervals.add(f"mean|{p}|{metric}", where, [((p, metric), column)])
                 if metric in cuts:
                     passing = (column >= cuts[metric]).astype(np.float64)
                     intervals.add(f"pass|{p}|{metric}", where, [((p, metric, "pass"), passing)])
         for (i, a), (j, b) in _pairs(list(enumerate(names))):
-            both = scored[i, :, m] & scored[j, :, m]
+            both = scored[i, m] & scored[j, m]
             if both.any():
-                columns = [((a, metric), values[i, :, m]), ((b, metric), values[j, :, m])]
+                columns = [((a, metric), values[i, m]), ((b, metric), values[j, m])]
                 intervals.add(f"diff|{a}|{b}|{metric}", both, columns, (1, -1))
     intervals.compute()
     return Decision(
@@ -255,7 +271,7 @@ def _binary(values: FloatArray) -> bool:
 def _estimates(table: _Table, metrics: Sequence[str], intervals: _Intervals) -> Iterable[MetricEstimate]:
     for p, in_order, given in zip(table.names, table.in_order, table.given, strict=True):
         for m, metric in enumerate(metrics):
-            values = in_order[:, m][given[:, m]]  # the order the rows came in, as the summary sums
+            values = in_order[m][given[m]]  # the order the rows came in, as the summary sums
             if not len(values):
                 yield MetricEstimate(p, metric, None, None, None, 0)
                 continue
@@ -274,11 +290,11 @@ def _pass_rates(
     for i, p in enumerate(names):
         for metric, threshold in cuts.items():
             m = list(metrics).index(metric)
-            n = int(np.count_nonzero(scored[i, :, m]))
+            n = int(np.count_nonzero(scored[i, m]))
             if not n:
                 yield PassRate(p, metric, threshold, None, None, None, 0, 0)
                 continue
-            passed = int(np.count_nonzero(values[i, :, m] >= threshold))  # NaN never passes
+            passed = int(np.count_nonzero(values[i, m] >= threshold))  # NaN never passes
             low, high = intervals.get(f"pass|{p}|{metric}")
             yield PassRate(p, metric, threshold, passed / n, low, high, passed, n)
 
@@ -291,7 +307,7 @@ def _comparisons(
     intervals: _Intervals,
     level: float,
 ) -> Iterable[PairComparison]:
-    counts = np.count_nonzero(scored, axis=1)  # pipelines x metrics
+    counts = np.count_nonzero(scored, axis=2)  # pipelines x metrics
     # A pipeline's mean and 0/1 check over all its scored questions, shared by its pairs with
     # every pipeline scored on the same questions (the usual case).
     whole: dict[tuple[int, int], tuple[float, bool]] = {}
@@ -306,12 +322,12 @@ def _comparisons(
 
     for (i, a), (j, b) in _pairs(list(enumerate(names))):
         for m, metric in enumerate(metrics):
-            both = scored[i, :, m] & scored[j, :, m]
+            both = scored[i, m] & scored[j, m]
             n = int(np.count_nonzero(both))
             difference = low = high = p_value = None
             a_only = b_only = None
             if n:
-                x, y = values[i, :, m], values[j, :, m]
+                x, y = values[i, m], values[j, m]
                 if n < len(both):
                     x, y = x[both], y[both]
                 mean_x, binary_x = mean_and_binary(i, m, x, n == counts[i, m])

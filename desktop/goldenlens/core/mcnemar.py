@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import numpy.typing as npt
+
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
     """Two-sided p-value of McNemar's exact test on the discordant counts: ``a_only``
@@ -22,7 +25,7 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
 
     The tail ``C(n, low) + C(n, low - 1) + ...`` is summed in exact integers from its largest
     term down, and stops as soon as the terms left cannot move the correctly rounded result:
-    with thousands of discordant questions only a few hundred terms of the thousands count."""
+    with thousands of discordant questions a few hundred terms of the thousands count."""
     if a_only < 0 or b_only < 0:
         raise ValueError(f"discordant counts cannot be negative: {a_only}, {b_only}")
     n = a_only + b_only
@@ -31,28 +34,96 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
         return 1.0
     whole = 1 << n
     tail = 0
-    term = math.comb(n, low)
-    for k in range(low, 0, -1):
-        tail += term
-        term = term * k // (n - k + 1)  # C(n, k - 1), an exact division
-        if k % _CHECK_EVERY == 0:
-            # The k terms left, C(n, 0..k-1), are each at most C(n, k - 1) = term (the binomial
-            # coefficients grow up to n / 2 and low < n / 2), so the tail lies in
-            # [tail, tail + k * term]; rounding is monotone, so when both ends give the same
-            # float that float is the exact tail's.
-            found = _p_value(tail, whole)
-            if found == _p_value(tail + k * term, whole):
-                return found
-    return _p_value(tail + term, whole)  # every term added, down to C(n, 0) = term
+    k = low
+    term = _binomial(n, k)  # C(n, k): the largest term left
+    while True:
+        # C(n, k) + ... + C(n, k - m + 1) = C(n, k) * (1 + r1 (1 + r2 (1 + ...))) with
+        # r_j = C(n, k - j) / C(n, k - j + 1) = (k - j + 1) / (n - k + j): Horner's scheme in
+        # small integers, then two exact divisions of the big ones (the sums are integers).
+        m = min(_BATCH, k + 1)
+        top, bottom = 1, 1
+        for j in range(m - 1, 0, -1):
+            step = n - k + j
+            top, bottom = step * bottom + (k - j + 1) * top, step * bottom
+        tail += term * top // bottom
+        if m == k + 1:
+            return _p_value(tail, whole)  # every term added, down to C(n, 0)
+        # C(n, k - m) = C(n, k) * k! / (k - m)! / ((n - k + m)! / (n - k)!), an exact division.
+        term = term * math.perm(k, m) // math.perm(n - k + m, m)
+        k -= m
+        # The k + 1 terms left, C(n, 0..k), are each at most C(n, k) = term (the binomial
+        # coefficients grow up to n / 2 and low < n / 2), so the tail lies in
+        # [tail, tail + (k + 1) * term]; rounding is monotone, so when both ends give the same
+        # float that float is the exact tail's.
+        found = _p_value(tail, whole)
+        if found == _p_value(tail + (k + 1) * term, whole):
+            return found
 
 
-#: Terms summed between two checks of whether the rest can still matter.
-_CHECK_EVERY = 8
+#: Terms summed with small integers at a time, between two checks of whether the rest matters.
+_BATCH = 32
 
 
 def _p_value(tail: int, whole: int) -> float:
     # Integer true division rounds correctly however large both are.
     return min(1.0, (2 * tail) / whole)
+
+
+def _binomial(n: int, k: int) -> int:
+    """``math.comb(n, k)`` as the product of its prime powers (Legendre's formula): several
+    times faster than ``math.comb`` for the central binomials of thousands of discordant
+    questions (thousands of digits each), which a large report needs for every pair."""
+    k = min(k, n - k)
+    if k < _SMALL:
+        return math.comb(n, k)
+    primes = _primes(n)
+    root = math.isqrt(n)
+    small = primes[primes <= root].tolist()
+    large = primes[primes > root]
+    # Above sqrt(n) a prime's exponent is 0 or 1: n // p - k // p - (n - k) // p.
+    factors = large[(n // large - k // large - (n - k) // large) == 1].tolist()
+    for p in small:
+        exponent, power = 0, p
+        while power <= n:
+            exponent += n // power - k // power - (n - k) // power
+            power *= p
+        if exponent:
+            factors.append(p**exponent)
+    return _product(factors)
+
+
+#: Below this, math.comb is as fast.
+_SMALL = 64
+
+
+def _product(factors: list[int]) -> int:
+    # Pairwise, so that the big multiplications are few and balanced.
+    while len(factors) > 1:
+        paired = [a * b for a, b in zip(factors[::2], factors[1::2], strict=False)]
+        if len(factors) % 2:
+            paired.append(factors[-1])
+        factors = paired
+    return factors[0] if factors else 1
+
+
+#: The primes up to some bound, grown as larger counts come (a report reuses them per pair).
+_sieve: dict[str, npt.NDArray[np.int64]] = {"primes": np.zeros(0, dtype=np.int64)}
+_sieved_to = {"limit": 1}
+
+
+def _primes(n: int) -> npt.NDArray[np.int64]:
+    """The primes up to ``n``."""
+    if _sieved_to["limit"] < n:
+        limit = max(n, 2 * _sieved_to["limit"])
+        marks = np.ones(limit + 1, dtype=np.bool_)
+        marks[:2] = False
+        for p in range(2, math.isqrt(limit) + 1):
+            if marks[p]:
+                marks[p * p :: p] = False
+        _sieve["primes"] = np.flatnonzero(marks).astype(np.int64)
+        _sieved_to["limit"] = limit
+    found = _sieve["primes"]
+    return found[: int(np.searchsorted(found, n, side="right"))]
 
 
 #: Fewest discordant questions with which the exact test can reach p < 0.05 at all: with
