@@ -221,8 +221,12 @@ def approximated(columns: FloatArray, statistic: Statistic, *, normal_from: int 
     """Whether :func:`resampled_means` gives ``statistic`` the normal form instead of resamples."""
     if columns.shape[0] <= normal_from:
         return False
-    combined = columns[:, list(statistic.index)] @ np.asarray(statistic.weights, dtype=np.float64)
-    return _levels(combined, CATEGORY_LIMIT) is None
+    index, weights = list(statistic.index), np.asarray(statistic.weights, dtype=np.float64)
+    # A glance at the first questions' values first (each value is its own row's product, and
+    # np.unique counts 0.0 and -0.0 as one): enough for a many-valued metric.
+    if len(np.unique(columns[:_GLANCE, index] @ weights)) > CATEGORY_LIMIT:
+        return True
+    return len(np.unique(columns[:, index] @ weights)) > CATEGORY_LIMIT
 
 
 def _normal_means(values: FloatArray, resamples: int) -> FloatArray:

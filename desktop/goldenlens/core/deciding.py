@@ -13,6 +13,7 @@ import hashlib
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import countOf
 from typing import Final, TypeVar
 
@@ -157,14 +158,17 @@ def _tabulate(rows: Iterable[ScoreRow], pipelines: Sequence[str], width: int) ->
 def _values(rows: Sequence[ScoreRow], values: list[Sequence[float | None]], width: int) -> FloatArray:
     """Rows x metrics, ``None`` as NaN; a row with another number of values than ``width`` is
     an error naming it (the first such row)."""
-    try:
-        flat = np.array(values, dtype=np.float64).reshape(len(values), width)
-    except ValueError:  # rows of different lengths, or all of another length
+    if any(found != width for found in set(map(len, values))):
         for question_id, pipeline, row_values in rows:
             if len(row_values) != width:
-                raise ValueError(f"{question_id}/{pipeline}: {len(row_values)} values for {width} metrics") from None
-        raise
-    return flat
+                raise ValueError(f"{question_id}/{pipeline}: {len(row_values)} values for {width} metrics")
+    try:
+        # Straight from the values: a few times faster than np.array's nested lists...
+        flat = np.fromiter(chain.from_iterable(values), dtype=np.float64, count=len(values) * width)
+    except (TypeError, ValueError):
+        # ... which also reads None (not scored) as NaN.
+        flat = np.array(values, dtype=np.float64)
+    return flat.reshape(len(values), width)
 
 
 def _indices(labels: Sequence[str], order: Sequence[str]) -> npt.NDArray[np.intp]:
