@@ -147,7 +147,8 @@ def _resample(
         raise ValueError("a bootstrap needs at least one question")
     bits = _grid_bits(columns, statistics)
     scale = float(2**bits)
-    grid = np.rint(columns * scale)  # exact integers in float64
+    grid = columns * scale
+    np.rint(grid, out=grid)  # exact integers in float64
     divisor = n * scale
     # Without a negative value or a -0.0 on the grid, a column and the difference of two are
     # the matrix product's exact integers, zeros included: taken directly, no product needed.
@@ -190,7 +191,9 @@ def _combined(grid: FloatArray, statistic: Statistic, plain: bool) -> FloatArray
         first, second = statistic.index
         difference: FloatArray = grid[:, first] - grid[:, second]
         return difference
-    product: FloatArray = grid[:, list(statistic.index)] @ np.asarray(statistic.weights, dtype=np.float64)
+    # Row-major, as the product has always been taken (a -0.0's sign can depend on the order).
+    values = np.ascontiguousarray(grid[:, list(statistic.index)])
+    product: FloatArray = values @ np.asarray(statistic.weights, dtype=np.float64)
     return product
 
 

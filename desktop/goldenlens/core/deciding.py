@@ -102,7 +102,8 @@ class _Intervals:
                 ids = "\x1f".join([self._ids[q] for q in group.questions.tolist()])
                 return hashlib.sha256(ids.encode("utf-8")).hexdigest()
 
-            matrix = np.column_stack(group.columns)
+            # Questions x columns in column-major order: each statistic reads whole columns.
+            matrix = np.array(group.columns).T
             found = resample(set_key, matrix, group.statistics, self._settings)
             for statistic, resampled in zip(group.statistics, found, strict=True):
                 self._found[statistic.key] = percentile_interval(resampled.means, self._settings.level)
