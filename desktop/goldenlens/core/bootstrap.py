@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Final
@@ -124,12 +125,21 @@ def resampled_means(
 
 
 def resample(
-    set_key: Callable[[], str], columns: FloatArray, statistics: Sequence[Statistic], settings: Settings
+    set_key: Callable[[], str],
+    columns: FloatArray,
+    statistics: Sequence[Statistic],
+    settings: Settings,
+    *,
+    pool: Executor | None = None,
 ) -> list[Resampled]:
     """:func:`resampled_means` with the default limits, each with :func:`approximated`, in one
     pass over the values. ``set_key`` is called only when a joint resampling needs it (building
-    it from a large set's question ids takes longer than the normal form it would not name)."""
-    return _resample(set_key, columns, statistics, settings, CATEGORY_LIMIT, NORMAL_FROM, forms=True)
+    it from a large set's question ids takes longer than the normal form it would not name).
+
+    ``pool``: threads to draw the statistics on. numpy's generators release the GIL while they
+    draw, and each statistic draws from its own stream, so the numbers are the same on any
+    number of threads."""
+    return _resample(set_key, columns, statistics, settings, CATEGORY_LIMIT, NORMAL_FROM, forms=True, pool=pool)
 
 
 def _resample(
@@ -141,6 +151,7 @@ def _resample(
     normal_from: int,
     *,
     forms: bool,
+    pool: Executor | None = None,
 ) -> list[Resampled]:
     n = columns.shape[0]
     if n == 0:
@@ -159,6 +170,7 @@ def _resample(
     on_grid = np.all(columns == grid / scale, axis=0) if check else np.zeros(0, dtype=np.bool_)
     out: list[Resampled | None] = [None] * len(statistics)
     joint: list[int] = []
+    draws: list[tuple[int, bool, Callable[[], FloatArray]]] = []  # the slow part: drawn last
     for position, statistic in enumerate(statistics):
         combined = _combined(grid, statistic, plain)
         found = _levels(combined, category_limit, plain)
@@ -170,17 +182,35 @@ def _resample(
                 normal = approximated(columns, statistic, normal_from=normal_from)
         if found is not None:
             levels, counts = found
-            sums = _category_sums(levels, counts, settings, stream(settings.seed, statistic.key))
-            out[position] = Resampled(sums / divisor, normal)
+
+            def per_level(
+                levels: FloatArray = levels, counts: npt.NDArray[np.int64] = counts, key: str = statistic.key
+            ) -> FloatArray:
+                sums = _category_sums(levels, counts, settings, stream(settings.seed, key))
+                means: FloatArray = sums / divisor
+                return means
+
+            draws.append((position, normal, per_level))
         elif n > normal_from:
-            out[position] = Resampled(_normal_means(combined / scale, settings.resamples), normal)
+
+            def normal_form(combined: FloatArray = combined) -> FloatArray:
+                return _normal_means(combined / scale, settings.resamples)
+
+            draws.append((position, normal, normal_form))
         else:
             joint.append(position)
+    drawn = pool.map(_call, [d for _p, _n, d in draws]) if pool is not None else map(_call, [d for _p, _n, d in draws])
+    for (position, normal, _draw), means in zip(draws, drawn, strict=True):
+        out[position] = Resampled(means, normal)
     if joint:
         chosen = [statistics[p] for p in joint]
         for position, sums in zip(joint, _joint_sums(set_key(), grid, chosen, settings), strict=True):
             out[position] = Resampled(sums / divisor, False)
     return [found for found in out if found is not None]
+
+
+def _call(draw: Callable[[], FloatArray]) -> FloatArray:
+    return draw()
 
 
 def _combined(grid: FloatArray, statistic: Statistic, plain: bool) -> FloatArray:

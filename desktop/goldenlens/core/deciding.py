@@ -10,8 +10,10 @@ question is not paired on it).
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import countOf
@@ -20,7 +22,7 @@ from typing import Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.bootstrap import NORMAL_FROM, Settings, Statistic, percentile_interval, resample
+from goldenlens.core.bootstrap import NORMAL_FROM, Resampled, Settings, Statistic, percentile_interval, resample
 from goldenlens.core.decision import Decision, MetricEstimate, PairComparison, PassRate
 from goldenlens.core.lexical import (
     EXACT_MATCH,
@@ -43,6 +45,11 @@ BINARY_METRICS: Final = frozenset(
 ScoreRow = tuple[str, str, Sequence[float | None]]
 
 _Interval = tuple[float, float]
+#: From this many questions on, the statistics are drawn on threads (numpy's generators draw
+#: without the GIL): a second core halves the largest part of a large decision, while a small
+#: one would only pay for starting them. The numbers do not depend on it.
+_THREADS_FROM: Final = 1_000
+_THREADS: Final = 4
 _T = TypeVar("_T")
 
 
@@ -96,6 +103,19 @@ class _Intervals:
         found.statistics.append(Statistic(key, index, weights))
 
     def compute(self) -> None:
+        threads = min(_THREADS, os.cpu_count() or 1)
+        if threads > 1 and len(self._ids) >= _THREADS_FROM:
+            with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bootstrap") as pool:
+                self._compute(pool)
+        else:
+            self._compute(None)
+
+    def _compute(self, pool: Executor | None) -> None:
+        level = self._settings.level
+
+        def interval(resampled: Resampled) -> _Interval:
+            return percentile_interval(resampled.means, level)
+
         for group in self._sets.values():
 
             def set_key(group: _QuestionSet = group) -> str:
@@ -104,9 +124,10 @@ class _Intervals:
 
             # Questions x columns in column-major order: each statistic reads whole columns.
             matrix = np.array(group.columns).T
-            found = resample(set_key, matrix, group.statistics, self._settings)
-            for statistic, resampled in zip(group.statistics, found, strict=True):
-                self._found[statistic.key] = percentile_interval(resampled.means, self._settings.level)
+            found = resample(set_key, matrix, group.statistics, self._settings, pool=pool)
+            bounds = pool.map(interval, found) if pool is not None else map(interval, found)
+            for statistic, resampled, bound in zip(group.statistics, found, bounds, strict=True):
+                self._found[statistic.key] = bound
                 if resampled.normal:
                     self.normal.append(statistic.key)
 
