@@ -137,7 +137,12 @@ def test_every_estimate_and_pass_rate_is_the_plain_computation(rows: Rows) -> No
             values = [v for row in in_order if (v := row[m]) is not None]
             passed = sum(1 for v in values if v >= threshold)
             rate = next(rates)
-            assert (rate.pipeline, rate.metric, rate.passed, rate.n) == (pipeline, metric, passed, len(values))
+            assert (rate.pipeline, rate.metric, rate.passed, rate.n) == (
+                pipeline,
+                metric,
+                passed,
+                len(values),
+            )
             assert rate.rate == passed / len(values)
             expected = _binary_interval(f"pass|{pipeline}|{metric}", passed, len(values))
             assert (rate.low, rate.high) == expected

@@ -119,7 +119,13 @@ def resampled_means(
     of the joint index resampling (used by statistics with more than ``category_limit``
     distinct values, over at most ``normal_from`` questions; above, the normal form)."""
     found = _resample(
-        lambda: set_key, columns, statistics, settings, category_limit, normal_from, forms=False
+        lambda: set_key,
+        columns,
+        statistics,
+        settings,
+        category_limit=category_limit,
+        normal_from=normal_from,
+        forms=False,
     )
     return [r.means for r in found]
 
@@ -139,7 +145,16 @@ def resample(
     ``pool``: threads to draw the statistics on. numpy's generators release the GIL while they
     draw, and each statistic draws from its own stream, so the numbers are the same on any
     number of threads."""
-    return _resample(set_key, columns, statistics, settings, CATEGORY_LIMIT, NORMAL_FROM, forms=True, pool=pool)
+    return _resample(
+        set_key,
+        columns,
+        statistics,
+        settings,
+        category_limit=CATEGORY_LIMIT,
+        normal_from=NORMAL_FROM,
+        forms=True,
+        pool=pool,
+    )
 
 
 def _resample(
@@ -147,9 +162,9 @@ def _resample(
     columns: FloatArray,
     statistics: Sequence[Statistic],
     settings: Settings,
+    *,
     category_limit: int,
     normal_from: int,
-    *,
     forms: bool,
     pool: Executor | None = None,
 ) -> list[Resampled]:
@@ -199,7 +214,8 @@ def _resample(
             draws.append((position, normal, normal_form))
         else:
             joint.append(position)
-    drawn = pool.map(_call, [d for _p, _n, d in draws]) if pool is not None else map(_call, [d for _p, _n, d in draws])
+    thunks = [draw for _position, _normal, draw in draws]
+    drawn = pool.map(_call, thunks) if pool is not None else map(_call, thunks)
     for (position, normal, _draw), means in zip(draws, drawn, strict=True):
         out[position] = Resampled(means, normal)
     if joint:

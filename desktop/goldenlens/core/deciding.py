@@ -15,14 +15,21 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, pairwise
 from operator import countOf
 from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.bootstrap import NORMAL_FROM, Resampled, Settings, Statistic, percentile_interval, resample
+from goldenlens.core.bootstrap import (
+    NORMAL_FROM,
+    Resampled,
+    Settings,
+    Statistic,
+    percentile_interval,
+    resample,
+)
 from goldenlens.core.decision import Decision, MetricEstimate, PairComparison, PassRate
 from goldenlens.core.lexical import (
     EXACT_MATCH,
@@ -146,6 +153,8 @@ class _Table:
     question_ids: list[str]
     #: Pipelines x metrics x questions; NaN: no response, or not scored.
     values: FloatArray
+    #: Where :attr:`values` has a value (not NaN).
+    scored: BoolArray
     #: Per pipeline, its rows' values (metrics x rows) in the order they came in (the first row
     #: of a repeated key only), and where they are given (not ``None``: a NaN value counts).
     in_order: list[FloatArray]
@@ -171,10 +180,17 @@ def _tabulate(rows: Iterable[ScoreRow], pipelines: Sequence[str], width: int) ->
     by_metric = np.ascontiguousarray(flat[order].T)  # metrics x rows, a pipeline's rows together
     given = _given(by_metric, order, values)
     cube = np.full((len(names), width, len(question_ids)), np.nan)
-    spans = [slice(int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+    spans = [slice(int(lo), int(hi)) for lo, hi in pairwise(bounds.tolist())]
     for p, span in enumerate(spans):
         cube[p][:, question[order[span]]] = by_metric[:, span]
-    return _Table(names, question_ids, cube, [by_metric[:, s] for s in spans], [given[:, s] for s in spans])
+    return _Table(
+        names,
+        question_ids,
+        cube,
+        ~np.isnan(cube),
+        [by_metric[:, s] for s in spans],
+        [given[:, s] for s in spans],
+    )
 
 
 def _values(rows: Sequence[ScoreRow], values: list[Sequence[float | None]], width: int) -> FloatArray:
@@ -237,8 +253,7 @@ def decide(
     chosen = settings or Settings()
     cuts = pass_thresholds(metrics, thresholds)
     table = _tabulate(rows, pipelines, len(metrics))
-    names, values = table.names, table.values
-    scored = ~np.isnan(values)
+    names, values, scored = table.names, table.values, table.scored
     intervals = _Intervals(table.question_ids, chosen)
     for m, metric in enumerate(metrics):
         for i, p in enumerate(names):
@@ -256,8 +271,8 @@ def decide(
     intervals.compute()
     return Decision(
         estimates=tuple(_estimates(table, metrics, intervals)),
-        pass_rates=tuple(_pass_rates(names, metrics, cuts, values, scored, intervals)),
-        comparisons=tuple(_comparisons(names, metrics, values, scored, intervals, chosen.level)),
+        pass_rates=tuple(_pass_rates(table, metrics, cuts, intervals)),
+        comparisons=tuple(_comparisons(table, metrics, intervals, chosen.level)),
         level=chosen.level,
         resamples=chosen.resamples,
         seed=chosen.seed,
@@ -306,14 +321,10 @@ def _estimates(table: _Table, metrics: Sequence[str], intervals: _Intervals) -> 
 
 
 def _pass_rates(
-    names: Sequence[str],
-    metrics: Sequence[str],
-    cuts: Mapping[str, float],
-    values: FloatArray,
-    scored: BoolArray,
-    intervals: _Intervals,
+    table: _Table, metrics: Sequence[str], cuts: Mapping[str, float], intervals: _Intervals
 ) -> Iterable[PassRate]:
-    for i, p in enumerate(names):
+    values, scored = table.values, table.scored
+    for i, p in enumerate(table.names):
         for metric, threshold in cuts.items():
             m = list(metrics).index(metric)
             n = int(np.count_nonzero(scored[i, m]))
@@ -326,13 +337,9 @@ def _pass_rates(
 
 
 def _comparisons(
-    names: Sequence[str],
-    metrics: Sequence[str],
-    values: FloatArray,
-    scored: BoolArray,
-    intervals: _Intervals,
-    level: float,
+    table: _Table, metrics: Sequence[str], intervals: _Intervals, level: float
 ) -> Iterable[PairComparison]:
+    names, values, scored = table.names, table.values, table.scored
     counts = np.count_nonzero(scored, axis=2)  # pipelines x metrics
     # A pipeline's mean and 0/1 check over all its scored questions, shared by its pairs with
     # every pipeline scored on the same questions (the usual case).
