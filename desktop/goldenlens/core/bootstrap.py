@@ -34,10 +34,10 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -60,6 +60,7 @@ NORMAL_FROM: Final = 2_000
 _CHUNK_CELLS: Final = 1 << 20
 
 FloatArray = npt.NDArray[np.float64]
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,12 @@ def stream(seed: int, key: str) -> np.random.Generator:
 
 
 @dataclass(frozen=True)
-class Resampled:
-    """A statistic's bootstrap means, and whether they are the normal form
-    (:func:`approximated`)."""
+class Interval:
+    """A statistic's percentile interval (:func:`percentile_interval` at the settings' level), and
+    whether it is that of the normal form (:func:`approximated`)."""
 
-    means: FloatArray
+    low: float
+    high: float
     normal: bool
 
 
@@ -123,38 +125,50 @@ def resampled_means(
         columns,
         statistics,
         settings,
+        _means,
         category_limit=category_limit,
         normal_from=normal_from,
         forms=False,
     )
-    return [r.means for r in found]
+    return [means for means, _normal in found]
 
 
-def resample(
+def bootstrap_intervals(
     set_key: Callable[[], str],
     columns: FloatArray,
     statistics: Sequence[Statistic],
     settings: Settings,
     *,
     pool: Executor | None = None,
-) -> list[Resampled]:
-    """:func:`resampled_means` with the default limits, each with :func:`approximated`, in one
-    pass over the values. ``set_key`` is called only when a joint resampling needs it (building
-    it from a large set's question ids takes longer than the normal form it would not name).
+) -> list[Interval]:
+    """Each statistic's interval from :func:`resampled_means` (default limits), and whether it is
+    the normal form, in one pass over the values. ``set_key`` is called only when a joint
+    resampling needs it (building it from a large set's question ids takes longer than the
+    normal form it would not name).
 
-    ``pool``: threads to draw the statistics on. numpy's generators release the GIL while they
-    draw, and each statistic draws from its own stream, so the numbers are the same on any
-    number of threads."""
-    return _resample(
+    ``pool``: threads to draw the statistics on, each as soon as it is known. numpy's
+    generators release the GIL while they draw, and each statistic draws from its own stream,
+    so the numbers are the same on any number of threads."""
+
+    def interval(means: FloatArray) -> tuple[float, float]:
+        return percentile_interval(means, settings.level)
+
+    found = _resample(
         set_key,
         columns,
         statistics,
         settings,
+        interval,
         category_limit=CATEGORY_LIMIT,
         normal_from=NORMAL_FROM,
         forms=True,
         pool=pool,
     )
+    return [Interval(low, high, normal) for (low, high), normal in found]
+
+
+def _means(means: FloatArray) -> FloatArray:
+    return means
 
 
 def _resample(
@@ -162,12 +176,15 @@ def _resample(
     columns: FloatArray,
     statistics: Sequence[Statistic],
     settings: Settings,
+    finish: Callable[[FloatArray], _R],
     *,
     category_limit: int,
     normal_from: int,
     forms: bool,
     pool: Executor | None = None,
-) -> list[Resampled]:
+) -> list[tuple[_R, bool]]:
+    """``finish`` of each statistic's resampled means, and whether they are the normal form
+    (when ``forms``; else ``False``)."""
     n = columns.shape[0]
     if n == 0:
         raise ValueError("a bootstrap needs at least one question")
@@ -183,50 +200,52 @@ def _resample(
     # Columns whose values are on the grid exactly (0/1 metrics): a statistic of such columns has
     # as many distinct values as grid levels (the sums are exact), which approximated() counts.
     on_grid = np.all(columns == grid / scale, axis=0) if check else np.zeros(0, dtype=np.bool_)
-    out: list[Resampled | None] = [None] * len(statistics)
+    out: list[tuple[_R, bool] | None] = [None] * len(statistics)
     joint: list[int] = []
-    draws: list[tuple[int, bool, Callable[[], FloatArray]]] = []  # the slow part: drawn last
+    pending: list[tuple[int, bool, Future[_R]]] = []
     for position, statistic in enumerate(statistics):
         combined = _combined(grid, statistic, plain)
         found = _levels(combined, category_limit, plain)
-        normal = False
-        if check:
-            if all(on_grid[list(statistic.index)]):
-                normal = found is None
-            else:
-                normal = approximated(columns, statistic, normal_from=normal_from)
+        normal = check and _normal_form(columns, statistic, on_grid, many=found is None)
+        draw: Callable[[], _R] | None = None
         if found is not None:
             levels, counts = found
 
-            def per_level(
+            def draw(
                 levels: FloatArray = levels, counts: npt.NDArray[np.int64] = counts, key: str = statistic.key
-            ) -> FloatArray:
+            ) -> _R:
                 sums = _category_sums(levels, counts, settings, stream(settings.seed, key))
-                means: FloatArray = sums / divisor
-                return means
+                return finish(sums / divisor)
 
-            draws.append((position, normal, per_level))
         elif n > normal_from:
 
-            def normal_form(combined: FloatArray = combined) -> FloatArray:
-                return _normal_means(combined / scale, settings.resamples)
+            def draw(combined: FloatArray = combined) -> _R:
+                return finish(_normal_means(combined / scale, settings.resamples))
 
-            draws.append((position, normal, normal_form))
-        else:
+        if draw is None:
             joint.append(position)
-    thunks = [draw for _position, _normal, draw in draws]
-    drawn = pool.map(_call, thunks) if pool is not None else map(_call, thunks)
-    for (position, normal, _draw), means in zip(draws, drawn, strict=True):
-        out[position] = Resampled(means, normal)
+        elif pool is None:
+            out[position] = (draw(), normal)
+        else:
+            pending.append((position, normal, pool.submit(draw)))
+    for position, normal, future in pending:
+        out[position] = (future.result(), normal)
     if joint:
         chosen = [statistics[p] for p in joint]
         for position, sums in zip(joint, _joint_sums(set_key(), grid, chosen, settings), strict=True):
-            out[position] = Resampled(sums / divisor, False)
+            out[position] = (finish(sums / divisor), False)
     return [found for found in out if found is not None]
 
 
-def _call(draw: Callable[[], FloatArray]) -> FloatArray:
-    return draw()
+def _normal_form(
+    columns: FloatArray, statistic: Statistic, on_grid: npt.NDArray[np.bool_], *, many: bool
+) -> bool:
+    """:func:`approximated` over more than ``normal_from`` questions; ``many``: more levels on
+    the grid than the limit, which is the same count when the statistic's columns are on the
+    grid (their sums are exact)."""
+    if all(on_grid[list(statistic.index)]):
+        return many
+    return approximated(columns, statistic, normal_from=0)
 
 
 def _combined(grid: FloatArray, statistic: Statistic, plain: bool) -> FloatArray:

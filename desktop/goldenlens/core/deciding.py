@@ -12,8 +12,9 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain, pairwise
 from operator import countOf
@@ -22,14 +23,7 @@ from typing import Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.bootstrap import (
-    NORMAL_FROM,
-    Resampled,
-    Settings,
-    Statistic,
-    percentile_interval,
-    resample,
-)
+from goldenlens.core.bootstrap import NORMAL_FROM, Settings, Statistic, bootstrap_intervals
 from goldenlens.core.decision import Decision, MetricEstimate, PairComparison, PassRate
 from goldenlens.core.lexical import (
     EXACT_MATCH,
@@ -109,20 +103,8 @@ class _Intervals:
         index = tuple(found.column(name, values) for name, values in columns)
         found.statistics.append(Statistic(key, index, weights))
 
-    def compute(self) -> None:
-        threads = min(_THREADS, os.cpu_count() or 1)
-        if threads > 1 and len(self._ids) >= _THREADS_FROM:
-            with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bootstrap") as pool:
-                self._compute(pool)
-        else:
-            self._compute(None)
-
-    def _compute(self, pool: Executor | None) -> None:
-        level = self._settings.level
-
-        def interval(resampled: Resampled) -> _Interval:
-            return percentile_interval(resampled.means, level)
-
+    def compute(self, pool: Executor | None) -> None:
+        """Compute every interval; ``pool``: threads to draw them on (the same numbers)."""
         for group in self._sets.values():
 
             def set_key(group: _QuestionSet = group) -> str:
@@ -131,11 +113,10 @@ class _Intervals:
 
             # Questions x columns in column-major order: each statistic reads whole columns.
             matrix = np.array(group.columns).T
-            found = resample(set_key, matrix, group.statistics, self._settings, pool=pool)
-            bounds = pool.map(interval, found) if pool is not None else map(interval, found)
-            for statistic, resampled, bound in zip(group.statistics, found, bounds, strict=True):
-                self._found[statistic.key] = bound
-                if resampled.normal:
+            found = bootstrap_intervals(set_key, matrix, group.statistics, self._settings, pool=pool)
+            for statistic, interval in zip(group.statistics, found, strict=True):
+                self._found[statistic.key] = (interval.low, interval.high)
+                if interval.normal:
                     self.normal.append(statistic.key)
 
     def get(self, key: str) -> _Interval:
@@ -268,11 +249,18 @@ def decide(
             if both.any():
                 columns = [((a, metric), values[i, m]), ((b, metric), values[j, m])]
                 intervals.add(f"diff|{a}|{b}|{metric}", both, columns, (1, -1))
-    intervals.compute()
+    with _threads(len(table.question_ids)) as pool:
+        # On threads, the intervals are computed by one of them while this one pairs.
+        computing = pool.submit(intervals.compute, pool) if pool is not None else None
+        if computing is None:
+            intervals.compute(None)
+        paired = list(_paired(table, metrics))
+        if computing is not None:
+            computing.result()
     return Decision(
         estimates=tuple(_estimates(table, metrics, intervals)),
         pass_rates=tuple(_pass_rates(table, metrics, cuts, intervals)),
-        comparisons=tuple(_comparisons(table, metrics, intervals, chosen.level)),
+        comparisons=tuple(_comparisons(paired, intervals, chosen.level)),
         level=chosen.level,
         resamples=chosen.resamples,
         seed=chosen.seed,
@@ -280,6 +268,18 @@ def decide(
         normal_approximation=tuple(intervals.normal),
         normal_from=NORMAL_FROM,
     )
+
+
+@contextmanager
+def _threads(questions: int) -> Iterator[Executor | None]:
+    """Threads for a decision over ``questions`` (``None``: too small to gain from them)."""
+    threads = min(_THREADS, os.cpu_count() or 1)
+    if threads < 2 or questions < _THREADS_FROM:
+        yield None
+        return
+    # One more than draw: it computes the intervals, handing the draws out and waiting on them.
+    with ThreadPoolExecutor(max_workers=threads + 1, thread_name_prefix="bootstrap") as pool:
+        yield pool
 
 
 def _pairs(names: Sequence[_T]) -> list[tuple[_T, _T]]:
@@ -336,9 +336,21 @@ def _pass_rates(
             yield PassRate(p, metric, threshold, passed / n, low, high, passed, n)
 
 
-def _comparisons(
-    table: _Table, metrics: Sequence[str], intervals: _Intervals, level: float
-) -> Iterable[PairComparison]:
+@dataclass(frozen=True)
+class _Paired:
+    """A pair's numbers on one metric that do not need the interval."""
+
+    metric: str
+    a: str
+    b: str
+    n: int
+    difference: float | None
+    p_value: float | None
+    a_only: int | None
+    b_only: int | None
+
+
+def _paired(table: _Table, metrics: Sequence[str]) -> Iterable[_Paired]:
     names, values, scored = table.names, table.values, table.scored
     counts = np.count_nonzero(scored, axis=2)  # pipelines x metrics
     # A pipeline's mean and 0/1 check over all its scored questions, shared by its pairs with
@@ -357,24 +369,32 @@ def _comparisons(
         for m, metric in enumerate(metrics):
             both = scored[i, m] & scored[j, m]
             n = int(np.count_nonzero(both))
-            difference = low = high = p_value = None
-            a_only = b_only = None
-            if n:
-                x, y = values[i, m], values[j, m]
-                if n < len(both):
-                    x, y = x[both], y[both]
-                mean_x, binary_x = mean_and_binary(i, m, x, n == counts[i, m])
-                mean_y, binary_y = mean_and_binary(j, m, y, n == counts[j, m])
-                difference = mean_x - mean_y
-                low, high = intervals.get(f"diff|{a}|{b}|{metric}")
-                if binary_x and binary_y:
-                    a_only = int(np.count_nonzero((x == 1.0) & (y == 0.0)))
-                    b_only = int(np.count_nonzero((x == 0.0) & (y == 1.0)))
-                    p_value = mcnemar_exact(a_only, b_only)
-            better, text = verdict(
-                metric, a, b, difference=difference, low=low, high=high, n=n, p_value=p_value, level=level
-            )
-            why = caveat(n=n, low=low, high=high, p_value=p_value, a_only=a_only, b_only=b_only)
-            yield PairComparison(
-                metric, a, b, difference, low, high, n, p_value, a_only, b_only, better, text, why
-            )
+            if not n:
+                yield _Paired(metric, a, b, 0, None, None, None, None)
+                continue
+            x, y = values[i, m], values[j, m]
+            if n < len(both):
+                x, y = x[both], y[both]
+            mean_x, binary_x = mean_and_binary(i, m, x, n == counts[i, m])
+            mean_y, binary_y = mean_and_binary(j, m, y, n == counts[j, m])
+            if not (binary_x and binary_y):
+                yield _Paired(metric, a, b, n, mean_x - mean_y, None, None, None)
+                continue
+            a_only = int(np.count_nonzero((x == 1.0) & (y == 0.0)))
+            b_only = int(np.count_nonzero((x == 0.0) & (y == 1.0)))
+            yield _Paired(metric, a, b, n, mean_x - mean_y, mcnemar_exact(a_only, b_only), a_only, b_only)
+
+
+def _comparisons(paired: Iterable[_Paired], intervals: _Intervals, level: float) -> Iterable[PairComparison]:
+    for pair in paired:
+        metric, a, b, n, p_value = pair.metric, pair.a, pair.b, pair.n, pair.p_value
+        low = high = None
+        if n:
+            low, high = intervals.get(f"diff|{a}|{b}|{metric}")
+        better, text = verdict(
+            metric, a, b, difference=pair.difference, low=low, high=high, n=n, p_value=p_value, level=level
+        )
+        why = caveat(n=n, low=low, high=high, p_value=p_value, a_only=pair.a_only, b_only=pair.b_only)
+        yield PairComparison(
+            metric, a, b, pair.difference, low, high, n, p_value, pair.a_only, pair.b_only, better, text, why
+        )
