@@ -27,6 +27,9 @@ Monte Carlo noise on it), and drawing 10,000 x n indices would cost seconds on a
 Its "resampled means" are then that normal distribution's quantiles at the resamples' evenly
 spaced probabilities, so every downstream step is unchanged; :func:`approximated` names them
 and the report says so.
+
+:func:`bootstrap_intervals` may draw the statistics on threads (numpy's generators draw without
+the GIL): each statistic has its own stream, so the numbers do not depend on how many.
 """
 
 from __future__ import annotations
