@@ -10,6 +10,7 @@ a 12,000-question report together, for one line of arithmetic.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -106,24 +107,21 @@ def _product(factors: list[int]) -> int:
     return factors[0] if factors else 1
 
 
-#: The primes up to some bound, grown as larger counts come (a report reuses them per pair).
-_sieve: dict[str, npt.NDArray[np.int64]] = {"primes": np.zeros(0, dtype=np.int64)}
-_sieved_to = {"limit": 1}
-
-
 def _primes(n: int) -> npt.NDArray[np.int64]:
-    """The primes up to ``n``."""
-    if _sieved_to["limit"] < n:
-        limit = max(n, 2 * _sieved_to["limit"])
-        marks = np.ones(limit + 1, dtype=np.bool_)
-        marks[:2] = False
-        for p in range(2, math.isqrt(limit) + 1):
-            if marks[p]:
-                marks[p * p :: p] = False
-        _sieve["primes"] = np.flatnonzero(marks).astype(np.int64)
-        _sieved_to["limit"] = limit
-    found = _sieve["primes"]
+    """The primes up to ``n``, from a sieve up to the next power of two (kept: a report asks
+    for every pair)."""
+    found = _sieve(max(1 << 10, 1 << (n - 1).bit_length()))
     return found[: int(np.searchsorted(found, n, side="right"))]
+
+
+@functools.lru_cache(maxsize=4)
+def _sieve(limit: int) -> npt.NDArray[np.int64]:
+    marks = np.ones(limit + 1, dtype=np.bool_)
+    marks[:2] = False
+    for p in range(2, math.isqrt(limit) + 1):
+        if marks[p]:
+            marks[p * p :: p] = False
+    return np.flatnonzero(marks).astype(np.int64)
 
 
 #: Fewest discordant questions with which the exact test can reach p < 0.05 at all: with
