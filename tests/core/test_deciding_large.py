@@ -204,8 +204,15 @@ def test_the_mcnemar_p_value_is_the_exact_fraction_correctly_rounded() -> None:
 def test_the_percentile_interval_is_numpys_quantile_to_the_last_bit() -> None:
     rng = np.random.default_rng(4)
     for n in [*range(1, 40), 999, 1000, 1001, 10_000]:
-        for values in (rng.random(n), rng.integers(0, 4, n) / 3.0, np.sort(rng.normal(size=n))):
+        signed_zeros = rng.choice([-1.0, -0.0, 0.0, 1.0], size=n)
+        tied = rng.binomial(30, 0.3, n) / 30
+        for values in (rng.random(n), tied, np.sort(rng.normal(size=n)), signed_zeros, np.sort(signed_zeros)):
             for level in (0.95, 0.9, 0.5, 0.99, 0.6827):
                 tail = (1.0 - level) / 2.0
                 low, high = np.quantile(values, [tail, 1.0 - tail])
-                assert percentile_interval(values, level) == (float(low), float(high)), (n, level)
+                got = percentile_interval(values, level)
+                assert got == (float(low), float(high)), (n, level)
+                assert [math.copysign(1.0, v) for v in got] == [
+                    math.copysign(1.0, low),
+                    math.copysign(1.0, high),
+                ]

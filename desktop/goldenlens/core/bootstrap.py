@@ -331,7 +331,7 @@ def percentile_interval(means: FloatArray, level: float) -> tuple[float, float]:
         low, high = np.quantile(means, [tail, 1.0 - tail])  # numpy's errors and NaN handling
         return float(low), float(high)
     # numpy's "linear" method step by step: virtual index (n - 1) * q, its neighbours (the last
-    # value beyond the end), the same partition, then its _lerp.
+    # value beyond the end), the values there in order, then its _lerp.
     bounds: list[tuple[int, int, float]] = []
     for q in (tail, 1.0 - tail):
         virtual = (n - 1) * q
@@ -341,8 +341,15 @@ def percentile_interval(means: FloatArray, level: float) -> tuple[float, float]:
             below = above = -1
         gamma = virtual - below
         bounds.append((below, above, gamma))
-    kth = sorted({0, -1, *(b for b, _a, _g in bounds), *(a for _b, a, _g in bounds)})
-    ordered = np.partition(means, kth)
+    zeros = means == 0.0
+    if zeros.any() and np.signbit(means[zeros]).any():
+        # 0.0 and -0.0 are equal to a partition: only numpy's own leaves the same one in place.
+        kth = sorted({0, -1, *(b for b, _a, _g in bounds), *(a for _b, a, _g in bounds)})
+        ordered = np.partition(means, kth)
+    elif bool(np.all(means[:-1] <= means[1:])):
+        ordered = means  # already in order: the normal form's quantiles
+    else:
+        ordered = np.sort(means)  # the same order statistics, faster than a partition on ties
     low, high = (_lerp(float(ordered[b]), float(ordered[a]), g) for b, a, g in bounds)
     return low, high
 
