@@ -47,8 +47,10 @@ ScoreRow = tuple[str, str, Sequence[float | None]]
 
 _Interval = tuple[float, float]
 #: From this many questions on, the statistics are drawn on threads (numpy's generators draw
-#: without the GIL): a second core halves the largest part of a large decision, while a small
-#: one would only pay for starting them. The numbers do not depend on it.
+#: without the GIL): on two cores the draws take about a third less time, while a small decision
+#: would only pay for starting them. The numbers do not depend on it. The pairs' McNemar tests
+#: (integer arithmetic, which holds the GIL) run after the draws, not beside them: beside them
+#: they keep the drawing threads waiting for the GIL.
 _THREADS_FROM: Final = 1_000
 _THREADS: Final = 4
 _T = TypeVar("_T")
@@ -250,13 +252,8 @@ def decide(
                 columns = [((a, metric), values[i, m]), ((b, metric), values[j, m])]
                 intervals.add(f"diff|{a}|{b}|{metric}", both, columns, (1, -1))
     with _threads(len(table.question_ids)) as pool:
-        # On threads, the intervals are computed by one of them while this one pairs.
-        computing = pool.submit(intervals.compute, pool) if pool is not None else None
-        if computing is None:
-            intervals.compute(None)
-        paired = list(_paired(table, metrics))
-        if computing is not None:
-            computing.result()
+        intervals.compute(pool)
+    paired = list(_paired(table, metrics))
     return Decision(
         estimates=tuple(_estimates(table, metrics, intervals)),
         pass_rates=tuple(_pass_rates(table, metrics, cuts, intervals)),
@@ -277,8 +274,7 @@ def _threads(questions: int) -> Iterator[Executor | None]:
     if threads < 2 or questions < _THREADS_FROM:
         yield None
         return
-    # One more than draw: it computes the intervals, handing the draws out and waiting on them.
-    with ThreadPoolExecutor(max_workers=threads + 1, thread_name_prefix="bootstrap") as pool:
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bootstrap") as pool:
         yield pool
 
 
