@@ -49,8 +49,8 @@ _Interval = tuple[float, float]
 #: From this many questions on, the statistics are drawn on threads (numpy's generators draw
 #: without the GIL): on two cores the draws take about a third less time, while a small decision
 #: would only pay for starting them. The numbers do not depend on it. The pairs' McNemar tests
-#: (integer arithmetic, which holds the GIL) run after the draws, not beside them: beside them
-#: they keep the drawing threads waiting for the GIL.
+#: (integer arithmetic, which holds the GIL) run after the draws: beside them they would hold
+#: up the drawing threads, which need the GIL between draws.
 _THREADS_FROM: Final = 1_000
 _THREADS: Final = 4
 _T = TypeVar("_T")
