@@ -27,16 +27,20 @@ Monte Carlo noise on it), and drawing 10,000 x n indices would cost seconds on a
 Its "resampled means" are then that normal distribution's quantiles at the resamples' evenly
 spaced probabilities, so every downstream step is unchanged; :func:`approximated` names them
 and the report says so.
+
+:func:`bootstrap_intervals` may draw the statistics on threads (numpy's generators draw without
+the GIL): each statistic has its own stream, so the numbers do not depend on how many.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +63,7 @@ NORMAL_FROM: Final = 2_000
 _CHUNK_CELLS: Final = 1 << 20
 
 FloatArray = npt.NDArray[np.float64]
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,16 @@ def stream(seed: int, key: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed & 0xFFFFFFFF, seed >> 32, *words]))
 
 
+@dataclass(frozen=True)
+class Interval:
+    """A statistic's percentile interval (:func:`percentile_interval` at the settings' level), and
+    whether it is that of the normal form (:func:`approximated`)."""
+
+    low: float
+    high: float
+    normal: bool
+
+
 def resampled_means(
     set_key: str,
     columns: FloatArray,
@@ -108,38 +123,181 @@ def resampled_means(
     values are ``columns`` (questions x columns, finite values). ``set_key`` names the stream
     of the joint index resampling (used by statistics with more than ``category_limit``
     distinct values, over at most ``normal_from`` questions; above, the normal form)."""
+    found = _resample(
+        lambda: set_key,
+        columns,
+        statistics,
+        settings,
+        _means,
+        category_limit=category_limit,
+        normal_from=normal_from,
+        forms=False,
+    )
+    return [means for means, _normal in found]
+
+
+def bootstrap_intervals(
+    set_key: Callable[[], str],
+    columns: FloatArray,
+    statistics: Sequence[Statistic],
+    settings: Settings,
+    *,
+    pool: Executor | None = None,
+) -> list[Interval]:
+    """Each statistic's interval from :func:`resampled_means` (default limits), and whether it is
+    the normal form, in one pass over the values. ``set_key`` is called only when a joint
+    resampling needs it (building it from a large set's question ids takes longer than the
+    normal form it would not name).
+
+    ``pool``: threads to draw the statistics on, each as soon as it is known. numpy's
+    generators release the GIL while they draw, and each statistic draws from its own stream,
+    so the numbers are the same on any number of threads."""
+
+    def interval(means: FloatArray) -> tuple[float, float]:
+        return percentile_interval(means, settings.level)
+
+    found = _resample(
+        set_key,
+        columns,
+        statistics,
+        settings,
+        interval,
+        category_limit=CATEGORY_LIMIT,
+        normal_from=NORMAL_FROM,
+        forms=True,
+        pool=pool,
+    )
+    return [Interval(low, high, normal) for (low, high), normal in found]
+
+
+def _means(means: FloatArray) -> FloatArray:
+    return means
+
+
+def _resample(
+    set_key: Callable[[], str],
+    columns: FloatArray,
+    statistics: Sequence[Statistic],
+    settings: Settings,
+    finish: Callable[[FloatArray], _R],
+    *,
+    category_limit: int,
+    normal_from: int,
+    forms: bool,
+    pool: Executor | None = None,
+) -> list[tuple[_R, bool]]:
+    """``finish`` of each statistic's resampled means, and whether they are the normal form
+    (when ``forms``; else ``False``)."""
     n = columns.shape[0]
     if n == 0:
         raise ValueError("a bootstrap needs at least one question")
     bits = _grid_bits(columns, statistics)
     scale = float(2**bits)
-    grid = np.rint(columns * scale)  # exact integers in float64
+    grid = columns * scale
+    np.rint(grid, out=grid)  # exact integers in float64
     divisor = n * scale
-    out: list[FloatArray | None] = [None] * len(statistics)
+    # Without a negative value or a -0.0 on the grid, a column and the difference of two are
+    # the matrix product's exact integers, zeros included: taken directly, no product needed.
+    plain = not bool(np.signbit(grid).any())
+    check = forms and n > normal_from
+    # Columns whose values are on the grid exactly (0/1 metrics): a statistic of such columns has
+    # as many distinct values as grid levels (the sums are exact), which approximated() counts.
+    on_grid = np.all(columns == grid / scale, axis=0) if check else np.zeros(0, dtype=np.bool_)
+    out: list[tuple[_R, bool] | None] = [None] * len(statistics)
     joint: list[int] = []
+    pending: list[tuple[int, bool, Future[_R]]] = []
     for position, statistic in enumerate(statistics):
-        combined = grid[:, list(statistic.index)] @ np.asarray(statistic.weights, dtype=np.float64)
-        levels, counts = np.unique(combined, return_counts=True)
-        if len(levels) <= category_limit:
-            sums = _category_sums(levels, counts, settings, stream(settings.seed, statistic.key))
-            out[position] = sums / divisor
+        combined = _combined(grid, statistic, plain)
+        found = _levels(combined, category_limit, plain)
+        normal = check and _normal_form(columns, statistic, on_grid, many=found is None)
+        draw: Callable[[], _R] | None = None
+        if found is not None:
+            levels, counts = found
+
+            def draw(
+                levels: FloatArray = levels, counts: npt.NDArray[np.int64] = counts, key: str = statistic.key
+            ) -> _R:
+                sums = _category_sums(levels, counts, settings, stream(settings.seed, key))
+                return finish(sums / divisor)
+
         elif n > normal_from:
-            out[position] = _normal_means(combined / scale, settings.resamples)
-        else:
+
+            def draw(combined: FloatArray = combined) -> _R:
+                return finish(_normal_means(combined / scale, settings.resamples))
+
+        if draw is None:
             joint.append(position)
+        elif pool is None:
+            out[position] = (draw(), normal)
+        else:
+            pending.append((position, normal, pool.submit(draw)))
+    for position, normal, future in pending:
+        out[position] = (future.result(), normal)
     if joint:
         chosen = [statistics[p] for p in joint]
-        for position, sums in zip(joint, _joint_sums(set_key, grid, chosen, settings), strict=True):
-            out[position] = sums / divisor
-    return [means for means in out if means is not None]
+        for position, sums in zip(joint, _joint_sums(set_key(), grid, chosen, settings), strict=True):
+            out[position] = (finish(sums / divisor), False)
+    return [found for found in out if found is not None]
+
+
+def _normal_form(
+    columns: FloatArray, statistic: Statistic, on_grid: npt.NDArray[np.bool_], *, many: bool
+) -> bool:
+    """:func:`approximated` over more than ``normal_from`` questions; ``many``: more levels on
+    the grid than the limit, which is the same count when the statistic's columns are on the
+    grid (their sums are exact)."""
+    if all(on_grid[list(statistic.index)]):
+        return many
+    return approximated(columns, statistic, normal_from=0)
+
+
+def _combined(grid: FloatArray, statistic: Statistic, plain: bool) -> FloatArray:
+    """``sum(weights[j] * grid[:, index[j]])`` for each question, as the matrix product gives it."""
+    if plain and statistic.weights == (1,):
+        return grid[:, statistic.index[0]]
+    if plain and statistic.weights == (1, -1):
+        first, second = statistic.index
+        difference: FloatArray = grid[:, first] - grid[:, second]
+        return difference
+    # Row-major, as the product has always been taken (a -0.0's sign can depend on the order).
+    values = np.ascontiguousarray(grid[:, list(statistic.index)])
+    product: FloatArray = values @ np.asarray(statistic.weights, dtype=np.float64)
+    return product
+
+
+#: Values a quick look at the first ones of a column takes: more than the category limit of
+#: distinct values among them settles that the column has too many levels to count them.
+_GLANCE: Final = 256
+#: Up to this many levels among the first values, the levels are counted one by one.
+_FEW: Final = 4
+
+
+def _levels(
+    values: FloatArray, limit: int, plain: bool = False
+) -> tuple[FloatArray, npt.NDArray[np.int64]] | None:
+    """The distinct values and their counts (``np.unique``), ``None`` when more than ``limit``.
+    ``plain``: no -0.0 among the values (whose sign ``np.unique`` might keep or not)."""
+    head = np.unique(values[:_GLANCE])
+    if len(head) > limit:
+        return None
+    if plain and len(head) <= _FEW:
+        counts = np.array([np.count_nonzero(values == level) for level in head], dtype=np.int64)
+        if int(counts.sum()) == len(values):  # no other value further on: these are the levels
+            return head, counts
+    levels, counts = np.unique(values, return_counts=True)
+    return (levels, counts) if len(levels) <= limit else None
 
 
 def approximated(columns: FloatArray, statistic: Statistic, *, normal_from: int = NORMAL_FROM) -> bool:
     """Whether :func:`resampled_means` gives ``statistic`` the normal form instead of resamples."""
     if columns.shape[0] <= normal_from:
         return False
-    combined = columns[:, list(statistic.index)] @ np.asarray(statistic.weights, dtype=np.float64)
-    return len(np.unique(combined)) > CATEGORY_LIMIT
+    index, weights = list(statistic.index), np.asarray(statistic.weights, dtype=np.float64)
+    # A glance at the first questions' values first (each value is its own row's product, and
+    # np.unique counts 0.0 and -0.0 as one): enough for a many-valued metric.
+    if len(np.unique(columns[:_GLANCE, index] @ weights)) > CATEGORY_LIMIT:
+        return True
+    return len(np.unique(columns[:, index] @ weights)) > CATEGORY_LIMIT
 
 
 def _normal_means(values: FloatArray, resamples: int) -> FloatArray:
@@ -165,10 +323,41 @@ def _normal_quantiles(resamples: int) -> FloatArray:
 
 def percentile_interval(means: FloatArray, level: float) -> tuple[float, float]:
     """The central ``level`` share of the resampled means (numpy's linear interpolation, as
-    ``scipy.stats.bootstrap(method="percentile")``)."""
+    ``scipy.stats.bootstrap(method="percentile")``): ``np.quantile(means, [tail, 1 - tail])``
+    to the last bit, without its overhead (a report computes hundreds of these)."""
     tail = (1.0 - level) / 2.0
-    low, high = np.quantile(means, [tail, 1.0 - tail])
-    return float(low), float(high)
+    n = len(means)
+    if n == 0 or not 0.0 <= tail <= 1.0 or np.isnan(means).any():
+        low, high = np.quantile(means, [tail, 1.0 - tail])  # numpy's errors and NaN handling
+        return float(low), float(high)
+    # numpy's "linear" method step by step: virtual index (n - 1) * q, its neighbours (the last
+    # value beyond the end), the values there in order, then its _lerp.
+    bounds: list[tuple[int, int, float]] = []
+    for q in (tail, 1.0 - tail):
+        virtual = (n - 1) * q
+        below = math.floor(virtual)
+        above = below + 1
+        if virtual >= n - 1:
+            below = above = -1
+        gamma = virtual - below
+        bounds.append((below, above, gamma))
+    zeros = means == 0.0
+    if zeros.any() and np.signbit(means[zeros]).any():
+        # 0.0 and -0.0 are equal to a partition: only numpy's own leaves the same one in place.
+        kth = sorted({0, -1, *(b for b, _a, _g in bounds), *(a for _b, a, _g in bounds)})
+        ordered = np.partition(means, kth)
+    elif bool(np.all(means[:-1] <= means[1:])):
+        ordered = means  # already in order: the normal form's quantiles
+    else:
+        ordered = np.sort(means)  # the same order statistics, faster than a partition on ties
+    low, high = (_lerp(float(ordered[b]), float(ordered[a]), g) for b, a, g in bounds)
+    return low, high
+
+
+def _lerp(a: float, b: float, t: float) -> float:
+    # numpy's _lerp: from the nearer end, so that t = 1 gives b exactly.
+    difference = b - a
+    return b - difference * (1 - t) if t >= 0.5 else a + difference * t
 
 
 def _grid_bits(columns: FloatArray, statistics: Sequence[Statistic]) -> int:
