@@ -210,8 +210,9 @@ def _loaded_by_scoring_files(folder: Path, modules: tuple[str, ...]) -> list[str
 
 def test_scoring_files_imports_neither_sqlite_nor_pandas(tmp_path: Path) -> None:
     """The lean path's start-up: a CSV → JSON run loads no store, no SQLite, no pandas and no
-    workbook library (each costs tenths of a second before the first row is read)."""
-    modules = ("sqlite3", "sqlite_utils", "pandas", "openpyxl", "goldenlens.store")
+    workbook library (each costs tenths of a second before the first row is read), and neither
+    ftfy nor rapidfuzz when no cell looks like mojibake and the join is by id."""
+    modules = ("sqlite3", "sqlite_utils", "pandas", "openpyxl", "goldenlens.store", "ftfy", "rapidfuzz")
     assert _loaded_by_scoring_files(tmp_path, modules) == []
 
 

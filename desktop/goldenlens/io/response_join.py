@@ -15,8 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, cast
 
-from rapidfuzz import fuzz, process
-
 from goldenlens.core.bulk_records import bulk_records
 from goldenlens.core.model import GoldenSet, InputError, PipelineResponse, Problem, ResponseSet, Severity
 from goldenlens.core.normalise import normalise
@@ -97,6 +95,8 @@ class GoldenIndex:
             if golden_id is None:
                 return "the question text matches several golden questions (an id column would settle it)"
             return TextMatch(golden_id)
+        from rapidfuzz import fuzz, process  # only a join by question text needs it
+
         found = process.extract(key, keys, scorer=fuzz.ratio, limit=2, score_cutoff=FUZZY_CUTOFF)
         if not found:
             return f"the question text matches no golden question (fuzzy score below {FUZZY_CUTOFF:g})"
@@ -112,7 +112,11 @@ class GoldenIndex:
         """Whether ``text`` is (nearly) the golden question of ``golden_id``."""
         golden_key = question_key(self._questions[golden_id])
         key = question_key(text)
-        return key == golden_key or fuzz.ratio(key, golden_key) >= FUZZY_CUTOFF
+        if key == golden_key:
+            return True
+        from rapidfuzz import fuzz  # see by_text
+
+        return bool(fuzz.ratio(key, golden_key) >= FUZZY_CUTOFF)
 
 
 def parse_contexts(cell: str) -> tuple[tuple[str, ...], str | None]:
