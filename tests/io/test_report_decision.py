@@ -14,7 +14,7 @@ from test_report_writer import _report
 
 from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, WordKind
 from goldenlens.core.report import Report
-from goldenlens.io.report_decision import NO_INTERVALS
+from goldenlens.io.decision_text import NO_INTERVALS
 from goldenlens.io.report_writer import write_report_workbook
 from goldenlens.io.xlsx_style import MATCHED_TEXT, MISSED_TEXT
 

@@ -144,7 +144,48 @@ def format_summary(report: Report) -> str:
             f"\n{not_scored} value(s) not scored (an empty fact or fact part: see the import problems) "
             "are left out of the means; '-' = nothing scored"
         )
-    return "\n".join([*lines, "", legend, *format_review_lines(report)])
+    return "\n".join([*lines, "", legend, *format_review_lines(report), *format_verdict_lines(report)])
+
+
+#: Verdicts printed under the means (the rest are counted; every one is in the file reports).
+PRINTED_VERDICTS = 10
+
+
+def format_verdict_lines(report: Report) -> list[str]:
+    """The pairwise comparisons that tell two pipelines apart, then those whose interval leans
+    one way without a confirming test ("may be ahead"), each with its caveat, then how many
+    cannot tell them apart: the honest reading of the means above (every comparison is in the
+    JSON, workbook and HTML reports)."""
+    from goldenlens.core.decision_source import decision_for
+    from goldenlens.io.decision_text import ordered_verdicts, verdict_line
+
+    decision = decision_for(report)
+    if decision is None or not decision.comparisons:
+        return []
+    ordered = ordered_verdicts(decision)
+    leaning = [c for c in ordered if c.better is not None] + [
+        c for c in ordered if c.better is None and _interval_leans(c.low, c.high)
+    ]
+    shown = leaning[:PRINTED_VERDICTS]
+    lines = [
+        "",
+        f"Comparisons ({decision.level:.0%} intervals over the questions, "
+        f"{decision.resamples:,} seeded resamples):",
+    ]
+    lines += [f"  {verdict_line(c)}" for c in shown]
+    if len(leaning) > len(shown):
+        more = len(leaning) - len(shown)
+        lines.append(f"  {more} more like these: every comparison is in the .json, .xlsx and .html reports")
+    apart = len(decision.comparisons) - len(leaning)
+    if apart:
+        other = "all" if not leaning else "other"
+        lines.append(f"  {apart} {other} comparison(s) cannot tell the pipelines apart")
+    return lines
+
+
+def _interval_leans(low: float | None, high: float | None) -> bool:
+    """Whether a difference's interval excludes 0."""
+    return low is not None and high is not None and (low > 0 or high < 0)
 
 
 def _mean_text(mean: float | None, width: int) -> str:

@@ -25,18 +25,25 @@ from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from goldenlens.core.decision import Decision, MetricEstimate, PairComparison, PassRate
+from goldenlens.core.decision import Decision, MetricEstimate
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.metric_names import metric_label
 from goldenlens.core.pipeline_colours import pipeline_colour
 from goldenlens.core.report import Report
+from goldenlens.io.decision_text import (
+    NO_INTERVALS,
+    interval_text,
+    ordered_verdicts,
+    pass_rate_label,
+    shown_estimate,
+    verdict_line,
+)
 from goldenlens.io.xlsx_cells import RowRef, number_cell, text_cell
 from goldenlens.io.xlsx_style import BOLD, HEADER, NOTE, SCORE, TITLE, CellStyle, parts, set_widths
 
 DECISION_SHEET = "Decision"
 #: Verdicts listed on the page; the rest are on the Comparisons sheet (one page stays one page).
 MAX_VERDICTS = 10
-NO_INTERVALS = "Confidence intervals not available for this report."
 DECISION_HEADER_ROW = 4
 #: Hidden columns holding the error-bar lengths the chart reads (right of the printed table).
 _ERROR_FIRST_COL = 12
@@ -48,46 +55,6 @@ _RATE = CellStyle(number_format="0%")
 _METRIC_WIDTH = 15
 #: Characters of the merged verdict cell per printed line (columns A to I at their widths).
 _VERDICT_LINE = int(1.2 * (24 + _METRIC_WIDTH * len(LEXICAL_SCORE_NAMES) + 11))  # text is narrower than "0"s
-
-
-def interval_text(low: float | None, high: float | None, *, percent: bool = False) -> str:
-    """``[0.55, 1.00]`` (``[55%, 100%]``); empty when either end is missing."""
-    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
-        return ""
-    if percent:
-        return f"[{low:.0%}, {high:.0%}]"
-    return f"[{low:.2f}, {high:.2f}]"
-
-
-def shown_estimate(
-    decision: Decision | None, pipeline: str, metric: str, mean: float | None
-) -> MetricEstimate | None:
-    """The decision's estimate of ``pipeline`` on ``metric`` if it is an estimate of the mean
-    shown (the same value to 1e-9): an interval around another number would mislead."""
-    if decision is None or mean is None:
-        return None
-    found = decision.estimate(pipeline, metric)
-    if found is None or found.mean is None or found.low is None or found.high is None:
-        return None
-    return found if abs(found.mean - mean) <= 1e-9 else None
-
-
-def ordered_verdicts(decision: Decision) -> list[PairComparison]:
-    """Comparisons that tell two pipelines apart first, then the others, each group in the
-    decision's order."""
-    decided = [c for c in decision.comparisons if c.better is not None]
-    return decided + [c for c in decision.comparisons if c.better is None]
-
-
-def verdict_line(comparison: PairComparison) -> str:
-    """The verdict, with its caveat in brackets when it has one."""
-    return f"{comparison.verdict} ({comparison.caveat})" if comparison.caveat else comparison.verdict
-
-
-def pass_rate_label(rate: PassRate) -> str:
-    """``Recall ≥ 0.5``; a threshold of 1 on a 0/1 metric reads ``Factual knowledge = 1``."""
-    sign = "=" if rate.threshold == 1 else "≥"
-    return f"{metric_label(rate.metric)} {sign} {rate.threshold:g}"
 
 
 @dataclass(frozen=True)

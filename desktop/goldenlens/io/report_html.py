@@ -33,14 +33,14 @@ from goldenlens.core.highlight_styles import FACT
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, WordKind
 from goldenlens.core.metric_names import metric_label, metric_short
 from goldenlens.core.report import Report, ScoredRow
-from goldenlens.io.output_files import write_atomically
-from goldenlens.io.report_decision import (
+from goldenlens.io.decision_text import (
     NO_INTERVALS,
     interval_text,
     ordered_verdicts,
     pass_rate_label,
     shown_estimate,
 )
+from goldenlens.io.output_files import write_atomically
 from goldenlens.io.report_highlights import Segment, segments
 from goldenlens.io.report_html_assets import CSS, SCRIPT
 from goldenlens.io.report_html_chart import means_svg
