@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +16,7 @@ import pytest
 from scipy.stats import bootstrap
 from tests.run_projects import CHANGED_RESPONSES, reference_scores, score_with, two_run_project
 
-import goldenlens
+from cli_process import run_goldenlens
 from goldenlens.io.sample import sample_dir
 
 FIXTURES = Path(__file__).parents[1] / "store" / "fixtures"
@@ -39,18 +37,7 @@ RUN_KEYS = {
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    package_root = str(Path(goldenlens.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "goldenlens", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return run_goldenlens(*args)
 
 
 @pytest.fixture(scope="module")

@@ -6,30 +6,18 @@ line on stderr with exit code 2. The command runs as a real subprocess, and thro
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from tests.variant_project import build_project
 
-import goldenlens
+from cli_process import run_goldenlens
 from goldenlens.cli.main import main
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    package_root = str(Path(goldenlens.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "goldenlens", "variants", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return run_goldenlens("variants", *args)
 
 
 @pytest.fixture(scope="module")

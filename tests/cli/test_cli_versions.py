@@ -5,15 +5,13 @@ commands run as real subprocesses."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-import goldenlens
+from cli_process import run_goldenlens
 from goldenlens.io.sample import sample_dir
 from goldenlens.jobs import curation
 from goldenlens.jobs.import_job import import_inputs
@@ -24,17 +22,7 @@ NEW_Q03_FACT = "410 Terry Avenue North<OR>410 Terry Ave. N."
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    package_root = str(Path(goldenlens.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "goldenlens", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return run_goldenlens(*args)
 
 
 @pytest.fixture
