@@ -1,7 +1,9 @@
 /*
- * FMEval's "QuAC protocol" normalisation of an ASCII text and its word set, in one pass.
+ * FMEval's "QuAC protocol" lexical work on ASCII text, in C: the normalisation of a text and its
+ * word set (normalised_words), and the seven lexical values of a whole row (row_values).
  *
- * The same result as goldenlens.core.normalise.normalised_words (the reference, in Python):
+ * normalised_words gives what goldenlens.core.normalise.normalised_words (the reference, in
+ * Python) gives:
  *
  *   1. lower-case (A-Z only: the text is ASCII);
  *   2. delete every character of Python's string.punctuation;
@@ -9,11 +11,21 @@
  *      "a", "an" and "the", join the rest with one space: the normalised text;
  *   4. the words are normalised.split(), Python's split on any whitespace, as a set.
  *
- * The words are a frozenset, as the reference's are. Only for ASCII text (a ValueError otherwise): Python's str.lower and str.split follow
- * Unicode beyond it, and the callers send other text down the Python path. A property test
- * (tests/core/test_quac_ascii.py) holds this module to the Python reference on any ASCII
- * text. Built as an optional extension: where no C compiler is at hand, GoldenLens runs the
- * Python reference instead, with the same numbers.
+ * The words are a frozenset, as the reference's are.
+ *
+ * row_values gives what LexicalScorer.values gives in set counting for an ASCII response
+ * against an ASCII answer's targets and a fact whose scores are all scored (the caller,
+ * goldenlens.core.lexical_batch, sends every other row to Python): the response stripped and
+ * normalised once, its words and each target's held as spans of those texts in small hash
+ * sets, so no Python object is made but the seven floats. Precision, recall and F1 are NLTK's
+ * (and so FMEval's) divisions in the same order; built with -ffp-contract=off, and no
+ * multiply-add occurs in them anyway, so each double is the one Python computes.
+ *
+ * Only for ASCII text (a ValueError otherwise): Python's str.lower and str.split follow
+ * Unicode beyond it. Property tests (tests/core/test_quac_ascii.py) hold both functions to the
+ * Python reference and to FMEval's algorithm on any ASCII text. Built as an optional extension:
+ * where no C compiler is at hand, GoldenLens runs the Python reference instead, with the same
+ * numbers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -46,29 +58,10 @@ static int is_article(const char *piece, Py_ssize_t length)
     }
 }
 
-static PyObject *normalised_words(PyObject *module, PyObject *text)
+/* Steps 1-3 of the normalisation of source[0:length] written into normal (at least length + 1
+ * bytes); returns the normalised text's length. */
+static Py_ssize_t normalise_into(const unsigned char *source, Py_ssize_t length, char *normal)
 {
-    (void)module;
-    if (!PyUnicode_Check(text)) {
-        PyErr_SetString(PyExc_TypeError, "normalised_words() takes a str");
-        return NULL;
-    }
-    if (PyUnicode_READY(text) < 0) {
-        return NULL;
-    }
-    if (!PyUnicode_IS_ASCII(text)) {
-        PyErr_SetString(PyExc_ValueError, "normalised_words() takes ASCII text only");
-        return NULL;
-    }
-    const unsigned char *source = PyUnicode_1BYTE_DATA(text);
-    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
-
-    /* Each kept piece is written followed by one space, so the buffer needs at most the
-     * text's length plus the space after its last piece. */
-    char *normal = PyMem_Malloc(length + 2);
-    if (normal == NULL) {
-        return PyErr_NoMemory();
-    }
     Py_ssize_t size = 0;        /* bytes of normal written */
     Py_ssize_t piece_start = 0; /* where the current piece starts in normal */
     int kept = 0;               /* some piece was kept */
@@ -93,6 +86,42 @@ static PyObject *normalised_words(PyObject *module, PyObject *text)
     if (kept) {
         size--; /* the space after the last kept piece */
     }
+    return size;
+}
+
+/* The ASCII data of text, or NULL with a TypeError or ValueError set (name: the argument). */
+static const unsigned char *ascii_data(PyObject *text, const char *name, Py_ssize_t *length)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a str", name);
+        return NULL;
+    }
+    if (PyUnicode_READY(text) < 0) {
+        return NULL;
+    }
+    if (!PyUnicode_IS_ASCII(text)) {
+        PyErr_Format(PyExc_ValueError, "%s must be ASCII text", name);
+        return NULL;
+    }
+    *length = PyUnicode_GET_LENGTH(text);
+    return PyUnicode_1BYTE_DATA(text);
+}
+
+static PyObject *normalised_words(PyObject *module, PyObject *text)
+{
+    (void)module;
+    Py_ssize_t length;
+    const unsigned char *source = ascii_data(text, "the text", &length);
+    if (source == NULL) {
+        return NULL;
+    }
+    /* Each kept piece is written followed by one space, so the buffer needs at most the
+     * text's length plus the space after its last piece. */
+    char *normal = PyMem_Malloc(length + 2);
+    if (normal == NULL) {
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t size = normalise_into(source, length, normal);
 
     /* A frozenset, as the Python reference gives: brand new, so it may be filled in place. */
     PyObject *words = PyFrozenSet_New(NULL);
@@ -132,18 +161,286 @@ static PyObject *normalised_words(PyObject *module, PyObject *text)
     return result;
 }
 
+/* ---- The scores of one response against one target and one fact (row_values) ---------- */
+
+/* Python's ``needle in haystack`` for byte strings. */
+static int contains(const char *haystack, Py_ssize_t size, const char *needle, Py_ssize_t length)
+{
+    if (length == 0) {
+        return 1;
+    }
+    const char *last = haystack + size - length; /* the last place a match can start */
+    for (const char *at = haystack; at <= last; at++) {
+        at = memchr(at, needle[0], (size_t)(last - at + 1));
+        if (at == NULL) {
+            return 0;
+        }
+        if (memcmp(at, needle, (size_t)length) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ``any(all(part in text for part in group) for group in groups)`` for an ASCII text and a
+ * tuple of tuples of str: 1, 0, or -1 with an exception set. A part that is not ASCII is in
+ * no ASCII text. */
+static int any_group_in(PyObject *groups, const char *text, Py_ssize_t size)
+{
+    if (!PyTuple_Check(groups)) {
+        PyErr_SetString(PyExc_TypeError, "the fact's groups must be a tuple of tuples of str");
+        return -1;
+    }
+    for (Py_ssize_t g = 0; g < PyTuple_GET_SIZE(groups); g++) {
+        PyObject *group = PyTuple_GET_ITEM(groups, g);
+        if (!PyTuple_Check(group)) {
+            PyErr_SetString(PyExc_TypeError, "the fact's groups must be a tuple of tuples of str");
+            return -1;
+        }
+        int all = 1;
+        for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(group) && all; p++) {
+            PyObject *part = PyTuple_GET_ITEM(group, p);
+            if (!PyUnicode_Check(part)) {
+                PyErr_SetString(PyExc_TypeError, "the fact's groups must be a tuple of tuples of str");
+                return -1;
+            }
+            if (PyUnicode_READY(part) < 0) {
+                return -1;
+            }
+            all = PyUnicode_IS_ASCII(part) &&
+                  contains(text, size, (const char *)PyUnicode_1BYTE_DATA(part), PyUnicode_GET_LENGTH(part));
+        }
+        if (all) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A set of words, each a piece of a text this module holds, by open addressing. */
+typedef struct {
+    const char *start; /* NULL: an empty slot */
+    Py_ssize_t length;
+} word_slot;
+
+typedef struct {
+    word_slot *slots;
+    size_t mask; /* slots - 1, a power of two less one */
+} word_set;
+
+static size_t word_hash(const char *word, Py_ssize_t length)
+{
+    size_t hash = (size_t)14695981039346656037ULL; /* FNV-1a */
+    for (Py_ssize_t i = 0; i < length; i++) {
+        hash = (hash ^ (unsigned char)word[i]) * (size_t)1099511628211ULL;
+    }
+    return hash;
+}
+
+/* The slot of word: where it is, or the empty slot where it belongs. */
+static word_slot *word_slot_of(const word_set *set, const char *word, Py_ssize_t length)
+{
+    size_t at = word_hash(word, length) & set->mask;
+    for (;;) {
+        word_slot *slot = &set->slots[at];
+        if (slot->start == NULL ||
+            (slot->length == length && memcmp(slot->start, word, (size_t)length) == 0)) {
+            return slot;
+        }
+        at = (at + 1) & set->mask;
+    }
+}
+
+/* The next word of text[*at:size] (split on str.split()'s whitespace): its start and length
+ * set, 0 when there is none left. */
+static int next_word(const char *text, Py_ssize_t size, Py_ssize_t *at, const char **start, Py_ssize_t *length)
+{
+    Py_ssize_t i = *at;
+    while (i < size && is_whitespace((unsigned char)text[i])) {
+        i++;
+    }
+    Py_ssize_t first = i;
+    while (i < size && !is_whitespace((unsigned char)text[i])) {
+        i++;
+    }
+    *at = i;
+    *start = text + first;
+    *length = i - first;
+    return i > first;
+}
+
+/* Slots for the words of a text of size characters, at most two in three of them filled. */
+static size_t slots_for(Py_ssize_t size)
+{
+    size_t words = (size_t)size / 2 + 1, slots = 8;
+    while (slots < words * 3 / 2 + 1) {
+        slots <<= 1;
+    }
+    return slots;
+}
+
+/* The scores of a response's words (a set of in_response words) against one target's: how
+ * QA Accuracy counts them, as NLTK and FMEval compute them. target_words: empty slots. */
+static void target_scores(const word_set *response_words, Py_ssize_t in_response, const word_set *target_words,
+                          const char *target, Py_ssize_t target_length, double *scores)
+{
+    Py_ssize_t in_target = 0, common = 0, at = 0, word_length;
+    const char *word;
+    while (next_word(target, target_length, &at, &word, &word_length)) {
+        word_slot *slot = word_slot_of(target_words, word, word_length);
+        if (slot->start == NULL) {
+            slot->start = word;
+            slot->length = word_length;
+            in_target++;
+            common += word_slot_of(response_words, word, word_length)->start != NULL;
+        }
+    }
+    double precision = 0.0, recall = 0.0, f1 = 0.0;
+    if (in_response && in_target) {
+        precision = (double)common / (double)in_response;
+        recall = (double)common / (double)in_target;
+        if (precision != 0.0 && recall != 0.0) {
+            f1 = 1.0 / (0.5 / precision + 0.5 / recall);
+        }
+    }
+    scores[0] = f1;
+    scores[1] = precision;
+    scores[2] = recall;
+}
+
+/* The ASCII data of target number index of targets, a tuple of (stripped, normalised) pairs;
+ * NULL with an exception set when it is not one. */
+static int target_texts(PyObject *targets, Py_ssize_t index, const unsigned char **stripped,
+                        Py_ssize_t *stripped_length, const unsigned char **normalised,
+                        Py_ssize_t *normalised_length)
+{
+    PyObject *pair = PyTuple_GET_ITEM(targets, index);
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_SetString(PyExc_TypeError, "each target must be a (stripped, normalised) pair of str");
+        return -1;
+    }
+    *stripped = ascii_data(PyTuple_GET_ITEM(pair, 0), "a target", stripped_length);
+    if (*stripped == NULL) {
+        return -1;
+    }
+    *normalised = ascii_data(PyTuple_GET_ITEM(pair, 1), "a normalised target", normalised_length);
+    return *normalised == NULL ? -1 : 0;
+}
+
+static PyObject *row_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) == 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "row_values() takes a response, a non-empty tuple of (stripped, normalised) "
+                        "targets, and the fact's groups lower-cased and normalised");
+        return NULL;
+    }
+    PyObject *targets = args[1];
+    Py_ssize_t length, longest_target = 0;
+    const unsigned char *response = ascii_data(args[0], "the response", &length);
+    if (response == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(targets); t++) {
+        const unsigned char *stripped, *normalised;
+        Py_ssize_t stripped_length, normalised_length;
+        if (target_texts(targets, t, &stripped, &stripped_length, &normalised, &normalised_length) < 0) {
+            return NULL;
+        }
+        if (normalised_length > longest_target) {
+            longest_target = normalised_length;
+        }
+    }
+
+    /* response.strip(): what QA Accuracy's exact match compares and the normalisation reads. */
+    Py_ssize_t first = 0, end = length;
+    while (first < end && is_whitespace(response[first])) {
+        first++;
+    }
+    while (end > first && is_whitespace(response[end - 1])) {
+        end--;
+    }
+    size_t response_slots = slots_for(end - first), target_slots = slots_for(longest_target);
+    /* One block: both word sets (first, where the allocation is aligned for them), then the
+     * response lower-cased and its normalised text. */
+    size_t slot_bytes = (response_slots + target_slots) * sizeof(word_slot);
+    word_slot *slots = PyMem_Malloc(slot_bytes + (size_t)length + (size_t)(end - first) + 2);
+    if (slots == NULL) {
+        return PyErr_NoMemory();
+    }
+    memset(slots, 0, response_slots * sizeof(word_slot));
+    char *lower = (char *)(slots + response_slots + target_slots);
+    char *normal = lower + length;
+    for (Py_ssize_t i = 0; i < length; i++) {
+        unsigned char c = response[i];
+        lower[i] = (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : (char)c;
+    }
+    Py_ssize_t size = normalise_into(response + first, end - first, normal);
+
+    word_set response_words = {slots, response_slots - 1};
+    word_set target_words = {slots + response_slots, target_slots - 1};
+    Py_ssize_t in_response = 0, at = 0, word_length;
+    const char *word;
+    while (next_word(normal, size, &at, &word, &word_length)) {
+        word_slot *slot = word_slot_of(&response_words, word, word_length);
+        if (slot->start == NULL) {
+            slot->start = word;
+            slot->length = word_length;
+            in_response++;
+        }
+    }
+
+    /* QA Accuracy: each of its five scores is the best over the targets. */
+    double best[5] = {0.0, 0.0, 0.0, 0.0, 0.0}; /* f1, precision, recall, exact, quasi-exact */
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(targets); t++) {
+        const unsigned char *stripped, *normalised;
+        Py_ssize_t stripped_length, normalised_length;
+        target_texts(targets, t, &stripped, &stripped_length, &normalised, &normalised_length);
+        double scores[5];
+        memset(target_words.slots, 0, target_slots * sizeof(word_slot));
+        target_scores(&response_words, in_response, &target_words, (const char *)normalised,
+                      normalised_length, scores);
+        scores[3] = stripped_length == end - first &&
+                    memcmp(response + first, stripped, (size_t)stripped_length) == 0;
+        scores[4] = normalised_length == size && memcmp(normal, normalised, (size_t)size) == 0;
+        for (int k = 0; k < 5; k++) {
+            if (scores[k] > best[k]) {
+                best[k] = scores[k];
+            }
+        }
+    }
+
+    /* Factual Knowledge: a fact part in the response lower-cased (exact) or in its normalised
+     * text (quasi-exact). */
+    int exact = any_group_in(args[2], lower, length);
+    int quasi = exact < 0 ? -1 : any_group_in(args[3], normal, size);
+    PyMem_Free(slots);
+    if (quasi < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(ddddddd)", (double)exact, (double)quasi, best[0], best[1], best[2], best[3],
+                         best[4]);
+}
+
 static PyMethodDef methods[] = {
     {"normalised_words", normalised_words, METH_O,
      "normalised_words(text, /)\n--\n\n"
      "FMEval's QuAC normalisation of an ASCII ``text`` and the set of its words: "
      "``goldenlens.core.normalise.normalised_words`` (ValueError for other text)."},
+    {"row_values", (PyCFunction)(void (*)(void))row_values, METH_FASTCALL,
+     "row_values(response, targets, lower_groups, normalised_groups, /)\n--\n\n"
+     "The seven lexical values of an ASCII response against ASCII (stripped, normalised) targets "
+     "and a fact's parts lower-cased and normalised: "
+     "``LexicalScorer.values`` in set counting (ValueError for other text)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_definition = {
     PyModuleDef_HEAD_INIT,
     "goldenlens.core._quac_ascii",
-    "FMEval's QuAC normalisation of ASCII text, in C (see goldenlens.core.normalise).",
+    "FMEval's QuAC-protocol normalisation and lexical scores of ASCII text, in C "
+    "(see goldenlens.core.normalise and goldenlens.core.lexical_batch).",
     -1,
     methods,
     NULL,

@@ -1,5 +1,17 @@
-"""FMEval's QuAC normalisation of ASCII text, in C (see :mod:`goldenlens.core.normalise`)."""
+"""FMEval's QuAC-protocol normalisation and lexical scores of ASCII text, in C (see
+:mod:`goldenlens.core.normalise` and :mod:`goldenlens.core.lexical_batch`)."""
 
 def normalised_words(text: str, /) -> tuple[str, frozenset[str]]:
     """:func:`goldenlens.core.normalise.python_normalised_words` of an ASCII ``text``
     (``ValueError`` for any other text)."""
+
+def row_values(
+    response: str,
+    targets: tuple[tuple[str, str], ...],
+    lower_groups: tuple[tuple[str, ...], ...],
+    normalised_groups: tuple[tuple[str, ...], ...],
+    /,
+) -> tuple[float, float, float, float, float, float, float]:
+    """:meth:`goldenlens.core.lexical.LexicalScorer.values` of an ASCII ``response`` in set
+    counting, given :meth:`~goldenlens.core.lexical.LexicalScorer.ascii_arguments` of its answer
+    and fact (``ValueError`` for a response or target that is not ASCII)."""

@@ -91,19 +91,21 @@ class FactMatcher:
     def __init__(self, fact: str) -> None:
         self.fact = fact
         self.groups = fact_groups(fact)
-        self._lower_groups = tuple(tuple(p.lower() for p in g) for g in self.groups)
-        self._norm_groups = tuple(tuple(normalise(p.strip()) for p in g) for g in self.groups)
+        #: Each group's parts lower-cased, and normalised: what exact and quasi-exact inclusion
+        #: look for in the response lower-cased, and in its normalised text.
+        self.lower_groups = tuple(tuple(p.lower() for p in g) for g in self.groups)
+        self.normalised_groups = tuple(tuple(normalise(p.strip()) for p in g) for g in self.groups)
         # The usual fact has no <AND>: then each alternative is one part, tested in one C loop.
         self._single = all(len(g) == 1 for g in self.groups)
-        self._lower_parts = tuple(g[0] for g in self._lower_groups) if self._single else ()
-        self._norm_parts = tuple(g[0] for g in self._norm_groups) if self._single else ()
+        self._lower_parts = tuple(g[0] for g in self.lower_groups) if self._single else ()
+        self._norm_parts = tuple(g[0] for g in self.normalised_groups) if self._single else ()
         #: :func:`fact_not_scored_reason` and :func:`quasi_not_scored_reason` of the fact, worked
         #: out in full only when a part is empty (or normalises to nothing).
         self.not_scored_reason = ""
         self.quasi_not_scored_reason = ""
         if any(not p.strip() for g in self.groups for p in g):
             self.not_scored_reason = self.quasi_not_scored_reason = fact_not_scored_reason(fact)
-        elif not all(all(g) for g in self._norm_groups):
+        elif not all(all(g) for g in self.normalised_groups):
             self.quasi_not_scored_reason = quasi_not_scored_reason(fact)
 
     def scores(self, response: str, *, normalised: str | None = None) -> tuple[float, float]:
@@ -118,8 +120,8 @@ class FactMatcher:
             exact = any(map(lower.__contains__, self._lower_parts))
             quasi = any(map(norm.__contains__, self._norm_parts))
         else:
-            exact = any(all(p in lower for p in g) for g in self._lower_groups)
-            quasi = any(all(p in norm for p in g) for g in self._norm_groups)
+            exact = any(all(p in lower for p in g) for g in self.lower_groups)
+            quasi = any(all(p in norm for p in g) for g in self.normalised_groups)
         return float(exact), float(quasi)
 
     def match(self, response: str) -> FactResult:
