@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from goldenlens.core.bootstrap import NORMAL_FROM, percentile_interval
-from goldenlens.core.deciding import BINARY_METRICS, decide
+from goldenlens.core.deciding import BINARY_METRICS, decide, decide_matrix
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.mcnemar import mcnemar_exact
 from goldenlens.core.pass_rates import DEFAULT_PASS_THRESHOLDS
@@ -216,3 +216,15 @@ def test_the_percentile_interval_is_numpys_quantile_to_the_last_bit() -> None:
                     math.copysign(1.0, low),
                     math.copysign(1.0, high),
                 ]
+
+
+def test_the_same_rows_as_columns_decide_the_same() -> None:
+    """decide_matrix (a run scored without a project hands its rows over as columns, NaN where
+    a value is not scored) gives decide's decision to the last bit: the same rows, shuffled,
+    with a missing response, a repeated key and values not scored."""
+    rows = _rows()
+    matrix = np.array([[math.nan if v is None else v for v in values] for _q, _p, values in rows])
+    got = decide_matrix([q for q, _p, _v in rows], [p for _q, p, _v in rows], matrix, ["P3", "P1"])
+    assert got.as_dict() == decide(rows, ["P3", "P1"]).as_dict()
+    with pytest.raises(ValueError, match="values for"):
+        decide_matrix(["Q1"], ["P1"], matrix[:2], PIPELINES)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
 from goldenlens.core.review import QuestionReview
-from goldenlens.io.report_formats import fresh_row_json, fresh_rows_json, row_fields, row_json
+from goldenlens.io.report_formats import ROW_SEPARATOR, fresh_row_json, fresh_rows_text, row_fields, row_json
 
 _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
 _SCORED = st.one_of(
@@ -51,7 +51,7 @@ def test_a_fresh_row_is_encoded_as_the_general_encoder_does(
         st.tuples(
             _TEXT,
             st.lists(
-                st.one_of(_VALUE, st.sampled_from([-0.0, 0.0, 1.0])),
+                st.one_of(_VALUE, st.sampled_from([-0.0, 0.0, 1.0, float("nan"), float("inf")])),
                 min_size=len(LEXICAL_SCORE_NAMES),
                 max_size=len(LEXICAL_SCORE_NAMES),
             ),
@@ -62,9 +62,10 @@ def test_a_fresh_row_is_encoded_as_the_general_encoder_does(
 def test_a_chunk_of_fresh_rows_is_encoded_row_by_row_as_the_general_encoder_does(
     rows: list[tuple[str, list[float | None]]],
 ) -> None:
-    """The lines of a chunk (float texts looked up, not worked out again) are each row's own
-    line, whatever values rows share — a zero and a negative zero included."""
-    lines = fresh_rows_json((question_id, "P", values, [], {}) for question_id, values in rows)
+    """The text of a chunk (float texts looked up, not worked out again) is each row's own
+    line, joined, whatever values rows share: a zero and a negative zero, a value not scored
+    or not finite (written the general way) included."""
+    text = fresh_rows_text((question_id, "P", values, [], {}) for question_id, values in rows)
     expected = [
         row_json(
             row_fields(
@@ -79,4 +80,4 @@ def test_a_chunk_of_fresh_rows_is_encoded_row_by_row_as_the_general_encoder_does
         )
         for question_id, values in rows
     ]
-    assert lines == expected
+    assert text == ROW_SEPARATOR.join(expected)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -146,10 +146,27 @@ class _Table:
 
 def _tabulate(rows: Iterable[ScoreRow], pipelines: Sequence[str], width: int) -> _Table:
     listed = rows if isinstance(rows, list | tuple) else list(rows)
-    question_of = [row[0] for row in listed]
-    pipeline_of = [row[1] for row in listed]
     values = [row[2] for row in listed]
-    flat = _values(listed, values, width)
+    return _table(
+        [row[0] for row in listed],
+        [row[1] for row in listed],
+        _values(listed, values, width),
+        pipelines,
+        lambda by_metric, order: _given(by_metric, order, values),
+    )
+
+
+def _table(
+    question_of: Sequence[str],
+    pipeline_of: Sequence[str],
+    flat: FloatArray,
+    pipelines: Sequence[str],
+    given_of: Callable[[FloatArray, npt.NDArray[np.intp]], BoolArray],
+) -> _Table:
+    """The :class:`_Table` of rows given as their questions, pipelines and values (rows x
+    metrics, NaN where not scored); ``given_of(by_metric, order)`` says which of the kept rows'
+    values (metrics x rows ``order`` picks) the means sum."""
+    width = flat.shape[1]
     question_ids = list(dict.fromkeys(question_of))
     ordered = dict.fromkeys(pipelines)
     ordered.update(dict.fromkeys(pipeline_of))
@@ -161,7 +178,7 @@ def _tabulate(rows: Iterable[ScoreRow], pipelines: Sequence[str], width: int) ->
     order = kept[np.argsort(pipeline[kept], kind="stable")]
     bounds = np.concatenate(([0], np.cumsum(np.bincount(pipeline[order], minlength=len(names)))))
     by_metric = np.ascontiguousarray(flat[order].T)  # metrics x rows, a pipeline's rows together
-    given = _given(by_metric, order, values)
+    given = given_of(by_metric, order)
     cube = np.full((len(names), width, len(question_ids)), np.nan)
     spans = [slice(int(lo), int(hi)) for lo, hi in pairwise(bounds.tolist())]
     for p, span in enumerate(spans):
@@ -233,9 +250,48 @@ def decide(
     its first row). Pipelines come in ``pipelines`` order, then any other in first-seen order;
     pairs ``(a, b)`` with ``a`` listed first. ``thresholds`` (default
     :data:`~goldenlens.core.pass_rates.DEFAULT_PASS_THRESHOLDS`) pick the pass rates."""
+    table = _tabulate(rows, pipelines, len(metrics))
+    return _decision(table, metrics, thresholds, settings)
+
+
+def decide_matrix(
+    question_of: Sequence[str],
+    pipeline_of: Sequence[str],
+    values: FloatArray,
+    pipelines: Sequence[str],
+    metrics: Sequence[str] = LEXICAL_SCORE_NAMES,
+    *,
+    thresholds: Mapping[str, float] | None = None,
+    settings: Settings | None = None,
+) -> Decision:
+    """:func:`decide` of rows given as columns: row ``n`` is question ``question_of[n]``,
+    pipeline ``pipeline_of[n]`` and the values ``values[n]`` (rows x metrics, NaN where not
+    scored: a value that is NaN itself cannot be told apart from one not scored, so this is
+    for values that are never NaN, as lexical ones). What a run scored without a project hands
+    over, with no tuple or float object made per row."""
+    if values.shape != (len(question_of), len(metrics)) or len(pipeline_of) != len(question_of):
+        raise ValueError(
+            f"{values.shape} values for {len(question_of)} questions, {len(pipeline_of)} pipelines "
+            f"and {len(metrics)} metrics"
+        )
+    table = _table(
+        question_of, pipeline_of, values, pipelines, lambda by_metric, _order: ~np.isnan(by_metric)
+    )
+    return _decision(table, metrics, thresholds, settings)
+
+
+def _scored_given(by_metric: FloatArray, _order: npt.NDArray[np.intp]) -> BoolArray:
+    return ~np.isnan(by_metric)
+
+
+def _decision(
+    table: _Table,
+    metrics: Sequence[str],
+    thresholds: Mapping[str, float] | None,
+    settings: Settings | None,
+) -> Decision:
     chosen = settings or Settings()
     cuts = pass_thresholds(metrics, thresholds)
-    table = _tabulate(rows, pipelines, len(metrics))
     names, values, scored = table.names, table.values, table.scored
     intervals = _Intervals(table.question_ids, chosen)
     for m, metric in enumerate(metrics):

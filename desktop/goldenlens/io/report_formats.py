@@ -199,43 +199,53 @@ def fresh_row_json(
     )
 
 
-def fresh_rows_json(
+def fresh_rows_text(
     rows: Iterable[tuple[str, str, Sequence[float | None], Sequence[str], Mapping[str, str]]],
-) -> list[str]:
-    """:func:`fresh_row_json` of each ``(question_id, pipeline, values, flags, reasons)``: the
-    lines of a chunk of rows, with the template and the flag lists looked up once per chunk."""
-    template = _fresh_row_template().replace("%r", "%s")
+) -> str:
+    """:func:`fresh_row_json` of each ``(question_id, pipeline, values, flags, reasons)``, joined
+    with :data:`ROW_SEPARATOR`: the text of a chunk of rows as the report writes it. The pieces
+    of every line are joined at once (a line is not made on its own, then copied again into the
+    chunk), with the float texts and the flag lists looked up, not worked out again."""
+    p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10 = _fresh_row_pieces()  # 2 ids, 7 values, flags
     flag_lists: dict[tuple[str, ...], str] = {}
-    isfinite = math.isfinite
     float_text = _FLOAT_TEXT.__getitem__
-    lines: list[str] = []
+    out: list[str] = []
+    extend = out.extend
     for question_id, pipeline, values, flags, reasons in rows:
-        if None in values or not all(map(isfinite, cast(Sequence[float], values))):
-            lines.append(fresh_row_json(question_id, pipeline, values, flags=flags, reasons=reasons))
+        if out:
+            out.append(ROW_SEPARATOR)
+        try:
+            v0, v1, v2, v3, v4, v5, v6 = map(float_text, values)
+        except _NoFloatTextError:  # a value not scored (or not a finite float): the general way
+            out.append(fresh_row_json(question_id, pipeline, values, flags=flags, reasons=reasons))
             continue
         key = tuple(flags)
         flag_list = flag_lists.get(key)
         if flag_list is None:
             flag_list = flag_lists[key] = _flags_json(key)
-        lines.append(
-            template
-            % (
-                encode_basestring(question_id),
-                encode_basestring(pipeline),
-                *map(float_text, cast(Sequence[float], values)),
-                flag_list,
-            )
+        extend(
+            (p0, encode_basestring(question_id), p1, encode_basestring(pipeline), p2, v0, p3, v1, p4, v2, p5)
         )
-    return lines
+        extend((v3, p6, v4, p7, v5, p8, v6, p9, flag_list, p10))
+    return "".join(out)
 
 
-class _FloatText(dict[float, str]):
-    """Each float's JSON text (``float.__repr__``), worked out once: the rows of a run share few
-    distinct values (0.0, 1.0 and ratios of small word counts), and the shortest repr of a
-    ratio is the costliest step of a row's line. Zeros are never kept: 0.0 and -0.0 are one
-    key of a dict but two texts. Bounded: emptied when it holds :data:`_FLOAT_TEXTS` values."""
+class _NoFloatTextError(Exception):
+    """A value :class:`_FloatText` has no text for: ``None``, not a float, or not finite."""
 
-    def __missing__(self, value: float) -> str:
+
+class _FloatText(dict[object, str]):
+    """Each finite float's JSON text (``float.__repr__``), worked out once: the rows of a run
+    share few distinct values (0.0, 1.0 and ratios of small word counts), and the shortest repr
+    of a ratio is the costliest step of a row's line. Zeros are never kept: 0.0 and -0.0 are one
+    key of a dict but two texts. ``None``, a float that is not finite and any other type (an
+    ``int`` would find the text of the equal float) raise :class:`_NoFloatTextError` when first met;
+    the values are the scorer's floats, so one never is met after a float equal to it. Bounded:
+    emptied when it holds :data:`_FLOAT_TEXTS` values."""
+
+    def __missing__(self, value: object) -> str:
+        if type(value) is not float or not math.isfinite(value):
+            raise _NoFloatTextError(value)
         text = float.__repr__(value)
         if value:
             if len(self) >= _FLOAT_TEXTS:
@@ -449,7 +459,8 @@ def _write_lines(handle: TextIO, lines: Iterator[str], opening: str, closing: st
     handle.write(opening)
     first = True
     for line in lines:
-        handle.write(("\n    " if first else ROW_SEPARATOR) + line)
+        handle.write("\n    " if first else ROW_SEPARATOR)
+        handle.write(line)  # not added to the separator first: a line may be a chunk of rows
         first = False
     handle.write(closing if first else f"\n  {closing}")
 

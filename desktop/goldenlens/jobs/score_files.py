@@ -13,7 +13,6 @@ compares every format with the project path's, byte for byte.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import add, attrgetter, itemgetter, le
@@ -23,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from goldenlens.core.collector import collector_paused
-from goldenlens.core.deciding import ScoreRow, decide
+from goldenlens.core.deciding import decide_matrix
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
@@ -37,7 +36,7 @@ from goldenlens.core.report import (
 )
 from goldenlens.core.review import QuestionReview
 from goldenlens.core.signature import Signature, lexical_signature
-from goldenlens.io.report_formats import ROW_SEPARATOR, fresh_rows_json, report_tail, write_json_document
+from goldenlens.io.report_formats import fresh_rows_text, report_tail, write_json_document
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.read_inputs import read_inputs
 from goldenlens.jobs.score_rows import (
@@ -69,7 +68,7 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
     Flags are listed by name, as a project lists them, so both paths write the same report.
     """
     scorer, scored, flagged = row_scores(rows, multiset, thresholds)
-    lines = fresh_rows_json(
+    text = fresh_rows_text(
         (
             row[0],
             row[1],
@@ -95,7 +94,6 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
         )
         for question_id, (answer, fact) in texts.items()
     ]
-    text = ROW_SEPARATOR.join(lines)
     return ScoredChunk(text=text, golden_flags=golden, packed=pack_values(scored), rendered_rows=len(rows))
 
 
@@ -154,15 +152,6 @@ def _columns_from(
     return columns
 
 
-def _decision_rows(matrix: npt.NDArray[np.float64], responses: Sequence[PipelineResponse]) -> list[ScoreRow]:
-    """Each row's ``(question_id, pipeline, values)`` for :func:`decide`, ``None`` where the
-    value is not scored."""
-    values: list[list[float | None]] = matrix.tolist()
-    for n in np.flatnonzero(np.isnan(matrix).any(axis=1)).tolist():
-        values[n] = [None if math.isnan(value) else value for value in matrix[n].tolist()]
-    return [(r.question_id, r.pipeline, v) for r, v in zip(responses, values, strict=True)]
-
-
 @dataclass
 class ScoredFiles:
     """The read inputs of :func:`score_files`, scored when the report is asked for: as JSON
@@ -210,13 +199,15 @@ class ScoredFiles:
 
         def tail() -> dict[str, object]:
             matrix = _packed_matrix(packed, len(self.responses))
-            means.update(
-                summarise_columns(_columns_from(matrix, [r.pipeline for r in self.responses], self.pipelines))
+            row_pipelines = [r.pipeline for r in self.responses]
+            means.update(summarise_columns(_columns_from(matrix, row_pipelines, self.pipelines)))
+            decision = decide_matrix(
+                [r.question_id for r in self.responses], row_pipelines, matrix, self.pipelines
             )
             return report_tail(
                 self.golden,
                 summary=means,
-                comparisons=decide(_decision_rows(matrix, self.responses), self.pipelines).as_dict(),
+                comparisons=decision.as_dict(),
                 overridden={pipeline: {} for pipeline in self.pipelines},
                 review=lambda _question_id: _UNREVIEWED,
                 golden_flags=self._golden_flags(golden),
