@@ -10,36 +10,16 @@ holding the separator character itself, repeated questions, multiset counting.
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
+from core_paths import PATHS, scoring_path
 from core_strategies import answers, single_operator_facts, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fmeval_reference as ref
-from goldenlens.core import lexical_batch, normalise
 from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.lexical_batch import batch_values, piece_words
-
-#: Both batch paths: the C normalisation per response (where it was built) and the joined
-#: Python path (an install without a C compiler).
-PATHS = ["c", "python"] if normalise.ASCII_IN_C else ["python"]
-
-
-@contextmanager
-def batch_path(path: str) -> Iterator[None]:
-    """Score with the C normalisation or with the joined Python path (hypothesis runs many
-    examples in one test call, so this is a context manager, not a fixture)."""
-    saved = lexical_batch.ASCII_IN_C, normalise._ascii_normalised_words
-    if path == "python":
-        lexical_batch.ASCII_IN_C, normalise._ascii_normalised_words = False, None
-    try:
-        yield
-    finally:
-        lexical_batch.ASCII_IN_C, normalise._ascii_normalised_words = saved
-
 
 _ASCII_PIECES = st.sampled_from(
     ["the", "The", "a", "an", "cat", "Cat.", "134.4", "billion", "10,317,750,796", " ", "  ", "\n", "\t",
@@ -66,7 +46,7 @@ _ROWS = st.lists(
 @given(rows=_ROWS, multiset=st.booleans())
 def test_a_batch_scores_as_row_by_row(path: str, rows: list[tuple[str, str, str]], multiset: bool) -> None:
     expected = [LexicalScorer(multiset=multiset).values(*row) for row in rows]
-    with batch_path(path):
+    with scoring_path(path):
         got = batch_values(LexicalScorer(multiset=multiset), rows)
     assert got == expected
     for values, wanted in zip(got, expected, strict=True):
@@ -79,7 +59,7 @@ def test_a_batch_scores_as_row_by_row(path: str, rows: list[tuple[str, str, str]
 def test_an_ascii_batch_equals_the_fmeval_reference(path: str, rows: list[tuple[str, str]]) -> None:
     """ASCII rows take the C path or the joined path (unless one holds the separator): their
     QA scores are FMEval's own, computed here by the per-row transcription of its algorithm."""
-    with batch_path(path):
+    with scoring_path(path):
         got = batch_values(LexicalScorer(), [(response, answer, "cat") for response, answer in rows])
     for (response, answer), values in zip(rows, got, strict=True):
         expected = ref.all_scores(response, answer, "cat")
@@ -105,7 +85,7 @@ def test_the_joined_path_is_taken_for_plain_ascii_rows(path: str) -> None:
             return super().values(response, answer, fact)
 
     rows = [("The cat sat.", "the cat", "cat"), ("", "the cat", "cat"), ("a\ndog\tran", "dog", "dog")]
-    with batch_path(path):
+    with scoring_path(path):
         scored = batch_values(Counting(), rows)
         assert Counting.calls == 0
         assert scored == [LexicalScorer().values(*row) for row in rows]

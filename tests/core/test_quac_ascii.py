@@ -12,6 +12,7 @@ articles, runs of spaces, empty text.
 from __future__ import annotations
 
 import pytest
+from core_paths import scoring_path
 from core_strategies import single_operator_facts
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -39,6 +40,7 @@ def test_c_normalisation_is_the_python_reference(text: str) -> None:
     assert got == expected
     assert type(got[1]) is frozenset
     assert type(got[0]) is str
+    assert quac_ascii.normalised(text) == expected[0]
 
 
 @settings(max_examples=500, deadline=None)
@@ -67,6 +69,8 @@ def test_scoring_uses_c_for_ascii_text_and_python_for_the_rest(monkeypatch: pyte
 def test_other_text_is_refused() -> None:
     with pytest.raises(ValueError, match="ASCII"):
         quac_ascii.normalised_words("caf\u00e9")
+    with pytest.raises(ValueError, match="ASCII"):
+        quac_ascii.normalised("caf\u00e9")
     with pytest.raises(TypeError):
         quac_ascii.normalised_words(b"cat")  # type: ignore[arg-type]
 
@@ -75,6 +79,7 @@ def test_every_ascii_character_alone_and_between_words() -> None:
     for code in range(128):
         for text in (chr(code), f"the{chr(code)}cat", f"a {chr(code)} an", f"{chr(code)}THE{chr(code)}"):
             assert quac_ascii.normalised_words(text) == normalise.python_normalised_words(text), repr(text)
+            assert quac_ascii.normalised(text) == ref.normalize_text_quac_protocol(text), repr(text)
 
 
 # --- row_values: a row's seven values in one call -------------------------------------------
@@ -97,12 +102,8 @@ _ANSWERS = st.one_of(_TEXTS, st.lists(_TEXTS, min_size=2, max_size=3).map("<OR>"
 
 def _python_values(response: str, answer: str, fact: str) -> tuple[float | None, ...]:
     """:meth:`LexicalScorer.values` with no C at all (normalisation in Python too)."""
-    saved = normalise._ascii_normalised_words
-    normalise._ascii_normalised_words = None
-    try:
+    with scoring_path("python"):
         return LexicalScorer().values(response, answer, fact)
-    finally:
-        normalise._ascii_normalised_words = saved
 
 
 @settings(max_examples=3000, deadline=None)

@@ -1,6 +1,7 @@
 /*
- * FMEval's "QuAC protocol" lexical work on ASCII text, in C: the normalisation of a text and its
- * word set (normalised_words), and the seven lexical values of a whole row (row_values).
+ * FMEval's "QuAC protocol" lexical work on ASCII text, in C: the normalisation of a text
+ * (normalised) and its word set (normalised_words), and the seven lexical values of a whole row
+ * (row_values).
  *
  * normalised_words gives what goldenlens.core.normalise.normalised_words (the reference, in
  * Python) gives:
@@ -11,7 +12,7 @@
  *      "a", "an" and "the", join the rest with one space: the normalised text;
  *   4. the words are normalised.split(), Python's split on any whitespace, as a set.
  *
- * The words are a frozenset, as the reference's are.
+ * The words are a frozenset, as the reference's are; normalised gives the text alone.
  *
  * row_values gives what LexicalScorer.values gives in set counting for an ASCII response
  * against an ASCII answer's targets and a fact whose scores are all scored (the caller,
@@ -158,6 +159,23 @@ static PyObject *normalised_words(PyObject *module, PyObject *text)
     PyObject *result = PyTuple_Pack(2, normalised, words);
     Py_DECREF(normalised);
     Py_DECREF(words);
+    return result;
+}
+
+static PyObject *normalised(PyObject *module, PyObject *text)
+{
+    (void)module;
+    Py_ssize_t length;
+    const unsigned char *source = ascii_data(text, "the text", &length);
+    if (source == NULL) {
+        return NULL;
+    }
+    char *normal = PyMem_Malloc(length + 2);
+    if (normal == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *result = PyUnicode_DecodeASCII(normal, normalise_into(source, length, normal), NULL);
+    PyMem_Free(normal);
     return result;
 }
 
@@ -428,6 +446,10 @@ static PyMethodDef methods[] = {
      "normalised_words(text, /)\n--\n\n"
      "FMEval's QuAC normalisation of an ASCII ``text`` and the set of its words: "
      "``goldenlens.core.normalise.normalised_words`` (ValueError for other text)."},
+    {"normalised", normalised, METH_O,
+     "normalised(text, /)\n--\n\n"
+     "FMEval's QuAC normalisation of an ASCII ``text``: ``goldenlens.core.normalise.normalise`` "
+     "(ValueError for other text)."},
     {"row_values", (PyCFunction)(void (*)(void))row_values, METH_FASTCALL,
      "row_values(response, targets, lower_groups, normalised_groups, /)\n--\n\n"
      "The seven lexical values of an ASCII response against ASCII (stripped, normalised) targets "

@@ -5,6 +5,10 @@ def normalised_words(text: str, /) -> tuple[str, frozenset[str]]:
     """:func:`goldenlens.core.normalise.python_normalised_words` of an ASCII ``text``
     (``ValueError`` for any other text)."""
 
+def normalised(text: str, /) -> str:
+    """:func:`goldenlens.core.normalise.normalise` of an ASCII ``text`` (``ValueError`` for any
+    other text)."""
+
 def row_values(
     response: str,
     targets: tuple[tuple[str, str], ...],

@@ -28,6 +28,7 @@ from goldenlens.core.normalise import (
     PUNCTUATION,
     Token,
     lowered_offsets,
+    normalise,
     normalised_words,
     words_with_spans,
 )
@@ -157,8 +158,17 @@ class _Target:
     offset: int
     stripped: str
     normalised: str
-    words: frozenset[str]
+    #: The target's word set, worked out when first asked for (:attr:`words`): the usual row is
+    #: scored in C from :attr:`normalised` alone (:mod:`goldenlens.core.lexical_batch`).
+    found_words: frozenset[str] | None = None
     tokens: list[Token] = field(default_factory=list, compare=False)
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The words QA Accuracy counts: ``normalised.split()`` as a set."""
+        if self.found_words is None:
+            self.found_words = frozenset(self.normalised.split())
+        return self.found_words
 
     def spans(self) -> list[Token]:
         """The target's counted words with spans, computed once and shared by every pipeline."""
@@ -171,8 +181,8 @@ def _targets(answer: str) -> tuple[_Target, ...]:
     targets: list[_Target] = []
     offset = 0
     for text in answer.split(TARGET_DELIMITER):
-        normalised, words = normalised_words(text.strip())
-        targets.append(_Target(text, offset, text.strip(), normalised, words))
+        stripped = text.strip()
+        targets.append(_Target(text, offset, stripped, normalise(stripped)))
         offset += len(text) + len(TARGET_DELIMITER)
     return tuple(targets)
 

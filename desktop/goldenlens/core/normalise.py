@@ -24,12 +24,14 @@ from itertools import filterfalse
 from typing import Final
 
 _ascii_normalised_words: Callable[[str], tuple[str, frozenset[str]]] | None
+_ascii_normalised: Callable[[str], str] | None
 try:  # the same steps in C for ASCII text (optional: built where a C compiler is at hand)
     from goldenlens.core import _quac_ascii  # (as the package's name: import-linter reads no .so)
 except ImportError:
-    _ascii_normalised_words = None
+    _ascii_normalised_words = _ascii_normalised = None
 else:
     _ascii_normalised_words = _quac_ascii.normalised_words
+    _ascii_normalised = _quac_ascii.normalised
 
 #: Whether ASCII text is normalised by the C extension (``goldenlens.core._quac_ascii``).
 ASCII_IN_C: Final = _ascii_normalised_words is not None
@@ -46,8 +48,8 @@ _is_dropped = _DROPPED.__contains__
 def normalise(text: str) -> str:
     """Normalise ``text`` exactly as FMEval 1.2.3 ``normalize_text_quac_protocol`` does (ASCII
     text in C where it was built, as :func:`normalised_words`)."""
-    if _ascii_normalised_words is not None and text.isascii():
-        return _ascii_normalised_words(text)[0]
+    if _ascii_normalised is not None and text.isascii():
+        return _ascii_normalised(text)
     return " ".join(filterfalse(_is_dropped, _without_punctuation(text.lower()).split(" ")))
 
 
