@@ -16,11 +16,22 @@ PATHS = ["c", "python"] if normalise.ASCII_IN_C else ["python"]
 @contextmanager
 def scoring_path(path: str) -> Iterator[None]:
     """Score with the C extension (``"c"``, as installed) or with Python steps only."""
-    saved = lexical_batch.ASCII_IN_C, normalise._ascii_normalised_words, normalise._ascii_normalised
+    saved = (
+        lexical_batch.ASCII_IN_C,
+        normalise._ascii_normalised_words,
+        normalise._ascii_normalised,
+        normalise.ascii_lower_contains,
+    )
     if path == "python":
         lexical_batch.ASCII_IN_C = False
         normalise._ascii_normalised_words = normalise._ascii_normalised = None
+        normalise.ascii_lower_contains = None
     try:
         yield
     finally:
-        lexical_batch.ASCII_IN_C, normalise._ascii_normalised_words, normalise._ascii_normalised = saved
+        (
+            lexical_batch.ASCII_IN_C,
+            normalise._ascii_normalised_words,
+            normalise._ascii_normalised,
+            normalise.ascii_lower_contains,
+        ) = saved

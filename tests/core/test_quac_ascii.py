@@ -193,3 +193,15 @@ def test_a_batch_scores_its_usual_rows_in_one_c_call_each(monkeypatch: pytest.Mo
     assert got == [_python_values(*row) for row in rows]
     assert calls == ["The cat sat."]
     assert normalised == ["caf\u00e9", "cat"]  # not ASCII; a fact not scored
+
+
+def test_lower_contains_is_the_substring_test_of_the_lower_cased_text() -> None:
+    groups = (("know",), ("does not", "include"))
+    assert quac_ascii.lower_contains("I don't KNOW.", groups) is True
+    assert quac_ascii.lower_contains("It Does Not INCLUDE that", groups) is True
+    assert quac_ascii.lower_contains("It does not say", groups) is False
+    assert quac_ascii.lower_contains("", groups) is False
+    assert quac_ascii.lower_contains("", (("",),)) is True  # "" is in every text
+    assert quac_ascii.lower_contains("ok", (("\u212a",),)) is False  # a part is never lower-cased here
+    with pytest.raises(ValueError, match="ASCII"):
+        quac_ascii.lower_contains("caf\u00e9", groups)

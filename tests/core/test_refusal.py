@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+from core_paths import PATHS, scoring_path
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,27 +48,32 @@ def test_the_refusal_examples_reach_both_answers() -> None:
     assert not is_refusal("Amazon reported net sales of 134.4 billion in the quarter.")
 
 
+@pytest.mark.parametrize("path", PATHS)
 @given(
-    st.lists(
+    texts=st.lists(
         st.lists(st.sampled_from(_REFUSAL_PIECES + _REFUSAL_PHRASES), max_size=8).map(" ".join), max_size=12
     )
 )
-def test_a_batch_is_judged_as_each_text_alone(texts: list[str]) -> None:
-    """:func:`refusals` finds the prefilter's words in the batch's texts joined: a word found in
-    one text marks that text only, whatever its neighbours hold."""
-    assert refusals(texts) == [REFUSAL.search(text) is not None for text in texts]
+def test_a_batch_is_judged_as_each_text_alone(path: str, texts: list[str]) -> None:
+    """:func:`refusals` answers for each text as the pattern: with the C substring test of each
+    ASCII text, or without it, finding the prefilter's words in the batch's texts joined (a word
+    found in one text marks that text only, whatever its neighbours hold)."""
+    with scoring_path(path):
+        assert refusals(texts) == [REFUSAL.search(text) is not None for text in texts]
 
 
-def test_a_batch_with_empty_texts_and_no_texts() -> None:
-    assert refusals([]) == []
-    assert refusals(["", "Sorry", "", "I don't know", "134.4 billion", "\u212aNOW"]) == [
-        False,
-        True,
-        False,
-        True,
-        False,
-        False,
-    ]
+@pytest.mark.parametrize("path", PATHS)
+def test_a_batch_with_empty_texts_and_no_texts(path: str) -> None:
+    with scoring_path(path):
+        assert refusals([]) == []
+        assert refusals(["", "Sorry", "", "I don't know", "134.4 billion", "\u212aNOW"]) == [
+            False,
+            True,
+            False,
+            True,
+            False,
+            False,
+        ]
 
 
 def test_every_phrase_starts_with_a_first_letter() -> None:

@@ -1,7 +1,8 @@
 /*
  * FMEval's "QuAC protocol" lexical work on ASCII text, in C: the normalisation of a text
- * (normalised) and its word set (normalised_words), and the seven lexical values of a whole row
- * (row_values).
+ * (normalised) and its word set (normalised_words), the seven lexical values of a whole row
+ * (row_values), and the substring test of exact inclusion on its own (lower_contains: the
+ * refusal test's first step, goldenlens.core.refusal).
  *
  * normalised_words gives what goldenlens.core.normalise.normalised_words (the reference, in
  * Python) gives:
@@ -235,6 +236,34 @@ static int any_group_in(PyObject *groups, const char *text, Py_ssize_t size)
     return 0;
 }
 
+static PyObject *lower_contains(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "lower_contains() takes a text and a tuple of groups of parts");
+        return NULL;
+    }
+    Py_ssize_t length;
+    const unsigned char *source = ascii_data(args[0], "the text", &length);
+    if (source == NULL) {
+        return NULL;
+    }
+    char *lower = PyMem_Malloc(length + 1);
+    if (lower == NULL) {
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < length; i++) {
+        unsigned char c = source[i];
+        lower[i] = (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : (char)c;
+    }
+    int found = any_group_in(args[1], lower, length);
+    PyMem_Free(lower);
+    if (found < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(found);
+}
+
 /* A set of words, each a piece of a text this module holds, by open addressing. */
 typedef struct {
     const char *start; /* NULL: an empty slot */
@@ -449,6 +478,11 @@ static PyMethodDef methods[] = {
     {"normalised", normalised, METH_O,
      "normalised(text, /)\n--\n\n"
      "FMEval's QuAC normalisation of an ASCII ``text``: ``goldenlens.core.normalise.normalise`` "
+     "(ValueError for other text)."},
+    {"lower_contains", (PyCFunction)(void (*)(void))lower_contains, METH_FASTCALL,
+     "lower_contains(text, groups, /)\n--\n\n"
+     "Whether some group of ``groups`` (a tuple of tuples of str) has all its parts in the ASCII "
+     "``text`` lower-cased: ``any(all(p in text.lower() for p in g) for g in groups)`` "
      "(ValueError for other text)."},
     {"row_values", (PyCFunction)(void (*)(void))row_values, METH_FASTCALL,
      "row_values(response, targets, lower_groups, normalised_groups, /)\n--\n\n"

@@ -19,3 +19,7 @@ def row_values(
     """:meth:`goldenlens.core.lexical.LexicalScorer.values` of an ASCII ``response`` in set
     counting, given :meth:`~goldenlens.core.lexical.LexicalScorer.ascii_arguments` of its answer
     and fact (``ValueError`` for a response or target that is not ASCII)."""
+
+def lower_contains(text: str, groups: tuple[tuple[str, ...], ...], /) -> bool:
+    """Whether some group has all its parts in the ASCII ``text`` lower-cased (``ValueError``
+    for any other text)."""

@@ -8,9 +8,12 @@ scored response:
 * :func:`is_refusal` tests one text. For ASCII text (where ``str.lower`` and
   ``re.IGNORECASE`` agree exactly) a substring test of the words every match contains rules
   most texts out, and the rest are matched lower-cased.
-* :func:`refusals` tests a batch: the substring test runs once over the batch's lower-cased
-  texts joined, so its cost no longer grows with the number of words times the number of
-  texts, only with the number of times a word occurs.
+* :func:`refusals` tests a batch. Where GoldenLens's C extension was built, the substring
+  test of an ASCII text is one call of it (:data:`~goldenlens.core.normalise.ascii_lower_contains`),
+  and only a text that passes it is lower-cased in Python for the pattern. Otherwise the
+  substring test runs once over the batch's lower-cased texts joined, so its cost no longer
+  grows with the number of words times the number of texts, only with the number of times a
+  word occurs.
 
 Both search with :data:`REFUSAL` behind a look-ahead for the letters a match can start with
 (the regular-expression engine then skips other positions at once, about twice as fast); it
@@ -24,6 +27,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Final
+
+from goldenlens.core import normalise
 
 # Apostrophes may be typographic (U+2019): model output often is, and normalisation keeps it.
 REFUSAL: Final = re.compile(
@@ -80,8 +85,21 @@ def is_refusal(response: str) -> bool:
     return _SEARCH_LOWER.search(lower) is not None
 
 
+#: :data:`REFUSAL_WORDS` as groups of one part, for :data:`~goldenlens.core.normalise.ascii_lower_contains`.
+_WORD_GROUPS: Final = tuple((word,) for word in REFUSAL_WORDS)
+
+
 def refusals(texts: Sequence[str]) -> list[bool]:
     """:func:`is_refusal` of each text, worked out for the batch at once."""
+    lower_contains = normalise.ascii_lower_contains
+    if lower_contains is not None:
+        lower_search = _SEARCH_LOWER.search
+        return [
+            (lower_contains(text, _WORD_GROUPS) and lower_search(text.lower()) is not None)
+            if text.isascii()
+            else _SEARCH.search(text) is not None
+            for text in texts
+        ]
     lowered = [text.lower() for text in texts]
     # A line break is in no word, so no word found in the joined text spans two texts.
     joined = "\n".join(lowered)
