@@ -163,13 +163,15 @@ def test_rows_the_c_call_cannot_score_are_sent_to_python() -> None:
     assert scorer.ascii_arguments("cat", "the") is None  # normalises to nothing: quasi not scored
     assert LexicalScorer(multiset=True).ascii_arguments("cat", "cat") is None
     with pytest.raises(ValueError, match="ASCII"):
-        quac_ascii.row_values("caf\u00e9", (("cat", "cat"),), (("cat",),), (("cat",),))
+        quac_ascii.row_values("caf\u00e9", (("cat", "cat", "cat"),), (("cat",),), (("cat",),))
+    with pytest.raises(ValueError, match="ASCII"):
+        quac_ascii.row_values("cat", (("cat", "cat", "caf\u00e9"),), (("cat",),), (("cat",),))
     with pytest.raises(TypeError):
         quac_ascii.row_values("cat", (), (("cat",),), (("cat",),))  # no target
     with pytest.raises(TypeError):
-        quac_ascii.row_values("cat", (("cat",),), (("cat",),), (("cat",),))  # not a pair
+        quac_ascii.row_values("cat", (("cat", "cat"),), (("cat",),), (("cat",),))  # not a triple
     with pytest.raises(TypeError):
-        quac_ascii.row_values("cat", (("cat", "cat"),), ("cat",), (("cat",),))  # not groups
+        quac_ascii.row_values("cat", (("cat", "cat", "cat"),), ("cat",), (("cat",),))  # not groups
 
 
 def test_a_batch_scores_its_usual_rows_in_one_c_call_each(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,8 +18,9 @@
  * row_values gives what LexicalScorer.values gives in set counting for an ASCII response
  * against an ASCII answer's targets and a fact whose scores are all scored (the caller,
  * goldenlens.core.lexical_batch, sends every other row to Python): the response stripped and
- * normalised once, its words and each target's held as spans of those texts in small hash
- * sets, so no Python object is made but the seven floats. Precision, recall and F1 are NLTK's
+ * normalised once, its words held as spans of that text in a small hash set, each target's
+ * distinct words (prepared once per question) looked up in it, so no Python object is made but
+ * the seven floats. Precision, recall and F1 are NLTK's
  * (and so FMEval's) divisions in the same order; built with -ffp-contract=off, and no
  * multiply-add occurs in them anyway, so each double is the one Python computes.
  *
@@ -326,21 +327,17 @@ static size_t slots_for(Py_ssize_t size)
     return slots;
 }
 
-/* The scores of a response's words (a set of in_response words) against one target's: how
- * QA Accuracy counts them, as NLTK and FMEval compute them. target_words: empty slots. */
-static void target_scores(const word_set *response_words, Py_ssize_t in_response, const word_set *target_words,
-                          const char *target, Py_ssize_t target_length, double *scores)
+/* The scores of a response's words (a set of in_response words) against one target's distinct
+ * words (each once, separated by whitespace): how QA Accuracy counts them, as NLTK and FMEval
+ * compute them. */
+static void target_scores(const word_set *response_words, Py_ssize_t in_response, const char *distinct,
+                          Py_ssize_t distinct_length, double *scores)
 {
     Py_ssize_t in_target = 0, common = 0, at = 0, word_length;
     const char *word;
-    while (next_word(target, target_length, &at, &word, &word_length)) {
-        word_slot *slot = word_slot_of(target_words, word, word_length);
-        if (slot->start == NULL) {
-            slot->start = word;
-            slot->length = word_length;
-            in_target++;
-            common += word_slot_of(response_words, word, word_length)->start != NULL;
-        }
+    while (next_word(distinct, distinct_length, &at, &word, &word_length)) {
+        in_target++;
+        common += word_slot_of(response_words, word, word_length)->start != NULL;
     }
     double precision = 0.0, recall = 0.0, f1 = 0.0;
     if (in_response && in_target) {
@@ -355,23 +352,24 @@ static void target_scores(const word_set *response_words, Py_ssize_t in_response
     scores[2] = recall;
 }
 
-/* The ASCII data of target number index of targets, a tuple of (stripped, normalised) pairs;
- * NULL with an exception set when it is not one. */
-static int target_texts(PyObject *targets, Py_ssize_t index, const unsigned char **stripped,
-                        Py_ssize_t *stripped_length, const unsigned char **normalised,
-                        Py_ssize_t *normalised_length)
+/* The ASCII texts of target number index of targets, a tuple of (stripped, normalised,
+ * distinct words) triples; -1 with an exception set when it is not one. */
+static int target_texts(PyObject *targets, Py_ssize_t index, const unsigned char **texts, Py_ssize_t *lengths)
 {
-    PyObject *pair = PyTuple_GET_ITEM(targets, index);
-    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-        PyErr_SetString(PyExc_TypeError, "each target must be a (stripped, normalised) pair of str");
+    static const char *const names[3] = {"a target", "a normalised target", "a target's distinct words"};
+    PyObject *triple = PyTuple_GET_ITEM(targets, index);
+    if (!PyTuple_Check(triple) || PyTuple_GET_SIZE(triple) != 3) {
+        PyErr_SetString(PyExc_TypeError,
+                        "each target must be a (stripped, normalised, distinct words) triple of str");
         return -1;
     }
-    *stripped = ascii_data(PyTuple_GET_ITEM(pair, 0), "a target", stripped_length);
-    if (*stripped == NULL) {
-        return -1;
+    for (int k = 0; k < 3; k++) {
+        texts[k] = ascii_data(PyTuple_GET_ITEM(triple, k), names[k], &lengths[k]);
+        if (texts[k] == NULL) {
+            return -1;
+        }
     }
-    *normalised = ascii_data(PyTuple_GET_ITEM(pair, 1), "a normalised target", normalised_length);
-    return *normalised == NULL ? -1 : 0;
+    return 0;
 }
 
 static PyObject *row_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -379,24 +377,20 @@ static PyObject *row_values(PyObject *module, PyObject *const *args, Py_ssize_t 
     (void)module;
     if (nargs != 4 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) == 0) {
         PyErr_SetString(PyExc_TypeError,
-                        "row_values() takes a response, a non-empty tuple of (stripped, normalised) "
-                        "targets, and the fact's groups lower-cased and normalised");
+                        "row_values() takes a response, a non-empty tuple of (stripped, normalised, "
+                        "distinct words) targets, and the fact's groups lower-cased and normalised");
         return NULL;
     }
     PyObject *targets = args[1];
-    Py_ssize_t length, longest_target = 0;
+    const unsigned char *texts[3];
+    Py_ssize_t lengths[3], length;
     const unsigned char *response = ascii_data(args[0], "the response", &length);
     if (response == NULL) {
         return NULL;
     }
     for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(targets); t++) {
-        const unsigned char *stripped, *normalised;
-        Py_ssize_t stripped_length, normalised_length;
-        if (target_texts(targets, t, &stripped, &stripped_length, &normalised, &normalised_length) < 0) {
+        if (target_texts(targets, t, texts, lengths) < 0) {
             return NULL;
-        }
-        if (normalised_length > longest_target) {
-            longest_target = normalised_length;
         }
     }
 
@@ -408,16 +402,16 @@ static PyObject *row_values(PyObject *module, PyObject *const *args, Py_ssize_t 
     while (end > first && is_whitespace(response[end - 1])) {
         end--;
     }
-    size_t response_slots = slots_for(end - first), target_slots = slots_for(longest_target);
-    /* One block: both word sets (first, where the allocation is aligned for them), then the
+    size_t response_slots = slots_for(end - first);
+    /* One block: the word set (first, where the allocation is aligned for it), then the
      * response lower-cased and its normalised text. */
-    size_t slot_bytes = (response_slots + target_slots) * sizeof(word_slot);
+    size_t slot_bytes = response_slots * sizeof(word_slot);
     word_slot *slots = PyMem_Malloc(slot_bytes + (size_t)length + (size_t)(end - first) + 2);
     if (slots == NULL) {
         return PyErr_NoMemory();
     }
-    memset(slots, 0, response_slots * sizeof(word_slot));
-    char *lower = (char *)(slots + response_slots + target_slots);
+    memset(slots, 0, slot_bytes);
+    char *lower = (char *)(slots + response_slots);
     char *normal = lower + length;
     for (Py_ssize_t i = 0; i < length; i++) {
         unsigned char c = response[i];
@@ -426,7 +420,6 @@ static PyObject *row_values(PyObject *module, PyObject *const *args, Py_ssize_t 
     Py_ssize_t size = normalise_into(response + first, end - first, normal);
 
     word_set response_words = {slots, response_slots - 1};
-    word_set target_words = {slots + response_slots, target_slots - 1};
     Py_ssize_t in_response = 0, at = 0, word_length;
     const char *word;
     while (next_word(normal, size, &at, &word, &word_length)) {
@@ -441,16 +434,11 @@ static PyObject *row_values(PyObject *module, PyObject *const *args, Py_ssize_t 
     /* QA Accuracy: each of its five scores is the best over the targets. */
     double best[5] = {0.0, 0.0, 0.0, 0.0, 0.0}; /* f1, precision, recall, exact, quasi-exact */
     for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(targets); t++) {
-        const unsigned char *stripped, *normalised;
-        Py_ssize_t stripped_length, normalised_length;
-        target_texts(targets, t, &stripped, &stripped_length, &normalised, &normalised_length);
+        target_texts(targets, t, texts, lengths); /* checked above */
         double scores[5];
-        memset(target_words.slots, 0, target_slots * sizeof(word_slot));
-        target_scores(&response_words, in_response, &target_words, (const char *)normalised,
-                      normalised_length, scores);
-        scores[3] = stripped_length == end - first &&
-                    memcmp(response + first, stripped, (size_t)stripped_length) == 0;
-        scores[4] = normalised_length == size && memcmp(normal, normalised, (size_t)size) == 0;
+        target_scores(&response_words, in_response, (const char *)texts[2], lengths[2], scores);
+        scores[3] = lengths[0] == end - first && memcmp(response + first, texts[0], (size_t)lengths[0]) == 0;
+        scores[4] = lengths[1] == size && memcmp(normal, texts[1], (size_t)size) == 0;
         for (int k = 0; k < 5; k++) {
             if (scores[k] > best[k]) {
                 best[k] = scores[k];
@@ -486,7 +474,8 @@ static PyMethodDef methods[] = {
      "(ValueError for other text)."},
     {"row_values", (PyCFunction)(void (*)(void))row_values, METH_FASTCALL,
      "row_values(response, targets, lower_groups, normalised_groups, /)\n--\n\n"
-     "The seven lexical values of an ASCII response against ASCII (stripped, normalised) targets "
+     "The seven lexical values of an ASCII response against ASCII (stripped, normalised, distinct "
+     "words) targets "
      "and a fact's parts lower-cased and normalised: "
      "``LexicalScorer.values`` in set counting (ValueError for other text)."},
     {NULL, NULL, 0, NULL},

@@ -11,7 +11,7 @@ def normalised(text: str, /) -> str:
 
 def row_values(
     response: str,
-    targets: tuple[tuple[str, str], ...],
+    targets: tuple[tuple[str, str, str], ...],
     lower_groups: tuple[tuple[str, ...], ...],
     normalised_groups: tuple[tuple[str, ...], ...],
     /,

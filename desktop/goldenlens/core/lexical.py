@@ -297,10 +297,14 @@ class LexicalScorer:
 
     def ascii_arguments(
         self, answer: str, fact: str
-    ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]] | None:
+    ) -> (
+        tuple[tuple[tuple[str, str, str], ...], tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
+        | None
+    ):
         """What ``goldenlens.core._quac_ascii.row_values`` takes after an ASCII response to give
-        :meth:`values` of it against ``answer`` and ``fact``: each ``<OR>`` target stripped and
-        normalised, the fact's parts lower-cased and normalised. ``None`` where it would not
+        :meth:`values` of it against ``answer`` and ``fact``: each ``<OR>`` target stripped,
+        normalised, and its distinct words joined by spaces; the fact's parts lower-cased and
+        normalised. ``None`` where it would not
         give them: multiset counting, an answer that is not ASCII text, a fact with a score
         not scored."""
         if self.multiset:
@@ -309,8 +313,8 @@ class LexicalScorer:
         matcher = self._facts.get(fact) or self._matcher(fact)
         if not answer.isascii() or matcher.not_scored_reason or matcher.quasi_not_scored_reason:
             return None
-        pairs = tuple((target.stripped, target.normalised) for target in targets)
-        return pairs, matcher.lower_groups, matcher.normalised_groups
+        prepared = tuple((t.stripped, t.normalised, " ".join(t.words)) for t in targets)
+        return prepared, matcher.lower_groups, matcher.normalised_groups
 
     def values(self, response: str, answer: str, fact: str) -> tuple[float | None, ...]:
         """The seven scores in :data:`LEXICAL_SCORE_NAMES` order (``None``: not scored, see
