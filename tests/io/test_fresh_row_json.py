@@ -5,6 +5,7 @@ float text, for any ids, flags and values — scored, not scored, or the edge fl
 from __future__ import annotations
 
 import json
+import math
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -65,7 +66,7 @@ def test_a_chunk_of_fresh_rows_is_encoded_row_by_row_as_the_general_encoder_does
     """The text of a chunk (float texts looked up, not worked out again) is each row's own
     line, joined, whatever values rows share: a zero and a negative zero, a value not scored
     or not finite (written the general way) included."""
-    text = fresh_rows_text((question_id, "P", values, [], {}) for question_id, values in rows)
+    text = fresh_rows_text([(question_id, "P", values, [], {}) for question_id, values in rows])
     expected = [
         row_json(
             row_fields(
@@ -81,3 +82,11 @@ def test_a_chunk_of_fresh_rows_is_encoded_row_by_row_as_the_general_encoder_does
         for question_id, values in rows
     ]
     assert text == ROW_SEPARATOR.join(expected)
+    # A caller that knows no value is -0.0 has the text of 0.0 looked up too: the same text.
+    if not any(
+        v == 0.0 and math.copysign(1.0, v) < 0 for _q, values in rows for v in values if v is not None
+    ):
+        positive = fresh_rows_text([(q, "P", v, [], {}) for q, v in rows], no_negative_zero=True)
+        assert positive == text
+    # And a -0.0 met after 0.0 (or before it) keeps its own text in the general cache.
+    assert fresh_rows_text([("q", "P", [0.0] * 7, [], {}), ("r", "P", [-0.0] * 7, [], {})]).count("-0.0") == 7

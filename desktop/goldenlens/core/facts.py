@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from goldenlens.core.normalise import lowered_offsets, normalise, normalise_with_offsets
 
@@ -93,19 +94,20 @@ class FactMatcher:
         self.groups = fact_groups(fact)
         #: Each group's parts lower-cased, and normalised: what exact and quasi-exact inclusion
         #: look for in the response lower-cased, and in its normalised text.
-        self.lower_groups = tuple(tuple(p.lower() for p in g) for g in self.groups)
-        self.normalised_groups = tuple(tuple(normalise(p.strip()) for p in g) for g in self.groups)
+        groups = self.groups
+        self.lower_groups = tuple([tuple([p.lower() for p in g]) for g in groups])
+        self.normalised_groups = tuple([tuple([normalise(p.strip()) for p in g]) for g in groups])
         # The usual fact has no <AND>: then each alternative is one part, tested in one C loop.
-        self._single = all(len(g) == 1 for g in self.groups)
-        self._lower_parts = tuple(g[0] for g in self.lower_groups) if self._single else ()
-        self._norm_parts = tuple(g[0] for g in self.normalised_groups) if self._single else ()
+        self._single = all(len(g) == 1 for g in groups)
+        self._lower_parts = tuple([g[0] for g in self.lower_groups]) if self._single else ()
+        self._norm_parts = tuple([g[0] for g in self.normalised_groups]) if self._single else ()
         #: :func:`fact_not_scored_reason` and :func:`quasi_not_scored_reason` of the fact, worked
         #: out in full only when a part is empty (or normalises to nothing).
         self.not_scored_reason = ""
         self.quasi_not_scored_reason = ""
-        if any(not p.strip() for g in self.groups for p in g):
+        if not all(map(str.strip, chain.from_iterable(groups))):
             self.not_scored_reason = self.quasi_not_scored_reason = fact_not_scored_reason(fact)
-        elif not all(all(g) for g in self.normalised_groups):
+        elif not all(map(all, self.normalised_groups)):
             self.quasi_not_scored_reason = quasi_not_scored_reason(fact)
 
     def scores(self, response: str, *, normalised: str | None = None) -> tuple[float, float]:

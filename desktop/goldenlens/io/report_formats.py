@@ -201,14 +201,18 @@ def fresh_row_json(
 
 def fresh_rows_text(
     rows: Iterable[tuple[str, str, Sequence[float | None], Sequence[str], Mapping[str, str]]],
+    *,
+    no_negative_zero: bool = False,
 ) -> str:
     """:func:`fresh_row_json` of each ``(question_id, pipeline, values, flags, reasons)``, joined
     with :data:`ROW_SEPARATOR`: the text of a chunk of rows as the report writes it. The pieces
     of every line are joined at once (a line is not made on its own, then copied again into the
-    chunk), with the float texts and the flag lists looked up, not worked out again."""
+    chunk), with the float texts and the flag lists looked up, not worked out again.
+    ``no_negative_zero``: the caller knows no value is -0.0, so the text of 0.0 (the commonest
+    value) is looked up too."""
     p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10 = _fresh_row_pieces()  # 2 ids, 7 values, flags
     flag_lists: dict[tuple[str, ...], str] = {}
-    float_text = _FLOAT_TEXT.__getitem__
+    float_text = (_FLOAT_TEXT_OF_ANY if no_negative_zero else _FLOAT_TEXT).__getitem__
     out: list[str] = []
     extend = out.extend
     for question_id, pipeline, values, flags, reasons in rows:
@@ -237,17 +241,22 @@ class _NoFloatTextError(Exception):
 class _FloatText(dict[object, str]):
     """Each finite float's JSON text (``float.__repr__``), worked out once: the rows of a run
     share few distinct values (0.0, 1.0 and ratios of small word counts), and the shortest repr
-    of a ratio is the costliest step of a row's line. Zeros are never kept: 0.0 and -0.0 are one
-    key of a dict but two texts. ``None``, a float that is not finite and any other type (an
-    ``int`` would find the text of the equal float) raise :class:`_NoFloatTextError` when first met;
-    the values are the scorer's floats, so one never is met after a float equal to it. Bounded:
-    emptied when it holds :data:`_FLOAT_TEXTS` values."""
+    of a ratio is the costliest step of a row's line. Zeros are kept only by a cache for values
+    known to hold no -0.0 (``zeros``): 0.0 and -0.0 are one key of a dict but two texts.
+    ``None``, a float that is not finite and any other type (an ``int`` would find the text of
+    the equal float) raise :class:`_NoFloatTextError` when first met; the values are the
+    scorer's floats, so one never is met after a float equal to it. Bounded: emptied when it
+    holds :data:`_FLOAT_TEXTS` values."""
+
+    def __init__(self, *, zeros: bool) -> None:
+        super().__init__()
+        self._zeros = zeros
 
     def __missing__(self, value: object) -> str:
         if type(value) is not float or not math.isfinite(value):
             raise _NoFloatTextError(value)
         text = float.__repr__(value)
-        if value:
+        if value or self._zeros:
             if len(self) >= _FLOAT_TEXTS:
                 self.clear()
             self[value] = text
@@ -255,7 +264,9 @@ class _FloatText(dict[object, str]):
 
 
 _FLOAT_TEXTS: Final = 1 << 16
-_FLOAT_TEXT: Final = _FloatText()
+_FLOAT_TEXT: Final = _FloatText(zeros=False)
+#: For values with no -0.0 among them (:func:`fresh_rows_text`'s ``no_negative_zero``).
+_FLOAT_TEXT_OF_ANY: Final = _FloatText(zeros=True)
 
 
 @cache

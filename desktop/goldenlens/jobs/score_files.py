@@ -56,6 +56,7 @@ from goldenlens.jobs.score_rows import (
 CHUNK_ROWS = 500
 
 _FK = LEXICAL_SCORE_NAMES.index(FACTUAL_KNOWLEDGE)
+_NEGATIVE_ZERO = pack_values([[-0.0]])
 _UNREVIEWED = QuestionReview()
 
 
@@ -68,15 +69,21 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
     Flags are listed by name, as a project lists them, so both paths write the same report.
     """
     scorer, scored, flagged = row_scores(rows, multiset, thresholds)
+    packed = pack_values(scored)
     text = fresh_rows_text(
-        (
-            row[0],
-            row[1],
-            values,
-            sorted(row_flags) if len(row_flags) > 1 else row_flags,
-            scorer.reasons(row[4]),
-        )
-        for row, values, row_flags in zip(rows, scored, flagged, strict=True)
+        [
+            (
+                row[0],
+                row[1],
+                values,
+                sorted(row_flags) if len(row_flags) > 1 else row_flags,
+                scorer.reasons(row[4]),
+            )
+            for row, values, row_flags in zip(rows, scored, flagged, strict=True)
+        ],
+        # The values packed hold no -0.0 (never a lexical value): the text of 0.0 is then looked
+        # up too (an unaligned match of the bytes only makes it work the text out each time).
+        no_negative_zero=_NEGATIVE_ZERO not in packed,
     )
     found: dict[str, list[float]] = {}
     texts: dict[str, tuple[str, str]] = {}
@@ -94,7 +101,7 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
         )
         for question_id, (answer, fact) in texts.items()
     ]
-    return ScoredChunk(text=text, golden_flags=golden, packed=pack_values(scored), rendered_rows=len(rows))
+    return ScoredChunk(text=text, golden_flags=golden, packed=packed, rendered_rows=len(rows))
 
 
 @dataclass(frozen=True)
