@@ -13,16 +13,15 @@ compares every format with the project path's, byte for byte.
 
 from __future__ import annotations
 
+import importlib
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import add, attrgetter, itemgetter, le
 from pathlib import Path
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from goldenlens.core.collector import collector_paused
-from goldenlens.core.deciding import decide_matrix
 from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
@@ -50,6 +49,10 @@ from goldenlens.jobs.score_rows import (
     score_slices,
     workers_for,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 #: Rows a chunk holds at least (the batch size of a project-backed run); a chunk ends with the
 #: last response of a question, so that its worker sees every response of the question.
@@ -134,9 +137,29 @@ def question_bounds(question_ids: Sequence[str], min_rows: int) -> list[tuple[in
     return bounds
 
 
+#: What the report's tail needs and the scoring does not (numpy, the decision): imported while
+#: the workers score (:func:`_import_meanwhile`), not before.
+_TAIL_MODULES = ("numpy", "goldenlens.core.deciding")
+
+
+def _import_meanwhile() -> None:
+    """Import :data:`_TAIL_MODULES` on a thread of their own: called once a forked pool's
+    workers have started (a fork must copy no running thread), so the imports take up the time
+    this process only waits for the workers' chunks, instead of a tenth of a second before the
+    reading (the workers never need them)."""
+    threading.Thread(target=_import_tail, name="import-tail", daemon=True).start()
+
+
+def _import_tail() -> None:
+    for name in _TAIL_MODULES:
+        importlib.import_module(name)
+
+
 def _packed_matrix(chunks: Sequence[bytes], rows: int) -> npt.NDArray[np.float64]:
     """The values the workers packed (:func:`~goldenlens.jobs.score_rows.pack_values`), a row
     per response and a column per lexical score."""
+    import numpy as np
+
     matrix = np.frombuffer(b"".join(chunks), dtype=np.float64)
     return matrix.reshape(rows, len(LEXICAL_SCORE_NAMES))
 
@@ -147,6 +170,8 @@ def _columns_from(
     """:func:`~goldenlens.core.report.score_columns` of the rows: each pipeline's values of each
     score in report order, the not-scored ones left out (the same floats, in the same order, so
     the means add up to the same last bit)."""
+    import numpy as np
+
     index = {name: n for n, name in enumerate(pipelines)}
     of_row = np.fromiter((index[name] for name in row_pipelines), dtype=np.intp, count=len(row_pipelines))
     columns: ScoreColumns = {}
@@ -197,6 +222,8 @@ class ScoredFiles:
 
         def lines() -> Iterator[str]:
             for chunk in self._scored(render_chunk):
+                if not packed and workers_for(len(self.responses)):  # the pool has started
+                    _import_meanwhile()
                 if chunk.text:
                     yield chunk.text
                 golden.extend(chunk.golden_flags)
@@ -205,6 +232,8 @@ class ScoredFiles:
         means: dict[str, dict[str, float | None]] = {}
 
         def tail() -> dict[str, object]:
+            from goldenlens.core.deciding import decide_matrix
+
             matrix = _packed_matrix(packed, len(self.responses))
             row_pipelines = [r.pipeline for r in self.responses]
             means.update(summarise_columns(_columns_from(matrix, row_pipelines, self.pipelines)))
