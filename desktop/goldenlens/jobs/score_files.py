@@ -60,6 +60,8 @@ CHUNK_ROWS = 500
 
 _FK = LEXICAL_SCORE_NAMES.index(FACTUAL_KNOWLEDGE)
 _NEGATIVE_ZERO = pack_values([[-0.0]])
+#: The reasons of a row whose values are all scored: none.
+_SCORED: Mapping[str, str] = {}
 _UNREVIEWED = QuestionReview()
 
 
@@ -80,7 +82,7 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
                 row[1],
                 values,
                 sorted(row_flags) if len(row_flags) > 1 else row_flags,
-                scorer.reasons(row[4]),
+                scorer.reasons(row[4]) if None in values else _SCORED,  # why not scored
             )
             for row, values, row_flags in zip(rows, scored, flagged, strict=True)
         ],

@@ -141,7 +141,7 @@ def row_scores(
             values[_RECALL],
             values[_PRECISION],
             thresholds,
-            empty=not row[2].strip(),
+            empty=not row[2] or row[2].isspace(),  # not row[2].strip(), with no copy made
             refusal=refusal,
         )
         for row, values, refusal in zip(rows, scored, refused, strict=True)
