@@ -7,7 +7,14 @@ from core_paths import PATHS, scoring_path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.core.refusal import FIRST_LETTERS, REFUSAL, is_refusal, refusals
+from goldenlens.core.refusal import (
+    FIRST_LETTERS,
+    NEGATION_WORDS,
+    REFUSAL,
+    REFUSAL_WORDS,
+    is_refusal,
+    refusals,
+)
 
 # --- the refusal fast path -------------------------------------------------------------------
 
@@ -83,3 +90,16 @@ def test_every_phrase_starts_with_a_first_letter() -> None:
         found = REFUSAL.search(phrase)
         assert found is not None, phrase
         assert found.group()[0].lower() in FIRST_LETTERS, phrase
+
+
+def test_every_match_holds_a_refusal_word_and_a_negation() -> None:
+    """The two substring tests rule an ASCII text out only if no match could hold it: each
+    phrase (and its spellings without an apostrophe) as the pattern matches it, lower-cased.
+    Text that is not ASCII (a typographic apostrophe) is always searched with the pattern."""
+    spellings = [*_REFUSAL_PHRASES, "I dont know", "i cant say", "I can't find", "we dont have any data"]
+    for phrase in filter(str.isascii, spellings):
+        found = REFUSAL.search(phrase)
+        assert found is not None, phrase
+        matched = found.group().lower()
+        assert any(word in matched for word in REFUSAL_WORDS), phrase
+        assert any(word in matched for word in NEGATION_WORDS), phrase

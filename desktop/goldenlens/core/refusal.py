@@ -6,8 +6,9 @@ everything else here is a faster way to get exactly its answer, because the test
 scored response:
 
 * :func:`is_refusal` tests one text. For ASCII text (where ``str.lower`` and
-  ``re.IGNORECASE`` agree exactly) a substring test of the words every match contains rules
-  most texts out, and the rest are matched lower-cased.
+  ``re.IGNORECASE`` agree exactly) a substring test of the words every match contains (one of
+  :data:`REFUSAL_WORDS` and one of :data:`NEGATION_WORDS`) rules most texts out, and the rest
+  are matched lower-cased.
 * :func:`refusals` tests a batch. Where GoldenLens's C extension was built, the substring
   test of an ASCII text is one call of it (:data:`~goldenlens.core.normalise.ascii_lower_contains`),
   and only a text that passes it is lower-cased in Python for the pattern. Otherwise the
@@ -74,19 +75,27 @@ REFUSAL_WORDS: Final = (
     "sorry",
 )
 
+#: Every match of :data:`REFUSAL` in lower-cased ASCII text also contains one of these: its
+#: negation ("not" and "cannot" contain "no"; "don't" and "can't" contain "n't", and without
+#: the apostrophe they are "dont" and "cant"), or "insufficient", "unable" or "sorry". A text
+#: with a word of :data:`REFUSAL_WORDS` but none of these cannot be a refusal either.
+NEGATION_WORDS: Final = ("no", "n't", "dont", "cant", "insufficient", "unable", "sorry")
+
 
 def is_refusal(response: str) -> bool:
     """True when ``response`` declines to answer (:data:`REFUSAL` matches)."""
     if not response.isascii():
         return _SEARCH.search(response) is not None
     lower = response.lower()
-    if not any(map(lower.__contains__, REFUSAL_WORDS)):
+    if not any(map(lower.__contains__, REFUSAL_WORDS)) or not any(map(lower.__contains__, NEGATION_WORDS)):
         return False
     return _SEARCH_LOWER.search(lower) is not None
 
 
-#: :data:`REFUSAL_WORDS` as groups of one part, for :data:`~goldenlens.core.normalise.ascii_lower_contains`.
+#: :data:`REFUSAL_WORDS` and :data:`NEGATION_WORDS` as groups of one part, for
+#: :data:`~goldenlens.core.normalise.ascii_lower_contains`.
 _WORD_GROUPS: Final = tuple((word,) for word in REFUSAL_WORDS)
+_NEGATION_GROUPS: Final = tuple((word,) for word in NEGATION_WORDS)
 
 
 def refusals(texts: Sequence[str]) -> list[bool]:
@@ -95,7 +104,11 @@ def refusals(texts: Sequence[str]) -> list[bool]:
     if lower_contains is not None:
         lower_search = _SEARCH_LOWER.search
         return [
-            (lower_contains(text, _WORD_GROUPS) and lower_search(text.lower()) is not None)
+            (
+                lower_contains(text, _WORD_GROUPS)
+                and lower_contains(text, _NEGATION_GROUPS)
+                and lower_search(text.lower()) is not None
+            )
             if text.isascii()
             else _SEARCH.search(text) is not None
             for text in texts
@@ -122,5 +135,6 @@ def refusals(texts: Sequence[str]) -> list[bool]:
         if not text.isascii():
             out.append(_SEARCH.search(text) is not None)
         else:
-            out.append(maybe and _SEARCH_LOWER.search(lower) is not None)
+            negated = maybe and any(map(lower.__contains__, NEGATION_WORDS))
+            out.append(negated and _SEARCH_LOWER.search(lower) is not None)
     return out
