@@ -1,7 +1,5 @@
 """``python -m goldenlens`` runs the command line."""
 
-import sys
+from goldenlens.cli.main import run
 
-from goldenlens.cli.main import main
-
-sys.exit(main())
+run()

@@ -361,3 +361,25 @@ def test_ctrl_c_while_the_pool_scores_writes_nothing_and_prints_no_traceback(tmp
     assert "Traceback" not in stderr
     assert "cancelled; nothing was written" in stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["golden.csv", "responses.csv"]
+
+
+def test_a_json_score_ends_at_once_with_everything_said_and_its_status(tmp_path: Path) -> None:
+    """After a JSON report the process ends without tearing the interpreter down
+    (:func:`goldenlens.cli.main.run`): the report is whole, the messages are all printed, and the
+    exit status is the gate's."""
+    sample = sample_dir()
+    out = tmp_path / "out.json"
+    argv = ["score", str(sample / "golden.csv"), str(sample / "responses.csv"), "-o", str(out), "-q"]
+    done = subprocess.run(
+        [sys.executable, "-m", "goldenlens", *argv, "--fail-under", "factual_knowledge=0.99"],
+        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert len(report["rows"]) == 30
+    lines = done.stderr.splitlines()
+    assert lines[0] == f"Wrote 30 scored responses to {out}"
+    assert [line.split()[0] for line in lines[1:]] == ["FAIL"] * 3, done.stderr
