@@ -110,9 +110,10 @@ static const unsigned char *ascii_data(PyObject *text, const char *name, Py_ssiz
     return PyUnicode_1BYTE_DATA(text);
 }
 
-static PyObject *normalised_words(PyObject *module, PyObject *text)
+/* The normalised text of an ASCII str in a new buffer (PyMem_Free it) and its length; NULL with
+ * an exception set for other text. */
+static char *normalised_buffer(PyObject *text, Py_ssize_t *size)
 {
-    (void)module;
     Py_ssize_t length;
     const unsigned char *source = ascii_data(text, "the text", &length);
     if (source == NULL) {
@@ -122,9 +123,21 @@ static PyObject *normalised_words(PyObject *module, PyObject *text)
      * text's length plus the space after its last piece. */
     char *normal = PyMem_Malloc(length + 2);
     if (normal == NULL) {
-        return PyErr_NoMemory();
+        PyErr_NoMemory();
+        return NULL;
     }
-    Py_ssize_t size = normalise_into(source, length, normal);
+    *size = normalise_into(source, length, normal);
+    return normal;
+}
+
+static PyObject *normalised_words(PyObject *module, PyObject *text)
+{
+    (void)module;
+    Py_ssize_t size;
+    char *normal = normalised_buffer(text, &size);
+    if (normal == NULL) {
+        return NULL;
+    }
 
     /* A frozenset, as the Python reference gives: brand new, so it may be filled in place. */
     PyObject *words = PyFrozenSet_New(NULL);
@@ -167,16 +180,12 @@ static PyObject *normalised_words(PyObject *module, PyObject *text)
 static PyObject *normalised(PyObject *module, PyObject *text)
 {
     (void)module;
-    Py_ssize_t length;
-    const unsigned char *source = ascii_data(text, "the text", &length);
-    if (source == NULL) {
+    Py_ssize_t size;
+    char *normal = normalised_buffer(text, &size);
+    if (normal == NULL) {
         return NULL;
     }
-    char *normal = PyMem_Malloc(length + 2);
-    if (normal == NULL) {
-        return PyErr_NoMemory();
-    }
-    PyObject *result = PyUnicode_DecodeASCII(normal, normalise_into(source, length, normal), NULL);
+    PyObject *result = PyUnicode_DecodeASCII(normal, size, NULL);
     PyMem_Free(normal);
     return result;
 }
