@@ -2,8 +2,9 @@
 
 PyInstaller builds two executables from this script into the same folder: ``goldenlens-desktop``
 (the desktop app, ``goldenlens.ui.app:main``, as the ``goldenlens-desktop`` gui script) and
-``goldenlens`` (the command line, ``goldenlens.cli.main:main``). Which one runs is decided by
-the executable's name, so both share one copy of Python, Qt and llama.cpp.
+``goldenlens`` (the command line, ``goldenlens.cli.main:run``, as the console script). Which
+one runs is decided by the executable's name, so both share one copy of Python, Qt and
+llama.cpp.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ def main() -> None:
 
         desktop_main()
         return
-    from goldenlens.cli.main import main as cli_main
+    from goldenlens.cli.main import run
 
-    sys.exit(cli_main())
+    run()
 
 
 if __name__ == "__main__":

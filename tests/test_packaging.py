@@ -50,4 +50,4 @@ def test_wheel_contains_the_sample_project_and_entry_points(tmp_path: Path) -> N
     for init in sorted(source.glob("**/__init__.py")):
         relative = init.relative_to(source).as_posix()
         assert f"goldenlens/{relative}" in names, relative
-    assert "goldenlens = goldenlens.cli.main:main" in scripts
+    assert "goldenlens = goldenlens.cli.main:run" in scripts
