@@ -16,10 +16,10 @@ per-character) in set counting. Anything else, including a batch where a respons
 separator itself, is scored row by row. A property test holds the two paths equal.
 
 Where the C extension was built (:data:`~goldenlens.core.normalise.ASCII_IN_C`) one call of
-it scores the usual row instead (an ASCII response against one ASCII target and a fact with both
-scores scored): normalisation, word sets, precision, recall, F1, the matches and the fact's
-inclusion, with no Python object made but the seven values. That is several times faster still;
-the joined path is what an install without a C compiler runs.
+it scores the usual row instead (an ASCII response against an ASCII answer, each of its ``<OR>``
+targets, and a fact with both scores scored): normalisation, word sets, precision, recall, F1,
+the matches and the fact's inclusion, with no Python object made but the seven values. That is
+several times faster still; the joined path is what an install without a C compiler runs.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ def batch_values(scorer: LexicalScorer, rows: Sequence[BatchRow]) -> list[tuple[
 
 def _c_values(scorer: LexicalScorer, rows: Sequence[BatchRow]) -> list[tuple[float | None, ...]]:
     """:func:`batch_values` where the C extension was built: one call of its ``row_values``
-    scores an ASCII response against a plain target and fact; any other row has its text
+    scores an ASCII response (:meth:`~goldenlens.core.lexical.LexicalScorer.ascii_arguments`
+    says when its answer and fact allow it); any other row has its text
     normalised by one C call (ASCII) or in Python, and is scored by
     :meth:`~goldenlens.core.lexical.LexicalScorer.values_normalised`."""
     from goldenlens.core import _quac_ascii  # (as the package's name: import-linter reads no .so)
