@@ -304,9 +304,8 @@ class LexicalScorer:
         """What ``goldenlens.core._quac_ascii.row_values`` takes after an ASCII response to give
         :meth:`values` of it against ``answer`` and ``fact``: each ``<OR>`` target stripped,
         normalised, and its distinct words joined by spaces; the fact's parts lower-cased and
-        normalised. ``None`` where it would not
-        give them: multiset counting, an answer that is not ASCII text, a fact with a score
-        not scored."""
+        normalised. ``None`` where it would not give them: multiset counting, an answer that
+        is not ASCII text, a fact with a score not scored."""
         if self.multiset:
             return None
         targets = self._answers.get(answer) or self._prepared(answer)
