@@ -160,20 +160,24 @@ def test_the_desktop_entry_point_checks_too(tmp_path: Path) -> None:
     assert proc.stderr.startswith("goldenlens-desktop: error: the desktop app cannot start")
 
 
-def test_the_c_normalisation_is_reported_and_never_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without the C build scoring is slower, never different: the doctor says so, with the
-    fix, and no use is blocked by it."""
+def test_the_c_extensions_are_reported_and_never_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the C builds scoring is slower, never different: the doctor says so, names
+    what is missing, gives the fix, and no use is blocked by it."""
     from goldenlens.core import normalise
+    from goldenlens.io import report_formats
     from goldenlens.jobs import doctor
 
     built = doctor.speed_check()
-    assert built.ok is normalise.ASCII_IN_C
+    assert built.ok is (normalise.ASCII_IN_C and report_formats.ROWS_IN_C)
+    monkeypatch.setattr(report_formats, "ROWS_IN_C", False)
+    assert doctor.speed_check().detail.startswith("not built (JSON rows)")
     monkeypatch.setattr(normalise, "ASCII_IN_C", False)
     missing = doctor.speed_check()
     assert not missing.ok
+    assert missing.detail.startswith("not built (scoring, JSON rows)")
     assert "same numbers" in missing.detail
     assert "gcc" in missing.fix
     assert not missing.blocks(doctor.USES)
     [line, fix] = doctor.report_lines([missing], doctor.USES)
-    assert line.startswith("  missing  C normalisation")  # lower case: needed by no use asked for
+    assert line.startswith("  missing  C extensions")  # lower case: needed by no use asked for
     assert "apt-get install gcc python3-dev" in fix

@@ -20,12 +20,12 @@ def scoring_path(path: str) -> Iterator[None]:
         lexical_batch.ASCII_IN_C,
         normalise._ascii_normalised_words,
         normalise._ascii_normalised,
-        normalise.ascii_lower_contains,
+        normalise.ascii_lower_contains_each,
     )
     if path == "python":
         lexical_batch.ASCII_IN_C = False
         normalise._ascii_normalised_words = normalise._ascii_normalised = None
-        normalise.ascii_lower_contains = None
+        normalise.ascii_lower_contains_each = None
     try:
         yield
     finally:
@@ -33,5 +33,5 @@ def scoring_path(path: str) -> Iterator[None]:
             lexical_batch.ASCII_IN_C,
             normalise._ascii_normalised_words,
             normalise._ascii_normalised,
-            normalise.ascii_lower_contains,
+            normalise.ascii_lower_contains_each,
         ) = saved

@@ -197,13 +197,46 @@ def test_a_batch_scores_its_usual_rows_in_one_c_call_each(monkeypatch: pytest.Mo
     assert normalised == ["caf\u00e9", "cat"]  # not ASCII; a fact not scored
 
 
-def test_lower_contains_is_the_substring_test_of_the_lower_cased_text() -> None:
-    groups = (("know",), ("does not", "include"))
-    assert quac_ascii.lower_contains("I don't KNOW.", groups) is True
-    assert quac_ascii.lower_contains("It Does Not INCLUDE that", groups) is True
-    assert quac_ascii.lower_contains("It does not say", groups) is False
-    assert quac_ascii.lower_contains("", groups) is False
-    assert quac_ascii.lower_contains("", (("",),)) is True  # "" is in every text
-    assert quac_ascii.lower_contains("ok", (("\u212a",),)) is False  # a part is never lower-cased here
-    with pytest.raises(ValueError, match="ASCII"):
-        quac_ascii.lower_contains("caf\u00e9", groups)
+def _lower_contains_each(
+    texts: list[str], words: tuple[str, ...], others: tuple[str, ...]
+) -> list[bool | None]:
+    """What ``lower_contains_each`` gives, in Python."""
+    return [
+        None
+        if not text.isascii()
+        else any(word in text.lower() for word in words) and any(word in text.lower() for word in others)
+        for text in texts
+    ]
+
+
+def test_lower_contains_each_tests_both_word_lists_in_each_lower_cased_text() -> None:
+    words, others = ("know", "does not"), ("no", "n't")
+    texts = [
+        "I don't KNOW.",
+        "It Does Not INCLUDE that",
+        "It does not say",
+        "It does say",
+        "",
+        "caf\u00e9 no",
+    ]
+    assert quac_ascii.lower_contains_each(texts, words, others) == [True, True, True, False, False, None]
+    assert quac_ascii.lower_contains_each(["x", ""], ("",), ("",)) == [True, True]  # "" is in every text
+    assert quac_ascii.lower_contains_each(["x"], ("x",), ()) == [False]  # no word of the others
+    assert quac_ascii.lower_contains_each(["OK"], ("\u212a", "K"), ("",)) == [False]  # words are not lowered
+    assert quac_ascii.lower_contains_each(["no"], ("nope",), ("no",)) == [False]  # a word past the end
+    assert quac_ascii.lower_contains_each([], words, others) == []
+    with pytest.raises(TypeError):
+        quac_ascii.lower_contains_each(("a tuple",), words, others)
+    with pytest.raises(TypeError):
+        quac_ascii.lower_contains_each([b"bytes"], words, others)
+
+
+_WORDS = st.tuples(*[st.text("abnot' ", max_size=4)] * 3) | st.tuples(st.text("aB\u00e9", max_size=2))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.text("aAbBnNoOtT' \u00e9", max_size=12), max_size=6), _WORDS, _WORDS)
+def test_lower_contains_each_is_the_python_substring_test(
+    texts: list[str], words: tuple[str, ...], others: tuple[str, ...]
+) -> None:
+    assert quac_ascii.lower_contains_each(texts, words, others) == _lower_contains_each(texts, words, others)

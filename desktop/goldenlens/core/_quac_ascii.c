@@ -1,8 +1,8 @@
 /*
  * FMEval's "QuAC protocol" lexical work on ASCII text, in C: the normalisation of a text
  * (normalised) and its word set (normalised_words), the seven lexical values of a whole row
- * (row_values), and the substring test of exact inclusion on its own (lower_contains: the
- * refusal test's first step, goldenlens.core.refusal).
+ * (row_values), and the two substring tests of the refusal test's first step for each text of a
+ * batch (lower_contains_each: goldenlens.core.refusal).
  *
  * normalised_words gives what goldenlens.core.normalise.normalised_words (the reference, in
  * Python) gives:
@@ -32,6 +32,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* string.punctuation: !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ */
@@ -246,32 +247,149 @@ static int any_group_in(PyObject *groups, const char *text, Py_ssize_t size)
     return 0;
 }
 
-static PyObject *lower_contains(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* ---- Two substring tests of each text of a batch (lower_contains_each) ------------------- */
+
+/* The words of two lists, found in one pass over a text: bit ``w`` of ``pairs[c0 * 128 + c1]``
+ * is set when word ``w`` begins with the bytes c0 c1, and of ``singles[c0]`` when it is c0 alone
+ * (a word that is not ASCII is in no ASCII text and is left out; one with a capital letter is
+ * in no lower-cased text, and no lower-cased byte finds it). */
+#define FINDER_WORDS 64
+typedef struct {
+    uint64_t pairs[128 * 128];
+    uint64_t singles[128];
+    uint64_t of_list[2];
+    int empty[2]; /* the list holds "": found in every text */
+    const char *words[FINDER_WORDS];
+    Py_ssize_t lengths[FINDER_WORDS];
+} word_finder;
+
+/* Add the tuple of str ``words`` as list ``list`` of ``finder``; 0, or -1 with an exception set. */
+static int finder_add(word_finder *finder, int list, PyObject *words, int *count)
+{
+    if (!PyTuple_Check(words)) {
+        PyErr_SetString(PyExc_TypeError, "the words must be a tuple of str");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++) {
+        PyObject *word = PyTuple_GET_ITEM(words, i);
+        if (!PyUnicode_Check(word)) {
+            PyErr_SetString(PyExc_TypeError, "the words must be a tuple of str");
+            return -1;
+        }
+        if (PyUnicode_READY(word) < 0) {
+            return -1;
+        }
+        if (!PyUnicode_IS_ASCII(word)) {
+            continue;
+        }
+        Py_ssize_t length = PyUnicode_GET_LENGTH(word);
+        const unsigned char *data = PyUnicode_1BYTE_DATA(word);
+        if (length == 0) {
+            finder->empty[list] = 1;
+            continue;
+        }
+        if (*count == FINDER_WORDS) {
+            PyErr_SetString(PyExc_ValueError, "lower_contains_each() looks for at most 64 words in all");
+            return -1;
+        }
+        uint64_t bit = (uint64_t)1 << *count;
+        finder->words[*count] = (const char *)data;
+        finder->lengths[*count] = length;
+        finder->of_list[list] |= bit;
+        if (length == 1) {
+            finder->singles[data[0]] |= bit;
+        } else {
+            finder->pairs[data[0] * 128 + data[1]] |= bit;
+        }
+        (*count)++;
+    }
+    return 0;
+}
+
+static unsigned char lower_byte(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + ('a' - 'A')) : c;
+}
+
+/* Whether the ASCII ``text`` lower-cased holds a word of each list of ``finder``. */
+static int finder_finds_both(const word_finder *finder, const unsigned char *text, Py_ssize_t length)
+{
+    int found[2] = {finder->empty[0], finder->empty[1]};
+    uint64_t active = (found[0] ? 0 : finder->of_list[0]) | (found[1] ? 0 : finder->of_list[1]);
+    for (Py_ssize_t at = 0; at < length && active && !(found[0] && found[1]); at++) {
+        unsigned char first = lower_byte(text[at]);
+        uint64_t hits = finder->singles[first];
+        if (at + 1 < length) {
+            hits |= finder->pairs[first * 128 + lower_byte(text[at + 1])];
+        }
+        hits &= active;
+        while (hits) {
+            int w = __builtin_ctzll(hits);
+            hits &= hits - 1;
+            Py_ssize_t size = finder->lengths[w];
+            if (size > length - at) {
+                continue;
+            }
+            const unsigned char *word = (const unsigned char *)finder->words[w];
+            Py_ssize_t k = 2;
+            while (k < size && lower_byte(text[at + k]) == word[k]) {
+                k++;
+            }
+            if (k >= size) {
+                int list = (finder->of_list[0] >> w) & 1 ? 0 : 1;
+                found[list] = 1;
+                active &= ~finder->of_list[list];
+                hits &= active;
+            }
+        }
+    }
+    return found[0] && found[1];
+}
+
+static PyObject *lower_contains_each(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "lower_contains() takes a text and a tuple of groups of parts");
+    if (nargs != 3 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "lower_contains_each() takes a list of str and two tuples of words");
         return NULL;
     }
-    Py_ssize_t length;
-    const unsigned char *source = ascii_data(args[0], "the text", &length);
-    if (source == NULL) {
-        return NULL;
-    }
-    char *lower = PyMem_Malloc(length + 1);
-    if (lower == NULL) {
+    word_finder *finder = PyMem_Calloc(1, sizeof(word_finder));
+    if (finder == NULL) {
         return PyErr_NoMemory();
     }
-    for (Py_ssize_t i = 0; i < length; i++) {
-        unsigned char c = source[i];
-        lower[i] = (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : (char)c;
+    PyObject *out = NULL;
+    int count = 0;
+    if (finder_add(finder, 0, args[1], &count) < 0 || finder_add(finder, 1, args[2], &count) < 0) {
+        goto done;
     }
-    int found = any_group_in(args[1], lower, length);
-    PyMem_Free(lower);
-    if (found < 0) {
-        return NULL;
+    PyObject *texts = args[0];
+    Py_ssize_t size = PyList_GET_SIZE(texts);
+    out = PyList_New(size);
+    if (out == NULL) {
+        goto done;
     }
-    return PyBool_FromLong(found);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_Check(text)) {
+            PyErr_SetString(PyExc_TypeError, "the texts must be str");
+            Py_CLEAR(out);
+            goto done;
+        }
+        if (PyUnicode_READY(text) < 0) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyObject *answer = Py_None; /* not ASCII */
+        if (PyUnicode_IS_ASCII(text)) {
+            int both = finder_finds_both(finder, PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text));
+            answer = both ? Py_True : Py_False;
+        }
+        Py_INCREF(answer);
+        PyList_SET_ITEM(out, i, answer);
+    }
+done:
+    PyMem_Free(finder);
+    return out;
 }
 
 /* A set of words, each a piece of a text this module holds, by open addressing. */
@@ -476,11 +594,11 @@ static PyMethodDef methods[] = {
      "normalised(text, /)\n--\n\n"
      "FMEval's QuAC normalisation of an ASCII ``text``: ``goldenlens.core.normalise.normalise`` "
      "(ValueError for other text)."},
-    {"lower_contains", (PyCFunction)(void (*)(void))lower_contains, METH_FASTCALL,
-     "lower_contains(text, groups, /)\n--\n\n"
-     "Whether some group of ``groups`` (a tuple of tuples of str) has all its parts in the ASCII "
-     "``text`` lower-cased: ``any(all(p in text.lower() for p in g) for g in groups)`` "
-     "(ValueError for other text)."},
+    {"lower_contains_each", (PyCFunction)(void (*)(void))lower_contains_each, METH_FASTCALL,
+     "lower_contains_each(texts, words, others, /)\n--\n\n"
+     "For each str of the list ``texts``: ``None`` when it is not ASCII, else whether its lower-cased "
+     "text contains a word of the tuple ``words`` and a word of the tuple ``others``: "
+     "``any(w in t.lower() for w in words) and any(w in t.lower() for w in others)``."},
     {"row_values", (PyCFunction)(void (*)(void))row_values, METH_FASTCALL,
      "row_values(response, targets, lower_groups, normalised_groups, /)\n--\n\n"
      "The seven lexical values of an ASCII response against ASCII (stripped, normalised, distinct "

@@ -20,6 +20,8 @@ def row_values(
     counting, given :meth:`~goldenlens.core.lexical.LexicalScorer.ascii_arguments` of its answer
     and fact (``ValueError`` for a response or target that is not ASCII)."""
 
-def lower_contains(text: str, groups: tuple[tuple[str, ...], ...], /) -> bool:
-    """Whether some group has all its parts in the ASCII ``text`` lower-cased (``ValueError``
-    for any other text)."""
+def lower_contains_each(
+    texts: list[str], words: tuple[str, ...], others: tuple[str, ...], /
+) -> list[bool | None]:
+    """For each text: ``None`` when it is not ASCII, else whether its lower-cased text contains
+    a word of ``words`` and a word of ``others`` (a word that is not ASCII is in no ASCII text)."""

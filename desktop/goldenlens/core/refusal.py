@@ -9,9 +9,10 @@ scored response:
   ``re.IGNORECASE`` agree exactly) a substring test of the words every match contains (one of
   :data:`REFUSAL_WORDS` and one of :data:`NEGATION_WORDS`) rules most texts out, and the rest
   are matched lower-cased.
-* :func:`refusals` tests a batch. Where GoldenLens's C extension was built, the substring
-  test of an ASCII text is one call of it (:data:`~goldenlens.core.normalise.ascii_lower_contains`),
-  and only a text that passes it is lower-cased in Python for the pattern. Otherwise the
+* :func:`refusals` tests a batch. Where GoldenLens's C extension was built, both substring
+  tests of every ASCII text of the batch are one call of it, a single pass over each text
+  (:data:`~goldenlens.core.normalise.ascii_lower_contains_each`), and only a text that passes
+  them is lower-cased in Python for the pattern. Otherwise the
   substring test runs once over the batch's lower-cased texts joined, so its cost no longer
   grows with the number of words times the number of texts, only with the number of times a
   word occurs.
@@ -92,26 +93,19 @@ def is_refusal(response: str) -> bool:
     return _SEARCH_LOWER.search(lower) is not None
 
 
-#: :data:`REFUSAL_WORDS` and :data:`NEGATION_WORDS` as groups of one part, for
-#: :data:`~goldenlens.core.normalise.ascii_lower_contains`.
-_WORD_GROUPS: Final = tuple((word,) for word in REFUSAL_WORDS)
-_NEGATION_GROUPS: Final = tuple((word,) for word in NEGATION_WORDS)
-
-
 def refusals(texts: Sequence[str]) -> list[bool]:
     """:func:`is_refusal` of each text, worked out for the batch at once."""
-    lower_contains = normalise.ascii_lower_contains
-    if lower_contains is not None:
+    lower_contains_each = normalise.ascii_lower_contains_each
+    if lower_contains_each is not None:
         lower_search = _SEARCH_LOWER.search
+        search = _SEARCH.search
+        # None: not ASCII, so searched with the case-insensitive pattern itself.
+        candidates = lower_contains_each(list(texts), REFUSAL_WORDS, NEGATION_WORDS)
         return [
-            (
-                lower_contains(text, _WORD_GROUPS)
-                and lower_contains(text, _NEGATION_GROUPS)
-                and lower_search(text.lower()) is not None
-            )
-            if text.isascii()
-            else _SEARCH.search(text) is not None
-            for text in texts
+            (search(text) is not None)
+            if candidate is None
+            else (candidate and lower_search(text.lower()) is not None)
+            for text, candidate in zip(texts, candidates, strict=True)
         ]
     lowered = [text.lower() for text in texts]
     # A line break is in no word, so no word found in the joined text spans two texts.

@@ -205,11 +205,59 @@ def fresh_rows_text(
     no_negative_zero: bool = False,
 ) -> str:
     """:func:`fresh_row_json` of each ``(question_id, pipeline, values, flags, reasons)``, joined
-    with :data:`ROW_SEPARATOR`: the text of a chunk of rows as the report writes it. The pieces
-    of every line are joined at once (a line is not made on its own, then copied again into the
-    chunk), with the float texts and the flag lists looked up, not worked out again.
-    ``no_negative_zero``: the caller knows no value is -0.0, so the text of 0.0 (the commonest
-    value) is looked up too."""
+    with :data:`ROW_SEPARATOR`: the text of a chunk of rows as the report writes it.
+
+    Where GoldenLens's C extension was built, the pieces of every row are joined in one call of
+    it (``goldenlens.io._json_rows``), the ids and flag lists encoded here once per distinct
+    text; a chunk with a value not scored is joined in Python instead (:func:`python_rows_text`)."""
+    if _json_rows is None:
+        return python_rows_text(rows, no_negative_zero=no_negative_zero)
+    rows = rows if isinstance(rows, list) else list(rows)
+    escaped = _JsonText()
+    text = _json_rows(
+        _fresh_row_pieces(),
+        [escaped[row[0]] for row in rows],
+        [escaped[row[1]] for row in rows],
+        [row[2] for row in rows],
+        [_flags_json(tuple(row[3])) for row in rows],
+        ROW_SEPARATOR,
+    )
+    return python_rows_text(rows, no_negative_zero=no_negative_zero) if text is None else text
+
+
+class _JsonText(dict[str, str]):
+    """Each text's JSON string (``encode_basestring``), worked out once: a chunk's rows share
+    their few pipelines, and a question's rows its id."""
+
+    def __missing__(self, text: str) -> str:
+        found = self[text] = encode_basestring(text)
+        return found
+
+
+#: ``goldenlens.io._json_rows.json_rows`` (``None`` where the C extension was not built).
+_json_rows: Callable[..., str | None] | None
+try:  # the rows joined in C (optional: built where a C compiler is at hand)
+    from goldenlens.io import (
+        _json_rows as _json_rows_in_c,
+    )  # (as the package's name: import-linter reads no .so)
+except ImportError:
+    _json_rows = None
+else:
+    _json_rows = _json_rows_in_c.json_rows
+
+#: Whether a chunk's rows are joined by the C extension (``goldenlens.io._json_rows``).
+ROWS_IN_C: Final = _json_rows is not None
+
+
+def python_rows_text(
+    rows: Iterable[tuple[str, str, Sequence[float | None], Sequence[str], Mapping[str, str]]],
+    *,
+    no_negative_zero: bool = False,
+) -> str:
+    """:func:`fresh_rows_text` in Python. The pieces of every line are joined at once (a line
+    is not made on its own, then copied again into the chunk), with the float texts and the
+    flag lists looked up, not worked out again. ``no_negative_zero``: the caller knows no value
+    is -0.0, so the text of 0.0 (the commonest value) is looked up too."""
     p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10 = _fresh_row_pieces()  # 2 ids, 7 values, flags
     flag_lists: dict[tuple[str, ...], str] = {}
     float_text = (_FLOAT_TEXT_OF_ANY if no_negative_zero else _FLOAT_TEXT).__getitem__

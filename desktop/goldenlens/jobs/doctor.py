@@ -350,23 +350,26 @@ def gui_advice() -> str | None:
     return "\n".join(lines)
 
 
-#: What the C normalisation is needed for: no use stops without it (the Python steps give the
-#: same numbers), so a missing build is reported and never fails the doctor.
+#: What the C extensions are needed for: no use stops without them (the Python steps give the
+#: same numbers and the same text), so a missing build is reported and never fails the doctor.
 SPEED_USE = "speed"
 
 
 def speed_check() -> Check:
-    """Whether FMEval's normalisation of ASCII text runs in C (``goldenlens.core._quac_ascii``,
-    built at install where a C compiler is at hand): the same numbers either way, about a fifth
-    less scoring time with it."""
+    """Whether GoldenLens's optional C extensions were built at install (where a C compiler is
+    at hand): FMEval's normalisation and lexical scores of ASCII text
+    (``goldenlens.core._quac_ascii``) and the JSON report's rows (``goldenlens.io._json_rows``).
+    The same numbers and text either way, slower without them."""
     from goldenlens.core.normalise import ASCII_IN_C
+    from goldenlens.io.report_formats import ROWS_IN_C
 
-    if ASCII_IN_C:
-        return Check("C normalisation", True, "built (faster scoring)", needed_for=frozenset({SPEED_USE}))
+    missing = [name for name, built in (("scoring", ASCII_IN_C), ("JSON rows", ROWS_IN_C)) if not built]
+    if not missing:
+        return Check("C extensions", True, "built (faster scoring)", needed_for=frozenset({SPEED_USE}))
     return Check(
-        "C normalisation",
+        "C extensions",
         False,
-        "not built: scoring runs the same steps in Python (same numbers, slower)",
+        f"not built ({', '.join(missing)}): the same steps run in Python (same numbers, slower)",
         fix="install a C compiler and Python's headers (Debian: apt-get install gcc python3-dev), "
         "then reinstall GoldenLens",
         needed_for=frozenset({SPEED_USE}),
