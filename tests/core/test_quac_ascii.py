@@ -197,6 +197,18 @@ def test_a_batch_scores_its_usual_rows_in_one_c_call_each(monkeypatch: pytest.Mo
     assert normalised == ["caf\u00e9", "cat"]  # not ASCII; a fact not scored
 
 
+@settings(max_examples=2000, deadline=None)
+@given(_TEXTS)
+def test_distinct_words_are_the_words_of_the_text_each_once_in_the_order_first_met(text: str) -> None:
+    assert quac_ascii.distinct_words(text) == " ".join(dict.fromkeys(text.split()))
+
+
+def test_distinct_words_take_ascii_text_only() -> None:
+    assert quac_ascii.distinct_words("cat dog cat\x1fdog  bird") == "cat dog bird"
+    with pytest.raises(ValueError, match="ASCII"):
+        quac_ascii.distinct_words("caf\u00e9")
+
+
 def _lower_contains_each(
     texts: list[str], words: tuple[str, ...], others: tuple[str, ...]
 ) -> list[bool | None]:

@@ -1,7 +1,8 @@
 /*
  * FMEval's "QuAC protocol" lexical work on ASCII text, in C: the normalisation of a text
  * (normalised) and its word set (normalised_words), the seven lexical values of a whole row
- * (row_values), and the two substring tests of the refusal test's first step for each text of a
+ * (row_values) with a target's distinct words worked out once (distinct_words), and the two
+ * substring tests of the refusal test's first step for each text of a
  * batch (lower_contains_each: goldenlens.core.refusal).
  *
  * normalised_words gives what goldenlens.core.normalise.normalised_words (the reference, in
@@ -454,6 +455,44 @@ static size_t slots_for(Py_ssize_t size)
     return slots;
 }
 
+/* ``" ".join(dict.fromkeys(text.split()))`` of an ASCII text: its distinct words, each once, in
+ * the order first met (what row_values takes as a target's words, worked out once a question). */
+static PyObject *distinct_words(PyObject *module, PyObject *text)
+{
+    (void)module;
+    Py_ssize_t length;
+    const char *data = (const char *)ascii_data(text, "the text", &length);
+    if (data == NULL) {
+        return NULL;
+    }
+    size_t slot_count = slots_for(length);
+    size_t slot_bytes = slot_count * sizeof(word_slot);
+    word_slot *slots = PyMem_Malloc(slot_bytes + (size_t)length + 1);
+    if (slots == NULL) {
+        return PyErr_NoMemory();
+    }
+    memset(slots, 0, slot_bytes);
+    char *out = (char *)(slots + slot_count);
+    word_set seen = {slots, slot_count - 1};
+    Py_ssize_t size = 0, at = 0, word_length;
+    const char *word;
+    while (next_word(data, length, &at, &word, &word_length)) {
+        word_slot *slot = word_slot_of(&seen, word, word_length);
+        if (slot->start == NULL) {
+            slot->start = word;
+            slot->length = word_length;
+            if (size) {
+                out[size++] = ' ';
+            }
+            memcpy(out + size, word, (size_t)word_length);
+            size += word_length;
+        }
+    }
+    PyObject *result = PyUnicode_DecodeASCII(out, size, NULL);
+    PyMem_Free(slots);
+    return result;
+}
+
 /* The scores of a response's words (a set of in_response words) against one target's distinct
  * words (each once, separated by whitespace): how QA Accuracy counts them, as NLTK and FMEval
  * compute them. */
@@ -594,6 +633,10 @@ static PyMethodDef methods[] = {
      "normalised(text, /)\n--\n\n"
      "FMEval's QuAC normalisation of an ASCII ``text``: ``goldenlens.core.normalise.normalise`` "
      "(ValueError for other text)."},
+    {"distinct_words", distinct_words, METH_O,
+     "distinct_words(text, /)\n--\n\n"
+     "The distinct words of an ASCII ``text``, each once in the order first met, joined by spaces: "
+     "``\" \".join(dict.fromkeys(text.split()))`` (ValueError for other text)."},
     {"lower_contains_each", (PyCFunction)(void (*)(void))lower_contains_each, METH_FASTCALL,
      "lower_contains_each(texts, words, others, /)\n--\n\n"
      "For each str of the list ``texts``: ``None`` when it is not ASCII, else whether its lower-cased "

@@ -25,3 +25,7 @@ def lower_contains_each(
 ) -> list[bool | None]:
     """For each text: ``None`` when it is not ASCII, else whether its lower-cased text contains
     a word of ``words`` and a word of ``others`` (a word that is not ASCII is in no ASCII text)."""
+
+def distinct_words(text: str, /) -> str:
+    """``" ".join(dict.fromkeys(text.split()))`` of an ASCII ``text`` (``ValueError`` for any
+    other text)."""

@@ -23,6 +23,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from goldenlens.core import normalise as normalise_steps
 from goldenlens.core.facts import FactMatcher, FactResult
 from goldenlens.core.normalise import (
     PUNCTUATION,
@@ -312,7 +313,11 @@ class LexicalScorer:
         matcher = self._facts.get(fact) or self._matcher(fact)
         if not answer.isascii() or matcher.not_scored_reason or matcher.quasi_not_scored_reason:
             return None
-        prepared = tuple((t.stripped, t.normalised, " ".join(t.words)) for t in targets)
+        distinct = normalise_steps.ascii_distinct_words
+        if distinct is None:  # (the C extension takes these arguments; it is there when called)
+            prepared = tuple((t.stripped, t.normalised, " ".join(t.words)) for t in targets)
+        else:  # the targets' words, with no str made for each (their set is made only if asked for)
+            prepared = tuple((t.stripped, t.normalised, distinct(t.normalised)) for t in targets)
         return prepared, matcher.lower_groups, matcher.normalised_groups
 
     def values(self, response: str, answer: str, fact: str) -> tuple[float | None, ...]:

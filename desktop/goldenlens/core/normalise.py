@@ -28,14 +28,18 @@ _ascii_normalised: Callable[[str], str] | None
 #: For each text of a list, ``None`` when it is not ASCII, else whether it holds, lower-cased, a
 #: word of each of two tuples, in C (``None`` where the extension was not built).
 ascii_lower_contains_each: Callable[[list[str], tuple[str, ...], tuple[str, ...]], list[bool | None]] | None
+#: ``" ".join(dict.fromkeys(text.split()))`` of an ASCII text, in C (``None`` where the extension
+#: was not built).
+ascii_distinct_words: Callable[[str], str] | None
 try:  # the same steps in C for ASCII text (optional: built where a C compiler is at hand)
     from goldenlens.core import _quac_ascii  # (as the package's name: import-linter reads no .so)
 except ImportError:
-    _ascii_normalised_words = _ascii_normalised = ascii_lower_contains_each = None
+    _ascii_normalised_words = _ascii_normalised = ascii_lower_contains_each = ascii_distinct_words = None
 else:
     _ascii_normalised_words = _quac_ascii.normalised_words
     _ascii_normalised = _quac_ascii.normalised
     ascii_lower_contains_each = _quac_ascii.lower_contains_each
+    ascii_distinct_words = _quac_ascii.distinct_words
 
 #: Whether ASCII text is normalised by the C extension (``goldenlens.core._quac_ascii``).
 ASCII_IN_C: Final = _ascii_normalised_words is not None

@@ -286,12 +286,16 @@ class ScoredFiles:
         """Each question's flags: from the workers for the questions that have responses."""
         found = dict(from_workers)
         flags: dict[str, tuple[Flag, ...]] = {}
+        as_flags: dict[tuple[str, ...], tuple[Flag, ...]] = {}  # few distinct lists: each made once
         for item in self.golden:
             named = found.get(item.id)
             if named is None:  # no response: the flags that need none
                 unanswered = golden_flags(item.answer, item.fact, [], self.options.thresholds)
                 named = tuple(sorted(flag.value for flag in unanswered))
-            flags[item.id] = tuple(Flag(name) for name in named)
+            made = as_flags.get(named)
+            if made is None:
+                made = as_flags[named] = tuple(Flag(name) for name in named)
+            flags[item.id] = made
         return flags
 
     def _scored(self, worker: ChunkWorker) -> Iterator[ScoredChunk]:
