@@ -365,21 +365,33 @@ def test_ctrl_c_while_the_pool_scores_writes_nothing_and_prints_no_traceback(tmp
 
 def test_a_json_score_ends_at_once_with_everything_said_and_its_status(tmp_path: Path) -> None:
     """After a JSON report the process ends without tearing the interpreter down
-    (:func:`goldenlens.cli.main.run`): the report is whole, the messages are all printed, and the
-    exit status is the gate's."""
+    (:func:`goldenlens.cli.main.run`: no exit handler runs): the report is whole, the messages
+    are all printed, and the exit status is the gate's. Any other report ends as usual."""
     sample = sample_dir()
     out = tmp_path / "out.json"
-    argv = ["score", str(sample / "golden.csv"), str(sample / "responses.csv"), "-o", str(out), "-q"]
-    done = subprocess.run(
-        [sys.executable, "-m", "goldenlens", *argv, "--fail-under", "factual_knowledge=0.99"],
-        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        check=False,
+    argv = ["score", str(sample / "golden.csv"), str(sample / "responses.csv"), "-q"]
+    # What the console script runs, with an exit handler that says when the interpreter ends.
+    script = (
+        "import atexit, sys; atexit.register(print, 'torn down', file=sys.stderr); "
+        "from goldenlens.cli.main import run; run()"
     )
+
+    def score(*more: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", script, *argv, *more],
+            env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    done = score("-o", str(out), "--fail-under", "factual_knowledge=0.99")
     assert done.returncode == 1, done.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     assert len(report["rows"]) == 30
     lines = done.stderr.splitlines()
     assert lines[0] == f"Wrote 30 scored responses to {out}"
-    assert [line.split()[0] for line in lines[1:]] == ["FAIL"] * 3, done.stderr
+    assert [line.split()[0] for line in lines[1:]] == ["FAIL"] * 3, done.stderr  # and no "torn down"
+    as_csv = score("-o", str(tmp_path / "out.csv"))
+    assert as_csv.returncode == 0, as_csv.stderr
+    assert as_csv.stderr.splitlines()[-1] == "torn down"

@@ -175,7 +175,18 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _score_files(args: argparse.Namespace) -> int:
-    """``score`` with nothing to keep: files in, report out, no project in between."""
+    """``score`` with nothing to keep: files in, report out, no project in between.
+
+    The cyclic garbage collector waits until the command is over: scoring makes no cycles and
+    reference counting frees each step's objects, so between the steps the collector would only
+    walk the read inputs again, finding nothing (7% of the command's time on 60,000 rows)."""
+    from goldenlens.core.collector import collector_paused
+
+    with collector_paused():
+        return _score_files_paused(args)
+
+
+def _score_files_paused(args: argparse.Namespace) -> int:
     from goldenlens.jobs.score_files import score_files
     from goldenlens.jobs.score_rows import ScoreOptions
 
@@ -198,6 +209,7 @@ def _score_files(args: argparse.Namespace) -> int:
             summary = done.write_json(out)  # rows written as the workers return them
             progress.finish()
             print(f"Wrote {done.row_count} scored responses to {out}", file=sys.stderr)
+            _Ending.at_once = True  # the report is in place and the workers have ended (run)
         else:
             report = done.report()
             progress.finish()
@@ -310,15 +322,18 @@ def run() -> NoReturn:
     interpreter down: freeing a large run's objects one by one took a tenth of a second, for
     nothing. Every other command (and a failed ``score``) exits as usual."""
     code = main()
-    if _ENDS_AT_ONCE:
+    if _Ending.at_once:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
 
 
-#: Set by a ``score`` that wrote its JSON report with no project (:func:`run`).
-_ENDS_AT_ONCE = False
+class _Ending:
+    """How this process ends (:func:`run`)."""
+
+    #: Set by a ``score`` that wrote its JSON report with no project.
+    at_once = False
 
 
 def main(argv: Sequence[str] | None = None) -> int:
