@@ -10,8 +10,6 @@ written through it (the link stays and its target gets the new file); a link loo
 from __future__ import annotations
 
 import os
-import secrets
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -77,6 +75,8 @@ def write_failure(path: Path, error: OSError, *, where: str = "") -> ExportError
 
 def streaming_failure(path: Path, error: OSError) -> ExportError:
     """:func:`write_failure` for a workbook whose rows could not be streamed to the temporary folder."""
+    import tempfile  # only to name the folder in the message
+
     return write_failure(path, error, where=f" in the temporary folder {tempfile.gettempdir()}")
 
 
@@ -87,7 +87,7 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     with one plain sentence; the temporary file is removed whatever happens.
     """
     target = output_target(path)
-    temporary = target.with_name(f".~{target.stem}.{secrets.token_hex(4)}{target.suffix}")
+    temporary = target.with_name(f".~{target.stem}.{os.urandom(4).hex()}{target.suffix}")
     try:
         write(temporary)
         temporary.replace(target)

@@ -25,8 +25,6 @@ Table rules (the same for every format):
 from __future__ import annotations
 
 import codecs
-import tempfile
-import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -34,9 +32,6 @@ from operator import itemgetter
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, cast
-from xml.etree import ElementTree as ET
-
-import xlrd
 
 from goldenlens.core.model import InputError, Problem, Severity
 from goldenlens.io.cell_text import column_text
@@ -44,14 +39,14 @@ from goldenlens.io.columns import column_key, column_letter, header_keys
 from goldenlens.io.csv_sniff import parse_records
 from goldenlens.io.header_names import clean_header_name, header_name_problems
 from goldenlens.io.link_paths import unreachable_reason
-from goldenlens.io.ods_facts import ods_facts
 from goldenlens.io.sheet_facts import SheetFacts, apply_facts
 from goldenlens.io.suspect_text import suspect_text_problems
-from goldenlens.io.xls_facts import XlsFacts
-from goldenlens.io.xlsx_facts import SheetTooLargeError, XlsxFacts
 
-if TYPE_CHECKING:  # pandas loads when a workbook is opened: a CSV does not need it
+if TYPE_CHECKING:  # pandas and the workbook readers load when a workbook is opened: a CSV needs none
     import pandas as pd
+
+    from goldenlens.io.xls_facts import XlsFacts
+    from goldenlens.io.xlsx_facts import XlsxFacts
 
 # How far down a header row is looked for (title rows, notes and blank rows above it).
 HEADER_SEARCH_ROWS = 20
@@ -271,6 +266,12 @@ class TableFile:
         return replace(table, problems=(*table.problems, *suspect_text_problems(table)))
 
     def _sheet_facts(self, sheet: str) -> SheetFacts:
+        import zipfile
+        from xml.etree import ElementTree as ET
+
+        from goldenlens.io.ods_facts import ods_facts
+        from goldenlens.io.xlsx_facts import SheetTooLargeError
+
         try:
             if self._facts is not None:
                 return self._facts.facts(sheet)
@@ -319,6 +320,9 @@ class CellProblem:
 @contextmanager
 def _replaced_part(path: Path, part: str, data: bytes) -> Iterator[Path]:
     """A temporary copy of the workbook at ``path`` with package part ``part`` replaced."""
+    import tempfile
+    import zipfile
+
     with tempfile.TemporaryDirectory(prefix="goldenlens-") as folder:
         copy = Path(folder) / f"trimmed{path.suffix.lower()}"
         with zipfile.ZipFile(path) as source, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED) as target:
@@ -335,6 +339,14 @@ def _hidden_sheets(book: pd.ExcelFile) -> frozenset[str]:
 
 def _open_facts(path: Path, file: str, suffix: str) -> XlsxFacts | XlsFacts | None:
     """The reader of display facts for workbooks that need one opened up front."""
+    import zipfile
+    from xml.etree import ElementTree as ET
+
+    import xlrd
+
+    from goldenlens.io.xls_facts import XlsFacts
+    from goldenlens.io.xlsx_facts import XlsxFacts
+
     try:
         if suffix in {".xlsx", ".xlsm"}:
             return XlsxFacts(path)
