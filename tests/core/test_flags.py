@@ -8,9 +8,11 @@ import pytest
 from core_sample import SampleRows
 from core_strategies import texts
 from hypothesis import given
+from hypothesis import strategies as st
 
 from goldenlens.core.flags import (
     FLAG_EXPLANATIONS,
+    FLAG_INPUTS,
     FLAG_LABELS,
     GOLDEN_FLAGS,
     RESPONSE_FLAGS,
@@ -19,7 +21,9 @@ from goldenlens.core.flags import (
     answer_word_count,
     explain,
     golden_flags,
+    golden_flags_in_force,
     response_flags,
+    response_flags_in_force,
 )
 from goldenlens.core.lexical import LexicalScorer
 from goldenlens.core.normalise import word_set
@@ -273,3 +277,52 @@ def test_fmeval_words_never_outnumber_whitespace_words(text: str) -> None:
     (lower-cased, punctuation and articles gone, a set) are never more, on any text."""
     assert len(word_set(text)) <= len(text.split())
     assert answer_word_count(text) == max(len(word_set(text)), len(text.split()))
+
+
+_SCORE = st.one_of(
+    st.none(), st.floats(min_value=0.0, max_value=1.0), st.sampled_from([0.0, 0.1, 0.3, 0.7, 1.0])
+)
+_SCORES = st.fixed_dictionaries(dict.fromkeys(FLAG_INPUTS, _SCORE))
+
+
+@given(
+    st.one_of(texts, st.sampled_from(["", "  ", "I do not know.", "Sorry, no idea", "134.4 billion"])),
+    _SCORES,
+    _SCORES,
+    st.lists(st.sampled_from(["ambiguous_question", "fact_not_in_answer"]), max_size=1),
+)
+def test_flags_in_force_are_the_flags_of_the_response_under_the_scores_in_force(
+    response: str, stored_scores: dict[str, float | None], in_force: dict[str, float | None], other: list[str]
+) -> None:
+    """The flags derived again from the stored ones (which alone say whether the response was
+    empty or a refusal) are the flags :func:`response_flags` gives the response's text under the
+    scores in force; a flag that is not a response flag is kept."""
+    stored = [*other, *(flag.value for flag in response_flags(response, stored_scores))]
+    expected = sorted([*other, *(flag.value for flag in response_flags(response, in_force))])
+    assert response_flags_in_force(stored, in_force, FlagThresholds()) == expected
+
+
+def test_golden_flags_in_force_work_the_ambiguous_flag_out_again() -> None:
+    stored = ["ambiguous_question", "verbose_golden_answer"]
+    assert golden_flags_in_force(stored, [0.0, 1.0]) == ["verbose_golden_answer"]
+    assert golden_flags_in_force(["verbose_golden_answer"], [0.0, 0.0]) == stored
+    assert golden_flags_in_force(stored, []) == ["verbose_golden_answer"]  # nothing scored: not ambiguous
+
+
+def test_thresholds_from_a_run_s_parameters() -> None:
+    """A run's stored thresholds, the defaults for the rest; unknown names and values that are
+    not numbers (a newer version's, a damaged file's) are ignored."""
+    params = {
+        "thresholds": {
+            "hallucination_recall": 0.8,
+            "short_number_digits": 4.0,
+            "new": 1,
+            "verbose_recall": "x",
+        }
+    }
+    got = FlagThresholds.from_params(params)
+    assert got == replace(FlagThresholds(), hallucination_recall=0.8, short_number_digits=4)
+    assert type(got.short_number_digits) is int
+    assert (
+        FlagThresholds.from_params({}) == FlagThresholds.from_params({"thresholds": [1]}) == FlagThresholds()
+    )

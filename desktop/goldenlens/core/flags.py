@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
+from typing import Any, Final
 
 from goldenlens.core.facts import empty_parts, fact_groups
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, PRECISION, RECALL
@@ -119,6 +120,21 @@ class FlagThresholds:
 
     def as_dict(self) -> dict[str, float | int]:
         return dict(asdict(self))
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> FlagThresholds:
+        """The thresholds a run used (its ``thresholds`` parameter), the defaults for what it
+        does not give. Unknown names and values that are not numbers are ignored, so a
+        project written by a newer version still opens."""
+        raw = params.get("thresholds")
+        defaults = cls()
+        values: dict[str, Any] = {}
+        if isinstance(raw, Mapping):
+            known = {f.name for f in fields(cls)}
+            for name, number in raw.items():
+                if name in known and isinstance(number, int | float) and not isinstance(number, bool):
+                    values[name] = type(getattr(defaults, name))(number)
+        return cls(**values)
 
 
 _COMMON_WORDS = frozenset(
@@ -234,6 +250,47 @@ def flags_from_values(
     if recall >= t.verbose_recall and precision <= t.verbose_precision:
         flags.append(Flag.VERBOSE)
     return flags
+
+
+#: The scores the response flags read: a reviewer's override of one of them changes the flags.
+FLAG_INPUTS: Final = (FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, RECALL, PRECISION)
+_RESPONSE_FLAG_NAMES: Final = frozenset(flag.value for flag in RESPONSE_FLAGS)
+
+
+def response_flags_in_force(
+    stored: Sequence[str], scores: Mapping[str, float | None], thresholds: FlagThresholds
+) -> list[str]:
+    """A response's flag names under ``scores``, the scores in force (a reviewer's overrides
+    applied to the stored ones): the response flags derived again from them
+    (:func:`flags_from_values`), with whether the response is empty or a refusal read from its
+    ``stored`` flags (the run derived both from the text, and either one stands alone); any
+    other stored flag kept. Sorted by name, as a run lists them.
+
+    A run stores flags from its own scores; after a reviewer passed a response's fact by hand,
+    a stored "Likely hallucination" would contradict the review, in the grid, the question's
+    detail and every report alike."""
+    derived = flags_from_values(
+        scores.get(FACTUAL_KNOWLEDGE),
+        scores.get(FACTUAL_KNOWLEDGE_QUASI_EXACT),
+        scores.get(RECALL),
+        scores.get(PRECISION),
+        thresholds,
+        empty=Flag.EMPTY_RESPONSE.value in stored,
+        refusal=Flag.REFUSAL.value in stored,
+    )
+    kept = [name for name in stored if name not in _RESPONSE_FLAG_NAMES]
+    return sorted([*kept, *(flag.value for flag in derived)])
+
+
+def golden_flags_in_force(stored: Sequence[str], fact_found_by_pipeline: Sequence[float]) -> list[str]:
+    """A golden row's flag names with the ambiguous-question flag worked out again from the
+    exact Factual Knowledge in force of its scored responses (:func:`fact_missing_everywhere`:
+    a response whose fact a reviewer passed answers the question); the other flags, which read
+    the golden row alone, kept. Sorted by name, as a run lists them."""
+    kept = [name for name in stored if name != Flag.AMBIGUOUS_QUESTION.value]
+    if fact_missing_everywhere(fact_found_by_pipeline):
+        kept.append(Flag.AMBIGUOUS_QUESTION.value)
+    return sorted(kept)
 
 
 #: What a bare number may carry besides digits: spaces, separators, signs, currency, percent.

@@ -13,7 +13,7 @@ numbers then describe the golden set as it is now, exactly as a fresh run would.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from goldenlens.core import metric_names as names
@@ -168,15 +168,9 @@ def check_review(store: ProjectStore, question_id: str, status: str) -> None:
 
 def run_options(params: Mapping[str, Any]) -> ScoreOptions:
     """The :class:`ScoreOptions` a run was made with, from its stored parameters."""
-    raw = params.get("thresholds")
-    defaults = FlagThresholds()
-    known = {f.name for f in fields(FlagThresholds)}
-    values: dict[str, Any] = {}
-    if isinstance(raw, Mapping):
-        for name, number in raw.items():
-            if name in known and isinstance(number, int | float):
-                values[name] = type(getattr(defaults, name))(number)
-    return ScoreOptions(multiset=bool(params.get("multiset", False)), thresholds=FlagThresholds(**values))
+    return ScoreOptions(
+        multiset=bool(params.get("multiset", False)), thresholds=FlagThresholds.from_params(params)
+    )
 
 
 def _rescore(

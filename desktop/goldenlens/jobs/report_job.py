@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from goldenlens.core.flags import Flag, FlagThresholds
+from goldenlens.core.flags import (
+    FLAG_INPUTS,
+    Flag,
+    FlagThresholds,
+    golden_flags_in_force,
+    response_flags_in_force,
+)
 from goldenlens.core.lexical import (
     F1_SCORE,
+    FACTUAL_KNOWLEDGE,
     LEXICAL_SCORE_NAMES,
 )
 from goldenlens.core.model import GoldenItem, ScoreRecord, ScoreStatus
@@ -216,9 +223,12 @@ def load_stored_run(
         column = columns.get(metric)
         return None if n is None or column is None else column[n]
 
-    thresholds = FlagThresholds()
-    if run_info is not None and isinstance(run_info.params.get("thresholds"), dict):
-        thresholds = FlagThresholds(**run_info.params["thresholds"])
+    thresholds = FlagThresholds.from_params(run_info.params if run_info is not None else {})
+    overrides = dict(_applied_overrides(store, stored, judge_run_id))
+    golden_flags = {item.id: tuple(row_flags.get(item.id, ())) for item in items}
+    _flags_in_force(
+        response_flags, golden_flags, overrides, stored=stored, row_of=row_of, thresholds=thresholds
+    )
     return StoredRun(
         run_id=run_id,
         items=items,
@@ -229,12 +239,53 @@ def load_stored_run(
         params=dict(f1.params) if f1 is not None else {},
         signatures=signatures,
         response_flags=dict(response_flags),
-        golden_flags={item.id: tuple(row_flags.get(item.id, ())) for item in items},
-        overrides=dict(_applied_overrides(store, stored, judge_run_id)),
+        golden_flags=golden_flags,
+        overrides=overrides,
         thresholds=thresholds,
         reviews=report_reviews(store),
         golden_version=run_version_label(store, run_id),
     )
+
+
+def _flags_in_force(
+    response_flags: dict[tuple[str, str], list[Flag]],
+    golden_flags: dict[str, tuple[Flag, ...]],
+    overrides: Mapping[tuple[str, str], Mapping[str, AppliedOverride]],
+    *,
+    stored: Callable[[tuple[str, str], str], float | None],
+    row_of: Mapping[tuple[str, str], int],
+    thresholds: FlagThresholds,
+) -> None:
+    """The run's flags under the scores in force, in place: a response whose reviewer overrode
+    a score a flag reads gets its flags derived again
+    (:func:`~goldenlens.core.flags.response_flags_in_force`), and a question with an overridden
+    exact Factual Knowledge its ambiguous-question flag
+    (:func:`~goldenlens.core.flags.golden_flags_in_force`), as the question's detail shows them."""
+    questions: set[str] = set()
+    for key, by_metric in overrides.items():
+        if not any(metric in FLAG_INPUTS for metric in by_metric):
+            continue
+        scores = {metric: stored(key, metric) for metric in FLAG_INPUTS}
+        scores.update({m: o.value for m, o in by_metric.items() if m in FLAG_INPUTS})
+        stored_names = [flag.value for flag in response_flags.get(key, ())]
+        response_flags[key] = [
+            Flag(name) for name in response_flags_in_force(stored_names, scores, thresholds)
+        ]
+        if FACTUAL_KNOWLEDGE in by_metric:
+            questions.add(key[0])
+    if not questions:
+        return
+    found: dict[str, list[float]] = {question_id: [] for question_id in questions}
+    for key in row_of:  # the run's rows, in its order
+        if key[0] in found:
+            override = overrides.get(key, {}).get(FACTUAL_KNOWLEDGE)
+            value = override.value if override is not None else stored(key, FACTUAL_KNOWLEDGE)
+            if value is not None:
+                found[key[0]].append(value)
+    for question_id, values in found.items():
+        if question_id in golden_flags:
+            names = [flag.value for flag in golden_flags[question_id]]
+            golden_flags[question_id] = tuple(Flag(name) for name in golden_flags_in_force(names, values))
 
 
 def build_report(

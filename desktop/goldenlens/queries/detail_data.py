@@ -11,21 +11,25 @@ and renders the frozen :class:`QuestionDetail` it returns.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from goldenlens.core.facts import FactResult
-from goldenlens.core.flags import FLAG_LABELS, RESPONSE_FLAGS, Flag, FlagThresholds, explain, response_flags
+from goldenlens.core.flags import (
+    FLAG_INPUTS,
+    FLAG_LABELS,
+    Flag,
+    FlagThresholds,
+    explain,
+    golden_flags_in_force,
+    response_flags_in_force,
+)
 from goldenlens.core.lexical import (
     F1_SCORE,
     FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LEXICAL_SCORE_NAMES,
-    PRECISION,
-    RECALL,
     Alignment,
     LexicalResult,
     WordKind,
@@ -125,15 +129,8 @@ class QuestionDetail:
 
 
 def thresholds_from_params(params: Mapping[str, Any]) -> FlagThresholds:
-    """The flag thresholds a run used (its ``thresholds`` parameter); defaults otherwise.
-
-    Unknown keys are ignored so a project written by a newer version still opens.
-    """
-    raw = params.get("thresholds")
-    if not isinstance(raw, Mapping):
-        return FlagThresholds()
-    known = {f.name for f in dataclasses.fields(FlagThresholds)}
-    return FlagThresholds(**{k: v for k, v in raw.items() if k in known})
+    """The flag thresholds a run used (:meth:`FlagThresholds.from_params`)."""
+    return FlagThresholds.from_params(params)
 
 
 def _notes(flags: Iterable[str], thresholds: FlagThresholds) -> tuple[FlagNote, ...]:
@@ -194,33 +191,47 @@ def _judge_note(record: ScoreRecord) -> JudgeNote:
 
 
 #: The scores a response's flags are derived from (:func:`~goldenlens.core.flags.response_flags`).
-_FLAG_INPUTS = (FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, RECALL, PRECISION)
-_RESPONSE_FLAG_NAMES = frozenset(flag.value for flag in RESPONSE_FLAGS)
-
-
 def _flags_in_force(
     stored: Sequence[str],
-    response: PipelineResponse | None,
     records: Sequence[ScoreRecord],
-    overrides: dict[str, Override],
+    overrides: Mapping[str, Override],
     thresholds: FlagThresholds,
 ) -> list[str]:
-    """The response's flags under the scores in force: the run stored flags from its own
-    scores, so a reviewer's override of a score a flag reads (e.g. Factual Knowledge passed
-    by hand) derives them again from the overridden values — a "Likely hallucination" on a
-    response the reviewer counted as correct would contradict the review."""
+    """The response's flags under the scores in force
+    (:func:`~goldenlens.core.flags.response_flags_in_force`): derived again when a reviewer
+    overrode a score a flag reads, the stored ones otherwise."""
     changed = {
         metric: override.effective_value
         for metric, override in overrides.items()
-        if metric in _FLAG_INPUTS and override.effective_value is not None
+        if metric in FLAG_INPUTS and override.effective_value is not None
     }
-    if response is None or not changed or not records:
+    if not changed or not records:
         return list(stored)
-    scores: dict[str, float | None] = dict.fromkeys(_FLAG_INPUTS)
-    scores.update({r.metric: r.value for r in records if r.metric in _FLAG_INPUTS})
+    scores: dict[str, float | None] = dict.fromkeys(FLAG_INPUTS)
+    scores.update({r.metric: r.value for r in records if r.metric in FLAG_INPUTS})
     scores.update(changed)
-    kept = [name for name in stored if name not in _RESPONSE_FLAG_NAMES]
-    return kept + [flag.value for flag in response_flags(response.response, scores, thresholds)]
+    return response_flags_in_force(stored, scores, thresholds)
+
+
+def _golden_flags_in_force(
+    stored: Sequence[str],
+    records: Mapping[str, Sequence[ScoreRecord]],
+    overrides: Mapping[str, Mapping[str, Override]],
+) -> list[str]:
+    """The golden row's flags with the ambiguous-question flag under the exact Factual
+    Knowledge in force (:func:`~goldenlens.core.flags.golden_flags_in_force`), when a reviewer
+    overrode one; the stored ones otherwise."""
+    if not any(FACTUAL_KNOWLEDGE in by_metric for by_metric in overrides.values()):
+        return list(stored)
+    found: list[float] = []
+    for pipeline, of_pipeline in records.items():
+        value = next((r.value for r in of_pipeline if r.metric == FACTUAL_KNOWLEDGE), None)
+        override = overrides.get(pipeline, {}).get(FACTUAL_KNOWLEDGE)
+        if override is not None and override.effective_value is not None:
+            value = override.effective_value
+        if value is not None:
+            found.append(value)
+    return golden_flags_in_force(stored, found)
 
 
 def _pipeline_detail(
@@ -315,7 +326,6 @@ def load_question_detail(
             flags=_notes(
                 _flags_in_force(
                     flag_names.get(pipeline, ()),
-                    responses.get(pipeline),
                     records.get(pipeline, ()),
                     overrides.get(pipeline, {}),
                     thresholds,
@@ -328,7 +338,9 @@ def load_question_detail(
     )
     return QuestionDetail(
         item=item,
-        golden_flags=_notes(flag_names.get(GOLDEN_ROW, ()), thresholds),
+        golden_flags=_notes(
+            _golden_flags_in_force(flag_names.get(GOLDEN_ROW, ()), records, overrides), thresholds
+        ),
         review=store.reviews.of_question(question_id),
         pipelines=details,
         run_id=run_id,

@@ -34,9 +34,15 @@ from typing import Any
 import numpy as np
 
 from goldenlens.core.collector import collector_paused
-from goldenlens.core.flags import Flag
+from goldenlens.core.flags import (
+    FLAG_INPUTS,
+    Flag,
+    FlagThresholds,
+    golden_flags_in_force,
+    response_flags_in_force,
+)
 from goldenlens.core.grid import FLAG_BITS, BoolArray, FloatArray, IntArray, ObjectArray
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
+from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.run_kinds import JUDGE_RUN
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import GOLDEN_ROW, REVIEW_UNREVIEWED, Override
@@ -361,6 +367,47 @@ class _Builder:
             note = OverrideNote(o.reviewer, o.note, was, o.value, o.passed)
             self.notes[(o.question_id, o.pipeline, o.metric)] = note
 
+    def flags_in_force(self, store: ProjectStore, overrides: Iterable[Override]) -> None:
+        """The flags under the scores in force, as the question's detail and the reports show
+        them: a cell whose reviewer overrode a score a flag reads gets its flags derived again
+        (:func:`~goldenlens.core.flags.response_flags_in_force`), and its question, when the
+        exact Factual Knowledge was overridden, its ambiguous-question flag
+        (:func:`~goldenlens.core.flags.golden_flags_in_force`). The stored scores of those
+        cells are read again, whichever metric columns the grid shows."""
+        run_id = self.data.run_id
+        changed: dict[tuple[str, str], dict[str, float]] = {}
+        for o in overrides:
+            value = o.effective_value
+            in_grid = o.pipeline in self.columns and self.data.index_of(o.question_id) is not None
+            if o.metric in FLAG_INPUTS and value is not None and in_grid:
+                changed.setdefault((o.question_id, o.pipeline), {})[o.metric] = value
+        if run_id is None or not changed:
+            return
+        run = store.runs.get(run_id)
+        thresholds = FlagThresholds.from_params(run.params if run is not None else {})
+        questions = sorted({question_id for question_id, _pipeline in changed})
+        stored = {
+            metric: {(q, p): v for q, p, v in store.grid.scores(run_id, metric, questions)}
+            for metric in FLAG_INPUTS
+        }
+        for (question_id, pipeline), values in changed.items():
+            row, col = self.data.index_of(question_id), self.columns[pipeline]
+            assert row is not None  # (checked above)
+            scores = {metric: stored[metric].get((question_id, pipeline)) for metric in FLAG_INPUTS}
+            names = [flag.value for flag in flags_in(int(self.flags[row, col]))]
+            self.flags[row, col] = flag_mask(response_flags_in_force(names, scores | values, thresholds))
+        for question_id in {q for (q, _p), values in changed.items() if FACTUAL_KNOWLEDGE in values}:
+            row = self.data.index_of(question_id)
+            assert row is not None
+            found: list[float] = []
+            for pipeline in self.columns:
+                key = (question_id, pipeline)
+                value = changed.get(key, {}).get(FACTUAL_KNOWLEDGE, stored[FACTUAL_KNOWLEDGE].get(key))
+                if value is not None:
+                    found.append(value)
+            names = [flag.value for flag in flags_in(int(self.golden_flags[row]))]
+            self.golden_flags[row] = flag_mask(golden_flags_in_force(names, found))
+
     def texts(self, store: ProjectStore) -> None:
         if self.responses is None:
             return
@@ -490,6 +537,7 @@ def _load(
     builder.scores(store, wanted)
     builder.marks(store)
     builder.overrides(overrides, wanted)
+    builder.flags_in_force(store, overrides)
     builder.texts(store)
     return builder.build(available=available)
 
@@ -560,7 +608,9 @@ def update_rows(
     builder.reasons = {key: why for key, why in builder.reasons.items() if key[0] not in reloaded}
     builder.scores(store, tuple(data.values))
     builder.marks(store)
-    builder.overrides(store.grid.overrides(ids), tuple(data.values))
+    overrides = store.grid.overrides(ids)
+    builder.overrides(overrides, tuple(data.values))
+    builder.flags_in_force(store, overrides)
     builder.texts(store)
     texts = [c.copy() for c in (data.questions, data.answers, data.facts)]
     for item in golden:
