@@ -10,6 +10,7 @@ from core_strategies import texts
 from hypothesis import given
 from hypothesis import strategies as st
 
+from goldenlens.core.facts import empty_parts
 from goldenlens.core.flags import (
     FLAG_EXPLANATIONS,
     FLAG_INPUTS,
@@ -20,8 +21,11 @@ from goldenlens.core.flags import (
     FlagThresholds,
     answer_word_count,
     explain,
+    fact_in_answer,
+    fact_missing_everywhere,
     golden_flags,
     golden_flags_in_force,
+    prone_parts,
     response_flags,
     response_flags_in_force,
 )
@@ -326,3 +330,39 @@ def test_thresholds_from_a_run_s_parameters() -> None:
     assert (
         FlagThresholds.from_params({}) == FlagThresholds.from_params({"thresholds": [1]}) == FlagThresholds()
     )
+
+
+_ANSWER_WORDS = ["net", "Sales", "134.4 billion", " ", "ART\n", "\t"]
+_PART = st.sampled_from(["134.4 billion", "12", " ", "", "the", "Yes", "art", "7.7%", "\u212a", "net sales"])
+_FACT = st.lists(st.lists(_PART, min_size=1, max_size=3).map("<AND>".join), min_size=1, max_size=3).map(
+    "<OR>".join
+)
+
+
+@given(
+    st.one_of(
+        texts,
+        st.lists(st.sampled_from(["net", "Sales", "134.4 billion", " ", "ART\n"]), max_size=60).map(" ".join),
+    ),
+    _FACT,
+    st.lists(st.sampled_from([0.0, 1.0]), max_size=3),
+    st.integers(min_value=0, max_value=45),
+)
+def test_golden_flags_are_their_rules_each_on_its_own(
+    answer: str, fact: str, found: list[float], verbose_words: int
+) -> None:
+    """The golden flags split the fact once for all their rules; each rule is also a function of
+    its own (used by the advisor and the curation pane): the flags are those rules."""
+    t = replace(FlagThresholds(), verbose_answer_words=verbose_words)
+    expected = [
+        flag
+        for flag, raised in (
+            (Flag.AMBIGUOUS_QUESTION, fact_missing_everywhere(found)),
+            (Flag.FACT_PRONE_TO_FALSE_MATCHES, bool(prone_parts(fact, t))),
+            (Flag.VERBOSE_GOLDEN_ANSWER, answer_word_count(answer) > verbose_words),
+            (Flag.EMPTY_FACT_PART, bool(empty_parts(fact))),
+            (Flag.FACT_NOT_IN_ANSWER, not fact_in_answer(answer, fact)),
+        )
+        if raised
+    ]
+    assert golden_flags(answer, fact, found, t) == expected

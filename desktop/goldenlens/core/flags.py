@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, Final
 
-from goldenlens.core.facts import empty_parts, fact_groups
+from goldenlens.core.facts import fact_groups
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, PRECISION, RECALL
 from goldenlens.core.normalise import normalise
 from goldenlens.core.refusal import is_refusal
@@ -353,8 +353,12 @@ def fact_in_answer(answer: str, fact: str) -> bool:
     counts as in the answer: that row has its own flag (empty fact part)."""
     if not fact_parts(fact):
         return True
-    lower = answer.lower()
-    return any(all(p.lower() in lower for p in g if p.strip()) for g in fact_groups(fact))
+    return _fact_groups_in(answer.lower(), fact_groups(fact))
+
+
+def _fact_groups_in(lower: str, groups: Sequence[Sequence[str]]) -> bool:
+    """Whether some group has all its non-blank parts, lower-cased, in ``lower``."""
+    return any(all(p.lower() in lower for p in g if p.strip()) for g in groups)
 
 
 def fact_missing_everywhere(fact_found_by_pipeline: Sequence[float]) -> bool:
@@ -369,17 +373,26 @@ def golden_flags(
     thresholds: FlagThresholds | None = None,
 ) -> list[Flag]:
     """Flags for one golden row; ``fact_found_by_pipeline`` holds each response's exact FK score
-    (scored ones only: with none, the row is not called ambiguous)."""
+    (scored ones only: with none, the row is not called ambiguous). The fact is split once for
+    all the rules (:func:`prone_parts`, :func:`~goldenlens.core.facts.empty_parts` and
+    :func:`fact_in_answer` each split it again on their own): this runs for every question of
+    a run."""
     t = thresholds or FlagThresholds()
+    groups = fact_groups(fact)
+    parts = [part for group in groups for part in group]
+    kept = [part for part in parts if part.strip()]  # fact_parts(fact)
     flags: list[Flag] = []
     if fact_missing_everywhere(fact_found_by_pipeline):
         flags.append(Flag.AMBIGUOUS_QUESTION)
-    if prone_parts(fact, t):
+    if any(prone_to_false_match(part, t) for part in kept):
         flags.append(Flag.FACT_PRONE_TO_FALSE_MATCHES)
-    if answer_word_count(answer) > t.verbose_answer_words:
+    # answer_word_count(answer) > the limit, without splitting beyond it: with at most n
+    # splits, str.split gives n + 1 pieces exactly when there are more than n words.
+    limit = t.verbose_answer_words
+    if limit >= 0 and len(answer.split(None, limit)) > limit:
         flags.append(Flag.VERBOSE_GOLDEN_ANSWER)
-    if empty_parts(fact):
+    if len(kept) != len(parts):  # empty_parts(fact)
         flags.append(Flag.EMPTY_FACT_PART)
-    if not fact_in_answer(answer, fact):
+    if kept and not _fact_groups_in(answer.lower(), groups):  # not fact_in_answer(answer, fact)
         flags.append(Flag.FACT_NOT_IN_ANSWER)
     return flags
