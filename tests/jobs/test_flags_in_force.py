@@ -13,12 +13,12 @@ is not verbose) and q1 is no longer ambiguous; the refusal stays a refusal.
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
 import pytest
 
+from badinputs import write_csv
 from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, RECALL
 from goldenlens.jobs.import_job import import_inputs
 from goldenlens.jobs.report_job import build_report, write_stored_json
@@ -47,16 +47,13 @@ RESPONSES = [
 HALLUCINATION, REFUSAL, AMBIGUOUS = "likely_hallucination", "refusal", "ambiguous_question"
 
 
-def _write(path: Path, rows: list[list[str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows(rows)
-    return path
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     path = tmp_path / "flags.goldenlens"
-    golden, responses = _write(tmp_path / "golden.csv", GOLDEN), _write(tmp_path / "responses.csv", RESPONSES)
+    golden, responses = (
+        write_csv(tmp_path / "golden.csv", GOLDEN),
+        write_csv(tmp_path / "responses.csv", RESPONSES),
+    )
     with ProjectStore.open(path, create=True) as store:
         import_inputs(store, golden, responses)
         score_project(store)

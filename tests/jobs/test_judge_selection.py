@@ -3,13 +3,13 @@ expressions on the lexical scores), through a scripted judge on a real project f
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
 import pytest
 from tests.judge.scripted import ScriptedEngine
 
+from badinputs import write_csv
 from goldenlens.core.model import InputError
 from goldenlens.jobs.import_and_score import import_and_score
 from goldenlens.jobs.judge_job import Engines, JudgeOptions, judge_project
@@ -30,16 +30,10 @@ RESPONSES = [
 ]
 
 
-def _write(path: Path, rows: list[list[str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows(rows)
-    return path
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     path = tmp_path / "p.goldenlens"
-    golden, responses = _write(tmp_path / "g.csv", GOLDEN), _write(tmp_path / "r.csv", RESPONSES)
+    golden, responses = write_csv(tmp_path / "g.csv", GOLDEN), write_csv(tmp_path / "r.csv", RESPONSES)
     import_and_score(path, golden, responses)
     return path
 
