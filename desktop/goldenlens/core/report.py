@@ -31,8 +31,11 @@ class ScoredRow:
     overrides in force (by metric; lexical and judge metrics alike).
 
     ``scores`` are the effective lexical scores — what every table, mean and export shows —
-    and ``result.scores`` the scores as computed. Flags stay those of the computed scores:
-    they explain what the automatic scoring saw.
+    and ``result.scores`` the scores as computed. ``flags`` are those in force: a report read
+    from a project derives a response's flags again when a reviewer overrode a score they read
+    (:func:`~goldenlens.core.flags.response_flags_in_force`), as the grid and the question's
+    detail show them. The advisor reads ``result.scores``: it diagnoses what the automatic
+    scoring saw, which is what a golden-set fix changes.
     """
 
     item: GoldenItem
