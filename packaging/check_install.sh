@@ -10,7 +10,7 @@ python3 -m venv "$work/venv"
 cd "$work"
 "$work/venv/bin/goldenlens" sample --out-dir "$work/out"
 "$work/venv/bin/python" -m goldenlens score \
-  "$("$work/venv/bin/python" -c 'from goldenlens.io.sample import sample_dir; print(sample_dir() / "golden.csv")')" \
-  "$("$work/venv/bin/python" -c 'from goldenlens.io.sample import sample_dir; print(sample_dir() / "responses_wide.csv")')" \
+  "$("$work/venv/bin/python" -c 'from goldenlens.io.importing.sample import sample_dir; print(sample_dir() / "golden.csv")')" \
+  "$("$work/venv/bin/python" -c 'from goldenlens.io.importing.sample import sample_dir; print(sample_dir() / "responses_wide.csv")')" \
   -o "$work/out/wide.json" -q
 echo "non-editable install OK: $(ls "$work/out")"

@@ -59,11 +59,11 @@ def main() -> None:
 
     from PySide6.QtWidgets import QApplication
 
-    from goldenlens.io.sample import sample_dir
-    from goldenlens.jobs.import_job import import_inputs
-    from goldenlens.jobs.score_job import score_project
+    from goldenlens.io.importing.sample import sample_dir
+    from goldenlens.jobs.importing.import_job import import_inputs
+    from goldenlens.jobs.scoring.score_job import score_project
     from goldenlens.store.project import ProjectStore
-    from goldenlens.ui.runs_dialog import RunsDialog
+    from goldenlens.ui.history.runs_dialog import RunsDialog
     from goldenlens.ui.session import ProjectSession
 
     project = scratch / "sample.goldenlens"

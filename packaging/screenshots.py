@@ -62,7 +62,7 @@ def main() -> None:
 
     from PySide6.QtCore import QSettings
 
-    from goldenlens.jobs.sample_project import ensure_sample_project
+    from goldenlens.jobs.importing.sample_project import ensure_sample_project
     from goldenlens.ui.app import create_application
     from goldenlens.ui.main_window import MainWindow
 
@@ -177,7 +177,7 @@ def _make_drafts(window: object) -> None:
     job, with the scripted judge; the first accepted, the cover-page chunk rejected."""
     import csv
 
-    from goldenlens.io.sample import sample_dir
+    from goldenlens.io.importing.sample import sample_dir
     from goldenlens.ui.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
@@ -234,9 +234,9 @@ def _wizard_on_analyst_workbook(window: object, scratch: Path, out: Path) -> obj
     """The import wizard's golden-set page on an analyst's workbook, saved as wizard.png."""
     from PySide6.QtWidgets import QWidget, QWizard
 
-    from goldenlens.io.sample import sample_dir
-    from goldenlens.ui.import_pages import TablePage
-    from goldenlens.ui.import_wizard import ImportWizard
+    from goldenlens.io.importing.sample import sample_dir
+    from goldenlens.ui.importer.import_pages import TablePage
+    from goldenlens.ui.importer.import_wizard import ImportWizard
 
     assert isinstance(window, QWidget)
     workbook = _analyst_workbook(scratch / "analyst.xlsx", sample_dir())
@@ -317,10 +317,10 @@ def _curated_sample(path: Path) -> Path:
     """The sample with a few versions: imported (named), Ana's session, a run, Ben's session."""
     from dataclasses import replace
 
-    from goldenlens.jobs import curation
-    from goldenlens.jobs.golden_versions import name_version
-    from goldenlens.jobs.sample_project import ensure_sample_project
-    from goldenlens.jobs.score_job import score_project
+    from goldenlens.jobs.curation import edits as curation
+    from goldenlens.jobs.curation.golden_versions import name_version
+    from goldenlens.jobs.importing.sample_project import ensure_sample_project
+    from goldenlens.jobs.scoring.score_job import score_project
     from goldenlens.store.project import ProjectStore
 
     ensure_sample_project(path)
@@ -347,8 +347,8 @@ def _curated_sample(path: Path) -> Path:
 
 def _versions_dialog(window: object, project: Path, out: Path, sizes: Path | None) -> None:
     """The Versions dialog on Ana's session (what v2 changed), saved as versions.png."""
+    from goldenlens.ui.history.versions_dialog import VersionsDialog
     from goldenlens.ui.main_window import MainWindow
-    from goldenlens.ui.versions_dialog import VersionsDialog
 
     assert isinstance(window, MainWindow)
     window.projects.open_project(project)
@@ -375,7 +375,7 @@ def _advisor_shots(window: object, out: Path) -> None:
     from PySide6.QtGui import QPainter
 
     from goldenlens.ui.main_window import MainWindow
-    from goldenlens.ui.undo_commands import push_review
+    from goldenlens.ui.review.undo_commands import push_review
 
     assert isinstance(window, MainWindow)
     session = window.projects.session
@@ -488,7 +488,7 @@ class _ScriptedReviewer:
     def complete_json(self, messages: object, schema: object, **_options: object) -> object:
         import json
 
-        from goldenlens.core.golden_criteria import JUDGED_CRITERIA
+        from goldenlens.core.golden.criteria import JUDGED_CRITERIA
         from goldenlens.judge.engines.protocol import make_reply
         from goldenlens.judge.golden_review import CriterionJudge
 
@@ -524,7 +524,7 @@ def _golden_review_shots(window: object, project: Path, out: Path) -> None:
     size, then at both screen sizes."""
     from dataclasses import replace
 
-    from goldenlens.jobs import project_edits
+    from goldenlens.jobs.curation import project_edits
     from goldenlens.ui.main_window import MainWindow
 
     assert isinstance(window, MainWindow)

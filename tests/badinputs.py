@@ -18,7 +18,7 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
-from goldenlens.core.model import Severity
+from goldenlens.core.inputs import Severity
 
 GOLDEN_HEADER = ("id", "question", "answer", "fact")
 GOLDEN_ROWS = (

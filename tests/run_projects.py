@@ -13,9 +13,9 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import score_project
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 from tests.fmeval_reference import all_scores
 

@@ -13,7 +13,7 @@ import pytest
 from scipy.stats import binomtest
 
 import goldenlens
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from sample_expectations import FK_REPORT, PIPELINES
 
 FK_MEANS = {p: sum(row[n] for row in FK_REPORT.values()) / len(FK_REPORT) for n, p in enumerate(PIPELINES)}

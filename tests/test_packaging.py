@@ -43,7 +43,7 @@ def test_wheel_contains_the_sample_project_and_entry_points(tmp_path: Path) -> N
     assert "goldenlens/resources/icons/goldenlens.svg" in names
     for size in (16, 32, 48, 64, 128, 256):
         assert f"goldenlens/resources/icons/goldenlens-{size}.png" in names
-    assert "goldenlens/core/lexical.py" in names
+    assert "goldenlens/core/lexical/scorer.py" in names
     # Every sub-package of the source tree ships (setuptools lists them by hand in pyproject).
     source = ROOT / "desktop" / "goldenlens"
     # Nested ones too: goldenlens.judge.engines and goldenlens.judge.metrics.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import openpyxl
 
-from goldenlens.jobs.import_and_score import import_and_score
+from goldenlens.jobs.importing.import_and_score import import_and_score
 
 GOLDEN = [
     ("q1", "What were net sales?", "Net sales were $134.4 billion.", "134.4 billion"),

@@ -20,12 +20,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.core.deciding import decide
-from goldenlens.core.decision import Decision
-from goldenlens.core.gates import MinimumMean, failing_minimums, resolve_metric
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
-from goldenlens.core.pass_rates import DEFAULT_PASS_THRESHOLDS
-from goldenlens.core.report import Report
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.scored_rows import Report
+from goldenlens.core.stats.decide import decide
+from goldenlens.core.stats.decision import Decision
+from goldenlens.core.stats.gates import MinimumMean, failing_minimums, resolve_metric
+from goldenlens.core.stats.pass_rates import DEFAULT_PASS_THRESHOLDS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -151,8 +151,8 @@ def evaluate(
     counting, a column ``mapping`` (``{"response": "Answer text"}``), the sheets and header
     rows; ``pass_thresholds`` (default ``factual_knowledge`` = 1, ``f1_score`` and
     ``recall_over_words`` ≥ 0.5) pick the pass rates. Bad input raises
-    :class:`goldenlens.core.model.InputError` naming the file, sheet, row and column."""
-    from goldenlens.jobs.score_rows import ScoreOptions
+    :class:`goldenlens.core.inputs.InputError` naming the file, sheet, row and column."""
+    from goldenlens.jobs.scoring.score_rows import ScoreOptions
 
     chosen = lexical_metrics(metrics)
     cuts = dict(DEFAULT_PASS_THRESHOLDS if pass_thresholds is None else pass_thresholds)
@@ -170,12 +170,12 @@ def evaluate(
         "responses_header_row": responses_header_row,
     }
     if project is None:
-        from goldenlens.jobs.score_files import score_files
+        from goldenlens.jobs.scoring.score_files import score_files
 
         report = score_files(Path(golden), Path(responses), **reading, options=options).report()
     else:
-        from goldenlens.jobs.import_and_score import import_and_score
-        from goldenlens.jobs.report_job import build_report
+        from goldenlens.jobs.importing.import_and_score import import_and_score
+        from goldenlens.jobs.reporting.report_job import build_report
         from goldenlens.store.project import ProjectStore
 
         done = import_and_score(Path(project), Path(golden), Path(responses), **reading, options=options)

@@ -1,4 +1,4 @@
-"""Benchmark: :func:`goldenlens.core.deciding.decide` on a large project's scores.
+"""Benchmark: :func:`goldenlens.core.stats.decide.decide` on a large project's scores.
 
     python tests/bench/bench_decision.py [--questions 12000] [--pipelines 5] [--repeat 3]
 
@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "desktop"))
 
-from goldenlens.core.deciding import decide  # noqa: E402
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES  # noqa: E402
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES  # noqa: E402
+from goldenlens.core.stats.decide import decide  # noqa: E402
 
 
 def make_rows(questions: int, pipelines: int, seed: int) -> list[tuple[str, str, list[float | None]]]:

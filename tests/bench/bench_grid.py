@@ -63,21 +63,21 @@ from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtGui import QBrush, QStandardItem, QStandardItemModel  # noqa: E402
 from PySide6.QtWidgets import QApplication, QTableView, QWidget  # noqa: E402
 
-from goldenlens.core.flags import GOLDEN_FLAGS, RESPONSE_FLAGS  # noqa: E402
-from goldenlens.core.grid import GridState  # noqa: E402
-from goldenlens.core.lexical import (  # noqa: E402
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord  # noqa: E402
+from goldenlens.core.lexical.flags import GOLDEN_FLAGS, RESPONSE_FLAGS  # noqa: E402
+from goldenlens.core.lexical.scorer import (  # noqa: E402
     EXACT_MATCH,
     FACTUAL_KNOWLEDGE,
     FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LEXICAL_SCORE_NAMES,
     QUASI_EXACT_MATCH,
 )
-from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord  # noqa: E402
+from goldenlens.core.view.grid_state import GridState  # noqa: E402
 from goldenlens.jobs.progress import CancelToken, ProgressFn  # noqa: E402
 from goldenlens.queries.grid_data import GridData, add_metrics, load_grid, load_grid_head  # noqa: E402
 from goldenlens.store.project import ProjectStore  # noqa: E402
-from goldenlens.ui.score_grid import ScoreGrid  # noqa: E402
-from goldenlens.ui.score_table_model import colour_scale  # noqa: E402
+from goldenlens.ui.grid.score_grid import ScoreGrid  # noqa: E402
+from goldenlens.ui.grid.score_table_model import colour_scale  # noqa: E402
 from goldenlens.ui.workers import JobRunner  # noqa: E402
 
 TARGET_SECONDS = 1.5

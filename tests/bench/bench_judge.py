@@ -60,9 +60,9 @@ for extra in (ROOT / "desktop", BENCH):
 # The prefix-reuse measurement of the engine benchmark, reused as it is.
 bench_judge_engine = importlib.import_module("bench_judge_engine")
 
-from goldenlens.io.sample import sample_dir  # noqa: E402
-from goldenlens.jobs.import_job import import_inputs  # noqa: E402
-from goldenlens.jobs.judge_job import Engines, JudgeOptions, judge_project  # noqa: E402
+from goldenlens.io.importing.sample import sample_dir  # noqa: E402
+from goldenlens.jobs.importing.import_job import import_inputs  # noqa: E402
+from goldenlens.jobs.judging.judge_job import Engines, JudgeOptions, judge_project  # noqa: E402
 from goldenlens.jobs.progress import Progress  # noqa: E402
 from goldenlens.judge.engines.llama import LlamaCppEngine, default_judge_model  # noqa: E402
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply  # noqa: E402

@@ -36,7 +36,7 @@ for _path in (TESTS.parent / "desktop", TESTS):
         sys.path.insert(0, str(_path))
 
 import fmeval_reference as ref  # noqa: E402
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalScorer  # noqa: E402
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, LexicalScorer  # noqa: E402
 
 TARGET_RATIO = 5.0
 

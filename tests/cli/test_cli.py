@@ -12,7 +12,7 @@ import openpyxl
 import pytest
 
 from goldenlens.cli.main import main
-from goldenlens.io.sample import sample_dir
+from goldenlens.io.importing.sample import sample_dir
 from sample_expectations import FK_REPORT, PIPELINES
 
 

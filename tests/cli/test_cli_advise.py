@@ -18,7 +18,7 @@ import pytest
 
 import goldenlens
 from goldenlens.cli.main import main
-from goldenlens.jobs.sample_project import ensure_sample_project
+from goldenlens.jobs.importing.sample_project import ensure_sample_project
 from sample_expectations import PIPELINES
 
 
@@ -116,7 +116,7 @@ def test_bad_options_are_one_line(
 
 
 def test_advise_runs_as_a_console_command_on_an_unscored_project(tmp_path: Path) -> None:
-    from goldenlens.core.model import GoldenItem
+    from goldenlens.core.inputs import GoldenItem
     from goldenlens.store.project import ProjectStore
 
     path = tmp_path / "empty.goldenlens"

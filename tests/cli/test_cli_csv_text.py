@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from tests.badinputs import BadCase, make_bad_inputs, write_csv
 
-from goldenlens.io.sample import sample_dir
+from goldenlens.io.importing.sample import sample_dir
 
 RESPONSES = [["question_id", "pipeline", "response"], ["q01", "P1", "Jassy, the CEO"], ["q02", "P1", "No"]]
 

@@ -27,7 +27,7 @@ import pytest
 from tests.badinputs import write_csv
 
 from goldenlens.cli.main import main
-from goldenlens.io.sample import sample_dir
+from goldenlens.io.importing.sample import sample_dir
 
 resource = pytest.importorskip("resource")  # POSIX only
 

@@ -163,8 +163,8 @@ def test_the_desktop_entry_point_checks_too(tmp_path: Path) -> None:
 def test_the_c_extensions_are_reported_and_never_block(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the C builds scoring is slower, never different: the doctor says so, names
     what is missing, gives the fix, and no use is blocked by it."""
-    from goldenlens.core import normalise
-    from goldenlens.io import report_formats
+    from goldenlens.core.lexical import normalise
+    from goldenlens.io.reports import json_report as report_formats
     from goldenlens.jobs import doctor
 
     built = doctor.speed_check()

@@ -16,8 +16,8 @@ from tests.jobs.drafting import FX, OFFICE, SALES, good_reply
 from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.cli.main import main
-from goldenlens.core.drafts import DraftStatus
-from goldenlens.jobs import draft_job
+from goldenlens.core.golden.drafts import DraftStatus
+from goldenlens.jobs.drafting import draft_job
 from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.store.project import ProjectStore
 

@@ -23,9 +23,10 @@ from tests.judge.scripted import ScriptedEngine
 
 import goldenlens
 from goldenlens.cli.main import main
-from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
-from goldenlens.jobs import golden_review_decisions, golden_review_job
-from goldenlens.jobs.import_job import import_inputs
+from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.jobs.curation import golden_review_decisions
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.judging import golden_review_job
 from goldenlens.judge.engines.protocol import ChatMessage
 from goldenlens.store.project import ProjectStore
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from goldenlens.cli.main import main
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.report_job import export_report
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.reporting.report_job import export_report
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT, PIPELINES
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from goldenlens.cli.main import main
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.judge_job import JUDGE_RUN, JudgeOptions
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.judging.judge_job import JUDGE_RUN, JudgeOptions
 from goldenlens.judge.registry import build_metrics
 from goldenlens.store.project import ProjectStore
 
@@ -156,7 +156,7 @@ def test_quiet_judge_run_keeps_llama_logs_off_stderr_and_summarises_judge_means(
 
 
 def test_only_and_where_reach_the_judge_options() -> None:
-    from goldenlens.cli.judge_args import judge_options
+    from goldenlens.cli.judge_options import judge_options
     from goldenlens.cli.main import build_parser
 
     argv = ["score", "g.csv", "r.csv", "--metrics", "relevancy", "--only", "q1, q2", "--where", "f1 < 0.5"]
@@ -167,11 +167,11 @@ def test_only_and_where_reach_the_judge_options() -> None:
 
 def test_printed_judge_summary_names_the_model_caveat_and_agreement() -> None:
     from goldenlens.cli.output import format_judge_summary
-    from goldenlens.core.lexical import score_response
-    from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
-    from goldenlens.core.report import Report, ScoredRow
-    from goldenlens.core.review import AppliedOverride, QuestionReview
-    from goldenlens.core.signature import Signature
+    from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+    from goldenlens.core.lexical.scorer import score_response
+    from goldenlens.core.lexical.signature import Signature
+    from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
+    from goldenlens.core.scored_rows import Report, ScoredRow
 
     signature = Signature("faithfulness", "2", {"judge_model": "judge-7b.gguf"}).to_json()
     rows = []

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from goldenlens.cli.main import main
-from goldenlens.io.sample import sample_dir
+from goldenlens.io.importing.sample import sample_dir
 
 
 def _printed_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, dict[str, object]]:

@@ -17,7 +17,7 @@ from scipy.stats import bootstrap
 from tests.run_projects import CHANGED_RESPONSES, reference_scores, score_with, two_run_project
 
 from cli_process import run_goldenlens
-from goldenlens.io.sample import sample_dir
+from goldenlens.io.importing.sample import sample_dir
 
 FIXTURES = Path(__file__).parents[1] / "store" / "fixtures"
 RUN_KEYS = {

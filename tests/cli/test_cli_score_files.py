@@ -26,8 +26,8 @@ import pytest
 
 import goldenlens
 from goldenlens.cli.main import main
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs import score_rows
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.scoring import score_rows
 
 DESKTOP = str(Path(goldenlens.__file__).resolve().parents[1])
 
@@ -218,7 +218,7 @@ def test_scoring_files_imports_neither_sqlite_nor_pandas(tmp_path: Path) -> None
     mojibake and the join is by id."""
     modules = (
         "sqlite3", "sqlite_utils", "pandas", "openpyxl", "xlrd", "zipfile", "xml.etree.ElementTree",
-        "goldenlens.io.xlsx_facts", "goldenlens.io.xls_facts", "goldenlens.io.ods_facts",
+        "goldenlens.io.sheets.xlsx_facts", "goldenlens.io.sheets.xls_facts", "goldenlens.io.sheets.ods_facts",
         "goldenlens.store", "ftfy", "rapidfuzz",
     )  # fmt: skip
     assert _loaded_by_scoring_files(tmp_path, modules) == []
@@ -228,16 +228,16 @@ def test_scoring_files_imports_neither_sqlite_nor_pandas(tmp_path: Path) -> None
 #: their handlers' modules load when that command runs (each costs milliseconds to tens of
 #: milliseconds of a scoring run that takes about two seconds).
 OTHER_COMMANDS_ONLY = (
-    "goldenlens.core.advice_values",  # advise
-    "goldenlens.core.variants",  # variants
-    "goldenlens.core.variant_preview",
-    "goldenlens.core.variant_dates",
-    "goldenlens.core.drafts",  # draft, drafts
-    "goldenlens.core.source_chunks",
-    "goldenlens.core.golden_versions",  # versions, diff, runs
-    "goldenlens.core.golden_diff",
-    "goldenlens.io.judge_summary",  # a judge run's summary
-    "goldenlens.core.judge_agreement",
+    "goldenlens.core.advice.values",  # advise
+    "goldenlens.core.variants.generator",  # variants
+    "goldenlens.core.variants.flip_preview",
+    "goldenlens.core.variants.dates",
+    "goldenlens.core.golden.drafts",  # draft, drafts
+    "goldenlens.core.golden.source_chunks",
+    "goldenlens.core.golden.versions",  # versions, diff, runs
+    "goldenlens.core.golden.diff",
+    "goldenlens.io.reports.judge_summary",  # a judge run's summary
+    "goldenlens.core.stats.judge_agreement",
     "goldenlens.jobs.doctor",  # doctor, gui
     "goldenlens.judge",
     "goldenlens.queries",

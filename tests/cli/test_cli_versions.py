@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from cli_process import run_goldenlens
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs import curation
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import score_project
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.curation import edits as curation
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 NEW_Q03_FACT = "410 Terry Avenue North<OR>410 Terry Ave. N."

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from goldenlens.core import lexical_batch, normalise
+from goldenlens.core.lexical import batch as lexical_batch
+from goldenlens.core.lexical import normalise
 
 #: Both paths where the extension was built; the Python one alone otherwise.
 PATHS = ["c", "python"] if normalise.ASCII_IN_C else ["python"]

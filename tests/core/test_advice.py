@@ -16,9 +16,9 @@ from core_strategies import FACT_PARTS, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.advice import advise, similarity_from_records
-from goldenlens.core.advice_corpus import Corpus, CorpusResponse
-from goldenlens.core.advice_values import (
+from goldenlens.core.advice.advisor import advise, similarity_from_records
+from goldenlens.core.advice.corpus import Corpus, CorpusResponse
+from goldenlens.core.advice.values import (
     AdviceCode,
     AdviceSeverity,
     AdviceThresholds,
@@ -26,11 +26,11 @@ from goldenlens.core.advice_values import (
     FixKind,
     ProjectAdvice,
 )
-from goldenlens.core.flags import Flag, FlagThresholds
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LexicalScorer
-from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
-from goldenlens.core.report import score_all
-from goldenlens.jobs.curation import fact_with_variant
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.lexical.flags import Flag, FlagThresholds
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LexicalScorer
+from goldenlens.core.scored_rows import score_all
+from goldenlens.jobs.curation.edits import fact_with_variant
 
 A, B, C = "A", "B", "C"
 Row = tuple[str, str, str, str]  # id, question, answer, fact

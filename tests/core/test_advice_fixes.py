@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from goldenlens.core.advice_fixes import (
+from goldenlens.core.advice.fixes import (
     SOURCE_FIX,
     SOURCE_GENERATOR,
     SOURCE_RESPONSE,
     propose_variant,
     wording_variant,
 )
-from goldenlens.core.advice_values import AdviceCode, AdviceSeverity, Diagnosis, Fix, FixKind
-from goldenlens.core.model import GoldenItem
+from goldenlens.core.advice.values import AdviceCode, AdviceSeverity, Diagnosis, Fix, FixKind
+from goldenlens.core.inputs import GoldenItem
 
 CURRENCY = (
     "A key challenge was the impact of changes in foreign currency exchange rates, which reduced sales."

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from goldenlens.core.agreement import Agreement, agreement, cohen_kappa
+from goldenlens.core.stats.agreement import Agreement, agreement, cohen_kappa
 
 
 def from_table(table: Mapping[tuple[str, str], int]) -> tuple[list[str], list[str]]:

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from scipy.stats import bootstrap
 
-from goldenlens.core.bootstrap import (
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE
+from goldenlens.core.stats.bootstrap import (
     NORMAL_FROM,
     Settings,
     Statistic,
@@ -18,8 +19,7 @@ from goldenlens.core.bootstrap import (
     percentile_interval,
     resampled_means,
 )
-from goldenlens.core.deciding import decide
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE
+from goldenlens.core.stats.decide import decide
 
 QUANTILES = [0.025, 0.1, 0.25, 0.5, 0.75, 0.9, 0.975]
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from goldenlens.core.bulk_records import bulk_records
-from goldenlens.core.model import GoldenItem, PipelineResponse
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 
 _text = st.text(max_size=8)
 

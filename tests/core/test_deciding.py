@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from goldenlens.core.deciding import decide
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL
-from goldenlens.core.report import summarise_values
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL
+from goldenlens.core.scored_rows import summarise_values
+from goldenlens.core.stats.decide import decide
 
 METRICS = [FACTUAL_KNOWLEDGE, F1_SCORE]
 

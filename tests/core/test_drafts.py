@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from goldenlens.core.drafts import DraftText, ProblemCode, answer_words, draft_problems, missing_fields
+from goldenlens.core.golden.drafts import DraftText, ProblemCode, answer_words, draft_problems, missing_fields
 
 CHUNK = (
     "Total net sales increased 11% to $134,383 million in the second quarter of 2023,\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from goldenlens.core.facts import fact_with_variant
+from goldenlens.core.lexical.factual_knowledge import fact_with_variant
 
 AND_GROUPS: list[tuple[str, str, str | type[ValueError] | None]] = [
     (

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fmeval_reference as ref
-from goldenlens.core.facts import (
+from goldenlens.core.lexical.factual_knowledge import (
     FactMatcher,
     FactPartMatch,
     empty_parts,
@@ -20,7 +20,7 @@ from goldenlens.core.facts import (
     fact_operator,
     factual_knowledge,
 )
-from goldenlens.core.normalise import normalise
+from goldenlens.core.lexical.normalise import normalise
 from sample_expectations import FK_REPORT
 
 # (response, fact) -> (exact, quasi-exact)

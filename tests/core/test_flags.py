@@ -10,8 +10,8 @@ from core_strategies import texts
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.core.facts import empty_parts
-from goldenlens.core.flags import (
+from goldenlens.core.lexical.factual_knowledge import empty_parts
+from goldenlens.core.lexical.flags import (
     FLAG_EXPLANATIONS,
     FLAG_INPUTS,
     FLAG_LABELS,
@@ -29,8 +29,8 @@ from goldenlens.core.flags import (
     response_flags,
     response_flags_in_force,
 )
-from goldenlens.core.lexical import LexicalScorer
-from goldenlens.core.normalise import word_set
+from goldenlens.core.lexical.normalise import word_set
+from goldenlens.core.lexical.scorer import LexicalScorer
 
 
 def _flags(response: str, answer: str, fact: str, thresholds: FlagThresholds | None = None) -> list[Flag]:

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from goldenlens.core.flags import Flag, FlagThresholds, golden_flags
-from goldenlens.core.golden_criteria import (
+from goldenlens.core.golden.criteria import (
     CRITERIA,
     JUDGED_CRITERIA,
     Criterion,
@@ -24,7 +23,8 @@ from goldenlens.core.golden_criteria import (
     verbosity_verdict,
     verdict_from_value,
 )
-from goldenlens.core.model import GoldenItem
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.lexical.flags import Flag, FlagThresholds, golden_flags
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from goldenlens.core.golden_diff import (
+from goldenlens.core.golden.diff import (
     ROW_ADDED,
     ROW_REMOVED,
     FieldChange,
@@ -15,7 +15,7 @@ from goldenlens.core.golden_diff import (
     diff_golden,
     word_diff,
 )
-from goldenlens.core.model import GoldenItem
+from goldenlens.core.inputs import GoldenItem
 
 Q1 = GoldenItem("q1", "What were net sales?", "Net sales were $134.4 billion.", "134.4 billion", "", 2)
 Q2 = GoldenItem("q2", "Who is the CFO?", "Brian Olsavsky is the CFO.", "Brian Olsavsky", "check", 3)

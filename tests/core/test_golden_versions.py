@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from goldenlens.core.golden_versions import (
+from goldenlens.core.golden.versions import (
     SET_CREATED,
     GoldenVersion,
     HistoryEntry,
@@ -20,7 +20,7 @@ from goldenlens.core.golden_versions import (
     version_containing,
     version_spans,
 )
-from goldenlens.core.model import GoldenItem
+from goldenlens.core.inputs import GoldenItem
 
 DAY = "2026-12-01T"
 

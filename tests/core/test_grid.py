@@ -10,8 +10,18 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pytest
 
-from goldenlens.core.flags import Flag
-from goldenlens.core.grid import (
+from goldenlens.core.lexical.flags import Flag
+from goldenlens.core.lexical.scorer import (
+    EXACT_MATCH,
+    F1_SCORE,
+    FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    LEXICAL_SCORE_NAMES,
+    PRECISION,
+    QUASI_EXACT_MATCH,
+    RECALL,
+)
+from goldenlens.core.view.grid_state import (
     ANY_FLAG,
     FLAG_BITS,
     FLAGS_COLUMN,
@@ -32,16 +42,6 @@ from goldenlens.core.grid import (
     text_matcher,
     visible_rows,
 )
-from goldenlens.core.lexical import (
-    EXACT_MATCH,
-    F1_SCORE,
-    FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
-    LEXICAL_SCORE_NAMES,
-    PRECISION,
-    QUASI_EXACT_MATCH,
-    RECALL,
-)
 
 PIPELINES = ("Pipeline1", "Pipeline2", "RAG v1.2")
 NAN = math.nan
@@ -55,7 +55,7 @@ def _objects(items: Sequence[str]) -> ObjectArray:
 
 @dataclass
 class Arrays:
-    """A minimal :class:`goldenlens.core.grid.GridArrays`."""
+    """A minimal :class:`goldenlens.core.view.grid_state.GridArrays`."""
 
     question_ids: ObjectArray
     questions: ObjectArray

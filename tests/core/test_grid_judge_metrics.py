@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from goldenlens.core.grid import (
+from goldenlens.core.view.grid_state import (
     FACTUAL_KNOWLEDGE,
     GridState,
     is_binary_valued,

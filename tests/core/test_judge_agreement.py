@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from goldenlens.core.judge_agreement import judge_reviewer_agreement
-from goldenlens.core.lexical import score_response
-from goldenlens.core.model import GoldenItem, PipelineResponse
-from goldenlens.core.report import ScoredRow
-from goldenlens.core.review import AppliedOverride
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.core.lexical.scorer import score_response
+from goldenlens.core.reviewer_decisions import AppliedOverride
+from goldenlens.core.scored_rows import ScoredRow
+from goldenlens.core.stats.judge_agreement import judge_reviewer_agreement
 
 
 def _row(qid: str, overrides: dict[str, tuple[float | None, float]] | None = None) -> ScoredRow:

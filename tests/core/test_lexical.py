@@ -11,7 +11,8 @@ from core_strategies import answers, single_operator_facts, texts
 from hypothesis import given, settings
 
 import fmeval_reference as ref
-from goldenlens.core.lexical import (
+from goldenlens.core.lexical.normalise import normalise, word_set
+from goldenlens.core.lexical.scorer import (
     EXACT_MATCH,
     F1_SCORE,
     FACTUAL_KNOWLEDGE,
@@ -26,7 +27,6 @@ from goldenlens.core.lexical import (
     prf,
     score_response,
 )
-from goldenlens.core.normalise import normalise, word_set
 
 QA = (F1_SCORE, PRECISION, RECALL, EXACT_MATCH, QUASI_EXACT_MATCH)
 

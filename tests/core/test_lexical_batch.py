@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fmeval_reference as ref
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalScorer
-from goldenlens.core.lexical_batch import batch_values, piece_words
+from goldenlens.core.lexical.batch import batch_values, piece_words
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, LexicalScorer
 
 _ASCII_PIECES = st.sampled_from(
     ["the", "The", "a", "an", "cat", "Cat.", "134.4", "billion", "10,317,750,796", " ", "  ", "\n", "\t",

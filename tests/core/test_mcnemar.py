@@ -8,9 +8,9 @@ import random
 import pytest
 from scipy.stats import binomtest
 
-from goldenlens.core.deciding import decide
-from goldenlens.core.lexical import EXACT_MATCH, FACTUAL_KNOWLEDGE
-from goldenlens.core.mcnemar import MIN_DISCORDANT_FOR_5_PERCENT, mcnemar_exact
+from goldenlens.core.lexical.scorer import EXACT_MATCH, FACTUAL_KNOWLEDGE
+from goldenlens.core.stats.decide import decide
+from goldenlens.core.stats.mcnemar import MIN_DISCORDANT_FOR_5_PERCENT, mcnemar_exact
 
 
 @pytest.mark.parametrize(

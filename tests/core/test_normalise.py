@@ -9,7 +9,7 @@ from core_strategies import texts
 from hypothesis import given, settings
 
 import fmeval_reference as ref
-from goldenlens.core.normalise import (
+from goldenlens.core.lexical.normalise import (
     Token,
     lowered_offsets,
     normalise,

@@ -1,4 +1,4 @@
-"""The C extension (``goldenlens.core._quac_ascii``) gives exactly what the Python reference
+"""The C extension (``goldenlens.core.lexical._quac_ascii``) gives exactly what the Python reference
 gives, and the reference is FMEval's own steps: its normalisation of ASCII text, and its
 ``row_values``, the seven lexical values of a row scored in one call.
 
@@ -18,10 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fmeval_reference as ref
-from goldenlens.core import lexical_batch, normalise
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalScorer
+from goldenlens.core.lexical import batch as lexical_batch
+from goldenlens.core.lexical import normalise
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, LexicalScorer
 
-quac_ascii = pytest.importorskip("goldenlens.core._quac_ascii", reason="the C extension was not built")
+quac_ascii = pytest.importorskip(
+    "goldenlens.core.lexical._quac_ascii", reason="the C extension was not built"
+)
 
 _ASCII = "".join(map(chr, range(128)))
 _PIECES = st.sampled_from(

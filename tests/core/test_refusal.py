@@ -7,7 +7,7 @@ from core_paths import PATHS, scoring_path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.core.refusal import (
+from goldenlens.core.lexical.refusal import (
     FIRST_LETTERS,
     NEGATION_WORDS,
     REFUSAL,

@@ -6,8 +6,8 @@ from core_strategies import single_operator_facts, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.facts import FactMatcher
-from goldenlens.core.response_index import ResponseIndex
+from goldenlens.core.lexical.fact_index import ResponseIndex
+from goldenlens.core.lexical.factual_knowledge import FactMatcher
 
 
 @settings(max_examples=300, deadline=None)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from goldenlens.core.run_comparison import (
+from goldenlens.core.runs.run_comparison import (
     IMPROVED,
     NOT_SCORED,
     REGRESSED,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from goldenlens.core.lexical import LexicalScorer
-from goldenlens.core.signature import FMEVAL_REFERENCE, LEXICAL_VERSION, Signature, lexical_signature
+from goldenlens.core.lexical.scorer import LexicalScorer
+from goldenlens.core.lexical.signature import FMEVAL_REFERENCE, LEXICAL_VERSION, Signature, lexical_signature
 
 
 def test_lexical_signature() -> None:

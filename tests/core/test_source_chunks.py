@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from goldenlens.core.source_chunks import SourceChunk, chunk_pages, chunk_text
+from goldenlens.core.golden.source_chunks import SourceChunk, chunk_pages, chunk_text
 
 
 @pytest.mark.parametrize(

@@ -20,9 +20,9 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.facts import fact_with_variant
-from goldenlens.core.variant_preview import ScoredResponse, preview_variant
-from goldenlens.core.variants import VariantKind, suggest_variants
+from goldenlens.core.lexical.factual_knowledge import fact_with_variant
+from goldenlens.core.variants.flip_preview import ScoredResponse, preview_variant
+from goldenlens.core.variants.generator import VariantKind, suggest_variants
 
 NUMBER_KINDS = {VariantKind.SCALE, VariantKind.GROUPING, VariantKind.PERCENT, VariantKind.NUMBER_WORD}
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from goldenlens.core.facts import fact_with_variant
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
-from goldenlens.core.variants import (
+from goldenlens.core.lexical.factual_knowledge import fact_with_variant
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
+from goldenlens.core.variants.generator import (
     RISK_DIGITS,
     RISK_SHORT,
     RISK_YEAR,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goldenlens.core.decision import Decision, MetricEstimate, PairComparison, PassRate
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
-from goldenlens.core.report import Report
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
+from goldenlens.core.scored_rows import Report
+from goldenlens.core.stats.decision import Decision, MetricEstimate, PairComparison, PassRate
 
 #: Half-width of every hand-made interval.
 HALF_WIDTH = 0.125

@@ -21,9 +21,9 @@ import pytest
 from openpyxl import Workbook
 from tests.fmeval_reference import factual_knowledge as reference_fk
 
-from goldenlens.core.model import InputError, Severity
-from goldenlens.io.readers import load_inputs, preview, read_golden
-from goldenlens.io.tables import read_table
+from goldenlens.core.inputs import InputError, Severity
+from goldenlens.io.importing.input_files import load_inputs, preview, read_golden
+from goldenlens.io.sheets.spreadsheet_reader import read_table
 
 
 def _book(
@@ -235,8 +235,8 @@ def _with_far_cell(source: Path, target: Path, cell: bytes) -> Path:
 _READ_IN_CHILD = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
-from goldenlens.core.model import InputError
-from goldenlens.io.tables import read_table
+from goldenlens.core.inputs import InputError
+from goldenlens.io.sheets.spreadsheet_reader import read_table
 try:
     table = read_table(sys.argv[1])
     print(json.dumps({"rows": table.rows, "problems": [p.message for p in table.problems]}))

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from tests.badinputs import BadCase, make_bad_inputs
 
-from goldenlens.core.model import InputError, Problem
-from goldenlens.io.readers import load_inputs, preview
+from goldenlens.core.inputs import InputError, Problem
+from goldenlens.io.importing.input_files import load_inputs, preview
 
 CASE_NAMES = (
     "corrupt_xlsx",

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.io import csv_sniff
-from goldenlens.io.csv_sniff import _lines, parse_records
+from goldenlens.io.sheets import csv_decoder as csv_sniff
+from goldenlens.io.sheets.csv_decoder import _lines, parse_records
 
 #: Every line break Python knows, quotes and separators: only \r\n, \r and \n may split.
 _PIECES = st.sampled_from(

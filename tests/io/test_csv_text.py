@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from tests.badinputs import write_csv, write_xlsx
 
-from goldenlens.core.model import InputError, Problem, Severity
-from goldenlens.io.header_names import clean_header_name
-from goldenlens.io.readers import preview, read_golden, read_responses
-from goldenlens.io.tables import read_table
-from goldenlens.io.visible_text import visible
+from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.io.importing.input_files import preview, read_golden, read_responses
+from goldenlens.io.sheets.header_names import clean_header_name
+from goldenlens.io.sheets.spreadsheet_reader import read_table
+from goldenlens.io.sheets.visible_text import visible
 
 ROWS = [
     ["id", "question", "answer"],

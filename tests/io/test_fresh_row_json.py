@@ -1,7 +1,7 @@
 """The JSON line of a row nobody reviewed (filled into a template for speed) is exactly the
 line the general encoder writes for the same row: same keys, order, spacing, escapes and
 float text, for any ids, flags and values — scored, not scored, or the edge floats. A chunk's
-lines are joined in C where the extension was built (``goldenlens.io._json_rows``) and in
+lines are joined in C where the extension was built (``goldenlens.io.reports._json_rows``) and in
 Python otherwise: both are held to the general encoder."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
-from goldenlens.core.review import QuestionReview
-from goldenlens.io import report_formats
-from goldenlens.io.report_formats import (
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.reviewer_decisions import QuestionReview
+from goldenlens.io.reports import json_report as report_formats
+from goldenlens.io.reports.json_report import (
     ROW_SEPARATOR,
     fresh_row_json,
     fresh_rows_text,

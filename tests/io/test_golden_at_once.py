@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.model import InputError
-from goldenlens.io import golden_table
-from goldenlens.io.columns import detect_golden_columns
-from goldenlens.io.golden_table import golden_from_table
-from goldenlens.io.tables import RawTable
+from goldenlens.core.inputs import InputError
+from goldenlens.io.importing import golden_table
+from goldenlens.io.importing.columns import detect_golden_columns
+from goldenlens.io.importing.golden_table import golden_from_table
+from goldenlens.io.sheets.spreadsheet_reader import RawTable
 
 _IDS = st.sampled_from(["q1", "Q1", " q2 ", "q3", "Q4", "q5", "", " "])
 _QUESTIONS = st.sampled_from(["What?", "Why?", " ", ""])

@@ -11,10 +11,15 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.model import Severity
-from goldenlens.io.columns import detect_golden_columns
-from goldenlens.io.golden_table import _MAYBE_HOLLOW_PART, _fact_problem, _suspect_facts, golden_from_table
-from goldenlens.io.tables import RawTable
+from goldenlens.core.inputs import Severity
+from goldenlens.io.importing.columns import detect_golden_columns
+from goldenlens.io.importing.golden_table import (
+    _MAYBE_HOLLOW_PART,
+    _fact_problem,
+    _suspect_facts,
+    golden_from_table,
+)
+from goldenlens.io.sheets.spreadsheet_reader import RawTable
 
 _ARTICLE_LETTERS = "antheANTHE"
 _KEPT = re.compile(f"[^\\s{re.escape(string.punctuation)}{_ARTICLE_LETTERS}]")

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 from openpyxl.utils.escape import unescape
 
-from goldenlens.core.golden_versions import ChangeLogRow
-from goldenlens.core.model import GoldenItem
-from goldenlens.io.golden_writer import (
+from goldenlens.core.golden.versions import ChangeLogRow
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.io.reports.xlsx.golden_workbook import (
     CHANGE_LOG_COLUMNS,
     CHANGE_LOG_SHEET,
     GOLDEN_COLUMNS,

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.model import GoldenItem, GoldenSet, InputError, Problem, ResponseSet
-from goldenlens.io import response_join
-from goldenlens.io.columns import detect_response_layout
-from goldenlens.io.response_join import join_responses
-from goldenlens.io.tables import RawTable
+from goldenlens.core.inputs import GoldenItem, GoldenSet, InputError, Problem, ResponseSet
+from goldenlens.io.importing import response_join
+from goldenlens.io.importing.columns import detect_response_layout
+from goldenlens.io.importing.response_join import join_responses
+from goldenlens.io.sheets.spreadsheet_reader import RawTable
 
 GOLDEN = GoldenSet(
     tuple(GoldenItem(f"Q{n}", f"What is item {n} about?", f"Answer {n}.", f"fact {n}") for n in range(1, 6)),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.io.output_files import ExportError, write_atomically
+from goldenlens.io.atomic_files import ExportError, write_atomically
 
 
 def _write_json(path: Path) -> None:

@@ -8,10 +8,15 @@ from pathlib import Path
 import pytest
 from tests.badinputs import write_csv, write_xlsx
 
-from goldenlens.core.model import InputError, Loaded, Problem, Severity
-from goldenlens.io.columns import ColumnMap, ResponseColumns, detect_golden_columns, detect_response_layout
-from goldenlens.io.readers import load_inputs, preview, read_golden, read_responses
-from goldenlens.io.response_join import parse_contexts
+from goldenlens.core.inputs import InputError, Loaded, Problem, Severity
+from goldenlens.io.importing.columns import (
+    ColumnMap,
+    ResponseColumns,
+    detect_golden_columns,
+    detect_response_layout,
+)
+from goldenlens.io.importing.input_files import load_inputs, preview, read_golden, read_responses
+from goldenlens.io.importing.response_join import parse_contexts
 
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
 IDS = [f"q{n:02d}" for n in range(1, 11)]

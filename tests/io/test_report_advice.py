@@ -13,10 +13,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
-from goldenlens.core.report import Report, score_all
-from goldenlens.io.report_advice import ADVICE_COLUMNS, ADVICE_SHEET
-from goldenlens.io.report_writer import write_report_workbook
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.scored_rows import Report, score_all
+from goldenlens.io.reports.xlsx.advice_sheet import ADVICE_COLUMNS, ADVICE_SHEET
+from goldenlens.io.reports.xlsx.workbook import write_report_workbook
 from sample_expectations import PIPELINES
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"

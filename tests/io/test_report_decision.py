@@ -12,11 +12,11 @@ from decisions import HALF_WIDTH, DecidedReport, comparison, hand_decision
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 from test_report_writer import _report
 
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, WordKind
-from goldenlens.core.report import Report
-from goldenlens.io.decision_text import NO_INTERVALS
-from goldenlens.io.report_writer import write_report_workbook
-from goldenlens.io.xlsx_style import MATCHED_TEXT, MISSED_TEXT
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, WordKind
+from goldenlens.core.scored_rows import Report
+from goldenlens.io.reports.decision_text import NO_INTERVALS
+from goldenlens.io.reports.xlsx.style import MATCHED_TEXT, MISSED_TEXT
+from goldenlens.io.reports.xlsx.workbook import write_report_workbook
 
 LABELS = [
     "Factual knowledge",

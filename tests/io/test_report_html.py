@@ -14,9 +14,9 @@ import pytest
 from decisions import DecidedReport, comparison, hand_decision
 from test_report_writer import _report
 
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, WordKind
-from goldenlens.core.report import Report
-from goldenlens.io.report_html import report_html, write_report_html
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, WordKind
+from goldenlens.core.scored_rows import Report
+from goldenlens.io.reports.html.page import report_html, write_report_html
 
 HOSTILE = "<script>alert('x')</script> \"quoted\" & 'single' <b>bold</b>"
 

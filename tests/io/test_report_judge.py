@@ -8,11 +8,11 @@ import openpyxl
 import pytest
 
 from goldenlens.cli.main import main
-from goldenlens.core.model import ScoreRecord, ScoreStatus
-from goldenlens.core.signature import Signature
-from goldenlens.io.report_judge import NOT_JUDGED
-from goldenlens.jobs.report_job import export_report
-from goldenlens.jobs.sample_project import ensure_sample_project
+from goldenlens.core.inputs import ScoreRecord, ScoreStatus
+from goldenlens.core.lexical.signature import Signature
+from goldenlens.io.reports.xlsx.judge_sheet import NOT_JUDGED
+from goldenlens.jobs.importing.sample_project import ensure_sample_project
+from goldenlens.jobs.reporting.report_job import export_report
 from goldenlens.store.project import ProjectStore
 from sample_expectations import PIPELINES, REPORT_SHEETS
 

@@ -17,14 +17,14 @@ from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.chart import BarChart
 from openpyxl.worksheet.worksheet import Worksheet
 
-from goldenlens.core.flags import FLAG_LABELS, Flag, explain
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, WordKind, WordSpan
-from goldenlens.core.model import GoldenItem, PipelineResponse, Problem, Severity
-from goldenlens.core.report import Report, score_all
-from goldenlens.io.report_highlights import Segment, segments
-from goldenlens.io.report_sheets import SCORE_COLUMNS
-from goldenlens.io.report_writer import SUMMARY_HEADERS, ExportError, write_report_workbook
-from goldenlens.io.xlsx_style import EXTRA_TEXT, MATCHED_TEXT, MISSED_TEXT
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem, Severity
+from goldenlens.core.lexical.flags import FLAG_LABELS, Flag, explain
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, WordKind, WordSpan
+from goldenlens.core.scored_rows import Report, score_all
+from goldenlens.io.reports.xlsx.highlights_sheet import Segment, segments
+from goldenlens.io.reports.xlsx.style import EXTRA_TEXT, MATCHED_TEXT, MISSED_TEXT
+from goldenlens.io.reports.xlsx.table_sheets import SCORE_COLUMNS
+from goldenlens.io.reports.xlsx.workbook import SUMMARY_HEADERS, ExportError, write_report_workbook
 from sample_expectations import FK_REPORT, PIPELINES, REPORT_SHEETS
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"

@@ -8,9 +8,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from goldenlens.core.model import InputError
-from goldenlens.core.run_comparison import compare_runs
-from goldenlens.io.run_comparison_file import write_comparison
+from goldenlens.core.inputs import InputError
+from goldenlens.core.runs.run_comparison import compare_runs
+from goldenlens.io.reports.run_comparison_file import write_comparison
 
 RUN = {"id": 1, "started_at": "2026-12-01T10:00:00+00:00", "golden_version": "v1", "fingerprint": None}
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from tests.io.pdf_files import write_pdf
 
-from goldenlens.core.model import InputError, Severity
-from goldenlens.core.source_chunks import SourceChunk
-from goldenlens.io.sample import sample_dir
-from goldenlens.io.source_documents import read_source, read_sources
+from goldenlens.core.golden.source_chunks import SourceChunk
+from goldenlens.core.inputs import InputError, Severity
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.io.importing.source_documents import read_source, read_sources
 
 pytest.importorskip("pypdf")
 

@@ -12,11 +12,11 @@ import pytest
 from openpyxl import Workbook
 from tests.badinputs import write_csv, write_xlsx
 
-from goldenlens.core.model import InputError, Severity
-from goldenlens.io.cell_text import cell_text
-from goldenlens.io.columns import column_letter
-from goldenlens.io.csv_sniff import sniff_delimiter
-from goldenlens.io.tables import list_sheets, read_table
+from goldenlens.core.inputs import InputError, Severity
+from goldenlens.io.importing.columns import column_letter
+from goldenlens.io.sheets.cell_text import cell_text
+from goldenlens.io.sheets.csv_decoder import sniff_delimiter
+from goldenlens.io.sheets.spreadsheet_reader import list_sheets, read_table
 
 # (value written to the workbook, text expected back)
 NUMBERS_AND_DATES: list[tuple[object, str]] = [

@@ -18,8 +18,8 @@ import pytest
 from openpyxl import Workbook
 from openpyxl.utils.datetime import CALENDAR_MAC_1904
 
-from goldenlens.core.model import Severity
-from goldenlens.io.tables import read_table
+from goldenlens.core.inputs import Severity
+from goldenlens.io.sheets.spreadsheet_reader import read_table
 
 SHEET = "xl/worksheets/sheet1.xml"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.judge.scripted import Reply
 
-from goldenlens.core.source_chunks import SourceChunk
+from goldenlens.core.golden.source_chunks import SourceChunk
 from goldenlens.judge.engines.protocol import ChatMessage
 
 SALES = "Total net sales increased 11% to $134,383 million in the second quarter of 2023."

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.advice_values import AdviceCode, AdviceSeverity, Diagnosis, ProjectAdvice
-from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
-from goldenlens.core.run_kinds import JUDGE_RUN
-from goldenlens.core.signature import Signature
-from goldenlens.jobs.advice_job import advice_at, build_advice
+from goldenlens.core.advice.values import AdviceCode, AdviceSeverity, Diagnosis, ProjectAdvice
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.jobs.curation.advice_job import advice_at, build_advice
+from goldenlens.jobs.importing.sample_project import ensure_sample_project
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.report_job import NoScoresError
-from goldenlens.jobs.sample_project import ensure_sample_project
+from goldenlens.jobs.reporting.report_job import NoScoresError
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT, PIPELINES
 

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from goldenlens.core.flags import FlagThresholds
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL, LexicalScorer
-from goldenlens.core.model import GoldenItem, ScoreRecord
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs import curation
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import score_project
-from goldenlens.jobs.score_rows import ScoreOptions
+from goldenlens.core.inputs import GoldenItem, ScoreRecord
+from goldenlens.core.lexical.flags import FlagThresholds
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL, LexicalScorer
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.curation import edits as curation
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.scoring.score_job import score_project
+from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")

@@ -13,12 +13,12 @@ import pytest
 from tests.jobs.drafting import CHUNKS, FX, GOOD, OFFICE, SALES, chunk, good_reply
 from tests.judge.scripted import Reply, ScriptedEngine
 
-from goldenlens.core.drafts import DraftStatus, DraftText, ProblemCode
-from goldenlens.core.run_kinds import DRAFT_RUN
-from goldenlens.core.variants import suggest_variants
-from goldenlens.io.sample import sample_dir
-from goldenlens.io.source_documents import read_source
-from goldenlens.jobs.draft_job import DraftOptions, DraftRunError, draft_chunks
+from goldenlens.core.golden.drafts import DraftStatus, DraftText, ProblemCode
+from goldenlens.core.runs.run_kinds import DRAFT_RUN
+from goldenlens.core.variants.generator import suggest_variants
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.io.importing.source_documents import read_source
+from goldenlens.jobs.drafting.draft_job import DraftOptions, DraftRunError, draft_chunks
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.judge.engines.protocol import ChatMessage, JudgeReply
 from goldenlens.store.project import ProjectStore

@@ -10,10 +10,10 @@ import pytest
 from tests.jobs.drafting import CHUNKS, FX, GOOD, SALES, good_reply
 from tests.judge.scripted import ScriptedEngine
 
-from goldenlens.core.drafts import DraftStatus, DraftText
-from goldenlens.core.model import GoldenItem
-from goldenlens.jobs.draft_job import DraftOptions, draft_chunks
-from goldenlens.jobs.draft_review import DraftReviewError, accept_draft, reject_draft, undo_decision
+from goldenlens.core.golden.drafts import DraftStatus, DraftText
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.jobs.drafting.draft_job import DraftOptions, draft_chunks
+from goldenlens.jobs.drafting.draft_review import DraftReviewError, accept_draft, reject_draft, undo_decision
 from goldenlens.store.project import ProjectStore
 
 

@@ -23,15 +23,15 @@ import pytest
 
 import fmeval_reference as fmeval
 from goldenlens.cli.main import main
-from goldenlens.core.flags import Flag, response_flags
-from goldenlens.core.lexical import (
+from goldenlens.core.lexical.flags import Flag, response_flags
+from goldenlens.core.lexical.scorer import (
     F1_SCORE,
     FACTUAL_KNOWLEDGE,
     FACTUAL_KNOWLEDGE_QUASI_EXACT,
     LEXICAL_SCORE_NAMES,
     score_response,
 )
-from goldenlens.jobs.curation import edit_golden_item
+from goldenlens.jobs.curation.edits import edit_golden_item
 from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.grid_data import load_grid
 from goldenlens.store.project import ProjectStore

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from badinputs import write_csv
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, RECALL
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.report_job import build_report, write_stored_json
-from goldenlens.jobs.score_job import score_project
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, RECALL
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.reporting.report_job import build_report, write_stored_json
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.grid_data import flags_in, load_grid, update_rows
 from goldenlens.store.project import ProjectStore

@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 from tests.judge.scripted import ScriptedEngine
 
-from goldenlens.core.golden_criteria import JUDGED_CRITERIA, Criterion, criterion_metric
-from goldenlens.core.model import ScoreStatus
-from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
-from goldenlens.core.signature import Signature
-from goldenlens.jobs import golden_review_decisions as decisions
-from goldenlens.jobs.golden_review_job import GoldenReviewOptions, JudgeRunError, review_golden_set
-from goldenlens.jobs.import_job import import_inputs
+from goldenlens.core.golden.criteria import JUDGED_CRITERIA, Criterion, criterion_metric
+from goldenlens.core.inputs import ScoreStatus
+from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.jobs.curation import golden_review_decisions as decisions
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, JudgeRunError, review_golden_set
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply, make_reply
 from goldenlens.judge.golden_review import CriterionJudge, triplet_inputs
@@ -247,7 +247,7 @@ KILLED_RUN = textwrap.dedent(
     import os, signal, sys
     from pathlib import Path
     from tests.jobs.test_golden_review_job import OPTIONS, scripted
-    from goldenlens.jobs.golden_review_job import review_golden_set
+    from goldenlens.jobs.judging.golden_review_job import review_golden_set
     from goldenlens.store.project import ProjectStore
 
     def progress(p):
@@ -419,7 +419,7 @@ KILLED_MID_ROW = textwrap.dedent(
     from pathlib import Path
     from tests.jobs.test_golden_review_job import OPTIONS, scripted_reply
     from tests.judge.scripted import ScriptedEngine
-    from goldenlens.jobs.golden_review_job import review_golden_set
+    from goldenlens.jobs.judging.golden_review_job import review_golden_set
     from goldenlens.store.project import ProjectStore
 
     calls = []

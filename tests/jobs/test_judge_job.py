@@ -21,11 +21,17 @@ from typing import Any
 
 import pytest
 
-from goldenlens.core.model import ScoreStatus
-from goldenlens.core.signature import Signature
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.judge_job import Engines, JudgeOptions, JudgeRunError, judge_project, open_engines
+from goldenlens.core.inputs import ScoreStatus
+from goldenlens.core.lexical.signature import Signature
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.judging.judge_job import (
+    Engines,
+    JudgeOptions,
+    JudgeRunError,
+    judge_project,
+    open_engines,
+)
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.judge.engines.embedding import EmbeddingEngine, FloatMatrix
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeEngine, JudgeReply, make_reply
@@ -248,7 +254,7 @@ KILLED_RUN = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    from goldenlens.jobs.judge_job import JudgeOptions, judge_project
+    from goldenlens.jobs.judging.judge_job import JudgeOptions, judge_project
     from goldenlens.store.project import ProjectStore
 
     options = JudgeOptions(metrics=("relevancy", "semantic_similarity"), n_ctx=2048, n_threads=1)

@@ -10,9 +10,9 @@ import pytest
 from tests.judge.scripted import ScriptedEngine
 
 from badinputs import write_csv
-from goldenlens.core.model import InputError
-from goldenlens.jobs.import_and_score import import_and_score
-from goldenlens.jobs.judge_job import Engines, JudgeOptions, judge_project
+from goldenlens.core.inputs import InputError
+from goldenlens.jobs.importing.import_and_score import import_and_score
+from goldenlens.jobs.judging.judge_job import Engines, JudgeOptions, judge_project
 from goldenlens.store.project import ProjectStore
 
 # q1 and q3 answer word for word (exact match 1), q2 answers something else (exact match 0).

@@ -10,20 +10,20 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from goldenlens.core.golden_versions import UnknownVersionError
-from goldenlens.core.model import GoldenItem
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs import curation
-from goldenlens.jobs.golden_versions import (
+from goldenlens.core.golden.versions import UnknownVersionError
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.curation import edits as curation
+from goldenlens.jobs.curation.golden_versions import (
     diff_versions,
     golden_change_log,
     list_versions,
     name_version,
     run_version_label,
 )
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.report_job import export_golden, export_report
-from goldenlens.jobs.score_job import score_project
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.reporting.report_job import export_golden, export_report
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.core.model import GoldenItem, PipelineResponse
-from goldenlens.jobs.score_files import _in_report_order
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.jobs.scoring.score_files import _in_report_order
 
 ITEMS = tuple(GoldenItem(f"q{n}", f"Q{n}?", "a", "f") for n in range(4))
 PIPELINES = ("B", "A", "C")

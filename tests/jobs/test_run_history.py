@@ -18,10 +18,10 @@ from tests.run_projects import (
     two_run_project,
 )
 
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE
-from goldenlens.core.run_comparison import IMPROVED, REGRESSED, UNCHANGED, classify
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.run_history import (
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE
+from goldenlens.core.runs.run_comparison import IMPROVED, REGRESSED, UNCHANGED, classify
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.reporting.run_history import (
     UNKNOWN,
     RunReferenceError,
     compare_project_runs,
@@ -183,7 +183,7 @@ def test_different_golden_versions_are_noted(tmp_path: Path) -> None:
         from dataclasses import replace
 
         store.golden.update(replace(item, fact=item.fact + "<OR>410 Terry Ave. N."), reviewer="ana")
-    from goldenlens.jobs.score_job import score_project
+    from goldenlens.jobs.scoring.score_job import score_project
 
     with ProjectStore.open(path) as store:
         score_project(store)

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.fingerprint import inputs_fingerprint
-from goldenlens.core.model import GoldenItem, PipelineResponse
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.judge_job import JudgeOptions, judge_project
-from goldenlens.jobs.judge_options import Engines
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.core.runs.fingerprint import inputs_fingerprint
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.judging.judge_job import JudgeOptions, judge_project
+from goldenlens.jobs.judging.judge_options import Engines
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.score_job import score_project
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.lock import ProjectBusyError, lock_path, project_lock
 from goldenlens.store.project import ProjectStore
 
@@ -118,7 +118,7 @@ KILLER = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    from goldenlens.jobs.score_job import score_project
+    from goldenlens.jobs.scoring.score_job import score_project
     from goldenlens.store.project import ProjectStore
 
     def die_mid_run(progress):
@@ -273,7 +273,7 @@ HOLDER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from goldenlens.jobs.score_job import score_project
+    from goldenlens.jobs.scoring.score_job import score_project
     from goldenlens.store.project import ProjectStore
 
     project, ready, release = map(Path, sys.argv[1:4])
@@ -324,8 +324,8 @@ def test_a_second_process_is_refused_while_a_project_is_scored(tmp_path: Path) -
                 textwrap.dedent(
                     f"""
                     from pathlib import Path
-                    from goldenlens.jobs.judge_job import JudgeOptions, judge_project
-                    from goldenlens.jobs.judge_options import Engines
+                    from goldenlens.jobs.judging.judge_job import JudgeOptions, judge_project
+                    from goldenlens.jobs.judging.judge_options import Engines
                     from goldenlens.store.lock import ProjectBusyError
                     from goldenlens.store.project import ProjectStore
                     with ProjectStore.open(Path({str(project)!r})) as store:

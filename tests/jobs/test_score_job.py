@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.import_job import import_inputs
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.report_job import build_report
-from goldenlens.jobs.score_job import score_project
-from goldenlens.jobs.score_rows import ScoreOptions
+from goldenlens.jobs.reporting.report_job import build_report
+from goldenlens.jobs.scoring.score_job import score_project
+from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT
 
@@ -78,7 +78,7 @@ def test_killed_run_keeps_committed_rows_and_resume_equals_uninterrupted(tmp_pat
         f"""
         import os, signal
         from pathlib import Path
-        from goldenlens.jobs.score_job import score_project
+        from goldenlens.jobs.scoring.score_job import score_project
         from goldenlens.store.project import ProjectStore
 
         def die_after_two_batches(progress):
@@ -121,7 +121,7 @@ def test_multiset_option_is_a_separate_run_with_its_own_signature(tmp_path: Path
 def test_bad_inputs_leave_an_existing_project_untouched(tmp_path: Path) -> None:
     from tests.badinputs import make_bad_inputs
 
-    from goldenlens.core.model import InputError
+    from goldenlens.core.inputs import InputError
 
     project = tmp_path / "existing.goldenlens"
     with _imported(project) as store:

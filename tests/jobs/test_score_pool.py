@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.core.flags import FlagThresholds
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs import score_rows
-from goldenlens.jobs.import_job import import_inputs
+from goldenlens.core.lexical.flags import FlagThresholds
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.score_files import ResponseRows, question_bounds
-from goldenlens.jobs.score_job import score_project
+from goldenlens.jobs.scoring import score_rows
+from goldenlens.jobs.scoring.score_files import ResponseRows, question_bounds
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 needs_two_cores = pytest.mark.skipif(

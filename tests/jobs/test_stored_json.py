@@ -13,14 +13,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE
-from goldenlens.core.model import ScoreRecord, ScoreStatus
-from goldenlens.core.run_kinds import JUDGE_RUN
-from goldenlens.core.signature import Signature
-from goldenlens.io.report_formats import write_report_json
-from goldenlens.jobs import curation
-from goldenlens.jobs.report_job import build_report, judge_scores, write_stored_json
-from goldenlens.jobs.sample_project import ensure_sample_project
+from goldenlens.core.inputs import ScoreRecord, ScoreStatus
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE
+from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.io.reports.json_report import write_report_json
+from goldenlens.jobs.curation import edits as curation
+from goldenlens.jobs.importing.sample_project import ensure_sample_project
+from goldenlens.jobs.reporting.report_job import build_report, judge_scores, write_stored_json
 from goldenlens.store.project import ProjectStore
 
 FAITHFULNESS = Signature("faithfulness", "1", {"judge_model": "m.gguf"})

@@ -11,16 +11,17 @@ from pathlib import Path
 import pytest
 from tests.variant_project import EXPECTED_FLIPS, build_project, write_workbook
 
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
-from goldenlens.core.variant_preview import RowKind, VariantPreview
-from goldenlens.jobs import curation, project_edits
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.variant_preview import (
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
+from goldenlens.core.variants.flip_preview import RowKind, VariantPreview
+from goldenlens.jobs.curation import edits as curation
+from goldenlens.jobs.curation import project_edits
+from goldenlens.jobs.curation.variant_preview import (
     UnknownQuestionError,
     preview_fact_variants,
     preview_open_project_variants,
     read_variant_inputs,
 )
+from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.store.project import ProjectStore
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from tests.variant_project import build_project
 
+from goldenlens.jobs.curation.variant_preview import preview_fact_variants
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.variant_preview import preview_fact_variants
 from goldenlens.store.project import ProjectStore
 
 

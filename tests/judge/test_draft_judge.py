@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from goldenlens.cli.main import main
-from goldenlens.core.drafts import ProblemCode
-from goldenlens.io.sample import sample_dir
-from goldenlens.io.source_documents import read_source
-from goldenlens.jobs.draft_job import DraftOptions, draft_chunks
+from goldenlens.core.golden.drafts import ProblemCode
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.io.importing.source_documents import read_source
+from goldenlens.jobs.drafting.draft_job import DraftOptions, draft_chunks
 from goldenlens.judge.engines.llama import LlamaCppEngine
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
 from goldenlens.store.project import ProjectStore

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.golden_criteria import Criterion
-from goldenlens.core.signature import Signature
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.golden_review_job import GoldenReviewOptions, review_golden_set
-from goldenlens.jobs.import_job import import_inputs
+from goldenlens.core.golden.criteria import Criterion
+from goldenlens.core.lexical.signature import Signature
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, review_golden_set
 from goldenlens.judge.engines.llama import LlamaCppEngine
 from goldenlens.queries.golden_review import load_golden_review
 from goldenlens.store.project import ProjectStore

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from tests.judge.scripted import Reply, Responder, ScriptedEngine
 
-from goldenlens.core.model import ScoreStatus
-from goldenlens.core.sentences import split_sentences
+from goldenlens.core.golden.sentences import split_sentences
+from goldenlens.core.inputs import ScoreStatus
 from goldenlens.judge.engines.protocol import ChatMessage, FinishReason
 from goldenlens.judge.metrics.aspect_critique import BUILTIN_ASPECTS, AspectCritique, aspect
 from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, judge_signature

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from tests.judge.scripted import ScriptedEngine
 
-from goldenlens.core.model import ScoreStatus
-from goldenlens.core.sentences import split_sentences
+from goldenlens.core.golden.sentences import split_sentences
+from goldenlens.core.inputs import ScoreStatus
 from goldenlens.judge.engines.embedding import EmbeddingEngine, FloatMatrix
 from goldenlens.judge.engines.protocol import JudgeReply
 from goldenlens.judge.metrics.answer_correctness import AnswerCorrectness

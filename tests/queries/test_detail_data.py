@@ -7,14 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.flags import Flag, FlagThresholds
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer, WordKind
-from goldenlens.core.model import ScoreRecord, ScoreStatus
-from goldenlens.core.signature import Signature
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import score_project
-from goldenlens.jobs.score_rows import ScoreOptions
+from goldenlens.core.inputs import ScoreRecord, ScoreStatus
+from goldenlens.core.lexical.flags import Flag, FlagThresholds
+from goldenlens.core.lexical.scorer import (
+    F1_SCORE,
+    FACTUAL_KNOWLEDGE,
+    LEXICAL_SCORE_NAMES,
+    LexicalScorer,
+    WordKind,
+)
+from goldenlens.core.lexical.signature import Signature
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.scoring.score_job import score_project
+from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.queries.detail_data import PipelineDetail, QuestionDetail, load_question_detail
 from goldenlens.store.project import ProjectStore
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from tests.jobs.drafting import CHUNKS, GOOD, SALES, good_reply
 from tests.judge.scripted import ScriptedEngine
 
-from goldenlens.core.drafts import DraftStatus, DraftText
-from goldenlens.jobs import project_edits
-from goldenlens.jobs.draft_job import DraftOptions, draft_chunks
+from goldenlens.core.golden.drafts import DraftStatus, DraftText
+from goldenlens.jobs.curation import project_edits
+from goldenlens.jobs.drafting.draft_job import DraftOptions, draft_chunks
 from goldenlens.queries.project import ProjectQueries
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.golden_criteria import Criterion, VerdictError
-from goldenlens.core.model import GoldenItem
-from goldenlens.jobs.golden_review_job import GoldenReviewOptions, review_golden_set
+from goldenlens.core.golden.criteria import Criterion, VerdictError
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, review_golden_set
 from goldenlens.queries.project import ProjectQueries
 
 ITEMS = [

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from goldenlens.core.flags import Flag
-from goldenlens.core.grid import FLAG_BITS
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
-from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
+from goldenlens.core.lexical.flags import Flag
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
+from goldenlens.core.view.grid_state import FLAG_BITS
 from goldenlens.queries.grid_data import GridData, load_grid, load_grid_head
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import StoreError
@@ -93,7 +93,7 @@ def test_an_empty_column_and_an_unknown_metric(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_column_is_an_error_not_a_short_array() -> None:
-    from goldenlens.store.grid_queries import _parse_integers
+    from goldenlens.store.repositories.grid_reads import _parse_integers
 
     assert _parse_integers("1,-2,30", 3).tolist() == [1, -2, 30]
     for text, count in (("1,2", 3), ("1,x,3", 3), ("1.5,2", 2)):

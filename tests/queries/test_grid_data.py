@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from goldenlens.core.flags import Flag
-from goldenlens.core.grid import FLAG_BITS, GridState, visible_rows
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
-from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import score_project
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.lexical.flags import Flag
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
+from goldenlens.core.view.grid_state import FLAG_BITS, GridState, visible_rows
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.queries import grid_data as grid_data_module
 from goldenlens.queries.grid_data import (
     GridData,

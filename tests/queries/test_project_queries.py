@@ -14,10 +14,10 @@ import numpy as np
 import openpyxl
 import pytest
 
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
-from goldenlens.core.model import InputError
-from goldenlens.jobs import project_edits
-from goldenlens.jobs.import_and_score import import_and_score
+from goldenlens.core.inputs import InputError
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.jobs.curation import project_edits
+from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.project_runs import export_golden_at, export_report_at
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.queries.values import REVIEW_ACCEPTED, StoreError

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.model import GoldenItem, PipelineResponse, Problem, ScoreRecord, ScoreStatus, Severity
-from goldenlens.core.signature import lexical_signature
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem, ScoreRecord, ScoreStatus, Severity
+from goldenlens.core.lexical.signature import lexical_signature
 from goldenlens.store import ProjectStore
 
 PIPELINES = ("baseline", "rag-v2")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.drafts import DraftProblem, DraftStatus, DraftText, ProblemCode
-from goldenlens.core.source_chunks import SourceChunk
+from goldenlens.core.golden.drafts import DraftProblem, DraftStatus, DraftText, ProblemCode
+from goldenlens.core.golden.source_chunks import SourceChunk
 from goldenlens.store import LATEST_VERSION, NewDraft, ProjectStore, StoreError
 
 FIXTURES = Path(__file__).parent / "fixtures"

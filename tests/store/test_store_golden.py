@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
 from goldenlens.store import ProjectStore, StoreError
 
 ScoreFactory = Callable[..., ScoreRecord]

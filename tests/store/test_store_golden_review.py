@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from goldenlens.core.model import GoldenItem
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.store import LATEST_VERSION, ProjectStore, StoreError, schema
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.model import GoldenItem
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.store.project import ProjectStore
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.model import GoldenItem, PipelineResponse, Problem, Severity
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem, Severity
 from goldenlens.store import ProjectStore, StoreError
 
 

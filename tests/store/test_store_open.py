@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.model import GoldenItem, PipelineResponse, Problem
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem
 from goldenlens.store import LATEST_VERSION, ProjectStore, StoreError
 from goldenlens.store.schema import APP_NAME, APPLICATION_ID, FORMAT_MARKER
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.model import ScoreRecord
+from goldenlens.core.inputs import ScoreRecord
 from goldenlens.store import ProjectStore, StoreError
 
 ScoreFactory = Callable[..., ScoreRecord]

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from goldenlens.core.model import GoldenItem
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.store import ProjectStore, StoreError
 
 

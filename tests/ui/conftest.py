@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("PySide6", reason="the desktop UI needs PySide6 (pip install '.[gui]')")
 
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.import_job import import_inputs
-from goldenlens.jobs.score_job import score_project
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 

@@ -14,11 +14,11 @@ from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QFrame
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE
-from goldenlens.core.run_kinds import LEXICAL_RUN
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
+from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.advisor_controller import NO_SCORES_TEXT
-from goldenlens.ui.advisor_pane import DiagnosisCard
+from goldenlens.ui.advisor.advisor_controller import NO_SCORES_TEXT
+from goldenlens.ui.advisor.advisor_pane import DiagnosisCard
 from goldenlens.ui.main_window import MainWindow
 
 TIMEOUT = 30_000

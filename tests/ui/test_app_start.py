@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from goldenlens.cli.main import main as cli_main
-from goldenlens.jobs.sample_project import default_sample_path
+from goldenlens.jobs.importing.sample_project import default_sample_path
 from goldenlens.ui.main_window import MainWindow
 
 

@@ -16,20 +16,20 @@ from PySide6.QtGui import QTextCursor, QUndoStack
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE
-from goldenlens.core.model import GoldenItem
-from goldenlens.io.preferences import load_preferences
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE
+from goldenlens.settings.preferences import load_preferences
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.golden_editor import GoldenEditor
-from goldenlens.ui.override_dialog import OverrideDialog, request_override
-from goldenlens.ui.session import ProjectSession
-from goldenlens.ui.undo_commands import (
+from goldenlens.ui.review.golden_editor import GoldenEditor
+from goldenlens.ui.review.override_dialog import OverrideDialog, request_override
+from goldenlens.ui.review.undo_commands import (
     curation_messages,
     push_add_fact_variant,
     push_edit,
     push_override,
     push_review,
 )
+from goldenlens.ui.session import ProjectSession
 
 Q03_FACT = "410 Terry Avenue North<OR>410 Terry Ave. N."
 KEY = ("q03", "Pipeline3", FACTUAL_KNOWLEDGE)

@@ -15,12 +15,13 @@ from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QLabel, QTableView
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.facts import FactPartMatch, FactResult, factual_knowledge
-from goldenlens.core.lexical import F1_SCORE, LexicalScorer, WordKind, score_response
+from goldenlens.core.lexical.factual_knowledge import FactPartMatch, FactResult, factual_knowledge
+from goldenlens.core.lexical.scorer import F1_SCORE, LexicalScorer, WordKind, score_response
 from goldenlens.queries.detail_data import QuestionDetail, load_question_detail
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.detail_pane import EMPTY_TEXT, DetailPane
-from goldenlens.ui.highlight_html import (
+from goldenlens.ui.review.detail_pane import EMPTY_TEXT, DetailPane
+from goldenlens.ui.review.response_card import ADD_VARIANT_TEXT, ResponseCard
+from goldenlens.ui.widgets.highlight_html import (
     FACT,
     LEGEND,
     STYLES,
@@ -31,7 +32,6 @@ from goldenlens.ui.highlight_html import (
     spans_for_display,
     spans_html,
 )
-from goldenlens.ui.response_card import ADD_VARIANT_TEXT, ResponseCard
 
 # -- highlight_html (pure) ---------------------------------------------------------------
 

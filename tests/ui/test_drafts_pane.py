@@ -21,15 +21,15 @@ from pytestqt.qtbot import QtBot
 from tests.jobs.drafting import FX, GOOD, OFFICE, SALES, passage
 from tests.judge.scripted import Reply, ScriptedEngine
 
-from goldenlens.core.drafts import DraftStatus
-from goldenlens.core.variants import suggest_variants
-from goldenlens.io.judge_preferences import JudgeSettings
+from goldenlens.core.golden.drafts import DraftStatus
+from goldenlens.core.variants.generator import suggest_variants
 from goldenlens.judge.engines.protocol import ChatMessage
+from goldenlens.settings.judge_preferences import JudgeSettings
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.drafts_model import DraftFilter
-from goldenlens.ui.highlight_html import fact_spans_in
-from goldenlens.ui.judge_settings import draft_options_from_settings, judge_model_problems
+from goldenlens.ui.drafts.drafts_model import DraftFilter
+from goldenlens.ui.judge.judge_settings import draft_options_from_settings, judge_model_problems
 from goldenlens.ui.main_window import MainWindow
+from goldenlens.ui.widgets.highlight_html import fact_spans_in
 
 TIMEOUT = 30_000
 

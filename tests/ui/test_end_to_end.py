@@ -12,12 +12,12 @@ from PySide6.QtWidgets import QWizard
 from pytestqt.qtbot import QtBot
 
 from goldenlens.cli.main import main as cli_main
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES, LexicalScorer, WordKind
-from goldenlens.core.model import GoldenItem
-from goldenlens.io.sample import sample_dir
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, LexicalScorer, WordKind
+from goldenlens.io.importing.sample import sample_dir
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.import_pages import TablePage
-from goldenlens.ui.import_wizard import ImportWizard
+from goldenlens.ui.importer.import_pages import TablePage
+from goldenlens.ui.importer.import_wizard import ImportWizard
 from goldenlens.ui.main_window import MainWindow
 from goldenlens.ui.workers import live_worker_threads
 

@@ -20,19 +20,19 @@ from pytestqt.qtbot import QtBot
 from tests.jobs.test_golden_review_job import criterion_of
 from tests.judge.scripted import ScriptedEngine
 
-from goldenlens.core.agreement import Agreement
-from goldenlens.core.golden_criteria import JUDGED_CRITERIA, Criterion
-from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
-from goldenlens.io.judge_preferences import JudgeSettings
-from goldenlens.jobs import project_edits
+from goldenlens.core.golden.criteria import JUDGED_CRITERIA, Criterion
+from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.core.stats.agreement import Agreement
+from goldenlens.jobs.curation import project_edits
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply
 from goldenlens.queries.project import ProjectQueries
-from goldenlens.ui.golden_review_controller import (
+from goldenlens.settings.judge_preferences import JudgeSettings
+from goldenlens.ui.golden_review.golden_review_controller import (
     CANCELLED_MESSAGE,
     GoldenReviewDialog,
     review_options_from_settings,
 )
-from goldenlens.ui.golden_review_pane import agreement_sentence, trust_hint
+from goldenlens.ui.golden_review.golden_review_pane import agreement_sentence, trust_hint
 from goldenlens.ui.main_window import MainWindow
 
 TIMEOUT = 30_000

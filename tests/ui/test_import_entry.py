@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 from pytestqt.qtbot import QtBot
 
-from goldenlens.jobs.sample_project import default_sample_path, ensure_sample_project
-from goldenlens.ui.import_wizard import ImportWizard
+from goldenlens.jobs.importing.sample_project import default_sample_path, ensure_sample_project
+from goldenlens.ui.importer.import_wizard import ImportWizard
 from goldenlens.ui.main_window import MainWindow
 
 TIMEOUT = 30_000

@@ -20,16 +20,16 @@ from PySide6.QtWidgets import QWizard
 from pytestqt.qtbot import QtBot
 
 from badinputs import make_bad_inputs, write_csv, write_xlsx
-from goldenlens.core.model import Severity
-from goldenlens.io.readers import preview
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.import_job import ImportResult
+from goldenlens.core.inputs import Severity
+from goldenlens.io.importing.input_files import preview
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.importing.import_job import ImportResult
 from goldenlens.jobs.progress import Progress
-from goldenlens.jobs.score_job import LEXICAL_RUN
+from goldenlens.jobs.scoring.score_job import LEXICAL_RUN
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.import_pages import TablePage
-from goldenlens.ui.import_wizard import CANCELLED_BEFORE_COMMIT, ImportWizard
-from goldenlens.ui.preview_model import merge_mappings
+from goldenlens.ui.importer.import_pages import TablePage
+from goldenlens.ui.importer.import_wizard import CANCELLED_BEFORE_COMMIT, ImportWizard
+from goldenlens.ui.importer.preview_model import merge_mappings
 from goldenlens.ui.workers import live_worker_threads
 
 NEXT = QWizard.WizardButton.NextButton

@@ -17,19 +17,19 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.grid import FACTUAL_KNOWLEDGE, score_column
-from goldenlens.core.model import ScoreRecord, ScoreStatus
-from goldenlens.core.run_kinds import JUDGE_RUN
-from goldenlens.core.signature import Signature
-from goldenlens.jobs.judge_selection import JudgeRows, JudgeScope, selected_questions
-from goldenlens.jobs.report_job import judge_scores
+from goldenlens.core.inputs import ScoreRecord, ScoreStatus
+from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.core.view.grid_state import FACTUAL_KNOWLEDGE, score_column
+from goldenlens.jobs.judging.judge_selection import JudgeRows, JudgeScope, selected_questions
+from goldenlens.jobs.reporting.report_job import judge_scores
 from goldenlens.queries.grid import GridData
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.judge_dialog import JudgeDialog
+from goldenlens.ui.grid.score_grid import ScoreGrid
+from goldenlens.ui.grid.score_table_model import ScoreTableModel
+from goldenlens.ui.judge.judge_dialog import JudgeDialog
 from goldenlens.ui.main_window import MainWindow
-from goldenlens.ui.score_grid import ScoreGrid
-from goldenlens.ui.score_table_model import ScoreTableModel
 
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
 QUESTIONS = tuple(f"q{n:02d}" for n in range(1, 11))

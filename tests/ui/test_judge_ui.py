@@ -10,15 +10,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QScrollArea
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.model import ScoreStatus
-from goldenlens.io.judge_preferences import JudgeSettings, judge_settings_path, load_judge_settings
+from goldenlens.core.inputs import ScoreStatus
 from goldenlens.judge.model_files import default_judge_model
 from goldenlens.queries.detail_data import JudgeNote
+from goldenlens.settings.judge_preferences import JudgeSettings, judge_settings_path, load_judge_settings
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.judge_controller import CANCELLED_MESSAGE, JUDGE_RUN
-from goldenlens.ui.judge_dialog import JudgeDialog, OddSpinBox
-from goldenlens.ui.judge_section import JudgeSection, detail_html
+from goldenlens.ui.judge.judge_controller import CANCELLED_MESSAGE, JUDGE_RUN
+from goldenlens.ui.judge.judge_dialog import JudgeDialog, OddSpinBox
 from goldenlens.ui.main_window import MainWindow
+from goldenlens.ui.review.judge_section import JudgeSection, detail_html
 
 TIMEOUT = 30_000
 JUDGE_TIMEOUT = 180_000
@@ -310,7 +310,7 @@ def test_embedding_run_finishes_and_reports(qtbot: QtBot, scored_project: Path) 
     window = _window(qtbot, scored_project)
     window.grid.select_question("q01")
     settings = JudgeSettings(metrics=("semantic_similarity",))
-    from goldenlens.ui.judge_settings import options_from_settings
+    from goldenlens.ui.judge.judge_settings import options_from_settings
 
     with qtbot.waitSignal(window.run_panel.finished_ok, timeout=JUDGE_TIMEOUT):
         window.judge.run(options_from_settings(settings))

@@ -13,10 +13,10 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.grid import GridState
-from goldenlens.io.preferences import load_preferences
-from goldenlens.io.sample import sample_dir
-from goldenlens.ui.import_wizard import ImportWizard
+from goldenlens.core.view.grid_state import GridState
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.settings.preferences import load_preferences
+from goldenlens.ui.importer.import_wizard import ImportWizard
 from goldenlens.ui.main_window import MainWindow
 
 TIMEOUT = 30_000
@@ -127,8 +127,8 @@ def test_window_layout_is_remembered(qtbot: QtBot, scored_project: Path) -> None
 def test_an_edit_rescores_and_updates_the_grid_row_at_once(qtbot: QtBot, scored_project: Path) -> None:
     from dataclasses import replace
 
-    from goldenlens.core.lexical import FACTUAL_KNOWLEDGE
-    from goldenlens.ui.undo_commands import push_edit
+    from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
+    from goldenlens.ui.review.undo_commands import push_edit
 
     window = _window(qtbot)
     _open(qtbot, window, scored_project)

@@ -8,10 +8,10 @@ import openpyxl
 from PySide6.QtCore import Qt
 
 from goldenlens.cli.main import main
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.card_scores import ScoresModel
+from goldenlens.ui.review.card_scores import ScoresModel
 
 
 def test_score_card_says_not_scored_and_why(tmp_path: Path, qapp: object) -> None:

@@ -16,16 +16,16 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.grid import ID_COLUMN, GridState
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
-from goldenlens.core.model import GoldenItem, PipelineResponse
-from goldenlens.jobs.score_job import score_project
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.view.grid_state import ID_COLUMN, GridState
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.queries.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.store.project import ProjectStore
+from goldenlens.ui.grid.score_grid import ScoreGrid
+from goldenlens.ui.grid.score_table_model import ScoreTableModel
 from goldenlens.ui.main_window import MainWindow
-from goldenlens.ui.score_grid import ScoreGrid
-from goldenlens.ui.score_table_model import ScoreTableModel
 from goldenlens.ui.workers import live_worker_threads
 
 QUESTIONS = 1_200

@@ -17,13 +17,13 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
-from goldenlens.jobs.report_job import export_report
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.jobs.reporting.report_job import export_report
 from goldenlens.queries.grid_data import load_grid
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.override_dialog import OverrideDialog, request_override
+from goldenlens.ui.review.override_dialog import OverrideDialog, request_override
+from goldenlens.ui.review.undo_commands import push_review
 from goldenlens.ui.session import ProjectSession
-from goldenlens.ui.undo_commands import push_review
 from sample_expectations import FK_REPORT, PIPELINES
 
 

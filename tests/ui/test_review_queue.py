@@ -14,8 +14,8 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from goldenlens.ui.main_window import MainWindow
+from goldenlens.ui.review.undo_commands import push_add_fact_variant, push_review
 from goldenlens.ui.shortcuts import SHORTCUTS
-from goldenlens.ui.undo_commands import push_add_fact_variant, push_review
 
 TIMEOUT = 30_000
 DIAGNOSED = ["q02", "q03", "q05", "q06", "q07", "q08"]

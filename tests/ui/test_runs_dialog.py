@@ -17,14 +17,14 @@ from PySide6.QtGui import QAction, QColor
 from pytestqt.qtbot import QtBot
 from tests.run_projects import CHANGED_RESPONSES, reference_scores, two_run_project
 
-from goldenlens.ui.main_window import MainWindow
-from goldenlens.ui.run_comparison_model import (
+from goldenlens.ui.history.run_comparison_model import (
     CHANGE_ROLE,
     IMPROVED_BACKGROUND,
     REGRESSED_BACKGROUND,
     ComparisonTableModel,
 )
-from goldenlens.ui.runs_dialog import RunsDialog
+from goldenlens.ui.history.runs_dialog import RunsDialog
+from goldenlens.ui.main_window import MainWindow
 from goldenlens.ui.session import ProjectSession
 
 TIMEOUT = 30_000

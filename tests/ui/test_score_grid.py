@@ -12,12 +12,12 @@ from PySide6.QtGui import QColor, QFont, QPalette
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.grid import ID_COLUMN, GridState, score_column, visible_rows
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
+from goldenlens.core.view.grid_state import ID_COLUMN, GridState, score_column, visible_rows
 from goldenlens.queries.grid_data import GridData, add_metrics, load_grid
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.score_grid import ScoreGrid
-from goldenlens.ui.score_table_model import QUESTION_ID_ROLE, ScoreTableModel
+from goldenlens.ui.grid.score_grid import ScoreGrid
+from goldenlens.ui.grid.score_table_model import QUESTION_ID_ROLE, ScoreTableModel
 
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
 USER = Qt.ItemDataRole.UserRole
@@ -373,7 +373,7 @@ def test_a_bare_threshold_says_any_pipeline_and_marks_the_matching_cells(
 
 
 def test_a_matching_cell_is_drawn_with_a_corner_mark(qtbot: QtBot, widget: ScoreGrid) -> None:
-    from goldenlens.ui.score_table_view import THRESHOLD_MARK
+    from goldenlens.ui.grid.score_table_view import THRESHOLD_MARK
 
     widget.set_state(replace(widget.state(), threshold="Pipeline2.recall < 0.5"))
     view, model = widget.table_view(), widget.model()

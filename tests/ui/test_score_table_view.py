@@ -12,13 +12,13 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPalette
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.grid import FLAGS_COLUMN, score_column
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, RECALL
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, RECALL
+from goldenlens.core.view.grid_state import FLAGS_COLUMN, score_column
 from goldenlens.queries.grid_data import GridData, load_grid
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.score_grid import ScoreGrid
-from goldenlens.ui.score_table_model import ScoreTableModel
-from goldenlens.ui.score_table_view import ScoreTableView, _elided, selected_cell_colour
+from goldenlens.ui.grid.score_grid import ScoreGrid
+from goldenlens.ui.grid.score_table_model import ScoreTableModel
+from goldenlens.ui.grid.score_table_view import ScoreTableView, _elided, selected_cell_colour
 
 ROLES = Qt.ItemDataRole
 

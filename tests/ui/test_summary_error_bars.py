@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.decision import Decision, MetricEstimate
-from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
-from goldenlens.ui.summary_view import NO_INTERVALS, SummaryView
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.stats.decision import Decision, MetricEstimate
+from goldenlens.ui.summary.summary_view import NO_INTERVALS, SummaryView
 
 
 def _values(pipelines: int, questions: int = 10) -> dict[str, np.ndarray]:

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtGui import QColor, QPalette
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.lexical import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.summary_view import BIN_EDGES, SummaryView, column_means
+from goldenlens.ui.summary.summary_view import BIN_EDGES, SummaryView, column_means
 
 
 def _sample_values(path: Path) -> tuple[list[str], list[str], dict[str, np.ndarray]]:

@@ -18,16 +18,16 @@ from PySide6.QtGui import QUndoStack
 from pytestqt.qtbot import QtBot
 from tests.variant_project import build_project
 
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
-from goldenlens.core.variants import RISK_DIGITS
-from goldenlens.io.sample import sample_dir
-from goldenlens.jobs.variant_preview import preview_fact_variants
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
+from goldenlens.core.variants.generator import RISK_DIGITS
+from goldenlens.io.importing.sample import sample_dir
+from goldenlens.jobs.curation.variant_preview import preview_fact_variants
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.main_window import MainWindow
+from goldenlens.ui.review.undo_commands import curation_messages
 from goldenlens.ui.session import ProjectSession
-from goldenlens.ui.undo_commands import curation_messages
-from goldenlens.ui.variant_dialog import EMPTY_TEXT, VariantDialog
-from goldenlens.ui.variant_preview_model import HTML_ROLE, PreviewRowsModel, SuggestionTableModel
+from goldenlens.ui.variants.variant_dialog import EMPTY_TEXT, VariantDialog
+from goldenlens.ui.variants.variant_preview_model import HTML_ROLE, PreviewRowsModel, SuggestionTableModel
 
 TIMEOUT = 30_000
 Q03_FACT = "410 Terry Avenue North"
@@ -358,7 +358,7 @@ def test_the_models_pass_the_qt_model_tester(
 
 
 def test_push_add_fact_variant_takes_an_and_group(variant_session: ProjectSession, stack: QUndoStack) -> None:
-    from goldenlens.ui.undo_commands import push_add_fact_variant
+    from goldenlens.ui.review.undo_commands import push_add_fact_variant
 
     with pytest.raises(ValueError, match="cannot contain"):  # a whole group needs and_group
         push_add_fact_variant(stack, variant_session, "q4", "Amazon<AND>12,500 million")
@@ -371,7 +371,7 @@ def test_push_add_fact_variant_takes_an_and_group(variant_session: ProjectSessio
 
 
 def test_a_snippet_marks_only_the_matched_text() -> None:
-    from goldenlens.ui.highlight_html import snippet_html
+    from goldenlens.ui.widgets.highlight_html import snippet_html
 
     rich = snippet_html("…offices are at [[410 Terry Ave. N.]], Seattle…")
     assert ">410 Terry Ave. N.</span>, Seattle…" in rich
@@ -385,8 +385,8 @@ def test_closing_while_the_preview_runs_does_not_wait_for_it(
 ) -> None:
     from PySide6.QtWidgets import QWidget
 
-    from goldenlens.ui.preview_model import LatestJobRunner
-    from goldenlens.ui.variant_dialog import RUNNER_NAME
+    from goldenlens.ui.importer.preview_model import LatestJobRunner
+    from goldenlens.ui.variants.variant_dialog import RUNNER_NAME
 
     host = QWidget()
     qtbot.addWidget(host)

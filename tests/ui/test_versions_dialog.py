@@ -15,14 +15,14 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.model import GoldenItem
-from goldenlens.jobs import curation
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.jobs.curation import edits as curation
 from goldenlens.store.project import ProjectStore
-from goldenlens.ui.highlight_html import STYLES
+from goldenlens.ui.history.versions_dialog import COLUMNS, VersionsDialog
 from goldenlens.ui.main_window import MainWindow
+from goldenlens.ui.review.undo_commands import push_edit
 from goldenlens.ui.session import ProjectSession
-from goldenlens.ui.undo_commands import push_edit
-from goldenlens.ui.versions_dialog import COLUMNS, VersionsDialog
+from goldenlens.ui.widgets.highlight_html import STYLES
 
 TIMEOUT = 30_000
 Q03_FACT = "410 Terry Avenue North<OR>410 Terry Ave. N."
@@ -166,8 +166,8 @@ def test_without_a_project_the_menu_says_what_to_do(qtbot: QtBot) -> None:
 
 
 def test_diff_html_shows_whitespace_changes_and_caps_long_lists() -> None:
-    from goldenlens.core.golden_diff import diff_golden
-    from goldenlens.ui.version_diff_html import MAX_ROWS, diff_html
+    from goldenlens.core.golden.diff import diff_golden
+    from goldenlens.ui.history.version_diff_html import MAX_ROWS, diff_html
 
     before = GoldenItem("q1", "Who?", "Ana  Lima", "Ana")
     after = GoldenItem("q1", "Who?", "Ana Lima", "Ana")

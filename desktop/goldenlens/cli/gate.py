@@ -1,6 +1,6 @@
 """The CI gate of ``goldenlens score`` (issue #10): ``--fail-under [PIPELINE.]METRIC=VALUE``
 and ``--fail-on-regression``. Parsing and printing only; the decisions are
-:mod:`goldenlens.core.gates`. The report is written before the gate decides, so a failing
+:mod:`goldenlens.core.stats.gates`. The report is written before the gate decides, so a failing
 build still has it to look at.
 
 Exit codes: 0 every check passed, 1 a check failed (one ``FAIL``/``REGRESSION`` line each on
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the gate's decisions load when an option asks for a check
-    from goldenlens.core.gates import MinimumMean
+    from goldenlens.core.stats.gates import MinimumMean
     from goldenlens.store.project import ProjectStore
 
 EXIT_GATE_FAILED = 1
@@ -23,7 +23,7 @@ EXIT_BAD_INPUT = 2
 
 
 def _minimum(text: str) -> MinimumMean:
-    from goldenlens.core.gates import MinimumMean
+    from goldenlens.core.stats.gates import MinimumMean
 
     try:
         return MinimumMean.parse(text)
@@ -63,7 +63,7 @@ def minimums_exit(summary: Mapping[str, Mapping[str, float | None]], minimums: S
     """Check ``--fail-under`` against the report's means: print a line per failure."""
     if not minimums:
         return 0
-    from goldenlens.core.gates import UnknownPipelineError, failing_minimums
+    from goldenlens.core.stats.gates import UnknownPipelineError, failing_minimums
 
     try:
         failures = failing_minimums(summary, minimums)
@@ -77,7 +77,7 @@ def minimums_exit(summary: Mapping[str, Mapping[str, float | None]], minimums: S
 
 def regression_exit(store: ProjectStore, head: int) -> int:
     """Check ``--fail-on-regression``: run ``head`` against the project's previous run."""
-    from goldenlens.jobs.run_regression import check_regression
+    from goldenlens.jobs.reporting.run_regression import check_regression
 
     check = check_regression(store, head)
     if check.previous is None:

@@ -18,21 +18,20 @@ from pathlib import Path
 from typing import NoReturn
 
 from goldenlens import __version__
-from goldenlens.core.model import InputError, Severity
+from goldenlens.cli.commands.advise import add_advise_command, cmd_advise
+from goldenlens.cli.commands.doctor import add_doctor_command, cmd_doctor, gui_preflight
+from goldenlens.cli.commands.draft_from_sources import add_draft_command, cmd_draft
+from goldenlens.cli.commands.drafts_queue import add_drafts_command, cmd_drafts
+from goldenlens.cli.commands.review import add_review_commands, cmd_override, cmd_review
+from goldenlens.cli.commands.review_golden import add_golden_review_command, cmd_review_golden
+from goldenlens.cli.commands.runs import add_runs_commands, cmd_compare, cmd_runs
+from goldenlens.cli.commands.variants import add_curation_commands, cmd_variants
+from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd_versions
+from goldenlens.cli.gate import add_gate_options, gate_usage_error, minimums_exit
+from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
+from goldenlens.cli.output import StderrProgress, parse_mapping, print_problems, write_report
+from goldenlens.core.inputs import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
-
-from .advise_command import add_advise_command, cmd_advise
-from .curation_commands import add_curation_commands, cmd_variants
-from .doctor_command import add_doctor_command, cmd_doctor, gui_preflight
-from .draft_command import add_draft_command, cmd_draft
-from .drafts_command import add_drafts_command, cmd_drafts
-from .gate import add_gate_options, gate_usage_error, minimums_exit
-from .golden_review_command import add_golden_review_command, cmd_review_golden
-from .judge_args import JudgeHelpFormatter, add_judge_options, judge_options
-from .output import StderrProgress, parse_mapping, print_problems, write_report
-from .review_commands import add_review_commands, cmd_override, cmd_review
-from .runs_commands import add_runs_commands, cmd_compare, cmd_runs
-from .version_commands import add_version_commands, cmd_diff, cmd_versions
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
@@ -168,7 +167,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     judge = judge_options(args)
     if args.project is not None or judge is not None:
-        from .project_commands import cmd_score_project
+        from goldenlens.cli.commands.score_project import cmd_score_project
 
         return cmd_score_project(args, judge)
     return _score_files(args)
@@ -180,15 +179,15 @@ def _score_files(args: argparse.Namespace) -> int:
     The cyclic garbage collector waits until the command is over: scoring makes no cycles and
     reference counting frees each step's objects, so between the steps the collector would only
     walk the read inputs again, finding nothing (7% of the command's time on 60,000 rows)."""
-    from goldenlens.core.collector import collector_paused
+    from goldenlens.core.gc_pause import collector_paused
 
     with collector_paused():
         return _score_files_paused(args)
 
 
 def _score_files_paused(args: argparse.Namespace) -> int:
-    from goldenlens.jobs.score_files import score_files
-    from goldenlens.jobs.score_rows import ScoreOptions
+    from goldenlens.jobs.scoring.score_files import score_files
+    from goldenlens.jobs.scoring.score_rows import ScoreOptions
 
     progress = StderrProgress(quiet=args.quiet)
     out: Path | None = args.output
@@ -251,7 +250,7 @@ _PROJECT_COMMANDS = ("report", "resume", "export-golden", "sample")
 
 
 def _project_command(name: str) -> Callable[[argparse.Namespace], int]:
-    from . import project_commands
+    from goldenlens.cli.commands import score_project as project_commands
 
     return project_commands.COMMANDS[name]
 
@@ -281,12 +280,12 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 _ONE_LINE_ERRORS = (
     ("goldenlens.judge.model_files", "ModelNotFoundError"),  # a FileNotFoundError: before OSError
     ("goldenlens.store.values", "StoreError"),
-    ("goldenlens.io.output_files", "ExportError"),
-    ("goldenlens.jobs.report_job", "NoScoresError"),
+    ("goldenlens.io.atomic_files", "ExportError"),
+    ("goldenlens.jobs.reporting.report_job", "NoScoresError"),
     ("goldenlens.judge.engines.protocol", "JudgeEngineError"),
-    ("goldenlens.jobs.judge_job", "JudgeRunError"),
-    ("goldenlens.jobs.draft_job", "DraftRunError"),
-    ("goldenlens.jobs.run_history", "RunReferenceError"),
+    ("goldenlens.jobs.judging.judge_job", "JudgeRunError"),
+    ("goldenlens.jobs.drafting.draft_job", "DraftRunError"),
+    ("goldenlens.jobs.reporting.run_history", "RunReferenceError"),
 )
 
 

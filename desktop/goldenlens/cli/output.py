@@ -8,14 +8,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldenlens.core.model import InputError, Problem, Severity
+from goldenlens.core.inputs import InputError, Problem, Severity
 
 # Every command line imports this module (progress and problems are printed by all), so the
 # report, its formats and the judge summary load only where a summary or report is written,
 # and the store only for commands that open a project.
 if TYPE_CHECKING:
-    from goldenlens.core.report import Report
-    from goldenlens.io.report_formats import JudgeScores
+    from goldenlens.core.scored_rows import Report
+    from goldenlens.io.reports.json_report import JudgeScores
     from goldenlens.jobs.progress import Progress
     from goldenlens.store.project import ProjectStore
 
@@ -98,8 +98,8 @@ def print_problems(problems: Sequence[Problem], *, limit: int = 20) -> None:
 def format_review_lines(report: Report) -> list[str]:
     """What reviewers changed: overridden values per pipeline and metric (the means count
     them) and how many questions are in each review state."""
-    from goldenlens.core.metric_names import metric_short
-    from goldenlens.core.review import review_counts
+    from goldenlens.core.reviewer_decisions import review_counts
+    from goldenlens.core.view.metric_names import metric_short
 
     counts = report.override_counts()
     total = sum(sum(by_metric.values()) for by_metric in counts.values())
@@ -121,8 +121,8 @@ def format_review_lines(report: Report) -> list[str]:
 def format_summary(report: Report) -> str:
     """Per-pipeline means (reviewer overrides applied) as a fixed-width table, then what
     reviewers changed."""
-    from goldenlens.core.lexical import LEXICAL_SCORE_NAMES
-    from goldenlens.core.metric_names import metric_short
+    from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+    from goldenlens.core.view.metric_names import metric_short
 
     summary = report.summary()
     width = max([len("pipeline"), *(len(p) for p in report.pipelines)])
@@ -156,8 +156,8 @@ def format_verdict_lines(report: Report) -> list[str]:
     one way without a confirming test ("may be ahead"), each with its caveat, then how many
     cannot tell them apart: the honest reading of the means above (every comparison is in the
     JSON, workbook and HTML reports)."""
-    from goldenlens.core.decision_source import decision_for
-    from goldenlens.io.decision_text import ordered_verdicts, verdict_line
+    from goldenlens.core.stats.decision_source import decision_for
+    from goldenlens.io.reports.decision_text import ordered_verdicts, verdict_line
 
     decision = decision_for(report)
     if decision is None or not decision.comparisons:
@@ -199,8 +199,8 @@ def print_summary(report: Report) -> None:
 def format_judge_summary(report: Report, judge: JudgeScores) -> str:
     """Per-pipeline means of each judge metric (over the scored rows), cells not scored, the
     judge model and its caveat."""
-    from goldenlens.io.judge_summary import JUDGE_CAVEAT, judge_agreement, judge_means, judge_models
-    from goldenlens.io.report_formats import judge_metric_names
+    from goldenlens.io.reports.json_report import judge_metric_names
+    from goldenlens.io.reports.judge_summary import JUDGE_CAVEAT, judge_agreement, judge_means, judge_models
 
     metrics = judge_metric_names(judge)
     means = judge_means(report.rows, report.pipelines, judge)
@@ -234,7 +234,12 @@ def write_outputs(
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
     judge run) go into every report format."""
-    from goldenlens.jobs.report_job import build_report, judge_scores, report_sources, write_stored_json
+    from goldenlens.jobs.reporting.report_job import (
+        build_report,
+        judge_scores,
+        report_sources,
+        write_stored_json,
+    )
 
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.
@@ -261,19 +266,19 @@ def write_report(
         return
     suffix = out.suffix.lower()
     if suffix == ".json":
-        from goldenlens.io.report_formats import write_report_json
+        from goldenlens.io.reports.json_report import write_report_json
 
         write_report_json(report, out, judge)
     elif suffix == ".csv":
-        from goldenlens.io.report_formats import write_report_csv
+        from goldenlens.io.reports.json_report import write_report_csv
 
         write_report_csv(report, out, judge)
     elif suffix == ".xlsx":
-        from goldenlens.io.report_writer import write_report_workbook  # openpyxl: only for .xlsx
+        from goldenlens.io.reports.xlsx.workbook import write_report_workbook  # openpyxl: only for .xlsx
 
         write_report_workbook(report, out, sources=list(sources), judge=judge)
     elif suffix in (".html", ".htm"):
-        from goldenlens.io.report_html import write_report_html
+        from goldenlens.io.reports.html.page import write_report_html
 
         write_report_html(report, out, sources=list(sources))
     else:

@@ -1,6 +1,6 @@
 """Many instances of a frozen, slotted dataclass at once, built column by column in C.
 
-Reading 60,000 responses made 60,000 :class:`~goldenlens.core.model.PipelineResponse`
+Reading 60,000 responses made 60,000 :class:`~goldenlens.core.inputs.PipelineResponse`
 records through the dataclass ``__init__``, whose frozen fields are each set by a Python-level
 ``object.__setattr__`` call: 90 ms, more than a third of parsing the whole file. The same
 instances come from ``object.__new__`` and each slot's own descriptor, mapped over a whole

@@ -314,7 +314,7 @@ def _writable(name: str, folder: Path, variable: str) -> Check:
 
 def folder_checks() -> list[Check]:
     """The config and data folders can be created and written."""
-    from goldenlens.io.preferences import config_dir, data_dir
+    from goldenlens.settings.preferences import config_dir, data_dir
 
     return [
         _writable("config folder", config_dir(), "GOLDENLENS_CONFIG_DIR"),
@@ -358,10 +358,11 @@ SPEED_USE = "speed"
 def speed_check() -> Check:
     """Whether GoldenLens's optional C extensions were built at install (where a C compiler is
     at hand): FMEval's normalisation and lexical scores of ASCII text
-    (``goldenlens.core._quac_ascii``) and the JSON report's rows (``goldenlens.io._json_rows``).
+    (``goldenlens.core.lexical._quac_ascii``) and the JSON report's rows
+    (``goldenlens.io.reports._json_rows``).
     The same numbers and text either way, slower without them."""
-    from goldenlens.core.normalise import ASCII_IN_C
-    from goldenlens.io.report_formats import ROWS_IN_C
+    from goldenlens.core.lexical.normalise import ASCII_IN_C
+    from goldenlens.io.reports.json_report import ROWS_IN_C
 
     missing = [name for name, built in (("scoring", ASCII_IN_C), ("JSON rows", ROWS_IN_C)) if not built]
     if not missing:

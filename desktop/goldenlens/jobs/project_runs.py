@@ -12,14 +12,14 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldenlens.jobs.judge_options import JudgeOptions
+from goldenlens.jobs.judging.judge_options import JudgeOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
-from goldenlens.jobs.report_job import export_golden, export_report
-from goldenlens.jobs.score_job import score_project
+from goldenlens.jobs.reporting.report_job import export_golden, export_report
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 if TYPE_CHECKING:  # the golden review loads the judge's modules: only when a review starts
-    from goldenlens.jobs.golden_review_job import GoldenReviewOptions
+    from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
     from goldenlens.judge.engines.protocol import JudgeEngine
 
 
@@ -40,7 +40,7 @@ def judge_project_at(
 ) -> int:
     """Run the judge metrics of ``options`` on the project; returns the run id."""
     # The judge job imports the engines' modules: only when a judge run starts.
-    from goldenlens.jobs.judge_job import judge_project
+    from goldenlens.jobs.judging.judge_job import judge_project
 
     with ProjectStore.open(path) as store:
         return judge_project(store, options, progress=progress, cancel=cancel)
@@ -56,7 +56,7 @@ def review_golden_set_at(
 ) -> int:
     """The judge reviews the project's golden set (resuming an interrupted review with equal
     options); returns the run id. ``engine``: a judge already loaded (tests, screenshots)."""
-    from goldenlens.jobs.golden_review_job import review_golden_set
+    from goldenlens.jobs.judging.golden_review_job import review_golden_set
 
     with ProjectStore.open(path) as store:
         return review_golden_set(store, options, progress=progress, cancel=cancel, engine=engine)

@@ -5,7 +5,7 @@ The instructions (with the answer guardrail) come first and the chunk last, so l
 reuses the cached prefix from one chunk to the next. The schema only asks for three strings:
 lengths are *not* constrained in the grammar, because a grammar cut would truncate the
 model's text into something it did not write; the job checks the reply instead
-(:func:`goldenlens.core.drafts.draft_problems`) and flags what is wrong. The fact comes
+(:func:`goldenlens.core.golden.drafts.draft_problems`) and flags what is wrong. The fact comes
 before the answer so that the answer is written around the fact already chosen.
 
 ``PROMPT_VERSION`` changes whenever the wording or schema changes: it is part of the cache

@@ -1,10 +1,10 @@
 """The judge's review of golden triplets: one judge call per triplet and curation criterion.
 
-Each judged criterion (:data:`goldenlens.core.golden_criteria.JUDGED_CRITERIA`) is a
+Each judged criterion (:data:`goldenlens.core.golden.criteria.JUDGED_CRITERIA`) is a
 :class:`CriterionJudge`, shaped like a judge metric (name, versions, parameters, the fields it
 reads, ``score``) so that the judge cache keys, stores and reads its results exactly as it
-does the metrics' (:mod:`goldenlens.jobs.judge_cache`). The verdict is stored as a number
-(:data:`~goldenlens.core.golden_criteria.VERDICT_VALUES`) with the verdict, the reason and the
+does the metrics' (:mod:`goldenlens.jobs.judging.judge_cache`). The verdict is stored as a number
+(:data:`~goldenlens.core.golden.criteria.VERDICT_VALUES`) with the verdict, the reason and the
 source in the detail.
 
 Prompts are short and give one failing and then one passing example each: the default judge
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from goldenlens.core.golden_criteria import (
+from goldenlens.core.golden.criteria import (
     CRITERION_INFO,
     JUDGED_CRITERIA,
     METRIC_PREFIX,

@@ -2,7 +2,7 @@
 
 The scores are the numbers the run stored. The highlighting is derived data: the token
 alignment and the fact spans are a pure function of the texts and the run's counting mode
-(read from its ``f1_score`` signature), so :func:`goldenlens.core.lexical.derive_spans` works them
+(read from its ``f1_score`` signature), so :func:`goldenlens.core.lexical.scorer.derive_spans` works them
 out for the one question shown, instead of every row storing them at scoring time.
 
 Qt-free: the UI calls :func:`load_question_detail` on the GUI thread (a few small queries)
@@ -16,8 +16,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from goldenlens.core.facts import FactResult
-from goldenlens.core.flags import (
+from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
+from goldenlens.core.lexical.factual_knowledge import FactResult
+from goldenlens.core.lexical.flags import (
     FLAG_INPUTS,
     FLAG_LABELS,
     Flag,
@@ -26,7 +27,7 @@ from goldenlens.core.flags import (
     golden_flags_in_force,
     response_flags_in_force,
 )
-from goldenlens.core.lexical import (
+from goldenlens.core.lexical.scorer import (
     F1_SCORE,
     FACTUAL_KNOWLEDGE,
     LEXICAL_SCORE_NAMES,
@@ -35,8 +36,7 @@ from goldenlens.core.lexical import (
     WordKind,
     derive_spans,
 )
-from goldenlens.core.model import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
-from goldenlens.core.signature import Signature
+from goldenlens.core.lexical.signature import Signature
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import GOLDEN_ROW, Override, Review
 
@@ -190,7 +190,7 @@ def _judge_note(record: ScoreRecord) -> JudgeNote:
     )
 
 
-#: The scores a response's flags are derived from (:func:`~goldenlens.core.flags.response_flags`).
+#: The scores a response's flags are derived from (:func:`~goldenlens.core.lexical.flags.response_flags`).
 def _flags_in_force(
     stored: Sequence[str],
     records: Sequence[ScoreRecord],
@@ -198,7 +198,7 @@ def _flags_in_force(
     thresholds: FlagThresholds,
 ) -> list[str]:
     """The response's flags under the scores in force
-    (:func:`~goldenlens.core.flags.response_flags_in_force`): derived again when a reviewer
+    (:func:`~goldenlens.core.lexical.flags.response_flags_in_force`): derived again when a reviewer
     overrode a score a flag reads, the stored ones otherwise."""
     changed = {
         metric: override.effective_value
@@ -219,7 +219,7 @@ def _golden_flags_in_force(
     overrides: Mapping[str, Mapping[str, Override]],
 ) -> list[str]:
     """The golden row's flags with the ambiguous-question flag under the exact Factual
-    Knowledge in force (:func:`~goldenlens.core.flags.golden_flags_in_force`), when a reviewer
+    Knowledge in force (:func:`~goldenlens.core.lexical.flags.golden_flags_in_force`), when a reviewer
     overrode one; the stored ones otherwise."""
     if not any(FACTUAL_KNOWLEDGE in by_metric for by_metric in overrides.values()):
         return list(stored)

@@ -1,7 +1,7 @@
 """The drafts review queue as a front end shows it: rows with status and provenance, counts.
 
 Read-only, like every query: decisions (accept, edit-then-accept, reject) are writes and go
-through :mod:`goldenlens.jobs.project_edits` (or :mod:`goldenlens.jobs.draft_review`).
+through :mod:`goldenlens.jobs.curation.project_edits` (or :mod:`goldenlens.jobs.drafting.draft_review`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from goldenlens.core.drafts import Draft, DraftProblem, DraftStatus, DraftText
+from goldenlens.core.golden.drafts import Draft, DraftProblem, DraftStatus, DraftText
 from goldenlens.store.project import ProjectStore
 
 __all__ = ["Draft", "DraftProblem", "DraftQueue", "DraftStatus", "DraftText", "draft_queue", "provenance_of"]

@@ -15,8 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from goldenlens.core.agreement import Agreement, agreement
-from goldenlens.core.golden_criteria import (
+from goldenlens.core.golden.criteria import (
     CRITERION_INFO,
     Criterion,
     Verdict,
@@ -25,10 +24,11 @@ from goldenlens.core.golden_criteria import (
     triplet_fingerprint,
     verdict_from_value,
 )
-from goldenlens.core.model import GoldenItem
-from goldenlens.core.run_kinds import GOLDEN_REVIEW_RUN
-from goldenlens.store.golden_review import GoldenReviewDecision
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.core.stats.agreement import Agreement, agreement
 from goldenlens.store.project import ProjectStore
+from goldenlens.store.repositories.golden_review import GoldenReviewDecision
 from goldenlens.store.values import GOLDEN_ROW, HISTORY_DELETE, RunInfo
 
 
@@ -178,7 +178,7 @@ def agreement_figures(decisions: list[GoldenReviewDecision]) -> AgreementFigures
     return AgreementFigures(overall, by_criterion)
 
 
-#: A triplet field, as :attr:`~goldenlens.core.golden_criteria.CriterionInfo.reads` names it.
+#: A triplet field, as :attr:`~goldenlens.core.golden.criteria.CriterionInfo.reads` names it.
 _FIELDS: Final[dict[str, Callable[[GoldenItem], str]]] = {
     "question": lambda item: item.question,
     "answer": lambda item: item.answer,
@@ -208,7 +208,7 @@ def load_golden_review(store: ProjectStore, run_id: int | None = None) -> Golden
     for every golden row, with the decisions in force and the agreement figures.
 
     Raises ``ValueError`` for a run that is not a golden review, and
-    :class:`~goldenlens.core.golden_criteria.VerdictError` for a stored value that is no
+    :class:`~goldenlens.core.golden.criteria.VerdictError` for a stored value that is no
     verdict (a damaged file: reported, never shown as a verdict)."""
     run = store.runs.latest(GOLDEN_REVIEW_RUN) if run_id is None else store.runs.get(run_id)
     if run is not None and run.kind != GOLDEN_REVIEW_RUN:

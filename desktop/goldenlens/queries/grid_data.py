@@ -14,7 +14,7 @@ Overrides replace the value shown (and filtered and sorted on): ``value`` when g
 ``passed`` as 1.0/0.0. The stored score stays in :class:`OverrideNote` for the tooltip.
 
 Judge metrics are columns like the lexical ones: their scores come from the newest judge run
-(finished or not: the run every report shows, ``goldenlens.jobs.report_job.judge_scores``),
+(finished or not: the run every report shows, ``goldenlens.jobs.reporting.report_job.judge_scores``),
 read through the same score columns, with the reviewer's overrides of judge metrics applied
 the same way (an override counts even where the judge never reached the row). A judge score
 that is not scored stays NaN — shown as missing, never as 0 — and its reason is kept in
@@ -33,17 +33,17 @@ from typing import Any
 
 import numpy as np
 
-from goldenlens.core.collector import collector_paused
-from goldenlens.core.flags import (
+from goldenlens.core.gc_pause import collector_paused
+from goldenlens.core.lexical.flags import (
     FLAG_INPUTS,
     Flag,
     FlagThresholds,
     golden_flags_in_force,
     response_flags_in_force,
 )
-from goldenlens.core.grid import FLAG_BITS, BoolArray, FloatArray, IntArray, ObjectArray
-from goldenlens.core.lexical import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
-from goldenlens.core.run_kinds import JUDGE_RUN
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.core.view.grid_state import FLAG_BITS, BoolArray, FloatArray, IntArray, ObjectArray
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import GOLDEN_ROW, REVIEW_UNREVIEWED, Override
 
@@ -57,7 +57,7 @@ _FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def flag_mask(names: Iterable[str]) -> int:
-    """Bit mask of flag names (:data:`goldenlens.core.grid.FLAG_BITS`); unknown names ignored."""
+    """Bit mask of flag names (:data:`goldenlens.core.view.grid_state.FLAG_BITS`); unknown names ignored."""
     return functools.reduce(operator.or_, (FLAG_BITS.get(name, 0) for name in names), 0)
 
 
@@ -118,7 +118,7 @@ class GridData:
 
     ``values[metric]`` is ``(n_questions, n_pipelines)`` float with NaN for missing scores
     and overrides applied; ``overridden[metric]`` marks overridden cells. ``flags`` holds a
-    bit mask (:data:`~goldenlens.core.grid.FLAG_BITS`) per response, ``golden_flags`` per
+    bit mask (:data:`~goldenlens.core.view.grid_state.FLAG_BITS`) per response, ``golden_flags`` per
     golden row. ``review`` is the review status. Arrays are read-only: build a new
     ``GridData`` (:func:`update_rows`) to change one. ``complete`` is False when only the
     first rows are loaded (:func:`load_grid_head`); ``total`` counts the project's questions.
@@ -370,9 +370,9 @@ class _Builder:
     def flags_in_force(self, store: ProjectStore, overrides: Iterable[Override]) -> None:
         """The flags under the scores in force, as the question's detail and the reports show
         them: a cell whose reviewer overrode a score a flag reads gets its flags derived again
-        (:func:`~goldenlens.core.flags.response_flags_in_force`), and its question, when the
+        (:func:`~goldenlens.core.lexical.flags.response_flags_in_force`), and its question, when the
         exact Factual Knowledge was overridden, its ambiguous-question flag
-        (:func:`~goldenlens.core.flags.golden_flags_in_force`). The stored scores of those
+        (:func:`~goldenlens.core.lexical.flags.golden_flags_in_force`). The stored scores of those
         cells are read again, whichever metric columns the grid shows."""
         run_id = self.data.run_id
         changed: dict[tuple[str, str], dict[str, float]] = {}

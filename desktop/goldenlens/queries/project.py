@@ -6,7 +6,7 @@ what a click needs at once (a question's detail, the first rows of the grid) and
 own in a worker for the whole grid; SQLite's WAL lets them read beside the writer jobs.
 
 Single-question writes on the GUI thread (an edit, an override, a review) go through
-:mod:`goldenlens.jobs.project_edits`, which takes this object and writes through
+:mod:`goldenlens.jobs.curation.project_edits`, which takes this object and writes through
 :attr:`ProjectQueries.store`; nothing in ``goldenlens.ui`` uses that attribute (a quality
 test checks it) or names the store's type (an import-linter contract forbids it).
 """
@@ -18,8 +18,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from goldenlens.core.model import GoldenItem, ScoreRecord
-from goldenlens.core.run_kinds import JUDGE_RUN, LEXICAL_RUN
+from goldenlens.core.inputs import GoldenItem, ScoreRecord
+from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.drafts import Draft, DraftQueue, DraftStatus, draft_queue, provenance_of
@@ -29,7 +29,7 @@ from goldenlens.queries.grid_data import HEAD_LIMIT, add_metrics, load_grid, loa
 from goldenlens.queries.values import Override, Review, RunInfo
 from goldenlens.store.project import ProjectStore
 
-#: The kind of run :func:`goldenlens.jobs.judge_job.judge_project` records (that module loads
+#: The kind of run :func:`goldenlens.jobs.judging.judge_job.judge_project` records (that module loads
 #: the judge's engines, so it is not imported for a name).
 
 

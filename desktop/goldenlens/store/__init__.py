@@ -6,18 +6,18 @@ repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
 ``store.golden_review``, ``store.grid``).
 """
 
-from goldenlens.core.golden_versions import HistoryEntry
+from goldenlens.core.golden.versions import HistoryEntry
 from goldenlens.store.base import Repository
-from goldenlens.store.cache import JudgeCacheRepository
-from goldenlens.store.drafts import DraftRepository, NewDraft
-from goldenlens.store.golden import GoldenRepository
-from goldenlens.store.golden_review import GoldenReviewDecision, GoldenReviewRepository
-from goldenlens.store.grid_queries import GridQueries
 from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore
-from goldenlens.store.responses import ResponseRepository
-from goldenlens.store.results import ResultRepository
-from goldenlens.store.review import ReviewRepository
-from goldenlens.store.runs import RunRepository
+from goldenlens.store.repositories.drafts import DraftRepository, NewDraft
+from goldenlens.store.repositories.golden import GoldenRepository
+from goldenlens.store.repositories.golden_review import GoldenReviewDecision, GoldenReviewRepository
+from goldenlens.store.repositories.grid_reads import GridQueries
+from goldenlens.store.repositories.judge_cache import JudgeCacheRepository
+from goldenlens.store.repositories.responses import ResponseRepository
+from goldenlens.store.repositories.results import ResultRepository
+from goldenlens.store.repositories.review import ReviewRepository
+from goldenlens.store.repositories.runs import RunRepository
 from goldenlens.store.schema import LATEST_VERSION
 from goldenlens.store.values import (
     GOLDEN_ROW,

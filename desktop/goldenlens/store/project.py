@@ -33,15 +33,15 @@ from typing import Any, Final, Self
 from sqlite_utils import Database
 
 from goldenlens.store.base import Connection
-from goldenlens.store.cache import JudgeCacheRepository
-from goldenlens.store.drafts import DraftRepository
-from goldenlens.store.golden import GoldenRepository
-from goldenlens.store.golden_review import GoldenReviewRepository
-from goldenlens.store.grid_queries import GridQueries
-from goldenlens.store.responses import ResponseRepository
-from goldenlens.store.results import ResultRepository
-from goldenlens.store.review import ReviewRepository
-from goldenlens.store.runs import RunRepository
+from goldenlens.store.repositories.drafts import DraftRepository
+from goldenlens.store.repositories.golden import GoldenRepository
+from goldenlens.store.repositories.golden_review import GoldenReviewRepository
+from goldenlens.store.repositories.grid_reads import GridQueries
+from goldenlens.store.repositories.judge_cache import JudgeCacheRepository
+from goldenlens.store.repositories.responses import ResponseRepository
+from goldenlens.store.repositories.results import ResultRepository
+from goldenlens.store.repositories.review import ReviewRepository
+from goldenlens.store.repositories.runs import RunRepository
 from goldenlens.store.schema import open_database
 from goldenlens.store.values import StoreError
 

@@ -473,7 +473,7 @@ _V4_DDL: Final[tuple[str, ...]] = (
 
 
 #: Version 4 also lets a golden-history row share its item's current content (NULL content
-#: columns: :class:`goldenlens.store.golden.GoldenRepository`), so an import no longer stores
+#: columns: :class:`goldenlens.store.repositories.golden.GoldenRepository`), so an import no longer stores
 #: every golden text twice (8.6 of 66 MB for 20,000 items).
 _V4_HISTORY: Final = """CREATE TABLE golden_history_v4 (
         version_id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from goldenlens.core import golden_versions as _versions
-from goldenlens.core import review as _review
-from goldenlens.core.review import effective_value
+from goldenlens.core import reviewer_decisions as _review
+from goldenlens.core.golden import versions as _versions
+from goldenlens.core.reviewer_decisions import effective_value
 
 RUN_RUNNING: Final = "running"
 RUN_FINISHED: Final = "finished"
@@ -60,7 +60,7 @@ class RunInfo:
     ``inputs_sha256`` is the fingerprint of exactly what the run scores (empty for runs made
     before fingerprints), so an unfinished run is resumed only on identical inputs.
     ``golden_history_id`` is the newest golden-history entry when the run started (the
-    golden-set version it scored, :mod:`goldenlens.core.golden_versions`; ``None`` for runs
+    golden-set version it scored, :mod:`goldenlens.core.golden.versions`; ``None`` for runs
     made before runs recorded it); ``golden_rescored_id`` the newest edit that was re-scored
     into the run in place since (``None``: none was).
     """

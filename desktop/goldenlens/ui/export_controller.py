@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import export_golden_at, export_report_at
 from goldenlens.ui.dialog_folders import EXPORT_FOLDER, remember_folder, start_folder
+from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.project_controller import ProjectController
-from goldenlens.ui.run_panel import RunPanel
-from goldenlens.ui.score_grid import ScoreGrid
+from goldenlens.ui.widgets.run_panel import RunPanel
 
 XLSX_FILTER = "Excel workbook (*.xlsx)"
 HTML_FILTER = "HTML report, one self-contained file (*.html)"

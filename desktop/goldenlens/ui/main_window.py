@@ -10,25 +10,25 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from goldenlens import __version__
-from goldenlens.ui.advisor_controller import AdvisorController
-from goldenlens.ui.advisor_pane import AdvisorPane
-from goldenlens.ui.collapsible import CollapsibleSection
-from goldenlens.ui.detail_pane import DetailPane
-from goldenlens.ui.drafts_controller import DraftsController
-from goldenlens.ui.drafts_pane import DraftsPane
+from goldenlens.ui.advisor.advisor_controller import AdvisorController
+from goldenlens.ui.advisor.advisor_pane import AdvisorPane
+from goldenlens.ui.drafts.drafts_controller import DraftsController
+from goldenlens.ui.drafts.drafts_pane import DraftsPane
 from goldenlens.ui.export_controller import ExportController
-from goldenlens.ui.golden_editor import GoldenEditor
-from goldenlens.ui.golden_review_controller import GoldenReviewController
-from goldenlens.ui.golden_review_pane import GoldenReviewPane
-from goldenlens.ui.judge_controller import JudgeController
+from goldenlens.ui.golden_review.golden_review_controller import GoldenReviewController
+from goldenlens.ui.golden_review.golden_review_pane import GoldenReviewPane
+from goldenlens.ui.grid.score_grid import ScoreGrid
+from goldenlens.ui.judge.judge_controller import JudgeController
 from goldenlens.ui.project_controller import ProjectController
-from goldenlens.ui.review_controller import ReviewController
-from goldenlens.ui.review_queue import ReviewQueue
-from goldenlens.ui.run_panel import RunPanel
-from goldenlens.ui.score_grid import ScoreGrid
+from goldenlens.ui.review.detail_pane import DetailPane
+from goldenlens.ui.review.golden_editor import GoldenEditor
+from goldenlens.ui.review.review_controller import ReviewController
+from goldenlens.ui.review.review_queue import ReviewQueue
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.shortcuts import ShortcutsDialog, keys_for
-from goldenlens.ui.summary_view import SummaryView
+from goldenlens.ui.summary.summary_view import SummaryView
+from goldenlens.ui.widgets.collapsible import CollapsibleSection
+from goldenlens.ui.widgets.run_panel import RunPanel
 
 
 class MainWindow(QMainWindow):
@@ -180,7 +180,7 @@ class MainWindow(QMainWindow):
         if session is None:
             self.statusBar().showMessage("Open a project to see the versions of its golden set.", 5000)
             return
-        from goldenlens.ui.versions_dialog import open_versions_dialog
+        from goldenlens.ui.history.versions_dialog import open_versions_dialog
 
         self.versions_dialog = open_versions_dialog(session, self)
 
@@ -190,7 +190,7 @@ class MainWindow(QMainWindow):
         if session is None:
             self.statusBar().showMessage("Open a project to see its scoring runs.", 5000)
             return None
-        from goldenlens.ui.runs_dialog import open_runs_dialog
+        from goldenlens.ui.history.runs_dialog import open_runs_dialog
 
         return open_runs_dialog(session, self)
 

@@ -9,14 +9,14 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
+from goldenlens.jobs.importing.sample_project import default_sample_path, ensure_sample_project
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import score_project_at
-from goldenlens.jobs.sample_project import default_sample_path, ensure_sample_project
 from goldenlens.queries.values import PROJECT_SUFFIX, StoreError
 from goldenlens.ui.dialog_folders import PROJECT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.errors import show_error
-from goldenlens.ui.run_panel import RunPanel
 from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.widgets.run_panel import RunPanel
 
 PROJECT_FILTER = f"GoldenLens projects (*{PROJECT_SUFFIX})"
 SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".tsv", ".txt")
@@ -122,7 +122,7 @@ class ProjectController(QObject):
 
     def import_files(self, golden: Path | None = None, responses: Path | None = None) -> None:
         """The import wizard for the open project (a new project is created first if none)."""
-        from goldenlens.ui.import_wizard import ImportWizard
+        from goldenlens.ui.importer.import_wizard import ImportWizard
 
         if self.session is None or self.is_sample_open():
             # The sample is a shared demo, not the analyst's project: their files go into a new

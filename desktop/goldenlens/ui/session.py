@@ -1,7 +1,7 @@
 """The open project as the widgets see it: its queries and change signals.
 
 Threading: the session's :class:`~goldenlens.queries.project.ProjectQueries` belongs to the
-GUI thread and is used only for reads and, through :mod:`goldenlens.jobs.project_edits`,
+GUI thread and is used only for reads and, through :mod:`goldenlens.jobs.curation.project_edits`,
 single-question writes (an edit, an override, a review: milliseconds). Long jobs (import,
 scoring, export) run in a :class:`goldenlens.ui.workers.JobRunner` and open their own
 connection on the worker thread from :attr:`ProjectSession.path`; SQLite's WAL lets the two
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from goldenlens.io.preferences import Preferences, load_preferences, save_preferences
 from goldenlens.queries.project import ProjectQueries
+from goldenlens.settings.preferences import Preferences, load_preferences, save_preferences
 
 
 class ProjectSession(QObject):

@@ -1,7 +1,7 @@
 """context_recall (ragas): the share of the golden answer's sentences that the retrieved
 contexts support.
 
-The golden answer is split into sentences in code (:func:`goldenlens.core.sentences.
+The golden answer is split into sentences in code (:func:`goldenlens.core.golden.sentences.
 split_sentences`: cheaper than asking the judge, and the same on every run); the sentences
 are judged in batches of ``batch`` per call, each batch's schema demanding one 0/1 verdict
 per sentence. score = attributed sentences / sentences.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from goldenlens.core.sentences import split_sentences
+from goldenlens.core.golden.sentences import split_sentences
 from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
 from goldenlens.judge.metrics.helpers import (

@@ -1,7 +1,7 @@
 """fact_check (Spring AI ``FactCheckingEvaluator``): 1.0 when the retrieved contexts support
 every sentence of the response, else 0.0.
 
-The response is split into sentences (:func:`goldenlens.core.sentences.split_sentences`) and
+The response is split into sentences (:func:`goldenlens.core.golden.sentences.split_sentences`) and
 the joined contexts into chunks that fit the judge's context window. A sentence is supported
 when ANY chunk supports it; the response passes when EVERY sentence is.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from goldenlens.core.sentences import split_sentences
+from goldenlens.core.golden.sentences import split_sentences
 from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.metrics import minicheck as minicheck_module
 from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored

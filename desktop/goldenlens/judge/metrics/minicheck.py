@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from goldenlens.core.sentences import split_sentences
+from goldenlens.core.golden.sentences import split_sentences
 
 #: MiniCheck's ``SYSTEM_PROMPT`` (minicheck/utils.py), the model's trained input format.
 SYSTEM_PROMPT = (

@@ -1,0 +1,185 @@
+"""``goldenlens draft``: let the judge draft golden items from source documents into a
+project's review queue.
+
+A thin front end over :func:`goldenlens.io.importing.source_documents.read_sources` and
+:func:`goldenlens.jobs.drafting.draft_job.draft_chunks`. The drafts are printed (or written as JSON
+with ``--json`` / ``-o FILE.json``); none enters the golden set: a reviewer accepts them in
+the review queue (``goldenlens drafts PROJECT --accept ID``, :mod:`goldenlens.queries.drafts`). The
+store, the readers and the judge are imported inside the command, so other commands start
+without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from goldenlens.cli.judge_options import DEFAULT
+from goldenlens.cli.output import StderrProgress, print_problems
+from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
+from goldenlens.core.inputs import InputError, Problem, Severity
+
+if TYPE_CHECKING:
+    from goldenlens.core.golden.drafts import Draft
+    from goldenlens.jobs.drafting.draft_job import DraftOptions
+
+
+#: Variants of a fact printed per draft (``--json`` has them all).
+_SHOWN_VARIANTS = 4
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
+    return value
+
+
+def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``draft`` sub-command (run by :func:`cmd_draft`)."""
+    draft = sub.add_parser(
+        "draft",
+        help="let the judge draft question, answer and fact per chunk of source documents (PDF, TXT, "
+        "Markdown, or a CSV of chunks) into the project's review queue",
+    )
+    draft.add_argument("sources", type=Path, nargs="+", help=".pdf .txt .md files, or .csv/.tsv chunk files")
+    draft.add_argument(
+        "--project", type=Path, required=True, help="the .goldenlens project (created when it does not exist)"
+    )
+    draft.add_argument("--limit", type=_count, metavar="N", help="draft at most N new chunks in this call")
+    draft.add_argument(
+        "--max-answer-words",
+        type=_count,
+        default=DEFAULT_MAX_ANSWER_WORDS,
+        metavar="N",
+        help="the answer guardrail: longer answers are flagged (default %(default)s, the advisor's)",
+    )
+    draft.add_argument(
+        "--chunk-words",
+        type=_count,
+        default=DEFAULT_CHUNK_WORDS,
+        metavar="N",
+        help="words per chunk of a PDF or text file (CSV chunks are used as they are; default %(default)s)",
+    )
+    judge = draft.add_argument_group("judge (runs offline on this machine unless --judge-url)")
+    choice = judge.add_mutually_exclusive_group()
+    choice.add_argument(
+        "--judge-model",
+        metavar="PATH|default",
+        help="GGUF chat model (default: the bundled SmolLM2-135M-Instruct)",
+    )
+    choice.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible server instead")
+    judge.add_argument("--n-ctx", type=int, default=4096, metavar="N", help="judge context size in tokens")
+    judge.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
+    judge.add_argument("--temperature", type=float, default=0.0, metavar="T")
+    judge.add_argument("--seed", type=int, default=42, metavar="S")
+    output = draft.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the new drafts as JSON")
+    output.add_argument("-o", "--output", type=Path, metavar="FILE.json", help="write the new drafts as JSON")
+    draft.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+def _options(args: argparse.Namespace) -> DraftOptions:
+    from goldenlens.jobs.drafting.draft_job import DraftOptions
+
+    model: Path | None = None
+    if args.judge_model is not None and args.judge_model != DEFAULT:
+        model = Path(args.judge_model)
+        if not model.is_file():
+            raise InputError(Problem("--judge-model", f"model file not found: {model}", Severity.FATAL))
+    try:
+        return DraftOptions(
+            judge_model=model,
+            judge_url=args.judge_url,
+            n_ctx=args.n_ctx,
+            n_threads=args.threads,
+            temperature=args.temperature,
+            seed=args.seed,
+            max_answer_words=args.max_answer_words,
+            limit=args.limit,
+        )
+    except ValueError as error:
+        raise InputError(Problem("draft", str(error), Severity.FATAL)) from None
+
+
+def cmd_draft(args: argparse.Namespace) -> int:
+    """``goldenlens draft``: read the sources, draft the new chunks, print what was drafted."""
+    if args.output is not None and args.output.suffix.lower() != ".json":
+        raise InputError(Problem(args.output.name, "the drafts file must be .json", Severity.FATAL))
+    options = _options(args)
+    from goldenlens.io.atomic_files import write_atomically
+    from goldenlens.io.importing.source_documents import read_sources
+    from goldenlens.jobs.drafting.draft_job import draft_chunks
+    from goldenlens.queries.drafts import draft_as_dict
+    from goldenlens.store.project import ProjectStore
+
+    documents = read_sources(args.sources, max_words=args.chunk_words)
+    for document in documents:
+        print_problems(document.problems)
+    chunks = [chunk for document in documents for chunk in document.chunks]
+    if not chunks:
+        raise InputError(
+            Problem(", ".join(a.name for a in args.sources), "no text to draft from", Severity.FATAL)
+        )
+    progress = StderrProgress(quiet=args.quiet)
+    with ProjectStore.open(args.project, create=True) as store:
+        result = draft_chunks(store, chunks, options, progress=progress)
+        progress.finish()
+        drafts = [d for d in (store.drafts.get(i) for i in result.draft_ids) if d is not None]
+        counts = store.drafts.counts()
+    summary = (
+        f"{args.project.name}: drafted {len(drafts)} of {len(chunks)} chunks"
+        + (f"; {result.already_drafted} drafted before" if result.already_drafted else "")
+        + (f"; {result.left} left (run again to continue)" if result.left else "")
+        + ". Review queue: "
+        + ", ".join(f"{n} {status.value}" for status, n in counts.items())
+    )
+    data: dict[str, Any] = {
+        "project": str(args.project),
+        "run_id": result.run_id,
+        "chunks": len(chunks),
+        "already_drafted": result.already_drafted,
+        "left": result.left,
+        "drafts": [draft_as_dict(d) for d in drafts],
+    }
+    if args.output is not None:
+        write_atomically(args.output, lambda path: _write_json(path, data))
+        print(f"Wrote {len(drafts)} drafts to {args.output}", file=sys.stderr)
+    elif args.json:
+        sys.stdout.write(_dumps(data))
+    else:
+        print("\n\n".join(format_draft(d) for d in drafts) + ("\n" if drafts else ""))
+    print(summary, file=sys.stderr)
+    return 0
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.write_text(_dumps(data), encoding="utf-8")
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def format_draft(draft: Draft) -> str:
+    """One draft as a few lines: provenance, question, answer, fact, variants, problems."""
+    lines = [
+        f"#{draft.id} {draft.provenance()}",
+        f"  question: {draft.text.question}",
+        f"  answer:   {draft.text.answer}",
+        f"  fact:     {draft.text.fact}",
+    ]
+    if draft.variants:
+        shown = [str(v["text"]) for v in draft.variants[:_SHOWN_VARIANTS]]
+        more = len(draft.variants) - len(shown)
+        lines.append(
+            "  variants: " + " | ".join(shown) + (f" | … {more} more (--json lists all)" if more else "")
+        )
+    lines += [f"  flagged:  {p.message}" for p in draft.problems]
+    return "\n".join(lines)

@@ -1,0 +1,130 @@
+"""``goldenlens override`` and ``goldenlens review``: scripted review of a project.
+
+Both go through :mod:`goldenlens.jobs.curation.review_job` (and so the same curation functions as the
+desktop app). Bad input — an unknown question, pipeline, metric or status, a value out of
+range — is one line on stderr naming the valid choices, exit code 2, nothing written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.reviewer_decisions import REVIEW_ORDER
+
+if TYPE_CHECKING:  # the store loads when a review command runs, not for every command line
+    from goldenlens.store.project import ProjectStore
+
+
+def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``override`` and ``review`` sub-commands (run by :func:`cmd_override` and
+    :func:`cmd_review`)."""
+    override = sub.add_parser(
+        "override",
+        help="override one score of a project (reports then use the new value and show the original)",
+    )
+    override.add_argument("project", type=Path, help="the .goldenlens project")
+    override.add_argument("question_id")
+    override.add_argument("pipeline")
+    override.add_argument(
+        "metric", help="e.g. factual_knowledge, f1_score (or FK, F1), or a judge metric of the project"
+    )
+    override.add_argument(
+        "value",
+        nargs="?",
+        help="the new value: 0 to 1; for pass/fail metrics (factual_knowledge, exact_match, …) "
+        "0, 1, pass or fail",
+    )
+    override.add_argument("--note", default="", help="why (required; shown in every report)")
+    override.add_argument(
+        "--reviewer", help="who (default: the name saved in the app's preferences, else your user name)"
+    )
+    override.add_argument(
+        "--withdraw", action="store_true", help="withdraw the override in force instead (give no VALUE)"
+    )
+
+    review = sub.add_parser("review", help="set the review state of a golden question")
+    review.add_argument("project", type=Path, help="the .goldenlens project")
+    review.add_argument("question_id")
+    # Checked by the job rather than by argparse ``choices``: a wrong status is then one line
+    # naming the statuses, like every other refused review input.
+    review.add_argument("status", metavar="{" + ",".join(REVIEW_ORDER) + "}")
+    review.add_argument("--note", default="", help="the review note (shown in every report)")
+    review.add_argument(
+        "--reviewer", help="who (default: the name saved in the app's preferences, else your user name)"
+    )
+
+
+@contextmanager
+def _checked(project: Path) -> Iterator[ProjectStore]:
+    """The open project; a refused input becomes the CLI's one-line error naming the file."""
+    from goldenlens.jobs.curation.review_job import ReviewInputError
+    from goldenlens.store.project import ProjectStore
+
+    with ProjectStore.open(project) as store:
+        try:
+            yield store
+        except ReviewInputError as error:
+            raise InputError(Problem(project.name, str(error), Severity.FATAL)) from None
+
+
+def _reviewer(args: argparse.Namespace) -> str:
+    from goldenlens.jobs.curation.review_job import default_reviewer
+
+    return args.reviewer if args.reviewer is not None else default_reviewer()
+
+
+def _shown(value: float | None) -> str:
+    return "not scored" if value is None else f"{value:g}"
+
+
+def cmd_override(args: argparse.Namespace) -> int:
+    """``goldenlens override``: save (or ``--withdraw``) one score override."""
+    if args.withdraw == (args.value is not None):
+        raise InputError(
+            Problem(
+                args.project.name, "give either VALUE or --withdraw (not both, not neither)", Severity.FATAL
+            )
+        )
+    from goldenlens.jobs.curation.review_job import override_score, withdraw_override
+
+    with _checked(args.project) as store:
+        where = f"{args.question_id} / {args.pipeline}"
+        if args.withdraw:
+            metric = withdraw_override(
+                store, args.question_id, args.pipeline, args.metric, note=args.note, reviewer=_reviewer(args)
+            )
+            print(f"Withdrew the override of {metric} for {where}; the stored score counts again.")
+            return 0
+        saved = override_score(
+            store,
+            args.question_id,
+            args.pipeline,
+            args.metric,
+            args.value,
+            note=args.note,
+            reviewer=_reviewer(args),
+        )
+        o = saved.override
+        print(
+            f"Overrode {o.metric} for {where}: {_shown(o.effective_value)} "
+            f"(stored score {_shown(saved.original)}) by {o.reviewer}"
+        )
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """``goldenlens review``: save one question's review state and note."""
+    from goldenlens.jobs.curation.review_job import review_question
+
+    with _checked(args.project) as store:
+        review = review_question(
+            store, args.question_id, args.status, note=args.note, reviewer=_reviewer(args)
+        )
+    by = f" by {review.reviewer}" if review.reviewer else ""
+    print(f"{review.question_id}: {review.status}{by}")
+    return 0

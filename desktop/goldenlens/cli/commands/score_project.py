@@ -1,0 +1,152 @@
+"""The commands that work on a project file: ``score --project`` (and ``score`` with judge
+metrics), ``report``, ``resume``, ``export-golden`` and ``sample``.
+
+Kept apart from :mod:`.main` so that a command line that scores files straight into a report
+never imports the store, SQLite or the workbook writer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from goldenlens.cli.commands.review_golden import resume_golden_review
+from goldenlens.cli.gate import combined, minimums_exit, regression_exit
+from goldenlens.cli.judge_options import resume_judge
+from goldenlens.cli.output import StderrProgress, parse_mapping, print_problems, write_outputs
+from goldenlens.jobs.curation.edits import run_options
+from goldenlens.jobs.importing.import_and_score import import_and_score
+from goldenlens.jobs.importing.import_job import ImportResult
+from goldenlens.jobs.importing.sample_project import SAMPLE_PROJECT_NAME, ensure_sample_project
+from goldenlens.jobs.judging.judge_job import JudgeOptions
+from goldenlens.jobs.scoring.score_job import score_project
+from goldenlens.jobs.scoring.score_rows import ScoreOptions
+from goldenlens.store.project import ProjectStore
+
+
+def _import_and_score(
+    project: Path,
+    golden: Path,
+    responses: Path | None,
+    args: argparse.Namespace,
+    *,
+    multiset: bool,
+    judge: JudgeOptions | None = None,
+) -> tuple[ImportResult, int, int | None]:
+    progress = StderrProgress(quiet=getattr(args, "quiet", False))
+    done = import_and_score(
+        project,
+        golden,
+        responses,
+        golden_sheet=getattr(args, "golden_sheet", None),
+        responses_sheet=getattr(args, "responses_sheet", None),
+        mapping=parse_mapping(getattr(args, "map", [])),
+        header_row=getattr(args, "header_row", None),
+        responses_header_row=getattr(args, "responses_header_row", None),
+        options=ScoreOptions(multiset=multiset),
+        judge=judge,
+        progress=progress,
+    )
+    progress.finish()
+    assert done.run_id is not None  # scoring errors are raised, not reported, here
+    return done.imported, done.run_id, done.judge_run_id
+
+
+def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> int:
+    """``score`` into a project: ``--project FILE``, or a temporary one for judge metrics."""
+    with tempfile.TemporaryDirectory(prefix="goldenlens-") as tmp:
+        project = args.project or Path(tmp) / "scores.goldenlens"
+        result, run_id, judge_run = _import_and_score(
+            project, args.golden, args.responses, args, multiset=args.multiset, judge=judge
+        )
+        print_problems(result.problems)
+        with ProjectStore.open(project) as store:
+            summary = write_outputs(store, run_id, args.output, judge_run_id=judge_run)
+            # The gate decides once the report is written.
+            code = minimums_exit(summary, getattr(args, "fail_under", []))
+            if getattr(args, "fail_on_regression", False):
+                code = combined(code, regression_exit(store, run_id))
+    return code
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    with ProjectStore.open(args.project) as store:
+        write_outputs(store, None, args.output)
+    return 0
+
+
+def _cmd_resume(args: argparse.Namespace) -> int:
+    with ProjectStore.open(args.project) as store:
+        pending = store.runs.unfinished("lexical")
+        run_id = None
+        if pending:
+            # The run's own options (counting and flag thresholds); on changed inputs
+            # score_project starts a fresh run rather than finish this one with them.
+            options = run_options(pending[-1].params)
+            progress = StderrProgress(quiet=args.quiet)
+            run_id = score_project(store, options, progress=progress)
+            progress.finish()
+            if run_id != pending[-1].id:
+                print(
+                    f"{args.project.name}: the inputs changed since run {pending[-1].id} was interrupted; "
+                    f"scored them afresh in run {run_id}",
+                    file=sys.stderr,
+                )
+        judge_run = resume_judge(store, quiet=args.quiet)
+        review_run = resume_golden_review(store, quiet=args.quiet)
+        if run_id is None and judge_run is None and review_run is None:
+            print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)
+            return 0
+        if review_run is not None:
+            print(
+                f"{args.project.name}: golden review {review_run} finished "
+                "(`goldenlens review-golden` shows it)",
+                file=sys.stderr,
+            )
+        if run_id is not None or judge_run is not None:
+            write_outputs(store, run_id, None, judge_run_id=judge_run)
+    return 0
+
+
+def _cmd_export_golden(args: argparse.Namespace) -> int:
+    from goldenlens.io.importing.input_files import read_golden
+    from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
+
+    if args.source.suffix.lower() == ".goldenlens":
+        from goldenlens.jobs.reporting.report_job import export_golden
+
+        with ProjectStore.open(args.source) as store:
+            count = export_golden(store, args.output)
+    else:
+        golden, problems = read_golden(
+            args.source, sheet=args.golden_sheet, mapping=parse_mapping(args.map), header_row=args.header_row
+        )
+        print_problems(problems)
+        write_golden_workbook(golden.items, args.output)
+        count = len(golden.items)
+    print(f"Wrote {count} golden items to {args.output}")
+    return 0
+
+
+def _cmd_sample(args: argparse.Namespace) -> int:
+    out_dir: Path = args.out_dir
+    progress = StderrProgress(quiet=args.quiet)
+    project = ensure_sample_project(out_dir / SAMPLE_PROJECT_NAME, progress=progress)
+    progress.finish()
+    report_path = out_dir / "amazon_q2_2023-report.xlsx"
+    with ProjectStore.open(project) as store:
+        write_outputs(store, None, report_path)
+        write_outputs(store, None, None)
+    print(f"Project: {project}\nReport:  {report_path}")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "report": _cmd_report,
+    "resume": _cmd_resume,
+    "export-golden": _cmd_export_golden,
+    "sample": _cmd_sample,
+}

@@ -1,0 +1,185 @@
+"""``goldenlens versions`` and ``goldenlens diff``: the golden set's versions and what changed.
+
+A thin front end over :mod:`goldenlens.jobs.curation.golden_versions` (the rules that make a version
+are in :mod:`goldenlens.core.golden.versions`). Output is a table on stdout, or JSON with
+``--json`` (stdout) or ``-o FILE.json`` (written whole or not at all). A version is named by
+its number (``3``, ``v3``), its name, ``latest``, or ``0`` (the empty set before the first
+import). Bad input — an unknown version, a name that reads as a number or that another version
+has — is one line on stderr naming the project, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.io.atomic_files import write_atomically
+
+if TYPE_CHECKING:  # the store and the jobs load only when a command runs
+    from goldenlens.jobs.curation.golden_versions import RunVersion, VersionDiff, VersionList
+
+
+def add_version_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``versions`` and ``diff`` sub-commands (run by :func:`cmd_versions`, :func:`cmd_diff`)."""
+    versions = sub.add_parser(
+        "versions",
+        help="list the golden set's versions (every import and editing session makes one); --name names one",
+    )
+    versions.add_argument("project", type=Path, help="a .goldenlens project")
+    versions.add_argument("--name", metavar="NAME", help="give the current version (or --version) this name")
+    versions.add_argument(
+        "--version",
+        dest="version_ref",
+        default="latest",
+        metavar="REF",
+        help="the version --name names: a number, v3, a name, or latest (default)",
+    )
+    _add_output(versions)
+
+    diff = sub.add_parser(
+        "diff", help="what changed between two golden-set versions: rows added, removed, edited"
+    )
+    diff.add_argument("project", type=Path, help="a .goldenlens project")
+    diff.add_argument(
+        "old", metavar="A", help="the older version: a number, v3, a name, latest, or 0 (empty)"
+    )
+    diff.add_argument("new", metavar="B", help="the newer version (same forms)")
+    _add_output(diff)
+
+
+def _add_output(parser: argparse.ArgumentParser) -> None:
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    output.add_argument("-o", "--output", type=Path, metavar="FILE.json", help="write JSON to FILE.json")
+
+
+def _bad(project: Path, message: str) -> InputError:
+    return InputError(Problem(project.name, message, Severity.FATAL))
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    if args.output is not None and args.output.suffix.lower() != ".json":
+        raise InputError(Problem(args.output.name, "the output file must be .json", Severity.FATAL))
+
+
+def cmd_versions(args: argparse.Namespace) -> int:
+    """``goldenlens versions``: name a version (``--name``), then list them all."""
+    _check_output(args)
+    from goldenlens.jobs.curation.golden_versions import list_versions, name_version
+    from goldenlens.store.project import ProjectStore
+
+    with ProjectStore.open(args.project) as store:
+        if args.name is not None:
+            try:
+                named = name_version(store, args.name, args.version_ref)
+            except ValueError as error:  # UnknownVersionError is one
+                raise _bad(args.project, str(error)) from None
+            print(f"Named {named.label}", file=sys.stderr)
+        listed = list_versions(store)
+    data = {"project": str(args.project), **listed.as_dict()}
+    _emit(args, data, format_versions(listed), f"{len(listed.versions)} versions")
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """``goldenlens diff``: rows added, removed and changed from version A to version B."""
+    _check_output(args)
+    from goldenlens.core.golden.versions import UnknownVersionError
+    from goldenlens.jobs.curation.golden_versions import diff_versions
+    from goldenlens.store.project import ProjectStore
+
+    with ProjectStore.open(args.project) as store:
+        try:
+            diff = diff_versions(store, args.old, args.new)
+        except UnknownVersionError as error:
+            raise _bad(args.project, str(error)) from None
+    data = {"project": str(args.project), **diff.as_dict()}
+    _emit(args, data, format_diff(diff), f"the diff ({diff.diff.summary()})")
+    return 0
+
+
+def _emit(args: argparse.Namespace, data: dict[str, Any], text: str, what: str) -> None:
+    if args.output is not None:
+
+        def write(path: Path) -> None:
+            path.write_text(_dumps(data), encoding="utf-8")
+
+        write_atomically(args.output, write)
+        print(f"Wrote {what} to {args.output}", file=sys.stderr)
+    elif args.json:
+        sys.stdout.write(_dumps(data))
+    else:
+        print(text)
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    lines.append("-" * len(lines[0]))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    return lines
+
+
+def format_versions(listed: VersionList) -> str:
+    """The versions as a table: number, name, when, who, rows, changes, runs that scored it."""
+    from goldenlens.core.golden.versions import short_time
+
+    if not listed.versions:
+        return "No golden-set versions yet: import a golden set first."
+    rows = [
+        [
+            f"v{v.number}",
+            v.name or "-",
+            short_time(v.ended_at),
+            v.who,
+            str(v.rows),
+            str(v.changes),
+            ", ".join(_run_text(run) for run in listed.runs_of(v.number)) or "-",
+        ]
+        for v in listed.versions
+    ]
+    current = listed.versions[-1]
+    lines = [f"Golden-set versions: {len(listed.versions)} (current: {current.label})"]
+    lines += _table(["version", "name", "when", "who", "rows", "changes", "runs"], rows)
+    return "\n".join(lines)
+
+
+def _run_text(run: RunVersion) -> str:
+    """``3``, or ``3 (from v1)`` for a run that edits re-scored in place since it started."""
+    moved = run.rescored_version is not None and run.rescored_version != run.version
+    return f"{run.run_id} (from v{run.version})" if moved else str(run.run_id)
+
+
+def _indent(text: str, mark: str) -> list[str]:
+    """A field's text under a ``-``/``+`` mark; continuation lines keep their indent."""
+    first, *rest = text.split("\n") if text else ["(empty)"]
+    return [f"    {mark} {first}", *(f"      {line}" for line in rest)]
+
+
+def format_diff(diff: VersionDiff) -> str:
+    """Added and removed rows by id and question, then each changed field before (-) and after (+)."""
+    body = diff.diff
+    lines = [f"{diff.old_label} -> {diff.new_label}: {body.summary()}"]
+    if body.added:
+        lines.append(f"\nadded ({len(body.added)}):")
+        lines += [f"  {item.id}  {item.question}" for item in body.added]
+    if body.removed:
+        lines.append(f"\nremoved ({len(body.removed)}):")
+        lines += [f"  {item.id}  {item.question}" for item in body.removed]
+    if body.changed:
+        lines.append(f"\nchanged ({len(body.changed)}):")
+        for row in body.changed:
+            for change in row.changes:
+                lines.append(f"  {row.question_id}  {change.field}")
+                lines += _indent(change.before, "-")
+                lines += _indent(change.after, "+")
+    return "\n".join(lines)

@@ -1,0 +1,181 @@
+"""The judge options of ``goldenlens score`` and the judge part of ``goldenlens resume``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from goldenlens.cli.lazy_help import LazyHelpFormatter
+from goldenlens.cli.output import StderrProgress
+from goldenlens.core.inputs import InputError, Problem, Severity
+
+if TYPE_CHECKING:  # the judge packages (numpy, llama.cpp) load only when a judge run is asked for
+    from goldenlens.jobs.judging.judge_job import JudgeOptions
+    from goldenlens.store.project import ProjectStore
+
+DEFAULT = "default"
+
+#: Stands for the list of judge metric names in the ``--metrics`` help, filled in by
+#: :class:`JudgeHelpFormatter` only when help is shown: listing them imports the judge registry.
+METRIC_NAMES_PLACEHOLDER = "{judge metric names}"
+
+
+class JudgeHelpFormatter(LazyHelpFormatter):
+    """Fills in the judge metric names when ``--help`` is printed (and only then)."""
+
+    placeholder = METRIC_NAMES_PLACEHOLDER
+
+    def fill(self) -> str:
+        from goldenlens.judge.registry import valid_names
+
+        return ", ".join(valid_names())
+
+
+def add_judge_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "judge metrics (run after the lexical scores; models run offline on this machine)"
+    )
+    group.add_argument(
+        "--metrics",
+        metavar="NAME,...",
+        help="judge/embedding metrics or groups (judge, embedding, aspects, all): "
+        f"{METRIC_NAMES_PLACEHOLDER}",
+    )
+    group.add_argument(
+        "--judge-model",
+        metavar="PATH|default",
+        help="GGUF chat model for the judge (default: the bundled SmolLM2-135M-Instruct)",
+    )
+    group.add_argument(
+        "--judge-url", metavar="URL", help="an OpenAI-compatible server instead of a local judge model"
+    )
+    group.add_argument(
+        "--embed-model",
+        metavar="PATH|default",
+        help="GGUF embedding model (default: bundled all-MiniLM-L6-v2, converted once)",
+    )
+    group.add_argument("--parallel", type=int, default=1, metavar="N", help="concurrent server requests")
+    group.add_argument("--n-ctx", type=int, default=4096, metavar="N", help="judge context size in tokens")
+    group.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
+    group.add_argument("--temperature", type=float, default=0.0, metavar="T")
+    group.add_argument("--seed", type=int, default=42, metavar="S")
+    group.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="METRIC.KEY=VALUE",
+        help="a metric parameter, e.g. answer_relevancy.n=3 or factual_correctness.mode=precision "
+        "(VALUE is read as JSON when it parses, else as text); repeatable",
+    )
+    group.add_argument(
+        "--only",
+        metavar="QUESTION_ID,...",
+        help="judge only these questions (comma-separated ids)",
+    )
+    group.add_argument(
+        "--where",
+        metavar="EXPR",
+        default="",
+        help="judge only the questions a threshold expression on the lexical scores keeps, "
+        'as in the grid: "f1 < 0.5", "Pipeline1.recall < 0.5 or exact_match == 0"',
+    )
+    group.add_argument(
+        "--aspect",
+        action="append",
+        default=[],
+        metavar="NAME=DEFINITION",
+        help="a custom aspect critique, selected as aspect_NAME (or with the group 'aspects')",
+    )
+
+
+def _model_path(value: str | None, option: str) -> Path | None:
+    if value is None or value == DEFAULT:
+        return None
+    path = Path(value)
+    if not path.is_file():
+        raise InputError(Problem(option, f"model file not found: {path}", Severity.FATAL))
+    return path
+
+
+def _parse_params(pairs: list[str]) -> dict[str, dict[str, Any]]:
+    params: dict[str, dict[str, Any]] = {}
+    for pair in pairs:
+        target, sep, raw = pair.partition("=")
+        metric, dot, key = target.partition(".")
+        if not sep or not dot or not metric.strip() or not key.strip():
+            raise InputError(Problem("--param", f"expected METRIC.KEY=VALUE, got '{pair}'", Severity.FATAL))
+        try:
+            value: Any = json.loads(raw)
+        except ValueError:
+            value = raw
+        params.setdefault(metric.strip(), {})[key.strip()] = value
+    return params
+
+
+def _parse_aspects(pairs: list[str]) -> dict[str, str]:
+    aspects: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, definition = pair.partition("=")
+        if not sep or not name.strip() or not definition.strip():
+            raise InputError(Problem("--aspect", f"expected NAME=DEFINITION, got '{pair}'", Severity.FATAL))
+        aspects[name.strip()] = definition.strip()
+    return aspects
+
+
+def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
+    """The judge options of ``score``, or None without ``--metrics``. Bad values are
+    reported as bad input (exit 2) before anything is imported or scored."""
+    if not args.metrics:
+        return None
+    from goldenlens.jobs.judging.judge_job import JudgeOptions
+
+    try:
+        options = JudgeOptions(
+            metrics=tuple(name for name in args.metrics.split(",") if name.strip()),
+            judge_model=_model_path(args.judge_model, "--judge-model"),
+            judge_url=args.judge_url,
+            embed_model=_model_path(args.embed_model, "--embed-model"),
+            n_ctx=args.n_ctx,
+            n_threads=args.threads,
+            temperature=args.temperature,
+            seed=args.seed,
+            parallel=args.parallel,
+            metric_params=_parse_params(args.param),
+            custom_aspects=_parse_aspects(args.aspect),
+            only=tuple(q.strip() for q in (args.only or "").split(",") if q.strip()),
+            where=args.where,
+        )
+        options.build_metrics()
+    except ValueError as error:
+        raise InputError(Problem("--metrics", str(error), Severity.FATAL)) from error
+    return options
+
+
+def resume_judge(store: ProjectStore, *, quiet: bool) -> int | None:
+    """Resume the newest unfinished judge run of ``store`` with its stored options; None when
+    there is none. A model file of the run that no longer exists is bad input."""
+    from goldenlens.jobs.judging.judge_job import JUDGE_RUN, JudgeOptions, judge_project
+
+    pending = store.runs.unfinished(JUDGE_RUN)
+    if not pending:
+        return None
+    run = pending[-1]
+    options = JudgeOptions.from_params(run.params)
+    for label, path in (("judge", options.judge_model), ("embedding", options.embed_model)):
+        if path is not None and not path.is_file():
+            raise InputError(
+                Problem(
+                    str(store.path.name),
+                    f"the {label} model of the interrupted judge run {run.id} no longer exists: {path}; "
+                    "put it back, or start a new run with `goldenlens score ... --metrics`",
+                    Severity.FATAL,
+                )
+            )
+    progress = StderrProgress(quiet=quiet)
+    print(f"{store.path.name}: resuming judge run {run.id} ({', '.join(options.metrics)})", file=sys.stderr)
+    run_id = judge_project(store, options, progress=progress)
+    progress.finish()
+    return run_id

@@ -1,0 +1,195 @@
+"""What the advisor needs to know about the whole project, worked out once per advice.
+
+Two indexes over every response of the project: which responses contain a fact that their
+own question's golden answer does not (false matches), and which pipelines use each word
+(so a golden word that only one pipeline ever writes stands out as that model's wording).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from goldenlens.core.advice.values import FalseMatch
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.lexical.factual_knowledge import fact_groups
+from goldenlens.core.lexical.flags import fact_in_answer
+from goldenlens.core.lexical.normalise import word_set
+
+_EXCERPT_CHARS = 40
+#: A run of letters and digits; the search index splits responses and fact parts alike.
+_RUN = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class CorpusResponse:
+    """One response of the project, as the corpus indexes read it."""
+
+    question_id: str
+    pipeline: str
+    text: str
+
+
+def excerpt(text: str, start: int, end: int, *, around: int = _EXCERPT_CHARS) -> str:
+    """``text[start:end]`` with up to ``around`` characters either side, ``…`` where cut,
+    on one line."""
+    left = max(0, start - around)
+    right = min(len(text), end + around)
+    body = " ".join(text[left:right].split())
+    return ("…" if left else "") + body + ("…" if right < len(text) else "")
+
+
+class Corpus:
+    """Every response of the project, lower-cased once, with the indexes the project-wide
+    rules need: which responses contain a text (Factual Knowledge's exact inclusion, found
+    without testing every response) and which pipelines use each word."""
+
+    def __init__(self, golden: Sequence[GoldenItem], responses: Sequence[CorpusResponse]) -> None:
+        self.golden = {item.id: item for item in golden}
+        self.responses = tuple(responses)
+        self._lower = tuple(r.text.lower() for r in self.responses)
+        self.pipelines = tuple(dict.fromkeys(r.pipeline for r in self.responses))
+        self._words: dict[str, frozenset[str]] = {}
+        # word -> pipeline -> question ids whose response by that pipeline uses the word
+        uses: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        for r in self.responses:
+            for word in self.words(r.text):
+                uses[word][r.pipeline].add(r.question_id)
+        self._uses = uses
+        # letter-and-digit runs of the lower-cased responses -> the responses holding them
+        postings: dict[str, set[int]] = defaultdict(set)
+        for n, lower in enumerate(self._lower):
+            for run in _RUN.findall(lower):
+                postings[run].add(n)
+        self._postings = postings
+        self._vocabulary = sorted(postings)
+        self._vocabulary_text = "\n".join(self._vocabulary)
+        self._starts: list[int] = []
+        at = 0
+        for token in self._vocabulary:
+            self._starts.append(at)
+            at += len(token) + 1
+        self._found: dict[str, frozenset[int]] = {}
+        owned: dict[str, set[str]] = defaultdict(set)
+        for word, by_pipeline in uses.items():
+            if len(by_pipeline) == 1:
+                owned[next(iter(by_pipeline))].add(word)
+        self._own = {pipeline: frozenset(words) for pipeline, words in owned.items()}
+
+    def words(self, text: str) -> frozenset[str]:
+        """``word_set(text)``, worked out once per distinct text."""
+        found = self._words.get(text)
+        if found is None:
+            found = self._words[text] = word_set(text)
+        return found
+
+    def _tokens_with(self, run: str, *, suffix: bool) -> list[str]:
+        """Vocabulary runs that end with ``run`` (``suffix``) or contain it: one search of
+        the joined vocabulary, not a test per run."""
+        found: list[str] = []
+        text, starts = self._vocabulary_text, self._starts
+        at = text.find(run)
+        while at >= 0:
+            n = bisect.bisect_right(starts, at) - 1
+            token = self._vocabulary[n]
+            if not suffix or at + len(run) == starts[n] + len(token):
+                found.append(token)
+                at = starts[n] + len(token) + 1  # the next run: one hit per run is enough
+            else:
+                at += 1
+            at = text.find(run, at)
+        return found
+
+    def _with_run(self, run: str, *, left: bool, right: bool) -> set[int]:
+        """Responses with a letter-and-digit run that is ``run`` (closed on both sides),
+        starts with it (``left`` only), ends with it (``right`` only) or contains it."""
+        if left and right:
+            return set(self._postings.get(run, ()))
+        if left:
+            start = bisect.bisect_left(self._vocabulary, run)
+            tokens = []
+            for token in self._vocabulary[start:]:
+                if not token.startswith(run):
+                    break
+                tokens.append(token)
+        else:
+            tokens = self._tokens_with(run, suffix=right)
+        found: set[int] = set()
+        for token in tokens:
+            found |= self._postings[token]
+        return found
+
+    def containing(self, part: str) -> frozenset[int]:
+        """Indexes of the responses whose lower-cased text contains ``part.lower()``.
+
+        A letter-and-digit run of the part that has a non-run character on a side must meet
+        a run boundary of the response on that side too, so the index narrows the candidates
+        to responses with a matching run (exact, else prefix, else suffix or inner — the
+        narrowest kind the part has); each candidate is then tested by plain inclusion,
+        exactly as Factual Knowledge tests it.
+        """
+        needle = part.lower()
+        cached = self._found.get(needle)
+        if cached is not None:
+            return cached
+        runs = [(m.group(), m.start() > 0, m.end() < len(needle)) for m in _RUN.finditer(needle)]
+        if runs:
+            # exact runs first, then prefixes, then the rest; longer runs first within a kind
+            run, left, right = min(runs, key=lambda r: (-(r[1] and r[2]), -r[1], -len(r[0])))
+            candidates: set[int] | range = self._with_run(run, left=left, right=right)
+        else:
+            candidates = range(len(self._lower))
+        result = frozenset(n for n in candidates if needle in self._lower[n])
+        self._found[needle] = result
+        return result
+
+    def false_matches(self, item: GoldenItem) -> tuple[FalseMatch, ...]:
+        """Responses to OTHER questions that contain ``item``'s fact (exact inclusion, as
+        Factual Knowledge tests), leaving out questions whose own golden answer contains it
+        (there the fact is expected)."""
+        groups = [tuple(p.lower() for p in g) for g in fact_groups(item.fact) if all(p.strip() for p in g)]
+        if not groups:
+            return ()
+        hits: dict[int, tuple[str, ...]] = {}
+        for group in groups:
+            sets = [self.containing(p) for p in group]
+            for n in sorted(frozenset.intersection(*sets)):
+                hits.setdefault(n, group)
+        expected: dict[str, bool] = {}
+        found: list[FalseMatch] = []
+        for n in sorted(hits):
+            response = self.responses[n]
+            other = self.golden.get(response.question_id)
+            if response.question_id == item.id or other is None:
+                continue
+            if response.question_id not in expected:
+                expected[response.question_id] = fact_in_answer(other.answer, item.fact)
+            if expected[response.question_id]:
+                continue
+            group = hits[n]
+            start = self._lower[n].find(group[0])
+            found.append(
+                FalseMatch(
+                    response.question_id,
+                    response.pipeline,
+                    "<AND>".join(group),
+                    excerpt(response.text, start, start + len(group[0])),
+                )
+            )
+        return tuple(found)
+
+    def own_words(self, pipeline: str) -> frozenset[str]:
+        """The words that ``pipeline`` uses and no other pipeline ever does."""
+        return self._own.get(pipeline, frozenset())
+
+    def only_pipeline(self, word: str) -> tuple[str, int] | None:
+        """``(pipeline, questions)`` when exactly one pipeline ever used ``word`` (in its
+        responses to ``questions`` questions), else ``None``."""
+        by_pipeline = self._uses.get(word)
+        if not by_pipeline or len(by_pipeline) != 1:
+            return None
+        (pipeline, questions), *_ = by_pipeline.items()
+        return pipeline, len(questions)

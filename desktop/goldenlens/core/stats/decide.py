@@ -1,0 +1,452 @@
+"""Build a :class:`~goldenlens.core.stats.decision.Decision` from per-question scores: every
+pipeline's mean and pass rates with bootstrap intervals, every pair's paired difference with its
+interval, McNemar's test on binary metrics, the verdict and its caveat.
+
+Not-scored values (``None``) are left out, exactly as the means leave them out; a pair is
+compared on the questions both pipelines have a scored value for (a pipeline missing a
+question is not paired on it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from itertools import chain, pairwise
+from operator import countOf
+from typing import Final, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from goldenlens.core.lexical.scorer import (
+    EXACT_MATCH,
+    FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    LEXICAL_SCORE_NAMES,
+    QUASI_EXACT_MATCH,
+)
+from goldenlens.core.stats.bootstrap import NORMAL_FROM, Settings, Statistic, bootstrap_intervals
+from goldenlens.core.stats.decision import Decision, MetricEstimate, PairComparison, PassRate
+from goldenlens.core.stats.mcnemar import mcnemar_exact
+from goldenlens.core.stats.pass_rates import pass_thresholds
+from goldenlens.core.stats.verdicts import caveat, verdict
+
+#: Metrics whose values are 0 or 1 by definition: McNemar's test applies to them (when every
+#: paired value is indeed 0 or 1, a reviewer's override may not be).
+BINARY_METRICS: Final = frozenset(
+    {FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH}
+)
+
+#: ``(question_id, pipeline, values in metric order)``; ``None``: not scored.
+ScoreRow = tuple[str, str, Sequence[float | None]]
+
+_Interval = tuple[float, float]
+#: From this many questions on, the statistics are drawn on threads (numpy's generators draw
+#: without the GIL): on two cores the draws take about a third less time, while a small decision
+#: would only pay for starting them. The numbers do not depend on it. The pairs' McNemar tests
+#: (integer arithmetic, which holds the GIL) run after the draws: beside them they would hold
+#: up the drawing threads, which need the GIL between draws.
+_THREADS_FROM: Final = 1_000
+_THREADS: Final = 4
+_T = TypeVar("_T")
+
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass
+class _QuestionSet:
+    """Statistics over one set of questions, bootstrapped together (shared resamples)."""
+
+    questions: npt.NDArray[np.intp]
+    #: Every question of the decision: a column is taken whole, not copied by index.
+    everyone: bool
+    columns: list[FloatArray] = field(default_factory=list)
+    column_of: dict[tuple[str, ...], int] = field(default_factory=dict)
+    statistics: list[Statistic] = field(default_factory=list)
+
+    def column(self, name: tuple[str, ...], values: FloatArray) -> int:
+        if name not in self.column_of:
+            self.column_of[name] = len(self.columns)
+            self.columns.append(values if self.everyone else values[self.questions])
+        return self.column_of[name]
+
+
+class _Intervals:
+    """Collects the statistics to bootstrap, grouped by question set, then computes them all."""
+
+    def __init__(self, question_ids: Sequence[str], settings: Settings) -> None:
+        self._ids = question_ids
+        self._settings = settings
+        self._sets: dict[bytes, _QuestionSet] = {}
+        self._found: dict[str, _Interval] = {}
+        #: Keys of the statistics given the normal form (:func:`approximated`).
+        self.normal: list[str] = []
+
+    def add(
+        self,
+        key: str,
+        scored: BoolArray,
+        columns: Sequence[tuple[tuple[str, ...], FloatArray]],
+        weights: tuple[int, ...] = (1,),
+    ) -> None:
+        """Add the statistic ``key`` over the questions ``scored`` marks (at least one)."""
+        mask = scored.tobytes()
+        found = self._sets.get(mask)
+        if found is None:
+            questions = np.flatnonzero(scored)
+            found = self._sets[mask] = _QuestionSet(questions, len(questions) == len(scored))
+        index = tuple(found.column(name, values) for name, values in columns)
+        found.statistics.append(Statistic(key, index, weights))
+
+    def compute(self, pool: Executor | None) -> None:
+        """Compute every interval; ``pool``: threads to draw them on (the same numbers)."""
+        for group in self._sets.values():
+
+            def set_key(group: _QuestionSet = group) -> str:
+                ids = "\x1f".join([self._ids[q] for q in group.questions.tolist()])
+                return hashlib.sha256(ids.encode("utf-8")).hexdigest()
+
+            # Questions x columns in column-major order: each statistic reads whole columns.
+            matrix = np.array(group.columns).T
+            found = bootstrap_intervals(set_key, matrix, group.statistics, self._settings, pool=pool)
+            for statistic, interval in zip(group.statistics, found, strict=True):
+                self._found[statistic.key] = (interval.low, interval.high)
+                if interval.normal:
+                    self.normal.append(statistic.key)
+
+    def get(self, key: str) -> _Interval:
+        return self._found[key]
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The rows as arrays: one value per pipeline, metric and question, and each pipeline's rows
+    in the order they came in (the order its means sum in)."""
+
+    #: Pipelines: those asked for, then any other in first-seen order.
+    names: list[str]
+    #: Questions in first-seen order.
+    question_ids: list[str]
+    #: Pipelines x metrics x questions; NaN: no response, or not scored.
+    values: FloatArray
+    #: Where :attr:`values` has a value (not NaN).
+    scored: BoolArray
+    #: Per pipeline, its rows' values (metrics x rows) in the order they came in (the first row
+    #: of a repeated key only), and where they are given (not ``None``: a NaN value counts).
+    in_order: list[FloatArray]
+    given: list[BoolArray]
+
+
+def _tabulate(rows: Iterable[ScoreRow], pipelines: Sequence[str], width: int) -> _Table:
+    listed = rows if isinstance(rows, list | tuple) else list(rows)
+    values = [row[2] for row in listed]
+    return _table(
+        [row[0] for row in listed],
+        [row[1] for row in listed],
+        _values(listed, values, width),
+        pipelines,
+        lambda by_metric, order: _given(by_metric, order, values),
+    )
+
+
+def _table(
+    question_of: Sequence[str],
+    pipeline_of: Sequence[str],
+    flat: FloatArray,
+    pipelines: Sequence[str],
+    given_of: Callable[[FloatArray, npt.NDArray[np.intp]], BoolArray],
+) -> _Table:
+    """The :class:`_Table` of rows given as their questions, pipelines and values (rows x
+    metrics, NaN where not scored); ``given_of(by_metric, order)`` says which of the kept rows'
+    values (metrics x rows ``order`` picks) the means sum."""
+    width = flat.shape[1]
+    question_ids = list(dict.fromkeys(question_of))
+    ordered = dict.fromkeys(pipelines)
+    ordered.update(dict.fromkeys(pipeline_of))
+    names = list(ordered)
+    question = _indices(question_of, question_ids)
+    pipeline = _indices(pipeline_of, names)
+    kept = _first_rows(pipeline * len(question_ids) + question, len(names) * len(question_ids))
+    # The kept rows by pipeline, each pipeline's in the order they came in (a stable sort).
+    order = kept[np.argsort(pipeline[kept], kind="stable")]
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(pipeline[order], minlength=len(names)))))
+    by_metric = np.ascontiguousarray(flat[order].T)  # metrics x rows, a pipeline's rows together
+    given = given_of(by_metric, order)
+    cube = np.full((len(names), width, len(question_ids)), np.nan)
+    spans = [slice(int(lo), int(hi)) for lo, hi in pairwise(bounds.tolist())]
+    for p, span in enumerate(spans):
+        cube[p][:, question[order[span]]] = by_metric[:, span]
+    return _Table(
+        names,
+        question_ids,
+        cube,
+        ~np.isnan(cube),
+        [by_metric[:, s] for s in spans],
+        [given[:, s] for s in spans],
+    )
+
+
+def _values(rows: Sequence[ScoreRow], values: list[Sequence[float | None]], width: int) -> FloatArray:
+    """Rows x metrics, ``None`` as NaN; a row with another number of values than ``width`` is
+    an error naming it (the first such row)."""
+    if any(found != width for found in set(map(len, values))):
+        for question_id, pipeline, row_values in rows:
+            if len(row_values) != width:
+                raise ValueError(f"{question_id}/{pipeline}: {len(row_values)} values for {width} metrics")
+    try:
+        # Straight from the values: a few times faster than np.array's nested lists...
+        flat = np.fromiter(chain.from_iterable(values), dtype=np.float64, count=len(values) * width)
+    except (TypeError, ValueError):
+        # ... which also reads None (not scored) as NaN.
+        flat = np.array(values, dtype=np.float64)
+    return flat.reshape(len(values), width)
+
+
+def _indices(labels: Sequence[str], order: Sequence[str]) -> npt.NDArray[np.intp]:
+    index = dict(zip(order, range(len(order)), strict=True))
+    return np.fromiter(map(index.__getitem__, labels), dtype=np.intp, count=len(labels))
+
+
+def _first_rows(keys: npt.NDArray[np.intp], size: int) -> npt.NDArray[np.intp]:
+    """The rows that are the first of their key, in row order (a repeated key keeps its first)."""
+    if len(keys) and int(np.bincount(keys, minlength=size).max()) > 1:
+        _levels, first = np.unique(keys, return_index=True)  # index of each key's first row
+        return np.sort(first)
+    return np.arange(len(keys))
+
+
+def _given(
+    by_metric: FloatArray, order: npt.NDArray[np.intp], values: Sequence[Sequence[float | None]]
+) -> BoolArray:
+    """Where a value is not ``None`` (metrics x the rows ``order`` picks): the values a mean
+    sums. A NaN value is summed too (as ``sum`` does), while the intervals leave it out."""
+    missing = np.isnan(by_metric)
+    given = ~missing
+    if missing.any():
+        gaps = np.flatnonzero(missing.any(axis=0)).tolist()
+        rows = order[gaps].tolist()
+        if sum(countOf(values[r], None) for r in rows) != int(np.count_nonzero(missing)):
+            for at, r in zip(gaps, rows, strict=True):
+                given[:, at] = [v is not None for v in values[r]]
+    return given
+
+
+def decide(
+    rows: Iterable[ScoreRow],
+    pipelines: Sequence[str],
+    metrics: Sequence[str] = LEXICAL_SCORE_NAMES,
+    *,
+    thresholds: Mapping[str, float] | None = None,
+    settings: Settings | None = None,
+) -> Decision:
+    """The :class:`Decision` of ``rows`` (one per question and pipeline; a repeated key keeps
+    its first row). Pipelines come in ``pipelines`` order, then any other in first-seen order;
+    pairs ``(a, b)`` with ``a`` listed first. ``thresholds`` (default
+    :data:`~goldenlens.core.stats.pass_rates.DEFAULT_PASS_THRESHOLDS`) pick the pass rates."""
+    table = _tabulate(rows, pipelines, len(metrics))
+    return _decision(table, metrics, thresholds, settings)
+
+
+def decide_matrix(
+    question_of: Sequence[str],
+    pipeline_of: Sequence[str],
+    values: FloatArray,
+    pipelines: Sequence[str],
+    metrics: Sequence[str] = LEXICAL_SCORE_NAMES,
+    *,
+    thresholds: Mapping[str, float] | None = None,
+    settings: Settings | None = None,
+) -> Decision:
+    """:func:`decide` of rows given as columns: row ``n`` is question ``question_of[n]``,
+    pipeline ``pipeline_of[n]`` and the values ``values[n]`` (rows x metrics, NaN where not
+    scored: a value that is NaN itself cannot be told apart from one not scored, so this is
+    for values that are never NaN, as lexical ones). What a run scored without a project hands
+    over, with no tuple or float object made per row."""
+    if values.shape != (len(question_of), len(metrics)) or len(pipeline_of) != len(question_of):
+        raise ValueError(
+            f"{values.shape} values for {len(question_of)} questions, {len(pipeline_of)} pipelines "
+            f"and {len(metrics)} metrics"
+        )
+    table = _table(
+        question_of, pipeline_of, values, pipelines, lambda by_metric, _order: ~np.isnan(by_metric)
+    )
+    return _decision(table, metrics, thresholds, settings)
+
+
+def _scored_given(by_metric: FloatArray, _order: npt.NDArray[np.intp]) -> BoolArray:
+    return ~np.isnan(by_metric)
+
+
+def _decision(
+    table: _Table,
+    metrics: Sequence[str],
+    thresholds: Mapping[str, float] | None,
+    settings: Settings | None,
+) -> Decision:
+    chosen = settings or Settings()
+    cuts = pass_thresholds(metrics, thresholds)
+    names, values, scored = table.names, table.values, table.scored
+    intervals = _Intervals(table.question_ids, chosen)
+    for m, metric in enumerate(metrics):
+        for i, p in enumerate(names):
+            column, where = values[i, m], scored[i, m]
+            if where.any():
+                intervals.add(f"mean|{p}|{metric}", where, [((p, metric), column)])
+                if metric in cuts:
+                    passing = (column >= cuts[metric]).astype(np.float64)
+                    intervals.add(f"pass|{p}|{metric}", where, [((p, metric, "pass"), passing)])
+        for (i, a), (j, b) in _pairs(list(enumerate(names))):
+            both = scored[i, m] & scored[j, m]
+            if both.any():
+                columns = [((a, metric), values[i, m]), ((b, metric), values[j, m])]
+                intervals.add(f"diff|{a}|{b}|{metric}", both, columns, (1, -1))
+    with _threads(len(table.question_ids)) as pool:
+        intervals.compute(pool)
+    paired = list(_paired(table, metrics))
+    return Decision(
+        estimates=tuple(_estimates(table, metrics, intervals)),
+        pass_rates=tuple(_pass_rates(table, metrics, cuts, intervals)),
+        comparisons=tuple(_comparisons(paired, intervals, chosen.level)),
+        level=chosen.level,
+        resamples=chosen.resamples,
+        seed=chosen.seed,
+        thresholds=cuts,
+        normal_approximation=tuple(intervals.normal),
+        normal_from=NORMAL_FROM,
+    )
+
+
+@contextmanager
+def _threads(questions: int) -> Iterator[Executor | None]:
+    """Threads for a decision over ``questions`` (``None``: too small to gain from them)."""
+    threads = min(_THREADS, os.cpu_count() or 1)
+    if threads < 2 or questions < _THREADS_FROM:
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bootstrap") as pool:
+        yield pool
+
+
+def _pairs(names: Sequence[_T]) -> list[tuple[_T, _T]]:
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+
+
+if sys.version_info >= (3, 12):
+
+    def _sum(values: FloatArray) -> float:
+        # sum() adds floats with compensation from Python 3.12 on: the summary sums with it.
+        return float(sum(values.tolist()))
+
+else:
+
+    def _sum(values: FloatArray) -> float:
+        # sum() adds floats left to right, as add.accumulate does; it starts from the integer 0,
+        # which only shows when every value is -0.0 (0 + -0.0 is 0.0).
+        return float(np.add.accumulate(values)[-1]) + 0.0
+
+
+def _mean(values: FloatArray) -> float:
+    # ``sum`` over the values in report order: the summary's mean to the last bit.
+    return _sum(values) / len(values)
+
+
+def _binary(values: FloatArray) -> bool:
+    return bool(np.all((values == 0.0) | (values == 1.0)))
+
+
+def _estimates(table: _Table, metrics: Sequence[str], intervals: _Intervals) -> Iterable[MetricEstimate]:
+    for p, in_order, given in zip(table.names, table.in_order, table.given, strict=True):
+        for m, metric in enumerate(metrics):
+            values = in_order[m][given[m]]  # the order the rows came in, as the summary sums
+            if not len(values):
+                yield MetricEstimate(p, metric, None, None, None, 0)
+                continue
+            low, high = intervals.get(f"mean|{p}|{metric}")
+            yield MetricEstimate(p, metric, _mean(values), low, high, len(values))
+
+
+def _pass_rates(
+    table: _Table, metrics: Sequence[str], cuts: Mapping[str, float], intervals: _Intervals
+) -> Iterable[PassRate]:
+    values, scored = table.values, table.scored
+    for i, p in enumerate(table.names):
+        for metric, threshold in cuts.items():
+            m = list(metrics).index(metric)
+            n = int(np.count_nonzero(scored[i, m]))
+            if not n:
+                yield PassRate(p, metric, threshold, None, None, None, 0, 0)
+                continue
+            passed = int(np.count_nonzero(values[i, m] >= threshold))  # NaN never passes
+            low, high = intervals.get(f"pass|{p}|{metric}")
+            yield PassRate(p, metric, threshold, passed / n, low, high, passed, n)
+
+
+@dataclass(frozen=True)
+class _Paired:
+    """A pair's numbers on one metric that do not need the interval."""
+
+    metric: str
+    a: str
+    b: str
+    n: int
+    difference: float | None
+    p_value: float | None
+    a_only: int | None
+    b_only: int | None
+
+
+def _paired(table: _Table, metrics: Sequence[str]) -> Iterable[_Paired]:
+    names, values, scored = table.names, table.values, table.scored
+    counts = np.count_nonzero(scored, axis=2)  # pipelines x metrics
+    # A pipeline's mean and 0/1 check over all its scored questions, shared by its pairs with
+    # every pipeline scored on the same questions (the usual case).
+    whole: dict[tuple[int, int], tuple[float, bool]] = {}
+
+    def mean_and_binary(i: int, m: int, column: FloatArray, is_whole: bool) -> tuple[float, bool]:
+        found = whole.get((i, m)) if is_whole else None
+        if found is None:
+            found = (_mean(column), metrics[m] in BINARY_METRICS and _binary(column))
+            if is_whole:
+                whole[(i, m)] = found
+        return found
+
+    for (i, a), (j, b) in _pairs(list(enumerate(names))):
+        for m, metric in enumerate(metrics):
+            both = scored[i, m] & scored[j, m]
+            n = int(np.count_nonzero(both))
+            if not n:
+                yield _Paired(metric, a, b, 0, None, None, None, None)
+                continue
+            x, y = values[i, m], values[j, m]
+            if n < len(both):
+                x, y = x[both], y[both]
+            mean_x, binary_x = mean_and_binary(i, m, x, n == counts[i, m])
+            mean_y, binary_y = mean_and_binary(j, m, y, n == counts[j, m])
+            if not (binary_x and binary_y):
+                yield _Paired(metric, a, b, n, mean_x - mean_y, None, None, None)
+                continue
+            a_only = int(np.count_nonzero((x == 1.0) & (y == 0.0)))
+            b_only = int(np.count_nonzero((x == 0.0) & (y == 1.0)))
+            yield _Paired(metric, a, b, n, mean_x - mean_y, mcnemar_exact(a_only, b_only), a_only, b_only)
+
+
+def _comparisons(paired: Iterable[_Paired], intervals: _Intervals, level: float) -> Iterable[PairComparison]:
+    for pair in paired:
+        metric, a, b, n, p_value = pair.metric, pair.a, pair.b, pair.n, pair.p_value
+        low = high = None
+        if n:
+            low, high = intervals.get(f"diff|{a}|{b}|{metric}")
+        better, text = verdict(
+            metric, a, b, difference=pair.difference, low=low, high=high, n=n, p_value=p_value, level=level
+        )
+        why = caveat(n=n, low=low, high=high, p_value=p_value, a_only=pair.a_only, b_only=pair.b_only)
+        yield PairComparison(
+            metric, a, b, pair.difference, low, high, n, p_value, pair.a_only, pair.b_only, better, text, why
+        )

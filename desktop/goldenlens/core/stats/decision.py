@@ -1,0 +1,115 @@
+"""What a decision between pipelines rests on: each mean with its confidence interval, pass rates
+at thresholds, and paired comparisons with a plain-language verdict (issue #10).
+
+These are the shapes every report reads (the Summary tab, the JSON ``comparisons`` block, the
+workbook's first sheet, the HTML report, the Python API); how they are computed lives in the
+modules named in each docstring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MetricEstimate:
+    """One pipeline's mean of one metric over the questions it has a scored value for, with a
+    percentile bootstrap confidence interval (``low``/``high``; ``None`` when ``n`` is 0)."""
+
+    pipeline: str
+    metric: str
+    mean: float | None
+    low: float | None
+    high: float | None
+    #: Questions with a scored value (not-scored values are left out, as in the means).
+    n: int
+
+
+@dataclass(frozen=True)
+class PassRate:
+    """The share of a pipeline's scored questions whose value passes ``threshold`` (``value >=
+    threshold``), with its bootstrap confidence interval."""
+
+    pipeline: str
+    metric: str
+    threshold: float
+    rate: float | None
+    low: float | None
+    high: float | None
+    passed: int
+    n: int
+
+
+@dataclass(frozen=True)
+class PairComparison:
+    """Pipeline ``a`` against pipeline ``b`` on one metric, over the questions both have a scored
+    value for: the mean difference ``a - b`` with a paired bootstrap confidence interval, and
+    for a binary metric McNemar's exact test on the discordant questions."""
+
+    metric: str
+    a: str
+    b: str
+    difference: float | None
+    low: float | None
+    high: float | None
+    #: Questions both pipelines have a scored value for.
+    n: int
+    #: McNemar's exact two-sided p-value (binary metrics only), else ``None``.
+    p_value: float | None
+    #: Discordant questions: ``a`` passed and ``b`` failed, and the reverse (binary metrics).
+    a_only: int | None
+    b_only: int | None
+    #: The pipeline the interval says is better (it excludes 0), or ``None``: cannot tell.
+    better: str | None
+    #: One sentence for a decision-maker, e.g. "Pipeline1 beats Pipeline2 on factual knowledge:
+    #: +0.40, 95% CI [0.10, 0.70], p = 0.03 — 10 questions".
+    verdict: str
+    #: Why the verdict should be read with care ("" when none): too few questions, too few
+    #: discordant pairs to reach significance, an interval that straddles 0.
+    caveat: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Everything the reports show about uncertainty, computed once per report."""
+
+    estimates: tuple[MetricEstimate, ...]
+    pass_rates: tuple[PassRate, ...]
+    comparisons: tuple[PairComparison, ...]
+    #: Bootstrap settings: the interval level (0.95), resamples (≥ 10,000) and the seed, so a
+    #: reader can reproduce every interval.
+    level: float
+    resamples: int
+    seed: int
+    #: ``metric -> threshold`` used for :attr:`pass_rates`.
+    thresholds: dict[str, float] = field(default_factory=dict)
+    #: The intervals given by the normal form of their bootstrap distribution instead of
+    #: resamples (many-valued metrics over more questions than ``normal_from``; see
+    #: :mod:`goldenlens.core.stats.bootstrap`), as ``mean|pipeline|metric``, ``pass|…`` or
+    #: ``diff|a|b|metric``.
+    normal_approximation: tuple[str, ...] = ()
+    normal_from: int = 0
+
+    def estimate(self, pipeline: str, metric: str) -> MetricEstimate | None:
+        """The estimate of ``pipeline`` on ``metric``, if computed."""
+        for found in self.estimates:
+            if found.pipeline == pipeline and found.metric == metric:
+                return found
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON ``comparisons`` block (plain data, in a stable order)."""
+        return {
+            "level": self.level,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "thresholds": dict(self.thresholds),
+            "normal_approximation": {
+                "above_questions": self.normal_from,
+                "intervals": list(self.normal_approximation),
+            },
+            "estimates": [asdict(e) for e in self.estimates],
+            "pass_rates": [asdict(p) for p in self.pass_rates],
+            "pairs": [asdict(c) for c in self.comparisons],
+        }

@@ -1,0 +1,173 @@
+"""The CI gate's decisions (issue #10): which pipeline means fall under a required minimum
+(``--fail-under``), and which fell significantly since the previous run
+(``--fail-on-regression``). Pure: the CLI parses and prints (:mod:`goldenlens.cli.gate`), the
+jobs fetch the previous run (:mod:`goldenlens.jobs.reporting.run_regression`)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.stats.decision import PairComparison
+from goldenlens.core.view.metric_names import METRIC_LABELS, METRIC_SHORT
+
+if TYPE_CHECKING:  # numpy: imported when a regression is checked, not by every command line
+    from goldenlens.core.stats.bootstrap import Settings
+    from goldenlens.core.stats.decide import ScoreRow
+
+
+def _alias(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", text.lower()).strip("_")
+
+
+def metric_aliases(metrics: Sequence[str] = LEXICAL_SCORE_NAMES) -> dict[str, str]:
+    """Every accepted spelling of each metric → its JSON name: the name itself, the name
+    without ``_score``/``_over_words``, and the human label and short label as words joined
+    by ``_`` ("factual_knowledge_quasi", "recall", "f1", "fk", "em"), case-insensitive."""
+    aliases: dict[str, str] = {}
+    for metric in metrics:
+        for text in (
+            metric,
+            metric.removesuffix("_score").removesuffix("_over_words"),
+            METRIC_LABELS.get(metric, metric),
+            METRIC_SHORT.get(metric, metric),
+        ):
+            aliases.setdefault(_alias(text), metric)
+    return aliases
+
+
+def resolve_metric(text: str, metrics: Sequence[str] = LEXICAL_SCORE_NAMES) -> str:
+    """The JSON name of the metric ``text`` names (:func:`metric_aliases`); ``ValueError``
+    naming the metrics known otherwise."""
+    found = metric_aliases(metrics).get(_alias(text))
+    if found is None:
+        raise ValueError(f"unknown metric {text!r}; use one of: {', '.join(metrics)}")
+    return found
+
+
+@dataclass(frozen=True)
+class MinimumMean:
+    """``--fail-under [PIPELINE.]METRIC=VALUE``: the mean of ``metric`` must be at least
+    ``value`` for ``pipeline`` (``None``: for every pipeline)."""
+
+    metric: str
+    value: float
+    pipeline: str | None = None
+
+    @classmethod
+    def parse(cls, text: str, metrics: Sequence[str] = LEXICAL_SCORE_NAMES) -> MinimumMean:
+        """``METRIC=VALUE`` or ``PIPELINE.METRIC=VALUE`` (a pipeline name may hold dots: the
+        metric is what follows the last one)."""
+        target, equals, number = text.rpartition("=")
+        if not equals or not target.strip():
+            raise ValueError(f"expected METRIC=VALUE or PIPELINE.METRIC=VALUE, got {text!r}")
+        try:
+            value = float(number)
+        except ValueError:
+            raise ValueError(f"{text!r}: {number.strip()!r} is not a number") from None
+        if not math.isfinite(value):
+            raise ValueError(f"{text!r}: the minimum must be a finite number")
+        pipeline, dot, metric = target.rpartition(".")
+        return cls(resolve_metric(metric, metrics), value, pipeline.strip() if dot else None)
+
+
+@dataclass(frozen=True)
+class GateFailure:
+    """A pipeline whose mean of ``metric`` is under ``minimum`` (``mean`` ``None``: nothing scored)."""
+
+    pipeline: str
+    metric: str
+    mean: float | None
+    minimum: float
+
+    def line(self) -> str:
+        """``FAIL Pipeline2 factual_knowledge 0.40 < 0.60``: enough digits that the two
+        numbers read differently."""
+        if self.mean is None:
+            return f"FAIL {self.pipeline} {self.metric} no scored value (minimum {self.minimum:g})"
+        digits = 2
+        while digits < 12 and f"{self.mean:.{digits}f}" == f"{self.minimum:.{digits}f}":
+            digits += 1
+        return f"FAIL {self.pipeline} {self.metric} {self.mean:.{digits}f} < {self.minimum:.{digits}f}"
+
+
+class UnknownPipelineError(ValueError):
+    """A minimum names a pipeline the report does not have (bad input, exit 2)."""
+
+
+def failing_minimums(
+    summary: Mapping[str, Mapping[str, float | None]], minimums: Iterable[MinimumMean]
+) -> list[GateFailure]:
+    """Each (pipeline, metric) whose mean is under its minimum, in summary order (a pipeline
+    with nothing scored on the metric fails: a gate does not pass on no evidence)."""
+    checks = list(minimums)
+    for check in checks:
+        if check.pipeline is not None and check.pipeline not in summary:
+            known = ", ".join(summary) or "none"
+            raise UnknownPipelineError(
+                f"--fail-under names pipeline {check.pipeline!r}; the report has: {known}"
+            )
+    failures: list[GateFailure] = []
+    for pipeline, means in summary.items():
+        for check in checks:
+            if check.pipeline not in (None, pipeline):
+                continue
+            mean = means.get(check.metric)
+            if mean is None or mean < check.value:
+                failures.append(GateFailure(pipeline, check.metric, mean, check.value))
+    return failures
+
+
+HEAD, PREVIOUS = "head", "previous"
+
+
+@dataclass(frozen=True)
+class Regression:
+    """A pipeline whose mean of a metric fell significantly: the paired interval of head -
+    previous lies entirely below 0 (``comparison.a`` is the head run, ``b`` the previous)."""
+
+    pipeline: str
+    comparison: PairComparison
+
+    def line(self, head: str, previous: str) -> str:
+        c = self.comparison
+        assert c.difference is not None
+        assert c.low is not None
+        assert c.high is not None
+        p = "" if c.p_value is None else f", p = {c.p_value:.3g}"
+        return (
+            f"REGRESSION {self.pipeline} {c.metric} {head} - {previous} = {c.difference:+.2f}, "
+            f"95% CI [{c.low:.2f}, {c.high:.2f}]{p} — {c.n} questions"
+        )
+
+
+def regressions(
+    head: Iterable[ScoreRow],
+    previous: Iterable[ScoreRow],
+    pipelines: Sequence[str],
+    metrics: Sequence[str] = LEXICAL_SCORE_NAMES,
+    settings: Settings | None = None,
+) -> list[Regression]:
+    """Per pipeline of ``pipelines`` and metric, the paired comparison of the head run's
+    scores with the previous run's over the questions both scored; those whose interval lies
+    entirely below 0. Rows are ``(question_id, pipeline, values in metrics order)``."""
+    from goldenlens.core.stats.decide import decide
+
+    by_pipeline: dict[str, list[ScoreRow]] = {p: [] for p in pipelines}
+    for label, rows in ((HEAD, head), (PREVIOUS, previous)):
+        for question_id, pipeline, values in rows:
+            if pipeline in by_pipeline:
+                by_pipeline[pipeline].append((question_id, label, values))
+    found: list[Regression] = []
+    for pipeline, rows_of in by_pipeline.items():
+        decision = decide(rows_of, (HEAD, PREVIOUS), metrics, thresholds={}, settings=settings)
+        found.extend(
+            Regression(pipeline, c)
+            for c in decision.comparisons
+            if c.a == HEAD and c.high is not None and c.high < 0
+        )
+    return found

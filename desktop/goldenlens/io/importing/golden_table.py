@@ -1,0 +1,259 @@
+"""A golden-set table (already read as text) → :class:`GoldenSet` plus problems.
+
+Rules: the question is required (an empty one drops the row); an empty fact or fact part is
+an error that keeps the row, whose Factual Knowledge is then not scored; ids are stripped of
+surrounding spaces and must be unique ignoring case (responses are joined case-insensitively,
+so ``Q01`` and ``q01`` would be ambiguous); without an id column each question gets
+``row-<Excel row>``. Every other cell is kept verbatim: scoring depends on exact whitespace.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Sequence
+
+from goldenlens.core.bulk_records import bulk_records
+from goldenlens.core.inputs import GoldenItem, GoldenSet, InputError, Problem, Severity
+from goldenlens.core.lexical.factual_knowledge import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
+from goldenlens.core.lexical.normalise import normalise
+from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap
+from goldenlens.io.sheets.spreadsheet_reader import RawTable
+from goldenlens.io.sheets.visible_text import visible
+
+MISSING_ID_PREFIX = "row-"
+
+#: A fact part that could strip or normalise to nothing, found from the start of the fact, a
+#: NUL or an operator up to the next (a NUL stands between facts joined into one text): one
+#: made only of whitespace, ASCII punctuation and the articles (``a``, ``an``, ``the``, in any
+#: case, with punctuation between their letters, which normalisation deletes). It may find more
+#: than those (``thethe``, ``the<TAB>the``: whitespace other than the space splits no word), never
+#: fewer: every other character keeps something through normalisation in a piece that is no
+#: article (a test checks every code point). A fact it does not find has nothing to report;
+#: only the facts it finds go through the full check.
+_PUNCTUATION = f"[{re.escape(string.punctuation)}]"
+_BOUNDARY = f"\\x00|{re.escape(OR)}|{re.escape(AND)}"
+_MAYBE_HOLLOW_PART = re.compile(
+    f"(?:\\A|{_BOUNDARY})"
+    f"(?:\\s|{_PUNCTUATION}|[aA](?:{_PUNCTUATION}*[nN])?|[tT]{_PUNCTUATION}*[hH]{_PUNCTUATION}*[eE])*"
+    f"(?=\\Z|{_BOUNDARY})"
+)
+
+
+def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, list[Problem]]:
+    """Build the golden set; problems include the table's own. Raises :class:`InputError`."""
+    problems = list(table.problems)
+    _check_columns(table, columns, problems)
+    if columns.id is None:
+        problems.append(
+            table.problem(
+                f"there is no id column ({_names('id')}); each question gets the id "
+                f"'{MISSING_ID_PREFIX}<row number>', so responses can only be matched by question text.",
+                Severity.INFO,
+            )
+        )
+    items = _items_at_once(table, columns)
+    if items is None:
+        items = _items_row_by_row(table, columns, problems)
+    if not items:
+        raise InputError(
+            table.problem(f"{table.where()} has no usable rows: every row was skipped.", Severity.FATAL),
+            tuple(problems),
+        )
+    return GoldenSet(tuple(items), source=table.file, sheet=table.sheet), problems
+
+
+def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Problem]) -> list[GoldenItem]:
+    """The golden items, row by row, adding each row's problems to ``problems`` in row order.
+    Raises :class:`InputError` when an id repeats."""
+    questions = table.values(columns.question) if columns.question else []
+    ids = table.values(columns.id) if columns.id else None
+    answers = table.values(columns.answer) if columns.answer else None
+    facts = table.values(columns.fact) if columns.fact else None
+    notes = table.values(columns.notes) if columns.notes else None
+
+    kept: list[tuple[str, str, str, str, str, int]] = []  # the items' fields, made at once below
+    first_row: dict[str, tuple[str, int]] = {}
+    duplicates: list[Problem] = []
+    any_unreadable = bool(table.unreadable)  # only workbooks have unreadable cells
+    suspect_facts = _suspect_facts(facts) if facts is not None else set()
+    for i, row in enumerate(table.row_numbers):
+        if any_unreadable:
+            unreadable = _unreadable_cells(table, columns, row)
+            if unreadable is not None:
+                problems.append(unreadable)
+                continue
+        if not questions[i].strip():
+            problems.append(
+                table.problem(
+                    "the question is empty; the row is skipped.",
+                    Severity.ERROR,
+                    row=row,
+                    column=columns.question,
+                )
+            )
+            continue
+        item_id = ids[i].strip() if ids is not None else f"{MISSING_ID_PREFIX}{row}"
+        if not item_id:
+            problems.append(
+                table.problem(
+                    "the id is empty; the row is skipped (every question needs an id).",
+                    Severity.ERROR,
+                    row=row,
+                    column=columns.id,
+                )
+            )
+            continue
+        earlier = first_row.setdefault(item_id.casefold(), (item_id, row))
+        if earlier[1] != row:
+            duplicates.append(_repeated_id(table, columns, item_id, row, earlier))
+            continue
+        answer = answers[i] if answers is not None else ""
+        fact = facts[i] if facts is not None else ""
+        if answers is not None and not answer.strip():
+            problems.append(
+                table.problem(
+                    "the answer is empty; answer-based metrics will not be meaningful for this question.",
+                    Severity.WARNING,
+                    row=row,
+                    column=columns.answer,
+                )
+            )
+        # An unreadable fact cell (an error value) was reported by the table already.
+        if i in suspect_facts and not (any_unreadable and table.is_unreadable(row, columns.fact)):
+            problem = _fact_problem(fact)
+            if problem is not None:
+                message, severity = problem
+                problems.append(table.problem(message, severity, row=row, column=columns.fact))
+        kept.append((item_id, questions[i], answer, fact, notes[i] if notes else "", row))
+
+    if duplicates:
+        raise InputError(duplicates[0], (*duplicates[1:], *problems))
+    return bulk_records(GoldenItem, *map(list, zip(*kept, strict=True))) if kept else []
+
+
+def _items_at_once(table: RawTable, columns: ColumnMap) -> list[GoldenItem] | None:
+    """The golden items of a table whose rows have nothing to report, made column by column;
+    ``None`` when a row has (the row-by-row loop then reports it).
+
+    Nothing to report: no unreadable cell, no empty question, id or answer, no id repeated
+    (ignoring case) and no fact :func:`_suspect_facts` finds. The loop would then keep every
+    row as it is, ids stripped, and report nothing."""
+    count = len(table.rows)
+    if table.unreadable or not count or columns.question is None:
+        return None
+    questions = table.values(columns.question)
+    if not all(map(str.strip, questions)):
+        return None
+    numbers = list(table.row_numbers)
+    if columns.id is None:
+        ids = [f"{MISSING_ID_PREFIX}{row}" for row in numbers]
+    else:
+        ids = list(map(str.strip, table.values(columns.id)))
+        if not all(ids) or len(set(map(str.casefold, ids))) != count:
+            return None
+    answers = table.values(columns.answer) if columns.answer else [""] * count
+    if columns.answer and not all(map(str.strip, answers)):
+        return None
+    facts = table.values(columns.fact) if columns.fact else [""] * count
+    if columns.fact and _suspect_facts(facts):
+        return None
+    notes = table.values(columns.notes) if columns.notes else [""] * count
+    return bulk_records(GoldenItem, ids, questions, answers, facts, notes, numbers)
+
+
+def _suspect_facts(facts: Sequence[str]) -> set[int]:
+    """The positions of the facts :func:`_fact_problem` may find a problem in: those with a
+    part :data:`_MAYBE_HOLLOW_PART` matches (one search of all facts settles the usual file)."""
+    if _MAYBE_HOLLOW_PART.search("\x00".join(facts)) is None:
+        return set()
+    return {i for i, fact in enumerate(facts) if _MAYBE_HOLLOW_PART.search(fact) is not None}
+
+
+def _fact_problem(fact: str) -> tuple[str, Severity] | None:
+    """An empty fact or fact part is an error (its Factual Knowledge is not scored, where FMEval
+    would score it 1.0); a part that only quasi-exact normalisation empties is a warning (the
+    exact score stands)."""
+    parts = [part.strip() for group in fact.split(OR) for part in group.split(AND)]
+    if all(parts) and all(map(normalise, parts)):  # the usual fact: nothing to report
+        return None
+    reason = fact_not_scored_reason(fact)
+    if reason:
+        return (
+            f"{reason}; Factual Knowledge (exact and quasi-exact) is not scored for this question "
+            "until the fact is fixed.",
+            Severity.ERROR,
+        )
+    reason = quasi_not_scored_reason(fact)
+    if reason:
+        return f"{reason}; quasi-exact Factual Knowledge is not scored for this question.", Severity.WARNING
+    return None
+
+
+def _repeated_id(
+    table: RawTable, columns: ColumnMap, item_id: str, row: int, earlier: tuple[str, int]
+) -> Problem:
+    if earlier[0] == item_id:
+        message = f"id '{visible(item_id)}' is used twice (rows {earlier[1]} and {row}); ids must be unique."
+    else:
+        message = (
+            f"id '{visible(item_id)}' (row {row}) repeats id '{visible(earlier[0])}' (row {earlier[1]}): "
+            "ids ignore case, so they must be unique regardless of case."
+        )
+    return table.problem(message, Severity.FATAL, row=row, column=columns.id)
+
+
+def _unreadable_cells(table: RawTable, columns: ColumnMap, row: int) -> Problem | None:
+    """The row-skipping problem of a row whose question, answer or id cell has no text."""
+    unreadable = [c for c in (columns.question, columns.answer, columns.id) if table.is_unreadable(row, c)]
+    if not unreadable:
+        return None
+    return table.problem(
+        f"the {', '.join(repr(c) for c in unreadable)} cell has no readable text (see the error above); "
+        "the row is skipped.",
+        Severity.ERROR,
+        row=row,
+        column=unreadable[0],
+    )
+
+
+def golden_column_problem(table: RawTable, columns: ColumnMap) -> Problem | None:
+    """Why ``columns`` cannot make a golden set of ``table`` (a fatal problem), or ``None``."""
+    found = ", ".join(table.header) or "(none)"
+    if columns.question is None:
+        return table.problem(
+            f"{table.where()} has no question column (looked for {_names('question')}); "
+            f"columns found: {found}.",
+            Severity.FATAL,
+        )
+    if columns.answer is None and columns.fact is None:
+        return table.problem(
+            f"{table.where()} has a question column but no answer column ({_names('answer')}) "
+            f"and no fact column ({_names('fact')}); columns found: {found}.",
+            Severity.FATAL,
+        )
+    return None
+
+
+def _check_columns(table: RawTable, columns: ColumnMap, problems: list[Problem]) -> None:
+    fatal = golden_column_problem(table, columns)
+    if fatal is not None:
+        raise InputError(fatal, tuple(problems))
+    if columns.answer is None:
+        problems.append(
+            table.problem(
+                f"there is no answer column ({_names('answer')}); answer-based metrics cannot be scored.",
+                Severity.WARNING,
+            )
+        )
+    if columns.fact is None:
+        problems.append(
+            table.problem(
+                f"there is no fact column ({_names('fact')}); Factual Knowledge cannot be scored.",
+                Severity.WARNING,
+            )
+        )
+
+
+def _names(field: str) -> str:
+    return ", ".join(f"'{name}'" for name in GOLDEN_SYNONYMS[field][:5])

@@ -1,0 +1,434 @@
+"""Read a golden set and pipeline responses from spreadsheets or CSV files.
+
+The public entry points: :func:`read_golden`, :func:`read_responses`, :func:`load_inputs`
+(both at once, possibly from two sheets of one workbook) and :func:`preview` (what the import
+wizard shows before anything is imported).
+
+Sheet choice when none is given: the golden set is the first sheet that looks like one
+(question and answer/fact columns, no pipeline column), else the first with a question column;
+responses are the first sheet that maps as responses and is not a golden set, else a golden
+sheet that also carries pipeline columns (one combined sheet). Every problem is located by
+file, sheet, Excel row and column name; fatal ones raise
+:class:`~goldenlens.core.inputs.InputError` and nothing is returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from itertools import pairwise
+from pathlib import Path
+from typing import Literal
+
+from goldenlens.core.inputs import GoldenSet, InputError, Loaded, Problem, ResponseSet, Severity
+from goldenlens.io.importing.columns import (
+    RESPONSE_SYNONYMS,
+    ColumnMap,
+    MappingError,
+    ResponseColumns,
+    column_letter,
+    detect_golden_columns,
+    detect_response_layout,
+)
+from goldenlens.io.importing.golden_table import golden_column_problem, golden_from_table
+from goldenlens.io.importing.response_join import join_responses
+from goldenlens.io.sheets.spreadsheet_reader import RawTable, TableFile, fatal
+
+Kind = Literal["golden", "responses"]
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What the import wizard shows: the chosen table's first rows and the detected columns.
+
+    ``problems`` holds the table's problems and, as FATAL entries, what would stop the import
+    with the current mapping (no question column, no data rows, ...), so the wizard can ask
+    for a mapping instead of failing. ``total_rows`` counts all data rows; ``encoding`` and
+    ``delimiter`` say how a CSV file was read (``None`` for workbooks).
+    """
+
+    file: str
+    kind: Kind
+    sheets: tuple[str, ...]
+    sheet: str | None
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    row_numbers: tuple[int, ...]
+    columns: ColumnMap | ResponseColumns
+    problems: tuple[Problem, ...]
+    total_rows: int = 0
+    encoding: str | None = None
+    delimiter: str | None = None
+    header_row: int = 1
+    hidden_sheets: tuple[str, ...] = ()
+
+
+def read_golden(
+    path: Path,
+    *,
+    sheet: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
+) -> tuple[GoldenSet, list[Problem]]:
+    """Read a golden set; returns it with every non-fatal problem (table problems included).
+
+    Raises :class:`InputError` when the file cannot be read, has no question column, no
+    answer or fact column, no data rows, or repeats an id. ``header_row`` (1-based) fixes the
+    header row instead of detecting it.
+    """
+    with TableFile(path, mapping=mapping, header_row=header_row) as source:
+        return _golden_from(source, sheet, mapping)
+
+
+def read_responses(
+    path: Path,
+    golden: GoldenSet,
+    *,
+    sheet: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
+) -> tuple[ResponseSet, list[Problem]]:
+    """Read pipeline responses (long or wide layout) and join them to ``golden``.
+
+    Rows that cannot be joined are dropped with an ERROR problem; raises :class:`InputError`
+    when the file cannot be read, has no usable layout, or no row joins at all.
+    """
+    with TableFile(path, mapping=mapping, header_row=header_row) as source:
+        return _responses_from(source, golden, sheet, mapping, exclude=None)
+
+
+def load_inputs(
+    golden_path: Path,
+    responses_path: Path | None = None,
+    *,
+    golden_sheet: str | None = None,
+    responses_sheet: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
+    responses_header_row: int | None = None,
+) -> Loaded:
+    """Read the golden set and, if given, the responses; collect every problem.
+
+    The same workbook may be given twice: then, unless sheets are named, the responses come
+    from the first other sheet that maps as responses (or from the golden sheet itself when
+    it also holds one column per pipeline). ``header_row`` fixes the header row of the golden
+    set (and of the responses, unless ``responses_header_row`` is given).
+    """
+    if responses_header_row is None:
+        responses_header_row = header_row
+    with TableFile(golden_path, mapping=mapping, header_row=header_row) as source:
+        golden, problems = _golden_from(source, golden_sheet, mapping)
+        if (
+            responses_path is not None
+            and _same_file(golden_path, responses_path)
+            and responses_header_row == header_row
+        ):
+            with _keeping(problems):
+                responses, more = _responses_from(
+                    source, golden, responses_sheet, mapping, exclude=golden.sheet
+                )
+            return Loaded(golden, responses, _unique([*problems, *more]))
+    if responses_path is None:
+        return Loaded(golden, None, tuple(problems))
+    with (
+        _keeping(problems),
+        TableFile(responses_path, mapping=mapping, header_row=responses_header_row) as other,
+    ):
+        responses, more = _responses_from(other, golden, responses_sheet, mapping, exclude=None)
+    return Loaded(golden, responses, (*problems, *more))
+
+
+@contextmanager
+def _keeping(earlier: list[Problem]) -> Iterator[None]:
+    """Put the golden set's problems into a fatal responses error, so none is lost."""
+    try:
+        yield
+    except InputError as error:
+        raise InputError(error.problem, _unique([*earlier, *error.others])) from None
+
+
+def preview(
+    path: Path,
+    *,
+    sheet: str | None = None,
+    kind: Kind = "golden",
+    mapping: Mapping[str, str] | None = None,
+    nrows: int = 20,
+    header_row: int | None = None,
+) -> Preview:
+    """The first ``nrows`` rows of the sheet an import would use, with the detected columns.
+
+    Raises :class:`InputError` only when the file itself cannot be read (or ``sheet`` does
+    not exist); column and row problems are returned in :attr:`Preview.problems`.
+    """
+    with TableFile(path, mapping=mapping, header_row=header_row) as source:
+        if sheet is not None or not source.is_workbook:
+            table = source.read(sheet, require_rows=False)
+        else:
+            table = _best_sheet(source, mapping, kind, exclude=None) or _first_nonempty(source)
+        sheets = source.sheets
+        hidden = tuple(name for name in sheets if name in source.hidden_sheets)
+    columns: ColumnMap | ResponseColumns
+    if kind == "golden":
+        columns = _detect_golden(table, mapping)
+        problems = _golden_preview_problems(table, columns)
+    else:
+        columns = _detect_responses(table, mapping)
+        layout_problem = responses_layout_problem(table, columns)
+        problems = [*table.problems, *([layout_problem] if layout_problem else [])]
+    if table.header and not table.rows:
+        problems.append(_no_rows(table))
+    elif not table.header:
+        problems.append(
+            table.problem(f"{table.where()} is empty: it has no cells with a value.", Severity.FATAL)
+        )
+    return Preview(
+        file=table.file,
+        kind=kind,
+        sheets=sheets,
+        sheet=table.sheet,
+        header=table.header,
+        rows=table.rows[:nrows],
+        row_numbers=table.row_numbers[:nrows],
+        columns=columns,
+        problems=tuple(problems),
+        total_rows=len(table.rows),
+        encoding=table.encoding,
+        delimiter=table.delimiter,
+        header_row=table.header_row,
+        hidden_sheets=hidden,
+    )
+
+
+def responses_layout_problem(table: RawTable, columns: ResponseColumns) -> Problem | None:
+    """Why ``columns`` cannot be read as responses (a fatal problem), or ``None``."""
+    if columns.layout is not None:
+        return None
+    found = ", ".join(table.header) or "(none)"
+    if not columns.has_key:
+        message = (
+            f"{table.where()} has no question id column ({_names('question_id')}) and no question "
+            f"column ({_names('question')}); columns found: {found}."
+        )
+    elif columns.pipeline is not None:
+        message = (
+            f"{table.where()} has a pipeline column ('{columns.pipeline}') but no response column "
+            f"(looked for {_names('response')}); columns found: {found}."
+        )
+    else:
+        message = (
+            f"{table.where()} has no response columns: expected 'pipeline' and 'response' columns "
+            "(long layout) or one column per pipeline beside the id/question columns (wide "
+            f"layout); columns found: {found}."
+        )
+    return table.problem(message, Severity.FATAL)
+
+
+def _golden_from(
+    source: TableFile, sheet: str | None, mapping: Mapping[str, str] | None
+) -> tuple[GoldenSet, list[Problem]]:
+    chosen = sheet is None and source.is_workbook
+    if chosen:
+        sheet = _choose_sheet(source, mapping, "golden", exclude=None)
+    table = source.read(sheet)
+    golden, problems = golden_from_table(table, _detect_golden(table, mapping))
+    if chosen:
+        problems.extend(_hidden_skipped(source, "--golden-sheet"))
+    return golden, problems
+
+
+def _responses_from(
+    source: TableFile,
+    golden: GoldenSet,
+    sheet: str | None,
+    mapping: Mapping[str, str] | None,
+    exclude: str | None,
+) -> tuple[ResponseSet, list[Problem]]:
+    chosen = sheet is None and source.is_workbook
+    if chosen:
+        sheet = _choose_sheet(source, mapping, "responses", exclude=exclude)
+    table = source.read(sheet)
+    columns = _detect_responses(table, mapping)
+    problem = responses_layout_problem(table, columns)
+    if problem is not None:
+        raise InputError(problem, table.problems)
+    responses, problems = join_responses(table, columns, golden)
+    if columns.layout == "wide":
+        problems.append(wide_layout_note(table, columns))
+    if chosen:
+        problems.extend(_hidden_skipped(source, "--responses-sheet"))
+    return responses, problems
+
+
+def _hidden_skipped(source: TableFile, option: str) -> list[Problem]:
+    """A warning naming the hidden sheets an automatic sheet choice passed over."""
+    if not source.hidden_sheets:
+        return []
+    names = ", ".join(f"'{name}'" for name in source.sheets if name in source.hidden_sheets)
+    return [
+        Problem(
+            source.file,
+            f"hidden sheet(s) {names} were skipped; choose one by name ({option}, or in the import wizard) "
+            "to read it.",
+            Severity.WARNING,
+        )
+    ]
+
+
+def wide_layout_note(table: RawTable, columns: ResponseColumns) -> Problem:
+    """An INFO problem saying which columns became pipelines and which were left out, and why."""
+    letters = {name: column_letter(i) for i, name in enumerate(table.header)}
+    pipelines = ", ".join(f"'{name}' ({letters.get(name, '?')})" for name in columns.pipelines)
+    message = f"wide layout: {len(columns.pipelines)} pipeline column(s): {pipelines}."
+    if columns.ignored:
+        ignored = ", ".join(f"'{name}' ({letters.get(name, '?')})" for name in columns.ignored)
+        message += f" Not pipelines (golden-set, contexts or row-number columns): {ignored}."
+    return table.problem(message, Severity.INFO)
+
+
+def _choose_sheet(
+    source: TableFile, mapping: Mapping[str, str] | None, kind: Kind, exclude: str | None
+) -> str:
+    """The sheet to read when none is named.
+
+    When no sheet fits but only one has any content, that one is returned so the reader
+    explains precisely what it lacks; with several, the error lists every sheet's columns.
+    """
+    chosen = _best_sheet(source, mapping, kind, exclude)
+    if chosen is not None and chosen.sheet is not None:
+        return chosen.sheet
+    candidates = [
+        name
+        for name in source.visible_sheets
+        if name != exclude and source.read(name, require_rows=False).header
+    ]
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates and exclude is None:
+        return (source.visible_sheets or source.sheets)[0]  # every sheet is empty: reading it says so
+    raise _no_sheet_fits(source, kind)
+
+
+def _best_sheet(
+    source: TableFile, mapping: Mapping[str, str] | None, kind: Kind, exclude: str | None
+) -> RawTable | None:
+    """The best-ranked sheet for ``kind`` (lowest rank, then workbook order), or ``None``."""
+    best: tuple[int, RawTable] | None = None
+    for name in source.visible_sheets:
+        table = source.read(name, require_rows=False)
+        if not table.header:
+            continue
+        rank = _golden_rank(table, mapping) if kind == "golden" else _responses_rank(table, mapping, exclude)
+        if rank is not None and (best is None or rank < best[0]):
+            best = (rank, table)
+    return best[1] if best is not None else None
+
+
+def _golden_rank(table: RawTable, mapping: Mapping[str, str] | None) -> int | None:
+    columns = _detect_golden(table, mapping)
+    if columns.question is None:
+        return None
+    if not columns.is_golden:
+        return 2
+    return 1 if _detect_responses(table, mapping).pipeline is not None else 0
+
+
+def _responses_rank(table: RawTable, mapping: Mapping[str, str] | None, exclude: str | None) -> int | None:
+    columns = _detect_responses(table, mapping)
+    if columns.layout is None:
+        return None
+    combined = columns.layout == "wide" and _detect_golden(table, mapping).is_golden
+    # The sheet already taken as the golden set is a last resort: a combined golden+pipelines sheet.
+    return (2 if table.sheet == exclude else 0) + int(combined)
+
+
+def _detect_golden(table: RawTable, mapping: Mapping[str, str] | None) -> ColumnMap:
+    try:
+        return detect_golden_columns(table.header, mapping)
+    except MappingError as error:
+        raise fatal(table.file, str(error), sheet=table.sheet) from None
+
+
+def _detect_responses(table: RawTable, mapping: Mapping[str, str] | None) -> ResponseColumns:
+    try:
+        columns = detect_response_layout(table.header, mapping)
+    except MappingError as error:
+        raise fatal(table.file, str(error), sheet=table.sheet) from None
+    if columns.layout != "wide":
+        return columns
+    # A column of consecutive whole numbers (1, 2, 3, ...) numbers the rows; it is no pipeline.
+    numbering = [name for name in columns.pipelines if _is_row_numbering(table.values(name))]
+    if not numbering or len(numbering) == len(columns.pipelines):
+        return columns
+    return replace(
+        columns,
+        pipelines=tuple(name for name in columns.pipelines if name not in numbering),
+        ignored=(*columns.ignored, *numbering),
+    )
+
+
+def _is_row_numbering(values: Sequence[str]) -> bool:
+    cells = [value.strip() for value in values]
+    if len(cells) < 2 or not all(cell.isdigit() for cell in cells):
+        return False
+    numbers = [int(cell) for cell in cells]
+    return all(b - a == 1 for a, b in pairwise(numbers))
+
+
+def _golden_preview_problems(table: RawTable, columns: ColumnMap) -> list[Problem]:
+    """Every problem a golden import would report, with a fatal one last instead of raised."""
+    column_problem = golden_column_problem(table, columns)
+    if column_problem is not None:
+        return [*table.problems, column_problem]
+    if not table.rows:
+        return list(table.problems)
+    try:
+        return golden_from_table(table, columns)[1]
+    except InputError as error:
+        return [*error.others, error.problem]
+
+
+def _no_sheet_fits(source: TableFile, kind: Kind) -> InputError:
+    described: list[str] = []
+    for name in source.sheets:
+        table = source.read(name, require_rows=False)
+        columns = ", ".join(table.header) if table.header else "empty"
+        hidden = ", hidden" if name in source.hidden_sheets else ""
+        described.append(f"'{name}' ({columns}{hidden})")
+    wanted = (
+        "a question column and an answer or fact column"
+        if kind == "golden"
+        else "responses (pipeline and response columns, or one column per pipeline)"
+    )
+    return fatal(source.file, f"no sheet of {source.file} has {wanted}; sheets: {'; '.join(described)}.")
+
+
+def _first_nonempty(source: TableFile) -> RawTable:
+    for name in source.visible_sheets:
+        table = source.read(name, require_rows=False)
+        if table.header:
+            return table
+    return source.read(None, require_rows=False)
+
+
+def _no_rows(table: RawTable) -> Problem:
+    return table.problem(
+        f"{table.where()} has a header row (row {table.header_row}) but no data rows.", Severity.FATAL
+    )
+
+
+def _names(field: str) -> str:
+    return ", ".join(f"'{name}'" for name in RESPONSE_SYNONYMS[field][:5])
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    try:
+        return Path(first).resolve() == Path(second).resolve()
+    except OSError:
+        return False
+
+
+def _unique(problems: list[Problem]) -> tuple[Problem, ...]:
+    """Drop repeats (a combined sheet reports its table problems for both reads)."""
+    return tuple(dict.fromkeys(problems))

@@ -1,0 +1,52 @@
+"""A decision's numbers as text, for every renderer — the workbook's Decision sheet, the HTML
+report and the printed summary: intervals, the pairwise verdicts in the order a reader needs
+them, pass-rate labels. No spreadsheet or HTML library: the command line prints these too."""
+
+from __future__ import annotations
+
+import math
+
+from goldenlens.core.stats.decision import Decision, MetricEstimate, PairComparison, PassRate
+from goldenlens.core.view.metric_names import metric_label
+
+NO_INTERVALS = "Confidence intervals not available for this report."
+
+
+def interval_text(low: float | None, high: float | None, *, percent: bool = False) -> str:
+    """``[0.55, 1.00]`` (``[55%, 100%]``); empty when either end is missing."""
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return ""
+    if percent:
+        return f"[{low:.0%}, {high:.0%}]"
+    return f"[{low:.2f}, {high:.2f}]"
+
+
+def shown_estimate(
+    decision: Decision | None, pipeline: str, metric: str, mean: float | None
+) -> MetricEstimate | None:
+    """The decision's estimate of ``pipeline`` on ``metric`` if it is an estimate of the mean
+    shown (the same value to 1e-9): an interval around another number would mislead."""
+    if decision is None or mean is None:
+        return None
+    found = decision.estimate(pipeline, metric)
+    if found is None or found.mean is None or found.low is None or found.high is None:
+        return None
+    return found if abs(found.mean - mean) <= 1e-9 else None
+
+
+def ordered_verdicts(decision: Decision) -> list[PairComparison]:
+    """Comparisons that tell two pipelines apart first, then the others, each group in the
+    decision's order."""
+    decided = [c for c in decision.comparisons if c.better is not None]
+    return decided + [c for c in decision.comparisons if c.better is None]
+
+
+def verdict_line(comparison: PairComparison) -> str:
+    """The verdict, with its caveat in brackets when it has one."""
+    return f"{comparison.verdict} ({comparison.caveat})" if comparison.caveat else comparison.verdict
+
+
+def pass_rate_label(rate: PassRate) -> str:
+    """``Recall ≥ 0.5``; a threshold of 1 on a 0/1 metric reads ``Factual knowledge = 1``."""
+    sign = "=" if rate.threshold == 1 else "≥"
+    return f"{metric_label(rate.metric)} {sign} {rate.threshold:g}"

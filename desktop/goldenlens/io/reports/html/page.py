@@ -1,0 +1,276 @@
+"""The report as ONE self-contained HTML file a decision-maker opens in any browser, offline.
+
+Sections: the decision (means with 95% confidence intervals, pass rates, verdicts, an inline
+SVG chart with error bars in the app's pipeline colours), then the per-question table with the
+responses and golden answers highlighted, filterable by pipeline, flag and text, then what
+produced the numbers (files, thresholds, signatures).
+
+Self-contained and offline by construction: the CSS and the few lines of script are inline,
+the chart is SVG drawn here, and a Content-Security-Policy forbids every request (only the
+page's own style and script, pinned by their SHA-256, may run): the file needs no network and
+cannot reach one, even if a response held markup. Every text from the inputs goes through
+:func:`html.escape`.
+
+Highlights come from the same spans as the workbook's Highlights sheet and the app
+(:func:`goldenlens.io.reports.xlsx.highlights_sheet.segments` over ``ScoredRow.explained``): the words
+marked are exactly the words counted. The filter state may be given in the address's fragment
+(``report.html#pipeline=Pipeline2&flag=verbose&q=revenue``), so a filtered view can be shared.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from goldenlens.core.lexical.flags import FLAG_LABELS, Flag
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, WordKind
+from goldenlens.core.scored_rows import Report, ScoredRow
+from goldenlens.core.stats.decision import Decision, MetricEstimate
+from goldenlens.core.stats.decision_source import decision_for
+from goldenlens.core.view.highlight_styles import FACT
+from goldenlens.core.view.metric_names import metric_label, metric_short
+from goldenlens.io.atomic_files import write_atomically
+from goldenlens.io.reports.decision_text import (
+    NO_INTERVALS,
+    interval_text,
+    ordered_verdicts,
+    pass_rate_label,
+    shown_estimate,
+)
+from goldenlens.io.reports.html.assets import CSS, SCRIPT
+from goldenlens.io.reports.html.chart import means_svg
+from goldenlens.io.reports.xlsx.highlights_sheet import Segment, segments
+from goldenlens.io.reports.xlsx.table_sheets import ordered_rows
+
+
+def esc(text: object) -> str:
+    """Text made safe for HTML content and quoted attributes."""
+    return html.escape(str(text), quote=True)
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def content_security_policy() -> str:
+    """No request of any kind; only this page's own style and script (by hash)."""
+    return (
+        f"default-src 'none'; style-src '{_sha256(CSS)}'; script-src '{_sha256(SCRIPT)}'; "
+        "img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+
+
+def write_report_html(
+    report: Report,
+    path: Path,
+    *,
+    sources: Sequence[str] = (),
+    generated_at: datetime | None = None,
+) -> None:
+    """Write the HTML report of ``report`` to ``path``, whole or not at all (ExportError)."""
+
+    def write(temporary: Path) -> None:
+        with temporary.open("w", encoding="utf-8", newline="\n") as handle:
+            for piece in report_html_pieces(report, sources=sources, generated_at=generated_at):
+                handle.write(piece)
+
+    write_atomically(path, write)
+
+
+def report_html(report: Report, *, sources: Sequence[str] = (), generated_at: datetime | None = None) -> str:
+    """The whole page as one string (:func:`report_html_pieces` joined)."""
+    return "".join(report_html_pieces(report, sources=sources, generated_at=generated_at))
+
+
+def report_html_pieces(
+    report: Report, *, sources: Sequence[str] = (), generated_at: datetime | None = None
+) -> Iterator[str]:
+    """The page in pieces, row by row, so a large report is never held whole in memory."""
+    generated = (generated_at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
+    decision = decision_for(report)
+    rows = ordered_rows(report)
+    title = f"GoldenLens report · {len(report.golden)} questions · {len(report.pipelines)} pipelines"
+    yield (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{esc(content_security_policy())}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>\n"
+    )
+    yield f'<header><h1>Which pipeline?</h1><p class="note">{esc(title)} · generated {esc(generated)}'
+    if decision is not None:
+        yield esc(
+            f" · 95% confidence intervals: seeded bootstrap over questions ({decision.resamples:,} "
+            f"resamples, seed {decision.seed})"
+        )
+    yield "</p></header>\n"
+    yield from _decision_section(report, decision)
+    yield from _rows_section(report, rows)
+    yield from _about_section(report, sources, generated, decision)
+    yield f"<script>{SCRIPT}</script></body></html>\n"
+
+
+def _decision_section(report: Report, decision: Decision | None) -> Iterator[str]:
+    pipelines = report.pipelines
+    means = report.summary()
+    counts = dict.fromkeys(pipelines, 0)
+    for row in report.rows:
+        counts[row.response.pipeline] = counts.get(row.response.pipeline, 0) + 1
+    shown: dict[str, dict[str, float | None]] = {
+        p: {m: means[p][m] if counts[p] else None for m in LEXICAL_SCORE_NAMES} for p in pipelines
+    }
+    intervals: dict[tuple[str, str], MetricEstimate] = {}
+    for p in pipelines:
+        for m in LEXICAL_SCORE_NAMES:
+            found = shown_estimate(decision, p, m, shown[p][m])
+            if found is not None:
+                intervals[(p, m)] = found
+    yield '<section id="decision"><h2>Means with 95% confidence intervals</h2>'
+    if decision is None:
+        yield f'<p class="warn" id="no-intervals">{esc(NO_INTERVALS)}</p>'
+    yield '<table class="means"><thead><tr><th>Pipeline</th>'
+    yield "".join(f"<th>{esc(metric_label(m))}</th>" for m in LEXICAL_SCORE_NAMES)
+    yield "<th>Responses</th></tr></thead><tbody>"
+    for index, p in enumerate(pipelines):
+        yield f'<tr><th><span class="chip c{index % 7}"></span>{esc(p)}</th>'
+        for m in LEXICAL_SCORE_NAMES:
+            mean = shown[p][m]
+            found = intervals.get((p, m))
+            ci = interval_text(found.low, found.high) if found is not None else ""
+            text = "-" if mean is None else f"{mean:.3f}"
+            yield f'<td class="num">{text}' + (f'<br><small class="ci">{ci}</small>' if ci else "") + "</td>"
+        yield f'<td class="num">{counts[p]}</td></tr>'
+    yield "</tbody></table>\n"
+    yield means_svg(pipelines, LEXICAL_SCORE_NAMES, shown, intervals)
+    if decision is not None and decision.pass_rates:
+        yield from _pass_rates(decision, pipelines)
+    if decision is not None and decision.comparisons:
+        yield '<h2>Verdicts</h2><ul class="verdicts">'
+        for c in ordered_verdicts(decision):
+            kind = "decided" if c.better is not None else "undecided"
+            caveat = f' <span class="caveat">({esc(c.caveat)})</span>' if c.caveat else ""
+            yield f'<li class="{kind}">{esc(c.verdict)}{caveat}</li>'
+        yield "</ul>"
+    yield "</section>\n"
+
+
+def _pass_rates(decision: Decision, pipelines: Sequence[str]) -> Iterator[str]:
+    columns: list[tuple[str, float]] = []
+    for rate in decision.pass_rates:
+        if (rate.metric, rate.threshold) not in columns:
+            columns.append((rate.metric, rate.threshold))
+    by_key = {(r.pipeline, r.metric, r.threshold): r for r in decision.pass_rates}
+    yield '<h2>Pass rates</h2><table class="rates"><thead><tr><th>Pipeline</th>'
+    for metric, threshold in columns:
+        sample = next(r for r in decision.pass_rates if (r.metric, r.threshold) == (metric, threshold))
+        yield f"<th>{esc(pass_rate_label(sample))}</th>"
+    yield "</tr></thead><tbody>"
+    for p in pipelines:
+        yield f"<tr><th>{esc(p)}</th>"
+        for metric, threshold in columns:
+            r = by_key.get((p, metric, threshold))
+            if r is None or r.rate is None:
+                yield '<td class="num">-</td>'
+                continue
+            ci = interval_text(r.low, r.high, percent=True)
+            yield f'<td class="num">{r.rate:.0%} <small class="ci">{r.passed}/{r.n} {ci}</small></td>'
+        yield "</tr>"
+    yield "</tbody></table>"
+
+
+_KIND_CLASS = {WordKind.MATCHED: "w-matched", WordKind.EXTRA: "w-extra", WordKind.MISSED: "w-missed"}
+
+
+def highlighted(pieces: Sequence[Segment]) -> str:
+    """Escaped HTML of ``pieces``: each counted word in a span of its kind, fact parts marked."""
+    out: list[str] = []
+    for piece in pieces:
+        classes = [_KIND_CLASS[piece.kind]] if piece.kind is not None else []
+        if piece.in_fact:
+            classes.append(FACT)
+        text = esc(piece.text)
+        out.append(f'<span class="{" ".join(classes)}">{text}</span>' if classes else text)
+    return "".join(out)
+
+
+def _rows_section(report: Report, rows: Sequence[ScoredRow]) -> Iterator[str]:
+    flags_seen = [f for f in Flag if any(f in row.flags for row in rows)]
+    yield '<section id="questions"><h2>Questions and responses</h2><div class="filters">'
+    yield '<label>Pipeline <select id="f-pipeline"><option value="">All</option>'
+    yield "".join(f'<option value="{esc(p)}">{esc(p)}</option>' for p in report.pipelines)
+    yield '</select></label> <label>Flag <select id="f-flag"><option value="">All rows</option>'
+    yield '<option value="*">Any flag</option><option value="-">No flag</option>'
+    yield "".join(f'<option value="{esc(f.value)}">{esc(FLAG_LABELS[f])}</option>' for f in flags_seen)
+    yield '</select></label> <label>Search <input id="f-text" type="search" placeholder="words in any cell">'
+    yield f'</label> <span id="shown">{len(rows)} of {len(rows)} rows shown</span></div>'
+    yield _legend()
+    yield '<table id="rows"><thead><tr><th>ID</th><th>Question</th><th>Pipeline</th><th>Flags</th>'
+    yield "".join(
+        f'<th title="{esc(metric_label(m))}">{esc(metric_short(m))}</th>' for m in LEXICAL_SCORE_NAMES
+    )
+    yield "<th>Response</th><th>Golden answer</th><th>Fact</th></tr></thead><tbody>\n"
+    colour_of = {p: i for i, p in enumerate(report.pipelines)}
+    for row in rows:
+        explained = row.explained  # the spans the scores counted, derived now, never stored
+        alignment = explained.alignment
+        facts = [(m.start, m.end) for m in explained.fact.matches]
+        response = highlighted(
+            segments(row.response.response, alignment.response if alignment else (), facts)
+        )
+        answer = highlighted(segments(row.item.answer, alignment.answer if alignment else ()))
+        flags = " ".join(f.value for f in row.flags)
+        labels = "; ".join(FLAG_LABELS[f] for f in row.flags)
+        scores = "".join(
+            f'<td class="num">{"n/s" if v is None else f"{v:.3f}"}</td>'
+            for v in (row.scores[m] for m in LEXICAL_SCORE_NAMES)
+        )
+        colour = colour_of.get(row.response.pipeline, 0) % 7
+        yield (
+            f'<tr data-pipeline="{esc(row.response.pipeline)}" data-flags="{esc(flags)}">'
+            f"<td>{esc(row.item.id)}</td><td>{esc(row.item.question)}</td>"
+            f'<td><span class="chip c{colour}"></span>{esc(row.response.pipeline)}</td>'
+            f'<td class="flags">{esc(labels)}</td>{scores}'
+            f'<td class="text">{response}</td><td class="text">{answer}</td>'
+            f'<td class="text">{esc(row.item.fact)}</td></tr>\n'
+        )
+    yield "</tbody></table></section>\n"
+
+
+def _legend() -> str:
+    entries = (
+        ("w-matched", "matched word (underlined)"),
+        ("w-extra", "extra word, not in the golden answer (italics)"),
+        ("w-missed", "missed word, not in the response (struck through)"),
+        (FACT, "fact part found (bold)"),
+    )
+    items = " · ".join(f'<span class="{cls}">{esc(text)}</span>' for cls, text in entries)
+    return (
+        f'<p class="legend">{items}<br><small>Words are the FMEval-normalised words the scores '
+        "counted; uncoloured text was not counted. n/s = not scored.</small></p>"
+    )
+
+
+def _about_section(
+    report: Report, sources: Sequence[str], generated: str, decision: Decision | None
+) -> Iterator[str]:
+    entries: list[tuple[str, str]] = [("Generated at", generated)]
+    entries += [("Source file", s) for s in sources] or [("Source files", "(not recorded)")]
+    if report.golden_version:
+        entries.append(("Golden-set version", report.golden_version))
+    if decision is not None:
+        entries += [
+            (
+                "Intervals",
+                f"{decision.level:.0%} percentile bootstrap over questions (paired for comparisons)",
+            ),
+            ("Resamples, seed", f"{decision.resamples:,}, {decision.seed}"),
+        ]
+        entries += [(f"Pass threshold: {metric_label(m)}", f"{t:g}") for m, t in decision.thresholds.items()]
+    entries += [(f"Flag threshold: {k}", str(v)) for k, v in report.thresholds.as_dict().items()]
+    entries += [(f"Signature: {n}", s.short()) for n, s in report.signatures.items()]
+    yield '<section id="about"><details><summary>About this report</summary><table class="about">'
+    yield "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in entries)
+    yield "</table></details></section>\n"

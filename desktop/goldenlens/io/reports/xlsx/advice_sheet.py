@@ -1,0 +1,214 @@
+"""The curation advice on paper and on disk: the report workbook's Advice sheet, a workbook
+of the advice alone, and the advice as JSON.
+
+The sheet lists every golden question as a bold group row (id, question and how many
+diagnoses), then one row per diagnosis: pipeline, severity, diagnosis, the explanation with
+its evidence underneath (each pipeline's answer side by side for an ambiguous question, the
+false matches, the trimmed-answer scores, the words), the suggested action, the one-click fix
+and the numbers that triggered it. Columns wrap and rows are sized to their text, so the sheet
+prints legibly (landscape, one page wide).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import cast
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from goldenlens.core.advice.values import Diagnosis, Number, ProjectAdvice
+from goldenlens.io.atomic_files import streaming_failure, write_atomically
+from goldenlens.io.reports.xlsx.cells import RowRef, discard_streams, save_atomically, text_cell
+from goldenlens.io.reports.xlsx.style import (
+    HEADER,
+    WRAP,
+    CellStyle,
+    area,
+    fit_row_height,
+    parts,
+    print_landscape_fit_width,
+    set_widths,
+    solid,
+)
+
+ADVICE_SHEET = "Advice"
+ADVICE_COLUMNS: tuple[str, ...] = (
+    "question",
+    "pipeline",
+    "severity",
+    "diagnosis",
+    "explanation and evidence",
+    "suggested action",
+    "one-click fix",
+    "numbers",
+)
+_WIDTHS = {1: 10, 2: 11, 3: 8, 4: 16, 5: 68, 6: 36, 7: 24, 8: 31}
+NOTE_WRAP = CellStyle(
+    font=Font(italic=True, color="FF595959"), alignment=Alignment(wrap_text=True, vertical="top")
+)
+QUESTION_ROW = CellStyle(
+    font=Font(bold=True),
+    fill=solid("FFEEF2F7"),
+    alignment=Alignment(wrap_text=True, vertical="top"),
+)
+_SEVERITY_FONTS = {
+    "high": CellStyle(font=Font(bold=True, color="FF9C0006"), alignment=Alignment(vertical="top")),
+    "medium": CellStyle(font=Font(bold=True, color="FF9C5700"), alignment=Alignment(vertical="top")),
+    "low": CellStyle(font=Font(color="FF595959"), alignment=Alignment(vertical="top")),
+}
+
+
+def _number(value: Number) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:g}"
+    return str(value)
+
+
+def numbers_text(diagnosis: Diagnosis) -> str:
+    """``name = value`` per number, one a line."""
+    return "\n".join(f"{name} = {_number(value)}" for name, value in diagnosis.numbers.items())
+
+
+def _score(value: float | None) -> str:
+    return "not scored" if value is None else f"{value:g}"
+
+
+#: Characters of a response shown in the evidence (the whole text is on the Scores sheet and
+#: in the JSON): three long responses side by side would pass Excel's 32,767-character cell.
+EVIDENCE_CHARS = 600
+#: False matches listed in the evidence (a fact such as "yes" can be in thousands).
+EVIDENCE_MATCHES = 20
+
+
+def _shortened(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def evidence_lines(diagnosis: Diagnosis, *, limit: int = EVIDENCE_CHARS) -> list[str]:
+    """The evidence under a diagnosis's explanation, one line per item; each response cut to
+    ``limit`` characters."""
+    lines = []
+    for a in diagnosis.answers:
+        similarity = "" if a.similarity is None else f", similarity {a.similarity:.3f}"
+        reading = f", {a.reading.replace('_', ' ')}" if a.reading else ""
+        lines.append(
+            f"• {a.pipeline} (FK {_score(a.factual_knowledge)}, recall {a.recall:.3f}{similarity}{reading}): "
+            f"{_shortened(a.response, limit)}"
+        )
+    shown = diagnosis.false_matches[:EVIDENCE_MATCHES]
+    lines += [f"• {m.question_id}/{m.pipeline}: “{m.excerpt}”" for m in shown]
+    if len(diagnosis.false_matches) > len(shown):
+        lines.append(
+            f"• … and {len(diagnosis.false_matches) - len(shown)} more (all of them in the JSON advice)"
+        )
+    lines += [
+        f"• {s.pipeline}: precision {s.precision:.3f} → {s.precision_trimmed:.3f}, "
+        f"recall {s.recall:.3f} → {s.recall_trimmed:.3f}, F1 {s.f1:.3f} → {s.f1_trimmed:.3f}"
+        for s in diagnosis.trimmed
+    ]
+    return lines
+
+
+def fix_text(diagnosis: Diagnosis) -> str:
+    """The fix's label, with its proposed value when it has one."""
+    fix = diagnosis.fix
+    if fix is None:
+        return ""
+    return f"{fix.label}:\n{fix.value}" if fix.value and fix.value not in fix.label else fix.label
+
+
+def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
+    """The Advice sheet (see the module docstring); the advisor's thresholds at the end."""
+    set_widths(ws, _WIDTHS)
+    ws.freeze_panes = "A2"
+    sheet = parts(ws)
+    last_row = 1 + sum(1 + len(q.diagnoses) for q in advice.questions)
+    sheet.auto_filter.ref = area(1, 1, len(ADVICE_COLUMNS), last_row)
+    sheet.row_dimensions[1].height = 30
+    header = RowRef(ADVICE_SHEET, 1, ADVICE_COLUMNS)
+    ws.append([text_cell(ws, name, header, col, HEADER) for col, name in enumerate(ADVICE_COLUMNS, start=1)])
+    excel_row = 1
+    for question in advice.questions:
+        excel_row += 1
+        count = len(question.diagnoses)
+        summary = (
+            f"{question.question}  ({count} diagnos{'is' if count == 1 else 'es'})"
+            if count
+            else (f"{question.question}  (no diagnosis)")
+        )
+        where = RowRef(ADVICE_SHEET, excel_row, ADVICE_COLUMNS, question.question_id)
+        fit_row_height(ws, excel_row, {5: summary}, _WIDTHS)
+        ws.append(
+            [text_cell(ws, question.question_id, where, 1, QUESTION_ROW)]
+            + [text_cell(ws, "", where, col, QUESTION_ROW) for col in range(2, 5)]
+            + [text_cell(ws, summary, where, 5, QUESTION_ROW)]
+            + [text_cell(ws, "", where, col, QUESTION_ROW) for col in range(6, len(ADVICE_COLUMNS) + 1)]
+        )
+        for d in question.diagnoses:
+            excel_row += 1
+            where = RowRef(ADVICE_SHEET, excel_row, ADVICE_COLUMNS, question.question_id, d.pipeline)
+            explanation = "\n".join([d.explanation, *evidence_lines(d)])
+            texts = {5: explanation, 6: d.action, 7: fix_text(d), 8: numbers_text(d), 4: d.label}
+            fit_row_height(ws, excel_row, texts, _WIDTHS)
+            ws.append(
+                [
+                    text_cell(ws, question.question_id, where, 1, WRAP),
+                    text_cell(ws, d.pipeline, where, 2, WRAP),
+                    text_cell(ws, d.severity.value, where, 3, _SEVERITY_FONTS[d.severity.value]),
+                    text_cell(ws, d.label, where, 4, WRAP),
+                    text_cell(ws, explanation, where, 5, WRAP),
+                    text_cell(ws, d.action, where, 6, WRAP),
+                    text_cell(ws, fix_text(d), where, 7, WRAP),
+                    text_cell(ws, numbers_text(d), where, 8, WRAP),
+                ]
+            )
+    ws.append([])
+    notes = [
+        ("Thresholds", ", ".join(f"{name} {_number(v)}" for name, v in advice.thresholds.as_dict().items())),
+        (
+            "Similarity",
+            advice.similarity_source or "not measured (run the judge's semantic_similarity to use it)",
+        ),
+    ]
+    # The notes wrap inside the explanation column: a long line in column A would run past the
+    # table and make the printed page shrink to fit it.
+    for n, (label, note) in enumerate(notes, start=excel_row + 2):
+        where = RowRef(ADVICE_SHEET, n)
+        fit_row_height(ws, n, {5: note}, _WIDTHS)
+        label_cell, note_cell = (
+            text_cell(ws, label, where, 1, NOTE_WRAP),
+            text_cell(ws, note, where, 5, NOTE_WRAP),
+        )
+        ws.append([label_cell, None, None, None, note_cell])
+    ws.print_area = area(1, 1, len(ADVICE_COLUMNS), excel_row + 1 + len(notes))
+
+
+def write_advice_workbook(advice: ProjectAdvice, path: Path) -> None:
+    """A workbook holding the Advice sheet alone, written whole or not at all."""
+    workbook = Workbook(write_only=True)
+    try:
+        ws = cast(WriteOnlyWorksheet, workbook.create_sheet(ADVICE_SHEET))
+        print_landscape_fit_width(ws)
+        write_advice_sheet(ws, advice)
+        save_atomically(workbook, path)
+    except OSError as error:
+        discard_streams(workbook)
+        raise streaming_failure(path, error) from error
+    except BaseException:
+        discard_streams(workbook)
+        raise
+
+
+def write_advice_json(advice: ProjectAdvice, path: Path) -> None:
+    """The advice as one JSON document (:meth:`ProjectAdvice.as_dict`), written whole or
+    not at all."""
+    text = json.dumps(advice.as_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    def write(temporary: Path) -> None:
+        temporary.write_text(text, encoding="utf-8")
+
+    write_atomically(path, write)

@@ -1,0 +1,61 @@
+"""The workbook's "Comparisons" sheet: every paired comparison of the decision, one per row
+(metric, the two pipelines, the mean difference and its interval, McNemar's p, the discordant
+questions, the verdict and its caveat). The Decision sheet lists the first few verdicts."""
+
+from __future__ import annotations
+
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from goldenlens.core.stats.decision import Decision
+from goldenlens.core.view.metric_names import metric_label
+from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
+from goldenlens.io.reports.xlsx.style import HEADER, SCORE, TOP, WRAP, CellStyle, area, parts, set_widths
+
+COMPARISONS_SHEET = "Comparisons"
+COMPARISON_COLUMNS: tuple[str, ...] = (
+    "Metric",
+    "Pipeline A",
+    "Pipeline B",
+    "Questions",
+    "Difference (A - B)",
+    "95% CI low",
+    "95% CI high",
+    "McNemar p",
+    "A only",
+    "B only",
+    "Better",
+    "Verdict",
+    "Caveat",
+)
+_P_VALUE = CellStyle(number_format="0.000")
+
+
+def write_comparisons_sheet(ws: WriteOnlyWorksheet, decision: Decision) -> None:
+    """One row per comparison, filterable, the header repeated on printed pages."""
+    set_widths(
+        ws, {1: 22, 2: 14, 3: 14, 4: 10, 5: 12, 6: 10, 7: 10, 8: 10, 9: 7, 10: 7, 11: 14, 12: 70, 13: 40}
+    )
+    parts(ws).row_dimensions[1].height = 32
+    ws.freeze_panes = "D2"
+    parts(ws).auto_filter.ref = area(1, 1, len(COMPARISON_COLUMNS), len(decision.comparisons) + 1)
+    header = RowRef(COMPARISONS_SHEET, 1, COMPARISON_COLUMNS)
+    ws.append([text_cell(ws, h, header, c, HEADER) for c, h in enumerate(COMPARISON_COLUMNS, start=1)])
+    for excel_row, c in enumerate(decision.comparisons, start=2):
+        where = RowRef(COMPARISONS_SHEET, excel_row, COMPARISON_COLUMNS)
+        ws.append(
+            [
+                text_cell(ws, metric_label(c.metric), where, 1, TOP),
+                text_cell(ws, c.a, where, 2, TOP),
+                text_cell(ws, c.b, where, 3, TOP),
+                number_cell(ws, c.n, where, 4, TOP),
+                number_cell(ws, c.difference, where, 5, SCORE),
+                number_cell(ws, c.low, where, 6, SCORE),
+                number_cell(ws, c.high, where, 7, SCORE),
+                number_cell(ws, c.p_value, where, 8, _P_VALUE),
+                number_cell(ws, c.a_only, where, 9, TOP),
+                number_cell(ws, c.b_only, where, 10, TOP),
+                text_cell(ws, c.better or "cannot tell", where, 11, TOP),
+                text_cell(ws, c.verdict, where, 12, WRAP),
+                text_cell(ws, c.caveat, where, 13, WRAP),
+            ]
+        )

@@ -1,0 +1,261 @@
+"""The table sheets of the report workbook: Scores, Factual Knowledge Report, Flags, Problems.
+
+Colours on scores are conditional formats, not fills, so they follow the values when an
+analyst sorts, filters or edits the sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from goldenlens.core.inputs import Problem
+from goldenlens.core.lexical.flags import FLAG_LABELS, Flag, explain
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.core.reviewer_decisions import REVIEW_UNREVIEWED, QuestionReview
+from goldenlens.core.scored_rows import Report, ScoredRow
+from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
+from goldenlens.io.reports.xlsx.review_sheets import MARK_NOTE, OVERRIDDEN_FLAG, override_summary, score_cell
+from goldenlens.io.reports.xlsx.style import (
+    BOLD,
+    BOLD_SCORE,
+    HEADER,
+    LIGHT_GREEN,
+    LIGHT_RED,
+    NOTE,
+    TOP,
+    WRAP,
+    area,
+    formula_fill,
+    parts,
+    score_scale,
+    set_widths,
+)
+
+SCORES_SHEET = "Scores"
+FK_SHEET = "Factual Knowledge Report"
+FLAGS_SHEET = "Flags"
+PROBLEMS_SHEET = "Problems"
+
+SCORE_COLUMNS: tuple[str, ...] = (
+    "question_id",
+    "question",
+    "pipeline",
+    *LEXICAL_SCORE_NAMES,
+    "flags",
+    "response",
+    "golden answer",
+    "fact",
+    "matched fact part",
+    "overrides",
+    "review status",
+    "review note",
+)
+_FIRST_SCORE_COL = 4
+_LAST_SCORE_COL = _FIRST_SCORE_COL + len(LEXICAL_SCORE_NAMES) - 1
+FLAG_COLUMNS: tuple[str, ...] = ("level", "question_id", "pipeline", "flag", "flag_code", "explanation")
+PROBLEM_COLUMNS: tuple[str, ...] = ("file", "sheet", "row", "column", "severity", "message")
+GOLDEN_LEVEL = "golden row"
+RESPONSE_LEVEL = "response"
+DARK_GREEN_TEXT = "FF006100"
+DARK_RED_TEXT = "FF9C0006"
+
+
+def ordered_rows(report: Report) -> list[ScoredRow]:
+    """Rows in golden order, then pipeline order: every per-row sheet lists them alike."""
+    question = {item.id: i for i, item in enumerate(report.golden)}
+    pipeline = {name: i for i, name in enumerate(report.pipelines)}
+    return sorted(
+        report.rows,
+        key=lambda r: (
+            question.get(r.item.id, len(question)),
+            pipeline.get(r.response.pipeline, len(pipeline)),
+        ),
+    )
+
+
+def _header(ws: WriteOnlyWorksheet, sheet: str, headers: Sequence[str], row: int = 1) -> None:
+    where = RowRef(sheet, row, headers)
+    ws.append([text_cell(ws, name, where, col, HEADER) for col, name in enumerate(headers, start=1)])
+
+
+def write_scores_sheet(
+    ws: WriteOnlyWorksheet,
+    rows: Sequence[ScoredRow],
+    tick: Callable[[], None] | None = None,
+    *,
+    reviews: Mapping[str, QuestionReview] | None = None,
+) -> None:
+    """One row per (question, pipeline): keys, the seven effective scores (overridden ones
+    marked), flags, the texts, the row's overrides and the question's review."""
+    reviews = reviews or {}
+    widths = {1: 12, 2: 40, 3: 14, 11: 28, 12: 60, 13: 50, 14: 30, 15: 24, 16: 50, 17: 16, 18: 40}
+    widths.update(dict.fromkeys(range(_FIRST_SCORE_COL, _LAST_SCORE_COL + 1), 12))
+    set_widths(ws, widths)
+    sheet = parts(ws)
+    # Score names are long; a tall wrapped header keeps the score columns narrow.
+    sheet.row_dimensions[1].height = 48
+    ws.freeze_panes = "D2"
+    last_row = len(rows) + 1
+    sheet.auto_filter.ref = area(1, 1, len(SCORE_COLUMNS), last_row)
+    # On paper the scores and flags only: the texts are on the Highlights sheet, the reviewers'
+    # decisions on the Overrides and Review sheets, each printed legibly there.
+    ws.print_area = area(1, 1, _LAST_SCORE_COL + 1, last_row)
+    if rows:
+        sheet.conditional_formatting.add(area(_FIRST_SCORE_COL, 2, _LAST_SCORE_COL, last_row), score_scale())
+
+    _header(ws, SCORES_SHEET, SCORE_COLUMNS)
+    for excel_row, row in enumerate(rows, start=2):
+        where = RowRef(SCORES_SHEET, excel_row, SCORE_COLUMNS, row.item.id, row.response.pipeline)
+        scores = row.scores
+        cells = [
+            text_cell(ws, row.item.id, where, 1),
+            text_cell(ws, row.item.question, where, 2),
+            text_cell(ws, row.response.pipeline, where, 3),
+        ]
+        cells += [
+            score_cell(ws, scores[name], where, col, override=row.overrides.get(name), not_scored=True)
+            for col, name in enumerate(LEXICAL_SCORE_NAMES, start=_FIRST_SCORE_COL)
+        ]
+        review = reviews.get(row.item.id)
+        cells += [
+            text_cell(ws, "; ".join(FLAG_LABELS[f] for f in row.flags), where, 11),
+            text_cell(ws, row.response.response, where, 12),
+            text_cell(ws, row.item.answer, where, 13),
+            text_cell(ws, row.item.fact, where, 14),
+            text_cell(ws, row.explained.fact.matched_part, where, 15),
+            text_cell(ws, override_summary(row), where, 16),
+            text_cell(ws, review.status if review else REVIEW_UNREVIEWED, where, 17),
+            text_cell(ws, review.note if review else "", where, 18),
+        ]
+        ws.append(cells)
+        if tick is not None:
+            tick()
+
+
+def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
+    """Questions by pipelines: exact Factual Knowledge (0/1), then each pipeline's mean.
+
+    A question a pipeline did not answer is blank, not 0, and is left out of the mean; one
+    whose fact is empty reads "not scored" and is left out of the mean too.
+    """
+    pipelines = report.pipelines
+    headers = ("id", "question", *pipelines)
+    last_col = len(headers)
+    questions = len(report.golden)
+    set_widths(ws, {1: 10, 2: 50, **dict.fromkeys(range(3, last_col + 1), 14)})
+    ws.freeze_panes = "C2"
+    sheet = parts(ws)
+    # The filter stops above the mean row, so sorting the questions never moves it.
+    sheet.auto_filter.ref = area(1, 1, last_col, questions + 1)
+    if pipelines and questions:
+        answers = area(3, 2, last_col, questions + 1)
+        # Formula rules rather than "cell equals": Excel treats a blank as 0 there, and a
+        # missing response must not look like a wrong one.
+        sheet.conditional_formatting.add(
+            answers, formula_fill("AND(ISNUMBER(C2),C2=1)", LIGHT_GREEN, DARK_GREEN_TEXT)
+        )
+        sheet.conditional_formatting.add(
+            answers, formula_fill("AND(ISNUMBER(C2),C2=0)", LIGHT_RED, DARK_RED_TEXT)
+        )
+    if pipelines:
+        sheet.conditional_formatting.add(area(3, questions + 2, last_col, questions + 2), score_scale())
+
+    _header(ws, FK_SHEET, headers)
+    matrix = report.fact_matrix()
+    overridden = {
+        r.key: r.overrides[FACTUAL_KNOWLEDGE] for r in report.rows if r.is_overridden(FACTUAL_KNOWLEDGE)
+    }
+    answered = {row.key for row in report.rows}
+    found: dict[str, list[float]] = {p: [] for p in pipelines}
+    for excel_row, item in enumerate(report.golden, start=2):
+        where = RowRef(FK_SHEET, excel_row, headers, item.id)
+        cells = [text_cell(ws, item.id, where, 1, TOP), text_cell(ws, item.question, where, 2, WRAP)]
+        for col, pipeline in enumerate(pipelines, start=3):
+            value = matrix[item.id].get(pipeline)
+            if value is not None:
+                found[pipeline].append(value)
+            number = None if value is None else int(value)
+            override = overridden.get((item.id, pipeline))
+            # None: "not scored" for a question the pipeline answered, blank for one it did not.
+            cells.append(
+                score_cell(
+                    ws,
+                    number,
+                    where,
+                    col,
+                    override=override,
+                    style=TOP,
+                    marked=OVERRIDDEN_FLAG,
+                    not_scored=(item.id, pipeline) in answered,
+                )
+            )
+        ws.append(cells)
+
+    where = RowRef(FK_SHEET, questions + 2, headers)
+    mean_row = [
+        text_cell(ws, "Mean", where, 1, BOLD),
+        text_cell(ws, _fk_mean_note(bool(overridden)), where, 2, NOTE),
+    ]
+    for col, pipeline in enumerate(pipelines, start=3):
+        values = found[pipeline]
+        mean_row.append(
+            number_cell(ws, sum(values) / len(values) if values else None, where, col, BOLD_SCORE)
+        )
+    ws.append(mean_row)
+
+
+def _fk_mean_note(any_overridden: bool) -> str:
+    note = "exact Factual Knowledge, mean over the questions answered and scored"
+    return f"{note}; {MARK_NOTE}" if any_overridden else note
+
+
+def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[ScoredRow]) -> None:
+    """One row per flag occurrence, grouped by question: its golden-row flags, then its responses'."""
+    set_widths(ws, {1: 12, 2: 12, 3: 14, 4: 28, 5: 28, 6: 100})
+    ws.freeze_panes = "A2"
+    by_question: dict[str, list[ScoredRow]] = {}
+    for row in rows:
+        by_question.setdefault(row.item.id, []).append(row)
+    occurrences: list[tuple[str, str, str, Flag]] = []
+    for item in report.golden:
+        occurrences += [(GOLDEN_LEVEL, item.id, "", f) for f in report.golden_flags.get(item.id, ())]
+        for row in by_question.get(item.id, ()):
+            occurrences += [(RESPONSE_LEVEL, item.id, row.response.pipeline, f) for f in row.flags]
+    parts(ws).auto_filter.ref = area(1, 1, len(FLAG_COLUMNS), len(occurrences) + 1)
+
+    _header(ws, FLAGS_SHEET, FLAG_COLUMNS)
+    explanations = {flag: explain(flag, report.thresholds) for flag in Flag}
+    for excel_row, (level, question_id, pipeline, flag) in enumerate(occurrences, start=2):
+        where = RowRef(FLAGS_SHEET, excel_row, FLAG_COLUMNS, question_id, pipeline)
+        ws.append(
+            [
+                text_cell(ws, level, where, 1, TOP),
+                text_cell(ws, question_id, where, 2, TOP),
+                text_cell(ws, pipeline, where, 3, TOP),
+                text_cell(ws, FLAG_LABELS[flag], where, 4, TOP),
+                text_cell(ws, flag.value, where, 5, TOP),
+                text_cell(ws, explanations[flag], where, 6, WRAP),
+            ]
+        )
+
+
+def write_problems_sheet(ws: WriteOnlyWorksheet, problems: Sequence[Problem]) -> None:
+    """The input problems found while reading, located as the analyst sees them in Excel."""
+    set_widths(ws, {1: 30, 2: 16, 3: 8, 4: 18, 5: 10, 6: 90})
+    ws.freeze_panes = "A2"
+    parts(ws).auto_filter.ref = area(1, 1, len(PROBLEM_COLUMNS), len(problems) + 1)
+    _header(ws, PROBLEMS_SHEET, PROBLEM_COLUMNS)
+    for excel_row, problem in enumerate(problems, start=2):
+        where = RowRef(PROBLEMS_SHEET, excel_row, PROBLEM_COLUMNS)
+        ws.append(
+            [
+                text_cell(ws, problem.file, where, 1, TOP),
+                text_cell(ws, problem.sheet or "", where, 2, TOP),
+                number_cell(ws, problem.row, where, 3, TOP),
+                text_cell(ws, problem.column or "", where, 4, TOP),
+                text_cell(ws, problem.severity.value, where, 5, TOP),
+                text_cell(ws, problem.message, where, 6, WRAP),
+            ]
+        )

@@ -1,0 +1,89 @@
+"""The curation advice of a project: its latest finished lexical run read through the
+advisor (:mod:`goldenlens.core.advice.advisor`), with the semantic similarity of the newest judge
+run when that run measured it.
+
+Everything read from the store goes through :func:`read_advice_inputs`, one small adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from goldenlens.core.advice.advisor import SEMANTIC_SIMILARITY, advise, similarity_from_records
+from goldenlens.core.advice.values import AdviceThresholds, ProjectAdvice
+from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.core.scored_rows import Report
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.reporting.report_job import build_report
+from goldenlens.store.project import ProjectStore
+
+
+@dataclass(frozen=True)
+class AdviceInputs:
+    """What the advisor reads from a project: the report of the latest finished lexical run
+    and the semantic similarity by ``(question_id, pipeline)`` (empty: not measured)."""
+
+    report: Report
+    similarity: Mapping[tuple[str, str], float] = field(default_factory=dict)
+    similarity_source: str = ""
+
+
+def read_advice_inputs(store: ProjectStore) -> AdviceInputs:
+    """The store reads of the advice, all here: the latest finished lexical run's report
+    (:class:`~goldenlens.jobs.reporting.report_job.NoScoresError` without one) and the newest judge
+    run's ``semantic_similarity`` scores."""
+    report = build_report(store)
+    judge = store.runs.latest(JUDGE_RUN)
+    if judge is None:
+        return AdviceInputs(report)
+    similarity = similarity_from_records(store.results.scores(judge.id, metrics=[SEMANTIC_SIMILARITY]))
+    source = f"{SEMANTIC_SIMILARITY} of judge run {judge.id}" if similarity else ""
+    return AdviceInputs(report, similarity, source)
+
+
+def advice_from_inputs(
+    inputs: AdviceInputs,
+    changes: Mapping[str, float] | None = None,
+    *,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+) -> ProjectAdvice:
+    """The advice of read inputs: the run's own flag thresholds and the advisor's defaults,
+    with ``changes`` (flat threshold names, :meth:`AdviceThresholds.with_values`) applied.
+    ``progress`` hears of every question; ``cancel`` is checked after each one."""
+    thresholds = AdviceThresholds(flags=inputs.report.thresholds).with_values(changes or {})
+
+    def on_question(done: int, total: int) -> None:
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        progress(Progress("advice", done, total))
+
+    return advise(
+        inputs.report,
+        similarity=inputs.similarity,
+        thresholds=thresholds,
+        similarity_source=inputs.similarity_source,
+        on_question=on_question,
+    )
+
+
+def build_advice(store: ProjectStore, changes: Mapping[str, float] | None = None) -> ProjectAdvice:
+    """The advice of an open project (see :func:`advice_from_inputs`)."""
+    return advice_from_inputs(read_advice_inputs(store), changes)
+
+
+def advice_at(
+    path: Path,
+    changes: Mapping[str, float] | None = None,
+    *,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+) -> ProjectAdvice:
+    """The advice of the project at ``path``, on its own connection (for a worker thread);
+    a set ``cancel`` stops it after the question under way
+    (:class:`~goldenlens.jobs.progress.Cancelled`)."""
+    with ProjectStore.open(path) as store:
+        inputs = read_advice_inputs(store)
+    return advice_from_inputs(inputs, changes, progress=progress, cancel=cancel)

@@ -1,0 +1,99 @@
+"""Import a golden set and responses into a project, then score them: the one workflow that
+both the command line (``goldenlens score``) and the desktop import wizard run.
+
+One writer lock covers the import, the scoring and (on the command line) the judging, so no
+other process changes the inputs in between. The import is all or nothing and a new project
+file is removed again when it fails; once the import has committed it stands, whatever
+happens to the scoring (the run can be resumed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from goldenlens.core.runs.run_kinds import LEXICAL_RUN
+from goldenlens.jobs.importing.import_job import ImportResult, import_inputs, project_for_import
+from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
+from goldenlens.jobs.scoring.score_job import score_project
+from goldenlens.jobs.scoring.score_rows import ScoreOptions
+
+if TYPE_CHECKING:  # the judge packages load only when a judge run is asked for
+    from goldenlens.jobs.judging.judge_job import JudgeOptions
+
+
+@dataclass(frozen=True)
+class ImportedAndScored:
+    """What :func:`import_and_score` did.
+
+    ``run_id`` is the lexical run (``None`` when scoring failed before it started), ``scored``
+    the responses it has scores for, ``scoring_error`` ``'cancelled'`` or the scoring error's
+    text when ``report_scoring_errors`` caught one, and ``judge_run_id`` the judge run.
+    """
+
+    imported: ImportResult
+    run_id: int | None
+    scored: int
+    scoring_error: str | None = None
+    judge_run_id: int | None = None
+
+
+def import_and_score(
+    project: Path,
+    golden: Path,
+    responses: Path | None,
+    *,
+    golden_sheet: str | None = None,
+    responses_sheet: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
+    responses_header_row: int | None = None,
+    options: ScoreOptions | None = None,
+    judge: JudgeOptions | None = None,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+    report_scoring_errors: bool = False,
+) -> ImportedAndScored:
+    """Import ``golden`` and ``responses`` into ``project`` (created if needed), score every
+    response with the lexical metrics and, with ``judge``, judge them.
+
+    An import failure raises and leaves the project as it was. A scoring failure after the
+    import raises too, unless ``report_scoring_errors`` (the wizard, which keeps the import
+    and tells the analyst): it is then returned as ``scoring_error``.
+    """
+    with project_for_import(project, cancel=cancel) as store:
+        imported = import_inputs(
+            store,
+            golden,
+            responses,
+            golden_sheet=golden_sheet,
+            responses_sheet=responses_sheet,
+            mapping=mapping,
+            header_row=header_row,
+            responses_header_row=responses_header_row,
+            progress=progress,
+            cancel=cancel,
+        )
+        error: str | None = None
+        try:
+            run_id: int | None = score_project(store, options, progress=progress, cancel=cancel)
+        except Cancelled:
+            if not report_scoring_errors:
+                raise
+            error = "cancelled"
+        except Exception as exc:
+            if not report_scoring_errors:
+                raise
+            error = str(exc) or type(exc).__name__
+        if error is not None:
+            run = store.runs.latest(LEXICAL_RUN)
+            run_id = run.id if run is not None else None
+        scored = len(store.results.scored_keys(run_id)) if run_id is not None else 0
+        judge_run = None
+        if judge is not None and error is None:
+            from goldenlens.jobs.judging.judge_job import judge_project
+
+            judge_run = judge_project(store, judge, progress=progress, cancel=cancel)
+    return ImportedAndScored(imported, run_id, scored, error, judge_run)

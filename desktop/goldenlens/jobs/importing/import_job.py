@@ -1,0 +1,106 @@
+"""Import a golden set and pipeline responses into a project, all or nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from goldenlens.core.inputs import Loaded, Problem
+from goldenlens.jobs.importing.read_inputs import read_inputs
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.store.lock import project_lock
+from goldenlens.store.project import ProjectStore, StoreError
+from goldenlens.store.schema import remove_project_files
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    import_id: int
+    golden_count: int
+    response_count: int
+    pipelines: tuple[str, ...]
+    problems: tuple[Problem, ...]
+
+
+def import_inputs(
+    store: ProjectStore,
+    golden_path: Path,
+    responses_path: Path | None = None,
+    *,
+    golden_sheet: str | None = None,
+    responses_sheet: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    header_row: int | None = None,
+    responses_header_row: int | None = None,
+    progress: ProgressFn = no_progress,
+    cancel: CancelToken | None = None,
+) -> ImportResult:
+    """Read and validate both inputs completely, then write them to ``store`` in one transaction.
+
+    A fatal problem raises :class:`goldenlens.core.inputs.InputError` before the store is
+    touched, so an existing project keeps everything it had. ``header_row`` (1-based) fixes
+    the header row of the golden set and, unless ``responses_header_row`` is given, of the
+    responses; by default it is detected.
+    """
+    loaded: Loaded = read_inputs(
+        golden_path,
+        responses_path,
+        golden_sheet=golden_sheet,
+        responses_sheet=responses_sheet,
+        mapping=mapping,
+        header_row=header_row,
+        responses_header_row=responses_header_row,
+        progress=progress,
+        cancel=cancel,
+    )
+    progress(Progress("write", 1, 2, f"Saving {len(loaded.golden.items)} golden items"))
+    responses = loaded.responses.responses if loaded.responses else ()
+    pipelines = loaded.responses.pipelines if loaded.responses else ()
+    # Never replace the inputs under a run that another process is scoring.
+    with project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
+        import_id = store.responses.import_inputs(
+            loaded.golden.items,
+            responses,
+            pipelines,
+            loaded.problems,
+            golden_source=str(golden_path),
+            responses_source=str(responses_path or ""),
+        )
+    progress(Progress("write", 2, 2, "Imported"))
+    return ImportResult(
+        import_id, len(loaded.golden.items), len(responses), tuple(pipelines), tuple(loaded.problems)
+    )
+
+
+@contextmanager
+def project_for_import(path: Path, *, cancel: CancelToken | None = None) -> Iterator[ProjectStore]:
+    """Open the project at ``path`` for an import (and the scoring after it), creating it if
+    needed, and hold its writer lock throughout.
+
+    When the block fails, the file did not exist before and no import was committed into it
+    (the import itself failed), the file is removed again with its WAL, shared-memory and lock
+    files: a failed import into a new project leaves nothing behind. A failure after the
+    import committed (scoring) keeps the project, so the run can be resumed. Raises
+    :class:`~goldenlens.store.lock.ProjectBusyError` when another process holds the lock.
+    """
+    with project_lock(path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
+        existed = path.exists()  # under the lock: no other process is creating it now
+        store = ProjectStore.open(path, create=True)
+        try:
+            yield store
+        except BaseException:
+            discard = not existed and not _has_imports(store)
+            store.close()
+            if discard:
+                remove_project_files(path)
+            raise
+        store.close()
+
+
+def _has_imports(store: ProjectStore) -> bool:
+    """True when an import was committed (an unreadable file counts as having one: keep it)."""
+    with suppress(StoreError):
+        return bool(store.responses.imports())
+    return True

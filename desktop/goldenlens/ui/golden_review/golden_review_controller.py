@@ -1,0 +1,285 @@
+"""Judge ▸ Review the Golden Set…: the judge rates every golden triplet on the curation
+criteria in a worker (progress and Cancel in the run panel), and the Golden Review tab shows
+its verdicts for the reviewer to accept or dismiss.
+
+The judge is the one the Judge settings name (model file, server or the bundled default, with
+their context size, threads, temperature and seed: :func:`review_options_from_settings`). The
+job (:func:`goldenlens.jobs.project_runs.review_golden_set_at`) opens its own connection; a
+cancelled review keeps its finished rows, and starting it again with the same options resumes
+it (the judge cache answers what was already asked). Decisions are single writes on the GUI
+thread through :mod:`goldenlens.jobs.curation.golden_review_decisions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QMainWindow,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from goldenlens.core.golden.criteria import DEFAULT_MAX_ANSWER_WORDS
+from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.jobs.curation import golden_review_decisions
+from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
+from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.project_runs import review_golden_set_at
+from goldenlens.judge.engines.protocol import JudgeEngine
+from goldenlens.queries.values import StoreError
+from goldenlens.settings.judge_preferences import JudgeSettings, load_judge_settings
+from goldenlens.ui.errors import show_error
+from goldenlens.ui.golden_review.golden_review_pane import GoldenReviewPane
+from goldenlens.ui.grid.score_grid import ScoreGrid
+from goldenlens.ui.judge.judge_job_options import checked_judge_options
+from goldenlens.ui.judge.judge_settings import judge_model_label
+from goldenlens.ui.project_controller import ProjectController
+from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.widgets.run_panel import RunPanel
+
+CANCELLED_MESSAGE = (
+    "Golden review cancelled; finished rows are saved. Judge ▸ Review the Golden Set… again resumes it."
+)
+
+
+def review_options_from_settings(
+    settings: JudgeSettings, *, max_answer_words: int = DEFAULT_MAX_ANSWER_WORDS
+) -> GoldenReviewOptions:
+    """The golden-review options for the judge the settings name (every criterion)."""
+    return GoldenReviewOptions(
+        judge_model=Path(settings.judge_model_path).expanduser() if settings.judge_source == "file" else None,
+        judge_url=settings.judge_url.strip() if settings.judge_source == "server" else None,
+        n_ctx=settings.n_ctx,
+        n_threads=settings.n_threads or None,
+        temperature=settings.temperature,
+        seed=settings.seed,
+        max_answer_words=max_answer_words,
+    )
+
+
+class GoldenReviewDialog(QDialog):
+    """Which judge reviews, and the verbosity guardrail; OK is "Review"."""
+
+    def __init__(self, judge: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Review the Golden Set")
+        self.words_spin = QSpinBox(self)
+        self.words_spin.setRange(1, 1000)
+        self.words_spin.setValue(DEFAULT_MAX_ANSWER_WORDS)
+        self.words_spin.setSuffix(" words")
+        self.words_spin.setToolTip("A golden answer with more words fails the verbosity criterion (counted)")
+        judge_label = QLabel(f"{judge} <i>(Judge ▸ Judge Settings… to change)</i>", self)
+        judge_label.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Judge", judge_label)
+        form.addRow("Answer guardrail", self.words_spin)
+        note = QLabel(
+            "The judge rates every golden row: unambiguous question, answer consistent with the fact, "
+            "fact minimal, LLM-agnostic wording; verbosity is counted. Its verdicts are suggestions — "
+            "accept or dismiss each in the Golden Review tab.",
+            self,
+        )
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Review")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+        self.resize(560, self.sizeHint().height())
+
+    def max_answer_words(self) -> int:
+        return self.words_spin.value()
+
+
+class GoldenReviewController(QObject):
+    """Starts golden reviews and connects the Golden Review tab to the open session.
+
+    ``engine_factory`` (tests, screenshots): a judge to review with instead of the one the
+    settings name. ``reviewed(run_id)`` — a review finished.
+    """
+
+    reviewed = Signal(int)
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        run_panel: RunPanel,
+        projects: ProjectController,
+        pane: GoldenReviewPane,
+        grid: ScoreGrid,
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._run_panel = run_panel
+        self._projects = projects
+        self._pane = pane
+        self._grid = grid
+        self._session: ProjectSession | None = None
+        self.engine_factory: Callable[[], JudgeEngine] | None = None
+        self.last_run_id: int | None = None
+        self._stale = True  # the pane does not show the session's newest review
+        self.review_action = QAction("Review the &Golden Set…", window)
+        self.review_action.setToolTip("The judge rates every golden row on the curation criteria")
+        self.review_action.triggered.connect(self.ask_review)
+        window.addAction(self.review_action)
+        pane.review_requested.connect(self.ask_review)
+        pane.decision_requested.connect(self.decide)
+        pane.withdraw_requested.connect(self.withdraw)
+        pane.question_chosen.connect(grid.select_question)
+        pane.shown.connect(self._on_shown)
+        grid.current_question_changed.connect(pane.show_question)
+        run_panel.runner.cancelled.connect(self._on_cancelled)
+        projects.session_opened.connect(self._set_session)
+        projects.session_closing.connect(lambda: self._set_session(None))
+
+    # -- session ---------------------------------------------------------------------------
+
+    def _set_session(self, session: ProjectSession | None) -> None:
+        if self._session is not None:
+            self._session.project_changed.disconnect(self.reload)
+            self._session.question_changed.disconnect(self._on_question_changed)
+        self._session = session
+        if session is not None:
+            session.project_changed.connect(self.reload)
+            session.question_changed.connect(self._on_question_changed)
+        self.reload()
+
+    def _on_question_changed(self, _question_id: str) -> None:
+        self.reload()  # an edit can make the row's verdicts stale
+
+    def _on_shown(self) -> None:
+        if self._stale:
+            self.reload()
+
+    def reload(self) -> None:
+        """Show the newest review of the open project. It reads every verdict of the run, so it
+        waits until the tab is in view (the project opens, and edits happen, without it)."""
+        if not self._pane.isVisible():
+            self._stale = True
+            return
+        self._stale = False
+        session = self._session
+        if session is None:
+            self._pane.show_review(None)
+            return
+        try:
+            self._pane.show_review(session.project.golden_review())
+        except (StoreError, ValueError) as error:
+            self._pane.show_review(None)
+            show_error(self._window, "Cannot read the golden review", error)
+
+    # -- running ---------------------------------------------------------------------------
+
+    def ask_review(self) -> GoldenReviewDialog | None:
+        """The review dialog; "Review" starts the run with the guardrail chosen."""
+        if self._projects.session is None:
+            self._window.statusBar().showMessage("Open a project first.", 5000)
+            return None
+        dialog = GoldenReviewDialog(judge_model_label(load_judge_settings()), self._window)
+        dialog.accepted.connect(lambda: self.review(max_answer_words=dialog.max_answer_words()))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def review(self, *, max_answer_words: int = DEFAULT_MAX_ANSWER_WORDS) -> bool:
+        """Review the open project's golden set in the run panel's worker; ``False`` when it
+        cannot start (no project, no golden rows, a judge that cannot load)."""
+        session = self._projects.session
+        if session is None:
+            return False
+        if session.project.question_count() == 0:
+            self._window.statusBar().showMessage("The project has no golden rows to review.", 5000)
+            return False
+        factory = self.engine_factory
+        options = checked_judge_options(
+            self._window,
+            "Cannot review the golden set",
+            lambda settings: review_options_from_settings(settings, max_answer_words=max_answer_words),
+            scripted=factory is not None,
+        )
+        if options is None:
+            return False
+        path = session.path
+
+        def job(progress: ProgressFn, cancel: CancelToken) -> int:
+            engine = factory() if factory is not None else None
+            return review_golden_set_at(path, options, progress=progress, cancel=cancel, engine=engine)
+
+        self._run_panel.run(
+            job,
+            name=GOLDEN_REVIEW_RUN,
+            label="Loading the judge model…",
+            on_success=self._on_finished,
+            cancelled_message=CANCELLED_MESSAGE,
+        )
+        return True
+
+    def _on_finished(self, run_id: int) -> None:
+        self.last_run_id = run_id
+        self._notify()
+        session = self._projects.session
+        rows = session.project.question_count() if session is not None else 0
+        self._window.statusBar().showMessage(
+            f"Golden review finished: {rows:,} golden rows rated (Golden Review tab).", 15000
+        )
+        self.reviewed.emit(run_id)
+
+    def _on_cancelled(self) -> None:
+        if self._run_panel.runner.name == GOLDEN_REVIEW_RUN:
+            self._notify()  # the rows finished before Cancel are saved: show them
+
+    def _notify(self) -> None:
+        session = self._projects.session
+        if session is not None:
+            session.notify_project()
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def decide(self, question_id: str, criterion: str, decision: str, own: str = "") -> bool:
+        """Record the reviewer's decision on one verdict; ``False`` (and a message) if refused."""
+        session = self._session
+        if session is None:
+            return False
+        try:
+            golden_review_decisions.decide(
+                session.project,
+                question_id,
+                criterion,
+                decision,
+                verdict=own or None,
+                reviewer=session.reviewer,
+            )
+        except (StoreError, ValueError) as error:
+            show_error(self._window, "Cannot record the decision", error)
+            return False
+        self.reload()
+        return True
+
+    def withdraw(self, question_id: str, criterion: str) -> bool:
+        """Undo the decision in force on one verdict; ``False`` (and a message) if refused."""
+        session = self._session
+        if session is None:
+            return False
+        try:
+            golden_review_decisions.withdraw(
+                session.project, question_id, criterion, reviewer=session.reviewer
+            )
+        except (StoreError, ValueError) as error:
+            show_error(self._window, "Cannot withdraw the decision", error)
+            return False
+        self.reload()
+        return True
