@@ -18,7 +18,7 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
-from goldenlens.core.inputs import Severity
+from goldenlens.core.problems import Severity
 
 GOLDEN_HEADER = ("id", "question", "answer", "fact")
 GOLDEN_ROWS = (

@@ -151,7 +151,7 @@ def evaluate(
     counting, a column ``mapping`` (``{"response": "Answer text"}``), the sheets and header
     rows; ``pass_thresholds`` (default ``factual_knowledge`` = 1, ``f1_score`` and
     ``recall_over_words`` ≥ 0.5) pick the pass rates. Bad input raises
-    :class:`goldenlens.core.inputs.InputError` naming the file, sheet, row and column."""
+    :class:`goldenlens.core.problems.InputError` naming the file, sheet, row and column."""
     from goldenlens.jobs.scoring.score_rows import ScoreOptions
 
     chosen = lexical_metrics(metrics)

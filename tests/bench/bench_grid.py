@@ -63,7 +63,7 @@ from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtGui import QBrush, QStandardItem, QStandardItemModel  # noqa: E402
 from PySide6.QtWidgets import QApplication, QTableView, QWidget  # noqa: E402
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord  # noqa: E402
+from goldenlens.core.inputs import GoldenItem, PipelineResponse  # noqa: E402
 from goldenlens.core.lexical.flags import GOLDEN_FLAGS, RESPONSE_FLAGS  # noqa: E402
 from goldenlens.core.lexical.scorer import (  # noqa: E402
     EXACT_MATCH,
@@ -72,6 +72,7 @@ from goldenlens.core.lexical.scorer import (  # noqa: E402
     LEXICAL_SCORE_NAMES,
     QUASI_EXACT_MATCH,
 )
+from goldenlens.core.scores import ScoreRecord  # noqa: E402
 from goldenlens.core.view.grid_state import GridState  # noqa: E402
 from goldenlens.jobs.progress import CancelToken, ProgressFn  # noqa: E402
 from goldenlens.queries.grid_data import GridData, add_metrics, load_grid, load_grid_head  # noqa: E402

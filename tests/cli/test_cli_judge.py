@@ -167,11 +167,12 @@ def test_only_and_where_reach_the_judge_options() -> None:
 
 def test_printed_judge_summary_names_the_model_caveat_and_agreement() -> None:
     from goldenlens.cli.output import format_judge_summary
-    from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+    from goldenlens.core.inputs import GoldenItem, PipelineResponse
     from goldenlens.core.lexical.scorer import score_response
     from goldenlens.core.lexical.signature import Signature
     from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
     from goldenlens.core.scored_rows import Report, ScoredRow
+    from goldenlens.core.scores import ScoreRecord
 
     signature = Signature("faithfulness", "2", {"judge_model": "judge-7b.gguf"}).to_json()
     rows = []

@@ -23,9 +23,9 @@ import pytest
 
 import goldenlens
 from goldenlens.cli.main import main
-from goldenlens.core.inputs import ScoreRecord, ScoreStatus
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT, PIPELINES

@@ -26,10 +26,11 @@ from goldenlens.core.advice.values import (
     FixKind,
     ProjectAdvice,
 )
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import Flag, FlagThresholds
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LexicalScorer
 from goldenlens.core.scored_rows import score_all
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.jobs.curation.edits import fact_with_variant
 
 A, B, C = "A", "B", "C"

@@ -8,10 +8,11 @@ import pytest
 from core_sample import SampleRows
 
 import fmeval_reference as ref
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import Flag, FlagThresholds
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, LexicalResult
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.problems import Problem
 from goldenlens.core.scored_rows import Report, ScoredRow, score_all, summarise
 from sample_expectations import FK_REPORT
 

@@ -21,7 +21,7 @@ import pytest
 from openpyxl import Workbook
 from tests.fmeval_reference import factual_knowledge as reference_fk
 
-from goldenlens.core.inputs import InputError, Severity
+from goldenlens.core.problems import InputError, Severity
 from goldenlens.io.importing.input_files import load_inputs, preview, read_golden
 from goldenlens.io.sheets.spreadsheet_reader import read_table
 
@@ -235,7 +235,7 @@ def _with_far_cell(source: Path, target: Path, cell: bytes) -> Path:
 _READ_IN_CHILD = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
-from goldenlens.core.inputs import InputError
+from goldenlens.core.problems import InputError
 from goldenlens.io.sheets.spreadsheet_reader import read_table
 try:
     table = read_table(sys.argv[1])

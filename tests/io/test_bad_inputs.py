@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from tests.badinputs import BadCase, make_bad_inputs
 
-from goldenlens.core.inputs import InputError, Problem
+from goldenlens.core.problems import InputError, Problem
 from goldenlens.io.importing.input_files import load_inputs, preview
 
 CASE_NAMES = (

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tests.badinputs import write_csv, write_xlsx
 
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.input_files import preview, read_golden, read_responses
 from goldenlens.io.sheets.header_names import clean_header_name
 from goldenlens.io.sheets.spreadsheet_reader import read_table

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.inputs import InputError
+from goldenlens.core.problems import InputError
 from goldenlens.io.importing import golden_table
 from goldenlens.io.importing.columns import detect_golden_columns
 from goldenlens.io.importing.golden_table import golden_from_table

@@ -11,7 +11,7 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.inputs import Severity
+from goldenlens.core.problems import Severity
 from goldenlens.io.importing.columns import detect_golden_columns
 from goldenlens.io.importing.golden_table import (
     _MAYBE_HOLLOW_PART,

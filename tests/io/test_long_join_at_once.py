@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from goldenlens.core.inputs import GoldenItem, GoldenSet, InputError, Problem, ResponseSet
+from goldenlens.core.inputs import GoldenItem, GoldenSet, ResponseSet
+from goldenlens.core.problems import InputError, Problem
 from goldenlens.io.importing import response_join
 from goldenlens.io.importing.columns import detect_response_layout
 from goldenlens.io.importing.response_join import join_responses

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from tests.badinputs import write_csv, write_xlsx
 
-from goldenlens.core.inputs import InputError, Loaded, Problem, Severity
+from goldenlens.core.inputs import Loaded
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import (
     ColumnMap,
     ResponseColumns,

@@ -13,8 +13,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.scored_rows import Report, score_all
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.io.reports.xlsx.advice_sheet import ADVICE_COLUMNS, ADVICE_SHEET
 from goldenlens.io.reports.xlsx.workbook import write_report_workbook
 from sample_expectations import PIPELINES

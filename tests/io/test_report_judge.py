@@ -8,8 +8,8 @@ import openpyxl
 import pytest
 
 from goldenlens.cli.main import main
-from goldenlens.core.inputs import ScoreRecord, ScoreStatus
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.reports.xlsx.judge_sheet import NOT_JUDGED
 from goldenlens.jobs.importing.sample_project import ensure_sample_project
 from goldenlens.jobs.reporting.report_job import export_report

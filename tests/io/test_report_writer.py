@@ -17,9 +17,10 @@ from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.chart import BarChart
 from openpyxl.worksheet.worksheet import Worksheet
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem, Severity
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import FLAG_LABELS, Flag, explain
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, WordKind, WordSpan
+from goldenlens.core.problems import Problem, Severity
 from goldenlens.core.scored_rows import Report, score_all
 from goldenlens.io.reports.xlsx.highlights_sheet import Segment, segments
 from goldenlens.io.reports.xlsx.style import EXTRA_TEXT, MATCHED_TEXT, MISSED_TEXT

@@ -8,7 +8,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from goldenlens.core.inputs import InputError
+from goldenlens.core.problems import InputError
 from goldenlens.core.runs.run_comparison import compare_runs
 from goldenlens.io.reports.run_comparison_file import write_comparison
 

@@ -9,7 +9,7 @@ import pytest
 from tests.io.pdf_files import write_pdf
 
 from goldenlens.core.golden.source_chunks import SourceChunk
-from goldenlens.core.inputs import InputError, Severity
+from goldenlens.core.problems import InputError, Severity
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.io.importing.source_documents import read_source, read_sources
 

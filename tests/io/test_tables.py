@@ -12,7 +12,7 @@ import pytest
 from openpyxl import Workbook
 from tests.badinputs import write_csv, write_xlsx
 
-from goldenlens.core.inputs import InputError, Severity
+from goldenlens.core.problems import InputError, Severity
 from goldenlens.io.importing.columns import column_letter
 from goldenlens.io.sheets.cell_text import cell_text
 from goldenlens.io.sheets.csv_decoder import sniff_delimiter

@@ -18,7 +18,7 @@ import pytest
 from openpyxl import Workbook
 from openpyxl.utils.datetime import CALENDAR_MAC_1904
 
-from goldenlens.core.inputs import Severity
+from goldenlens.core.problems import Severity
 from goldenlens.io.sheets.spreadsheet_reader import read_table
 
 SHEET = "xl/worksheets/sheet1.xml"

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from goldenlens.core.advice.values import AdviceCode, AdviceSeverity, Diagnosis, ProjectAdvice
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.jobs.curation.advice_job import advice_at, build_advice
 from goldenlens.jobs.importing.sample_project import ensure_sample_project
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress

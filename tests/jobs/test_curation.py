@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from goldenlens.core.inputs import GoldenItem, ScoreRecord
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import FlagThresholds
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL, LexicalScorer
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.importing.import_job import import_inputs

@@ -23,9 +23,9 @@ import pytest
 from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.core.golden.criteria import JUDGED_CRITERIA, Criterion, criterion_metric
-from goldenlens.core.inputs import ScoreStatus
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.core.scores import ScoreStatus
 from goldenlens.jobs.curation import golden_review_decisions as decisions
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, JudgeRunError, review_golden_set

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from goldenlens.core.inputs import ScoreStatus
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.scores import ScoreStatus
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.judging.judge_job import (

@@ -10,7 +10,7 @@ import pytest
 from tests.judge.scripted import ScriptedEngine
 
 from badinputs import write_csv
-from goldenlens.core.inputs import InputError
+from goldenlens.core.problems import InputError
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.judging.judge_job import Engines, JudgeOptions, judge_project
 from goldenlens.store.project import ProjectStore

@@ -121,7 +121,7 @@ def test_multiset_option_is_a_separate_run_with_its_own_signature(tmp_path: Path
 def test_bad_inputs_leave_an_existing_project_untouched(tmp_path: Path) -> None:
     from tests.badinputs import make_bad_inputs
 
-    from goldenlens.core.inputs import InputError
+    from goldenlens.core.problems import InputError
 
     project = tmp_path / "existing.goldenlens"
     with _imported(project) as store:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from goldenlens.core.inputs import ScoreRecord, ScoreStatus
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.reports.json_report import write_report_json
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.importing.sample_project import ensure_sample_project

@@ -20,7 +20,7 @@ import pytest
 from tests.judge.scripted import Reply, Responder, ScriptedEngine
 
 from goldenlens.core.golden.sentences import split_sentences
-from goldenlens.core.inputs import ScoreStatus
+from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.engines.protocol import ChatMessage, FinishReason
 from goldenlens.judge.metrics.aspect_critique import BUILTIN_ASPECTS, AspectCritique, aspect
 from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, judge_signature

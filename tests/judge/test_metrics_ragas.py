@@ -19,7 +19,7 @@ import pytest
 from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.core.golden.sentences import split_sentences
-from goldenlens.core.inputs import ScoreStatus
+from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.engines.embedding import EmbeddingEngine, FloatMatrix
 from goldenlens.judge.engines.protocol import JudgeReply
 from goldenlens.judge.metrics.answer_correctness import AnswerCorrectness

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.inputs import ScoreRecord, ScoreStatus
 from goldenlens.core.lexical.flags import Flag, FlagThresholds
 from goldenlens.core.lexical.scorer import (
     F1_SCORE,
@@ -17,6 +16,7 @@ from goldenlens.core.lexical.scorer import (
     WordKind,
 )
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.scoring.score_job import score_project

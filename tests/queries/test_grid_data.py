@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.core.view.grid_state import FLAG_BITS, GridState, visible_rows
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs

@@ -14,8 +14,8 @@ import numpy as np
 import openpyxl
 import pytest
 
-from goldenlens.core.inputs import InputError
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.core.problems import InputError
 from goldenlens.jobs.curation import project_edits
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.project_runs import export_golden_at, export_report_at

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem, ScoreRecord, ScoreStatus, Severity
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.signature import lexical_signature
+from goldenlens.core.problems import Problem, Severity
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.store import ProjectStore
 
 PIPELINES = ("baseline", "rag-v2")

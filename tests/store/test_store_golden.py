@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.store import ProjectStore, StoreError
 
 ScoreFactory = Callable[..., ScoreRecord]

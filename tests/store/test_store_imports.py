@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem, Severity
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.core.problems import Problem, Severity
 from goldenlens.store import ProjectStore, StoreError
 
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.signature import lexical_signature
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.store import LATEST_VERSION, ProjectStore, StoreError
 from goldenlens.store.schema import (
     APP_NAME,

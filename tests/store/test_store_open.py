@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.core.problems import Problem
 from goldenlens.store import LATEST_VERSION, ProjectStore, StoreError
 from goldenlens.store.schema import APP_NAME, APPLICATION_ID, FORMAT_MARKER
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.inputs import ScoreRecord
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.store import ProjectStore, StoreError
 
 ScoreFactory = Callable[..., ScoreRecord]

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.store import ProjectStore, StoreError
 
 ScoreFactory = Callable[..., ScoreRecord]
@@ -176,7 +177,7 @@ def test_save_scores_of_seven_metrics_for_a_thousand_rows_is_fast(
 _KILLED_RUN = textwrap.dedent(
     """
     import sys, time
-    from goldenlens.core.inputs import ScoreRecord
+    from goldenlens.core.scores import ScoreRecord
     from goldenlens.store import ProjectStore
 
     path, run_id, half = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

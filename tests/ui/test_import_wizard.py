@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QWizard
 from pytestqt.qtbot import QtBot
 
 from badinputs import make_bad_inputs, write_csv, write_xlsx
-from goldenlens.core.inputs import Severity
+from goldenlens.core.problems import Severity
 from goldenlens.io.importing.input_files import preview
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import ImportResult

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QScrollArea
 from pytestqt.qtbot import QtBot
 
-from goldenlens.core.inputs import ScoreStatus
+from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.model_files import default_judge_model
 from goldenlens.queries.detail_data import JudgeNote
 from goldenlens.settings.judge_preferences import JudgeSettings, judge_settings_path, load_judge_settings

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.lazy_help import LazyHelpFormatter
 from goldenlens.cli.output import StderrProgress
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:  # the judge packages (numpy, llama.cpp) load only when a judge run is asked for
     from goldenlens.jobs.judging.judge_job import JudgeOptions

@@ -30,7 +30,7 @@ from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd
 from goldenlens.cli.gate import add_gate_options, gate_usage_error, minimums_exit
 from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
 from goldenlens.cli.output import StderrProgress, parse_mapping, print_problems, write_report
-from goldenlens.core.inputs import InputError, Severity
+from goldenlens.core.problems import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
 
 EXIT_BAD_INPUT = 2

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.factual_knowledge import FactResult
 from goldenlens.core.lexical.flags import Flag, FlagThresholds, golden_flags, response_flags
 from goldenlens.core.lexical.scorer import (
@@ -19,6 +19,7 @@ from goldenlens.core.lexical.scorer import (
     derive_spans,
 )
 from goldenlens.core.lexical.signature import Signature, lexical_signature
+from goldenlens.core.problems import Problem
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 
 if TYPE_CHECKING:

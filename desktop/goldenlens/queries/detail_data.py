@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord, ScoreStatus
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.factual_knowledge import FactResult
 from goldenlens.core.lexical.flags import (
     FLAG_INPUTS,
@@ -37,6 +37,7 @@ from goldenlens.core.lexical.scorer import (
     derive_spans,
 )
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import GOLDEN_ROW, Override, Review
 

@@ -18,8 +18,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from goldenlens.core.inputs import GoldenItem, ScoreRecord
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.drafts import Draft, DraftQueue, DraftStatus, draft_queue, provenance_of

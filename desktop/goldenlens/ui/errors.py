@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from goldenlens.core.inputs import InputError
+from goldenlens.core.problems import InputError
 from goldenlens.queries.values import StoreError
 
 

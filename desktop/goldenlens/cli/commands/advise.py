@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.cli.lazy_help import LazyHelpFormatter
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:  # the advisor's values load when advice is asked for, not for every command line
     from goldenlens.core.advice.values import ProjectAdvice

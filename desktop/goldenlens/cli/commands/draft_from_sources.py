@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from goldenlens.cli.judge_options import DEFAULT
 from goldenlens.cli.output import StderrProgress, print_problems
 from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:
     from goldenlens.core.golden.drafts import Draft

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.core.golden.draft_values import DraftStatus
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:  # the store loads when the command runs, not for every command line
     from goldenlens.store.project import ProjectStore

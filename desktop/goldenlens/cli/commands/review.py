@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.reviewer_decisions import REVIEW_ORDER
 
 if TYPE_CHECKING:  # the store loads when a review command runs, not for every command line

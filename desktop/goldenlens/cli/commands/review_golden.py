@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.output import StderrProgress
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:
     from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions

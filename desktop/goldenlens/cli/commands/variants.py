@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.variants.flip_preview_sizes import ELSEWHERE_EXAMPLES
 from goldenlens.io.atomic_files import write_atomically
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.atomic_files import write_atomically
 
 if TYPE_CHECKING:  # the store and the jobs load only when a command runs

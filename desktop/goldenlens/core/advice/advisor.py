@@ -32,10 +32,11 @@ from goldenlens.core.advice.values import (
     ProjectAdvice,
     QuestionAdvice,
 )
-from goldenlens.core.inputs import GoldenItem, ScoreRecord
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import answer_word_count
 from goldenlens.core.lexical.scorer import LexicalScorer, counting_is_multiset
 from goldenlens.core.scored_rows import Report, ScoredRow
+from goldenlens.core.scores import ScoreRecord
 
 #: The judge metric whose values the advisor reads as semantic similarity (a cosine, or 0/1
 #: when the run set a threshold).

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from goldenlens.core.inputs import ScoreRecord, ScoreStatus
 from goldenlens.core.lexical.factual_knowledge import FactPartMatch, FactResult
 from goldenlens.core.lexical.scorer import (
     F1_SCORE,
@@ -24,6 +23,7 @@ from goldenlens.core.lexical.scorer import (
     WordSpan,
 )
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 
 _KIND_CODES = {WordKind.MATCHED: "m", WordKind.EXTRA: "x", WordKind.MISSED: "o"}
 _CODE_KINDS = {code: kind for kind, code in _KIND_CODES.items()}

@@ -14,9 +14,10 @@ import string
 from collections.abc import Sequence
 
 from goldenlens.core.bulk_records import bulk_records
-from goldenlens.core.inputs import GoldenItem, GoldenSet, InputError, Problem, Severity
+from goldenlens.core.inputs import GoldenItem, GoldenSet
 from goldenlens.core.lexical.factual_knowledge import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.lexical.normalise import normalise
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap
 from goldenlens.io.sheets.spreadsheet_reader import RawTable
 from goldenlens.io.sheets.visible_text import visible

@@ -9,7 +9,7 @@ Sheet choice when none is given: the golden set is the first sheet that looks li
 responses are the first sheet that maps as responses and is not a golden set, else a golden
 sheet that also carries pipeline columns (one combined sheet). Every problem is located by
 file, sheet, Excel row and column name; fatal ones raise
-:class:`~goldenlens.core.inputs.InputError` and nothing is returned.
+:class:`~goldenlens.core.problems.InputError` and nothing is returned.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
-from goldenlens.core.inputs import GoldenSet, InputError, Loaded, Problem, ResponseSet, Severity
+from goldenlens.core.inputs import GoldenSet, Loaded, ResponseSet
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import (
     RESPONSE_SYNONYMS,
     ColumnMap,

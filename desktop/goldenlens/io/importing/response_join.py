@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Final, cast
 
 from goldenlens.core.bulk_records import bulk_records
-from goldenlens.core.inputs import GoldenSet, InputError, PipelineResponse, Problem, ResponseSet, Severity
+from goldenlens.core.inputs import GoldenSet, PipelineResponse, ResponseSet
 from goldenlens.core.lexical.normalise import normalise
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import ResponseColumns
 from goldenlens.io.sheets.spreadsheet_reader import RawTable
 from goldenlens.io.sheets.visible_text import visible

@@ -2,7 +2,7 @@
 
 :func:`read_source` returns a document's chunks (:class:`~goldenlens.core.golden.source_chunks.
 SourceChunk`, each with its page or chunk id) and the problems met on the way. A file that
-cannot be read at all raises :class:`~goldenlens.core.inputs.InputError` naming the file (and
+cannot be read at all raises :class:`~goldenlens.core.problems.InputError` naming the file (and
 the page, row or column); a page without text or a CSV row without text is a problem in
 the list and gives no chunk, so a reviewer knows what was left out.
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldenlens.core.golden.source_chunks import DEFAULT_CHUNK_WORDS, SourceChunk, chunk_pages
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import column_letter
 from goldenlens.io.sheets.csv_decoder import decode_text, parse_records
 

@@ -11,12 +11,14 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Final, TextIO, cast
 
-from goldenlens.core.inputs import GoldenItem, Problem, ScoreRecord, ScoreStatus
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import FACT_SCORE_NAMES, LEXICAL_SCORE_NAMES
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.problems import Problem
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview, review_counts
 from goldenlens.core.scored_rows import Report
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.atomic_files import write_atomically
 
 #: Judge scores of a run: ``{(question_id, pipeline): {metric: record}}``.

@@ -22,7 +22,7 @@ from openpyxl.cell import Cell
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.golden.versions import short_time
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.runs.run_comparison import IMPROVED, NOT_SCORED, REGRESSED, CellChange
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.io.atomic_files import write_atomically

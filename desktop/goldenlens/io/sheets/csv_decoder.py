@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import column_letter
 
 DELIMITERS: tuple[str, ...] = (",", ";", "\t")

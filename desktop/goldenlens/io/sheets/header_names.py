@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from goldenlens.core.inputs import Problem, Severity
+from goldenlens.core.problems import Problem, Severity
 from goldenlens.io.importing.columns import column_letter
 from goldenlens.io.sheets.visible_text import ODD_SPACES, ZERO_WIDTH, hidden_characters, visible
 

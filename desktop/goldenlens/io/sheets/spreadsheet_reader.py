@@ -3,7 +3,7 @@
 Workbooks (.xlsx .xlsm .xls .xlsb .ods) go through ``pandas.read_excel`` with the calamine
 engine; CSV/TSV/TXT through :mod:`goldenlens.io.sheets.csv_decoder`. Either way every cell becomes the
 text an analyst sees, rows keep the numbers Excel shows, and every failure of a library
-becomes an :class:`~goldenlens.core.inputs.InputError` with a plain message.
+becomes an :class:`~goldenlens.core.problems.InputError` with a plain message.
 
 Table rules (the same for every format):
 
@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, cast
 
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import column_key, column_letter, header_keys
 from goldenlens.io.sheets.cell_text import column_text
 from goldenlens.io.sheets.csv_decoder import parse_records

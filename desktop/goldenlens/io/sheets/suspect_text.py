@@ -27,7 +27,7 @@ from itertools import compress
 from operator import itemgetter, not_
 from typing import TYPE_CHECKING
 
-from goldenlens.core.inputs import Problem, Severity
+from goldenlens.core.problems import Problem, Severity
 from goldenlens.io.sheets.visible_text import ZERO_WIDTH_PATTERN, hidden_characters, visible
 
 if TYPE_CHECKING:  # tables calls this module, so the import is for the type only

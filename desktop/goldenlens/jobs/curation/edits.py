@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from goldenlens.core.inputs import GoldenItem, ScoreRecord
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
 from goldenlens.core.lexical.flags import FlagThresholds, golden_flags
 from goldenlens.core.lexical.scorer import (
@@ -28,6 +28,7 @@ from goldenlens.core.lexical.scorer import (
     LexicalScorer,
 )
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.core.view import metric_names as names
 from goldenlens.jobs.scoring.score_job import score_rows
 from goldenlens.jobs.scoring.score_rows import ScoreOptions

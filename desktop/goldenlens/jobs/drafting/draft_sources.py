@@ -5,7 +5,7 @@ It opens its own connection (like :mod:`goldenlens.jobs.project_runs`), so the f
 needs only the project's path; the reading (:func:`goldenlens.io.importing.source_documents.read_sources`)
 and the drafting (:func:`goldenlens.jobs.drafting.draft_job.draft_chunks`) are the CLI's
 ``goldenlens draft``. A file that cannot be read raises
-:class:`~goldenlens.core.inputs.InputError` naming it, before anything is drafted.
+:class:`~goldenlens.core.problems.InputError` naming it, before anything is drafted.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldenlens.core.golden.source_chunks import DEFAULT_CHUNK_WORDS
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.source_documents import read_sources
 from goldenlens.jobs.drafting.draft_job import DraftOptions, DraftRunResult, draft_chunks
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress

@@ -7,7 +7,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from goldenlens.core.inputs import Loaded, Problem
+from goldenlens.core.inputs import Loaded
+from goldenlens.core.problems import Problem
 from goldenlens.jobs.importing.read_inputs import read_inputs
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.store.lock import project_lock
@@ -39,7 +40,7 @@ def import_inputs(
 ) -> ImportResult:
     """Read and validate both inputs completely, then write them to ``store`` in one transaction.
 
-    A fatal problem raises :class:`goldenlens.core.inputs.InputError` before the store is
+    A fatal problem raises :class:`goldenlens.core.problems.InputError` before the store is
     touched, so an existing project keeps everything it had. ``header_row`` (1-based) fixes
     the header row of the golden set and, unless ``responses_header_row`` is given, of the
     responses; by default it is detected.

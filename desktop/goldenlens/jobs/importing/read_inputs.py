@@ -25,7 +25,7 @@ def read_inputs(
     cancel: CancelToken | None = None,
 ) -> Loaded:
     """The golden set and responses of the files, with every problem found. A fatal problem
-    raises :class:`goldenlens.core.inputs.InputError`; a cancel raises
+    raises :class:`goldenlens.core.problems.InputError`; a cancel raises
     :class:`~goldenlens.jobs.progress.Cancelled` once they are read. ``header_row`` (1-based)
     fixes the header row of the golden set and, unless ``responses_header_row`` is given, of
     the responses; by default it is detected."""

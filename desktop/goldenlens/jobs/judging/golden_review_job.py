@@ -37,10 +37,11 @@ from goldenlens.core.golden.criteria import (
     triplet_fingerprint,
     verbosity_verdict,
 )
-from goldenlens.core.inputs import GoldenItem, ScoreRecord, ScoreStatus
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.jobs.judging.judge_cache import ModelIds, cache_key, result_from_cache, result_to_cache
 from goldenlens.jobs.judging.judge_job import JudgeRunError
 from goldenlens.jobs.judging.judge_options import open_judge_engine

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from goldenlens.core.inputs import ScoreStatus
+from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.metrics.base import JudgeMetric, MetricInputs, MetricResult
 from goldenlens.judge.registry import input_fields
 

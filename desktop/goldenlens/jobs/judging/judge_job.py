@@ -26,9 +26,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.jobs.judging.judge_cache import (
     ModelIds,
     cache_key,

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from goldenlens.core.inputs import InputError, Problem, Severity
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.view.grid_state import parse_threshold
 from goldenlens.store.project import ProjectStore
 

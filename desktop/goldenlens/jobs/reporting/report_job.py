@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from goldenlens.core.inputs import GoldenItem, ScoreRecord, ScoreStatus
+from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import (
     FLAG_INPUTS,
     Flag,
@@ -32,6 +32,7 @@ from goldenlens.core.scored_rows import (
     row_from_scores,
     summarise_values,
 )
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.reports.html.page import write_report_html
 from goldenlens.io.reports.json_report import (
     JudgeScores,

@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.core.gc_pause import collector_paused
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.lexical.signature import Signature, lexical_signature
+from goldenlens.core.problems import Problem
 from goldenlens.core.reviewer_decisions import QuestionReview
 from goldenlens.core.scored_rows import (
     Report,
@@ -354,7 +355,7 @@ def score_files(
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ScoredFiles:
-    """Read both files (a fatal problem raises :class:`~goldenlens.core.inputs.InputError`); the
+    """Read both files (a fatal problem raises :class:`~goldenlens.core.problems.InputError`); the
     result scores every response with the lexical metrics when its report is asked for: what
     an import and a lexical run into a new project would report, with no reviews and no
     overrides."""

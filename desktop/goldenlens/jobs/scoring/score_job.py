@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, ScoreRecord
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import FlagThresholds, golden_flags, response_flags
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.lexical.signature import lexical_signature
 from goldenlens.core.lexical.stored_results import result_to_records
 from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.jobs.scoring.score_rows import RowText, ScoreOptions, score_chunks, workers_for

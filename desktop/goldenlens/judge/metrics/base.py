@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from goldenlens.core.inputs import ScoreStatus
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
 from goldenlens.judge.engines.yes_no import TokenCounter, YesNoEngine

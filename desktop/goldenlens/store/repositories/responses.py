@@ -11,7 +11,8 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
-from goldenlens.core.inputs import GoldenItem, PipelineResponse, Problem, Severity
+from goldenlens.core.inputs import GoldenItem, PipelineResponse
+from goldenlens.core.problems import Problem, Severity
 from goldenlens.store.base import Connection, Repository, Row
 from goldenlens.store.repositories.golden import GoldenRepository
 from goldenlens.store.values import ImportInfo, StoreError, to_json, utc_now

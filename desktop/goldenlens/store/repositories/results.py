@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from goldenlens.core.inputs import ScoreRecord, ScoreStatus
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.store.base import Repository, Row
 from goldenlens.store.keys import item_keys, name_keys
 from goldenlens.store.values import check_finite, from_json_object, to_json

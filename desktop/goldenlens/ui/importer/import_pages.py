@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from goldenlens.core.inputs import Problem, Severity
+from goldenlens.core.problems import Problem, Severity
 from goldenlens.io.importing.columns import ResponseColumns
 from goldenlens.io.importing.input_files import Kind, Preview, preview
 from goldenlens.io.sheets.spreadsheet_reader import SUPPORTED, TEXT_SUFFIXES, WORKBOOK_SUFFIXES

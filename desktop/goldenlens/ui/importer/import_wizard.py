@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from goldenlens.core.inputs import InputError, Loaded, Problem, Severity
+from goldenlens.core.inputs import Loaded
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.input_files import load_inputs
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.importing.import_job import ImportResult

@@ -4,7 +4,7 @@ listing problems, and a runner that keeps only the most recent request.
 Nothing here knows about pages: :class:`PreviewTableModel` shows a few rows of a sheet (the
 ``describe_*`` and ``preview_marks`` helpers say what the preview found, :func:`merge_mappings`
 joins the column choices of two previews), :class:`ProblemsPanel` lists located
-:class:`~goldenlens.core.inputs.Problem` values, and :class:`LatestJobRunner`
+:class:`~goldenlens.core.problems.Problem` values, and :class:`LatestJobRunner`
 runs jobs one at a time on a worker thread, a newer request replacing any that waits (so the
 thread count never grows while the analyst clicks around).
 """
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from goldenlens.core.inputs import InputError, Problem, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import ResponseColumns, detect_golden_columns, detect_response_layout
 from goldenlens.io.importing.input_files import Preview
 from goldenlens.ui.workers import Job, JobRunner

@@ -17,8 +17,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from goldenlens.core.inputs import ScoreStatus
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.core.scores import ScoreStatus
 from goldenlens.jobs.judging.judge_options import JudgeOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import judge_project_at

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from goldenlens.core.inputs import ScoreRecord
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.scored_rows import ScoredRow
+from goldenlens.core.scores import ScoreRecord
 from goldenlens.io.reports.json_report import JudgeScores, judge_metric_names, judge_signatures
 from goldenlens.io.reports.judge_summary import JUDGE_CAVEAT, judge_means, judge_models
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell

@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from goldenlens.core.inputs import Problem
 from goldenlens.core.lexical.flags import FLAG_LABELS, Flag, explain
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
+from goldenlens.core.problems import Problem
 from goldenlens.core.reviewer_decisions import REVIEW_UNREVIEWED, QuestionReview
 from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
