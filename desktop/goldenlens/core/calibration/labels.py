@@ -1,0 +1,185 @@
+"""Reviewer verdicts ("labels") on responses, and what each response's verdict is now.
+
+A label says a person judged an answer: correct, incorrect, or unsure. It is not an override (an
+override says what a metric should read). Labels are kept append-only; the latest record of a
+response is the one in force. A label belongs to the answer text and the golden item's version it
+was given on:
+
+- **direct** — the response's own latest label, given on its current answer and golden version;
+- **same answer** — no direct label, but another response to the same question with the same
+  :func:`~goldenlens.core.calibration.answers.answer_key` has a current one: it holds here too,
+  unless the reviewer detached this response ("not the same answer: judge it on its own");
+- **stale** — the only label there is was given on another answer text or another version of the
+  golden item: shown, and left out until a reviewer confirms it;
+- **none**.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from hashlib import sha256
+
+
+class Verdict(StrEnum):
+    """What a reviewer said of an answer."""
+
+    CORRECT = "correct"
+    INCORRECT = "incorrect"
+    UNSURE = "unsure"
+
+
+class LabelKind(StrEnum):
+    """What a stored label record does."""
+
+    #: A verdict on the response (and, through it, on the same answer elsewhere).
+    VERDICT = "verdict"
+    #: The response's own verdict withdrawn (an undo).
+    CLEARED = "cleared"
+    #: The response does not take the verdict of the same answer given elsewhere.
+    DETACHED = "detached"
+    #: The response takes it again (the undo of a detach).
+    ATTACHED = "attached"
+
+
+#: The spellings a labels file may use, case-insensitive (issue 21).
+VERDICT_SPELLINGS: dict[str, Verdict] = {
+    **dict.fromkeys(("correct", "yes", "y", "1", "true", "pass", "passed", "right"), Verdict.CORRECT),
+    **dict.fromkeys(("incorrect", "no", "n", "0", "false", "fail", "failed", "wrong"), Verdict.INCORRECT),
+    **dict.fromkeys(("unsure", "?", "unknown", "not sure", "skip"), Verdict.UNSURE),
+}
+
+
+def parse_verdict(text: str) -> Verdict | None:
+    """The verdict ``text`` spells (``"Yes"``, ``"1"``, ``"pass"`` …), or ``None``."""
+    cleaned = " ".join(text.strip().casefold().split())
+    if cleaned in {"1.0", "0.0"}:
+        cleaned = cleaned[0]
+    return VERDICT_SPELLINGS.get(cleaned)
+
+
+def golden_version_key(question: str, answer: str, fact: str) -> str:
+    """The golden item's content as a label remembers it: a label given on another question,
+    answer or fact text is stale."""
+    digest = sha256("\x1f".join((question, answer, fact)).encode("utf-8")).hexdigest()
+    return digest[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class LabelRecord:
+    """One stored label record (append-only; ``id`` orders them)."""
+
+    id: int
+    question_id: str
+    pipeline: str
+    kind: LabelKind
+    verdict: Verdict | None
+    #: The response's answer key and the golden item's version key when the record was made.
+    answer_key: str
+    golden_key: str
+    reviewer: str = ""
+    note: str = ""
+    created_at: str = ""
+
+
+class LabelState(IntEnum):
+    """What is known of a response's verdict now, as the estimates use it."""
+
+    NONE = 0
+    CORRECT = 1
+    INCORRECT = 2
+    UNSURE = 3
+
+
+class LabelSource(StrEnum):
+    NONE = "none"
+    DIRECT = "direct"
+    SAME_ANSWER = "same_answer"
+    STALE = "stale"
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseLabel:
+    """A response's verdict in force (``state``) and where it comes from."""
+
+    state: LabelState
+    source: LabelSource
+    #: The record behind it (for the reviewer, note and time shown); ``None`` for ``NONE``.
+    record: LabelRecord | None = None
+    #: For a stale label, why: "answer changed" or "golden item changed".
+    stale_reason: str = ""
+
+    @property
+    def known(self) -> bool:
+        """Correct or incorrect: a verdict an estimate can use."""
+        return self.state in (LabelState.CORRECT, LabelState.INCORRECT)
+
+
+_NO_LABEL = ResponseLabel(LabelState.NONE, LabelSource.NONE)
+_STATE_OF = {
+    Verdict.CORRECT: LabelState.CORRECT,
+    Verdict.INCORRECT: LabelState.INCORRECT,
+    Verdict.UNSURE: LabelState.UNSURE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseKey:
+    """A response as labels see it now: its question and pipeline, its answer key and its golden
+    item's version key."""
+
+    question_id: str
+    pipeline: str
+    answer_key: str
+    golden_key: str
+
+
+def resolve_labels(responses: Sequence[ResponseKey], records: Iterable[LabelRecord]) -> list[ResponseLabel]:
+    """Each response's label in force, from every label record of the project (any order)."""
+    latest_verdict: dict[tuple[str, str], LabelRecord] = {}
+    detached: dict[tuple[str, str], bool] = {}
+    for record in sorted(records, key=lambda found: found.id):
+        response = (record.question_id, record.pipeline)
+        if record.kind in (LabelKind.VERDICT, LabelKind.CLEARED):
+            latest_verdict[response] = record
+        elif record.kind is LabelKind.DETACHED:
+            detached[response] = True
+        elif record.kind is LabelKind.ATTACHED:
+            detached[response] = False
+    # The same answer's verdict: the latest verdict record (a response's own latest record) given
+    # on that answer text, whatever the labelled response's text is now.
+    by_answer: dict[tuple[str, str], LabelRecord] = {}
+    for record in latest_verdict.values():
+        if record.kind is LabelKind.VERDICT:
+            answer = (record.question_id, record.answer_key)
+            found = by_answer.get(answer)
+            if found is None or record.id > found.id:
+                by_answer[answer] = record
+    return [_label_of(response, latest_verdict, by_answer, detached) for response in responses]
+
+
+def _label_of(
+    response: ResponseKey,
+    latest_verdict: dict[tuple[str, str], LabelRecord],
+    by_answer: dict[tuple[str, str], LabelRecord],
+    detached: dict[tuple[str, str], bool],
+) -> ResponseLabel:
+    own = latest_verdict.get((response.question_id, response.pipeline))
+    current = (
+        own is not None and own.answer_key == response.answer_key and own.golden_key == response.golden_key
+    )
+    if own is not None and own.kind is LabelKind.VERDICT and own.verdict is not None and current:
+        return ResponseLabel(_STATE_OF[own.verdict], LabelSource.DIRECT, own)
+    if not detached.get((response.question_id, response.pipeline), False):
+        shared = by_answer.get((response.question_id, response.answer_key))
+        if shared is not None and shared.verdict is not None and shared.golden_key == response.golden_key:
+            return ResponseLabel(_STATE_OF[shared.verdict], LabelSource.SAME_ANSWER, shared)
+    if own is not None and own.kind is LabelKind.VERDICT:
+        reason = "answer changed" if own.answer_key != response.answer_key else "golden item changed"
+        return ResponseLabel(LabelState.NONE, LabelSource.STALE, own, reason)
+    if not detached.get((response.question_id, response.pipeline), False):
+        shared = by_answer.get((response.question_id, response.answer_key))
+        if shared is not None:
+            return ResponseLabel(LabelState.NONE, LabelSource.STALE, shared, "golden item changed")
+    return _NO_LABEL
