@@ -1,0 +1,163 @@
+"""What every report says about the reviewer's view: each pipeline's share of responses a
+reviewer would judge correct with its interval, the verdicts between pipelines on it, how well
+the metrics and the predictor agree with the labels, how often each diagnosis held, and — before
+any label — how many labels an interval of a given width would need.
+
+This is the JSON ``human_calibrated`` block (:meth:`HumanCalibrated.as_dict`) and what the
+workbook, the HTML report, the printed summary and the Summary tab lead with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
+from goldenlens.core.calibration.estimator import PairEstimate, PipelineEstimate
+from goldenlens.core.calibration.metric_agreement import MetricAgreement
+
+METHOD: Final = (
+    "stratified difference estimator over rounds of labels GoldenLens sampled (prediction-powered "
+    "inference), cross-fitted logistic predictor, rounds combined by design weights; Holm over pairs"
+)
+#: The interval half-widths a report says the labels needed for.
+PLANNED_WIDTHS: Final = (0.05, 0.03)
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".replace("-0.00", "0.00")
+
+
+def _signed(value: float) -> str:
+    text = _number(value)
+    return text if text.startswith("-") else "+" + text
+
+
+def _p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"
+
+
+def pair_verdict(pair: PairEstimate, level: float) -> str:
+    """One sentence: "Pipeline1 beats Pipeline2 as reviewers would judge it: +0.06, 95% CI [0.02,
+    0.10], Holm-adjusted p = 0.01" or "Cannot tell … apart as reviewers would judge it: …"."""
+    interval = pair.interval
+    if interval.estimate is None or interval.low is None or interval.high is None:
+        return f"{pair.a} and {pair.b} have not been checked against a reviewer: nothing to compare"
+    percent = f"{round(level * 100):d}% CI"
+    if pair.better is not None:
+        sign = 1.0 if pair.better == pair.a else -1.0
+        loser = pair.b if pair.better == pair.a else pair.a
+        low, high = sorted((sign * interval.low, sign * interval.high))
+        held = f", Holm-adjusted {_p_text(pair.p_holm)}" if pair.p_holm is not None else ""
+        return (
+            f"{pair.better} beats {loser} as reviewers would judge it: {_signed(sign * interval.estimate)}, "
+            f"{percent} [{_number(low)}, {_number(high)}]{held}"
+        )
+    return (
+        f"Cannot tell {pair.a} and {pair.b} apart as reviewers would judge it: {_signed(interval.estimate)}, "
+        f"{percent} [{_number(interval.low)}, {_number(interval.high)}]"
+    )
+
+
+@dataclass(frozen=True)
+class HumanCalibrated:
+    """Everything the reports say about the reviewer's view of one project state."""
+
+    level: float
+    #: Responses with a verdict in force, and all responses.
+    labelled: int
+    responses: int
+    estimates: tuple[PipelineEstimate, ...]
+    pairs: tuple[PairEstimate, ...]
+    rounds: int
+    #: Rounds planned on responses that have changed since (left out).
+    rounds_outdated: int = 0
+    predictor_features: tuple[str, ...] = ()
+    agreements: tuple[MetricAgreement, ...] = ()
+    diagnoses: Mapping[str, DiagnosisCheck] = field(default_factory=dict)
+    #: Half-width -> labels a simple random sample would need (the plan needs about as many).
+    labels_needed: Mapping[float, int] = field(default_factory=dict)
+    stale: int = 0
+    unsure: int = 0
+    notes: tuple[str, ...] = ()
+
+    @property
+    def checked(self) -> bool:
+        """Whether any pipeline has an estimate from the labels."""
+        return any(e.interval.estimate is not None for e in self.estimates)
+
+    def estimate(self, pipeline: str) -> PipelineEstimate | None:
+        return next((e for e in self.estimates if e.pipeline == pipeline), None)
+
+    def headline(self) -> str:
+        """One line on what the estimates rest on, or why there are none."""
+        if not self.labelled:
+            needed = ", ".join(
+                f"about {n} for ±{w:.2f}" for w, n in sorted(self.labels_needed.items(), reverse=True)
+            )
+            return (
+                "Not checked against a reviewer: no labels yet"
+                + (f" ({needed}; `goldenlens plan-labels` picks them)" if needed else "")
+                + "."
+            )
+        if not self.checked:
+            return (
+                f"{self.labelled} responses labelled, but "
+                + (self.notes[0] if self.notes else "no estimate yet")
+                + "."
+            )
+        return (
+            f"As a reviewer would judge them: estimated from {self.labelled} labelled responses of "
+            f"{self.responses} ({self.rounds} round{'s' if self.rounds != 1 else ''} of sampled labels)."
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON ``human_calibrated`` block."""
+        predictor = next((a for a in self.agreements if a.name == "calibrated predictor"), None)
+        return {
+            "method": METHOD,
+            "level": self.level,
+            "labelled": self.labelled,
+            "responses": self.responses,
+            "rounds": self.rounds,
+            "rounds_outdated": self.rounds_outdated,
+            "stale_labels": self.stale,
+            "unsure_labels": self.unsure,
+            "summary": self.headline(),
+            "notes": list(self.notes),
+            "estimates": {
+                e.pipeline: {
+                    "estimate": e.interval.estimate,
+                    "low": e.interval.low,
+                    "high": e.interval.high,
+                    "se": e.interval.se,
+                    "labelled": e.labelled,
+                    "responses": e.responses,
+                }
+                for e in self.estimates
+            },
+            "pairs": [
+                {
+                    "a": p.a,
+                    "b": p.b,
+                    "difference": p.interval.estimate,
+                    "low": p.interval.low,
+                    "high": p.interval.high,
+                    "p_value": p.p_value,
+                    "p_holm": p.p_holm,
+                    "better": p.better,
+                    "verdict": pair_verdict(p, self.level),
+                }
+                for p in self.pairs
+            ],
+            "predictor": {
+                "features": list(self.predictor_features),
+                "agreement": None if predictor is None else predictor.agreement.rate,
+                "kappa": None if predictor is None else predictor.agreement.kappa,
+                "labelled": None if predictor is None else predictor.agreement.n,
+            },
+            "metric_agreement": [a.as_dict() for a in self.agreements],
+            "diagnoses": {code: check.as_dict() for code, check in self.diagnoses.items()},
+            "labels_needed": {f"{w:.2f}": n for w, n in self.labels_needed.items()},
+        }

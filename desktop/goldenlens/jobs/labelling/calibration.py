@@ -1,0 +1,145 @@
+"""The human-calibrated estimates of a project: its labels, its usable rounds and its signals
+through :mod:`goldenlens.core.calibration`, ready for every report.
+
+With up to :data:`ALL_PAIRS_UP_TO` pipelines every pair is compared; with more, each pipeline
+against the one estimated best (Holm's correction is over the comparisons made).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+
+from goldenlens.core.calibration.diagnosis_check import CLAIMS, DiagnosisCheck, check_diagnoses
+from goldenlens.core.calibration.estimator import estimate, fitted_predictions
+from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated
+from goldenlens.core.calibration.labels import LabelSource, LabelState
+from goldenlens.core.calibration.labels_needed import labels_needed
+from goldenlens.core.calibration.metric_agreement import metric_agreements
+from goldenlens.core.lexical.scorer import (
+    EXACT_MATCH,
+    F1_SCORE,
+    FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    QUASI_EXACT_MATCH,
+    RECALL,
+)
+from goldenlens.jobs.curation.advice_job import build_advice
+from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
+from goldenlens.store.project import ProjectStore
+
+ALL_PAIRS_UP_TO: Final = 10
+#: The metrics whose agreement with the labels a report shows.
+AGREEMENT_METRICS: Final = (
+    FACTUAL_KNOWLEDGE,
+    FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    EXACT_MATCH,
+    QUASI_EXACT_MATCH,
+    F1_SCORE,
+    RECALL,
+)
+
+
+def _pairs(k: int, estimates: Sequence[float | None]) -> list[tuple[int, int]]:
+    if k <= ALL_PAIRS_UP_TO:
+        return [(a, b) for a in range(k) for b in range(a + 1, k)]
+    scored = [(e, p) for p, e in enumerate(estimates) if e is not None]
+    if not scored:
+        return []
+    best = max(scored)[1]
+    return [(best, p) for p in range(k) if p != best]
+
+
+def calibrate(store: ProjectStore, *, with_diagnoses: bool = True) -> HumanCalibrated:
+    """The project's :class:`HumanCalibrated` (raises ``NoScoresError`` with no finished run)."""
+    responses = load_responses(store)
+    return calibrate_responses(store, responses, with_diagnoses=with_diagnoses)
+
+
+def calibrate_responses(
+    store: ProjectStore, responses: ProjectResponses, *, with_diagnoses: bool = True
+) -> HumanCalibrated:
+    population = responses.run.population
+    state = responses.state()
+    rounds = usable_rounds(store, responses)
+    first = estimate(population, state, rounds.designs)
+    pairs = _pairs(len(population.pipelines), [e.interval.estimate for e in first.estimates])
+    result = estimate(population, state, rounds.designs, pairs) if pairs else first
+    known = (state == LabelState.CORRECT) | (state == LabelState.INCORRECT)
+    agreements = (
+        metric_agreements(
+            population,
+            state,
+            {name: responses.lexical[name] for name in AGREEMENT_METRICS if name in responses.lexical},
+        )
+        if known.any()
+        else ()
+    )
+    prediction = fitted_predictions(population, known, (state == LabelState.CORRECT).astype(np.float64))
+    frame = np.flatnonzero(state == LabelState.NONE).astype(np.intp)
+    needed = {
+        width: labels_needed(
+            frame=frame,
+            answer=population.answer,
+            pipeline=population.pipeline,
+            prediction=prediction,
+            half_width=width,
+        )
+        for width in PLANNED_WIDTHS
+    }
+    notes = list(result.notes)
+    if rounds.outdated:
+        notes.append(
+            f"{rounds.outdated} round(s) of labels were planned before the responses changed and are "
+            "left out (their labels still count where they hold)"
+        )
+    return HumanCalibrated(
+        level=result.level,
+        labelled=int(np.count_nonzero(known)),
+        responses=population.size,
+        estimates=result.estimates,
+        pairs=result.pairs,
+        rounds=result.rounds_used,
+        rounds_outdated=rounds.outdated,
+        predictor_features=responses.run.feature_names,
+        agreements=agreements,
+        diagnoses=_diagnosis_checks(store, responses) if with_diagnoses and known.any() else {},
+        labels_needed=needed,
+        stale=sum(1 for label in responses.labels if label.source is LabelSource.STALE),
+        unsure=int(np.count_nonzero(state == LabelState.UNSURE)),
+        notes=tuple(notes),
+    )
+
+
+def _diagnosis_checks(store: ProjectStore, responses: ProjectResponses) -> dict[str, DiagnosisCheck]:
+    index = responses.index()
+    of_question: dict[str, list[int]] = {}
+    for n, (question_id, _pipeline) in enumerate(responses.keys):
+        of_question.setdefault(question_id, []).append(n)
+    state = responses.state()
+    fk = responses.lexical[FACTUAL_KNOWLEDGE]
+
+    def verdict(key: tuple[str, str]) -> bool | None:
+        n = index.get(key)
+        if n is None or state[n] not in (LabelState.CORRECT, LabelState.INCORRECT):
+            return None
+        return bool(state[n] == LabelState.CORRECT)
+
+    found: list[tuple[str, bool]] = []
+    for diagnosis in build_advice(store).diagnoses:
+        code = diagnosis.code.value
+        if code not in CLAIMS:
+            continue
+        if diagnosis.pipeline:
+            said = verdict((diagnosis.question_id, diagnosis.pipeline))
+            if said is not None:
+                found.append((code, said))
+            continue
+        # A golden row's diagnosis: its labelled responses the fact matched.
+        for n in of_question.get(diagnosis.question_id, []):
+            said = verdict(responses.keys[n]) if fk[n] == 1.0 else None
+            if said is not None:
+                found.append((code, said))
+    return check_diagnoses(found)

@@ -1,0 +1,210 @@
+"""Writing reviewer labels: one verdict (the command line, the labelling view), a whole file of
+them (all or nothing), and the undo of each: a verdict withdrawn, a response detached from the
+verdict of the same answer given elsewhere (and attached again), stale labels confirmed.
+
+Every label remembers the answer key and the golden version it was given on (see
+:mod:`goldenlens.core.calibration.labels`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from goldenlens.core.calibration.labels import LabelKind, LabelSource, Verdict, parse_verdict
+from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.io.importing.labels_file import read_labels_file
+from goldenlens.jobs.labelling.population import ProjectResponses, load_responses
+from goldenlens.store.project import ProjectStore
+from goldenlens.store.repositories.labels import NewLabel
+
+
+class LabelError(Exception):
+    """A label that cannot be given: no such response, or no such verdict."""
+
+
+@dataclass(frozen=True)
+class LabelOutcome:
+    """What a verdict was given to: the response, and the pipelines whose same answer takes it."""
+
+    question_id: str
+    pipeline: str
+    verdict: Verdict | None
+    same_answer: tuple[str, ...]
+
+
+def _response(responses: ProjectResponses, question_id: str, pipeline: str) -> int:
+    found = responses.index().get((question_id, pipeline))
+    if found is not None:
+        return found
+    if question_id not in responses.items:
+        raise LabelError(f"no question {question_id!r} in the project")
+    pipelines = [p for q, p in responses.keys if q == question_id]
+    raise LabelError(
+        f"question {question_id!r} has no response from {pipeline!r} in the latest scoring run"
+        + (f" (its responses are from {', '.join(pipelines)})" if pipelines else "")
+    )
+
+
+def _new(
+    responses: ProjectResponses,
+    n: int,
+    kind: LabelKind,
+    verdict: Verdict | None,
+    *,
+    reviewer: str = "",
+    note: str = "",
+    source: str = "",
+) -> NewLabel:
+    key = responses.response_keys[n]
+    return NewLabel(
+        key.question_id, key.pipeline, kind, verdict, key.answer_key, key.golden_key, reviewer, note, source
+    )
+
+
+def same_answer(responses: ProjectResponses, n: int) -> tuple[str, ...]:
+    """The other pipelines that gave response ``n``'s answer to its question."""
+    group = responses.run.population.answer[n]
+    question = responses.keys[n][0]
+    return tuple(
+        p
+        for m, (q, p) in enumerate(responses.keys)
+        if q == question and m != n and responses.run.population.answer[m] == group
+    )
+
+
+def label_response(
+    store: ProjectStore,
+    question_id: str,
+    pipeline: str,
+    verdict: Verdict | str,
+    *,
+    note: str = "",
+    reviewer: str = "",
+    source: str = "",
+) -> LabelOutcome:
+    """Record a reviewer's verdict on one response (it holds for the same answer elsewhere)."""
+    chosen = verdict if isinstance(verdict, Verdict) else parse_verdict(verdict)
+    if chosen is None:
+        raise LabelError(f"{verdict!r} is not a verdict: say correct, incorrect or unsure")
+    responses = load_responses(store)
+    n = _response(responses, question_id, pipeline)
+    store.labels.add(
+        [_new(responses, n, LabelKind.VERDICT, chosen, reviewer=reviewer, note=note, source=source)],
+        what=f"save the label of {question_id}/{pipeline}",
+    )
+    return LabelOutcome(question_id, pipeline, chosen, same_answer(responses, n))
+
+
+def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewer: str = "") -> None:
+    """Withdraw the response's own verdict (and with it the same answer's, where it came from it)."""
+    responses = load_responses(store)
+    n = _response(responses, question_id, pipeline)
+    store.labels.add(
+        [_new(responses, n, LabelKind.CLEARED, None, reviewer=reviewer)], what="withdraw the label"
+    )
+
+
+def detach_response(store: ProjectStore, question_id: str, pipeline: str, *, attach: bool = False) -> None:
+    """Stop (or, with ``attach``, start again) taking the verdict of the same answer given to
+    another pipeline: the response is then asked about on its own."""
+    responses = load_responses(store)
+    n = _response(responses, question_id, pipeline)
+    kind = LabelKind.ATTACHED if attach else LabelKind.DETACHED
+    store.labels.add([_new(responses, n, kind, None)], what="change how the label applies")
+
+
+def confirm_stale(
+    store: ProjectStore, question_ids: Iterable[str] | None = None, *, reviewer: str = ""
+) -> int:
+    """Give each stale label again on the response's current answer and golden version (the
+    reviewer confirms it still holds); how many were confirmed."""
+    responses = load_responses(store)
+    wanted = None if question_ids is None else set(question_ids)
+    new = [
+        _new(
+            responses,
+            n,
+            LabelKind.VERDICT,
+            label.record.verdict,
+            reviewer=reviewer or label.record.reviewer,
+            note=label.record.note,
+            source="confirmed",
+        )
+        for n, label in enumerate(responses.labels)
+        if label.source is LabelSource.STALE
+        and label.record is not None
+        and label.record.verdict is not None
+        and (wanted is None or responses.keys[n][0] in wanted)
+    ]
+    if new:
+        store.labels.add(new, what="confirm the stale labels")
+    return len(new)
+
+
+@dataclass(frozen=True)
+class LabelsImport:
+    """What ``label --from FILE`` wrote."""
+
+    written: int
+    skipped: int
+    file: str
+
+
+def labels_from_file(
+    store: ProjectStore, path: Path, *, sheet: str | None = None, reviewer: str = ""
+) -> LabelsImport:
+    """Write every verdict of a labels file, or none: a row naming a response that does not
+    exist, or two rows giving one response different verdicts, is an :class:`InputError`
+    naming the row and column (with all the others found)."""
+    found = read_labels_file(path, sheet=sheet)
+    table = found.table
+    responses = load_responses(store)
+    index = responses.index()
+    problems: list[Problem] = []
+    given: dict[int, tuple[int, Verdict]] = {}
+    new: list[NewLabel] = []
+    for row in found.rows:
+        n = index.get((row.question_id, row.pipeline))
+        if n is None:
+            column = (
+                found.columns["question_id"]
+                if row.question_id not in responses.items
+                else found.columns["pipeline"]
+            )
+            what = (
+                f"no question {row.question_id!r} in the project"
+                if row.question_id not in responses.items
+                else f"question {row.question_id!r} has no response from {row.pipeline!r}"
+            )
+            problems.append(table.problem(what, Severity.FATAL, row=row.row, column=column))
+            continue
+        earlier = given.get(n)
+        if earlier is not None and earlier[1] is not row.verdict:
+            problems.append(
+                table.problem(
+                    f"{row.question_id}/{row.pipeline} is labelled {earlier[1].value} in row {earlier[0]}"
+                    f" and {row.verdict.value} here",
+                    Severity.FATAL,
+                    row=row.row,
+                    column=found.columns["verdict"],
+                )
+            )
+            continue
+        given[n] = (row.row, row.verdict)
+        new.append(
+            _new(
+                responses,
+                n,
+                LabelKind.VERDICT,
+                row.verdict,
+                reviewer=row.reviewer or reviewer,
+                note=row.note,
+                source=f"file {path.name}",
+            )
+        )
+    if problems:
+        raise InputError(problems[0], tuple(problems[1:]))
+    store.labels.add(new, what=f"save the labels of {path.name}")
+    return LabelsImport(len(new), found.skipped, path.name)

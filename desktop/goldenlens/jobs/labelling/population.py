@@ -1,0 +1,175 @@
+"""A project's responses as the calibration sees them: the latest finished lexical run's
+responses with their texts, signals, golden versions and the reviewer labels in force.
+
+The signals are computed scores only (never a reviewer's override): the seven lexical scores,
+the refusal and empty-response flags, and the judge metrics of the newest judge run that measured
+at least :data:`JUDGE_COVERAGE` of the responses (a metric measured on a hand-picked few could be
+picked by the labels themselves, which would bias the estimates).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from goldenlens.core.calibration.labels import (
+    LabelState,
+    ResponseKey,
+    ResponseLabel,
+    golden_version_key,
+    resolve_labels,
+)
+from goldenlens.core.calibration.population import RunResponses, run_responses
+from goldenlens.core.calibration.sampling_plan import RoundDesign
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.lexical.flags import Flag
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
+from goldenlens.jobs.reporting.report_job import NoScoresError
+from goldenlens.store.project import ProjectStore
+
+FloatArray = npt.NDArray[np.float64]
+
+#: A judge metric becomes a signal when it was measured on at least this share of the responses.
+JUDGE_COVERAGE: Final = 0.9
+_FLAG_SIGNALS: Final = {Flag.REFUSAL.value: "refusal", Flag.EMPTY_RESPONSE.value: "empty response"}
+
+
+@dataclass(frozen=True)
+class ProjectResponses:
+    """The population of a project's calibration, and what each response's label is now."""
+
+    run_id: int
+    keys: tuple[tuple[str, str], ...]
+    texts: tuple[str, ...]
+    items: dict[str, GoldenItem]
+    run: RunResponses
+    response_keys: tuple[ResponseKey, ...]
+    labels: tuple[ResponseLabel, ...]
+    #: SHA-256 of every (question, pipeline, answer key): a round planned on another is unusable.
+    fingerprint: str
+    #: The lexical scores by metric (NaN: not scored), in response order.
+    lexical: dict[str, FloatArray]
+
+    def index(self) -> dict[tuple[str, str], int]:
+        return {key: n for n, key in enumerate(self.keys)}
+
+    def state(self) -> npt.NDArray[np.int8]:
+        return np.array([label.state for label in self.labels], dtype=np.int8)
+
+
+def _column(values: list[float | None]) -> FloatArray:
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def load_responses(store: ProjectStore) -> ProjectResponses:
+    """The project's calibration population (raises :class:`NoScoresError` with no finished
+    lexical run)."""
+    run = store.runs.latest(LEXICAL_RUN, finished_only=True)
+    if run is None:
+        raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
+    run_keys, columns = store.results.score_columns(run.id, LEXICAL_SCORE_NAMES)
+    texts_by_key = {(r.question_id, r.pipeline): r.response for r in store.responses.all()}
+    items = {item.id: item for item in store.golden.items()}
+    kept = [n for n, key in enumerate(run_keys) if key in texts_by_key and key[0] in items]
+    keys = tuple(run_keys[n] for n in kept)
+    lexical = {name: _column(columns[name])[kept] for name in LEXICAL_SCORE_NAMES}
+    signals: dict[str, FloatArray] = dict(lexical)
+    flagged: dict[str, set[tuple[str, str]]] = {name: set() for name in _FLAG_SIGNALS.values()}
+    for question_id, pipeline, flag in store.results.flags(run.id):
+        if flag in _FLAG_SIGNALS:
+            flagged[_FLAG_SIGNALS[flag]].add((question_id, pipeline))
+    for name, found in flagged.items():
+        signals[name] = np.array([1.0 if key in found else 0.0 for key in keys])
+    signals.update(_judge_signals(store, keys))
+    texts = tuple(texts_by_key[key] for key in keys)
+    responses = run_responses(
+        question_ids=[q for q, _p in keys],
+        pipelines=[p for _q, p in keys],
+        texts=texts,
+        facts=[items[q].fact for q, _p in keys],
+        signals=signals,
+        pipeline_order=store.responses.pipelines(),
+    )
+    golden_keys = {q: golden_version_key(i.question, i.answer, i.fact) for q, i in items.items()}
+    response_keys = tuple(
+        ResponseKey(q, p, k, golden_keys[q]) for (q, p), k in zip(keys, responses.answer_keys, strict=True)
+    )
+    labels = tuple(resolve_labels(response_keys, store.labels.records()))
+    return ProjectResponses(
+        run.id, keys, texts, items, responses, response_keys, labels, fingerprint(response_keys), lexical
+    )
+
+
+def _judge_signals(store: ProjectStore, keys: tuple[tuple[str, str], ...]) -> dict[str, FloatArray]:
+    judge = store.runs.latest(JUDGE_RUN)
+    if judge is None or not keys:
+        return {}
+    metrics = store.results.metrics(judge.id)
+    judge_keys, columns = store.results.score_columns(judge.id, metrics)
+    at = {key: n for n, key in enumerate(judge_keys)}
+    found: dict[str, FloatArray] = {}
+    for metric in metrics:
+        values = np.array(
+            [
+                np.nan if (n := at.get(key)) is None or columns[metric][n] is None else columns[metric][n]
+                for key in keys
+            ],
+            dtype=np.float64,
+        )
+        if np.count_nonzero(~np.isnan(values)) >= JUDGE_COVERAGE * len(keys):
+            found[f"judge {metric}"] = values
+    return found
+
+
+def fingerprint(response_keys: tuple[ResponseKey, ...]) -> str:
+    """What a round was planned on: every response's question, pipeline and answer key."""
+    digest = hashlib.sha256()
+    for key in sorted((r.question_id, r.pipeline, r.answer_key) for r in response_keys):
+        digest.update("\x1f".join(key).encode("utf-8") + b"\x1e")
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """The stored rounds an estimate can use, and what became of the others."""
+
+    designs: tuple[RoundDesign, ...]
+    outdated: int
+
+
+def usable_rounds(store: ProjectStore, responses: ProjectResponses) -> Rounds:
+    """The labelling rounds planned on exactly the responses there are now, as designs over the
+    population's indices (a round planned before the responses changed measures another
+    population: it is left out, its labels still count where they hold)."""
+    index = responses.index()
+    designs = []
+    outdated = 0
+    for info in store.labels.rounds():
+        if info.population != responses.fingerprint:
+            outdated += 1
+            continue
+        frame_rows = store.labels.round_frame(info.id)
+        frame = np.array([index[(q, p)] for q, p, *_rest in frame_rows], dtype=np.intp)
+        unit = np.array([u for _q, _p, u, _s, _pos in frame_rows], dtype=np.intp)
+        units = int(unit.max()) + 1 if len(unit) else 0
+        stratum = np.zeros(units, dtype=np.intp)
+        position = np.full(units, -1, dtype=np.int64)
+        for _q, _p, u, s, pos in frame_rows:
+            stratum[u] = s
+            if pos is not None:
+                position[u] = pos
+        sampled = np.flatnonzero(position >= 0)
+        sampled = sampled[np.argsort(position[sampled], kind="stable")].astype(np.intp)
+        mode = "question" if info.mode == "question" else "response"
+        designs.append(RoundDesign(frame, unit, stratum, sampled, info.seed, mode))
+    return Rounds(tuple(designs), outdated)
+
+
+def known_count(responses: ProjectResponses) -> int:
+    """Responses with a verdict in force (correct or incorrect)."""
+    return sum(1 for label in responses.labels if label.state in (LabelState.CORRECT, LabelState.INCORRECT))
