@@ -27,13 +27,15 @@ from goldenlens.core.lexical.scorer import (
     QUASI_EXACT_MATCH,
     LexicalScorer,
 )
+from goldenlens.core.project_records import GOLDEN_ROW, Override, Review
+from goldenlens.core.reviewer_decisions import REVIEW_STATUSES
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scores import ScoreRecord
 from goldenlens.core.view import metric_names as names
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.scoring.score_job import score_rows
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import GOLDEN_ROW, REVIEW_STATUSES, Override, Review
 
 #: Metrics whose value is 0 or 1: an override of them is a Pass/Fail verdict.
 BINARY_METRICS = frozenset({FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH})
@@ -113,6 +115,7 @@ def _require_item(store: ProjectStore, question_id: str) -> GoldenItem:
     return item
 
 
+@takes_project
 def check_golden_edit(store: ProjectStore, new_item: GoldenItem) -> GoldenItem:
     """Validate an edited item and return the stored item it replaces.
 
@@ -124,6 +127,7 @@ def check_golden_edit(store: ProjectStore, new_item: GoldenItem) -> GoldenItem:
     return old
 
 
+@takes_project
 def check_override(
     store: ProjectStore,
     question_id: str,
@@ -157,6 +161,7 @@ def check_override(
         raise ValueError("an override needs the reviewer's name")
 
 
+@takes_project
 def check_review(store: ProjectStore, question_id: str, status: str) -> None:
     """Validate a review: a known question and a known status."""
     _require_item(store, question_id)
@@ -204,6 +209,7 @@ def _changes(
     )
 
 
+@takes_project
 def edit_golden_item(store: ProjectStore, new_item: GoldenItem, *, reviewer: str) -> RescoreResult:
     """Save an edited golden item (an ``edit`` history row) and re-score its question.
 
@@ -232,6 +238,7 @@ def edit_golden_item(store: ProjectStore, new_item: GoldenItem, *, reviewer: str
     return RescoreResult(new_item, run.id, _changes(new_item.id, before, records))
 
 
+@takes_project
 def add_fact_variant(
     store: ProjectStore, question_id: str, variant: str, *, reviewer: str, and_group: bool = False
 ) -> GoldenItem | None:
@@ -249,6 +256,7 @@ def add_fact_variant(
 # -- overrides and review ----------------------------------------------------------------
 
 
+@takes_project
 def set_override(
     store: ProjectStore,
     question_id: str,
@@ -281,6 +289,7 @@ def set_override(
     return current
 
 
+@takes_project
 def clear_override(
     store: ProjectStore, question_id: str, pipeline: str, metric: str, *, reviewer: str, note: str = ""
 ) -> None:
@@ -293,6 +302,7 @@ def clear_override(
     )
 
 
+@takes_project
 def restore_override(
     store: ProjectStore,
     question_id: str,
@@ -320,6 +330,7 @@ def restore_override(
     )
 
 
+@takes_project
 def set_review(
     store: ProjectStore, question_id: str, status: str, note: str = "", *, reviewer: str
 ) -> Review:
@@ -333,6 +344,7 @@ def set_review(
     return review
 
 
+@takes_project
 def restore_review(store: ProjectStore, question_id: str, before: Review | None, *, reviewer: str) -> None:
     """Put back the review state there was before (``None``: never reviewed) — undo."""
     _require_item(store, question_id)

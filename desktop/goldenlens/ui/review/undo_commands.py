@@ -2,8 +2,9 @@
 
 Each command holds the values before and after, so ``undo()`` puts the project back exactly
 (golden text, the re-scored numbers, overrides in effect, review state). ``redo()`` and
-``undo()`` call :mod:`goldenlens.jobs.curation.project_edits` on the session's project and then announce the
-question through :meth:`ProjectSession.notify_question`.
+``undo()`` call :mod:`goldenlens.jobs.curation.edits` on the session's open project (its
+:attr:`~goldenlens.ui.session.ProjectSession.handle`) and then announce the question through
+:meth:`ProjectSession.notify_question`.
 
 Push commands through the ``push_*`` factories: they validate first (a ``ValueError`` for bad
 input, nothing pushed), so a command on the stack never fails for a reason known up front.
@@ -21,19 +22,13 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
+from goldenlens.core.project_records import Override, Review
+from goldenlens.core.reviewer_decisions import REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION, REVIEW_UNREVIEWED
 from goldenlens.jobs.curation import edits as curation
-from goldenlens.jobs.curation import project_edits
 from goldenlens.jobs.curation.edits import metric_label
-from goldenlens.queries.values import (
-    REVIEW_ACCEPTED,
-    REVIEW_NEEDS_CURATION,
-    REVIEW_UNREVIEWED,
-    Override,
-    Review,
-    StoreError,
-)
 from goldenlens.ui.session import ProjectSession
 
 _log = logging.getLogger(__name__)
@@ -117,9 +112,7 @@ class EditGoldenCommand(_CurationCommand):
 
     def _save(self, item: GoldenItem) -> Callable[[], str]:
         def step() -> str:
-            return project_edits.edit_golden_item(
-                self.session.project, item, reviewer=self.reviewer
-            ).message()
+            return curation.edit_golden_item(self.session.handle, item, reviewer=self.reviewer).message()
 
         return step
 
@@ -162,9 +155,9 @@ class AddFactVariantCommand(EditGoldenCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            project = self.session.project
+            project = self.session.handle
             if (
-                project_edits.add_fact_variant(
+                curation.add_fact_variant(
                     project, self.question_id, self.variant, reviewer=self.reviewer, and_group=self.and_group
                 )
                 is None
@@ -209,9 +202,7 @@ class AddFactVariantsCommand(EditGoldenCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            result = project_edits.edit_golden_item(
-                self.session.project, self.new_item, reviewer=self.reviewer
-            )
+            result = curation.edit_golden_item(self.session.handle, self.new_item, reviewer=self.reviewer)
             count = len(self.variants)
             return f"Added {count} fact variant{'s' if count > 1 else ''}. {result.message()}"
 
@@ -219,9 +210,7 @@ class AddFactVariantsCommand(EditGoldenCommand):
 
     def undo(self) -> None:
         def step() -> str:
-            result = project_edits.edit_golden_item(
-                self.session.project, self.old_item, reviewer=self.reviewer
-            )
+            result = curation.edit_golden_item(self.session.handle, self.old_item, reviewer=self.reviewer)
             return f"Undone: {self.text()}. {result.message()}"
 
         self._apply(step, "undo")
@@ -262,12 +251,12 @@ class OverrideCommand(_CurationCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            project = self.session.project
+            project = self.session.handle
             key = (self.question_id, self.pipeline, self.metric)
             if self.removing:
-                project_edits.clear_override(project, *key, reviewer=self.reviewer, note=self.note)
+                curation.clear_override(project, *key, reviewer=self.reviewer, note=self.note)
             else:
-                project_edits.set_override(
+                curation.set_override(
                     project,
                     *key,
                     value=self.value,
@@ -282,7 +271,7 @@ class OverrideCommand(_CurationCommand):
     def undo(self) -> None:
         def step() -> str:
             key = (self.question_id, self.pipeline, self.metric)
-            project_edits.restore_override(self.session.project, *key, self.before, reviewer=self.reviewer)
+            curation.restore_override(self.session.handle, *key, self.before, reviewer=self.reviewer)
             return f"Undone: {self.text()}"
 
         self._apply(step, "undo")
@@ -304,8 +293,8 @@ class ReviewCommand(_CurationCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            project_edits.set_review(
-                self.session.project, self.question_id, self.status, self.note, reviewer=self.reviewer
+            curation.set_review(
+                self.session.handle, self.question_id, self.status, self.note, reviewer=self.reviewer
             )
             return self.text()
 
@@ -313,8 +302,8 @@ class ReviewCommand(_CurationCommand):
 
     def undo(self) -> None:
         def step() -> str:
-            project_edits.restore_review(
-                self.session.project, self.question_id, self.before, reviewer=self.reviewer
+            curation.restore_review(
+                self.session.handle, self.question_id, self.before, reviewer=self.reviewer
             )
             return f"Undone: {self.text()}"
 
@@ -344,7 +333,7 @@ class ReviewCommand(_CurationCommand):
 def push_edit(stack: QUndoStack, session: ProjectSession, new_item: GoldenItem) -> bool:
     """Push an :class:`EditGoldenCommand` for ``new_item``; ``False`` (nothing pushed) when it
     equals the stored item. Raises ``ValueError`` for an invalid edit."""
-    old = project_edits.check_golden_edit(session.project, new_item)
+    old = curation.check_golden_edit(session.handle, new_item)
     if not _field_names(old, new_item):
         return False
     stack.push(EditGoldenCommand(session, old, new_item))
@@ -394,8 +383,8 @@ def push_override(
 ) -> None:
     """Push an :class:`OverrideCommand` setting an override by :attr:`session.reviewer`.
     Raises ``ValueError`` (nothing pushed) for an invalid override or a missing reviewer."""
-    project_edits.check_override(
-        session.project,
+    curation.check_override(
+        session.handle,
         question_id,
         pipeline,
         metric,
@@ -434,7 +423,7 @@ def push_review(
 ) -> bool:
     """Push a :class:`ReviewCommand`; ``note=None`` keeps the current note. ``False`` (nothing
     pushed) when status and note are unchanged. Raises ``ValueError`` for bad input."""
-    project_edits.check_review(session.project, question_id, status)
+    curation.check_review(session.handle, question_id, status)
     before = session.project.review_of_question(question_id)
     old_status, old_note = _review_state(before)
     new_note = old_note if note is None else note.strip()
