@@ -3,21 +3,13 @@
 :class:`ProjectStore` opens a project; its data is read and written through the
 repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
 ``store.results``, ``store.reviews``, ``store.cache``, ``store.drafts``,
-``store.golden_review``, ``store.grid``). The records it hands out and its error are the
-core's (:mod:`goldenlens.core.project_records`, :mod:`goldenlens.core.errors`), named here too.
+``store.golden_review``, ``store.grid``). The records it hands out are the core's
+(:mod:`goldenlens.core.project_records`), and so is its error (:mod:`goldenlens.core.errors`,
+named here too).
 """
 
 from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.versions import HistoryEntry
-from goldenlens.core.project_records import (
-    GOLDEN_ROW,
-    GoldenReviewDecision,
-    ImportInfo,
-    Override,
-    Review,
-    RunInfo,
-    VersionInfo,
-)
 from goldenlens.store.base import Repository
 from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore, store_of
 from goldenlens.store.repositories.drafts import DraftRepository, NewDraft
@@ -32,28 +24,21 @@ from goldenlens.store.repositories.runs import RunRepository
 from goldenlens.store.schema import LATEST_VERSION
 
 __all__ = [
-    "GOLDEN_ROW",
     "LATEST_VERSION",
     "PROJECT_SUFFIX",
     "DraftRepository",
     "GoldenRepository",
-    "GoldenReviewDecision",
     "GoldenReviewRepository",
     "GridQueries",
     "HistoryEntry",
-    "ImportInfo",
     "JudgeCacheRepository",
     "NewDraft",
-    "Override",
     "ProjectStore",
     "Repository",
     "ResponseRepository",
     "ResultRepository",
-    "Review",
     "ReviewRepository",
-    "RunInfo",
     "RunRepository",
     "StoreError",
-    "VersionInfo",
     "store_of",
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
@@ -127,20 +127,26 @@ def check_golden_edit(store: ProjectStore, new_item: GoldenItem) -> GoldenItem:
     return old
 
 
+#: A score's key: ``(question_id, pipeline, metric)``.
+ScoreKey = tuple[str, str, str]
+
+
+class OverrideFields(TypedDict):
+    """What a reviewer gives for an override of one score: the new ``value`` and/or its
+    pass/fail verdict ``passed`` (both ``None``: remove the override in effect) and the
+    ``note`` saying why."""
+
+    value: float | None
+    passed: bool | None
+    note: str
+
+
 @takes_project
-def check_override(
-    store: ProjectStore,
-    question_id: str,
-    pipeline: str,
-    metric: str,
-    *,
-    value: float | None,
-    passed: bool | None,
-    note: str,
-    reviewer: str,
-) -> None:
+def check_override(store: ProjectStore, key: ScoreKey, fields: OverrideFields, *, reviewer: str) -> None:
     """Validate an override: a known question and pipeline, a value in 0..1 (0 or 1 for a
     Pass/Fail metric) and/or a verdict, a note saying why and the reviewer's name."""
+    question_id, pipeline, metric = key
+    value, passed = fields["value"], fields["passed"]
     _require_item(store, question_id)
     if pipeline not in store.responses.pipelines():
         raise ValueError(f"there is no pipeline {pipeline!r}")
@@ -155,7 +161,7 @@ def check_override(
             raise ValueError(f"{metric_label(metric)} is pass/fail: its override must be 0 or 1")
         if passed is not None and metric in BINARY_METRICS and bool(value) != passed:
             raise ValueError(f"value {value:g} contradicts the verdict {'pass' if passed else 'fail'}")
-    if not note.strip():
+    if not fields["note"].strip():
         raise ValueError("an override needs a note saying why")
     if not reviewer.strip():
         raise ValueError("an override needs the reviewer's name")
@@ -270,9 +276,8 @@ def set_override(
 ) -> Override:
     """Record a reviewer's override of one score (the stored score is never touched); the
     latest override of a key wins. Returns the override now in effect."""
-    check_override(
-        store, question_id, pipeline, metric, value=value, passed=passed, note=note, reviewer=reviewer
-    )
+    fields = OverrideFields(value=value, passed=passed, note=note)
+    check_override(store, (question_id, pipeline, metric), fields, reviewer=reviewer)
     number = None if value is None else float(value)
     store.reviews.set_override(
         question_id,

@@ -18,6 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Unpack
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -28,7 +29,7 @@ from goldenlens.core.lexical.factual_knowledge import fact_with_variant
 from goldenlens.core.project_records import Override, Review
 from goldenlens.core.reviewer_decisions import REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION, REVIEW_UNREVIEWED
 from goldenlens.jobs.curation import edits as curation
-from goldenlens.jobs.curation.edits import metric_label
+from goldenlens.jobs.curation.edits import OverrideFields, ScoreKey, metric_label
 from goldenlens.ui.session import ProjectSession
 
 _log = logging.getLogger(__name__)
@@ -220,61 +221,42 @@ class AddFactVariantsCommand(EditGoldenCommand):
 
 
 class OverrideCommand(_CurationCommand):
-    """Set (or, with ``value`` and ``passed`` both ``None``, remove) a score override; undo
-    puts back the override that was in effect before, or none."""
+    """Set (or, with neither a value nor a verdict in ``fields``, remove) the override of the
+    score ``key``; undo puts back the override that was in effect before, or none."""
 
     def __init__(
-        self,
-        session: ProjectSession,
-        question_id: str,
-        pipeline: str,
-        metric: str,
-        before: Override | None,
-        *,
-        value: float | None,
-        passed: bool | None,
-        note: str,
+        self, session: ProjectSession, key: ScoreKey, fields: OverrideFields, before: Override | None
     ) -> None:
-        removing = value is None and passed is None
-        verb = "Remove override of" if removing else "Override"
+        question_id, pipeline, metric = key
+        verb = "Remove override of" if _removes(fields) else "Override"
         super().__init__(session, question_id, f"{verb} {metric_label(metric)} of {question_id} / {pipeline}")
-        self.pipeline = pipeline
-        self.metric = metric
+        self.key = key
+        self.fields = fields
         self.before = before
-        self.value = value
-        self.passed = passed
-        self.note = note
-
-    @property
-    def removing(self) -> bool:
-        return self.value is None and self.passed is None
 
     def redo(self) -> None:
         def step() -> str:
-            project = self.session.handle
-            key = (self.question_id, self.pipeline, self.metric)
-            if self.removing:
-                curation.clear_override(project, *key, reviewer=self.reviewer, note=self.note)
-            else:
-                curation.set_override(
-                    project,
-                    *key,
-                    value=self.value,
-                    passed=self.passed,
-                    note=self.note,
-                    reviewer=self.reviewer,
+            if _removes(self.fields):
+                curation.clear_override(
+                    self.session.handle, *self.key, reviewer=self.reviewer, note=self.fields["note"]
                 )
+            else:
+                curation.set_override(self.session.handle, *self.key, reviewer=self.reviewer, **self.fields)
             return self.text()
 
         self._apply(step, "redo")
 
     def undo(self) -> None:
         def step() -> str:
-            key = (self.question_id, self.pipeline, self.metric)
-            curation.restore_override(self.session.handle, *key, self.before, reviewer=self.reviewer)
+            curation.restore_override(self.session.handle, *self.key, self.before, reviewer=self.reviewer)
             return f"Undone: {self.text()}"
 
         self._apply(step, "undo")
+
+
+def _removes(fields: OverrideFields) -> bool:
+    """Whether an override's fields remove the one in effect (no value, no verdict)."""
+    return fields["value"] is None and fields["passed"] is None
 
 
 class ReviewCommand(_CurationCommand):
@@ -376,27 +358,14 @@ def push_override(
     question_id: str,
     pipeline: str,
     metric: str,
-    *,
-    value: float | None,
-    passed: bool | None,
-    note: str,
+    **fields: Unpack[OverrideFields],
 ) -> None:
-    """Push an :class:`OverrideCommand` setting an override by :attr:`session.reviewer`.
-    Raises ``ValueError`` (nothing pushed) for an invalid override or a missing reviewer."""
-    curation.check_override(
-        session.handle,
-        question_id,
-        pipeline,
-        metric,
-        value=value,
-        passed=passed,
-        note=note,
-        reviewer=session.reviewer,
-    )
-    before = session.project.override_in_effect(question_id, pipeline, metric)
-    stack.push(
-        OverrideCommand(session, question_id, pipeline, metric, before, value=value, passed=passed, note=note)
-    )
+    """Push an :class:`OverrideCommand` setting an override (``value``, ``passed``, ``note``)
+    by :attr:`session.reviewer`. Raises ``ValueError`` (nothing pushed) for an invalid
+    override or a missing reviewer."""
+    key = (question_id, pipeline, metric)
+    curation.check_override(session.handle, key, fields, reviewer=session.reviewer)
+    stack.push(OverrideCommand(session, key, fields, session.project.override_in_effect(*key)))
 
 
 def push_clear_override(
@@ -413,9 +382,8 @@ def push_clear_override(
     before = session.project.override_in_effect(question_id, pipeline, metric)
     if before is None:
         raise ValueError(f"{question_id} / {pipeline} has no {metric_label(metric)} override to remove")
-    stack.push(
-        OverrideCommand(session, question_id, pipeline, metric, before, value=None, passed=None, note=note)
-    )
+    removal = OverrideFields(value=None, passed=None, note=note)
+    stack.push(OverrideCommand(session, (question_id, pipeline, metric), removal, before))
 
 
 def push_review(
