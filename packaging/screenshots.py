@@ -524,7 +524,7 @@ def _golden_review_shots(window: object, project: Path, out: Path) -> None:
     size, then at both screen sizes."""
     from dataclasses import replace
 
-    from goldenlens.jobs.curation import project_edits
+    from goldenlens.jobs.curation import edits as curation
     from goldenlens.ui.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
@@ -541,8 +541,8 @@ def _golden_review_shots(window: object, project: Path, out: Path) -> None:
         assert controller.decide(question_id, criterion, decision, own), (question_id, criterion)
     item = session.project.golden_item("q03")
     assert item is not None
-    project_edits.edit_golden_item(
-        session.project,
+    curation.edit_golden_item(
+        session.handle,
         replace(item, fact="410 Terry Avenue North<OR>410 Terry Ave. N."),
         reviewer="Ana Lima",
     )

@@ -30,20 +30,32 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_import_layers_hold() -> None:
-    """Qt only in goldenlens.ui; core imports no other layer; cli | ui -> jobs | queries ->
-    judge | store | io -> core; cli and ui independent; ui never imports the store or sqlite3."""
+    """Qt only in goldenlens.ui; core imports no other layer; cli | ui | evaluation -> jobs |
+    queries -> judge | store | io -> core; the three front ends independent, and reaching the
+    store and SQLite only through the jobs and the queries (indirect imports included); only
+    the jobs and the queries import the store, only the store imports SQLite."""
     result = _run(_tool("lint-imports"), "--config", str(ROOT / "pyproject.toml"))
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_ui_never_reaches_the_store_through_an_attribute() -> None:
-    """The import contract keeps the store's modules out of goldenlens.ui; this closes the
-    back door: ``ProjectQueries.store`` (for jobs and tests) is never touched by the UI."""
+#: The front ends: the command line and the desktop app (packages), the Python API (a module).
+FRONT_END_PACKAGES = ("cli", "ui")
+FRONT_END_MODULES = ("evaluation.py",)
+
+
+def test_the_front_ends_never_reach_the_store_through_an_attribute() -> None:
+    """The import contracts keep the store's modules out of the front ends; this closes the
+    other door: no front end reaches for a ``store`` or ``_store`` attribute (the project
+    handle hides the store; ``ProjectQueries`` keeps its own private)."""
+    package = ROOT / "desktop" / "goldenlens"
+    files = [path for name in FRONT_END_PACKAGES for path in sorted((package / name).rglob("*.py"))]
+    files += [package / name for name in FRONT_END_MODULES]
+    assert len(files) > 50, "the front ends' modules were not found"
     offenders = [
         f"{path.relative_to(ROOT)}:{node.lineno}"
-        for path in sorted((ROOT / "desktop" / "goldenlens" / "ui").rglob("*.py"))
+        for path in files
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.Attribute) and node.attr == "store"
+        if isinstance(node, ast.Attribute) and node.attr in {"store", "_store"}
     ]
     assert offenders == []
 

@@ -174,11 +174,11 @@ def evaluate(
 
         report = score_files(Path(golden), Path(responses), **reading, options=options).report()
     else:
+        from goldenlens.jobs import open_project
         from goldenlens.jobs.importing.import_and_score import import_and_score
         from goldenlens.jobs.reporting.report_job import build_report
-        from goldenlens.store.project import ProjectStore
 
         done = import_and_score(Path(project), Path(golden), Path(responses), **reading, options=options)
-        with ProjectStore.open(Path(project)) as store:
-            report = build_report(store, done.run_id)
+        with open_project(project) as scored:
+            report = build_report(scored, done.run_id)
     return Evaluation(report, chosen, cuts)

@@ -128,13 +128,8 @@ def test_the_agreement_line_appears_once_the_reviewer_decided(
     assert main(["review-golden", str(project), "-q"]) == 0
     capsys.readouterr()
     with ProjectStore.open(project) as store:
-
-        class Project:
-            def __init__(self, s: ProjectStore) -> None:
-                self.store = s
-
-        golden_review_decisions.decide(Project(store), "g1", "fact_minimal", "accepted")
-        golden_review_decisions.decide(Project(store), "g2", "unambiguous_question", "dismissed")
+        golden_review_decisions.decide(store, "g1", "fact_minimal", "accepted")
+        golden_review_decisions.decide(store, "g2", "unambiguous_question", "dismissed")
     assert main(["review-golden", str(project), "-q"]) == 0
     # Pairs (pass, pass) and (fail, pass): p_o 1/2, p_e = (1*2 + 1*0)/4 = 1/2, kappa 0.
     assert "Judge and reviewer agree on 1 of 2 decided verdicts (50%); Cohen's kappa 0.00" in (

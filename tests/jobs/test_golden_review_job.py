@@ -357,11 +357,7 @@ def test_only_counted_criteria_need_no_judge(store: ProjectStore) -> None:
 
 
 def test_decisions_give_the_agreement_figures(store: ProjectStore) -> None:
-    class Project:
-        def __init__(self, s: ProjectStore) -> None:
-            self.store = s
-
-    project = Project(store)
+    project = store  # the desktop app passes the project it opened: the same handle
     with pytest.raises(ValueError, match="not been reviewed"):
         decisions.decide(project, "g1", "fact_minimal", "accepted")
     review_golden_set(store, OPTIONS, engine=scripted())

@@ -13,12 +13,11 @@ from tests.variant_project import EXPECTED_FLIPS, build_project, write_workbook
 
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
 from goldenlens.core.variants.flip_preview import RowKind, VariantPreview
+from goldenlens.jobs import open_project
 from goldenlens.jobs.curation import edits as curation
-from goldenlens.jobs.curation import project_edits
 from goldenlens.jobs.curation.variant_preview import (
     UnknownQuestionError,
     preview_fact_variants,
-    preview_open_project_variants,
     read_variant_inputs,
 )
 from goldenlens.jobs.importing.import_job import import_inputs
@@ -166,17 +165,13 @@ def test_a_flip_says_when_the_stored_score_is_out_of_date(store: ProjectStore) -
 
 
 def test_the_open_project_entry_point_and_the_undoable_edit_path(store: ProjectStore) -> None:
-    # What the desktop app would call: an object with a ``store`` (ProjectQueries is one).
-    class Project:
-        def __init__(self, store: ProjectStore) -> None:
-            self.store = store
-
-    project = Project(store)
-    preview = preview_open_project_variants(project, "q4")
-    variant = next(p.variant for p in preview.previews if p.variant.text == "Amazon<AND>12,500 million")
-    item = project_edits.add_fact_variant(
-        project, "q4", variant.text, reviewer="test", and_group=variant.and_group
-    )
+    # What the desktop app calls: the jobs functions with the project it opened (a handle).
+    with open_project(store.path) as project:
+        preview = preview_fact_variants(project, "q4")
+        variant = next(p.variant for p in preview.previews if p.variant.text == "Amazon<AND>12,500 million")
+        item = curation.add_fact_variant(
+            project, "q4", variant.text, reviewer="test", and_group=variant.and_group
+        )
     assert item is not None
     assert item.fact == "Amazon<AND>12.5 billion<OR>Amazon<AND>12,500 million"
     assert _stored(store, "q4")["Pipeline1"] == (1.0, 1.0)

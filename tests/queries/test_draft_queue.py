@@ -1,5 +1,5 @@
 """The drafts review queue as the desktop app reads it, and its decisions through
-``jobs.project_edits`` on the same open project."""
+``jobs.drafting.draft_review`` on the same open project."""
 
 from __future__ import annotations
 
@@ -9,14 +9,16 @@ from tests.jobs.drafting import CHUNKS, GOOD, SALES, good_reply
 from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.core.golden.drafts import DraftStatus, DraftText
-from goldenlens.jobs.curation import project_edits
+from goldenlens.jobs import open_project
+from goldenlens.jobs.drafting import draft_review
 from goldenlens.jobs.drafting.draft_job import DraftOptions, draft_chunks
 from goldenlens.queries.project import ProjectQueries
 
 
 def test_the_queue_lists_drafts_with_status_and_provenance(tmp_path: Path) -> None:
-    with ProjectQueries.open(tmp_path / "p.goldenlens", create=True) as project:
-        draft_chunks(project.store, CHUNKS, DraftOptions(), engine=ScriptedEngine(responder=good_reply))
+    with open_project(tmp_path / "p.goldenlens", create=True) as handle:
+        project = ProjectQueries(handle)
+        draft_chunks(handle, CHUNKS, DraftOptions(), engine=ScriptedEngine(responder=good_reply))
         queue = project.draft_queue()
         assert queue.progress() == "0 of 3 reviewed"
         assert [(d.id, d.provenance(), d.status) for d in queue.drafts] == [
@@ -26,8 +28,8 @@ def test_the_queue_lists_drafts_with_status_and_provenance(tmp_path: Path) -> No
         ]
 
         edit = DraftText("What were Amazon's Q2 2023 net sales?", GOOD[SALES][2], GOOD[SALES][1])
-        accepted = project_edits.accept_draft(project, 1, reviewer="ann", edit=edit)
-        project_edits.reject_draft(project, 2, reviewer="ann", note="duplicate")
+        accepted = draft_review.accept_draft(handle, 1, reviewer="ann", edit=edit)
+        draft_review.reject_draft(handle, 2, reviewer="ann", note="duplicate")
 
         queue = project.draft_queue()
         assert queue.progress() == "2 of 3 reviewed"

@@ -11,8 +11,10 @@ import pytest
 
 from goldenlens.core.golden.criteria import Criterion, VerdictError
 from goldenlens.core.inputs import GoldenItem
+from goldenlens.jobs import open_project
 from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, review_golden_set
 from goldenlens.queries.project import ProjectQueries
+from goldenlens.store.project import ProjectStore
 
 ITEMS = [
     GoldenItem("a1", "Who?", "Ann did.", "Ann"),
@@ -22,15 +24,16 @@ COUNTED = GoldenReviewOptions(criteria=(Criterion.VERBOSITY,), max_answer_words=
 
 
 @pytest.fixture
-def queries(tmp_path: Path) -> ProjectQueries:
-    opened = ProjectQueries.open(tmp_path / "q.goldenlens", create=True)
+def store(tmp_path: Path) -> ProjectStore:
+    opened = ProjectStore.open(tmp_path / "q.goldenlens", create=True)
     for item in ITEMS:
-        opened.store.golden.add(item)
+        opened.golden.add(item)
     return opened
 
 
-def test_a_project_never_reviewed_lists_every_row_unrated(queries: ProjectQueries) -> None:
-    with queries:
+def test_a_project_never_reviewed_lists_every_row_unrated(store: ProjectStore) -> None:
+    with store:
+        queries = ProjectQueries(store)
         review = queries.golden_review()
         assert review.run is None
         assert review.criteria == tuple(Criterion)
@@ -41,9 +44,10 @@ def test_a_project_never_reviewed_lists_every_row_unrated(queries: ProjectQuerie
         assert review.agreement.overall.kappa is None
 
 
-def test_the_json_form_holds_run_rows_counts_and_agreement(queries: ProjectQueries) -> None:
-    with queries:
-        run_id = review_golden_set(queries.store, COUNTED)
+def test_the_json_form_holds_run_rows_counts_and_agreement(store: ProjectStore) -> None:
+    with store:
+        queries = ProjectQueries(store)
+        run_id = review_golden_set(store, COUNTED)
         data = json.loads(json.dumps(queries.golden_review().as_dict()))
     assert data["run"]["id"] == run_id
     assert data["run"]["params"]["max_answer_words"] == 10
@@ -67,35 +71,37 @@ def test_the_json_form_holds_run_rows_counts_and_agreement(queries: ProjectQueri
     ]  # fmt: skip
 
 
-def test_a_run_of_another_kind_is_refused(queries: ProjectQueries) -> None:
-    with queries:
-        lexical = queries.store.runs.start("lexical", {}, total=0)
+def test_a_run_of_another_kind_is_refused(store: ProjectStore) -> None:
+    with store:
+        queries = ProjectQueries(store)
+        lexical = store.runs.start("lexical", {}, total=0)
         with pytest.raises(ValueError, match=f"run {lexical} is a lexical run, not a golden review"):
             queries.golden_review(lexical)
 
 
-def test_a_stored_value_that_is_no_verdict_is_reported_not_shown(queries: ProjectQueries) -> None:
-    with queries:
-        review_golden_set(queries.store, COUNTED)
-        path = queries.path
+def test_a_stored_value_that_is_no_verdict_is_reported_not_shown(store: ProjectStore) -> None:
+    with store:
+        review_golden_set(store, COUNTED)
+        path = store.path
     conn = sqlite3.connect(path)
     conn.execute("UPDATE scores SET value = 0.25")  # a damaged file
     conn.commit()
     conn.close()
     with (
-        ProjectQueries.open(path) as reopened,
+        open_project(path) as reopened,
         pytest.raises(VerdictError, match=r"0\.25 is not a stored verdict"),
     ):
-        reopened.golden_review()
+        ProjectQueries(reopened).golden_review()
 
 
-def test_a_row_edited_after_the_review_is_stale_and_its_verdicts_stay(queries: ProjectQueries) -> None:
-    with queries:
+def test_a_row_edited_after_the_review_is_stale_and_its_verdicts_stay(store: ProjectStore) -> None:
+    with store:
+        queries = ProjectQueries(store)
         assert not any(row.stale for row in queries.golden_review().rows)  # never reviewed: nothing stale
-        review_golden_set(queries.store, COUNTED)
+        review_golden_set(store, COUNTED)
         assert not any(row.stale for row in queries.golden_review().rows)
-        queries.store.golden.update(GoldenItem("a1", "Who?", "Ann did it.", "Ann"))
-        queries.store.golden.update(GoldenItem("a2", "When?", " ".join(["word"] * 12), "word", notes="ok"))
+        store.golden.update(GoldenItem("a1", "Who?", "Ann did it.", "Ann"))
+        store.golden.update(GoldenItem("a2", "When?", " ".join(["word"] * 12), "word", notes="ok"))
         review = queries.golden_review()
         data = review.as_dict()
     assert [row.stale for row in review.rows] == [True, False]  # a notes-only edit changes no triplet

@@ -14,13 +14,16 @@ import numpy as np
 import openpyxl
 import pytest
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.problems import InputError
-from goldenlens.jobs.curation import project_edits
+from goldenlens.core.project_handle import ProjectHandle
+from goldenlens.core.reviewer_decisions import REVIEW_ACCEPTED
+from goldenlens.jobs import open_project
+from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.project_runs import export_golden_at, export_report_at
 from goldenlens.queries.project import ProjectQueries
-from goldenlens.queries.values import REVIEW_ACCEPTED, StoreError
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -42,9 +45,14 @@ def project_path(tmp_path: Path, sample_dir: Path) -> Path:
 
 
 @pytest.fixture
-def project(project_path: Path) -> Iterator[ProjectQueries]:
-    with ProjectQueries.open(project_path) as opened:
+def handle(project_path: Path) -> Iterator[ProjectHandle]:
+    with open_project(project_path) as opened:
         yield opened
+
+
+@pytest.fixture
+def project(handle: ProjectHandle) -> ProjectQueries:
+    return ProjectQueries(handle)
 
 
 def test_reads_match_the_sample_files(project: ProjectQueries, sample_dir: Path) -> None:
@@ -89,15 +97,17 @@ def test_question_detail(project: ProjectQueries) -> None:
     assert project.question_detail(run_id, "no-such-question") is None
 
 
-def test_an_override_written_through_jobs_shows_in_the_patched_grid(project: ProjectQueries) -> None:
+def test_an_override_written_through_jobs_shows_in_the_patched_grid(
+    project: ProjectQueries, handle: ProjectHandle
+) -> None:
     run_id = project.latest_run_id(finished_only=True)
     grid = project.grid(run_id, LEXICAL_SCORE_NAMES)
     row, column = grid.index_of("q03"), grid.pipelines.index("Pipeline3")
     assert row is not None
     assert grid.values[FACTUAL_KNOWLEDGE][row, column] == 0.0  # the abbreviated address
 
-    project_edits.set_override(
-        project, "q03", "Pipeline3", FACTUAL_KNOWLEDGE, value=1.0, passed=True, note="abbrev.", reviewer="Ana"
+    curation.set_override(
+        handle, "q03", "Pipeline3", FACTUAL_KNOWLEDGE, value=1.0, passed=True, note="abbrev.", reviewer="Ana"
     )
     patched = project.grid_with_updates(grid, run_id, ["q03"])
     assert patched.values[FACTUAL_KNOWLEDGE][row, column] == 1.0
@@ -106,22 +116,24 @@ def test_an_override_written_through_jobs_shows_in_the_patched_grid(project: Pro
     assert override is not None
     assert (override.value, override.note, override.reviewer) == (1.0, "abbrev.", "Ana")
 
-    project_edits.restore_override(project, "q03", "Pipeline3", FACTUAL_KNOWLEDGE, None, reviewer="Ana")
+    curation.restore_override(handle, "q03", "Pipeline3", FACTUAL_KNOWLEDGE, None, reviewer="Ana")
     assert project.override_in_effect("q03", "Pipeline3", FACTUAL_KNOWLEDGE) is None
     restored = project.grid_with_updates(patched, run_id, ["q03"])
     assert restored.values[FACTUAL_KNOWLEDGE][row, column] == 0.0
 
 
-def test_a_review_written_through_jobs_is_read_back_and_undone(project: ProjectQueries) -> None:
+def test_a_review_written_through_jobs_is_read_back_and_undone(
+    project: ProjectQueries, handle: ProjectHandle
+) -> None:
     assert project.review_of_question("q02") is None
-    project_edits.set_review(project, "q02", REVIEW_ACCEPTED, "checked", reviewer="Ana")
+    curation.set_review(handle, "q02", REVIEW_ACCEPTED, "checked", reviewer="Ana")
     review = project.review_of_question("q02")
     assert review is not None
     assert (review.status, review.note, review.reviewer) == (REVIEW_ACCEPTED, "checked", "Ana")
-    project_edits.restore_review(project, "q02", None, reviewer="Ana")
+    curation.restore_review(handle, "q02", None, reviewer="Ana")
     assert project.review_of_question("q02") is None
     with pytest.raises(ValueError, match="unknown review status"):
-        project_edits.check_review(project, "q02", "maybe")
+        curation.check_review(handle, "q02", "maybe")
 
 
 def test_exports_at_a_path(project_path: Path, tmp_path: Path, sample_dir: Path) -> None:
@@ -140,7 +152,7 @@ def test_exports_at_a_path(project_path: Path, tmp_path: Path, sample_dir: Path)
 
 def test_opening_a_missing_project_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=r"missing\.goldenlens"):
-        ProjectQueries.open(tmp_path / "missing.goldenlens")
+        open_project(tmp_path / "missing.goldenlens")
     assert not (tmp_path / "missing.goldenlens").exists()
 
 

@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE
 from goldenlens.settings.preferences import load_preferences
-from goldenlens.store.project import ProjectStore
+from goldenlens.store.project import ProjectStore, store_of
 from goldenlens.ui.review.golden_editor import GoldenEditor
 from goldenlens.ui.review.override_dialog import OverrideDialog, request_override
 from goldenlens.ui.review.undo_commands import (
@@ -60,7 +60,7 @@ def _state(store: ProjectStore) -> tuple[Any, ...]:
 
 
 def _item(session: ProjectSession, question_id: str) -> GoldenItem:
-    item = session.project.store.golden.item(question_id)
+    item = store_of(session.handle).golden.item(question_id)
     assert item is not None
     return item
 
@@ -68,7 +68,7 @@ def _item(session: ProjectSession, question_id: str) -> GoldenItem:
 def _fk(session: ProjectSession) -> float | None:
     run_id = session.run_id
     assert run_id is not None
-    return session.project.store.results.score_matrix(run_id, FACTUAL_KNOWLEDGE)[KEY[:2]]
+    return store_of(session.handle).results.score_matrix(run_id, FACTUAL_KNOWLEDGE)[KEY[:2]]
 
 
 # -- undo / redo ------------------------------------------------------------------------------
@@ -77,7 +77,7 @@ def _fk(session: ProjectSession) -> float | None:
 def test_undo_and_redo_round_trip_every_kind_of_edit(
     session: ProjectSession, stack: QUndoStack, qtbot: QtBot
 ) -> None:
-    original = _state(session.project.store)
+    original = _state(store_of(session.handle))
     edits: list[Callable[[], object]] = [
         lambda: push_edit(stack, session, replace(_item(session, "q03"), fact=Q03_FACT)),
         lambda: push_override(stack, session, *KEY, value=1.0, passed=True, note="abbreviated"),
@@ -92,19 +92,19 @@ def test_undo_and_redo_round_trip_every_kind_of_edit(
         "Override factual knowledge of q03 / Pipeline3",
         "Accept q03",
     ]
-    edited = _state(session.project.store)
+    edited = _state(store_of(session.handle))
     assert _fk(session) == 1.0
-    assert session.project.store.reviews.all()["q03"].status == "accepted"
+    assert store_of(session.handle).reviews.all()["q03"].status == "accepted"
 
     for _ in range(3):
         with qtbot.waitSignal(session.question_changed):
             stack.undo()
-    assert _state(session.project.store) == original
+    assert _state(store_of(session.handle)) == original
 
     for _ in range(3):
         with qtbot.waitSignal(session.question_changed):
             stack.redo()
-    assert _state(session.project.store) == edited
+    assert _state(store_of(session.handle)) == edited
 
 
 def test_a_status_message_tells_what_the_edit_did(
@@ -163,12 +163,12 @@ def test_a_command_that_cannot_be_undone_reports_and_leaves_the_stack(
     session: ProjectSession, stack: QUndoStack, qtbot: QtBot
 ) -> None:
     push_review(stack, session, "q03", "accepted")
-    session.project.store.golden.delete("q03")  # e.g. a re-import dropped the question
+    store_of(session.handle).golden.delete("q03")  # e.g. a re-import dropped the question
     with qtbot.waitSignal(curation_messages(session).failed) as blocker:
         stack.undo()
     assert "no golden question 'q03'" in blocker.args[0]
     assert stack.count() == 0
-    assert session.project.store.golden.item("q03") is None
+    assert store_of(session.handle).golden.item("q03") is None
 
 
 # -- golden editor ----------------------------------------------------------------------------
@@ -228,7 +228,7 @@ def test_a_review_key_does_not_wipe_text_being_typed(
 ) -> None:
     _type_at_end(qtbot, editor, "notes", "checked against the 10-Q")
     editor.accept_current()
-    assert session.project.store.reviews.all()["q03"].status == "accepted"
+    assert store_of(session.handle).reviews.all()["q03"].status == "accepted"
     assert editor.fields["notes"].toPlainText() == "checked against the 10-Q"
     editor.fields["fact"].setFocus()
     qtbot.waitUntil(lambda: stack.count() == 2)
@@ -260,18 +260,18 @@ def test_review_buttons_and_keys_set_the_review(
     editor: GoldenEditor, session: ProjectSession, stack: QUndoStack, qtbot: QtBot
 ) -> None:
     editor.accept_current()
-    assert session.project.store.reviews.all()["q03"].status == "accepted"
+    assert store_of(session.handle).reviews.all()["q03"].status == "accepted"
     assert [b.isChecked() for b in editor.review_buttons()] == [False, True, False]
     editor.review_note.setText("address verified")
     editor.review_note.editingFinished.emit()
-    assert session.project.store.reviews.all()["q03"].note == "address verified"
+    assert store_of(session.handle).reviews.all()["q03"].note == "address verified"
     editor.mark_needs_curation()
-    assert session.project.store.reviews.all()["q03"].status == "needs_curation"
+    assert store_of(session.handle).reviews.all()["q03"].status == "needs_curation"
     qtbot.mouseClick(editor.review_buttons()[0], Qt.MouseButton.LeftButton)
-    assert session.project.store.reviews.all()["q03"].status == "unreviewed"
+    assert store_of(session.handle).reviews.all()["q03"].status == "unreviewed"
     while stack.canUndo():
         stack.undo()
-    assert "q03" not in session.project.store.reviews.all()
+    assert "q03" not in store_of(session.handle).reviews.all()
     assert [b.isChecked() for b in editor.review_buttons()] == [True, False, False]
 
 
@@ -322,7 +322,7 @@ def test_an_override_is_pushed_kept_apart_from_the_score_and_survives_reopening(
     _when_dialog_opens(qtbot, fill)
     assert request_override(None, session, stack, *KEY) is True
     assert stack.count() == 1
-    (override,) = session.project.store.reviews.overrides()
+    (override,) = store_of(session.handle).reviews.overrides()
     assert (override.passed, override.value, override.reviewer) == (True, 1.0, "Ana")
     assert _fk(session) == 0.0  # the original score is never touched
 
@@ -349,7 +349,7 @@ def test_the_dialog_asks_for_a_missing_reviewer_name_and_keeps_it(
 
     _when_dialog_opens(qtbot, fill)
     assert request_override(None, session, stack, "q10", "Pipeline1", F1_SCORE) is True
-    (override,) = session.project.store.reviews.overrides()
+    (override,) = store_of(session.handle).reviews.overrides()
     assert (override.value, override.passed, override.reviewer) == (0.8, None, "Bo")
     assert session.reviewer == "Bo"
     assert load_preferences().reviewer == "Bo"
@@ -367,10 +367,10 @@ def test_removing_an_override_is_undoable_and_cancel_pushes_nothing(
 
     _when_dialog_opens(qtbot, remove)
     assert request_override(None, session, stack, *KEY) is True
-    assert session.project.store.reviews.overrides() == []
+    assert store_of(session.handle).reviews.overrides() == []
     assert stack.text(1) == "Remove override of factual knowledge of q03 / Pipeline3"
     stack.undo()
-    assert [o.note for o in session.project.store.reviews.overrides()] == ["abbreviated"]
+    assert [o.note for o in store_of(session.handle).reviews.overrides()] == ["abbreviated"]
 
     _when_dialog_opens(qtbot, lambda dialog: dialog.reject())
     assert request_override(None, session, stack, *KEY) is False

@@ -25,7 +25,7 @@ from goldenlens.core.golden.drafts import DraftStatus
 from goldenlens.core.variants.generator import suggest_variants
 from goldenlens.judge.engines.protocol import ChatMessage
 from goldenlens.settings.judge_preferences import JudgeSettings
-from goldenlens.store.project import ProjectStore
+from goldenlens.store.project import ProjectStore, store_of
 from goldenlens.ui.drafts.drafts_model import DraftFilter
 from goldenlens.ui.judge.judge_settings import draft_options_from_settings, judge_model_problems
 from goldenlens.ui.main_window import MainWindow
@@ -76,7 +76,7 @@ def window(qtbot: QtBot, scored_project: Path, tmp_path: Path) -> MainWindow:
 def _store(window: MainWindow) -> ProjectStore:
     session = window.projects.session
     assert session is not None
-    return session.project.store
+    return store_of(session.handle)
 
 
 def _current_id(window: MainWindow) -> int | None:

@@ -23,10 +23,12 @@ from tests.judge.scripted import ScriptedEngine
 from goldenlens.core.golden.criteria import JUDGED_CRITERIA, Criterion
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.core.stats.agreement import Agreement
-from goldenlens.jobs.curation import project_edits
+from goldenlens.jobs import open_project
+from goldenlens.jobs.curation import edits as curation
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.settings.judge_preferences import JudgeSettings
+from goldenlens.store.project import ProjectStore
 from goldenlens.ui.golden_review.golden_review_controller import (
     CANCELLED_MESSAGE,
     GoldenReviewDialog,
@@ -172,8 +174,8 @@ def test_menu_review_shows_q03_verdicts_with_reasons(qtbot: QtBot, window: MainW
     assert marks["q01"] == ["P"] * 5
     assert "No decisions yet" in header(window)
     assert not window.run_panel.isVisible()
-    with ProjectQueries.open(window.projects.session.path) as project:  # type: ignore[union-attr]
-        run = project.latest_run(GOLDEN_REVIEW_RUN)
+    with open_project(window.projects.session.path) as project:  # type: ignore[union-attr]
+        run = ProjectQueries(project).latest_run(GOLDEN_REVIEW_RUN)
     assert run is not None
     assert run.status == "finished"
     # Clicking a row of the table makes it the app's current question.
@@ -206,10 +208,10 @@ def test_decisions_update_the_agreement_header_and_withdraw_undoes(qtbot: QtBot,
     assert "Unambiguous: 1 of 2 (50%), κ 0.00" in by_criterion
     assert "Matches fact: 1 of 1 (100%), κ undefined" in by_criterion
     assert "Verbosity: no decisions (counted, not in the total)" in by_criterion
-    with ProjectQueries.open(window.projects.session.path) as project:  # type: ignore[union-attr]
+    with ProjectStore.open(window.projects.session.path) as store:  # type: ignore[union-attr]
         stored = {
             (d.question_id, d.criterion): (d.decision, d.judge_verdict, d.reviewer_verdict)
-            for d in project.store.golden_review.decisions()
+            for d in store.golden_review.decisions()
         }
     assert stored == {
         ("q03", "answer_consistent_with_fact"): ("accepted", "pass", "pass"),
@@ -242,8 +244,8 @@ def test_an_edited_row_is_marked_stale(qtbot: QtBot, window: MainWindow) -> None
     assert session is not None
     item = session.project.golden_item("q03")
     assert item is not None
-    project_edits.edit_golden_item(
-        session.project, replace(item, fact="410 Terry Avenue North<OR>410 Terry Ave. N."), reviewer="Ana"
+    curation.edit_golden_item(
+        session.handle, replace(item, fact="410 Terry Avenue North<OR>410 Terry Ave. N."), reviewer="Ana"
     )
     session.notify_question("q03")
     # Stale: the criteria that read the fact; the question and the answer did not change.
@@ -258,7 +260,7 @@ def test_an_edited_row_is_marked_stale(qtbot: QtBot, window: MainWindow) -> None
     # A notes-only edit changes no triplet: q04 stays current.
     q04 = session.project.golden_item("q04")
     assert q04 is not None
-    project_edits.edit_golden_item(session.project, replace(q04, notes="checked"), reviewer="Ana")
+    curation.edit_golden_item(session.handle, replace(q04, notes="checked"), reviewer="Ana")
     session.notify_question("q04")
     assert pane.table.item(3, 0).text() == "q04"
     # Reviewing again re-asks only what reads the edited fact (answer consistent with the fact,

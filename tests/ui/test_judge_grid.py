@@ -21,11 +21,12 @@ from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.core.view.grid_state import FACTUAL_KNOWLEDGE, score_column
+from goldenlens.jobs import open_project
 from goldenlens.jobs.judging.judge_selection import JudgeRows, JudgeScope, selected_questions
 from goldenlens.jobs.reporting.report_job import judge_scores
 from goldenlens.queries.grid import GridData
 from goldenlens.queries.project import ProjectQueries
-from goldenlens.store.project import ProjectStore
+from goldenlens.store.project import ProjectStore, store_of
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.grid.score_table_model import ScoreTableModel
 from goldenlens.ui.judge.judge_dialog import JudgeDialog
@@ -107,7 +108,8 @@ def judged_project(scored_project: Path) -> Path:
 
 @pytest.fixture
 def grid_data(judged_project: Path) -> GridData:
-    with ProjectQueries.open(judged_project) as project:
+    with open_project(judged_project) as handle:
+        project = ProjectQueries(handle)
         return project.grid(project.latest_run_id())
 
 
@@ -328,14 +330,15 @@ def test_the_main_window_judges_the_selected_or_filtered_rows(qtbot: QtBot, judg
 def test_the_first_rows_and_a_row_reload_carry_the_judge_columns(
     judged_project: Path, grid_data: GridData
 ) -> None:
-    with ProjectQueries.open(judged_project) as project:
+    with open_project(judged_project) as handle:
+        project = ProjectQueries(handle)
         lexical = project.latest_run_id()
         head = project.grid_head(lexical, None, limit=4)
         assert not head.complete
         for metric in (FAITHFULNESS, RELEVANCE, HARMFUL):
             np.testing.assert_array_equal(head.values[metric], grid_data.values[metric][:4])
         assert head.missing_reason(2, 1, FAITHFULNESS) == f"not scored: {NOT_SCORED_REASON}"  # q03/Pipeline2
-        store = project.store
+        store = store_of(handle)
         store.reviews.set_override("q03", "Pipeline2", FAITHFULNESS, value=0.25, passed=None, reviewer="Bo")
         patched = project.grid_with_updates(grid_data, lexical, ["q03"])
         assert patched.values[FAITHFULNESS][2, 1] == 0.25

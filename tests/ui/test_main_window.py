@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from goldenlens.core.view.grid_state import GridState
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.settings.preferences import load_preferences
+from goldenlens.store.project import store_of
 from goldenlens.ui.importer.import_wizard import ImportWizard
 from goldenlens.ui.main_window import MainWindow
 
@@ -134,7 +135,7 @@ def test_an_edit_rescores_and_updates_the_grid_row_at_once(qtbot: QtBot, scored_
     _open(qtbot, window, scored_project)
     session = window.projects.session
     assert session is not None
-    item = session.project.store.golden.item("q03")
+    item = store_of(session.handle).golden.item("q03")
     assert item is not None
     grid = window.grid.grid()
     assert grid is not None

@@ -22,7 +22,7 @@ from goldenlens.core.view.grid_state import ID_COLUMN, GridState
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.queries.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head
 from goldenlens.queries.project import ProjectQueries
-from goldenlens.store.project import ProjectStore
+from goldenlens.store.project import ProjectStore, store_of
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.grid.score_table_model import ScoreTableModel
 from goldenlens.ui.main_window import MainWindow
@@ -150,7 +150,7 @@ def test_an_edit_keeps_the_full_grid_on_screen_while_it_reloads(
     grid, session = window.grid, window.projects.session
     assert session is not None
     assert grid.select_question("q0900")
-    session.project.store.reviews.set("q0900", "accepted")
+    store_of(session.handle).reviews.set("q0900", "accepted")
     session.notify_question("q0900")
     # Not shrunk back to the first rows: the place (q0900) stays while the worker reloads.
     assert grid.model().rowCount() == QUESTIONS
@@ -172,7 +172,7 @@ def test_small_project_loads_in_one_go_without_a_worker(
     assert not live_worker_threads()
     session = window.projects.session
     assert session is not None
-    session.project.store.reviews.set("q02", "needs_curation")
+    store_of(session.handle).reviews.set("q02", "needs_curation")
     session.notify_question("q02")  # an edit: reloaded at once, still no worker
     assert not live_worker_threads()
     assert window.grid.model().data(window.grid.model().index(1, 2)) == "✎ Needs curation"
@@ -265,7 +265,7 @@ def test_an_edit_while_the_other_metrics_load_is_kept(
     assert session is not None
     qtbot.waitUntil(lambda: bool(started), timeout=TIMEOUT)
     assert _loaded(window)
-    session.project.store.reviews.set("q1100", "accepted")
+    store_of(session.handle).reviews.set("q1100", "accepted")
     session.notify_question("q1100")  # patched in place while the second job runs
     gate.set()
     qtbot.waitUntil(lambda: set(grid.grid().values) == set(LEXICAL_SCORE_NAMES), timeout=TIMEOUT)  # type: ignore[union-attr]

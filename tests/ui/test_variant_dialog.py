@@ -22,7 +22,7 @@ from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_
 from goldenlens.core.variants.generator import RISK_DIGITS
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.curation.variant_preview import preview_fact_variants
-from goldenlens.store.project import ProjectStore
+from goldenlens.store.project import ProjectStore, store_of
 from goldenlens.ui.main_window import MainWindow
 from goldenlens.ui.review.undo_commands import curation_messages
 from goldenlens.ui.session import ProjectSession
@@ -71,7 +71,7 @@ def _dialog(qtbot: QtBot, session: ProjectSession, stack: QUndoStack, question_i
 def _fk(session: ProjectSession, question_id: str, pipeline: str, metric: str = FACTUAL_KNOWLEDGE) -> Any:
     run_id = session.run_id
     assert run_id is not None
-    return session.project.store.results.score_matrix(run_id, metric)[(question_id, pipeline)]
+    return store_of(session.handle).results.score_matrix(run_id, metric)[(question_id, pipeline)]
 
 
 def _fact(session: ProjectSession, question_id: str) -> str:

@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.jobs.curation import edits as curation
-from goldenlens.store.project import ProjectStore
+from goldenlens.store.project import ProjectStore, store_of
 from goldenlens.ui.history.versions_dialog import COLUMNS, VersionsDialog
 from goldenlens.ui.main_window import MainWindow
 from goldenlens.ui.review.undo_commands import push_edit
@@ -140,7 +140,7 @@ def test_an_edit_in_the_app_makes_a_new_version(qtbot: QtBot, scored_project: Pa
     session = ProjectSession(scored_project)
     stack = QUndoStack()
     try:
-        store = session.project.store
+        store = store_of(session.handle)
         assert push_edit(stack, session, replace(_item(store, "q02"), notes="checked in the filing"))
         dialog = VersionsDialog(session)
         qtbot.addWidget(dialog)

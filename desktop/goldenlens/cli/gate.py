@@ -14,12 +14,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from goldenlens.core.errors import EXIT_BAD_INPUT
+
 if TYPE_CHECKING:  # the gate's decisions load when an option asks for a check
+    from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.core.stats.gates import MinimumMean
-    from goldenlens.store.project import ProjectStore
 
 EXIT_GATE_FAILED = 1
-EXIT_BAD_INPUT = 2
 
 
 def _minimum(text: str) -> MinimumMean:
@@ -75,11 +76,11 @@ def minimums_exit(summary: Mapping[str, Mapping[str, float | None]], minimums: S
     return EXIT_GATE_FAILED if failures else 0
 
 
-def regression_exit(store: ProjectStore, head: int) -> int:
+def regression_exit(project: ProjectHandle, head: int) -> int:
     """Check ``--fail-on-regression``: run ``head`` against the project's previous run."""
     from goldenlens.jobs.reporting.run_regression import check_regression
 
-    check = check_regression(store, head)
+    check = check_regression(project, head)
     if check.previous is None:
         print(
             f"goldenlens: run {head} is the project's first scoring run: no regression to check",

@@ -13,8 +13,8 @@ from goldenlens.cli.output import StderrProgress
 from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:  # the judge packages (numpy, llama.cpp) load only when a judge run is asked for
+    from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.jobs.judging.judge_job import JudgeOptions
-    from goldenlens.store.project import ProjectStore
 
 DEFAULT = "default"
 
@@ -154,12 +154,13 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
     return options
 
 
-def resume_judge(store: ProjectStore, *, quiet: bool) -> int | None:
+def resume_judge(store: ProjectHandle, *, quiet: bool) -> int | None:
     """Resume the newest unfinished judge run of ``store`` with its stored options; None when
     there is none. A model file of the run that no longer exists is bad input."""
     from goldenlens.jobs.judging.judge_job import JUDGE_RUN, JudgeOptions, judge_project
+    from goldenlens.queries.project import ProjectQueries
 
-    pending = store.runs.unfinished(JUDGE_RUN)
+    pending = ProjectQueries(store).unfinished_runs(JUDGE_RUN)
     if not pending:
         return None
     run = pending[-1]

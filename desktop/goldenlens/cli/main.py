@@ -2,6 +2,8 @@
 
 Exit codes: 0 success (warnings listed on stderr), 2 bad input or unusable file (one line on
 stderr naming the file, sheet, row and column where known — never a traceback), 130 cancelled.
+Every error a user can meet derives from :class:`~goldenlens.core.errors.GoldenLensError`,
+whose class says its exit code; :func:`main` catches that one class.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd
 from goldenlens.cli.gate import add_gate_options, gate_usage_error, minimums_exit
 from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
 from goldenlens.cli.output import StderrProgress, parse_mapping, print_problems, write_report
+from goldenlens.core.errors import EXIT_BAD_INPUT, GoldenLensError
 from goldenlens.core.problems import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
 
-EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
 EXIT_NOT_READY = 1
 
@@ -273,30 +275,6 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
-#: Errors a command reports as one line (exit 2), by the module that defines each. Only those
-#: of modules already imported are caught: an error whose module never loaded cannot have been
-#: raised, and importing the store or the judge just to name their errors would cost every
-#: command line their start-up time.
-_ONE_LINE_ERRORS = (
-    ("goldenlens.judge.model_files", "ModelNotFoundError"),  # a FileNotFoundError: before OSError
-    ("goldenlens.store.values", "StoreError"),
-    ("goldenlens.io.atomic_files", "ExportError"),
-    ("goldenlens.jobs.reporting.report_job", "NoScoresError"),
-    ("goldenlens.judge.engines.protocol", "JudgeEngineError"),
-    ("goldenlens.jobs.judging.judge_job", "JudgeRunError"),
-    ("goldenlens.jobs.drafting.draft_job", "DraftRunError"),
-    ("goldenlens.jobs.reporting.run_history", "RunReferenceError"),
-)
-
-
-def _one_line_errors() -> tuple[type[BaseException], ...]:
-    found: list[type[BaseException]] = []
-    for module, name in _ONE_LINE_ERRORS:
-        if module in sys.modules:
-            found.append(getattr(sys.modules[module], name))
-    return tuple(found)
-
-
 @contextmanager
 def _sigterm_stops_the_command(command: str) -> Iterator[None]:
     """While a command runs, SIGTERM (``kill``, ``timeout``, a cancelled CI job) stops it as
@@ -351,9 +329,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"goldenlens: error: {line}", file=sys.stderr)
         print_problems([p for p in error.others if p.severity is not Severity.INFO])
         return EXIT_BAD_INPUT
-    except _one_line_errors() as error:
+    except GoldenLensError as error:  # a project, export, run or engine error: its one-line message
         print(f"goldenlens: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return error.exit_code
     except OSError as error:
         name = Path(error.filename).name if error.filename else ""
         print(f"goldenlens: error: {name + ': ' if name else ''}{error.strerror or error}", file=sys.stderr)

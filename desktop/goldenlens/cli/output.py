@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING
 from goldenlens.core.problems import InputError, Problem, Severity
 
 # Every command line imports this module (progress and problems are printed by all), so the
-# report, its formats and the judge summary load only where a summary or report is written,
-# and the store only for commands that open a project.
+# report, its formats and the judge summary load only where a summary or report is written.
 if TYPE_CHECKING:
+    from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.core.scored_rows import Report
     from goldenlens.io.reports.json_report import JudgeScores
     from goldenlens.jobs.progress import Progress
-    from goldenlens.store.project import ProjectStore
 
 
 class StderrProgress:
@@ -229,7 +228,7 @@ def format_judge_summary(report: Report, judge: JudgeScores) -> str:
 
 
 def write_outputs(
-    store: ProjectStore, run_id: int | None, out: Path | None, *, judge_run_id: int | None = None
+    project: ProjectHandle, run_id: int | None, out: Path | None, *, judge_run_id: int | None = None
 ) -> dict[str, dict[str, float | None]]:
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
@@ -243,12 +242,12 @@ def write_outputs(
 
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.
-        rows, summary = write_stored_json(store, out, run_id, judge_run_id=judge_run_id)
+        rows, summary = write_stored_json(project, out, run_id, judge_run_id=judge_run_id)
         print(f"Wrote {rows} scored responses to {out}", file=sys.stderr)
         return summary
-    report = build_report(store, run_id, judge_run_id=judge_run_id)
-    judge = judge_scores(store, judge_run_id)
-    write_report(report, out, judge=judge, sources=report_sources(store))
+    report = build_report(project, run_id, judge_run_id=judge_run_id)
+    judge = judge_scores(project, judge_run_id)
+    write_report(report, out, judge=judge, sources=report_sources(project))
     return report.summary()
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from goldenlens.core.errors import GoldenLensError
+
 
 class Severity(StrEnum):
     """How bad an input problem is.
@@ -62,7 +64,7 @@ class Problem:
         }
 
 
-class InputError(Exception):
+class InputError(GoldenLensError):
     """A fatal input problem: the import stops and nothing already saved is touched."""
 
     def __init__(self, problem: Problem, others: tuple[Problem, ...] = ()) -> None:

@@ -13,10 +13,11 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from goldenlens.core.errors import GoldenLensError
 from goldenlens.io.sheets.link_paths import link_chain
 
 
-class ExportError(Exception):
+class ExportError(GoldenLensError):
     """An export was refused; the target file was not created or changed.
 
     ``sheet``, ``row`` (as Excel numbers it), ``column`` and ``item_id`` locate the offending

@@ -9,7 +9,6 @@ aborts the process (exit 134) — the failure this module exists to explain firs
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import os
 import shutil
@@ -281,20 +280,19 @@ def _model_checks() -> list[Check]:
 
 
 def _llama_check() -> Check:
+    from goldenlens.judge.llama_runtime import llama_cpp_status
+
     needed = frozenset({JUDGE_USE})
-    try:
-        module = importlib.import_module("llama_cpp")
-    except Exception as error:  # an ImportError, or OSError when libllama itself fails to load
+    status = llama_cpp_status()
+    if not status.importable:
         return Check(
             "llama.cpp",
             False,
-            f"llama_cpp does not import: {error}",
+            f"llama_cpp does not import: {status.error}",
             fix="pip install llama-cpp-python (it compiles llama.cpp: about 13 minutes on 2 cores)",
             needed_for=needed,
         )
-    return Check(
-        "llama.cpp", True, f"llama-cpp-python {getattr(module, '__version__', '?')}", needed_for=needed
-    )
+    return Check("llama.cpp", True, f"llama-cpp-python {status.version}", needed_for=needed)
 
 
 def _writable(name: str, folder: Path, variable: str) -> Check:

@@ -7,6 +7,8 @@ import importlib.util
 import threading
 from pathlib import Path
 
+from goldenlens.core.errors import GoldenLensError
+
 __all__ = [
     "DEFAULT_JUDGE_FILE",
     "DEFAULT_JUDGE_PACKAGE",
@@ -20,7 +22,7 @@ DEFAULT_JUDGE_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _CHUNK = 1 << 20
 
 
-class ModelNotFoundError(FileNotFoundError):
+class ModelNotFoundError(GoldenLensError, FileNotFoundError):
     """A model file (or the package that carries it) is not installed."""
 
 

@@ -1,7 +1,8 @@
-"""Read-only data the GUI thread asks for: grid columns, question detail, runs, reviews.
+"""Read-only data the front ends ask for: grid columns, question detail, runs, reviews, drafts.
 
-:class:`~goldenlens.queries.project.ProjectQueries` is the open project as the desktop app
-reads it; writes go through :mod:`goldenlens.jobs` (``project_edits`` on the GUI thread,
-``project_runs`` in workers). ``goldenlens.ui`` reaches data only through this package and
-``jobs`` — an import-linter contract forbids it ``goldenlens.store`` and ``sqlite3``.
+:class:`~goldenlens.queries.project.ProjectQueries` reads a project opened with
+:func:`goldenlens.jobs.open_project`; writes go through :mod:`goldenlens.jobs` with the same
+project handle (single edits on the GUI thread, long jobs in workers on their own). Neither
+front end imports ``goldenlens.store`` (import-linter contracts); the records they read are
+the core's (:mod:`goldenlens.core.project_records`).
 """

@@ -37,9 +37,9 @@ from goldenlens.core.lexical.scorer import (
     derive_spans,
 )
 from goldenlens.core.lexical.signature import Signature
+from goldenlens.core.project_records import GOLDEN_ROW, Override, Review
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import GOLDEN_ROW, Override, Review
 
 __all__ = [
     "FlagNote",

@@ -1,7 +1,7 @@
 """The drafts review queue as a front end shows it: rows with status and provenance, counts.
 
 Read-only, like every query: decisions (accept, edit-then-accept, reject) are writes and go
-through :mod:`goldenlens.jobs.curation.project_edits` (or :mod:`goldenlens.jobs.drafting.draft_review`).
+through :mod:`goldenlens.jobs.drafting.draft_review`.
 """
 
 from __future__ import annotations

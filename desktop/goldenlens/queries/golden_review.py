@@ -25,11 +25,11 @@ from goldenlens.core.golden.criteria import (
     verdict_from_value,
 )
 from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.project_records import GOLDEN_ROW, GoldenReviewDecision, RunInfo
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.core.stats.agreement import Agreement, agreement
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.repositories.golden_review import GoldenReviewDecision
-from goldenlens.store.values import GOLDEN_ROW, HISTORY_DELETE, RunInfo
+from goldenlens.store.values import HISTORY_DELETE
 
 
 @dataclass(frozen=True)

@@ -1,24 +1,23 @@
-"""The open project as the GUI thread reads it: grid, question detail, runs, reviews.
+"""The open project as a front end reads it: grid, question detail, runs, reviews, drafts.
 
-A :class:`ProjectQueries` holds one connection to the project file and offers only reads,
-each a few index seeks or one bulk load. The desktop app keeps one on the GUI thread for
-what a click needs at once (a question's detail, the first rows of the grid) and opens its
-own in a worker for the whole grid; SQLite's WAL lets them read beside the writer jobs.
+A :class:`ProjectQueries` reads through the project a front end opened with
+:func:`goldenlens.jobs.open_project` (it shares that connection and closes nothing) and
+offers only reads, each a few index seeks or one bulk load. The desktop app keeps one on the
+GUI thread for what a click needs at once (a question's detail, the first rows of the grid),
+beside the jobs that write on the same project, and builds its own in a worker for the whole
+grid; SQLite's WAL lets them read beside the writer jobs.
 
-Single-question writes on the GUI thread (an edit, an override, a review) go through
-:mod:`goldenlens.jobs.curation.project_edits`, which takes this object and writes through
-:attr:`ProjectQueries.store`; nothing in ``goldenlens.ui`` uses that attribute (a quality
-test checks it) or names the store's type (an import-linter contract forbids it).
+Writes go through :mod:`goldenlens.jobs` with the same handle; nothing here hands out the
+store (the front ends may not import it: an import-linter contract).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.project_handle import ProjectHandle
+from goldenlens.core.project_records import Override, Review, RunInfo
 from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.core.scores import ScoreRecord
 from goldenlens.queries.detail import QuestionDetail
@@ -27,55 +26,19 @@ from goldenlens.queries.drafts import Draft, DraftQueue, DraftStatus, draft_queu
 from goldenlens.queries.golden_review import GoldenReview, load_golden_review
 from goldenlens.queries.grid import GridData
 from goldenlens.queries.grid_data import HEAD_LIMIT, add_metrics, load_grid, load_grid_head, update_rows
-from goldenlens.queries.values import Override, Review, RunInfo
-from goldenlens.store.project import ProjectStore
-
-#: The kind of run :func:`goldenlens.jobs.judging.judge_job.judge_project` records (that module loads
-#: the judge's engines, so it is not imported for a name).
+from goldenlens.store.project import store_of
 
 
 class ProjectQueries:
-    """Read-only queries over one open project file. Open with :meth:`open`; close it (or
-    use it as a context manager) on the thread that opened it.
+    """Read-only queries over a project a front end opened (:func:`goldenlens.jobs.open_project`);
+    use them on the thread that opened it. Closing the project is its opener's business.
 
     A read that fails (a damaged or vanished file) raises
-    :class:`~goldenlens.queries.values.StoreError` naming the file, never ``sqlite3.Error``.
+    :class:`~goldenlens.core.errors.StoreError` naming the file, never ``sqlite3.Error``.
     """
 
-    def __init__(self, store: ProjectStore) -> None:
-        self._store = store
-
-    @classmethod
-    def open(cls, path: Path | str, *, create: bool = False) -> Self:
-        """Open the project at ``path`` (``create``: make a new empty project there).
-
-        Raises :class:`~goldenlens.queries.values.StoreError` for a missing file (without
-        ``create``), a file that is not a GoldenLens project, or one made by a newer version.
-        """
-        return cls(ProjectStore.open(path, create=create))
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the connection."""
-        self._store.close()
-
-    @property
-    def path(self) -> Path:
-        """The project file."""
-        return self._store.path
-
-    @property
-    def store(self) -> ProjectStore:
-        """The connection, for :mod:`goldenlens.jobs` functions that write on this thread
-        (and for tests that set data up); the desktop app never calls it directly."""
-        return self._store
+    def __init__(self, project: ProjectHandle) -> None:
+        self._store = store_of(project)
 
     # -- runs ------------------------------------------------------------------------------
 
@@ -168,6 +131,10 @@ class ProjectQueries:
     def draft(self, draft_id: int) -> Draft | None:
         """One draft, ``None`` when there is no such draft."""
         return self._store.drafts.get(draft_id)
+
+    def draft_counts(self) -> dict[DraftStatus, int]:
+        """How many drafts are in each state (every state, zeros included)."""
+        return self._store.drafts.counts()
 
     def draft_provenance(self, golden_id: str) -> Draft | None:
         """The draft a golden item was accepted from (document, page, chunk), if any."""

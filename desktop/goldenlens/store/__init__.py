@@ -3,15 +3,18 @@
 :class:`ProjectStore` opens a project; its data is read and written through the
 repositories it holds (``store.golden``, ``store.responses``, ``store.runs``,
 ``store.results``, ``store.reviews``, ``store.cache``, ``store.drafts``,
-``store.golden_review``, ``store.grid``).
+``store.golden_review``, ``store.grid``). The records it hands out are the core's
+(:mod:`goldenlens.core.project_records`), and so is its error (:mod:`goldenlens.core.errors`,
+named here too).
 """
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.versions import HistoryEntry
 from goldenlens.store.base import Repository
-from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore
+from goldenlens.store.project import PROJECT_SUFFIX, ProjectStore, store_of
 from goldenlens.store.repositories.drafts import DraftRepository, NewDraft
 from goldenlens.store.repositories.golden import GoldenRepository
-from goldenlens.store.repositories.golden_review import GoldenReviewDecision, GoldenReviewRepository
+from goldenlens.store.repositories.golden_review import GoldenReviewRepository
 from goldenlens.store.repositories.grid_reads import GridQueries
 from goldenlens.store.repositories.judge_cache import JudgeCacheRepository
 from goldenlens.store.repositories.responses import ResponseRepository
@@ -19,38 +22,23 @@ from goldenlens.store.repositories.results import ResultRepository
 from goldenlens.store.repositories.review import ReviewRepository
 from goldenlens.store.repositories.runs import RunRepository
 from goldenlens.store.schema import LATEST_VERSION
-from goldenlens.store.values import (
-    GOLDEN_ROW,
-    ImportInfo,
-    Override,
-    Review,
-    RunInfo,
-    StoreError,
-    VersionInfo,
-)
 
 __all__ = [
-    "GOLDEN_ROW",
     "LATEST_VERSION",
     "PROJECT_SUFFIX",
     "DraftRepository",
     "GoldenRepository",
-    "GoldenReviewDecision",
     "GoldenReviewRepository",
     "GridQueries",
     "HistoryEntry",
-    "ImportInfo",
     "JudgeCacheRepository",
     "NewDraft",
-    "Override",
     "ProjectStore",
     "Repository",
     "ResponseRepository",
     "ResultRepository",
-    "Review",
     "ReviewRepository",
-    "RunInfo",
     "RunRepository",
     "StoreError",
-    "VersionInfo",
+    "store_of",
 ]

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 
-from goldenlens.store.values import StoreError
+from goldenlens.core.errors import StoreError
 
 Row = tuple[Any, ...]
 
@@ -138,6 +138,12 @@ class Repository:
 
     def __init__(self, connection: Connection) -> None:
         self._connection = connection
+        # The connection's own methods, under the names the subclasses use.
+        self._write = connection.write
+        self._fetch = connection.fetch
+        self._fetch_one = connection.fetch_one
+        self._insert_rows = connection.insert_rows
+        self._inserted_id = connection.inserted_id
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self._path)!r})"
@@ -150,26 +156,3 @@ class Repository:
     @property
     def _conn(self) -> sqlite3.Connection:
         return self._connection.sqlite
-
-    def _write(self, what: str) -> AbstractContextManager[sqlite3.Connection]:
-        return self._connection.write(what)
-
-    def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return self._connection.fetch(sql, params)
-
-    def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return self._connection.fetch_one(sql, params)
-
-    def _insert_rows(
-        self,
-        table: str,
-        columns: Sequence[str],
-        rows: Iterable[Sequence[Any]],
-        *,
-        replace: bool = False,
-        upsert_on: str | None = None,
-    ) -> None:
-        self._connection.insert_rows(table, columns, rows, replace=replace, upsert_on=upsert_on)
-
-    def _inserted_id(self, cursor: sqlite3.Cursor) -> int:
-        return self._connection.inserted_id(cursor)

@@ -11,7 +11,8 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Final
 
-from goldenlens.store.values import StoreError, to_json
+from goldenlens.core.errors import StoreError
+from goldenlens.store.values import to_json
 
 #: ``table: key column`` of the name tables.
 _NAME_TABLES: Final = {"pipeline_keys": "key", "metric_keys": "key", "flag_codes": "code"}

@@ -26,7 +26,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from goldenlens.store.values import StoreError
+from goldenlens.core.errors import StoreError
 
 #: Suffix of the sidecar lock file (``results.goldenlens.lock``).
 LOCK_SUFFIX = ".lock"

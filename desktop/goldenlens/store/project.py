@@ -32,6 +32,8 @@ from typing import Any, Final, Self
 
 from sqlite_utils import Database
 
+from goldenlens.core.errors import StoreError
+from goldenlens.core.project_handle import PROJECT_SUFFIX, ProjectHandle
 from goldenlens.store.base import Connection
 from goldenlens.store.repositories.drafts import DraftRepository
 from goldenlens.store.repositories.golden import GoldenRepository
@@ -43,12 +45,8 @@ from goldenlens.store.repositories.results import ResultRepository
 from goldenlens.store.repositories.review import ReviewRepository
 from goldenlens.store.repositories.runs import RunRepository
 from goldenlens.store.schema import open_database
-from goldenlens.store.values import StoreError
 
-__all__ = ["ProjectStore", "StoreError"]
-
-#: File name suffix of a project.
-PROJECT_SUFFIX = ".goldenlens"
+__all__ = ["PROJECT_SUFFIX", "ProjectStore", "StoreError", "store_of"]
 
 
 class ProjectStore:
@@ -57,6 +55,10 @@ class ProjectStore:
     Its own methods are the project-level ones; reads and writes of data go through its
     repositories (``golden``, ``responses``, ``runs``, ``results``, ``reviews``, ``cache``,
     ``drafts``, ``golden_review``, ``grid``), see the module docstring.
+
+    It is (structurally) the :class:`~goldenlens.core.project_handle.ProjectHandle` that
+    :func:`goldenlens.jobs.open_project` hands the front ends: they hold it as that handle,
+    and only the jobs and the queries reach its repositories, through :func:`store_of`.
     """
 
     def __init__(self, path: Path, db: Database) -> None:
@@ -125,3 +127,15 @@ class ProjectStore:
         )
         names = ("journal_mode", "foreign_keys", "synchronous", "user_version", "application_id")
         return dict(zip(names, row or (), strict=True))
+
+
+def store_of(project: ProjectHandle) -> ProjectStore:
+    """The store behind a project handle from :func:`goldenlens.jobs.open_project`.
+
+    For the jobs and the queries, which take the handle a front end holds and work on the
+    store behind it; a front end cannot call this (it may not import the store: an
+    import-linter contract). A ``TypeError`` for anything else.
+    """
+    if not isinstance(project, ProjectStore):
+        raise TypeError(f"expected a project opened by goldenlens.jobs.open_project, got {project!r}")
+    return project

@@ -1,30 +1,67 @@
-"""Values the project store hands out, its error type, and the small encoders it shares.
+"""The small encoders the project store shares, and the store's vocabulary by its old names.
 
-Everything here is a frozen dataclass or a pure function: no SQL lives in this module.
+The records the store hands out (runs, overrides, reviews, versions, imports) and the run
+statuses live in :mod:`goldenlens.core.project_records`, its error in
+:mod:`goldenlens.core.errors`, so that every layer names them without importing the store;
+they are named here too for the jobs that have always imported them from here. Everything
+here is a frozen value or a pure function: no SQL lives in this module.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from goldenlens.core import reviewer_decisions as _review
+from goldenlens.core.errors import StoreError
 from goldenlens.core.golden import versions as _versions
-from goldenlens.core.reviewer_decisions import effective_value
+from goldenlens.core.project_records import (
+    GOLDEN_ROW,
+    RUN_CANCELLED,
+    RUN_END_STATUSES,
+    RUN_FAILED,
+    RUN_FINISHED,
+    RUN_RUNNING,
+    RUN_STATUSES,
+    RUN_SUPERSEDED,
+    ImportInfo,
+    Override,
+    Review,
+    RunInfo,
+    VersionInfo,
+)
 
-RUN_RUNNING: Final = "running"
-RUN_FINISHED: Final = "finished"
-RUN_CANCELLED: Final = "cancelled"
-RUN_FAILED: Final = "failed"
-#: An unfinished run whose inputs have changed since: it can never be resumed.
-RUN_SUPERSEDED: Final = "superseded"
-RUN_STATUSES: Final = frozenset({RUN_RUNNING, RUN_FINISHED, RUN_CANCELLED, RUN_FAILED, RUN_SUPERSEDED})
-#: The states ``runs.finish`` may move a run to.
-RUN_END_STATUSES: Final = RUN_STATUSES - {RUN_RUNNING}
+__all__ = [
+    "GOLDEN_ROW",
+    "HISTORY_ADD",
+    "HISTORY_DELETE",
+    "HISTORY_EDIT",
+    "HISTORY_IMPORT",
+    "REVIEW_ACCEPTED",
+    "REVIEW_NEEDS_CURATION",
+    "REVIEW_STATUSES",
+    "REVIEW_UNREVIEWED",
+    "RUN_CANCELLED",
+    "RUN_END_STATUSES",
+    "RUN_FAILED",
+    "RUN_FINISHED",
+    "RUN_RUNNING",
+    "RUN_STATUSES",
+    "RUN_SUPERSEDED",
+    "HistoryEntry",
+    "ImportInfo",
+    "Override",
+    "Review",
+    "RunInfo",
+    "StoreError",
+    "VersionInfo",
+    "check_finite",
+    "from_json_object",
+    "to_json",
+    "utc_now",
+]
 
 # Defined in the core, which reports share; named here for the store's callers.
 REVIEW_UNREVIEWED: Final = _review.REVIEW_UNREVIEWED
@@ -41,114 +78,6 @@ HISTORY_DELETE: Final = _versions.ACTION_DELETE
 #: Defined in the core with the rules that group history entries into versions; named here
 #: for the store's callers, as it always was.
 HistoryEntry = _versions.HistoryEntry
-
-#: ``pipeline`` value of a flag that belongs to the golden row rather than to a response.
-GOLDEN_ROW: Final = ""
-
-
-class StoreError(Exception):
-    """Anything that goes wrong with a project file. The message always names the file."""
-
-
-@dataclass(frozen=True)
-class RunInfo:
-    """One scoring run (lexical, judge, ...) and how far it got.
-
-    ``status`` stays ``running`` when the process died mid-run; such runs can be resumed
-    (``store.results.scored_keys`` says what is already saved). ``import_id`` is the import
-    that was current when the run started, so a run on stale inputs can be recognised;
-    ``inputs_sha256`` is the fingerprint of exactly what the run scores (empty for runs made
-    before fingerprints), so an unfinished run is resumed only on identical inputs.
-    ``golden_history_id`` is the newest golden-history entry when the run started (the
-    golden-set version it scored, :mod:`goldenlens.core.golden.versions`; ``None`` for runs
-    made before runs recorded it); ``golden_rescored_id`` the newest edit that was re-scored
-    into the run in place since (``None``: none was).
-    """
-
-    id: int
-    kind: str
-    params: Mapping[str, Any]
-    status: str
-    started_at: str
-    finished_at: str | None
-    total: int
-    import_id: int | None = None
-    inputs_sha256: str = ""
-    golden_history_id: int | None = None
-    golden_rescored_id: int | None = None
-
-    @property
-    def is_finished(self) -> bool:
-        """True once the run completed; cancelled, failed and crashed runs are not."""
-        return self.status == RUN_FINISHED
-
-
-@dataclass(frozen=True)
-class Override:
-    """A reviewer's correction of one score. The original score is never changed.
-
-    ``value`` replaces the number, ``passed`` records a pass/fail verdict; either may be
-    ``None``. An override with both ``None`` withdraws the earlier ones for its key.
-    """
-
-    id: int
-    question_id: str
-    pipeline: str
-    metric: str
-    value: float | None
-    passed: bool | None
-    note: str
-    reviewer: str
-    created_at: str
-
-    @property
-    def is_withdrawal(self) -> bool:
-        return self.value is None and self.passed is None
-
-    @property
-    def effective_value(self) -> float | None:
-        """The number this override puts in force (``None`` for a withdrawal)."""
-        return effective_value(self.value, self.passed)
-
-
-@dataclass(frozen=True)
-class Review:
-    """The review state of one golden question."""
-
-    question_id: str
-    status: str
-    note: str = ""
-    reviewer: str = ""
-    updated_at: str = ""
-
-
-@dataclass(frozen=True)
-class VersionInfo:
-    """A named snapshot of the whole golden set: the name of the golden-set version that
-    ends at history entry ``last_history_id``, and a frozen copy of its rows.
-
-    ``last_history_id`` is the newest ``golden_history`` entry at snapshot time (0 if none),
-    which ties the snapshot into the per-item history.
-    """
-
-    id: int
-    name: str
-    note: str
-    created_at: str
-    item_count: int
-    last_history_id: int = 0
-
-
-@dataclass(frozen=True)
-class ImportInfo:
-    """One import of input files."""
-
-    id: int
-    golden_source: str
-    responses_source: str
-    imported_at: str
-    golden_count: int = 0
-    response_count: int = 0
 
 
 def utc_now() -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.problems import InputError
-from goldenlens.queries.values import StoreError
 
 
 def describe(error: BaseException) -> tuple[str, str]:

@@ -9,10 +9,11 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
+from goldenlens.core.errors import StoreError
+from goldenlens.core.project_handle import PROJECT_SUFFIX
 from goldenlens.jobs.importing.sample_project import default_sample_path, ensure_sample_project
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import score_project_at
-from goldenlens.queries.values import PROJECT_SUFFIX, StoreError
 from goldenlens.ui.dialog_folders import PROJECT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.session import ProjectSession

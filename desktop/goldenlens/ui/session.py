@@ -1,11 +1,12 @@
-"""The open project as the widgets see it: its queries and change signals.
+"""The open project as the widgets see it: its handle, its queries and change signals.
 
-Threading: the session's :class:`~goldenlens.queries.project.ProjectQueries` belongs to the
-GUI thread and is used only for reads and, through :mod:`goldenlens.jobs.curation.project_edits`,
-single-question writes (an edit, an override, a review: milliseconds). Long jobs (import,
-scoring, export) run in a :class:`goldenlens.ui.workers.JobRunner` and open their own
-connection on the worker thread from :attr:`ProjectSession.path`; SQLite's WAL lets the two
-connections work side by side.
+Threading: the session's project (:attr:`ProjectSession.handle`, opened with
+:func:`goldenlens.jobs.open_project`) belongs to the GUI thread. Reads go through
+:attr:`ProjectSession.project`, the :class:`~goldenlens.queries.project.ProjectQueries` on
+it; single-question writes (an edit, an override, a review: milliseconds) are jobs functions
+called with the handle. Long jobs (import, scoring, export) run in a
+:class:`goldenlens.ui.workers.JobRunner` and open their own connection on the worker thread
+from :attr:`ProjectSession.path`; SQLite's WAL lets the two connections work side by side.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from goldenlens.core.project_handle import ProjectHandle
+from goldenlens.jobs import open_project
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.settings.preferences import Preferences, load_preferences, save_preferences
 
 
 class ProjectSession(QObject):
-    """An open project file.
+    """An open project file: :attr:`handle` for the jobs that write on it, :attr:`project`
+    for reading it.
 
     ``project_changed`` — everything may have changed (import, scoring run finished).
     ``question_changed(question_id)`` — one golden row or its scores, flags, overrides or
@@ -32,7 +36,8 @@ class ProjectSession(QObject):
     def __init__(self, path: Path, *, create: bool = False, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.path = path
-        self.project = ProjectQueries.open(path, create=create)
+        self.handle: ProjectHandle = open_project(path, create=create)
+        self.project = ProjectQueries(self.handle)
         self.preferences: Preferences = load_preferences()
 
     @property
@@ -60,4 +65,4 @@ class ProjectSession(QObject):
         self.project_changed.emit()
 
     def close(self) -> None:
-        self.project.close()
+        self.handle.close()

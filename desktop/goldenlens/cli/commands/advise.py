@@ -128,11 +128,11 @@ def cmd_advise(args: argparse.Namespace) -> int:
     if out is not None and out.suffix.lower() not in (".json", ".xlsx"):
         raise InputError(Problem(out.name, "the advice must be written to .json or .xlsx", Severity.FATAL))
     from goldenlens.io.reports.xlsx.advice_sheet import write_advice_json, write_advice_workbook
+    from goldenlens.jobs import open_project
     from goldenlens.jobs.curation.advice_job import advice_from_inputs, read_advice_inputs
-    from goldenlens.store.project import ProjectStore
 
-    with ProjectStore.open(args.project) as store:
-        inputs = read_advice_inputs(store)
+    with open_project(args.project) as project:
+        inputs = read_advice_inputs(project)
     advice = advice_from_inputs(inputs, changes)
     if out is not None:
         if out.suffix.lower() == ".json":

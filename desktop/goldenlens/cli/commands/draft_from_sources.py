@@ -115,9 +115,10 @@ def cmd_draft(args: argparse.Namespace) -> int:
     options = _options(args)
     from goldenlens.io.atomic_files import write_atomically
     from goldenlens.io.importing.source_documents import read_sources
+    from goldenlens.jobs import open_project
     from goldenlens.jobs.drafting.draft_job import draft_chunks
     from goldenlens.queries.drafts import draft_as_dict
-    from goldenlens.store.project import ProjectStore
+    from goldenlens.queries.project import ProjectQueries
 
     documents = read_sources(args.sources, max_words=args.chunk_words)
     for document in documents:
@@ -128,11 +129,12 @@ def cmd_draft(args: argparse.Namespace) -> int:
             Problem(", ".join(a.name for a in args.sources), "no text to draft from", Severity.FATAL)
         )
     progress = StderrProgress(quiet=args.quiet)
-    with ProjectStore.open(args.project, create=True) as store:
+    with open_project(args.project, create=True) as store:
         result = draft_chunks(store, chunks, options, progress=progress)
         progress.finish()
-        drafts = [d for d in (store.drafts.get(i) for i in result.draft_ids) if d is not None]
-        counts = store.drafts.counts()
+        queries = ProjectQueries(store)
+        drafts = [d for d in (queries.draft(i) for i in result.draft_ids) if d is not None]
+        counts = queries.draft_counts()
     summary = (
         f"{args.project.name}: drafted {len(drafts)} of {len(chunks)} chunks"
         + (f"; {result.already_drafted} drafted before" if result.already_drafted else "")

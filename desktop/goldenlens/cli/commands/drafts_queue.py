@@ -20,7 +20,7 @@ from goldenlens.core.golden.draft_values import DraftStatus
 from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:  # the store loads when the command runs, not for every command line
-    from goldenlens.store.project import ProjectStore
+    from goldenlens.core.project_handle import ProjectHandle
 
 
 def add_drafts_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,7 +62,7 @@ def add_drafts_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
 
 def cmd_drafts(args: argparse.Namespace) -> int:
     """``goldenlens drafts``: list the queue, or save one decision."""
-    from goldenlens.store.project import ProjectStore
+    from goldenlens.jobs import open_project
 
     accept_only = (args.question, args.answer, args.fact, args.variant, args.item_id)
     if args.accept is None and (
@@ -71,7 +71,7 @@ def cmd_drafts(args: argparse.Namespace) -> int:
         options = "--question, --answer, --fact, --variant, --no-variants, --id and --accept-flagged"
         message = f"{options} go with --accept"
         raise InputError(Problem("drafts", message, Severity.FATAL))
-    with ProjectStore.open(args.project) as store:
+    with open_project(args.project) as store:
         if args.accept is not None:
             return _accept(store, args)
         if args.reject is not None:
@@ -89,11 +89,12 @@ def _refused(args: argparse.Namespace, error: ValueError) -> InputError:
     return InputError(Problem(args.project.name, str(error), Severity.FATAL))
 
 
-def _accept(store: ProjectStore, args: argparse.Namespace) -> int:
+def _accept(store: ProjectHandle, args: argparse.Namespace) -> int:
     from goldenlens.core.golden.drafts import DraftText
     from goldenlens.jobs.drafting.draft_review import DraftReviewError, accept_draft
+    from goldenlens.queries.project import ProjectQueries
 
-    draft = store.drafts.get(args.accept)
+    draft = ProjectQueries(store).draft(args.accept)
     edit = None
     if draft is not None and any(v is not None for v in (args.question, args.answer, args.fact)):
         edit = DraftText(
@@ -121,7 +122,7 @@ def _accept(store: ProjectStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _reject(store: ProjectStore, args: argparse.Namespace) -> int:
+def _reject(store: ProjectHandle, args: argparse.Namespace) -> int:
     from goldenlens.jobs.drafting.draft_review import DraftReviewError, reject_draft
 
     try:
@@ -132,11 +133,11 @@ def _reject(store: ProjectStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _list(store: ProjectStore, args: argparse.Namespace) -> int:
+def _list(store: ProjectHandle, args: argparse.Namespace) -> int:
     from goldenlens.cli.commands.draft_from_sources import format_draft
-    from goldenlens.queries.drafts import draft_queue
+    from goldenlens.queries.project import ProjectQueries
 
-    queue = draft_queue(store, None if args.status is None else DraftStatus(args.status))
+    queue = ProjectQueries(store).draft_queue(None if args.status is None else DraftStatus(args.status))
     if args.json:
         sys.stdout.write(json.dumps(queue.as_dict(), indent=2, ensure_ascii=False) + "\n")
         return 0

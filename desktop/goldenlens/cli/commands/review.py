@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.reviewer_decisions import REVIEW_ORDER
 
-if TYPE_CHECKING:  # the store loads when a review command runs, not for every command line
-    from goldenlens.store.project import ProjectStore
+if TYPE_CHECKING:  # the jobs (and the store behind them) load when a review command runs
+    from goldenlens.core.project_handle import ProjectHandle
 
 
 def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,16 +60,16 @@ def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 @contextmanager
-def _checked(project: Path) -> Iterator[ProjectStore]:
+def _checked(path: Path) -> Iterator[ProjectHandle]:
     """The open project; a refused input becomes the CLI's one-line error naming the file."""
+    from goldenlens.jobs import open_project
     from goldenlens.jobs.curation.review_job import ReviewInputError
-    from goldenlens.store.project import ProjectStore
 
-    with ProjectStore.open(project) as store:
+    with open_project(path) as project:
         try:
-            yield store
+            yield project
         except ReviewInputError as error:
-            raise InputError(Problem(project.name, str(error), Severity.FATAL)) from None
+            raise InputError(Problem(path.name, str(error), Severity.FATAL)) from None
 
 
 def _reviewer(args: argparse.Namespace) -> str:
@@ -92,16 +92,21 @@ def cmd_override(args: argparse.Namespace) -> int:
         )
     from goldenlens.jobs.curation.review_job import override_score, withdraw_override
 
-    with _checked(args.project) as store:
+    with _checked(args.project) as project:
         where = f"{args.question_id} / {args.pipeline}"
         if args.withdraw:
             metric = withdraw_override(
-                store, args.question_id, args.pipeline, args.metric, note=args.note, reviewer=_reviewer(args)
+                project,
+                args.question_id,
+                args.pipeline,
+                args.metric,
+                note=args.note,
+                reviewer=_reviewer(args),
             )
             print(f"Withdrew the override of {metric} for {where}; the stored score counts again.")
             return 0
         saved = override_score(
-            store,
+            project,
             args.question_id,
             args.pipeline,
             args.metric,
@@ -121,9 +126,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     """``goldenlens review``: save one question's review state and note."""
     from goldenlens.jobs.curation.review_job import review_question
 
-    with _checked(args.project) as store:
+    with _checked(args.project) as project:
         review = review_question(
-            store, args.question_id, args.status, note=args.note, reviewer=_reviewer(args)
+            project, args.question_id, args.status, note=args.note, reviewer=_reviewer(args)
         )
     by = f" by {review.reviewer}" if review.reviewer else ""
     print(f"{review.question_id}: {review.status}{by}")

@@ -19,9 +19,9 @@ from goldenlens.cli.output import StderrProgress
 from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:
+    from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
     from goldenlens.queries.golden_review import GoldenReview
-    from goldenlens.store.project import ProjectStore
 
 #: One letter per verdict in the table; ``-`` for a criterion the judge could not rate.
 _MARKS = {"pass": "P", "fail": "F", "unsure": "?"}
@@ -107,13 +107,13 @@ def cmd_review_golden(args: argparse.Namespace) -> int:
     if args.output is not None and args.output.suffix.lower() != ".json":
         raise InputError(Problem(args.output.name, "the review file must be .json", Severity.FATAL))
     options = review_options(args)
+    from goldenlens.jobs import open_project
     from goldenlens.jobs.judging.golden_review_job import review_golden_set
     from goldenlens.jobs.progress import Cancelled
-    from goldenlens.queries.golden_review import load_golden_review
-    from goldenlens.store.project import ProjectStore
+    from goldenlens.queries.project import ProjectQueries
 
     progress = StderrProgress(quiet=args.quiet)
-    with ProjectStore.open(args.project) as store:
+    with open_project(args.project) as store:
         try:
             run_id = review_golden_set(store, options, progress=progress)
         except (Cancelled, KeyboardInterrupt):
@@ -125,7 +125,7 @@ def cmd_review_golden(args: argparse.Namespace) -> int:
             )
             return EXIT_CANCELLED
         progress.finish()
-        review = load_golden_review(store, run_id)
+        review = ProjectQueries(store).golden_review(run_id)
     data = {"project": str(args.project), **review.as_dict()}
     if args.output is not None:
         from goldenlens.io.atomic_files import write_atomically
@@ -144,14 +144,15 @@ def cmd_review_golden(args: argparse.Namespace) -> int:
     return 0
 
 
-def resume_golden_review(store: ProjectStore, *, quiet: bool) -> int | None:
+def resume_golden_review(store: ProjectHandle, *, quiet: bool) -> int | None:
     """Finish the newest interrupted golden review of ``store`` with its own options (for
     ``goldenlens resume``); ``None`` when there is none. A judge model file of the run that no
     longer exists is bad input."""
     from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
     from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, review_golden_set
+    from goldenlens.queries.project import ProjectQueries
 
-    pending = store.runs.unfinished(GOLDEN_REVIEW_RUN)
+    pending = ProjectQueries(store).unfinished_runs(GOLDEN_REVIEW_RUN)
     if not pending:
         return None
     run = pending[-1]

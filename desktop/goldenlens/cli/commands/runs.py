@@ -11,12 +11,13 @@ a project with one run, or runs of two kinds is one line on stderr, exit code 2.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the store and the jobs load only when a command runs
+from goldenlens.cli.command_output import json_text, table_lines
+
+if TYPE_CHECKING:  # the jobs (and the store behind them) load only when a command runs
     from goldenlens.jobs.reporting.run_history import RunListing, RunPairComparison
 
 
@@ -48,14 +49,14 @@ def add_runs_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def cmd_runs(args: argparse.Namespace) -> int:
     """``goldenlens runs``: every run of the project, oldest first."""
+    from goldenlens.jobs import open_project
     from goldenlens.jobs.reporting.run_history import list_runs
-    from goldenlens.store.project import ProjectStore
 
-    with ProjectStore.open(args.project) as store:
-        runs = list_runs(store)
+    with open_project(args.project) as project:
+        runs = list_runs(project)
     if args.json:
         data = {"project": str(args.project), "runs": [run.as_dict() for run in runs]}
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data))
     else:
         print(format_runs(runs))
     return 0
@@ -64,14 +65,14 @@ def cmd_runs(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     """``goldenlens compare``: run ``--head`` against run ``--base``."""
     from goldenlens.io.reports.run_comparison_file import check_comparison_output, write_comparison
+    from goldenlens.jobs import open_project
     from goldenlens.jobs.reporting.run_history import compare_project_runs
-    from goldenlens.store.project import ProjectStore
 
     if args.output is not None:
         check_comparison_output(args.output)
     # A RunReferenceError (unknown run, one run only, two kinds) is main's one-line exit 2.
-    with ProjectStore.open(args.project) as store:
-        compared = compare_project_runs(store, args.base, args.head)
+    with open_project(args.project) as project:
+        compared = compare_project_runs(project, args.base, args.head)
     if args.output is not None:
         write_comparison(args.output, compared.as_dict(), list(compared.comparison.cells))
         print(
@@ -81,14 +82,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         print(format_comparison(compared))
     return 0
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    lines.append("-" * len(lines[0]))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
-    return lines
 
 
 def format_runs(runs: list[RunListing]) -> str:
@@ -113,7 +106,7 @@ def format_runs(runs: list[RunListing]) -> str:
         ]
         for run in runs
     ]
-    return "\n".join([f"Runs: {len(runs)}", *_table(header, rows)])
+    return "\n".join([f"Runs: {len(runs)}", *table_lines(header, rows)])
 
 
 def _mean(value: float | None) -> str:
@@ -165,5 +158,5 @@ def format_comparison(compared: RunPairComparison) -> str:
             ]
         )
     lines.append("")
-    lines += _table(header, rows)
+    lines += table_lines(header, rows)
     return "\n".join(lines)

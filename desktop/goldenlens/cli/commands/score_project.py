@@ -2,7 +2,8 @@
 metrics), ``report``, ``resume``, ``export-golden`` and ``sample``.
 
 Kept apart from :mod:`.main` so that a command line that scores files straight into a report
-never imports the store, SQLite or the workbook writer.
+never imports the store, SQLite or the workbook writer. Each opens its project with
+:func:`goldenlens.jobs.open_project` and hands it to the jobs.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from goldenlens.cli.commands.review_golden import resume_golden_review
 from goldenlens.cli.gate import combined, minimums_exit, regression_exit
 from goldenlens.cli.judge_options import resume_judge
 from goldenlens.cli.output import StderrProgress, parse_mapping, print_problems, write_outputs
+from goldenlens.core.runs.run_kinds import LEXICAL_RUN
+from goldenlens.jobs import open_project
 from goldenlens.jobs.curation.edits import run_options
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.importing.import_job import ImportResult
@@ -24,7 +27,7 @@ from goldenlens.jobs.importing.sample_project import SAMPLE_PROJECT_NAME, ensure
 from goldenlens.jobs.judging.judge_job import JudgeOptions
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
-from goldenlens.store.project import ProjectStore
+from goldenlens.queries.project import ProjectQueries
 
 
 def _import_and_score(
@@ -63,31 +66,31 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
             project, args.golden, args.responses, args, multiset=args.multiset, judge=judge
         )
         print_problems(result.problems)
-        with ProjectStore.open(project) as store:
-            summary = write_outputs(store, run_id, args.output, judge_run_id=judge_run)
+        with open_project(project) as scored:
+            summary = write_outputs(scored, run_id, args.output, judge_run_id=judge_run)
             # The gate decides once the report is written.
             code = minimums_exit(summary, getattr(args, "fail_under", []))
             if getattr(args, "fail_on_regression", False):
-                code = combined(code, regression_exit(store, run_id))
+                code = combined(code, regression_exit(scored, run_id))
     return code
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    with ProjectStore.open(args.project) as store:
-        write_outputs(store, None, args.output)
+    with open_project(args.project) as project:
+        write_outputs(project, None, args.output)
     return 0
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:
-    with ProjectStore.open(args.project) as store:
-        pending = store.runs.unfinished("lexical")
+    with open_project(args.project) as project:
+        pending = ProjectQueries(project).unfinished_runs(LEXICAL_RUN)
         run_id = None
         if pending:
             # The run's own options (counting and flag thresholds); on changed inputs
             # score_project starts a fresh run rather than finish this one with them.
             options = run_options(pending[-1].params)
             progress = StderrProgress(quiet=args.quiet)
-            run_id = score_project(store, options, progress=progress)
+            run_id = score_project(project, options, progress=progress)
             progress.finish()
             if run_id != pending[-1].id:
                 print(
@@ -95,8 +98,8 @@ def _cmd_resume(args: argparse.Namespace) -> int:
                     f"scored them afresh in run {run_id}",
                     file=sys.stderr,
                 )
-        judge_run = resume_judge(store, quiet=args.quiet)
-        review_run = resume_golden_review(store, quiet=args.quiet)
+        judge_run = resume_judge(project, quiet=args.quiet)
+        review_run = resume_golden_review(project, quiet=args.quiet)
         if run_id is None and judge_run is None and review_run is None:
             print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)
             return 0
@@ -107,7 +110,7 @@ def _cmd_resume(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         if run_id is not None or judge_run is not None:
-            write_outputs(store, run_id, None, judge_run_id=judge_run)
+            write_outputs(project, run_id, None, judge_run_id=judge_run)
     return 0
 
 
@@ -118,8 +121,8 @@ def _cmd_export_golden(args: argparse.Namespace) -> int:
     if args.source.suffix.lower() == ".goldenlens":
         from goldenlens.jobs.reporting.report_job import export_golden
 
-        with ProjectStore.open(args.source) as store:
-            count = export_golden(store, args.output)
+        with open_project(args.source) as project:
+            count = export_golden(project, args.output)
     else:
         golden, problems = read_golden(
             args.source, sheet=args.golden_sheet, mapping=parse_mapping(args.map), header_row=args.header_row
@@ -137,9 +140,9 @@ def _cmd_sample(args: argparse.Namespace) -> int:
     project = ensure_sample_project(out_dir / SAMPLE_PROJECT_NAME, progress=progress)
     progress.finish()
     report_path = out_dir / "amazon_q2_2023-report.xlsx"
-    with ProjectStore.open(project) as store:
-        write_outputs(store, None, report_path)
-        write_outputs(store, None, None)
+    with open_project(project) as sample:
+        write_outputs(sample, None, report_path)
+        write_outputs(sample, None, None)
     print(f"Project: {project}\nReport:  {report_path}")
     return 0
 

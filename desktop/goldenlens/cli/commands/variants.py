@@ -10,14 +10,12 @@ exit code 2.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from goldenlens.cli.command_output import emit, table_lines
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.variants.flip_preview_sizes import ELSEWHERE_EXAMPLES
-from goldenlens.io.atomic_files import write_atomically
 
 if TYPE_CHECKING:  # the variant generators load when the command runs, not for every command line
     from goldenlens.core.variants.flip_preview import QuestionPreview
@@ -64,13 +62,13 @@ def cmd_variants(args: argparse.Namespace) -> int:
         raise InputError(Problem(args.output.name, "the variants file must be .json", Severity.FATAL))
     data: dict[str, Any]
     if args.project is not None:
+        from goldenlens.jobs import open_project
         from goldenlens.jobs.curation.variant_preview import UnknownQuestionError, preview_fact_variants
-        from goldenlens.store.project import ProjectStore
 
-        with ProjectStore.open(args.project) as store:
+        with open_project(args.project) as project:
             try:
                 preview = preview_fact_variants(
-                    store, args.question, args.fact, examples=max(0, args.examples)
+                    project, args.question, args.fact, examples=max(0, args.examples)
                 )
             except UnknownQuestionError as error:
                 raise InputError(Problem(args.project.name, str(error), Severity.FATAL)) from None
@@ -82,25 +80,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
         suggestions = suggest_variants(args.fact)
         data = suggestions.as_dict()
         text = format_suggestions(suggestions)
-    if args.output is not None:
-        write_atomically(args.output, lambda path: _write_json(path, data))
-        print(
-            f"Wrote {len(data.get('variants', data.get('previews', [])))} variants to {args.output}",
-            file=sys.stderr,
-        )
-    elif args.json:
-        sys.stdout.write(_dumps(data))
-    else:
-        print(text)
+    emit(args, data, text, f"{len(data.get('variants', data.get('previews', [])))} variants")
     return 0
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.write_text(_dumps(data), encoding="utf-8")
-
-
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def _changes(variant: FactVariant) -> str:
@@ -111,14 +92,6 @@ def _risk(variant: FactVariant) -> str:
     return "; ".join(variant.risks) or "-"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    lines.append("-" * len(lines[0]))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
-    return lines
-
-
 def format_suggestions(suggestions: VariantSuggestions) -> str:
     """The suggestions as a fixed-width table: kind, variant, scores it can change, risk."""
     lines = [f"Variants of {suggestions.fact!r}: {len(suggestions.variants)}"]
@@ -127,7 +100,7 @@ def format_suggestions(suggestions: VariantSuggestions) -> str:
             [str(n), v.kind.value, v.text, _changes(v), _risk(v)]
             for n, v in enumerate(suggestions.variants, start=1)
         ]
-        lines += _table(["#", "kind", "variant", "changes", "risk"], rows)
+        lines += table_lines(["#", "kind", "variant", "changes", "risk"], rows)
     lines += [f"note: {note}" for note in suggestions.notes]
     return "\n".join(lines)
 
@@ -152,7 +125,7 @@ def format_preview(preview: QuestionPreview) -> str:
         for n, p in enumerate(preview.previews, start=1)
     ]
     if rows:
-        lines += _table(["#", "kind", "variant", "changes", "flips", "elsewhere", "risk"], rows)
+        lines += table_lines(["#", "kind", "variant", "changes", "flips", "elsewhere", "risk"], rows)
     for n, p in enumerate(preview.previews, start=1):
         if not p.rows:
             continue

@@ -11,16 +11,14 @@ has — is one line on stderr naming the project, exit code 2.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from goldenlens.cli.command_output import emit, table_lines
 from goldenlens.core.problems import InputError, Problem, Severity
-from goldenlens.io.atomic_files import write_atomically
 
-if TYPE_CHECKING:  # the store and the jobs load only when a command runs
+if TYPE_CHECKING:  # the jobs (and the store behind them) load only when a command runs
     from goldenlens.jobs.curation.golden_versions import RunVersion, VersionDiff, VersionList
 
 
@@ -70,19 +68,19 @@ def _check_output(args: argparse.Namespace) -> None:
 def cmd_versions(args: argparse.Namespace) -> int:
     """``goldenlens versions``: name a version (``--name``), then list them all."""
     _check_output(args)
+    from goldenlens.jobs import open_project
     from goldenlens.jobs.curation.golden_versions import list_versions, name_version
-    from goldenlens.store.project import ProjectStore
 
-    with ProjectStore.open(args.project) as store:
+    with open_project(args.project) as project:
         if args.name is not None:
             try:
-                named = name_version(store, args.name, args.version_ref)
+                named = name_version(project, args.name, args.version_ref)
             except ValueError as error:  # UnknownVersionError is one
                 raise _bad(args.project, str(error)) from None
             print(f"Named {named.label}", file=sys.stderr)
-        listed = list_versions(store)
+        listed = list_versions(project)
     data = {"project": str(args.project), **listed.as_dict()}
-    _emit(args, data, format_versions(listed), f"{len(listed.versions)} versions")
+    emit(args, data, format_versions(listed), f"{len(listed.versions)} versions")
     return 0
 
 
@@ -90,43 +88,17 @@ def cmd_diff(args: argparse.Namespace) -> int:
     """``goldenlens diff``: rows added, removed and changed from version A to version B."""
     _check_output(args)
     from goldenlens.core.golden.versions import UnknownVersionError
+    from goldenlens.jobs import open_project
     from goldenlens.jobs.curation.golden_versions import diff_versions
-    from goldenlens.store.project import ProjectStore
 
-    with ProjectStore.open(args.project) as store:
+    with open_project(args.project) as project:
         try:
-            diff = diff_versions(store, args.old, args.new)
+            diff = diff_versions(project, args.old, args.new)
         except UnknownVersionError as error:
             raise _bad(args.project, str(error)) from None
     data = {"project": str(args.project), **diff.as_dict()}
-    _emit(args, data, format_diff(diff), f"the diff ({diff.diff.summary()})")
+    emit(args, data, format_diff(diff), f"the diff ({diff.diff.summary()})")
     return 0
-
-
-def _emit(args: argparse.Namespace, data: dict[str, Any], text: str, what: str) -> None:
-    if args.output is not None:
-
-        def write(path: Path) -> None:
-            path.write_text(_dumps(data), encoding="utf-8")
-
-        write_atomically(args.output, write)
-        print(f"Wrote {what} to {args.output}", file=sys.stderr)
-    elif args.json:
-        sys.stdout.write(_dumps(data))
-    else:
-        print(text)
-
-
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    lines.append("-" * len(lines[0]))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
-    return lines
 
 
 def format_versions(listed: VersionList) -> str:
@@ -149,7 +121,7 @@ def format_versions(listed: VersionList) -> str:
     ]
     current = listed.versions[-1]
     lines = [f"Golden-set versions: {len(listed.versions)} (current: {current.label})"]
-    lines += _table(["version", "name", "when", "who", "rows", "changes", "runs"], rows)
+    lines += table_lines(["version", "name", "when", "who", "rows", "changes", "runs"], rows)
     return "\n".join(lines)
 
 

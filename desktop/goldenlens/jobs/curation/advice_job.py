@@ -16,6 +16,7 @@ from goldenlens.core.advice.values import AdviceThresholds, ProjectAdvice
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scored_rows import Report
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.project_access import open_project, takes_project
 from goldenlens.jobs.reporting.report_job import build_report
 from goldenlens.store.project import ProjectStore
 
@@ -30,6 +31,7 @@ class AdviceInputs:
     similarity_source: str = ""
 
 
+@takes_project
 def read_advice_inputs(store: ProjectStore) -> AdviceInputs:
     """The store reads of the advice, all here: the latest finished lexical run's report
     (:class:`~goldenlens.jobs.reporting.report_job.NoScoresError` without one) and the newest judge
@@ -69,6 +71,7 @@ def advice_from_inputs(
     )
 
 
+@takes_project
 def build_advice(store: ProjectStore, changes: Mapping[str, float] | None = None) -> ProjectAdvice:
     """The advice of an open project (see :func:`advice_from_inputs`)."""
     return advice_from_inputs(read_advice_inputs(store), changes)
@@ -84,6 +87,6 @@ def advice_at(
     """The advice of the project at ``path``, on its own connection (for a worker thread);
     a set ``cancel`` stops it after the question under way
     (:class:`~goldenlens.jobs.progress.Cancelled`)."""
-    with ProjectStore.open(path) as store:
-        inputs = read_advice_inputs(store)
+    with open_project(path) as project:
+        inputs = read_advice_inputs(project)
     return advice_from_inputs(inputs, changes, progress=progress, cancel=cancel)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
@@ -27,13 +27,15 @@ from goldenlens.core.lexical.scorer import (
     QUASI_EXACT_MATCH,
     LexicalScorer,
 )
+from goldenlens.core.project_records import GOLDEN_ROW, Override, Review
+from goldenlens.core.reviewer_decisions import REVIEW_STATUSES
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scores import ScoreRecord
 from goldenlens.core.view import metric_names as names
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.scoring.score_job import score_rows
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import GOLDEN_ROW, REVIEW_STATUSES, Override, Review
 
 #: Metrics whose value is 0 or 1: an override of them is a Pass/Fail verdict.
 BINARY_METRICS = frozenset({FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH})
@@ -113,6 +115,7 @@ def _require_item(store: ProjectStore, question_id: str) -> GoldenItem:
     return item
 
 
+@takes_project
 def check_golden_edit(store: ProjectStore, new_item: GoldenItem) -> GoldenItem:
     """Validate an edited item and return the stored item it replaces.
 
@@ -124,19 +127,26 @@ def check_golden_edit(store: ProjectStore, new_item: GoldenItem) -> GoldenItem:
     return old
 
 
-def check_override(
-    store: ProjectStore,
-    question_id: str,
-    pipeline: str,
-    metric: str,
-    *,
-    value: float | None,
-    passed: bool | None,
-    note: str,
-    reviewer: str,
-) -> None:
+#: A score's key: ``(question_id, pipeline, metric)``.
+ScoreKey = tuple[str, str, str]
+
+
+class OverrideFields(TypedDict):
+    """What a reviewer gives for an override of one score: the new ``value`` and/or its
+    pass/fail verdict ``passed`` (both ``None``: remove the override in effect) and the
+    ``note`` saying why."""
+
+    value: float | None
+    passed: bool | None
+    note: str
+
+
+@takes_project
+def check_override(store: ProjectStore, key: ScoreKey, fields: OverrideFields, *, reviewer: str) -> None:
     """Validate an override: a known question and pipeline, a value in 0..1 (0 or 1 for a
     Pass/Fail metric) and/or a verdict, a note saying why and the reviewer's name."""
+    question_id, pipeline, metric = key
+    value, passed = fields["value"], fields["passed"]
     _require_item(store, question_id)
     if pipeline not in store.responses.pipelines():
         raise ValueError(f"there is no pipeline {pipeline!r}")
@@ -151,12 +161,13 @@ def check_override(
             raise ValueError(f"{metric_label(metric)} is pass/fail: its override must be 0 or 1")
         if passed is not None and metric in BINARY_METRICS and bool(value) != passed:
             raise ValueError(f"value {value:g} contradicts the verdict {'pass' if passed else 'fail'}")
-    if not note.strip():
+    if not fields["note"].strip():
         raise ValueError("an override needs a note saying why")
     if not reviewer.strip():
         raise ValueError("an override needs the reviewer's name")
 
 
+@takes_project
 def check_review(store: ProjectStore, question_id: str, status: str) -> None:
     """Validate a review: a known question and a known status."""
     _require_item(store, question_id)
@@ -204,6 +215,7 @@ def _changes(
     )
 
 
+@takes_project
 def edit_golden_item(store: ProjectStore, new_item: GoldenItem, *, reviewer: str) -> RescoreResult:
     """Save an edited golden item (an ``edit`` history row) and re-score its question.
 
@@ -232,6 +244,7 @@ def edit_golden_item(store: ProjectStore, new_item: GoldenItem, *, reviewer: str
     return RescoreResult(new_item, run.id, _changes(new_item.id, before, records))
 
 
+@takes_project
 def add_fact_variant(
     store: ProjectStore, question_id: str, variant: str, *, reviewer: str, and_group: bool = False
 ) -> GoldenItem | None:
@@ -249,6 +262,7 @@ def add_fact_variant(
 # -- overrides and review ----------------------------------------------------------------
 
 
+@takes_project
 def set_override(
     store: ProjectStore,
     question_id: str,
@@ -262,9 +276,8 @@ def set_override(
 ) -> Override:
     """Record a reviewer's override of one score (the stored score is never touched); the
     latest override of a key wins. Returns the override now in effect."""
-    check_override(
-        store, question_id, pipeline, metric, value=value, passed=passed, note=note, reviewer=reviewer
-    )
+    fields = OverrideFields(value=value, passed=passed, note=note)
+    check_override(store, (question_id, pipeline, metric), fields, reviewer=reviewer)
     number = None if value is None else float(value)
     store.reviews.set_override(
         question_id,
@@ -281,6 +294,7 @@ def set_override(
     return current
 
 
+@takes_project
 def clear_override(
     store: ProjectStore, question_id: str, pipeline: str, metric: str, *, reviewer: str, note: str = ""
 ) -> None:
@@ -293,6 +307,7 @@ def clear_override(
     )
 
 
+@takes_project
 def restore_override(
     store: ProjectStore,
     question_id: str,
@@ -320,6 +335,7 @@ def restore_override(
     )
 
 
+@takes_project
 def set_review(
     store: ProjectStore, question_id: str, status: str, note: str = "", *, reviewer: str
 ) -> Review:
@@ -333,6 +349,7 @@ def set_review(
     return review
 
 
+@takes_project
 def restore_review(store: ProjectStore, question_id: str, before: Review | None, *, reviewer: str) -> None:
     """Put back the review state there was before (``None``: never reviewed) — undo."""
     _require_item(store, question_id)

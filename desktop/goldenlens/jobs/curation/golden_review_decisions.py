@@ -6,8 +6,7 @@ reviewer's verdict it implies (:func:`~goldenlens.core.golden.criteria.reviewer_
 the run and the triplet's fingerprint; :func:`withdraw` undoes the decision in force. Each is
 one commit, validated first (``ValueError``, nothing written).
 
-The functions take any object with a ``store`` (``ProjectQueries`` is one), as
-:mod:`goldenlens.jobs.curation.project_edits` does.
+The desktop app calls them with the project it opened (:func:`goldenlens.jobs.open_project`).
 """
 
 from __future__ import annotations
@@ -21,14 +20,15 @@ from goldenlens.core.golden.criteria import (
     triplet_fingerprint,
     verdict_from_value,
 )
+from goldenlens.core.project_records import GOLDEN_ROW, GoldenReviewDecision
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
-from goldenlens.jobs.curation.project_edits import OpenProject
-from goldenlens.store.repositories.golden_review import GoldenReviewDecision
-from goldenlens.store.values import GOLDEN_ROW
+from goldenlens.jobs.project_access import takes_project
+from goldenlens.store.project import ProjectStore
 
 
+@takes_project
 def decide(
-    project: OpenProject,
+    store: ProjectStore,
     question_id: str,
     criterion: str,
     decision: str,
@@ -43,7 +43,6 @@ def decide(
     ``ValueError`` when there is no such question, run or verdict (a criterion the judge
     could not rate has nothing to accept), or the decision contradicts ``verdict``.
     """
-    store = project.store
     name = criterion_from_name(criterion)
     kind = Decision(decision)
     if kind is Decision.WITHDRAWN:
@@ -89,11 +88,11 @@ def decide(
     return saved
 
 
-def withdraw(project: OpenProject, question_id: str, criterion: str, *, reviewer: str = "") -> None:
+@takes_project
+def withdraw(store: ProjectStore, question_id: str, criterion: str, *, reviewer: str = "") -> None:
     """Undo the decision in force on ``criterion`` of ``question_id`` (the entry stays in the
     audit trail); ``ValueError`` when there is none."""
     name = criterion_from_name(criterion)
-    store = project.store
     if not any(
         d.question_id == question_id and d.criterion == name.value for d in store.golden_review.decisions()
     ):

@@ -6,8 +6,7 @@ the history, where each run started, the imports, the names given — and puts t
 The CLI (``goldenlens versions``, ``goldenlens diff``), the golden workbook's change-log sheet
 and the desktop app's Versions dialog all come here, so they agree on every number.
 
-The ``*_of`` functions take the desktop app's open project (an object with a ``store``, as
-:mod:`goldenlens.jobs.curation.project_edits` does), so ``goldenlens.ui`` never names the store.
+The front ends call them with the project they opened (:func:`goldenlens.jobs.open_project`).
 """
 
 from __future__ import annotations
@@ -33,9 +32,9 @@ from goldenlens.core.golden.versions import (
     version_containing,
     version_spans,
 )
-from goldenlens.jobs.curation.project_edits import OpenProject
+from goldenlens.core.project_records import RunInfo
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import RunInfo
 
 
 @dataclass(frozen=True)
@@ -215,11 +214,19 @@ class ProjectVersions:
         return change_log(self.history, self.versions)
 
 
+@takes_project
+def read_versions(store: ProjectStore) -> ProjectVersions:
+    """The project's golden history and versions, read once (:class:`ProjectVersions`)."""
+    return ProjectVersions(store)
+
+
+@takes_project
 def list_versions(store: ProjectStore) -> VersionList:
     """Every version of the project's golden set and the runs that scored each."""
     return ProjectVersions(store).listed
 
 
+@takes_project
 def diff_versions(store: ProjectStore, old: str, new: str) -> VersionDiff:
     """What changed from version ``old`` to version ``new``: references as
     :func:`~goldenlens.core.golden.versions.resolve_version` reads them (a number, ``v3``, a
@@ -227,6 +234,7 @@ def diff_versions(store: ProjectStore, old: str, new: str) -> VersionDiff:
     return ProjectVersions(store).diff(old, new)
 
 
+@takes_project
 def name_version(store: ProjectStore, name: str, ref: str = "latest") -> GoldenVersion:
     """Give version ``ref`` (default: the current one) the name ``name`` and return it renamed.
 
@@ -285,16 +293,3 @@ def run_version_label(store: ProjectStore, run_id: int) -> str:
 def golden_change_log(store: ProjectStore) -> list[ChangeLogRow]:
     """The change log of the golden workbook: every version's changes, oldest first."""
     return ProjectVersions(store).change_log()
-
-
-# -- for the desktop app (an open project, never the store by name) ------------------------
-
-
-def versions_of(project: OpenProject) -> ProjectVersions:
-    """The versions of the desktop app's open project, read once (:class:`ProjectVersions`)."""
-    return ProjectVersions(project.store)
-
-
-def name_version_of(project: OpenProject, number: int, name: str) -> GoldenVersion:
-    """:func:`name_version` of version ``number`` of the desktop app's open project."""
-    return name_version(project.store, name, str(number))

@@ -15,14 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.project_records import Override, Review
 from goldenlens.core.reviewer_decisions import REVIEW_ORDER
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.view.metric_names import METRIC_LABELS, METRIC_SHORT
 from goldenlens.jobs.curation import edits as curation
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.reporting.report_job import JUDGE_RUN_KIND
 from goldenlens.settings.preferences import load_preferences
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import Override, Review
 
 #: Words a Pass/Fail metric's override may be given as, besides 0 and 1.
 _VERDICT_WORDS = {"pass": True, "fail": False, "true": True, "false": False}
@@ -152,6 +153,7 @@ def _require_reviewer(reviewer: str) -> str:
     return name
 
 
+@takes_project
 def override_score(
     store: ProjectStore,
     question_id: str,
@@ -185,6 +187,7 @@ def override_score(
     return SavedOverride(saved, _stored_score(store, question_id, pipeline, name))
 
 
+@takes_project
 def withdraw_override(
     store: ProjectStore, question_id: str, pipeline: str, metric: str, *, note: str, reviewer: str
 ) -> str:
@@ -201,6 +204,7 @@ def withdraw_override(
     return name
 
 
+@takes_project
 def review_question(
     store: ProjectStore, question_id: str, status: str, *, note: str, reviewer: str
 ) -> Review:

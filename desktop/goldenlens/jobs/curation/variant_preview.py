@@ -22,8 +22,8 @@ from goldenlens.core.variants.flip_preview import QuestionPreview, ScoredRespons
 from goldenlens.core.variants.flip_preview_sizes import ELSEWHERE_EXAMPLES
 from goldenlens.core.variants.generator import suggest_variants
 from goldenlens.jobs.curation.edits import run_options
-from goldenlens.jobs.curation.project_edits import OpenProject
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 
 
@@ -71,6 +71,7 @@ def read_variant_inputs(store: ProjectStore, question_id: str) -> VariantInputs:
     return VariantInputs(item, responses, thresholds, run.id if run else None)
 
 
+@takes_project
 def preview_fact_variants(
     store: ProjectStore,
     question_id: str,
@@ -98,19 +99,3 @@ def preview_fact_variants(
         progress(Progress("variants", done, total, f"previewing {done} of {total} variants"))
 
     return preview_question(question_id, current, inputs.responses, suggestions, examples=examples, each=each)
-
-
-def preview_open_project_variants(
-    project: OpenProject,
-    question_id: str,
-    fact: str | None = None,
-    *,
-    examples: int = ELSEWHERE_EXAMPLES,
-    progress: ProgressFn = no_progress,
-    cancel: CancelToken | None = None,
-) -> QuestionPreview:
-    """:func:`preview_fact_variants` on the desktop app's open project (which hands the job its
-    connection, so ``goldenlens.ui`` never names the store)."""
-    return preview_fact_variants(
-        project.store, question_id, fact, examples=examples, progress=progress, cancel=cancel
-    )

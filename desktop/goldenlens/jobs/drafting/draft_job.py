@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.golden.drafts import (
     DEFAULT_MAX_ANSWER_WORDS,
     DraftProblem,
@@ -39,6 +40,7 @@ from goldenlens.core.runs.run_kinds import DRAFT_RUN
 from goldenlens.core.variants.generator import suggest_variants
 from goldenlens.jobs.judging.judge_options import open_judge_engine
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.judge.draft_prompt import (
     DRAFT_SCHEMA,
@@ -72,7 +74,7 @@ _NO_VARIANTS = frozenset(
 )
 
 
-class DraftRunError(RuntimeError):
+class DraftRunError(GoldenLensError, RuntimeError):
     """The run stopped: the engine kept failing. Finished drafts are kept; run again later."""
 
 
@@ -233,6 +235,7 @@ def build_draft(
     return NewDraft(key, chunk, text, problems, variants, detail)
 
 
+@takes_project
 def draft_chunks(
     store: ProjectStore,
     chunks: Sequence[SourceChunk],

@@ -32,6 +32,7 @@ from goldenlens.core.golden.drafts import (
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
 from goldenlens.core.variants.generator import suggest_variants
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 
 __all__ = [
@@ -96,6 +97,7 @@ def _fact_with(fact: str, variants: Sequence[str]) -> str:
     return combined
 
 
+@takes_project
 def accept_draft(
     store: ProjectStore,
     draft_id: int,
@@ -149,6 +151,7 @@ def accept_draft(
     return AcceptedDraft(item, draft_id, edited, problems if accept_flagged else ())
 
 
+@takes_project
 def reject_draft(store: ProjectStore, draft_id: int, *, reviewer: str, note: str = "") -> Draft:
     """Reject a pending draft (it stays in the queue's history with the note); returns it as
     it now stands."""
@@ -160,6 +163,7 @@ def reject_draft(store: ProjectStore, draft_id: int, *, reviewer: str, note: str
     return rejected
 
 
+@takes_project
 def undo_decision(
     store: ProjectStore, draft_id: int, *, reviewer: str, accepted: GoldenItem | None = None
 ) -> Draft:

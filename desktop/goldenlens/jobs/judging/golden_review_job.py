@@ -47,6 +47,7 @@ from goldenlens.jobs.judging.judge_job import JudgeRunError
 from goldenlens.jobs.judging.judge_options import open_judge_engine
 from goldenlens.jobs.judging.judge_progress import JudgeMeter
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.judge.golden_review import (
@@ -149,6 +150,7 @@ class GoldenReviewOptions:
         )
 
 
+@takes_project
 def review_golden_set(
     store: ProjectStore,
     options: GoldenReviewOptions,

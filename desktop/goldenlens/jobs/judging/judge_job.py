@@ -26,6 +26,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
@@ -41,6 +42,7 @@ from goldenlens.jobs.judging.judge_options import Engines, JudgeOptions, compara
 from goldenlens.jobs.judging.judge_progress import JudgeMeter as _Meter
 from goldenlens.jobs.judging.judge_selection import selected_questions
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.judge.engines.embedding import EmbeddingError
 from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
@@ -63,7 +65,7 @@ __all__ = [
 MAX_ENGINE_ERRORS = 5
 
 
-class JudgeRunError(RuntimeError):
+class JudgeRunError(GoldenLensError, RuntimeError):
     """The run stopped: the engine kept failing. Finished rows are kept; resume later."""
 
 
@@ -98,6 +100,7 @@ def inputs_for(item: GoldenItem, response: PipelineResponse) -> MetricInputs:
     )
 
 
+@takes_project
 def judge_project(
     store: ProjectStore,
     options: JudgeOptions,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
+from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import (
     FLAG_INPUTS,
@@ -48,6 +49,7 @@ from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
 from goldenlens.io.reports.xlsx.workbook import write_report_workbook
 from goldenlens.jobs.curation.golden_versions import golden_change_log, run_version_label
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import Override
 
@@ -60,7 +62,7 @@ JUDGE_RUN_KIND = JUDGE_RUN
 HTML_SUFFIXES = (".html", ".htm")
 
 
-class NoScoresError(Exception):
+class NoScoresError(GoldenLensError):
     """The project has no finished lexical run to report on."""
 
 
@@ -76,6 +78,7 @@ def _judge_overrides(store: ProjectStore) -> list[Override]:
     return [o for o in store.reviews.overrides() if o.metric not in LEXICAL_SCORE_NAMES]
 
 
+@takes_project
 def judge_scores(store: ProjectStore, judge_run_id: int | None = None) -> JudgeScores:
     """The judge scores of ``judge_run_id`` (default: the newest judge run) by row and metric,
     with the reviewer's overrides of judge metrics applied (an overridden record holds the
@@ -289,6 +292,7 @@ def _flags_in_force(
             golden_flags[question_id] = tuple(Flag(name) for name in golden_flags_in_force(names, values))
 
 
+@takes_project
 def build_report(
     store: ProjectStore, run_id: int | None = None, *, judge_run_id: int | None = None
 ) -> Report:
@@ -327,6 +331,7 @@ def build_report(
     )
 
 
+@takes_project
 def write_stored_json(
     store: ProjectStore, out: Path, run_id: int | None = None, *, judge_run_id: int | None = None
 ) -> tuple[int, dict[str, dict[str, float | None]]]:
@@ -382,6 +387,7 @@ def write_stored_json(
     return len(keys), summary
 
 
+@takes_project
 def report_sources(store: ProjectStore) -> list[str]:
     """The files of the project's latest import, for the report's About block."""
     imports = store.responses.imports()
@@ -429,6 +435,7 @@ def export_report(
     return report
 
 
+@takes_project
 def export_golden(store: ProjectStore, out: Path, *, question_ids: Collection[str] | None = None) -> int:
     """Write the project's (curated) golden set as a clean workbook, with the change log of
     its versions on a second sheet; returns the row count."""

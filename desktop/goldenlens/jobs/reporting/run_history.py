@@ -25,13 +25,15 @@ from math import fsum
 from pathlib import Path
 from typing import Any, Final
 
+from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.project_records import RunInfo
 from goldenlens.core.runs.run_comparison import RunComparison, Scores, compare_runs
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.stats.bootstrap import Settings, Statistic, percentile_interval, resampled_means
 from goldenlens.jobs.curation.golden_versions import ProjectVersions, RunVersion
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import RunInfo
 
 LATEST: Final = "latest"
 PREVIOUS: Final = "previous"
@@ -41,7 +43,7 @@ UNKNOWN: Final = "unknown"
 SHORT_FINGERPRINT: Final = 12
 
 
-class RunReferenceError(ValueError):
+class RunReferenceError(GoldenLensError, ValueError):
     """A run reference that names no usable run: an unknown id, ``previous`` with one run,
     runs of different kinds. The message says which, in one line."""
 
@@ -115,6 +117,7 @@ def _version_label(versions: ProjectVersions, run: RunVersion) -> tuple[str, int
     return text, number
 
 
+@takes_project
 def list_runs(store: ProjectStore, *, kind: str | None = None) -> list[RunListing]:
     """Every run of the project (of ``kind``), oldest first."""
     versions = ProjectVersions(store)
@@ -224,6 +227,7 @@ def _notes(base: RunListing, head: RunListing) -> tuple[str, ...]:
     return tuple(notes)
 
 
+@takes_project
 def compare_project_runs(
     store: ProjectStore, base_ref: str = PREVIOUS, head_ref: str = LATEST
 ) -> RunPairComparison:

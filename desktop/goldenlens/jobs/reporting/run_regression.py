@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scored_rows import decision_rows
 from goldenlens.core.stats.gates import Regression, regressions
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.reporting.report_job import build_report
 from goldenlens.store.project import ProjectStore
 
@@ -29,6 +30,7 @@ def previous_lexical_run(store: ProjectStore, head: int) -> int | None:
     return older[-1] if older else None
 
 
+@takes_project
 def check_regression(store: ProjectStore, head: int) -> RegressionCheck:
     """Each pipeline's means in run ``head`` against the previous finished lexical run, paired
     over the questions both scored (reviewer overrides applied to both, as the reports show)."""

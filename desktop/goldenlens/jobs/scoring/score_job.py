@@ -23,6 +23,7 @@ from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scores import ScoreRecord
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.jobs.scoring.score_rows import RowText, ScoreOptions, score_chunks, workers_for
 from goldenlens.store.lock import project_lock
@@ -62,6 +63,7 @@ def lexical_fingerprint(items: Sequence[GoldenItem], responses: Sequence[Pipelin
     return inputs_fingerprint(items, responses)
 
 
+@takes_project
 def score_project(
     store: ProjectStore,
     options: ScoreOptions | None = None,

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypedDict, runtime_checkable
 
+from goldenlens.core.errors import GoldenLensError
 from goldenlens.judge.engines.json_recovery import recover_json
 from goldenlens.judge.engines.schema_check import schema_errors, trim_to_max_items
 
@@ -53,7 +54,7 @@ class CancelCheck(Protocol):
     def cancelled(self) -> bool: ...
 
 
-class JudgeEngineError(RuntimeError):
+class JudgeEngineError(GoldenLensError, RuntimeError):
     """The engine cannot work at all (model failed to load, server unknown, engine closed).
 
     Problems of a single call (truncated output, invalid JSON, a request that failed after

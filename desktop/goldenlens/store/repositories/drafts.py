@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.drafts import Draft, DraftProblem, DraftStatus, DraftText
 from goldenlens.core.golden.source_chunks import SourceChunk
 from goldenlens.store.base import Repository, Row
-from goldenlens.store.values import StoreError, to_json, utc_now
+from goldenlens.store.values import to_json, utc_now
 
 _SELECT = (
     "SELECT id, document, page, chunk_id, chunk_text, question, answer, fact, status, problems, variants,"

@@ -12,16 +12,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.versions import HistoryEntry, HistoryMark
 from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.project_records import VersionInfo
 from goldenlens.store.base import Repository, Row
 from goldenlens.store.values import (
     HISTORY_ADD,
     HISTORY_DELETE,
     HISTORY_EDIT,
     HISTORY_IMPORT,
-    StoreError,
-    VersionInfo,
     to_json,
     utc_now,
 )
@@ -311,17 +311,7 @@ class GoldenRepository(Repository):
             " FROM golden_versions AS v LEFT JOIN golden_version_items AS i ON i.version_id = v.id"
             " GROUP BY v.id ORDER BY v.id"
         )
-        return [
-            VersionInfo(
-                id=row[0],
-                name=row[1],
-                note=row[2],
-                created_at=row[3],
-                item_count=row[4],
-                last_history_id=row[5],
-            )
-            for row in rows
-        ]
+        return [VersionInfo(*row) for row in rows]  # the columns in the record's field order
 
     def version_items(self, version_id: int) -> list[GoldenItem]:
         """The items of one snapshot, in the order they had then."""

@@ -10,9 +10,8 @@ reviewer's verdict, so the agreement of the two is read from the entries alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from goldenlens.core.golden.criteria import Decision, Verdict, criterion_from_name
+from goldenlens.core.project_records import GoldenReviewDecision
 from goldenlens.store.base import Repository, Row
 from goldenlens.store.values import utc_now
 
@@ -20,31 +19,6 @@ _COLUMNS = (
     "d.id, d.question_id, d.criterion, d.decision, d.judge_verdict, d.reviewer_verdict, d.run_id,"
     " d.triplet_sha256, d.note, d.reviewer, d.created_at"
 )
-
-
-@dataclass(frozen=True)
-class GoldenReviewDecision:
-    """One decision of the reviewer on one judge verdict (``withdrawn``: verdicts empty).
-
-    ``triplet_sha256`` is the fingerprint of the golden triplet as it was when decided, so a
-    decision on a row edited since can be shown as out of date.
-    """
-
-    id: int
-    question_id: str
-    criterion: str
-    decision: str
-    judge_verdict: str
-    reviewer_verdict: str
-    run_id: int | None
-    triplet_sha256: str
-    note: str
-    reviewer: str
-    created_at: str
-
-    @property
-    def is_withdrawal(self) -> bool:
-        return self.decision == Decision.WITHDRAWN
 
 
 def _decision(row: Row) -> GoldenReviewDecision:

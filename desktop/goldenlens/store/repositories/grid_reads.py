@@ -27,9 +27,11 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from goldenlens.core.errors import StoreError
+from goldenlens.core.project_records import Override
 from goldenlens.store.base import Repository, Row
 from goldenlens.store.repositories.review import override_from_row
-from goldenlens.store.values import Override, StoreError, to_json
+from goldenlens.store.values import to_json
 
 #: A score value as an exact integer (see :meth:`GridQueries.score_column`); NULL
 #: (not scored) and values outside the exact range get negative markers. The bounds are bound

@@ -7,8 +7,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from goldenlens.core.errors import StoreError
 from goldenlens.store.base import Repository
-from goldenlens.store.values import StoreError, to_json, utc_now
+from goldenlens.store.values import to_json, utc_now
 
 
 class JudgeCacheRepository(Repository):

@@ -11,11 +11,13 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.problems import Problem, Severity
+from goldenlens.core.project_records import ImportInfo
 from goldenlens.store.base import Connection, Repository, Row
 from goldenlens.store.repositories.golden import GoldenRepository
-from goldenlens.store.values import ImportInfo, StoreError, to_json, utc_now
+from goldenlens.store.values import to_json, utc_now
 
 _RESPONSE_COLUMNS = ("question_id", "pipeline", "response", "contexts", "source_row")
 
@@ -187,20 +189,11 @@ class ResponseRepository(Repository):
 
     def imports(self) -> list[ImportInfo]:
         """Every import, oldest first."""
-        return [
-            ImportInfo(
-                id=row[0],
-                golden_source=row[1],
-                responses_source=row[2],
-                imported_at=row[3],
-                golden_count=row[4],
-                response_count=row[5],
-            )
-            for row in self._fetch(
-                "SELECT id, golden_source, responses_source, imported_at, golden_count, response_count"
-                " FROM imports ORDER BY id"
-            )
-        ]
+        rows = self._fetch(
+            "SELECT id, golden_source, responses_source, imported_at, golden_count, response_count"
+            " FROM imports ORDER BY id"
+        )
+        return [ImportInfo(*row) for row in rows]  # the columns in the record's field order
 
 
 def _positions(names: Sequence[str]) -> list[tuple[str, int]]:

@@ -3,8 +3,10 @@ each question (``store.reviews``)."""
 
 from __future__ import annotations
 
+from goldenlens.core.project_records import Override, Review
+from goldenlens.core.reviewer_decisions import REVIEW_STATUSES
 from goldenlens.store.base import Repository, Row
-from goldenlens.store.values import REVIEW_STATUSES, Override, Review, check_finite, utc_now
+from goldenlens.store.values import check_finite, utc_now
 
 
 def override_from_row(row: Row) -> Override:

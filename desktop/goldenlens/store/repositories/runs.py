@@ -11,18 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from goldenlens.store.base import Repository, Row
-from goldenlens.store.values import (
+from goldenlens.core.errors import StoreError
+from goldenlens.core.project_records import (
     RUN_END_STATUSES,
     RUN_FINISHED,
     RUN_RUNNING,
     RUN_SUPERSEDED,
     RunInfo,
-    StoreError,
-    from_json_object,
-    to_json,
-    utc_now,
 )
+from goldenlens.store.base import Repository, Row
+from goldenlens.store.values import from_json_object, to_json, utc_now
 
 #: Key under which a run's input fingerprint rides in its stored ``params`` JSON. It is not
 #: an option: :class:`RunInfo` hands it out as ``inputs_sha256`` and ``params`` without it.

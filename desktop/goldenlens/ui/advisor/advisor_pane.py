@@ -39,8 +39,8 @@ from goldenlens.core.advice.values import (
     PipelineAnswer,
     QuestionAdvice,
 )
+from goldenlens.core.project_records import Override
 from goldenlens.queries.detail import QuestionDetail
-from goldenlens.queries.values import Override
 from goldenlens.ui.review.response_card import chip
 from goldenlens.ui.widgets.card_labels import card_layout, muted, wrapped_text
 from goldenlens.ui.widgets.highlight_html import response_html

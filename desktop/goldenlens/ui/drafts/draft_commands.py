@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.inputs import GoldenItem
-from goldenlens.jobs.curation import project_edits
+from goldenlens.jobs.drafting import draft_review
 from goldenlens.jobs.drafting.draft_review import AcceptedDraft
 from goldenlens.queries.drafts import DraftText
-from goldenlens.queries.values import StoreError
 from goldenlens.ui.review.undo_commands import curation_messages
 from goldenlens.ui.session import ProjectSession
 
@@ -62,7 +62,7 @@ class _DraftCommand(QUndoCommand):
         raise NotImplementedError
 
     def _reopen(self) -> str:
-        project_edits.undo_draft_decision(self.session.project, self.draft_id, reviewer=self.reviewer)
+        draft_review.undo_decision(self.session.handle, self.draft_id, reviewer=self.reviewer)
         return f"Draft {self.draft_id} is pending again"
 
 
@@ -88,8 +88,8 @@ class AcceptDraftCommand(_DraftCommand):
         self.accept_flagged = accept_flagged
 
     def _decide(self) -> str:
-        accepted = project_edits.accept_draft(
-            self.session.project,
+        accepted = draft_review.accept_draft(
+            self.session.handle,
             self.draft_id,
             reviewer=self.reviewer,
             edit=self.edit,
@@ -101,8 +101,8 @@ class AcceptDraftCommand(_DraftCommand):
         return f"Draft {self.draft_id} is golden item {self.item.id} again"
 
     def _reopen(self) -> str:
-        project_edits.undo_draft_decision(
-            self.session.project, self.draft_id, reviewer=self.reviewer, accepted=self.item
+        draft_review.undo_decision(
+            self.session.handle, self.draft_id, reviewer=self.reviewer, accepted=self.item
         )
         return f"Golden item {self.item.id} removed; draft {self.draft_id} is pending again"
 
@@ -115,9 +115,7 @@ class RejectDraftCommand(_DraftCommand):
         self.note = note
 
     def _decide(self) -> str:
-        project_edits.reject_draft(
-            self.session.project, self.draft_id, reviewer=self.reviewer, note=self.note
-        )
+        draft_review.reject_draft(self.session.handle, self.draft_id, reviewer=self.reviewer, note=self.note)
         return f"Draft {self.draft_id} rejected again"
 
 
@@ -133,8 +131,8 @@ def accept_draft_undoably(
 ) -> AcceptedDraft:
     """Accept a draft and push the undo of it. Raises ``ValueError`` (nothing written, nothing
     pushed) when the acceptance is refused."""
-    accepted = project_edits.accept_draft(
-        session.project,
+    accepted = draft_review.accept_draft(
+        session.handle,
         draft_id,
         reviewer=reviewer,
         edit=edit,
@@ -153,5 +151,5 @@ def reject_draft_undoably(
     stack: QUndoStack, session: ProjectSession, draft_id: int, *, reviewer: str, note: str
 ) -> None:
     """Reject a draft and push the undo of it. Raises ``ValueError`` when it is refused."""
-    project_edits.reject_draft(session.project, draft_id, reviewer=reviewer, note=note)
+    draft_review.reject_draft(session.handle, draft_id, reviewer=reviewer, note=note)
     stack.push(RejectDraftCommand(session, draft_id, reviewer=reviewer, note=note.strip()))

@@ -8,7 +8,7 @@ as check boxes, and the decision: Accept (as drafted or as edited), Reject with 
 The problems are checked again on the text as edited (:func:`~goldenlens.core.golden.drafts.
 draft_problems`, the rule the acceptance applies), so the reviewer sees what the acceptance
 will say before pressing the button; a flagged draft is accepted only with "Accept despite
-the flags" ticked. Decisions go through :mod:`goldenlens.jobs.curation.project_edits`; an accepted
+the flags" ticked. Decisions go through :mod:`goldenlens.jobs.drafting.draft_review`; an accepted
 draft announces ``project_changed`` so the score grid shows the new golden item.
 
 Decisions go on the window's undo stack (:mod:`goldenlens.ui.drafts.draft_commands`): undoing an

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.criteria import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.jobs.curation import golden_review_decisions
@@ -35,7 +36,6 @@ from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import review_golden_set_at
 from goldenlens.judge.engines.protocol import JudgeEngine
-from goldenlens.queries.values import StoreError
 from goldenlens.settings.judge_preferences import JudgeSettings, load_judge_settings
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_review.golden_review_pane import GoldenReviewPane
@@ -256,7 +256,7 @@ class GoldenReviewController(QObject):
             return False
         try:
             golden_review_decisions.decide(
-                session.project,
+                session.handle,
                 question_id,
                 criterion,
                 decision,
@@ -276,7 +276,7 @@ class GoldenReviewController(QObject):
             return False
         try:
             golden_review_decisions.withdraw(
-                session.project, question_id, criterion, reviewer=session.reviewer
+                session.handle, question_id, criterion, reviewer=session.reviewer
             )
         except (StoreError, ValueError) as error:
             show_error(self._window, "Cannot withdraw the decision", error)

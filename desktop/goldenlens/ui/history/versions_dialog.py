@@ -33,15 +33,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.versions import GoldenVersion, short_time
 from goldenlens.jobs.curation.golden_versions import (
     ProjectVersions,
     VersionDiff,
     VersionList,
-    name_version_of,
-    versions_of,
+    name_version,
+    read_versions,
 )
-from goldenlens.queries.values import StoreError
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.history.version_diff_html import diff_html
 from goldenlens.ui.session import ProjectSession
@@ -206,7 +206,7 @@ class VersionsDialog(QDialog):
     def reload(self, select: int | None = None) -> None:
         """Read the versions again and select ``select`` (default: the current version)."""
         try:
-            self._versions = versions_of(self._session.project)
+            self._versions = read_versions(self._session.handle)
         except (StoreError, OSError, ValueError) as error:
             show_error(self, "Cannot read the golden-set versions", error)
             return
@@ -263,7 +263,7 @@ class VersionsDialog(QDialog):
     def name_version(self, number: int, name: str) -> bool:
         """Give version ``number`` the name ``name``; a refused name shows why (False)."""
         try:
-            named = name_version_of(self._session.project, number, name)
+            named = name_version(self._session.handle, name, str(number))
         except (StoreError, OSError, ValueError) as error:
             show_error(self, "Cannot name the version", error)
             return False

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreStatus
+from goldenlens.jobs import open_project
 from goldenlens.jobs.judging.judge_options import JudgeOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import judge_project_at
@@ -56,8 +57,8 @@ def judge_and_count(
     """Run the judge on the project at ``path`` with its own connection (worker thread) and
     count what the run holds."""
     run_id = judge_project_at(path, options, progress=progress, cancel=cancel)
-    with ProjectQueries.open(path) as project:
-        records = project.scores(run_id)
+    with open_project(path) as project:
+        records = ProjectQueries(project).scores(run_id)
     rows = {(r.question_id, r.pipeline) for r in records}
     not_scored = sum(1 for r in records if r.status == ScoreStatus.NOT_SCORED)
     return JudgeOutcome(run_id, len(rows), len(records), not_scored)

@@ -12,9 +12,9 @@ from PySide6.QtGui import QColor
 from goldenlens.core.lexical.scorer import (
     LEXICAL_SCORE_NAMES,
 )
+from goldenlens.core.project_records import Override
 from goldenlens.core.view.metric_names import METRIC_LABELS
 from goldenlens.queries.detail import PipelineDetail
-from goldenlens.queries.values import Override
 
 SCORE_LABELS = METRIC_LABELS
 

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_groups
 from goldenlens.core.lexical.flags import FLAG_EXPLANATIONS, Flag, FlagThresholds, golden_flags
-from goldenlens.queries.values import REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION, REVIEW_UNREVIEWED
+from goldenlens.core.reviewer_decisions import REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION, REVIEW_UNREVIEWED
 from goldenlens.ui.review.undo_commands import push_edit, push_review
 from goldenlens.ui.session import ProjectSession
 

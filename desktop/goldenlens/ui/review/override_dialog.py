@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from goldenlens.core.project_records import Override
 from goldenlens.jobs.curation.edits import BINARY_METRICS, metric_label
-from goldenlens.queries.values import Override
 from goldenlens.ui.review.undo_commands import push_clear_override, push_override
 from goldenlens.ui.session import ProjectSession
 

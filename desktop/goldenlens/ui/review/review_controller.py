@@ -17,15 +17,16 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.stats.decision import Decision
 from goldenlens.core.view.grid_state import ID_COLUMN
+from goldenlens.jobs import open_project
 from goldenlens.jobs.judging.judge_selection import JudgeScope
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.reporting.summary_decision import summary_decision_job
 from goldenlens.queries.grid import HEAD_LIMIT, GridData
 from goldenlens.queries.project import ProjectQueries
-from goldenlens.queries.values import StoreError
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.importer.preview_model import LatestJobRunner
@@ -170,8 +171,8 @@ class ReviewController(QObject):
         first = None if in_use is None else list(in_use)
 
         def job(_progress: ProgressFn, cancel: CancelToken) -> GridData:
-            with ProjectQueries.open(path) as project:
-                grid = project.grid(run_id, first)
+            with open_project(path) as project:
+                grid = ProjectQueries(project).grid(run_id, first)
             cancel.raise_if_cancelled()
             # What the current filter and order need is built here, not on the GUI when it arrives.
             if state.text:
@@ -196,8 +197,8 @@ class ReviewController(QObject):
         path = self._session.path
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> tuple[GridData, GridData]:
-            with ProjectQueries.open(path) as project:
-                return grid, project.grid_with_metrics(grid, missing)
+            with open_project(path) as project:
+                return grid, ProjectQueries(project).grid_with_metrics(grid, missing)
 
         self._loader.start(job, name="grid-metrics")
 

@@ -21,8 +21,8 @@ from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QProgressBar, QToolButton, QWidget
 
 from goldenlens.core.advice.values import ADVICE_LABELS, AdviceCode
+from goldenlens.core.reviewer_decisions import REVIEW_UNREVIEWED
 from goldenlens.queries.advice_data import AdviceIndex
-from goldenlens.queries.values import REVIEW_UNREVIEWED
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.shortcuts import keys_for
 

@@ -2,8 +2,9 @@
 
 Each command holds the values before and after, so ``undo()`` puts the project back exactly
 (golden text, the re-scored numbers, overrides in effect, review state). ``redo()`` and
-``undo()`` call :mod:`goldenlens.jobs.curation.project_edits` on the session's project and then announce the
-question through :meth:`ProjectSession.notify_question`.
+``undo()`` call :mod:`goldenlens.jobs.curation.edits` on the session's open project (its
+:attr:`~goldenlens.ui.session.ProjectSession.handle`) and then announce the question through
+:meth:`ProjectSession.notify_question`.
 
 Push commands through the ``push_*`` factories: they validate first (a ``ValueError`` for bad
 input, nothing pushed), so a command on the stack never fails for a reason known up front.
@@ -17,23 +18,18 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Unpack
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from goldenlens.core.errors import StoreError
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
+from goldenlens.core.project_records import Override, Review
+from goldenlens.core.reviewer_decisions import REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION, REVIEW_UNREVIEWED
 from goldenlens.jobs.curation import edits as curation
-from goldenlens.jobs.curation import project_edits
-from goldenlens.jobs.curation.edits import metric_label
-from goldenlens.queries.values import (
-    REVIEW_ACCEPTED,
-    REVIEW_NEEDS_CURATION,
-    REVIEW_UNREVIEWED,
-    Override,
-    Review,
-    StoreError,
-)
+from goldenlens.jobs.curation.edits import OverrideFields, ScoreKey, metric_label
 from goldenlens.ui.session import ProjectSession
 
 _log = logging.getLogger(__name__)
@@ -117,9 +113,7 @@ class EditGoldenCommand(_CurationCommand):
 
     def _save(self, item: GoldenItem) -> Callable[[], str]:
         def step() -> str:
-            return project_edits.edit_golden_item(
-                self.session.project, item, reviewer=self.reviewer
-            ).message()
+            return curation.edit_golden_item(self.session.handle, item, reviewer=self.reviewer).message()
 
         return step
 
@@ -162,9 +156,9 @@ class AddFactVariantCommand(EditGoldenCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            project = self.session.project
+            project = self.session.handle
             if (
-                project_edits.add_fact_variant(
+                curation.add_fact_variant(
                     project, self.question_id, self.variant, reviewer=self.reviewer, and_group=self.and_group
                 )
                 is None
@@ -209,9 +203,7 @@ class AddFactVariantsCommand(EditGoldenCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            result = project_edits.edit_golden_item(
-                self.session.project, self.new_item, reviewer=self.reviewer
-            )
+            result = curation.edit_golden_item(self.session.handle, self.new_item, reviewer=self.reviewer)
             count = len(self.variants)
             return f"Added {count} fact variant{'s' if count > 1 else ''}. {result.message()}"
 
@@ -219,9 +211,7 @@ class AddFactVariantsCommand(EditGoldenCommand):
 
     def undo(self) -> None:
         def step() -> str:
-            result = project_edits.edit_golden_item(
-                self.session.project, self.old_item, reviewer=self.reviewer
-            )
+            result = curation.edit_golden_item(self.session.handle, self.old_item, reviewer=self.reviewer)
             return f"Undone: {self.text()}. {result.message()}"
 
         self._apply(step, "undo")
@@ -231,61 +221,42 @@ class AddFactVariantsCommand(EditGoldenCommand):
 
 
 class OverrideCommand(_CurationCommand):
-    """Set (or, with ``value`` and ``passed`` both ``None``, remove) a score override; undo
-    puts back the override that was in effect before, or none."""
+    """Set (or, with neither a value nor a verdict in ``fields``, remove) the override of the
+    score ``key``; undo puts back the override that was in effect before, or none."""
 
     def __init__(
-        self,
-        session: ProjectSession,
-        question_id: str,
-        pipeline: str,
-        metric: str,
-        before: Override | None,
-        *,
-        value: float | None,
-        passed: bool | None,
-        note: str,
+        self, session: ProjectSession, key: ScoreKey, fields: OverrideFields, before: Override | None
     ) -> None:
-        removing = value is None and passed is None
-        verb = "Remove override of" if removing else "Override"
+        question_id, pipeline, metric = key
+        verb = "Remove override of" if _removes(fields) else "Override"
         super().__init__(session, question_id, f"{verb} {metric_label(metric)} of {question_id} / {pipeline}")
-        self.pipeline = pipeline
-        self.metric = metric
+        self.key = key
+        self.fields = fields
         self.before = before
-        self.value = value
-        self.passed = passed
-        self.note = note
-
-    @property
-    def removing(self) -> bool:
-        return self.value is None and self.passed is None
 
     def redo(self) -> None:
         def step() -> str:
-            project = self.session.project
-            key = (self.question_id, self.pipeline, self.metric)
-            if self.removing:
-                project_edits.clear_override(project, *key, reviewer=self.reviewer, note=self.note)
-            else:
-                project_edits.set_override(
-                    project,
-                    *key,
-                    value=self.value,
-                    passed=self.passed,
-                    note=self.note,
-                    reviewer=self.reviewer,
+            if _removes(self.fields):
+                curation.clear_override(
+                    self.session.handle, *self.key, reviewer=self.reviewer, note=self.fields["note"]
                 )
+            else:
+                curation.set_override(self.session.handle, *self.key, reviewer=self.reviewer, **self.fields)
             return self.text()
 
         self._apply(step, "redo")
 
     def undo(self) -> None:
         def step() -> str:
-            key = (self.question_id, self.pipeline, self.metric)
-            project_edits.restore_override(self.session.project, *key, self.before, reviewer=self.reviewer)
+            curation.restore_override(self.session.handle, *self.key, self.before, reviewer=self.reviewer)
             return f"Undone: {self.text()}"
 
         self._apply(step, "undo")
+
+
+def _removes(fields: OverrideFields) -> bool:
+    """Whether an override's fields remove the one in effect (no value, no verdict)."""
+    return fields["value"] is None and fields["passed"] is None
 
 
 class ReviewCommand(_CurationCommand):
@@ -304,8 +275,8 @@ class ReviewCommand(_CurationCommand):
 
     def redo(self) -> None:
         def step() -> str:
-            project_edits.set_review(
-                self.session.project, self.question_id, self.status, self.note, reviewer=self.reviewer
+            curation.set_review(
+                self.session.handle, self.question_id, self.status, self.note, reviewer=self.reviewer
             )
             return self.text()
 
@@ -313,8 +284,8 @@ class ReviewCommand(_CurationCommand):
 
     def undo(self) -> None:
         def step() -> str:
-            project_edits.restore_review(
-                self.session.project, self.question_id, self.before, reviewer=self.reviewer
+            curation.restore_review(
+                self.session.handle, self.question_id, self.before, reviewer=self.reviewer
             )
             return f"Undone: {self.text()}"
 
@@ -344,7 +315,7 @@ class ReviewCommand(_CurationCommand):
 def push_edit(stack: QUndoStack, session: ProjectSession, new_item: GoldenItem) -> bool:
     """Push an :class:`EditGoldenCommand` for ``new_item``; ``False`` (nothing pushed) when it
     equals the stored item. Raises ``ValueError`` for an invalid edit."""
-    old = project_edits.check_golden_edit(session.project, new_item)
+    old = curation.check_golden_edit(session.handle, new_item)
     if not _field_names(old, new_item):
         return False
     stack.push(EditGoldenCommand(session, old, new_item))
@@ -387,27 +358,14 @@ def push_override(
     question_id: str,
     pipeline: str,
     metric: str,
-    *,
-    value: float | None,
-    passed: bool | None,
-    note: str,
+    **fields: Unpack[OverrideFields],
 ) -> None:
-    """Push an :class:`OverrideCommand` setting an override by :attr:`session.reviewer`.
-    Raises ``ValueError`` (nothing pushed) for an invalid override or a missing reviewer."""
-    project_edits.check_override(
-        session.project,
-        question_id,
-        pipeline,
-        metric,
-        value=value,
-        passed=passed,
-        note=note,
-        reviewer=session.reviewer,
-    )
-    before = session.project.override_in_effect(question_id, pipeline, metric)
-    stack.push(
-        OverrideCommand(session, question_id, pipeline, metric, before, value=value, passed=passed, note=note)
-    )
+    """Push an :class:`OverrideCommand` setting an override (``value``, ``passed``, ``note``)
+    by :attr:`session.reviewer`. Raises ``ValueError`` (nothing pushed) for an invalid
+    override or a missing reviewer."""
+    key = (question_id, pipeline, metric)
+    curation.check_override(session.handle, key, fields, reviewer=session.reviewer)
+    stack.push(OverrideCommand(session, key, fields, session.project.override_in_effect(*key)))
 
 
 def push_clear_override(
@@ -424,9 +382,8 @@ def push_clear_override(
     before = session.project.override_in_effect(question_id, pipeline, metric)
     if before is None:
         raise ValueError(f"{question_id} / {pipeline} has no {metric_label(metric)} override to remove")
-    stack.push(
-        OverrideCommand(session, question_id, pipeline, metric, before, value=None, passed=None, note=note)
-    )
+    removal = OverrideFields(value=None, passed=None, note=note)
+    stack.push(OverrideCommand(session, (question_id, pipeline, metric), removal, before))
 
 
 def push_review(
@@ -434,7 +391,7 @@ def push_review(
 ) -> bool:
     """Push a :class:`ReviewCommand`; ``note=None`` keeps the current note. ``False`` (nothing
     pushed) when status and note are unchanged. Raises ``ValueError`` for bad input."""
-    project_edits.check_review(session.project, question_id, status)
+    curation.check_review(session.handle, question_id, status)
     before = session.project.review_of_question(question_id)
     old_status, old_note = _review_state(before)
     new_note = old_note if note is None else note.strip()

@@ -2,7 +2,7 @@
 one click (one undoable step) to add the chosen ones as ``<OR>`` alternatives.
 
 The suggestions and their flip preview come from
-:func:`goldenlens.jobs.curation.variant_preview.preview_open_project_variants`, computed in a worker
+:func:`goldenlens.jobs.curation.variant_preview.preview_fact_variants`, computed in a worker
 on its own connection (a large project has many responses to search); the dialog only shows
 them. Top: the question, its fact, and the generator's notes (values it cannot read
 faithfully, alternatives that stand for different values) in a banner. Middle: the
@@ -34,9 +34,9 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.variants.flip_preview import QuestionPreview, VariantPreview
-from goldenlens.jobs.curation.variant_preview import preview_open_project_variants
+from goldenlens.jobs import open_project
+from goldenlens.jobs.curation.variant_preview import preview_fact_variants
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
-from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.importer.preview_model import LatestJobRunner
 from goldenlens.ui.review.undo_commands import push_add_fact_variants
@@ -238,9 +238,9 @@ class VariantDialog(QDialog):
         path, question_id = self.session.path, self.question_id
 
         def job(progress: ProgressFn, cancel: CancelToken) -> QuestionPreview:
-            with ProjectQueries.open(path) as project:
+            with open_project(path) as project:
                 cancel.raise_if_cancelled()
-                return preview_open_project_variants(project, question_id, progress=progress, cancel=cancel)
+                return preview_fact_variants(project, question_id, progress=progress, cancel=cancel)
 
         self._runner.request(job)
 
