@@ -28,6 +28,7 @@ from goldenlens.core.lexical.scorer import (
 )
 from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 
 ALL_PAIRS_UP_TO: Final = 10
@@ -52,6 +53,7 @@ def _pairs(k: int, estimates: Sequence[float | None]) -> list[tuple[int, int]]:
     return [(best, p) for p in range(k) if p != best]
 
 
+@takes_project
 def calibrate(store: ProjectStore, *, with_diagnoses: bool = True) -> HumanCalibrated:
     """The project's :class:`HumanCalibrated` (raises ``NoScoresError`` with no finished run)."""
     responses = load_responses(store)

@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldenlens.core.calibration.labels import LabelKind, LabelSource, Verdict, parse_verdict
+from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.labels_file import read_labels_file
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import NewLabel
 
 
-class LabelError(Exception):
+class LabelError(GoldenLensError):
     """A label that cannot be given: no such response, or no such verdict."""
 
 
@@ -74,6 +76,7 @@ def same_answer(responses: ProjectResponses, n: int) -> tuple[str, ...]:
     )
 
 
+@takes_project
 def label_response(
     store: ProjectStore,
     question_id: str,
@@ -97,6 +100,7 @@ def label_response(
     return LabelOutcome(question_id, pipeline, chosen, same_answer(responses, n))
 
 
+@takes_project
 def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewer: str = "") -> None:
     """Withdraw the response's own verdict (and with it the same answer's, where it came from it)."""
     responses = load_responses(store)
@@ -106,6 +110,7 @@ def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewe
     )
 
 
+@takes_project
 def detach_response(store: ProjectStore, question_id: str, pipeline: str, *, attach: bool = False) -> None:
     """Stop (or, with ``attach``, start again) taking the verdict of the same answer given to
     another pipeline: the response is then asked about on its own."""
@@ -115,6 +120,7 @@ def detach_response(store: ProjectStore, question_id: str, pipeline: str, *, att
     store.labels.add([_new(responses, n, kind, None)], what="change how the label applies")
 
 
+@takes_project
 def confirm_stale(
     store: ProjectStore, question_ids: Iterable[str] | None = None, *, reviewer: str = ""
 ) -> int:
@@ -152,6 +158,7 @@ class LabelsImport:
     file: str
 
 
+@takes_project
 def labels_from_file(
     store: ProjectStore, path: Path, *, sheet: str | None = None, reviewer: str = ""
 ) -> LabelsImport:

@@ -16,6 +16,7 @@ from goldenlens.core.calibration.estimator import fitted_predictions
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, plan_round
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import StoredRound
 
@@ -53,6 +54,7 @@ class LabelPlan:
     unlabelled_answers: int
 
 
+@takes_project
 def plan_labels(store: ProjectStore, *, budget: int, seed: int = 0, mode: Mode = "response") -> LabelPlan:
     """Draw, keep and list the next round of about ``budget`` labels."""
     responses = load_responses(store)
@@ -133,6 +135,7 @@ def _rows(responses: ProjectResponses, design: RoundDesign) -> list[PlanRow]:
     return rows
 
 
+@takes_project
 def rounds_in_use(store: ProjectStore) -> int:
     """How many stored rounds were planned on the responses there are now."""
     return len(usable_rounds(store, load_responses(store)).designs)
