@@ -77,8 +77,8 @@ from goldenlens.core.view.grid_state import GridState  # noqa: E402
 from goldenlens.jobs.progress import CancelToken, ProgressFn  # noqa: E402
 from goldenlens.queries.grid_data import GridData, add_metrics, load_grid, load_grid_head  # noqa: E402
 from goldenlens.store.project import ProjectStore  # noqa: E402
+from goldenlens.ui.grid.colour_scale import colour_scale  # noqa: E402
 from goldenlens.ui.grid.score_grid import ScoreGrid  # noqa: E402
-from goldenlens.ui.grid.score_table_model import colour_scale  # noqa: E402
 from goldenlens.ui.workers import JobRunner  # noqa: E402
 
 TARGET_SECONDS = 1.5

@@ -15,7 +15,8 @@ from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
 from goldenlens.core.scores import ScoreRecord
-from goldenlens.core.view.grid_state import FLAG_BITS, GridState, visible_rows
+from goldenlens.core.view.grid_rows import visible_rows
+from goldenlens.core.view.grid_state import FLAG_BITS, GridState
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.scoring.score_job import score_project

@@ -17,10 +17,11 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from pytestqt.qtbot import QtBot
 
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
-from goldenlens.core.view.grid_state import FACTUAL_KNOWLEDGE, score_column
+from goldenlens.core.view.grid_state import score_column
 from goldenlens.jobs.judging.judge_selection import JudgeRows, JudgeScope, selected_questions
 from goldenlens.jobs.reporting.report_job import judge_scores
 from goldenlens.queries.grid import GridData

@@ -13,7 +13,8 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
-from goldenlens.core.view.grid_state import ID_COLUMN, GridState, score_column, visible_rows
+from goldenlens.core.view.grid_rows import visible_rows
+from goldenlens.core.view.grid_state import ID_COLUMN, GridState, score_column
 from goldenlens.queries.grid_data import GridData, add_metrics, load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.grid.score_grid import ScoreGrid

@@ -39,24 +39,15 @@ from PySide6.QtWidgets import (
 
 from goldenlens.core.lexical.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS, Flag
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
-from goldenlens.core.view.grid_state import (
-    ANY_FLAG,
-    GridState,
-    IntArray,
-    fk_totals,
-    flag_row_counts,
-    parse_threshold,
-    text_matcher,
-)
+from goldenlens.core.view.grid_rows import flag_row_counts, text_matcher
+from goldenlens.core.view.grid_state import ANY_FLAG, GridState, IntArray
+from goldenlens.core.view.metric_names import metric_header, metric_title
+from goldenlens.core.view.pass_fail import fk_totals
+from goldenlens.core.view.threshold import parse_threshold
 from goldenlens.queries.grid import GridData
-from goldenlens.ui.grid.score_table_model import (
-    ScoreTableModel,
-    decode_widths,
-    encode_widths,
-    is_dark,
-    metric_short,
-    metric_title,
-)
+from goldenlens.ui.grid.colour_scale import is_dark
+from goldenlens.ui.grid.column_widths import decode_widths, encode_widths
+from goldenlens.ui.grid.score_table_model import ScoreTableModel
 from goldenlens.ui.grid.score_table_view import ScoreTableView
 
 _DEBOUNCE_MS = 250
@@ -333,7 +324,7 @@ class ScoreGrid(QWidget):
         judged = sorted(known - set(LEXICAL_SCORE_NAMES))
         self._metrics_menu.clear()
         for metric in lexical:
-            self._add_metric_action(f"{metric_short(metric)} — {metric_title(metric)}", metric, chosen)
+            self._add_metric_action(f"{metric_header(metric)} — {metric_title(metric)}", metric, chosen)
         if judged:
             run = f"judge run {grid.judge_run_id}" if grid.judge_run_id is not None else "judge"
             self._metrics_menu.addSection(f"Judge metrics ({run})")

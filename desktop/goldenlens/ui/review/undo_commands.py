@@ -23,9 +23,9 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
+from goldenlens.core.view.metric_names import metric_in_sentence
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.curation import project_edits
-from goldenlens.jobs.curation.edits import metric_label
 from goldenlens.queries.values import (
     REVIEW_ACCEPTED,
     REVIEW_NEEDS_CURATION,
@@ -248,7 +248,9 @@ class OverrideCommand(_CurationCommand):
     ) -> None:
         removing = value is None and passed is None
         verb = "Remove override of" if removing else "Override"
-        super().__init__(session, question_id, f"{verb} {metric_label(metric)} of {question_id} / {pipeline}")
+        super().__init__(
+            session, question_id, f"{verb} {metric_in_sentence(metric)} of {question_id} / {pipeline}"
+        )
         self.pipeline = pipeline
         self.metric = metric
         self.before = before
@@ -423,7 +425,7 @@ def push_clear_override(
     there is none."""
     before = session.project.override_in_effect(question_id, pipeline, metric)
     if before is None:
-        raise ValueError(f"{question_id} / {pipeline} has no {metric_label(metric)} override to remove")
+        raise ValueError(f"{question_id} / {pipeline} has no {metric_in_sentence(metric)} override to remove")
     stack.push(
         OverrideCommand(session, question_id, pipeline, metric, before, value=None, passed=None, note=note)
     )
