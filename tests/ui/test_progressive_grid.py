@@ -20,7 +20,8 @@ from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.view.grid_state import ID_COLUMN, GridState
 from goldenlens.jobs.scoring.score_job import score_project
-from goldenlens.queries.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head
+from goldenlens.queries.grid_data import GridData
+from goldenlens.queries.grid_loading import HEAD_LIMIT, load_grid, load_grid_head
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.grid.score_grid import ScoreGrid

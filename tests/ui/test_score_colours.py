@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 from datetime import datetime
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from goldenlens.core.scored_rows import score_all
 from goldenlens.core.view.grid_state import GridState
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.io.reports.xlsx.workbook import write_report_workbook
-from goldenlens.queries.grid_data import load_grid
+from goldenlens.queries.grid_loading import load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.grid.colour_scale import colour_scale
 from goldenlens.ui.grid.score_table_model import ScoreTableModel
@@ -82,10 +81,11 @@ def test_between_stops_the_grid_mixes_them(workbook_scale: dict[float, str]) -> 
 
 
 def test_the_cards_use_the_same_scale_in_pastel() -> None:
-    # Pastel, so dark text reads on it; still red, amber and green at 0, 0.5 and 1.
-    red, amber, green = (score_colour(score) for score in (0.0, 0.5, 1.0))
-    assert red.red() > red.green() and green.green() > green.red()
-    assert amber.red() > amber.blue() < amber.green()
-    for colour in (red, amber, green):
-        assert min(colour.red(), colour.green(), colour.blue()) > 150
-        assert not math.isclose(colour.lightnessF(), 0.0)
+    # The cards' chips go from red through amber to green like the grid, lighter so that dark
+    # text reads on them on any palette.
+    scale, _text = colour_scale(dark=False)
+    for score in (0.0, 0.25, 0.5, 0.75, 1.0):
+        card, grid = score_colour(score), scale[round(score * 100)]
+        assert card.lightnessF() > grid.lightnessF()
+        apart = abs(card.hueF() - grid.hueF())
+        assert min(apart, 1 - apart) < 0.05, score  # hues on a circle: red is 0 and 1

@@ -15,7 +15,8 @@ from pytestqt.qtbot import QtBot
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
 from goldenlens.core.view.grid_rows import visible_rows
 from goldenlens.core.view.grid_state import ID_COLUMN, GridState, score_column
-from goldenlens.queries.grid_data import GridData, add_metrics, load_grid
+from goldenlens.queries.grid_data import GridData
+from goldenlens.queries.grid_loading import add_metrics, load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.grid.score_table_model import QUESTION_ID_ROLE, ScoreTableModel

@@ -65,7 +65,7 @@ class ScoreGrid(QWidget):
 
     Signals: ``current_question_changed(str)`` — the current row's question id (mouse or
     keyboard); ``state_changed(GridState)``; ``metrics_requested(tuple)`` — the analyst ticked
-    metrics the grid's data does not hold: load them (``queries.grid_data.add_metrics``) and
+    metrics the grid's data does not hold: load them (``queries.grid_loading.add_metrics``) and
     call :meth:`set_data`.
     """
 
