@@ -39,6 +39,7 @@ from typing import Final, Protocol, TypeVar
 
 from goldenlens.core.golden.diff import GoldenDiff, change_lines, diff_golden
 from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.view.wording import plural
 
 ACTION_IMPORT: Final = "import"
 ACTION_EDIT: Final = "edit"
@@ -352,11 +353,7 @@ def change_log(history: Sequence[HistoryEntry], versions: Sequence[GoldenVersion
         when, who = short_time(version.ended_at), version.who
         if was_empty and state:
             count = len(state)
-            rows.append(
-                ChangeLogRow(
-                    version.label, when, who, "", SET_CREATED, "", f"{count} row{'' if count == 1 else 's'}"
-                )
-            )
+            rows.append(ChangeLogRow(version.label, when, who, "", SET_CREATED, "", plural(count, "row")))
             continue
         # When a row's change was made: the version's last entry that touched it.
         last_touch = {entry.item.id: short_time(entry.changed_at) for entry in group}
