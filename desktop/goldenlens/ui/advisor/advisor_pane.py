@@ -44,6 +44,7 @@ from goldenlens.ui.review.response_card import chip
 from goldenlens.ui.widgets.card_labels import card_layout, muted, wrapped_text
 from goldenlens.ui.widgets.card_list import CardList
 from goldenlens.ui.widgets.highlight_html import response_html
+from goldenlens.ui.widgets.layouts import column_layout, title_row
 
 #: Badge text, tooltip and (background, text) colours per severity; explicit colours so the
 #: badges read the same on light and dark palettes.
@@ -308,13 +309,8 @@ class AdvisorPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._fixes_enabled = True
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(6, 4, 6, 4)
-        outer.setSpacing(4)
-        head = QHBoxLayout()
-        self.title = QLabel("<b>Advisor</b>")
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        head.addWidget(self.title)
+        outer = column_layout(self, (6, 4, 6, 4), spacing=4)
+        head, self.title = title_row("Advisor")
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         head.addWidget(self.summary, 1)

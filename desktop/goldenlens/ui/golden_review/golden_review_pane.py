@@ -24,14 +24,12 @@ from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -41,6 +39,7 @@ from goldenlens.queries.golden_review import GoldenReview, GoldenReviewRow
 from goldenlens.ui.golden_review.verdict_card import VERDICT_STYLES, VerdictCard, decision_text
 from goldenlens.ui.widgets.card_labels import muted, wrapped_text
 from goldenlens.ui.widgets.card_list import CardList
+from goldenlens.ui.widgets.layouts import column_layout, title_row
 
 #: One letter per verdict in the table (as ``goldenlens review-golden`` prints it).
 MARKS: Final[dict[Verdict | None, str]] = {
@@ -124,9 +123,7 @@ class GoldenReviewPane(QWidget):
         super().__init__(parent)
         self.review: GoldenReview | None = None
         self.current: str | None = None
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(6, 4, 6, 4)
-        outer.setSpacing(4)
+        outer = column_layout(self, (6, 4, 6, 4), spacing=4)
         outer.addWidget(self._header())
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self._table())
@@ -144,13 +141,8 @@ class GoldenReviewPane(QWidget):
         box.setStyleSheet(
             "QFrame#agreementHeader { background: palette(alternate-base); border-radius: 4px; }"
         )
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(10, 6, 10, 6)
-        layout.setSpacing(2)
-        top = QHBoxLayout()
-        self.title = QLabel("<b>Golden review</b>")
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        top.addWidget(self.title)
+        layout = column_layout(box, (10, 6, 10, 6), spacing=2)
+        top, self.title = title_row("Golden review")
         self.run_label = muted(QLabel())
         top.addWidget(self.run_label, 1)
         self.review_button = QPushButton("Review the Golden Set…")
@@ -179,25 +171,21 @@ class GoldenReviewPane(QWidget):
         self.table.currentCellChanged.connect(self._on_current_cell)
         host = QWidget(self)
         self._table_host = host
-        column = QVBoxLayout(host)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addWidget(self.table, 1)
+        layout = column_layout(host, spacing=2)
+        layout.addWidget(self.table, 1)
         self.legend = muted(wrapped_text(LEGEND))
         self.legend.setObjectName("legend")
-        column.addWidget(self.legend)
+        layout.addWidget(self.legend)
         return host
 
     def _cards_area(self) -> QWidget:
         host = QWidget(self)
-        column = QVBoxLayout(host)
-        column.setContentsMargins(4, 0, 0, 0)
-        column.setSpacing(4)
+        layout = column_layout(host, (4, 0, 0, 0), spacing=4)
         self.question_label = wrapped_text("", rich=True)
         self.question_label.setObjectName("questionText")
-        column.addWidget(self.question_label)
+        layout.addWidget(self.question_label)
         self.cards_scroll: CardList[VerdictCard] = CardList()
-        column.addWidget(self.cards_scroll, 1)
+        layout.addWidget(self.cards_scroll, 1)
         return host
 
     def showEvent(self, event: QShowEvent) -> None:

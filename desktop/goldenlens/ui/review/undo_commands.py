@@ -251,8 +251,8 @@ class OverrideCommand(_CurationCommand):
         super().__init__(
             session, question_id, f"{verb} {metric_in_sentence(metric)} of {question_id} / {pipeline}"
         )
-        self.pipeline = pipeline
-        self.metric = metric
+        #: ``(question_id, pipeline, metric)``: the score overridden.
+        self.key = (question_id, pipeline, metric)
         self.before = before
         self.value = value
         self.passed = passed
@@ -265,13 +265,12 @@ class OverrideCommand(_CurationCommand):
     def redo(self) -> None:
         def step() -> str:
             project = self.session.project
-            key = (self.question_id, self.pipeline, self.metric)
             if self.removing:
-                project_edits.clear_override(project, *key, reviewer=self.reviewer, note=self.note)
+                project_edits.clear_override(project, *self.key, reviewer=self.reviewer, note=self.note)
             else:
                 project_edits.set_override(
                     project,
-                    *key,
+                    *self.key,
                     value=self.value,
                     passed=self.passed,
                     note=self.note,
@@ -283,8 +282,8 @@ class OverrideCommand(_CurationCommand):
 
     def undo(self) -> None:
         def step() -> str:
-            key = (self.question_id, self.pipeline, self.metric)
-            project_edits.restore_override(self.session.project, *key, self.before, reviewer=self.reviewer)
+            project = self.session.project
+            project_edits.restore_override(project, *self.key, self.before, reviewer=self.reviewer)
             return f"Undone: {self.text()}"
 
         self._apply(step, "undo")
