@@ -53,6 +53,14 @@ KIND_IMPORT: Final = "import"
 KIND_EDIT: Final = "edit"
 
 
+def change_kind(action: str, source: str) -> str:
+    """``import`` for what an import wrote (its deletions carry the file as ``source``),
+    ``edit`` for a reviewer's edit, addition or deletion."""
+    if action == ACTION_IMPORT or (action == ACTION_DELETE and source):
+        return KIND_IMPORT
+    return KIND_EDIT
+
+
 @dataclass(frozen=True)
 class HistoryEntry:
     """One recorded change to a golden item; ``item`` is its content after the change.
@@ -71,11 +79,9 @@ class HistoryEntry:
 
     @property
     def kind(self) -> str:
-        """``import`` for what an import wrote (its deletions carry the file as ``source``),
-        ``edit`` for a reviewer's edit, addition or deletion."""
-        if self.action == ACTION_IMPORT or (self.action == ACTION_DELETE and self.source):
-            return KIND_IMPORT
-        return KIND_EDIT
+        """``import`` for what an import wrote, ``edit`` for a reviewer's edit, addition or
+        deletion (:func:`change_kind`)."""
+        return change_kind(self.action, self.source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +99,7 @@ class HistoryMark:
     @property
     def kind(self) -> str:
         """As :attr:`HistoryEntry.kind`."""
-        if self.action == ACTION_IMPORT or (self.action == ACTION_DELETE and self.source):
-            return KIND_IMPORT
-        return KIND_EDIT
+        return change_kind(self.action, self.source)
 
 
 class _Mark(Protocol):
