@@ -53,16 +53,24 @@ KIND_IMPORT: Final = "import"
 KIND_EDIT: Final = "edit"
 
 
-def change_kind(action: str, source: str) -> str:
-    """``import`` for what an import wrote (its deletions carry the file as ``source``),
-    ``edit`` for a reviewer's edit, addition or deletion."""
-    if action == ACTION_IMPORT or (action == ACTION_DELETE and source):
-        return KIND_IMPORT
-    return KIND_EDIT
+class _Change:
+    """What a history entry and its mark share: the kind of change, from its action and source."""
+
+    __slots__ = ()
+    action: str
+    source: str
+
+    @property
+    def kind(self) -> str:
+        """``import`` for what an import wrote (its deletions carry the file as ``source``),
+        ``edit`` for a reviewer's edit, addition or deletion."""
+        if self.action == ACTION_IMPORT or (self.action == ACTION_DELETE and self.source):
+            return KIND_IMPORT
+        return KIND_EDIT
 
 
 @dataclass(frozen=True)
-class HistoryEntry:
+class HistoryEntry(_Change):
     """One recorded change to a golden item; ``item`` is its content after the change.
 
     For ``delete`` entries ``item`` is the content that was deleted, so it can be restored.
@@ -77,15 +85,9 @@ class HistoryEntry:
     reviewer: str = ""
     source: str = ""
 
-    @property
-    def kind(self) -> str:
-        """``import`` for what an import wrote, ``edit`` for a reviewer's edit, addition or
-        deletion (:func:`change_kind`)."""
-        return change_kind(self.action, self.source)
-
 
 @dataclass(frozen=True, slots=True)
-class HistoryMark:
+class HistoryMark(_Change):
     """A history entry without the row's text: enough to cut the history into versions
     (:func:`version_spans`), cheap to read for a history of 100,000 entries."""
 
@@ -95,11 +97,6 @@ class HistoryMark:
     changed_at: str
     reviewer: str = ""
     source: str = ""
-
-    @property
-    def kind(self) -> str:
-        """As :attr:`HistoryEntry.kind`."""
-        return change_kind(self.action, self.source)
 
 
 class _Mark(Protocol):
