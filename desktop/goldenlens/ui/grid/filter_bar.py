@@ -31,6 +31,7 @@ from goldenlens.core.view.grid_state import ANY_FLAG, GridState
 from goldenlens.core.view.metric_names import metric_header, metric_title
 from goldenlens.core.view.threshold import parse_threshold
 from goldenlens.queries.grid import GridData
+from goldenlens.ui.widgets.layouts import column_layout
 
 _DEBOUNCE_MS = 250
 _THRESHOLD_HELP = (
@@ -121,9 +122,7 @@ class FilterBar(QWidget):
                 line.addWidget(widget, stretch)
             bar.addLayout(line)
         bar.addWidget(self.threshold_meaning)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
+        layout = column_layout(self, spacing=2)
         layout.addLayout(bar)
         layout.addWidget(self.error)
 
