@@ -10,7 +10,8 @@ The view paints through :meth:`ScoreTableModel.column_cells` (one call per colum
 paint, see :mod:`goldenlens.ui.grid.score_table_view`) rather than ``data()``: Qt's own painting
 asks ``data()`` seven times per cell plus ``flags()`` and ``index()``, and those ~4,000
 Python calls from C++ per screenful were most of an 80 ms repaint. Both paths format with
-the same functions, so the grid shows what ``data()`` reports.
+the same functions (:mod:`goldenlens.ui.grid.grid_cells`, colours from
+:mod:`goldenlens.ui.grid.colour_scale`), so the grid shows what ``data()`` reports.
 """
 
 from __future__ import annotations
