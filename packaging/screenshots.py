@@ -198,7 +198,7 @@ def _make_drafts(window: object) -> None:
     pane.select_draft(1)
     pane.accept_current()
     pane.select_draft(2)
-    pane.note_edit.setText("duplicates q05 of the golden set")
+    pane.form.note_edit.setText("duplicates q05 of the golden set")
     pane.reject_current()
     pane.select_draft(
         4

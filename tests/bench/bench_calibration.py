@@ -61,11 +61,15 @@ def one_seed(seed: int, rounds: int, budget: int, by: str, work: Path) -> dict[s
     human, accuracy, _ = _truth()
     project = work / "evouna.goldenlens"
     times: dict[str, float] = defaultdict(float)
-    times["score"], _ = _goldenlens("score", DATA / "golden.csv", DATA / "responses.csv", "--project", project, "-q")
+    times["score"], _ = _goldenlens(
+        "score", DATA / "golden.csv", DATA / "responses.csv", "--project", project, "-q"
+    )
     for r in range(rounds):
         plan = work / f"plan{r}.csv"
         extra = ["--by", "question"] if by == "question" else []
-        took, _ = _goldenlens("plan-labels", project, "--budget", budget, "--seed", seed * 100 + r, "-o", plan, *extra)
+        took, _ = _goldenlens(
+            "plan-labels", project, "--budget", budget, "--seed", seed * 100 + r, "-o", plan, *extra
+        )
         times["plan-labels"] += took
         with plan.open(encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle))
@@ -75,14 +79,20 @@ def one_seed(seed: int, rounds: int, budget: int, by: str, work: Path) -> dict[s
             writer.writerow(["question_id", "pipeline", "verdict"])
             for row in rows:
                 verdict = human[(row["question_id"], row["pipeline"])]
-                writer.writerow([row["question_id"], row["pipeline"], "correct" if verdict == "1" else "incorrect"])
+                writer.writerow(
+                    [row["question_id"], row["pipeline"], "correct" if verdict == "1" else "incorrect"]
+                )
         took, _ = _goldenlens("label", project, "--from", labels)
         times["label"] += took
     report = work / "r.json"
     times["report"], _ = _goldenlens("report", project, "-o", report)
     data = json.loads(report.read_text(encoding="utf-8"))
     block = data["human_calibrated"]
-    fk = {e["pipeline"]: e["mean"] for e in data["comparisons"]["estimates"] if e["metric"] == "factual_knowledge"}
+    fk = {
+        e["pipeline"]: e["mean"]
+        for e in data["comparisons"]["estimates"]
+        if e["metric"] == "factual_knowledge"
+    }
     errors, fk_errors, inside = [], [], 0
     for pipeline, found in block["estimates"].items():
         truth = accuracy[pipeline]
@@ -122,7 +132,8 @@ def main() -> int:
         results.append(found)
         print(
             f"seed {seed}: worst |estimate - all-labels accuracy| {found['worst']:.3f} "
-            f"(Factual Knowledge alone {found['fk_worst']:.3f}); intervals hold {found['inside']}/{found['pipelines']}; "
+            f"(Factual Knowledge alone {found['fk_worst']:.3f}); "
+            f"intervals hold {found['inside']}/{found['pipelines']}; "
             f"confirmed verdicts {found['confirmed']}, reversed by all the labels {found['wrong']}; "
             f"{found['labelled']:.0f} responses labelled; "
             + ", ".join(f"{k[5:]} {v:.1f} s" for k, v in found.items() if k.startswith("time "))
@@ -132,7 +143,8 @@ def main() -> int:
     inside = sum(r["inside"] for r in results) / sum(r["pipelines"] for r in results)
     wrong = sum(r["wrong"] for r in results)
     print(
-        f"median worst error {worst:.3f} against Factual Knowledge's {fk:.3f} ({fk / worst:.1f}x closer; target <= 0.03); "
+        f"median worst error {worst:.3f} against Factual Knowledge's {fk:.3f} "
+        f"({fk / worst:.1f}x closer; target <= 0.03); "
         f"coverage {inside:.0%}; wrong confirmed verdicts {wrong} (target 0)"
     )
     return 0

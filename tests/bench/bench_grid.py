@@ -75,10 +75,11 @@ from goldenlens.core.lexical.scorer import (  # noqa: E402
 from goldenlens.core.scores import ScoreRecord  # noqa: E402
 from goldenlens.core.view.grid_state import GridState  # noqa: E402
 from goldenlens.jobs.progress import CancelToken, ProgressFn  # noqa: E402
-from goldenlens.queries.grid_data import GridData, add_metrics, load_grid, load_grid_head  # noqa: E402
+from goldenlens.queries.grid_data import GridData  # noqa: E402
+from goldenlens.queries.grid_loading import add_metrics, load_grid, load_grid_head  # noqa: E402
 from goldenlens.store.project import ProjectStore  # noqa: E402
+from goldenlens.ui.grid.colour_scale import colour_scale  # noqa: E402
 from goldenlens.ui.grid.score_grid import ScoreGrid  # noqa: E402
-from goldenlens.ui.grid.score_table_model import colour_scale  # noqa: E402
 from goldenlens.ui.workers import JobRunner  # noqa: E402
 
 TARGET_SECONDS = 1.5

@@ -20,9 +20,10 @@ import pytest
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.scored_rows import summarise_values
 from goldenlens.core.stats.bootstrap import NORMAL_FROM, percentile_interval
-from goldenlens.core.stats.decide import BINARY_METRICS, decide, decide_matrix
+from goldenlens.core.stats.decide import decide, decide_matrix
 from goldenlens.core.stats.mcnemar import mcnemar_exact
 from goldenlens.core.stats.pass_rates import DEFAULT_PASS_THRESHOLDS
+from goldenlens.core.view.metric_names import BINARY_METRICS
 
 SEED = 20261201
 RESAMPLES = 10_000

@@ -21,6 +21,7 @@ from goldenlens.core.lexical.scorer import (
     QUASI_EXACT_MATCH,
     RECALL,
 )
+from goldenlens.core.view.grid_rows import flag_counts, text_matcher, visible_rows
 from goldenlens.core.view.grid_state import (
     ANY_FLAG,
     FLAG_BITS,
@@ -28,20 +29,15 @@ from goldenlens.core.view.grid_state import (
     ID_COLUMN,
     QUESTION_COLUMN,
     REVIEW_COLUMN,
-    Condition,
     FloatArray,
     GridState,
     IntArray,
     ObjectArray,
-    ThresholdFilter,
-    flag_counts,
     grid_columns,
-    parse_threshold,
     score_column,
     split_score_column,
-    text_matcher,
-    visible_rows,
 )
+from goldenlens.core.view.threshold import Condition, ThresholdFilter, parse_threshold
 
 PIPELINES = ("Pipeline1", "Pipeline2", "RAG v1.2")
 NAN = math.nan

@@ -8,13 +8,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from goldenlens.core.view.grid_state import (
-    FACTUAL_KNOWLEDGE,
-    GridState,
-    is_binary_valued,
-    parse_threshold,
-    pass_fail_metrics,
-)
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
+from goldenlens.core.view.grid_state import GridState
+from goldenlens.core.view.pass_fail import is_binary_valued, pass_fail_metrics
+from goldenlens.core.view.threshold import parse_threshold
 
 NAN = float("nan")
 

@@ -13,6 +13,7 @@ from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import FlagThresholds
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL, LexicalScorer
 from goldenlens.core.scores import ScoreRecord
+from goldenlens.core.view.metric_names import metric_in_sentence
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.importing.import_job import import_inputs
@@ -329,10 +330,10 @@ def test_bad_reviews_are_refused(store: ProjectStore, question_id: str, status: 
 
 
 def test_metric_labels_read_as_words() -> None:
-    assert curation.metric_label(FACTUAL_KNOWLEDGE) == "factual knowledge"
-    assert curation.metric_label(F1_SCORE) == "F1"
-    assert curation.metric_label("exact_match_score") == "exact match"
-    assert curation.metric_label("faithfulness") == "faithfulness"
+    assert metric_in_sentence(FACTUAL_KNOWLEDGE) == "factual knowledge"
+    assert metric_in_sentence(F1_SCORE) == "F1"
+    assert metric_in_sentence("exact_match_score") == "exact match"
+    assert metric_in_sentence("faithfulness") == "faithfulness"
 
 
 def test_every_question_slice_matches_the_whole_run(store: ProjectStore) -> None:

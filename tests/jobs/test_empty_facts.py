@@ -33,7 +33,7 @@ from goldenlens.core.lexical.scorer import (
 )
 from goldenlens.jobs.curation.edits import edit_golden_item
 from goldenlens.queries.detail_data import load_question_detail
-from goldenlens.queries.grid_data import load_grid
+from goldenlens.queries.grid_loading import load_grid
 from goldenlens.store.project import ProjectStore
 
 FK, QUASI = FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT

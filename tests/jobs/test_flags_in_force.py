@@ -24,7 +24,8 @@ from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.reporting.report_job import build_report, write_stored_json
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.queries.detail_data import load_question_detail
-from goldenlens.queries.grid_data import flags_in, load_grid, update_rows
+from goldenlens.queries.grid_data import flags_in
+from goldenlens.queries.grid_loading import load_grid, update_rows
 from goldenlens.store.project import ProjectStore
 
 GOLDEN = [

@@ -22,7 +22,8 @@ from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.core.view.grid_state import FLAG_BITS
-from goldenlens.queries.grid_data import GridData, load_grid, load_grid_head
+from goldenlens.queries.grid_data import GridData
+from goldenlens.queries.grid_loading import load_grid, load_grid_head
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import StoreError
 

@@ -15,20 +15,14 @@ from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, RECALL
 from goldenlens.core.scores import ScoreRecord
-from goldenlens.core.view.grid_state import FLAG_BITS, GridState, visible_rows
+from goldenlens.core.view.grid_rows import visible_rows
+from goldenlens.core.view.grid_state import FLAG_BITS, GridState
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.scoring.score_job import score_project
-from goldenlens.queries import grid_data as grid_data_module
-from goldenlens.queries.grid_data import (
-    GridData,
-    add_metrics,
-    flag_mask,
-    flags_in,
-    load_grid,
-    load_grid_head,
-    update_rows,
-)
+from goldenlens.queries import grid_loading
+from goldenlens.queries.grid_data import GridData, flag_mask, flags_in
+from goldenlens.queries.grid_loading import add_metrics, load_grid, load_grid_head, update_rows
 from goldenlens.store.project import ProjectStore
 
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
@@ -98,7 +92,7 @@ def test_texts_reviews_and_responses(store: ProjectStore) -> None:
 def test_response_texts_are_left_out_of_big_grids_by_default(
     store: ProjectStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(grid_data_module, "RESPONSES_AUTO_LIMIT", 29)  # the sample has 30 responses
+    monkeypatch.setattr(grid_loading, "RESPONSES_AUTO_LIMIT", 29)  # the sample has 30 responses
     grid = load_grid(store, run_id(store))
     assert grid.responses is None
     assert "170.0 billion" not in grid.search_texts()[grid.index_of("q02")]

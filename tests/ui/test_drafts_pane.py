@@ -112,21 +112,21 @@ def test_the_queue_lists_drafts_with_provenance_and_flags(window: MainWindow) ->
     assert pane.progress_label.text() == "<b>0 of 3 reviewed</b>"
     # The first draft: provenance, the fact marked in the chunk, its variants ticked.
     assert _current_chunk(window) == "c_sales"
-    assert "10q_chunks.csv, chunk c_sales" in pane.provenance_label.text()
-    assert "No problems found" in pane.problems_label.text()
-    assert pane.question_edit.text() == GOOD[SALES][0]
-    assert pane.fact_edit.text() == "$134,383 million"
-    marked = pane.chunk_view.toHtml()
+    assert "10q_chunks.csv, chunk c_sales" in pane.form.provenance_label.text()
+    assert "No problems found" in pane.form.problems_label.text()
+    assert pane.form.question_edit.text() == GOOD[SALES][0]
+    assert pane.form.fact_edit.text() == "$134,383 million"
+    marked = pane.form.chunk_view.toHtml()
     assert "$134,383 million</span>" in marked
-    assert "$134.383 billion" in pane.checked_variants()
-    assert pane.accept_button.isEnabled()
+    assert "$134.383 billion" in pane.form.checked_variants()
+    assert pane.form.accept_button.isEnabled()
     # The flagged one: the reason shown, Accept refused until the override is ticked.
     assert pane.next_draft()
     assert _current_chunk(window) == "c_fx"
-    assert "⚠ Flagged" in pane.problems_label.text()
-    assert "the fact '$0.18 billion' does not occur in the chunk text" in pane.problems_label.text()
-    assert pane.override_check.isVisible()
-    assert not pane.accept_button.isEnabled()
+    assert "⚠ Flagged" in pane.form.problems_label.text()
+    assert "the fact '$0.18 billion' does not occur in the chunk text" in pane.form.problems_label.text()
+    assert pane.form.override_check.isVisible()
+    assert not pane.form.accept_button.isEnabled()
     assert fact_spans_in(FX, "$0.18 billion") == []
 
 
@@ -160,13 +160,13 @@ def test_accepting_a_clean_draft_adds_a_golden_item_with_provenance(qtbot: QtBot
     # Shown again, the accepted draft shows the golden item it became, read-only.
     pane.set_filter(DraftFilter.ALL)
     assert pane.select_draft(1)
-    assert pane.fact_edit.text() == item.fact
-    assert pane.fact_edit.isReadOnly()
-    assert "Accepted as draft-1 by Ana" in pane.decision_label.text()
-    assert "the golden item as it stands now" in pane.decision_label.text()
-    assert not pane.problems_label.isVisible()
-    assert "$134.383 billion</span>" not in pane.chunk_view.toHtml()  # only what the chunk says
-    assert "$134,383 million</span>" in pane.chunk_view.toHtml()
+    assert pane.form.fact_edit.text() == item.fact
+    assert pane.form.fact_edit.isReadOnly()
+    assert "Accepted as draft-1 by Ana" in pane.form.decision_label.text()
+    assert "the golden item as it stands now" in pane.form.decision_label.text()
+    assert not pane.form.problems_label.isVisible()
+    assert "$134.383 billion</span>" not in pane.form.chunk_view.toHtml()  # only what the chunk says
+    assert "$134,383 million</span>" in pane.form.chunk_view.toHtml()
 
 
 def test_a_flagged_draft_is_refused_until_the_override_is_ticked(window: MainWindow) -> None:
@@ -175,8 +175,8 @@ def test_a_flagged_draft_is_refused_until_the_override_is_ticked(window: MainWin
     assert pane.accept_current() is None  # refused: nothing written
     assert _store(window).golden.item("draft-2") is None
     assert _store(window).drafts.get(2).status is DraftStatus.PENDING  # type: ignore[union-attr]
-    pane.override_check.setChecked(True)
-    assert pane.accept_button.isEnabled()
+    pane.form.override_check.setChecked(True)
+    assert pane.form.accept_button.isEnabled()
     assert pane.accept_current() == "draft-2"
     item = _store(window).golden.item("draft-2")
     assert item is not None
@@ -188,20 +188,20 @@ def test_editing_the_flagged_fact_clears_the_flag_and_accepts_the_edit(
 ) -> None:
     pane = window.drafts
     assert pane.select_draft(2)
-    pane.fact_edit.clear()
-    qtbot.keyClicks(pane.fact_edit, "$180 million")
-    pane.answer_edit.setPlainText("Exchange rates reduced International net sales by $180 million.")
-    assert "No problems found" in pane.problems_label.text()
-    assert "as edited" in pane.problems_label.text()
-    assert pane.accept_button.text() == "Accept Edited"
-    assert pane.accept_button.isEnabled()
-    assert "$180 million</span>" in pane.chunk_view.toHtml()  # the edited fact is marked
+    pane.form.fact_edit.clear()
+    qtbot.keyClicks(pane.form.fact_edit, "$180 million")
+    pane.form.answer_edit.setPlainText("Exchange rates reduced International net sales by $180 million.")
+    assert "No problems found" in pane.form.problems_label.text()
+    assert "as edited" in pane.form.problems_label.text()
+    assert pane.form.accept_button.text() == "Accept Edited"
+    assert pane.form.accept_button.isEnabled()
+    assert "$180 million</span>" in pane.form.chunk_view.toHtml()  # the edited fact is marked
     # The variants are the generator's for the edited fact, the risk-free ones ticked.
     proposed = suggest_variants("$180 million").variants
-    assert pane.checked_variants() == [v.text for v in proposed if not v.risky]
-    assert "$180M" in pane.checked_variants()
-    pane.set_variant_checked("$180M", False)
-    qtbot.mouseClick(pane.accept_button, Qt.MouseButton.LeftButton)
+    assert pane.form.checked_variants() == [v.text for v in proposed if not v.risky]
+    assert "$180M" in pane.form.checked_variants()
+    pane.form.set_variant_checked("$180M", False)
+    qtbot.mouseClick(pane.form.accept_button, Qt.MouseButton.LeftButton)
     item = _store(window).golden.item("draft-2")
     assert item is not None
     parts = item.fact.split("<OR>")
@@ -212,7 +212,7 @@ def test_editing_the_flagged_fact_clears_the_flag_and_accepts_the_edit(
 def test_reject_with_a_note_and_the_filter_counts(window: MainWindow) -> None:
     pane = window.drafts
     assert pane.select_draft(3)
-    pane.note_edit.setText("the address is not a useful question")
+    pane.form.note_edit.setText("the address is not a useful question")
     assert pane.reject_current()
     draft = _store(window).drafts.get(3)
     assert draft is not None
@@ -232,10 +232,10 @@ def test_reject_with_a_note_and_the_filter_counts(window: MainWindow) -> None:
     pane.set_filter(DraftFilter.REJECTED)
     assert pane.model.rowCount() == 1
     assert _current_id(window) == 3
-    assert "Rejected by Ana" in pane.decision_label.text()
-    assert "the address is not a useful question" in pane.decision_label.text()
-    assert pane.question_edit.isReadOnly()
-    assert not pane.reject_button.isEnabled()
+    assert "Rejected by Ana" in pane.form.decision_label.text()
+    assert "the address is not a useful question" in pane.form.decision_label.text()
+    assert pane.form.question_edit.isReadOnly()
+    assert not pane.form.reject_button.isEnabled()
     pane.set_filter(DraftFilter.FLAGGED)
     assert [pane.model.draft_at(r).id for r in range(pane.model.rowCount())] == [2]  # type: ignore[union-attr]
 
@@ -381,7 +381,7 @@ def test_undo_and_redo_an_acceptance_and_a_rejection(qtbot: QtBot, window: MainW
     assert item.notes == "Drafted from 10q_chunks.csv, chunk c_sales (draft 1)"
     qtbot.waitUntil(lambda: "draft-1" in _grid_ids(window), timeout=TIMEOUT)
     assert pane.select_draft(3)
-    pane.note_edit.setText("not useful")
+    pane.form.note_edit.setText("not useful")
     assert pane.reject_current()
     assert stack.undoText() == "Reject draft 3"
     stack.undo()

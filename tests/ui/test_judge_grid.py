@@ -17,10 +17,11 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from pytestqt.qtbot import QtBot
 
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
-from goldenlens.core.view.grid_state import FACTUAL_KNOWLEDGE, score_column
+from goldenlens.core.view.grid_state import score_column
 from goldenlens.jobs import open_project
 from goldenlens.jobs.judging.judge_selection import JudgeRows, JudgeScope, selected_questions
 from goldenlens.jobs.reporting.report_job import judge_scores
@@ -150,10 +151,10 @@ def test_the_grid_holds_the_judge_run_with_overrides_as_the_reports_do(
 
 
 def test_judge_metrics_are_in_the_metrics_chooser_and_sortable(qtbot: QtBot, widget: ScoreGrid) -> None:
-    menu = {a.data(): a for a in widget._metrics_menu.actions() if a.data()}
+    menu = {a.data(): a for a in widget.filter_bar.metrics_menu.actions() if a.data()}
     assert {FAITHFULNESS, RELEVANCE, HARMFUL} <= set(menu)
     menu[FAITHFULNESS].setChecked(True)
-    widget._metrics_menu.triggered.emit(menu[FAITHFULNESS])
+    widget.filter_bar.metrics_menu.triggered.emit(menu[FAITHFULNESS])
     model = widget.model()
     column = _column(model, FAITHFULNESS, "Pipeline2")
     assert model.headerData(column, Qt.Orientation.Horizontal) == "Pipeline2\nfaithfulness"
@@ -188,9 +189,9 @@ def test_threshold_expressions_on_judge_metrics_filter_the_right_rows(
             fk = store.results.score_matrix(run.id, FACTUAL_KNOWLEDGE)
         expected = [q for q in expected if any(fk.get((q, p)) == 1.0 for p in PIPELINES)]
     assert 0 < len(expected) < len(QUESTIONS)  # the data make the filter mean something
-    widget._threshold.setText(expression)
+    widget.filter_bar.threshold.setText(expression)
     qtbot.waitUntil(lambda: widget.model().state().threshold == expression)
-    assert not widget._error.isVisible()
+    assert not widget.filter_bar.error.isVisible()
     assert _shown_ids(widget.model()) == expected
 
 
@@ -232,7 +233,7 @@ def test_the_pass_fail_view_of_a_binary_judge_metric(qtbot: QtBot, widget: Score
     model = widget.model()
     # only 0/1 values: offered; faithfulness and context_relevance are fractions: not offered
     assert model.pass_fail_metrics() == (FACTUAL_KNOWLEDGE, HARMFUL)
-    (action,) = [a for a in widget._report_menu.actions() if a.data() == HARMFUL]
+    (action,) = [a for a in widget.filter_bar.report_menu.actions() if a.data() == HARMFUL]
     action.trigger()
     qtbot.waitUntil(lambda: widget.state().fk_report_mode)
     assert widget.state().report_metric == HARMFUL
@@ -251,9 +252,9 @@ def test_the_pass_fail_view_of_a_binary_judge_metric(qtbot: QtBot, widget: Score
         missing = len(values) - scored
         suffix = f", {missing} not scored" if missing else ""
         assert f"<b>{pipeline}</b> {passed}/{scored} ✓{suffix}" in text
-    assert widget._fk.text() == f"Pass/fail: {HARMFUL}"
+    assert widget.filter_bar.fk.text() == f"Pass/fail: {HARMFUL}"
     # back to the FK report from the same menu
-    (fk,) = [a for a in widget._report_menu.actions() if a.data() == FACTUAL_KNOWLEDGE]
+    (fk,) = [a for a in widget.filter_bar.report_menu.actions() if a.data() == FACTUAL_KNOWLEDGE]
     fk.trigger()
     qtbot.waitUntil(lambda: widget.state().report_metric == FACTUAL_KNOWLEDGE)
     assert [c.metric for c in model.columns() if c.metric] == [FACTUAL_KNOWLEDGE] * 3
@@ -297,7 +298,7 @@ def test_the_main_window_judges_the_selected_or_filtered_rows(qtbot: QtBot, judg
     grid = window.grid
     qtbot.waitUntil(lambda: grid.model().rowCount() == 10, timeout=TIMEOUT)
     qtbot.waitUntil(lambda: FAITHFULNESS in (grid.grid() or GridData.empty()).values, timeout=TIMEOUT)
-    grid._threshold.setText("Pipeline1.faithfulness >= 0.5")
+    grid.filter_bar.threshold.setText("Pipeline1.faithfulness >= 0.5")
     expected = [q for q in QUESTIONS if _value(FAITHFULNESS, q, "Pipeline1") >= 0.5]
     assert 0 < len(expected) < 10
     qtbot.waitUntil(lambda: grid.model().rowCount() == len(expected), timeout=TIMEOUT)

@@ -20,7 +20,8 @@ from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.view.grid_state import ID_COLUMN, GridState
 from goldenlens.jobs.scoring.score_job import score_project
-from goldenlens.queries.grid_data import HEAD_LIMIT, GridData, load_grid, load_grid_head
+from goldenlens.queries.grid_data import GridData
+from goldenlens.queries.grid_loading import HEAD_LIMIT, load_grid, load_grid_head
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.store.project import ProjectStore, store_of
 from goldenlens.ui.grid.score_grid import ScoreGrid
@@ -79,7 +80,7 @@ def window(qtbot: QtBot) -> MainWindow:
 
 
 def _count(window: MainWindow) -> str:
-    return window.grid._count.text()
+    return window.grid.filter_bar.count.text()
 
 
 def _loaded(window: MainWindow) -> bool:
@@ -98,7 +99,7 @@ def test_large_project_shows_the_first_rows_at_once_then_all(
     assert (data.complete, data.total, len(data)) == (False, QUESTIONS, HEAD_LIMIT)
     assert grid.model().rowCount() == HEAD_LIMIT
     assert _count(window) == "Loading 1,200 questions…"
-    assert "first 500" in grid._count.toolTip()
+    assert "first 500" in grid.filter_bar.count.toolTip()
     assert grid.current_question() == "q0000"
     assert live_worker_threads()  # the full grid loads in a worker meanwhile
 
@@ -109,7 +110,7 @@ def test_large_project_shows_the_first_rows_at_once_then_all(
     qtbot.waitUntil(lambda: _loaded(window), timeout=TIMEOUT)
     assert grid.model().rowCount() == QUESTIONS
     assert _count(window) == "1,200 of 1,200 questions"
-    assert grid._count.toolTip() == ""
+    assert grid.filter_bar.count.toolTip() == ""
     assert grid.current_question() == "q0123"
     assert bar.value() == 110
     assert grid.visible_question_ids()[1199] == "q1199"

@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.jobs.reporting.report_job import export_report
-from goldenlens.queries.grid_data import load_grid
+from goldenlens.queries.grid_loading import load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.review.override_dialog import OverrideDialog, request_override
 from goldenlens.ui.review.undo_commands import push_review

@@ -13,8 +13,10 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISION, RECALL
-from goldenlens.core.view.grid_state import ID_COLUMN, GridState, score_column, visible_rows
-from goldenlens.queries.grid_data import GridData, add_metrics, load_grid
+from goldenlens.core.view.grid_rows import visible_rows
+from goldenlens.core.view.grid_state import ID_COLUMN, GridState, score_column
+from goldenlens.queries.grid_data import GridData
+from goldenlens.queries.grid_loading import add_metrics, load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.grid.score_table_model import QUESTION_ID_ROLE, ScoreTableModel
@@ -172,63 +174,63 @@ def test_sort_and_rows(model: ScoreTableModel, grid_data: GridData) -> None:
 
 
 def test_threshold_filter_and_inline_error(qtbot: QtBot, widget: ScoreGrid, grid_data: GridData) -> None:
-    threshold = widget._threshold
+    threshold = widget.filter_bar.threshold
     qtbot.keyClicks(threshold, "recall < 0.5")
     expected = visible_rows(grid_data, GridState(threshold="recall < 0.5"))
     qtbot.waitUntil(lambda: widget.model().rowCount() == len(expected))
     assert 0 < len(expected) < 10
     assert widget.visible_question_ids() == [str(grid_data.question_ids[r]) for r in expected]
-    assert widget._count.text() == f"{len(expected)} of 10 questions"
-    assert not widget._error.isVisible()
+    assert widget.filter_bar.count.text() == f"{len(expected)} of 10 questions"
+    assert not widget.filter_bar.error.isVisible()
     threshold.clear()
     qtbot.keyClicks(threshold, "recal < 0.5")
     qtbot.keyClick(threshold, Qt.Key.Key_Return)
-    assert widget._error.isVisible()
-    assert "unknown metric 'recal'" in widget._error.text()
+    assert widget.filter_bar.error.isVisible()
+    assert "unknown metric 'recal'" in widget.filter_bar.error.text()
     assert widget.model().rowCount() == len(expected)  # rows unchanged
     assert widget.state().threshold == "recall < 0.5"
     threshold.setText("Pipeline2.recall < 0.5")
     qtbot.keyClick(threshold, Qt.Key.Key_Return)
-    assert not widget._error.isVisible()
+    assert not widget.filter_bar.error.isVisible()
     rows = widget.model().rowCount()
     threshold.setText("Pipeline2.recall <")
     qtbot.keyClick(threshold, Qt.Key.Key_Return)
-    assert widget._error.isVisible()
+    assert widget.filter_bar.error.isVisible()
     assert widget.model().rowCount() == rows
     assert widget.state().threshold == "Pipeline2.recall < 0.5"
 
 
 def test_text_regex_flag_and_disagreement_filters(qtbot: QtBot, widget: ScoreGrid) -> None:
-    qtbot.keyClicks(widget._search, "ONE MEDICAL")
+    qtbot.keyClicks(widget.filter_bar.search, "ONE MEDICAL")
     qtbot.waitUntil(lambda: widget.model().rowCount() == 1)
     assert widget.visible_question_ids() == ["q05"]
-    widget._search.setText(r"terry av(enue|e\.)")
-    widget._regex.setChecked(True)
+    widget.filter_bar.search.setText(r"terry av(enue|e\.)")
+    widget.filter_bar.regex.setChecked(True)
     assert widget.visible_question_ids() == ["q03"]
-    widget._search.setText("(unclosed")
-    qtbot.keyClick(widget._search, Qt.Key.Key_Return)
-    assert "invalid regular expression" in widget._error.text()
+    widget.filter_bar.search.setText("(unclosed")
+    qtbot.keyClick(widget.filter_bar.search, Qt.Key.Key_Return)
+    assert "invalid regular expression" in widget.filter_bar.error.text()
     assert widget.visible_question_ids() == ["q03"]
-    widget._regex.setChecked(False)  # "(unclosed" as plain text matches nothing
+    widget.filter_bar.regex.setChecked(False)  # "(unclosed" as plain text matches nothing
     assert widget.visible_question_ids() == []
-    widget._search.clear()
-    qtbot.keyClick(widget._search, Qt.Key.Key_Return)
-    widget._flag.setCurrentIndex(widget._flag.findData("ambiguous_question"))
+    widget.filter_bar.search.clear()
+    qtbot.keyClick(widget.filter_bar.search, Qt.Key.Key_Return)
+    widget.filter_bar.flag.setCurrentIndex(widget.filter_bar.flag.findData("ambiguous_question"))
     assert widget.visible_question_ids() == ["q03", "q06"]
-    widget._flag.setCurrentIndex(0)
-    widget._disagree.setChecked(True)
+    widget.filter_bar.flag.setCurrentIndex(0)
+    widget.filter_bar.disagree.setChecked(True)
     assert widget.visible_question_ids() == ["q02", "q07", "q08"]  # q05 agrees once overridden
     assert widget.state().disagree_only
 
 
 def test_fk_report_toggle_and_metrics_menu(qtbot: QtBot, widget: ScoreGrid, grid_data: GridData) -> None:
     with qtbot.waitSignal(widget.state_changed) as changed:
-        widget._fk.setChecked(True)
+        widget.filter_bar.fk.setChecked(True)
     assert changed.args[0].fk_report_mode
     assert widget.model().columnCount() == 7
-    assert not widget._metrics.isEnabled()
-    widget._fk.setChecked(False)
-    actions = {a.data(): a for a in widget._metrics_menu.actions()}
+    assert not widget.filter_bar.metrics.isEnabled()
+    widget.filter_bar.fk.setChecked(False)
+    actions = {a.data(): a for a in widget.filter_bar.metrics_menu.actions()}
     assert [m for m, a in actions.items() if a.isChecked()] == [FACTUAL_KNOWLEDGE, F1_SCORE, RECALL]
     actions[PRECISION].trigger()
     assert widget.state().metrics == (FACTUAL_KNOWLEDGE, F1_SCORE, PRECISION, RECALL)
@@ -243,7 +245,7 @@ def test_metrics_not_loaded_are_requested(qtbot: QtBot, widget: ScoreGrid, score
         with qtbot.waitSignal(widget.metrics_requested) as shown:
             widget.set_data(small)
         assert shown.args == [(FACTUAL_KNOWLEDGE, RECALL)]
-        action = next(a for a in widget._metrics_menu.actions() if a.data() == PRECISION)
+        action = next(a for a in widget.filter_bar.metrics_menu.actions() if a.data() == PRECISION)
         with qtbot.waitSignal(widget.metrics_requested) as requested:
             action.trigger()
         assert set(requested.args[0]) == {PRECISION, FACTUAL_KNOWLEDGE, RECALL}
@@ -308,8 +310,8 @@ def test_state_round_trip_and_header_widths(qtbot: QtBot, widget: ScoreGrid, gri
     )  # fmt: skip
     widget.set_state(state)
     assert widget.state() == state
-    assert widget._threshold.text() == "f1 > 0.5"
-    assert widget._flag.currentData() == "*"
+    assert widget.filter_bar.threshold.text() == "f1 > 0.5"
+    assert widget.filter_bar.flag.currentData() == "*"
     assert widget.visible_rows().tolist() == visible_rows(grid_data, state).tolist()
     widget.table_view().setColumnWidth(1, 222)
     saved = widget.header_state()
@@ -328,7 +330,7 @@ def test_state_round_trip_and_header_widths(qtbot: QtBot, widget: ScoreGrid, gri
 def test_focus_filter_and_dark_palette(qtbot: QtBot, widget: ScoreGrid) -> None:
     widget.activateWindow()
     widget.focus_filter()
-    qtbot.waitUntil(widget._search.hasFocus)
+    qtbot.waitUntil(widget.filter_bar.search.hasFocus)
     model = widget.model()
     fk1 = column_of(model, FACTUAL_KNOWLEDGE, "Pipeline1")
     light = model.data(model.index(0, fk1), Qt.ItemDataRole.BackgroundRole)
@@ -347,8 +349,10 @@ def test_a_bare_threshold_says_any_pipeline_and_marks_the_matching_cells(
     qtbot: QtBot, widget: ScoreGrid, grid_data: GridData
 ) -> None:
     widget.set_state(replace(widget.state(), threshold="recall < 0.5"))
-    assert widget.threshold_meaning.isVisible()
-    assert widget.threshold_meaning.text().startswith("Showing rows where any pipeline's Recall < 0.5")
+    assert widget.filter_bar.threshold_meaning.isVisible()
+    assert widget.filter_bar.threshold_meaning.text().startswith(
+        "Showing rows where any pipeline's Recall < 0.5"
+    )
     model = widget.model()
     recall = grid_data.values[RECALL]
     marked_any = False
@@ -365,11 +369,11 @@ def test_a_bare_threshold_says_any_pipeline_and_marks_the_matching_cells(
 
     # Naming a pipeline marks only its cells.
     widget.set_state(replace(widget.state(), threshold="Pipeline2.recall < 0.5"))
-    assert "Pipeline2's Recall < 0.5" in widget.threshold_meaning.text()
+    assert "Pipeline2's Recall < 0.5" in widget.filter_bar.threshold_meaning.text()
     for row in range(model.rowCount()):
         assert not model.threshold_matches(row, column_of(model, RECALL, "Pipeline1"))
     widget.set_state(replace(widget.state(), threshold=""))
-    assert widget.threshold_meaning.isHidden()
+    assert widget.filter_bar.threshold_meaning.isHidden()
 
 
 def test_a_matching_cell_is_drawn_with_a_corner_mark(qtbot: QtBot, widget: ScoreGrid) -> None:
@@ -397,7 +401,7 @@ def test_a_matching_cell_is_drawn_with_a_corner_mark(qtbot: QtBot, widget: Score
 def test_the_flag_filter_shows_how_many_questions_each_choice_keeps(
     widget: ScoreGrid, grid_data: GridData
 ) -> None:
-    combo = widget._flag
+    combo = widget.filter_bar.flag
     texts = [combo.itemText(i) for i in range(combo.count())]
     assert texts[0] == f"All rows ({len(grid_data.question_ids)})"
     for index in range(combo.count()):

@@ -14,7 +14,8 @@ from pytestqt.qtbot import QtBot
 
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, RECALL
 from goldenlens.core.view.grid_state import FLAGS_COLUMN, score_column
-from goldenlens.queries.grid_data import GridData, load_grid
+from goldenlens.queries.grid_data import GridData
+from goldenlens.queries.grid_loading import load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.grid.score_table_model import ScoreTableModel

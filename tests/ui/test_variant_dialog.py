@@ -385,8 +385,8 @@ def test_closing_while_the_preview_runs_does_not_wait_for_it(
 ) -> None:
     from PySide6.QtWidgets import QWidget
 
-    from goldenlens.ui.importer.preview_model import LatestJobRunner
     from goldenlens.ui.variants.variant_dialog import RUNNER_NAME
+    from goldenlens.ui.workers import LatestJobRunner
 
     host = QWidget()
     qtbot.addWidget(host)

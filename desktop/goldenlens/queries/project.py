@@ -25,7 +25,7 @@ from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.drafts import Draft, DraftQueue, DraftStatus, draft_queue, provenance_of
 from goldenlens.queries.golden_review import GoldenReview, load_golden_review
 from goldenlens.queries.grid import GridData
-from goldenlens.queries.grid_data import HEAD_LIMIT, add_metrics, load_grid, load_grid_head, update_rows
+from goldenlens.queries.grid_loading import HEAD_LIMIT, add_metrics, load_grid, load_grid_head, update_rows
 from goldenlens.store.project import store_of
 
 

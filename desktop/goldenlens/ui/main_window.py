@@ -28,6 +28,7 @@ from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.shortcuts import ShortcutsDialog, keys_for
 from goldenlens.ui.summary.summary_view import SummaryView
 from goldenlens.ui.widgets.collapsible import CollapsibleSection
+from goldenlens.ui.widgets.layouts import stacked
 from goldenlens.ui.widgets.run_panel import RunPanel
 
 
@@ -87,18 +88,8 @@ class MainWindow(QMainWindow):
         self.editor_section.toggle.setToolTip(
             "Show or hide the editor of the golden question, answer and fact"
         )
-        right = QWidget(self)
-        right_column = QVBoxLayout(right)
-        right_column.setContentsMargins(0, 0, 0, 0)
-        right_column.setSpacing(2)
-        right_column.addWidget(self.editor_section)
-        right_column.addWidget(self.detail, 1)
-        queue_and_grid = QWidget(self)
-        column = QVBoxLayout(queue_and_grid)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(0)
-        column.addWidget(self.queue)
-        column.addWidget(self.grid, 1)
+        right = stacked(self, self.editor_section, self.detail, spacing=2)
+        queue_and_grid = stacked(self, self.queue, self.grid, spacing=0)
         self.left = QSplitter(Qt.Orientation.Vertical, self)
         self.left.addWidget(queue_and_grid)
         self.left.addWidget(self.advisor_pane)

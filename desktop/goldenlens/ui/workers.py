@@ -4,7 +4,9 @@ A job is any callable ``job(progress, cancel) -> result`` (Orange3's shape): the
 already takes a :class:`ProgressFn` and a :class:`CancelToken`. :class:`JobRunner` runs one job
 at a time on its own thread; starting a new job cancels the previous one. Results, errors and
 progress come back as Qt signals, which Qt queues onto the GUI thread because the runner
-lives there. Worker code never touches widgets.
+lives there. Worker code never touches widgets. :class:`LatestJobRunner` serves views that ask
+again and again (a preview, a flip preview, the advice): a newer request replaces any that
+waits, so the thread count never grows while the analyst clicks around.
 """
 
 from __future__ import annotations
@@ -126,3 +128,92 @@ class JobRunner(QObject):
         if generation == self._generation:
             signal.emit()
             self.done.emit()
+
+
+class LatestJobRunner(QObject):
+    """Runs at most one job at a time; a request made while one runs waits, replacing any
+    earlier waiting request, and the running job is cancelled. So the most recent request
+    wins and only one worker thread ever exists.
+
+    Signals (GUI thread): ``succeeded(result)``, ``failed(error)``, ``cancelled()``,
+    ``progressed(Progress)`` — only for the most recent request — and ``busy_changed(bool)``.
+    """
+
+    succeeded = Signal(object)
+    failed = Signal(object)
+    cancelled = Signal()
+    progressed = Signal(object)
+    busy_changed = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None, *, name: str = "job") -> None:
+        super().__init__(parent)
+        self._name = name
+        self._runner = JobRunner(self)
+        self._active = False
+        self._closed = False
+        self._pending: Job | None = None
+        self._runner.succeeded.connect(self._on_succeeded)
+        self._runner.failed.connect(self._on_failed)
+        self._runner.cancelled.connect(self._on_cancelled)
+        self._runner.progressed.connect(self._on_progressed)
+        self._runner.done.connect(self._on_done)
+
+    @property
+    def busy(self) -> bool:
+        """A job runs or waits."""
+        return self._active or self._pending is not None
+
+    def request(self, job: Job) -> None:
+        """Run ``job`` now, or after the running one stops (which is asked to cancel)."""
+        if self._closed:
+            return
+        if self._active:
+            self._pending = job
+            self._runner.cancel()
+            return
+        self._start(job)
+
+    def cancel(self) -> None:
+        """Drop any waiting request and ask the running job to stop."""
+        self._pending = None
+        self._runner.cancel()
+
+    def shutdown(self, timeout: float = 30.0) -> bool:
+        """Cancel, wait for the worker thread and ignore anything it still reports."""
+        self._closed = True
+        self._pending = None
+        return self._runner.shutdown(timeout)
+
+    def _start(self, job: Job) -> None:
+        self._active = True
+        self._runner.start(job, name=self._name)
+        self.busy_changed.emit(True)
+
+    def _current(self) -> bool:
+        return not self._closed and self._pending is None
+
+    def _on_succeeded(self, result: object) -> None:
+        if self._current():
+            self.succeeded.emit(result)
+
+    def _on_failed(self, error: object) -> None:
+        if self._current():
+            self.failed.emit(error)
+
+    def _on_cancelled(self) -> None:
+        if self._current():
+            self.cancelled.emit()
+
+    def _on_progressed(self, progress: object) -> None:
+        if self._current():
+            self.progressed.emit(progress)
+
+    def _on_done(self) -> None:
+        self._active = False
+        if self._closed:
+            return
+        if self._pending is not None:
+            job, self._pending = self._pending, None
+            self._start(job)
+        else:
+            self.busy_changed.emit(False)

@@ -39,6 +39,7 @@ from typing import Final, Protocol, TypeVar
 
 from goldenlens.core.golden.diff import GoldenDiff, change_lines, diff_golden
 from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.view.wording import plural
 
 ACTION_IMPORT: Final = "import"
 ACTION_EDIT: Final = "edit"
@@ -52,8 +53,24 @@ KIND_IMPORT: Final = "import"
 KIND_EDIT: Final = "edit"
 
 
+class _Change:
+    """What a history entry and its mark share: the kind of change, from its action and source."""
+
+    __slots__ = ()
+    action: str
+    source: str
+
+    @property
+    def kind(self) -> str:
+        """``import`` for what an import wrote (its deletions carry the file as ``source``),
+        ``edit`` for a reviewer's edit, addition or deletion."""
+        if self.action == ACTION_IMPORT or (self.action == ACTION_DELETE and self.source):
+            return KIND_IMPORT
+        return KIND_EDIT
+
+
 @dataclass(frozen=True)
-class HistoryEntry:
+class HistoryEntry(_Change):
     """One recorded change to a golden item; ``item`` is its content after the change.
 
     For ``delete`` entries ``item`` is the content that was deleted, so it can be restored.
@@ -68,17 +85,9 @@ class HistoryEntry:
     reviewer: str = ""
     source: str = ""
 
-    @property
-    def kind(self) -> str:
-        """``import`` for what an import wrote (its deletions carry the file as ``source``),
-        ``edit`` for a reviewer's edit, addition or deletion."""
-        if self.action == ACTION_IMPORT or (self.action == ACTION_DELETE and self.source):
-            return KIND_IMPORT
-        return KIND_EDIT
-
 
 @dataclass(frozen=True, slots=True)
-class HistoryMark:
+class HistoryMark(_Change):
     """A history entry without the row's text: enough to cut the history into versions
     (:func:`version_spans`), cheap to read for a history of 100,000 entries."""
 
@@ -88,13 +97,6 @@ class HistoryMark:
     changed_at: str
     reviewer: str = ""
     source: str = ""
-
-    @property
-    def kind(self) -> str:
-        """As :attr:`HistoryEntry.kind`."""
-        if self.action == ACTION_IMPORT or (self.action == ACTION_DELETE and self.source):
-            return KIND_IMPORT
-        return KIND_EDIT
 
 
 class _Mark(Protocol):
@@ -352,11 +354,7 @@ def change_log(history: Sequence[HistoryEntry], versions: Sequence[GoldenVersion
         when, who = short_time(version.ended_at), version.who
         if was_empty and state:
             count = len(state)
-            rows.append(
-                ChangeLogRow(
-                    version.label, when, who, "", SET_CREATED, "", f"{count} row{'' if count == 1 else 's'}"
-                )
-            )
+            rows.append(ChangeLogRow(version.label, when, who, "", SET_CREATED, "", plural(count, "row")))
             continue
         # When a row's change was made: the version's last entry that touched it.
         last_touch = {entry.item.id: short_time(entry.changed_at) for entry in group}

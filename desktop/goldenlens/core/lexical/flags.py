@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from goldenlens.core.lexical.factual_knowledge import fact_groups
 from goldenlens.core.lexical.normalise import normalise
+from goldenlens.core.lexical.number_words import UNITS
 from goldenlens.core.lexical.refusal import is_refusal
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, PRECISION, RECALL
 
@@ -143,16 +144,7 @@ _COMMON_WORDS = frozenset(
         "no",
         "true",
         "false",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
+        *UNITS[1:11],  # one to ten
         "it",
         "is",
         "was",

@@ -23,24 +23,13 @@ from typing import Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.lexical.scorer import (
-    EXACT_MATCH,
-    FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
-    LEXICAL_SCORE_NAMES,
-    QUASI_EXACT_MATCH,
-)
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.stats.bootstrap import NORMAL_FROM, Settings, Statistic, bootstrap_intervals
 from goldenlens.core.stats.decision import Decision, MetricEstimate, PairComparison, PassRate
 from goldenlens.core.stats.mcnemar import mcnemar_exact
 from goldenlens.core.stats.pass_rates import pass_thresholds
 from goldenlens.core.stats.verdicts import caveat, verdict
-
-#: Metrics whose values are 0 or 1 by definition: McNemar's test applies to them (when every
-#: paired value is indeed 0 or 1, a reviewer's override may not be).
-BINARY_METRICS: Final = frozenset(
-    {FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH}
-)
+from goldenlens.core.view.metric_names import BINARY_METRICS
 
 #: ``(question_id, pipeline, values in metric order)``; ``None``: not scored.
 ScoreRow = tuple[str, str, Sequence[float | None]]

@@ -15,39 +15,16 @@ import re
 from dataclasses import dataclass
 from itertools import product
 
+from goldenlens.core.lexical.number_words import TENS, UNITS
 from goldenlens.core.variants.kinds import Rewrite, Span, VariantKind, overlaps, splice
-
-_UNITS = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-)
-_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
 def _number_words() -> dict[int, str]:
-    words = dict(enumerate(_UNITS))
-    for index, tens in enumerate(_TENS, start=2):
+    words = dict(enumerate(UNITS))
+    for index, tens in enumerate(TENS, start=2):
         words[index * 10] = tens
         for unit in range(1, 10):
-            words[index * 10 + unit] = f"{tens}-{_UNITS[unit]}"
+            words[index * 10 + unit] = f"{tens}-{UNITS[unit]}"
     return words
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from goldenlens.core.lexical.scorer import (
     EXACT_MATCH,
     F1_SCORE,
@@ -10,6 +12,13 @@ from goldenlens.core.lexical.scorer import (
     PRECISION,
     QUASI_EXACT_MATCH,
     RECALL,
+)
+
+#: Metrics whose values are 0 or 1 by definition: shown as 0/1 rather than with decimals, an
+#: override of one is a Pass/Fail verdict, and McNemar's test applies to them (when every paired
+#: value is indeed 0 or 1: a reviewer's override may not be).
+BINARY_METRICS: Final = frozenset(
+    {FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH}
 )
 
 #: Labels in sentences and score tables.
@@ -46,10 +55,41 @@ METRIC_TITLES: dict[str, str] = {
 }
 
 
+#: The short names threshold expressions take (``recall < 0.5``, ``fk == 0``), besides the full ones.
+METRIC_ALIASES: dict[str, str] = {
+    "fk": FACTUAL_KNOWLEDGE,
+    "fk_quasi": FACTUAL_KNOWLEDGE_QUASI_EXACT,
+    "f1": F1_SCORE,
+    "precision": PRECISION,
+    "recall": RECALL,
+    "em": EXACT_MATCH,
+    "qem": QUASI_EXACT_MATCH,
+}
+
+
 def metric_label(metric: str) -> str:
     """``factual_knowledge`` → ``Factual knowledge``; unknown (judge) metrics read from their name."""
     return METRIC_LABELS.get(metric) or metric.removesuffix("_score").replace("_", " ").capitalize()
 
 
 def metric_short(metric: str) -> str:
+    """Chart axes and compact tables: ``F1``, ``FK``; an unknown (judge) metric by its label."""
     return METRIC_SHORT.get(metric) or metric_label(metric)
+
+
+def metric_header(metric: str) -> str:
+    """A score grid column's header: ``F1``, ``Recall``, ``FK``; a judge metric by its own name,
+    the one threshold expressions take (``faithfulness``)."""
+    return METRIC_SHORT.get(metric, metric)
+
+
+def metric_title(metric: str) -> str:
+    """Full name of a metric for tooltips: ``F1 score over words``; ``judge: faithfulness``."""
+    return METRIC_TITLES.get(metric) or f"judge: {metric}"
+
+
+def metric_in_sentence(metric: str) -> str:
+    """How a metric is named inside a message: ``factual_knowledge`` → ``factual knowledge``
+    (``F1`` keeps its capital)."""
+    label = metric_label(metric)
+    return label if label == "F1" else label.lower()

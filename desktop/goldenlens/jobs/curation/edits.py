@@ -19,36 +19,21 @@ from typing import Any, TypedDict
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
 from goldenlens.core.lexical.flags import FlagThresholds, golden_flags
-from goldenlens.core.lexical.scorer import (
-    EXACT_MATCH,
-    F1_SCORE,
-    FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
-    QUASI_EXACT_MATCH,
-    LexicalScorer,
-)
+from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, LexicalScorer
 from goldenlens.core.project_records import GOLDEN_ROW, Override, Review
 from goldenlens.core.reviewer_decisions import REVIEW_STATUSES
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scores import ScoreRecord
-from goldenlens.core.view import metric_names as names
+from goldenlens.core.view.metric_names import BINARY_METRICS, metric_in_sentence
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.scoring.score_job import score_rows
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 
-#: Metrics whose value is 0 or 1: an override of them is a Pass/Fail verdict.
-BINARY_METRICS = frozenset({FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH})
 #: Metrics named in the status message after an edit.
 SUMMARY_METRICS = (FACTUAL_KNOWLEDGE, F1_SCORE)
 #: Golden-item fields an analyst edits, in form order.
 EDITABLE_FIELDS = ("question", "answer", "fact", "notes")
-
-
-def metric_label(metric: str) -> str:
-    """How a metric is named in messages: ``factual_knowledge`` → ``factual knowledge``."""
-    label = names.metric_label(metric)
-    return label if label == "F1" else label.lower()
 
 
 def _number(value: float | None) -> str:
@@ -91,7 +76,7 @@ class RescoreResult:
         parts: list[str] = []
         for question_id, pipeline in self.changed_keys:
             shown = [
-                f"{metric_label(c.metric)} {_number(c.old)} → {_number(c.new)}"
+                f"{metric_in_sentence(c.metric)} {_number(c.old)} → {_number(c.new)}"
                 for metric in SUMMARY_METRICS
                 for c in self.changes
                 if (c.question_id, c.pipeline, c.metric) == (question_id, pipeline, metric)
@@ -158,7 +143,7 @@ def check_override(store: ProjectStore, key: ScoreKey, fields: OverrideFields, *
         if not 0.0 <= value <= 1.0:  # NaN fails too
             raise ValueError(f"an override value must be a number from 0 to 1, not {value!r}")
         if metric in BINARY_METRICS and value not in (0.0, 1.0):
-            raise ValueError(f"{metric_label(metric)} is pass/fail: its override must be 0 or 1")
+            raise ValueError(f"{metric_in_sentence(metric)} is pass/fail: its override must be 0 or 1")
         if passed is not None and metric in BINARY_METRICS and bool(value) != passed:
             raise ValueError(f"value {value:g} contradicts the verdict {'pass' if passed else 'fail'}")
     if not fields["note"].strip():
@@ -301,7 +286,7 @@ def clear_override(
     """Withdraw the override in effect for one key (the audit trail keeps every entry)."""
     _require_item(store, question_id)
     if store.reviews.override_in_effect(question_id, pipeline, metric) is None:
-        raise ValueError(f"{question_id} / {pipeline} has no {metric_label(metric)} override to remove")
+        raise ValueError(f"{question_id} / {pipeline} has no {metric_in_sentence(metric)} override to remove")
     store.reviews.set_override(
         question_id, pipeline, metric, value=None, passed=None, note=note.strip(), reviewer=reviewer.strip()
     )

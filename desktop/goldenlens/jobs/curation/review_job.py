@@ -18,7 +18,7 @@ from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.project_records import Override, Review
 from goldenlens.core.reviewer_decisions import REVIEW_ORDER
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
-from goldenlens.core.view.metric_names import METRIC_LABELS, METRIC_SHORT
+from goldenlens.core.view.metric_names import BINARY_METRICS, METRIC_LABELS, METRIC_SHORT
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.reporting.report_job import JUDGE_RUN_KIND
@@ -113,7 +113,7 @@ def parse_value(metric: str, text: str) -> tuple[float, bool | None]:
     (or pass/fail), stored as the desktop app stores a verdict; any other metric a number
     from 0 to 1 and no verdict."""
     word = text.strip().lower()
-    if metric in curation.BINARY_METRICS:
+    if metric in BINARY_METRICS:
         if word in _VERDICT_WORDS:
             passed = _VERDICT_WORDS[word]
             return (1.0 if passed else 0.0, passed)

@@ -3,7 +3,7 @@ threshold expression on the lexical scores keeps (``--where "f1 < 0.5"``), or bo
 The desktop app's Judge dialog narrows a run the same way, through ``only``
 (:class:`JudgeScope`: all rows, the grid's selected questions or the rows the grid shows).
 
-The expression is the score grid's own (:func:`goldenlens.core.view.grid_state.parse_threshold`): a
+The expression is the score grid's own (:func:`goldenlens.core.view.threshold.parse_threshold`): a
 condition holds for a question when any pipeline's score (or the named pipeline's, as in
 ``Pipeline1.recall < 0.5``) meets it; scores are those of the newest finished lexical run.
 """
@@ -16,7 +16,7 @@ from enum import Enum
 
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.problems import InputError, Problem, Severity
-from goldenlens.core.view.grid_state import parse_threshold
+from goldenlens.core.view.threshold import parse_threshold
 from goldenlens.store.project import ProjectStore
 
 __all__ = ["JudgeRows", "JudgeScope", "selected_questions"]

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -43,7 +42,9 @@ from goldenlens.core.project_records import Override
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.ui.review.response_card import chip
 from goldenlens.ui.widgets.card_labels import card_layout, muted, wrapped_text
+from goldenlens.ui.widgets.card_list import CardList
 from goldenlens.ui.widgets.highlight_html import response_html
+from goldenlens.ui.widgets.layouts import column_layout, title_row
 
 #: Badge text, tooltip and (background, text) colours per severity; explicit colours so the
 #: badges read the same on light and dark palettes.
@@ -307,15 +308,9 @@ class AdvisorPane(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._cards: list[DiagnosisCard] = []
         self._fixes_enabled = True
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(6, 4, 6, 4)
-        outer.setSpacing(4)
-        head = QHBoxLayout()
-        self.title = QLabel("<b>Advisor</b>")
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        head.addWidget(self.title)
+        outer = column_layout(self, (6, 4, 6, 4), spacing=4)
+        head, self.title = title_row("Advisor")
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         head.addWidget(self.summary, 1)
@@ -329,15 +324,7 @@ class AdvisorPane(QWidget):
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         muted(self.message)
         self._stack.addWidget(self.message)
-        self._host = QWidget()
-        self._cards_layout = QVBoxLayout(self._host)
-        self._cards_layout.setContentsMargins(0, 0, 4, 0)
-        self._cards_layout.setSpacing(6)
-        self._cards_layout.addStretch(1)
-        self.cards_scroll = QScrollArea()
-        self.cards_scroll.setWidgetResizable(True)
-        self.cards_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.cards_scroll.setWidget(self._host)
+        self.cards_scroll: CardList[DiagnosisCard] = CardList()
         self._stack.addWidget(self.cards_scroll)
         outer.addWidget(self._stack, 1)
 
@@ -345,7 +332,7 @@ class AdvisorPane(QWidget):
 
     def show_message(self, text: str) -> None:
         """Show ``text`` instead of diagnoses (no project, no scores, no question)."""
-        self._clear()
+        self.cards_scroll.clear()
         self.summary.setText("")
         self.message.setText(text)
         self._stack.setCurrentIndex(0)
@@ -354,7 +341,7 @@ class AdvisorPane(QWidget):
         self, advice: QuestionAdvice, shown: Sequence[ShownDiagnosis], detail: QuestionDetail | None
     ) -> None:
         """Show the diagnoses of one question (``shown``, in the advisor's order)."""
-        self._clear()
+        self.cards_scroll.clear()
         qid = html.escape(advice.question_id)
         if not shown:
             self.summary.setText(f"· {qid}")
@@ -372,11 +359,10 @@ class AdvisorPane(QWidget):
         self.summary.setText(f"· {qid} · {_diagnoses(len(shown))} ({', '.join(by_severity)})")
         answered = any(s.diagnosis.answers for s in shown)
         for item in shown:
-            card = DiagnosisCard(item, detail, self._host, quote=not answered)
+            card = DiagnosisCard(item, detail, self.cards_scroll.host, quote=not answered)
             card.fix_clicked.connect(self.fix_requested.emit)
             card.set_fix_enabled(self._fixes_enabled)
-            self._cards_layout.insertWidget(self._cards_layout.count() - 1, card)
-            self._cards.append(card)
+            self.cards_scroll.add(card)
         self._stack.setCurrentIndex(1)
         self.cards_scroll.verticalScrollBar().setValue(0)
 
@@ -388,16 +374,9 @@ class AdvisorPane(QWidget):
         """Disable the fix buttons while the advice shown is stale (its question was edited and
         the advice is being recomputed): a stale fix must not be applied."""
         self._fixes_enabled = enabled
-        for card in self._cards:
+        for card in self.cards_scroll.cards():
             card.set_fix_enabled(enabled)
 
     def cards(self) -> list[DiagnosisCard]:
         """The cards shown, in order."""
-        return list(self._cards)
-
-    def _clear(self) -> None:
-        for card in self._cards:
-            self._cards_layout.removeWidget(card)
-            card.hide()
-            card.deleteLater()
-        self._cards = []
+        return self.cards_scroll.cards()

@@ -6,9 +6,8 @@ how often the two agree.
   to trust the judge (:func:`trust_hint`).
 * A table of every golden row against every criterion (P pass, F fail, ? unsure, - not rated;
   a ✓ once the reviewer decided), rows with an edited triplet marked stale.
-* The current question's verdicts as cards in the advisor pane's style: a verdict badge, the
-  criterion, the judge's (or the counted rule's) reason, the decision in force, and Accept /
-  Dismiss — for an "unsure" verdict the reviewer picks Pass or Fail — or Withdraw.
+* The current question's verdicts as cards in the advisor pane's style
+  (:class:`~goldenlens.ui.golden_review.verdict_card.VerdictCard`).
 
 The pane only shows and asks: its buttons emit ``decision_requested`` / ``withdraw_requested``
 and :class:`~goldenlens.ui.golden_review.golden_review_controller.GoldenReviewController` records them
@@ -25,31 +24,23 @@ from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
-from goldenlens.core.golden.criteria import CRITERION_INFO, SOURCE_RULE, Criterion, Decision, Verdict
+from goldenlens.core.golden.criteria import CRITERION_INFO, Criterion, Verdict
 from goldenlens.core.stats.agreement import Agreement
-from goldenlens.queries.golden_review import CriterionVerdict, GoldenReview, GoldenReviewRow
-from goldenlens.ui.review.response_card import chip
-from goldenlens.ui.widgets.card_labels import card_layout, muted, wrapped_text
+from goldenlens.queries.golden_review import GoldenReview, GoldenReviewRow
+from goldenlens.ui.golden_review.verdict_card import VERDICT_STYLES, VerdictCard, decision_text
+from goldenlens.ui.widgets.card_labels import muted, wrapped_text
+from goldenlens.ui.widgets.card_list import CardList
+from goldenlens.ui.widgets.layouts import column_layout, title_row
 
-#: Badge text and (background, text) colours, and the card's edge colour, per verdict.
-VERDICT_STYLES: Final[dict[Verdict | None, tuple[str, tuple[str, str], str]]] = {
-    Verdict.PASS: ("✓ Pass", ("#dff3e4", "#14532d"), "#3c9d5d"),
-    Verdict.FAIL: ("✗ Fail", ("#fde2e1", "#7a1c18"), "#d9534f"),
-    Verdict.UNSURE: ("? Unsure", ("#fff0c2", "#5c4300"), "#d9a400"),
-    None: ("- Not rated", ("#e6e8ec", "#33373f"), "#9aa0a8"),
-}
 #: One letter per verdict in the table (as ``goldenlens review-golden`` prints it).
 MARKS: Final[dict[Verdict | None, str]] = {
     Verdict.PASS: "P",
@@ -69,11 +60,6 @@ SHORT_LABELS: Final[dict[Criterion, str]] = {
 LEGEND: Final = (
     "P pass · F fail · ? unsure · - not rated · ✓ decided by the reviewer · ⚠ edited since the "
     "judge rated it (stale). Click a row for its verdicts and reasons."
-)
-#: Why a stale verdict cannot be decided.
-STALE_TIP: Final = (
-    "The row was edited after the judge rated it: review the golden set again (Judge ▸ Review the "
-    "Golden Set…, only the changed rows are re-asked), then decide on the new verdict."
 )
 #: Fewer decisions than this and the hint says the figures are too few to go by.
 FEW_DECISIONS: Final = 10
@@ -118,119 +104,6 @@ def trust_hint(agreement: Agreement) -> str:
     return hint[:1].upper() + hint[1:] + "."
 
 
-def decision_text(verdict: CriterionVerdict) -> str:
-    """The decision in force as the card states it; ``""`` when there is none."""
-    decision = verdict.decision
-    if decision is None:
-        return ""
-    what = "Accepted" if decision.decision == Decision.ACCEPTED else "Dismissed"
-    by = f" by {decision.reviewer}" if decision.reviewer else ""
-    text = f"{what}{by}: the reviewer says {decision.reviewer_verdict}"
-    if decision.judge_verdict == Verdict.UNSURE:
-        text = f"Decided{by}: the reviewer says {decision.reviewer_verdict} (the judge was unsure)"
-    if not verdict.decision_current:
-        text += " — made on an earlier verdict or text of this row (it still counts in the agreement)"
-    return text
-
-
-class VerdictCard(QFrame):
-    """One criterion's verdict on the current question (see the module docstring).
-
-    Signals: ``decided(criterion, decision, own_verdict)`` (``own_verdict`` ``""`` unless the
-    judge was unsure) and ``withdrawn(criterion)``.
-    """
-
-    decided = Signal(str, str, str)
-    withdrawn = Signal(str)
-
-    def __init__(self, verdict: CriterionVerdict, *, stale: bool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.verdict = verdict
-        info = CRITERION_INFO[verdict.criterion]
-        badge, colours, edge = VERDICT_STYLES[verdict.verdict]
-        self.setProperty("criterion", verdict.criterion.value)
-        layout = card_layout(self, "verdictCard", edge)
-        head = QHBoxLayout()
-        head.setSpacing(8)
-        self.badge = chip(badge, f"The judge's verdict on “{info.label}”", colours, name="verdictChip")
-        head.addWidget(self.badge)
-        counted = verdict.source == SOURCE_RULE or not info.judged
-        by = "counted, not judged" if counted else "the judge's suggestion"
-        self.title = QLabel(f"<b>{html.escape(info.label)}</b> <span style='font-weight:400'>— {by}</span>")
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        head.addWidget(self.title, 1)
-        self.stale_chip: QLabel | None = None
-        if stale:
-            self.stale_chip = chip(
-                "⚠ Stale",
-                "The question, answer or fact was edited after the judge rated it: this verdict is about "
-                "the old text. Judge ▸ Review the Golden Set… again re-asks only what changed.",
-                ("#fff0c2", "#5c4300"),
-                name="staleChip",
-            )
-            head.addWidget(self.stale_chip)
-        layout.addLayout(head)
-        layout.addWidget(muted(wrapped_text(info.description)))
-        if verdict.verdict is None:
-            reason = verdict.reason or "The review has not reached this row yet."
-            self.reason = wrapped_text(f"Not rated: {reason}")
-        else:
-            self.reason = wrapped_text(f"“{verdict.reason}”" if verdict.reason else "(no reason given)")
-        self.reason.setObjectName("reason")
-        layout.addWidget(self.reason)
-        self.decision_label = wrapped_text(decision_text(verdict))
-        self.decision_label.setObjectName("decision")
-        self.decision_label.setVisible(verdict.decision is not None)
-        layout.addWidget(self.decision_label)
-        self.buttons: dict[str, QPushButton] = {}
-        self._add_buttons(layout)
-        if stale:
-            # The judge rated the old text: a decision on the new one would pair two raters'
-            # labels of different items and corrupt the agreement. Withdrawing stays possible.
-            for key, button in self.buttons.items():
-                if key != "withdraw":
-                    button.setEnabled(False)
-                    button.setToolTip(STALE_TIP)
-
-    def _add_buttons(self, layout: QVBoxLayout) -> None:
-        row = QHBoxLayout()
-        row.setSpacing(6)
-        criterion = self.verdict.criterion.value
-        judged = self.verdict.verdict
-        if self.verdict.decision is not None:
-            self._button(row, "withdraw", "Withdraw", "Undo the decision (it stays in the audit trail)")
-            self.buttons["withdraw"].clicked.connect(lambda: self.withdrawn.emit(criterion))
-        elif judged is Verdict.UNSURE:
-            row.addWidget(muted(QLabel("The judge was unsure; you say:")))
-            for verdict in (Verdict.PASS, Verdict.FAIL):
-                self._button(
-                    row, verdict.value, verdict.value.capitalize(), f"Record your verdict: {verdict.value}"
-                )
-                self.buttons[verdict.value].clicked.connect(
-                    lambda _c=False, v=verdict.value: self.decided.emit(criterion, Decision.ACCEPTED.value, v)
-                )
-        elif judged is not None:
-            opposite = Verdict.FAIL if judged is Verdict.PASS else Verdict.PASS
-            self._button(row, "accept", "Accept", f"You agree: {judged.value}")
-            self._button(row, "dismiss", "Dismiss", f"You disagree: {opposite.value}")
-            self.buttons["accept"].clicked.connect(
-                lambda: self.decided.emit(criterion, Decision.ACCEPTED.value, "")
-            )
-            self.buttons["dismiss"].clicked.connect(
-                lambda: self.decided.emit(criterion, Decision.DISMISSED.value, "")
-            )
-        if self.buttons:
-            row.addStretch(1)
-            layout.addLayout(row)
-
-    def _button(self, row: QHBoxLayout, key: str, text: str, tip: str) -> None:
-        button = QPushButton(text)
-        button.setObjectName(f"{key}Button")
-        button.setToolTip(tip)
-        row.addWidget(button)
-        self.buttons[key] = button
-
-
 class GoldenReviewPane(QWidget):
     """The Golden Review tab (see the module docstring).
 
@@ -250,10 +123,7 @@ class GoldenReviewPane(QWidget):
         super().__init__(parent)
         self.review: GoldenReview | None = None
         self.current: str | None = None
-        self._cards: list[VerdictCard] = []
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(6, 4, 6, 4)
-        outer.setSpacing(4)
+        outer = column_layout(self, (6, 4, 6, 4), spacing=4)
         outer.addWidget(self._header())
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self._table())
@@ -271,13 +141,8 @@ class GoldenReviewPane(QWidget):
         box.setStyleSheet(
             "QFrame#agreementHeader { background: palette(alternate-base); border-radius: 4px; }"
         )
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(10, 6, 10, 6)
-        layout.setSpacing(2)
-        top = QHBoxLayout()
-        self.title = QLabel("<b>Golden review</b>")
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        top.addWidget(self.title)
+        layout = column_layout(box, (10, 6, 10, 6), spacing=2)
+        top, self.title = title_row("Golden review")
         self.run_label = muted(QLabel())
         top.addWidget(self.run_label, 1)
         self.review_button = QPushButton("Review the Golden Set…")
@@ -306,33 +171,21 @@ class GoldenReviewPane(QWidget):
         self.table.currentCellChanged.connect(self._on_current_cell)
         host = QWidget(self)
         self._table_host = host
-        column = QVBoxLayout(host)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addWidget(self.table, 1)
+        layout = column_layout(host, spacing=2)
+        layout.addWidget(self.table, 1)
         self.legend = muted(wrapped_text(LEGEND))
         self.legend.setObjectName("legend")
-        column.addWidget(self.legend)
+        layout.addWidget(self.legend)
         return host
 
     def _cards_area(self) -> QWidget:
         host = QWidget(self)
-        column = QVBoxLayout(host)
-        column.setContentsMargins(4, 0, 0, 0)
-        column.setSpacing(4)
+        layout = column_layout(host, (4, 0, 0, 0), spacing=4)
         self.question_label = wrapped_text("", rich=True)
         self.question_label.setObjectName("questionText")
-        column.addWidget(self.question_label)
-        self._cards_host = QWidget()
-        self._cards_layout = QVBoxLayout(self._cards_host)
-        self._cards_layout.setContentsMargins(0, 0, 4, 0)
-        self._cards_layout.setSpacing(6)
-        self._cards_layout.addStretch(1)
-        self.cards_scroll = QScrollArea()
-        self.cards_scroll.setWidgetResizable(True)
-        self.cards_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.cards_scroll.setWidget(self._cards_host)
-        column.addWidget(self.cards_scroll, 1)
+        layout.addWidget(self.question_label)
+        self.cards_scroll: CardList[VerdictCard] = CardList()
+        layout.addWidget(self.cards_scroll, 1)
         return host
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -366,10 +219,10 @@ class GoldenReviewPane(QWidget):
 
     def cards(self) -> list[VerdictCard]:
         """The current question's cards, in criterion order."""
-        return list(self._cards)
+        return self.cards_scroll.cards()
 
     def card(self, criterion: Criterion | str) -> VerdictCard:
-        return next(c for c in self._cards if c.verdict.criterion == Criterion(criterion))
+        return next(c for c in self.cards_scroll.cards() if c.verdict.criterion == Criterion(criterion))
 
     # -- filling ----------------------------------------------------------------------------
 
@@ -480,11 +333,7 @@ class GoldenReviewPane(QWidget):
         self.table.blockSignals(False)
 
     def _fill_cards(self) -> None:
-        for card in self._cards:
-            self._cards_layout.removeWidget(card)
-            card.hide()
-            card.deleteLater()
-        self._cards = []
+        self.cards_scroll.clear()
         row = self.row(self.current) if self.current is not None else None
         if row is None or self.review is None or self.review.run is None:
             self.question_label.setText("")
@@ -501,7 +350,7 @@ class GoldenReviewPane(QWidget):
             f"<i>Answer:</i> {html.escape(item.answer)}<br><i>Fact:</i> {html.escape(item.fact)}{stale}"
         )
         for verdict in row.verdicts:
-            card = VerdictCard(verdict, stale=verdict.stale, parent=self._cards_host)
+            card = VerdictCard(verdict, stale=verdict.stale, parent=self.cards_scroll.host)
             card.decided.connect(
                 lambda criterion, decision, own, qid=item.id: self.decision_requested.emit(
                     qid, criterion, decision, own
@@ -510,8 +359,7 @@ class GoldenReviewPane(QWidget):
             card.withdrawn.connect(
                 lambda criterion, qid=item.id: self.withdraw_requested.emit(qid, criterion)
             )
-            self._cards_layout.insertWidget(self._cards_layout.count() - 1, card)
-            self._cards.append(card)
+            self.cards_scroll.add(card)
 
     def _on_current_cell(self, row: int, _column: int, _previous_row: int, _previous_column: int) -> None:
         item = self.table.item(row, 0)

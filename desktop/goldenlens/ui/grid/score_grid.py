@@ -18,55 +18,19 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSignalBlocker,
     Qt,
-    QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QActionGroup, QColor, QPalette
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QMenu,
-    QTableView,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from goldenlens.core.lexical.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS, Flag
-from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
-from goldenlens.core.view.grid_state import (
-    ANY_FLAG,
-    GridState,
-    IntArray,
-    fk_totals,
-    flag_row_counts,
-    parse_threshold,
-    text_matcher,
-)
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
+from goldenlens.core.view.grid_state import GridState, IntArray
+from goldenlens.core.view.pass_fail import fk_totals
 from goldenlens.queries.grid import GridData
-from goldenlens.ui.grid.score_table_model import (
-    ScoreTableModel,
-    decode_widths,
-    encode_widths,
-    is_dark,
-    metric_short,
-    metric_title,
-)
+from goldenlens.ui.grid.colour_scale import is_dark
+from goldenlens.ui.grid.column_widths import decode_widths, encode_widths
+from goldenlens.ui.grid.filter_bar import FilterBar
+from goldenlens.ui.grid.score_table_model import ScoreTableModel
 from goldenlens.ui.grid.score_table_view import ScoreTableView
-
-_DEBOUNCE_MS = 250
-_THRESHOLD_HELP = (
-    "Keep rows whose scores pass a comparison, e.g. recall < 0.5, f1 >= 0.8, fk == 0,\n"
-    "Pipeline2.recall < 0.5, or several joined with and/or.\n"
-    "A bare metric means ANY pipeline passes it; prefix a pipeline to test one.\n"
-    "Metrics: fk, fk_quasi, f1, precision, recall, em, qem, and the judge metrics by name\n"
-    "(faithfulness < 0.5, Pipeline2.context_relevance >= 0.8). Missing scores never pass."
-)
 
 
 class ScoreGrid(QWidget):
@@ -74,7 +38,7 @@ class ScoreGrid(QWidget):
 
     Signals: ``current_question_changed(str)`` — the current row's question id (mouse or
     keyboard); ``state_changed(GridState)``; ``metrics_requested(tuple)`` — the analyst ticked
-    metrics the grid's data does not hold: load them (``queries.grid_data.add_metrics``) and
+    metrics the grid's data does not hold: load them (``queries.grid_loading.add_metrics``) and
     call :meth:`set_data`.
     """
 
@@ -92,15 +56,14 @@ class ScoreGrid(QWidget):
         self._kept: str | None = None  # current question across a model reset
         self._widths: dict[str, int] = {}  # widths the analyst set, by column key
         self._sizing = False
-        self._debounce = QTimer(self, singleShot=True, interval=_DEBOUNCE_MS)
-        self._debounce.timeout.connect(self._on_filters_edited)
-        self._build_bar()
+        self.filter_bar = FilterBar(self)
+        self.filter_bar.edited.connect(self._on_filters_edited)
+        self.filter_bar.columns_changed.connect(self._on_columns_changed)
         self._view = self._build_view()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addLayout(self._bar)
-        layout.addWidget(self._error)
+        layout.addWidget(self.filter_bar)
         layout.addWidget(self._view, 1)
         # The FK report's totals row: per pipeline, found / scored over the questions shown.
         self.fk_totals_label = QLabel(self, wordWrap=True)
@@ -115,69 +78,6 @@ class ScoreGrid(QWidget):
         self._on_reset()
 
     # -- construction ---------------------------------------------------------------
-
-    def _build_bar(self) -> None:
-        self._search = QLineEdit(self, placeholderText="Search")
-        self._search.setClearButtonEnabled(True)
-        self._search.setToolTip("Case-insensitive text search (Ctrl+F)")
-        self._regex = _tool_button(self, ".*", "Search with a regular expression", checkable=True)
-        self._flag = QComboBox(self)
-        self._flag.setToolTip("Keep rows with this flag on the question or on any response")
-        self._flag.addItem("All rows", None)
-        self._flag.addItem("Any flag", ANY_FLAG)
-        for group in (RESPONSE_FLAGS, GOLDEN_FLAGS):
-            self._flag.insertSeparator(self._flag.count())
-            for flag in group:
-                self._flag.addItem(FLAG_LABELS[flag], flag.value)
-        self._threshold = QLineEdit(self, placeholderText="recall < 0.5 (any pipeline)")
-        self._threshold.setClearButtonEnabled(True)
-        self._threshold.setToolTip(_THRESHOLD_HELP)
-        self._disagree = QCheckBox("Disagreements only", self)
-        self._disagree.setToolTip("Only questions where the pipelines do not all agree on Factual Knowledge")
-        self._metrics_menu = QMenu(self)
-        self._metrics = _tool_button(self, "Metrics…", "Choose the metric columns")
-        self._metrics.setMenu(self._metrics_menu)
-        self._metrics.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        fk_tip = (
-            "Factual Knowledge Report: fact found (✓) or not (✗) per pipeline.\n"
-            "The arrow offers the same pass/fail view of the judge metrics whose values are only 0 and 1."
-        )
-        self._fk = _tool_button(self, "FK report", fk_tip, checkable=True)
-        self._report_menu = QMenu(self)
-        self._report_group = QActionGroup(self)
-        self._fk.setMenu(self._report_menu)
-        self._fk.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
-        self._count = QLabel(self)
-        # What the threshold means, in words: a bare metric tests ANY pipeline, which the
-        # expression itself does not show; the matching cells carry a corner mark.
-        self.threshold_meaning = QLabel(self, wordWrap=True)
-        self.threshold_meaning.setEnabled(False)  # muted, as a hint
-        self.threshold_meaning.hide()
-        self._error = QLabel(self, wordWrap=True)
-        self._error.hide()
-        self._error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # Two rows, so the text fields keep a usable width beside the detail pane.
-        self._bar = QVBoxLayout()
-        self._bar.setContentsMargins(4, 4, 4, 0)
-        self._bar.setSpacing(2)
-        rows = (
-            ((self._search, 3), (self._regex, 0), (self._threshold, 2)),
-            ((self._flag, 0), (self._disagree, 0), (self._metrics, 0), (self._fk, 0), (self._count, 1)),
-        )
-        for row in rows:
-            line = QHBoxLayout()
-            for widget, stretch in row:
-                line.addWidget(widget, stretch)
-            self._bar.addLayout(line)
-        self._bar.addWidget(self.threshold_meaning)
-        for edit in (self._search, self._threshold):
-            edit.textChanged.connect(self._debounce.start)
-            edit.returnPressed.connect(self._on_filters_edited)
-        for changed in (self._regex.toggled, self._flag.currentIndexChanged, self._disagree.toggled):
-            changed.connect(self._on_filters_edited)
-        self._fk.toggled.connect(self._on_filters_edited)
-        self._metrics_menu.triggered.connect(self._on_metrics_toggled)
-        self._report_menu.triggered.connect(self._on_report_metric_chosen)
 
     def _build_view(self) -> QTableView:
         view = ScoreTableView(self)
@@ -216,12 +116,9 @@ class ScoreGrid(QWidget):
         top = self._model.question_id(bar.value()) if bar.value() else None  # rows scroll per item
         seen = view.visualRect(view.currentIndex()).intersects(view.viewport().rect())
         self._has_data = True
-        searched = "id, question, answer, fact" + (", responses" if grid.responses is not None else "")
-        self._search.setPlaceholderText(f"Search {searched}")
         self._model.set_data(grid)
-        self._update_flag_counts()
-        self._rebuild_metrics_menu(self._model.state().metrics)
-        self._rebuild_report_menu(self._model.state().report_metric)
+        self.filter_bar.show_data(grid)
+        self.filter_bar.show_columns(self._model.state(), grid, self._model.pass_fail_metrics())
         self._on_filters_edited()  # the bar's texts checked against the new pipelines and metrics
         row = self._model.row_of(top) if top is not None else 0
         bar.setValue(row if row >= 0 else bar.value())  # the top row filtered out: leave it
@@ -238,17 +135,7 @@ class ScoreGrid(QWidget):
 
     def set_state(self, state: GridState) -> None:
         """Show ``state`` in the filter bar and apply it; a bad part is reported inline."""
-        widgets = (self._search, self._regex, self._flag, self._threshold, self._disagree, self._fk)
-        blockers = [QSignalBlocker(widget) for widget in widgets]  # one apply below, not six
-        self._search.setText(state.text)
-        self._regex.setChecked(state.regex)
-        self._flag.setCurrentIndex(max(0, self._flag.findData(state.flag)))
-        self._threshold.setText(state.threshold)
-        self._disagree.setChecked(state.disagree_only)
-        self._fk.setChecked(state.fk_report_mode)
-        del blockers
-        self._rebuild_metrics_menu(state.metrics)
-        self._rebuild_report_menu(state.report_metric)
+        self.filter_bar.show_state(state, self._model.grid(), self._model.pass_fail_metrics())
         self._on_filters_edited(base=state)
         self._request_missing()
 
@@ -267,8 +154,7 @@ class ScoreGrid(QWidget):
 
     def focus_filter(self) -> None:
         """Put the cursor in the search field, its text selected (bind Ctrl+F to this)."""
-        self._search.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self._search.selectAll()
+        self.filter_bar.focus_search()
 
     def visible_rows(self) -> IntArray:
         """Data rows of :meth:`grid` in display order."""
@@ -323,63 +209,7 @@ class ScoreGrid(QWidget):
 
     # -- filter bar -----------------------------------------------------------------
 
-    def _checked_metrics(self) -> tuple[str, ...]:
-        return tuple(a.data() for a in self._metrics_menu.actions() if a.isChecked())
-
-    def _rebuild_metrics_menu(self, chosen: tuple[str, ...]) -> None:
-        grid = self._model.grid()
-        known = {*grid.available_metrics, *grid.values, *chosen}
-        lexical = [m for m in LEXICAL_SCORE_NAMES if m in known]
-        judged = sorted(known - set(LEXICAL_SCORE_NAMES))
-        self._metrics_menu.clear()
-        for metric in lexical:
-            self._add_metric_action(f"{metric_short(metric)} — {metric_title(metric)}", metric, chosen)
-        if judged:
-            run = f"judge run {grid.judge_run_id}" if grid.judge_run_id is not None else "judge"
-            self._metrics_menu.addSection(f"Judge metrics ({run})")
-        for metric in judged:
-            self._add_metric_action(metric, metric, chosen)
-
-    def _add_metric_action(self, text: str, metric: str, chosen: tuple[str, ...]) -> None:
-        action = QAction(text, self._metrics_menu)
-        action.setCheckable(True)
-        action.setChecked(metric in chosen)
-        action.setData(metric)
-        self._metrics_menu.addAction(action)
-
-    def _rebuild_report_menu(self, chosen: str) -> None:
-        """The pass/fail report's metrics: Factual Knowledge and the binary judge metrics."""
-        for action in self._report_group.actions():
-            self._report_group.removeAction(action)
-        self._report_menu.clear()
-        for metric in self._model.pass_fail_metrics():
-            text = (
-                "Factual Knowledge (FK report)"
-                if metric == FACTUAL_KNOWLEDGE
-                else f"{metric} (judge, pass/fail)"
-            )
-            action = QAction(text, self._report_menu)
-            action.setCheckable(True)
-            action.setChecked(metric == chosen)
-            action.setData(metric)
-            self._report_group.addAction(action)
-            self._report_menu.addAction(action)
-        self._fk.setText("FK report" if chosen == FACTUAL_KNOWLEDGE else f"Pass/fail: {chosen}")
-
-    def _report_metric(self) -> str:
-        checked = self._report_group.checkedAction()
-        return str(checked.data()) if checked is not None else FACTUAL_KNOWLEDGE
-
-    def _on_report_metric_chosen(self, action: QAction) -> None:
-        """A metric picked from the report button's menu: show its pass/fail report."""
-        metric = str(action.data())
-        self._fk.setText("FK report" if metric == FACTUAL_KNOWLEDGE else f"Pass/fail: {metric}")
-        with QSignalBlocker(self._fk):
-            self._fk.setChecked(True)
-        self._on_filters_edited()
-        self._request_missing()
-
-    def _on_metrics_toggled(self, _action: QAction) -> None:
+    def _on_columns_changed(self) -> None:
         self._on_filters_edited()
         self._request_missing()
 
@@ -392,54 +222,13 @@ class ScoreGrid(QWidget):
     def _on_filters_edited(self, *, base: GridState | None = None) -> None:
         """Apply the bar's filters; a bad part keeps its previous value and is shown in red.
         ``base`` supplies what the bar does not show (order, metrics when the menu is empty)."""
-        self._debounce.stop()
-        state, grid = self._model.state(), self._model.grid()
-        base = base or state
-        errors: list[str] = []
-        text, regex = self._search.text(), self._regex.isChecked()
-        try:
-            text_matcher(text, regex)
-        except ValueError as exc:
-            errors.append(f"Search: {exc}")
-            text, regex = state.text, state.regex
-        threshold = self._threshold.text().strip()
-        try:
-            parsed = parse_threshold(threshold, tuple(grid.values), grid.pipelines)
-        except ValueError as exc:
-            # A judge metric arrives in a second load: say so rather than only "unknown metric".
-            loading = any(m not in grid.values for m in grid.available_metrics)
-            errors.append(f"Threshold: {exc}" + (" (some metrics are still loading)" if loading else ""))
-            threshold = state.threshold
-        else:
-            self._show_threshold_meaning(parsed.describe())
-        metrics = self._checked_metrics() if self._metrics_menu.actions() else base.metrics
-        new = replace(
-            base,
-            text=text,
-            regex=regex,
-            threshold=threshold,
-            flag=self._flag.currentData(),
-            disagree_only=self._disagree.isChecked(),
-            fk_report_mode=self._fk.isChecked(),
-            report_metric=self._report_metric() if self._report_group.actions() else base.report_metric,
-            metrics=metrics,
-        )
+        state = self._model.state()
+        new, errors = self.filter_bar.read(base or state, state, self._model.grid())
         try:
             self._model.set_state(new)
         except ValueError as exc:
             errors.append(str(exc))
-        message = "\n".join(errors)
-        if message != self._error.text():  # unchanged widgets are left alone: cheap per keystroke
-            self._error.setText(message)
-            self._error.setVisible(bool(errors))
-        if self._metrics.isEnabled() == new.fk_report_mode:
-            self._metrics.setEnabled(not new.fk_report_mode)
-
-    def _show_threshold_meaning(self, words: str) -> None:
-        text = f"Showing {words}; ◤ marks the matching scores." if words else ""
-        if text != self.threshold_meaning.text():
-            self.threshold_meaning.setText(text)
-            self.threshold_meaning.setVisible(bool(text))
+        self.filter_bar.show_errors(errors, new)
 
     # -- table ----------------------------------------------------------------------
 
@@ -475,10 +264,7 @@ class ScoreGrid(QWidget):
                 header.setSortIndicator(section, order)
         self._size_columns()
         self._show_fk_totals()
-        count, tip = self._model.count_label()
-        if (self._count.text(), self._count.toolTip()) != (count, tip):
-            self._count.setText(count)
-            self._count.setToolTip(tip)
+        self.filter_bar.show_count(*self._model.count_label())
         if self._kept is not None and not self.select_question(self._kept):
             # The filter hid the question shown in the detail pane: say so, or the pane would
             # go on showing a question the grid no longer lists.
@@ -498,21 +284,6 @@ class ScoreGrid(QWidget):
         title = "" if metric == FACTUAL_KNOWLEDGE else f"<b>{html.escape(metric)}</b> passed · "
         self.fk_totals_label.setText(f"{title}Total of the {shown:,} questions shown: " + " · ".join(parts))
         self.fk_totals_label.show()
-
-    def _update_flag_counts(self) -> None:
-        """Each flag filter choice with the number of questions it keeps."""
-        grid = self._model.grid()
-        counts = flag_row_counts(grid)
-        for index in range(self._flag.count()):
-            value = self._flag.itemData(index)
-            if value is None:
-                label = f"All rows ({len(grid):,})" if index == 0 else ""
-            elif value == ANY_FLAG:
-                label = f"Any flag ({counts[ANY_FLAG]:,})"
-            else:
-                label = f"{FLAG_LABELS[Flag(value)]} ({counts.get(value, 0):,})"
-            if label and self._flag.itemText(index) != label:
-                self._flag.setItemText(index, label)
 
     def _size_columns(self) -> None:
         defaults = self._model.default_widths(self._view.fontMetrics())
@@ -536,15 +307,4 @@ class ScoreGrid(QWidget):
     def _on_palette_changed(self) -> None:
         dark = is_dark(self.palette())
         self._model.set_dark(dark)
-        palette = self._error.palette()
-        red = QColor(255, 140, 140) if dark else QColor(198, 40, 40)
-        palette.setColor(QPalette.ColorRole.WindowText, red)
-        self._error.setPalette(palette)
-
-
-def _tool_button(parent: QWidget, text: str, tip: str, *, checkable: bool = False) -> QToolButton:
-    button = QToolButton(parent)
-    button.setText(text)
-    button.setToolTip(tip)
-    button.setCheckable(checkable)
-    return button
+        self.filter_bar.set_dark(dark)

@@ -1,7 +1,7 @@
 """Table model of the score grid: a view onto :class:`GridData` column arrays.
 
 The model holds the arrays, the :class:`GridState` and the visible row order (an index
-array computed in numpy by :func:`goldenlens.core.view.grid_state.visible_rows`). ``data()`` indexes
+array computed in numpy by :func:`goldenlens.core.view.grid_rows.visible_rows`). ``data()`` indexes
 into the arrays and formats only the cells Qt asks for, so 100,000 rows cost no more than
 the screenful being painted. Sorting and filtering replace the order array and reset the
 model; there is no proxy model and no item per cell.
@@ -10,33 +10,23 @@ The view paints through :meth:`ScoreTableModel.column_cells` (one call per colum
 paint, see :mod:`goldenlens.ui.grid.score_table_view`) rather than ``data()``: Qt's own painting
 asks ``data()`` seven times per cell plus ``flags()`` and ``index()``, and those ~4,000
 Python calls from C++ per screenful were most of an 80 ms repaint. Both paths format with
-the same functions, so the grid shows what ``data()`` reports.
+the same functions (:mod:`goldenlens.ui.grid.grid_cells`, colours from
+:mod:`goldenlens.ui.grid.colour_scale`), so the grid shows what ``data()`` reports.
 """
 
 from __future__ import annotations
 
-import html
-import json
 import math
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics
 
-from goldenlens.core.lexical.flags import FLAG_LABELS
-from goldenlens.core.lexical.scorer import (
-    EXACT_MATCH,
-    F1_SCORE,
-    FACTUAL_KNOWLEDGE,
-    FACTUAL_KNOWLEDGE_QUASI_EXACT,
-    PRECISION,
-    QUASI_EXACT_MATCH,
-    RECALL,
-)
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
+from goldenlens.core.view.grid_rows import flag_counts, visible_rows
 from goldenlens.core.view.grid_state import (
-    FK_FOUND_AT,
     FLAGS_COLUMN,
     ID_COLUMN,
     QUESTION_COLUMN,
@@ -45,24 +35,34 @@ from goldenlens.core.view.grid_state import (
     GridColumn,
     GridState,
     IntArray,
-    flag_counts,
     grid_columns,
-    parse_threshold,
-    pass_fail_metrics,
-    visible_rows,
 )
-from goldenlens.queries.grid import GridData, flags_in
+from goldenlens.core.view.pass_fail import pass_fail_metrics
+from goldenlens.core.view.threshold import parse_threshold
+from goldenlens.queries.grid import GridData
+from goldenlens.ui.grid.colour_scale import STEPS, colour_scale
+from goldenlens.ui.grid.grid_cells import (
+    DISPLAY,
+    REVIEW_LABELS,
+    TOOLTIP,
+    USER,
+    flag_label,
+    flags_tip,
+    header_text,
+    one_line,
+    question_cell,
+    review_cell,
+    score_text,
+    score_tip,
+)
 
 #: Role giving the question id of any cell's row.
 QUESTION_ID_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 
-_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
-_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
 _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _FONT = int(Qt.ItemDataRole.FontRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
-_USER = int(Qt.ItemDataRole.UserRole)
 # One flags value for every cell: enum arithmetic per call costs microseconds each.
 _CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
@@ -70,83 +70,7 @@ _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
 _Index = QModelIndex | QPersistentModelIndex
-
-_SHORT = {
-    FACTUAL_KNOWLEDGE: "FK",
-    FACTUAL_KNOWLEDGE_QUASI_EXACT: "FK quasi",
-    F1_SCORE: "F1",
-    PRECISION: "Precision",
-    RECALL: "Recall",
-    EXACT_MATCH: "EM",
-    QUASI_EXACT_MATCH: "QEM",
-}
-_TITLES = {
-    FACTUAL_KNOWLEDGE: "Factual Knowledge (fact found, exact inclusion)",
-    FACTUAL_KNOWLEDGE_QUASI_EXACT: "Factual Knowledge (fact found after normalisation)",
-    F1_SCORE: "F1 score over words",
-    PRECISION: "Precision over words",
-    RECALL: "Recall over words",
-    EXACT_MATCH: "Exact match",
-    QUASI_EXACT_MATCH: "Quasi-exact match (after normalisation)",
-}
-_FIXED_HEADERS = {
-    ID_COLUMN: ("ID", "Golden question id"),
-    QUESTION_COLUMN: ("Question", "The golden question (hover a cell for answer and fact)"),
-    REVIEW_COLUMN: ("Review", "Review status of the question"),
-    FLAGS_COLUMN: ("Flags", "How many interpretation flags the row and its responses raised"),
-}
-#: Metrics that are 0 or 1 by nature: shown as 0/1 rather than with decimals.
-BINARY_METRICS = frozenset({FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH})
-_REVIEW_LABELS = {"unreviewed": "", "accepted": "✓ Accepted", "needs_curation": "✎ Needs curation"}
-# Red -> yellow -> green, as spreadsheet colour scales draw it; darker twins for dark palettes.
-_LIGHT_STOPS = ((248, 105, 107), (255, 235, 132), (99, 190, 123))
-_DARK_STOPS = ((140, 42, 46), (128, 108, 24), (32, 112, 58))
-_STEPS = 100
 _PARTIAL_TIP = "The first {:,} questions while the rest load: filters and sorting cover them until then"
-_WIDTHS_VERSION = 1
-
-
-def metric_short(metric: str) -> str:
-    """Header name of a metric: ``F1``, ``Recall``, ``FK``; a judge metric's own name, the one
-    threshold expressions take (``faithfulness``)."""
-    return _SHORT.get(metric, metric)
-
-
-def metric_title(metric: str) -> str:
-    """Full name of a metric for tooltips: ``F1 score over words``; ``judge: faithfulness``."""
-    return _TITLES.get(metric) or f"judge: {metric}"
-
-
-def is_dark(palette: QPalette) -> bool:
-    """True when ``palette`` draws light text on a dark base."""
-    return palette.color(QPalette.ColorRole.Base).lightnessF() < 0.5
-
-
-def encode_widths(widths: dict[str, int]) -> bytes:
-    """Column widths by column key, as saved in the settings (:func:`decode_widths`)."""
-    return json.dumps({"version": _WIDTHS_VERSION, "widths": widths}).encode()
-
-
-def decode_widths(state: bytes) -> dict[str, int] | None:
-    """Widths saved by :func:`encode_widths`; ``None`` when unreadable or of another version."""
-    try:
-        saved = json.loads(bytes(state).decode())
-        widths = {str(k): int(v) for k, v in saved["widths"].items() if int(v) > 0}
-    except (ValueError, TypeError, KeyError, AttributeError):
-        return None
-    return widths if saved.get("version") == _WIDTHS_VERSION else None
-
-
-def colour_scale(dark: bool) -> tuple[list[QColor], QColor]:
-    """101 background colours for scores 0.00..1.00, and the text colour readable on all."""
-    stops = _DARK_STOPS if dark else _LIGHT_STOPS
-    colours = []
-    for step in range(_STEPS + 1):
-        t = 2 * step / _STEPS
-        low, high = (stops[0], stops[1]) if t <= 1 else (stops[1], stops[2])
-        f = t if t <= 1 else t - 1
-        colours.append(QColor(*(round(a + (b - a) * f) for a, b in zip(low, high, strict=True))))
-    return colours, QColor(240, 240, 240) if dark else QColor(20, 20, 20)
 
 
 @dataclass(frozen=True)
@@ -238,7 +162,7 @@ class ScoreTableModel(QAbstractTableModel):
         fixed = {
             ID_COLUMN: min(max(longest + 20, 48), 160),
             QUESTION_COLUMN: 260,
-            REVIEW_COLUMN: metrics.horizontalAdvance(_REVIEW_LABELS["needs_curation"]) + 16,
+            REVIEW_COLUMN: metrics.horizontalAdvance(REVIEW_LABELS["needs_curation"]) + 16,
             FLAGS_COLUMN: metrics.horizontalAdvance("⚑ 99") + 24,
         }
         scores = (max(str(c.pipeline), "0.00*", key=metrics.horizontalAdvance) for c in self._columns)
@@ -259,7 +183,7 @@ class ScoreTableModel(QAbstractTableModel):
 
     def pass_fail_metrics(self) -> tuple[str, ...]:
         """The metrics the pass/fail report can show: Factual Knowledge and the judge metrics
-        whose values are only 0 and 1 (:func:`goldenlens.core.view.grid_state.pass_fail_metrics`)."""
+        whose values are only 0 and 1 (:func:`goldenlens.core.view.pass_fail.pass_fail_metrics`)."""
         return (FACTUAL_KNOWLEDGE, *(m for m in self._grid.judge_metrics if m in self._binary))
 
     def row_of(self, question_id: str) -> int:
@@ -333,12 +257,12 @@ class ScoreTableModel(QAbstractTableModel):
         if key == ID_COLUMN:
             return [str(q) for q in grid.question_ids[rows]]
         if key == QUESTION_COLUMN:
-            return [_one_line(q) for q in grid.questions[rows]]
+            return [one_line(q) for q in grid.questions[rows]]
         if key == REVIEW_COLUMN:
-            return [_REVIEW_LABELS.get(s, s) for s in map(str, grid.review[rows])]
+            return [REVIEW_LABELS.get(s, s) for s in map(str, grid.review[rows])]
         if self._counts is None:
             self._counts = flag_counts(grid)
-        return [_flag_label(n) for n in self._counts[rows].tolist()]
+        return [flag_label(n) for n in self._counts[rows].tolist()]
 
     def _apply(self, grid: GridData, state: GridState, rows: IntArray) -> None:
         changed = state != self._state
@@ -370,22 +294,14 @@ class ScoreTableModel(QAbstractTableModel):
         descending = order == Qt.SortOrder.DescendingOrder and key is not None
         self.set_state(replace(self._state, sort_column=key, sort_descending=descending))
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if orientation == Qt.Orientation.Vertical:
-            return str(section + 1) if role == _DISPLAY and 0 <= section < len(self._rows) else None
-        if not 0 <= section < len(self._columns) or role not in (_DISPLAY, _TOOLTIP):
+            return str(section + 1) if role == DISPLAY and 0 <= section < len(self._rows) else None
+        if not 0 <= section < len(self._columns) or role not in (DISPLAY, TOOLTIP):
             return None
-        column = self._columns[section]
-        if column.metric is None:
-            label, tip = _FIXED_HEADERS[column.key]
-            return label if role == _DISPLAY else tip
-        if role == _DISPLAY:
-            return f"{column.pipeline}\n{metric_short(column.metric)}"
-        if column.metric in self._grid.judge_metrics:
-            return f"{column.pipeline} — judge metric {column.metric} (judge run {self._grid.judge_run_id})"
-        return f"{column.pipeline} — {metric_title(column.metric)} ({column.metric})"
+        return header_text(self._columns[section], self._grid, role)
 
-    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+    def data(self, index: _Index, role: int = DISPLAY) -> Any:
         if not index.isValid():
             return None
         r, c = index.row(), index.column()
@@ -411,15 +327,15 @@ class ScoreTableModel(QAbstractTableModel):
         if role == _ALIGN:
             return _CENTER if key == FLAGS_COLUMN else _LEFT
         if key == ID_COLUMN:
-            return grid.question_ids[row] if role in (_DISPLAY, _USER, _TOOLTIP) else None
+            return grid.question_ids[row] if role in (DISPLAY, USER, TOOLTIP) else None
         if key == QUESTION_COLUMN:
-            return _question_cell(grid, row, role)
+            return question_cell(grid, row, role)
         if key == REVIEW_COLUMN:
-            return _review_cell(str(grid.review[row]), role)
+            return review_cell(str(grid.review[row]), role)
         count = self._flag_count(row)
-        if role == _TOOLTIP:
-            return _flags_tip(grid, row) if count else None
-        return _flag_label(count) if role == _DISPLAY else count if role == _USER else None
+        if role == TOOLTIP:
+            return flags_tip(grid, row) if count else None
+        return flag_label(count) if role == DISPLAY else count if role == USER else None
 
     def _score(self, row: int, column: GridColumn, role: int) -> Any:
         metric, col = str(column.metric), column.pipeline_index
@@ -427,15 +343,15 @@ class ScoreTableModel(QAbstractTableModel):
         value = math.nan if matrix is None else float(matrix[row, col])
         if role == _ALIGN:
             return _CENTER if self._state.fk_report_mode else _RIGHT
-        if role == _TOOLTIP:
-            return self._score_tip(value, column, row, matrix is None)
+        if role == TOOLTIP:
+            return score_tip(self._grid, value, column, row, not_loaded=matrix is None)
         if math.isnan(value):
-            return "—" if role == _DISPLAY else None
+            return "—" if role == DISPLAY else None
         if role in (_BACKGROUND, _FOREGROUND):
             return self._colour(value) if role == _BACKGROUND else self._text
-        if role in (_DISPLAY, _FONT):
+        if role in (DISPLAY, _FONT):
             return self._text_cell(value, metric, row, col, role)
-        return value if role == _USER else None
+        return value if role == USER else None
 
     def _text_cell(self, value: float, metric: str, row: int, col: int, role: int) -> Any:
         overridden = self._overridden(metric, row, col)
@@ -445,71 +361,14 @@ class ScoreTableModel(QAbstractTableModel):
 
     def _colour(self, value: float) -> QColor:
         if self._state.fk_report_mode:
-            return self._scale[_STEPS if value >= 0.5 else 0]
-        return self._scale[round(min(max(value, 0.0), 1.0) * _STEPS)]
+            return self._scale[STEPS if value >= 0.5 else 0]
+        return self._scale[round(min(max(value, 0.0), 1.0) * STEPS)]
 
     def _overridden(self, metric: str, row: int, col: int) -> bool:
         marks = self._grid.overridden.get(metric)
         return marks is not None and bool(marks[row, col])
 
     def _display(self, value: float, metric: str) -> str:
-        if self._state.fk_report_mode:
-            return "✓" if value >= FK_FOUND_AT else "✗"
-        if (metric in BINARY_METRICS or metric in self._binary) and value in (0.0, 1.0):
-            return f"{value:.0f}"
-        return f"{value:.2f}"
-
-    def _score_tip(self, value: float, column: GridColumn, row: int, not_loaded: bool) -> str:
-        metric, col = str(column.metric), column.pipeline_index
-        shown = self._grid.missing_reason(row, col, metric) if math.isnan(value) else f"{value:.4g}"
-        if not_loaded:
-            shown = "not loaded yet"
-        lines = [f"{column.pipeline} · {metric_title(metric)}: {shown}"]
-        lines += [f"⚑ {FLAG_LABELS[flag]}" for flag in flags_in(int(self._grid.flags[row, col]))]
-        note = self._grid.override_note(row, col, metric)
-        if note is not None:
-            lines.append(note.describe())
-        return "\n".join(lines)
-
-
-def _one_line(text: object) -> str:
-    """A question on one line: newlines would be lost in a grid cell anyway."""
-    return " ".join(str(text).split())
-
-
-def _flag_label(count: int) -> str:
-    return f"⚑ {count}" if count else ""
-
-
-def _question_cell(grid: GridData, row: int, role: int) -> Any:
-    if role == _DISPLAY:
-        return _one_line(grid.questions[row])
-    if role == _TOOLTIP:
-        return _question_tip(grid, row)
-    return grid.questions[row] if role == _USER else None
-
-
-def _review_cell(status: str, role: int) -> Any:
-    if role == _DISPLAY:
-        return _REVIEW_LABELS.get(status, status)
-    if role == _TOOLTIP:
-        return _REVIEW_LABELS.get(status, status) or "Not reviewed"
-    return status if role == _USER else None
-
-
-def _question_tip(grid: GridData, row: int) -> str:
-    def part(title: str, text: object, limit: int = 600) -> str:
-        body = str(text)
-        body = body if len(body) <= limit else body[:limit] + "…"
-        return f"<b>{title}</b><br>{html.escape(body)}"
-
-    parts = [part("Question", grid.questions[row]), part("Answer", grid.answers[row])]
-    parts.append(part("Fact", grid.facts[row], 200))
-    return "<br><br>".join(parts)
-
-
-def _flags_tip(grid: GridData, row: int) -> str:
-    lines = [f"Question: {FLAG_LABELS[flag]}" for flag in flags_in(int(grid.golden_flags[row]))]
-    for col, pipeline in enumerate(grid.pipelines):
-        lines += [f"{pipeline}: {FLAG_LABELS[flag]}" for flag in flags_in(int(grid.flags[row, col]))]
-    return "\n".join(lines)
+        return score_text(
+            value, metric, binary=metric in self._binary, report_mode=self._state.fk_report_mode
+        )

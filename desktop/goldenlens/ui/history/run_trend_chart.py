@@ -14,9 +14,9 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from goldenlens.core.view.metric_names import metric_label
+from goldenlens.core.view.pipeline_colours import pipeline_colour
 from goldenlens.jobs.reporting.run_history import RunTrend
-from goldenlens.ui.summary.summary_view import PIPELINE_COLOURS
-from goldenlens.ui.summary.summary_view import _plot as summary_plot
+from goldenlens.ui.summary.summary_view import plot_widget
 
 
 class RunTrendChart(QWidget):
@@ -27,7 +27,7 @@ class RunTrendChart(QWidget):
         self._trend = RunTrend()
         self._metric = ""
         self._series: dict[str, list[float | None]] = {}
-        self.plot = summary_plot()
+        self.plot = plot_widget()
         self.plot.setLabel("left", "Mean score")
         self.plot.setLabel("bottom", "Run")
         layout = QVBoxLayout(self)
@@ -70,7 +70,7 @@ class RunTrendChart(QWidget):
                 continue
             self._series[pipeline] = values
             ys = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
-            colour = PIPELINE_COLOURS[j % len(PIPELINE_COLOURS)]
+            colour = pipeline_colour(j)
             line = item.plot(
                 xs,
                 ys,

@@ -17,16 +17,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QSplitter,
     QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -45,6 +42,7 @@ from goldenlens.ui.errors import show_error
 from goldenlens.ui.history.run_comparison_model import ComparisonTableModel, RunListModel
 from goldenlens.ui.history.run_trend_chart import RunTrendChart
 from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.widgets.layouts import column_layout, list_table, with_close_button
 from goldenlens.ui.workers import JobRunner
 
 
@@ -64,16 +62,8 @@ class RunsDialog(QDialog):
         self.loader = JobRunner(self)
         self.comparer = JobRunner(self)
         self.runs_model = RunListModel(self)
-        self.runs_table = QTableView(self)
-        self.runs_table.setModel(self.runs_model)
-        self.runs_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.runs_table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.runs_table = list_table(self, self.runs_model, several=True)
         self.runs_table.setToolTip("Select two runs to compare them")
-        self.runs_table.verticalHeader().hide()
-        self.runs_table.setAlternatingRowColors(True)
-        header = self.runs_table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
         self.base_combo = QComboBox(self)
         self.head_combo = QComboBox(self)
         self.metric_combo = QComboBox(self)
@@ -119,8 +109,7 @@ class RunsDialog(QDialog):
         lower.setStretchFactor(0, 3)
         lower.setStretchFactor(1, 2)
         compare = QWidget(self)
-        compare_layout = QVBoxLayout(compare)
-        compare_layout.setContentsMargins(0, 0, 0, 0)
+        compare_layout = column_layout(compare)
         compare_layout.addLayout(bar)
         compare_layout.addWidget(self.counts_label)
         compare_layout.addWidget(self.notes_label)
@@ -131,11 +120,7 @@ class RunsDialog(QDialog):
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 4)
         splitter.setSizes([120, 560])
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(buttons)
+        with_close_button(self, splitter)
 
     # -- loading (worker thread) -------------------------------------------------------------
 

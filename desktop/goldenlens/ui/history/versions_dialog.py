@@ -17,19 +17,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QPushButton,
     QSplitter,
-    QTableView,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -45,6 +40,7 @@ from goldenlens.jobs.curation.golden_versions import (
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.history.version_diff_html import diff_html
 from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.widgets.layouts import column_layout, list_table, with_close_button
 
 _Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Version", "Name", "When", "Who", "Rows", "Changes", "Runs")
@@ -147,15 +143,7 @@ class VersionsDialog(QDialog):
         self._listed = VersionList(())
         self.diff: VersionDiff | None = None
         self.model = VersionTableModel(self)
-        self.table = QTableView(self)
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.setAlternatingRowColors(True)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        self.table = list_table(self, self.model)
         self.old_combo = QComboBox(self)
         self.new_combo = QComboBox(self)
         self.name_button = QPushButton("&Name Version…", self)
@@ -175,8 +163,7 @@ class VersionsDialog(QDialog):
 
     def _build_layout(self) -> None:
         top = QWidget(self)
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout = column_layout(top)
         top_layout.addWidget(self.table)
         bar = QHBoxLayout()
         bar.addWidget(self.name_button)
@@ -187,19 +174,13 @@ class VersionsDialog(QDialog):
         bar.addWidget(self.new_combo)
         top_layout.addLayout(bar)
         bottom = QWidget(self)
-        bottom_layout = QVBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 0, 0, 0)
-        bottom_layout.addWidget(self.browser)
+        column_layout(bottom).addWidget(self.browser)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(top)
         splitter.addWidget(bottom)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 3)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(buttons)
+        with_close_button(self, splitter)
 
     # -- data ------------------------------------------------------------------------------
 

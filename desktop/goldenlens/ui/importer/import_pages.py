@@ -36,16 +36,14 @@ from goldenlens.io.sheets.spreadsheet_reader import SUPPORTED, TEXT_SUFFIXES, WO
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.ui.dialog_folders import IMPORT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.importer.preview_model import (
-    ERROR_STYLE,
     FIELD_LABELS,
-    LatestJobRunner,
     PreviewTableModel,
-    ProblemsPanel,
     describe_layout,
     describe_preview,
     preview_marks,
-    problems_of,
 )
+from goldenlens.ui.importer.problems_panel import ERROR_STYLE, ProblemsPanel, problems_of
+from goldenlens.ui.workers import LatestJobRunner
 
 NONE = "(none)"
 FILE_FILTER = "Spreadsheets and CSV files (*.xlsx *.xlsm *.xls *.ods *.csv *.tsv);;All files (*)"

@@ -29,19 +29,15 @@ from PySide6.QtWidgets import (
 
 from goldenlens.core.inputs import Loaded
 from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.view.wording import plural
 from goldenlens.io.importing.input_files import load_inputs
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.importing.import_job import ImportResult
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
 from goldenlens.ui.importer.import_pages import FilesPage, TablePage
-from goldenlens.ui.importer.preview_model import (
-    LatestJobRunner,
-    ProblemsPanel,
-    merge_mappings,
-    plural,
-    problems_of,
-    severity_counts,
-)
+from goldenlens.ui.importer.preview_model import merge_mappings
+from goldenlens.ui.importer.problems_panel import ProblemsPanel, problems_of, severity_counts
+from goldenlens.ui.workers import LatestJobRunner
 
 CANCELLED_BEFORE_COMMIT = "Import cancelled; the project was not changed."
 

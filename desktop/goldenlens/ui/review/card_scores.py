@@ -9,29 +9,19 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from goldenlens.core.lexical.scorer import (
-    LEXICAL_SCORE_NAMES,
-)
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.project_records import Override
 from goldenlens.core.view.metric_names import METRIC_LABELS
+from goldenlens.core.view.score_colours import CARD_SCORE_STOPS, score_rgb
 from goldenlens.queries.detail import PipelineDetail
 
-SCORE_LABELS = METRIC_LABELS
-
-# Chip colours: (background, text). Pastel backgrounds with dark text read on any palette.
+# The chips are pastel (CARD_SCORE_STOPS) under dark text, which reads on any palette.
 _SCORE_TEXT = QColor("#111111")
 
 
 def score_colour(value: float) -> QColor:
     """Red (0) through amber (0.5) to green (1): light enough for dark text on any palette."""
-    low, mid, high = QColor("#f6b3b3"), QColor("#ffe49a"), QColor("#b5e8c0")
-    value = min(max(value, 0.0), 1.0)
-    a, b, t = (low, mid, value * 2) if value < 0.5 else (mid, high, value * 2 - 1)
-    return QColor(
-        round(a.red() + (b.red() - a.red()) * t),
-        round(a.green() + (b.green() - a.green()) * t),
-        round(a.blue() + (b.blue() - a.blue()) * t),
-    )
+    return QColor(*score_rgb(value, CARD_SCORE_STOPS))
 
 
 def _override_text(override: Override, original: float | None) -> str:
@@ -115,7 +105,7 @@ class ScoresModel(QAbstractTableModel):
         original = self._detail.scores.get(metric)
         override = self._detail.overrides.get(metric)
         if column == 0:
-            return SCORE_LABELS.get(metric, metric)
+            return METRIC_LABELS.get(metric, metric)
         if column == 1:
             shown = (
                 ("not scored" if metric in self._detail.reasons else "—") if value is None else f"{value:.3f}"

@@ -16,12 +16,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QMenu,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QToolButton,
@@ -32,6 +30,7 @@ from PySide6.QtWidgets import (
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.queries.detail import PipelineDetail, QuestionDetail
 from goldenlens.ui.review.response_card import ResponseCard, chip, chip_row, flag_chip
+from goldenlens.ui.widgets.card_list import CardList
 from goldenlens.ui.widgets.highlight_html import LEGEND, STYLES, answer_html, fact_html
 
 EMPTY_TEXT = "Select a question"
@@ -80,7 +79,6 @@ class DetailPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._detail: QuestionDetail | None = None
-        self._cards: list[ResponseCard] = []
         self._focused: str | None = None
         #: Pipelines the analyst chose not to show side by side (kept from question to question).
         self._hidden: set[str] = set()
@@ -151,17 +149,10 @@ class DetailPane(QWidget):
         legend_row.addWidget(self._build_pipelines_button())
         layout.addLayout(legend_row)
 
-        self._cards_host = QWidget()
-        self._cards_layout = QHBoxLayout(self._cards_host)
-        self._cards_layout.setContentsMargins(0, 2, 0, 0)
-        self._cards_layout.setSpacing(6)
-        self.cards_scroll = QScrollArea()
-        self.cards_scroll.setWidgetResizable(True)
-        self.cards_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.cards_scroll: CardList[ResponseCard] = CardList(row=True)
         # Cards scroll sideways only: each fits the pane's height (its text scrolls inside), so
         # a pipeline's name and scores never scroll out of view.
         self.cards_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.cards_scroll.setWidget(self._cards_host)
         layout.addWidget(self.cards_scroll, 1)
         return content
 
@@ -180,7 +171,7 @@ class DetailPane(QWidget):
         """Show ``detail``; ``None`` shows the empty state. The focused pipeline is kept when
         the new question has it (so stepping through questions stays on one pipeline)."""
         self._detail = detail
-        self._clear_cards()
+        self.cards_scroll.clear()
         if detail is None:
             self._stack.setCurrentIndex(0)
             return
@@ -188,7 +179,7 @@ class DetailPane(QWidget):
         self.question_label.setText(f"{html.escape(item.id)} · {html.escape(item.question)}")
         self._fill_golden_chips(detail)
         for pipeline in detail.pipelines:
-            card = ResponseCard(pipeline, self._cards_host)
+            card = ResponseCard(pipeline, self.cards_scroll.host)
             card.variant_requested.connect(
                 lambda text, d=detail: self.fact_variant_requested.emit(d.item.id, text)
             )
@@ -198,9 +189,8 @@ class DetailPane(QWidget):
                 )
             )
             card.focus_requested.connect(lambda p=pipeline.pipeline: self._set_focus(p))
-            self._cards_layout.addWidget(card, 1)
+            self.cards_scroll.add(card)
             card.setVisible(pipeline.pipeline not in self._hidden)
-            self._cards.append(card)
         self._fill_pipelines_menu(detail)
         self.pipeline_combo.clear()
         self.pipeline_combo.addItems([p.pipeline for p in detail.pipelines])
@@ -239,24 +229,24 @@ class DetailPane(QWidget):
 
     def card(self, pipeline: str) -> ResponseCard | None:
         """The card of ``pipeline`` in the current question, or ``None``."""
-        return next((c for c in self._cards if c.pipeline == pipeline), None)
+        return next((c for c in self.cards() if c.pipeline == pipeline), None)
 
     def cards(self) -> list[ResponseCard]:
         """The cards in pipeline order."""
-        return list(self._cards)
+        return self.cards_scroll.cards()
 
     def shown_cards(self) -> list[ResponseCard]:
         """The cards of the pipelines chosen to be shown side by side, in pipeline order."""
-        return [card for card in self._cards if card.pipeline not in self._hidden]
+        return [card for card in self.cards() if card.pipeline not in self._hidden]
 
     def set_pipeline_shown(self, pipeline: str, shown: bool) -> None:
         """Show or hide ``pipeline``'s card (the choice holds for the next questions too).
         The last shown pipeline cannot be hidden."""
         if shown:
             self._hidden.discard(pipeline)
-        elif len([c for c in self._cards if c.pipeline not in self._hidden]) > 1 or not self._cards:
+        elif len(self.shown_cards()) > 1 or not self.cards():
             self._hidden.add(pipeline)
-        for card in self._cards:
+        for card in self.cards():
             card.setVisible(card.pipeline not in self._hidden)
         for action in self.pipelines_menu.actions():
             action.setChecked(action.text() not in self._hidden)
@@ -266,13 +256,6 @@ class DetailPane(QWidget):
             self._set_focus(shown_cards[0].pipeline if shown_cards else None)
 
     # -- internals --------------------------------------------------------------------------
-
-    def _clear_cards(self) -> None:
-        for card in self._cards:
-            self._cards_layout.removeWidget(card)
-            card.hide()
-            card.deleteLater()
-        self._cards = []
 
     def _fill_pipelines_menu(self, detail: QuestionDetail) -> None:
         self.pipelines_menu.clear()
@@ -285,7 +268,7 @@ class DetailPane(QWidget):
         self._update_pipelines_button()
 
     def _update_pipelines_button(self) -> None:
-        total = len(self._cards)
+        total = len(self.cards())
         shown = len(self.shown_cards())
         self.pipelines_button.setText(f"Pipelines ({shown} of {total})" if shown < total else "Pipelines")
 
@@ -321,15 +304,15 @@ class DetailPane(QWidget):
             self.variants_requested.emit(self._detail.item.id)
 
     def _on_combo_activated(self, index: int) -> None:
-        if 0 <= index < len(self._cards):
-            self._set_focus(self._cards[index].pipeline)
+        if 0 <= index < len(self.cards()):
+            self._set_focus(self.cards()[index].pipeline)
 
     def _set_focus(self, pipeline: str | None) -> None:
         detail = self._detail
         if detail is None:
             return
         self._focused = pipeline
-        for card in self._cards:
+        for card in self.cards():
             card.set_focused(card.pipeline == pipeline)
         focused = detail.pipeline(pipeline) if pipeline is not None else None
         names = [p.pipeline for p in detail.pipelines]

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from goldenlens.queries.detail import JudgeNote
+from goldenlens.ui.widgets.layouts import column_layout
 
 __all__ = ["JudgeSection", "detail_html", "note_model", "note_value_text"]
 
@@ -140,9 +141,7 @@ class _NoteRow(QWidget):
         header.addWidget(self.toggle)
         header.addWidget(self.value_label, 1)
         header.addWidget(self.model_label)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
+        layout = column_layout(self, spacing=0)
         layout.addLayout(header)
         layout.addWidget(self.body)
         self.toggle.toggled.connect(self._on_toggled)

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.project_records import Override
-from goldenlens.jobs.curation.edits import BINARY_METRICS, metric_label
+from goldenlens.core.view.metric_names import BINARY_METRICS, metric_in_sentence
 from goldenlens.ui.review.undo_commands import push_clear_override, push_override
 from goldenlens.ui.session import ProjectSession
 
@@ -77,7 +77,7 @@ class OverrideDialog(QDialog):
         self.metric_name = metric  # not ``metric``: QPaintDevice.metric() is a method
         self.binary = metric in BINARY_METRICS
         self._removing = False
-        label = metric_label(metric)
+        label = metric_in_sentence(metric)
         self.setWindowTitle(f"Override {label}")
         self.setMinimumWidth(460)
         self.pass_button = QRadioButton("Pass", self)

@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, WordKind
+from goldenlens.core.view.metric_names import METRIC_LABELS
 from goldenlens.queries.detail import FlagNote, PipelineDetail
-from goldenlens.ui.review.card_scores import SCORE_LABELS, ScoresModel
+from goldenlens.ui.review.card_scores import ScoresModel
 from goldenlens.ui.review.judge_section import JudgeSection
 from goldenlens.ui.widgets.highlight_html import STYLES, response_html, spans_for_display
 
@@ -338,7 +339,7 @@ class ResponseCard(QFrame):
             return
         metric = self.metric_at(index.row())
         menu = QMenu(self)
-        action = menu.addAction(f"Override {SCORE_LABELS.get(metric, metric)}…")
+        action = menu.addAction(f"Override {METRIC_LABELS.get(metric, metric)}…")
         action.triggered.connect(lambda: self.override_requested.emit(metric))
         menu.exec(self.scores_view.viewport().mapToGlobal(pos))
         menu.deleteLater()

@@ -29,7 +29,6 @@ from goldenlens.queries.grid import HEAD_LIMIT, GridData
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.grid.score_grid import ScoreGrid
-from goldenlens.ui.importer.preview_model import LatestJobRunner
 from goldenlens.ui.review.detail_pane import DetailPane
 from goldenlens.ui.review.golden_editor import GoldenEditor
 from goldenlens.ui.review.override_dialog import request_override
@@ -38,7 +37,7 @@ from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.shortcuts import keys_for
 from goldenlens.ui.summary.summary_view import SummaryView
 from goldenlens.ui.variants.variant_dialog import RUNNER_NAME, VariantDialog, open_variant_dialog
-from goldenlens.ui.workers import JobRunner
+from goldenlens.ui.workers import JobRunner, LatestJobRunner
 
 _REVIEW_KEYS = {
     Qt.Key.Key_J: "next_question",

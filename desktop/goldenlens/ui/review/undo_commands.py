@@ -28,8 +28,9 @@ from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_with_variant
 from goldenlens.core.project_records import Override, Review
 from goldenlens.core.reviewer_decisions import REVIEW_ACCEPTED, REVIEW_NEEDS_CURATION, REVIEW_UNREVIEWED
+from goldenlens.core.view.metric_names import metric_in_sentence
 from goldenlens.jobs.curation import edits as curation
-from goldenlens.jobs.curation.edits import OverrideFields, ScoreKey, metric_label
+from goldenlens.jobs.curation.edits import OverrideFields, ScoreKey
 from goldenlens.ui.session import ProjectSession
 
 _log = logging.getLogger(__name__)
@@ -229,7 +230,9 @@ class OverrideCommand(_CurationCommand):
     ) -> None:
         question_id, pipeline, metric = key
         verb = "Remove override of" if _removes(fields) else "Override"
-        super().__init__(session, question_id, f"{verb} {metric_label(metric)} of {question_id} / {pipeline}")
+        super().__init__(
+            session, question_id, f"{verb} {metric_in_sentence(metric)} of {question_id} / {pipeline}"
+        )
         self.key = key
         self.fields = fields
         self.before = before
@@ -381,7 +384,7 @@ def push_clear_override(
     there is none."""
     before = session.project.override_in_effect(question_id, pipeline, metric)
     if before is None:
-        raise ValueError(f"{question_id} / {pipeline} has no {metric_label(metric)} override to remove")
+        raise ValueError(f"{question_id} / {pipeline} has no {metric_in_sentence(metric)} override to remove")
     removal = OverrideFields(value=None, passed=None, note=note)
     stack.push(OverrideCommand(session, (question_id, pipeline, metric), removal, before))
 

@@ -23,26 +23,21 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from goldenlens.core.stats.decision import Decision
-from goldenlens.core.view.metric_names import METRIC_SHORT, metric_short
-from goldenlens.core.view.pipeline_colours import PIPELINE_COLOURS
+from goldenlens.core.view.metric_names import metric_short
+from goldenlens.core.view.pipeline_colours import pipeline_colour
 
 __all__ = [
     "BIN_EDGES",
-    "METRIC_LABELS",
-    "PIPELINE_COLOURS",
     "SummaryView",
     "column_histograms",
     "column_means",
-    "metric_label",
+    "plot_widget",
 ]
 
 FloatArray = npt.NDArray[np.float64]
 
 #: Histogram bin edges: 10 bins over [0, 1]; 1.0 falls in the last bin.
 BIN_EDGES: FloatArray = np.linspace(0.0, 1.0, 11)
-
-#: Short axis labels; other metrics (judge scores) show their own name.
-METRIC_LABELS = METRIC_SHORT
 
 #: Intervals are shown only for an estimate of the very mean drawn (same value to this much).
 _SAME_MEAN = 1e-9
@@ -67,12 +62,8 @@ def column_histograms(values: FloatArray) -> FloatArray:
     return counts
 
 
-def metric_label(metric: str) -> str:
-    """The short name shown on the axis."""
-    return metric_short(metric)
-
-
-def _plot() -> pg.PlotWidget:
+def plot_widget() -> pg.PlotWidget:
+    """A still chart in the summary's style (no menu, no mouse zoom, light horizontal grid)."""
     plot = pg.PlotWidget()
     plot.setMenuEnabled(False)
     plot.setMouseEnabled(x=False, y=False)
@@ -115,10 +106,10 @@ class SummaryView(QWidget):
         header.addWidget(self.count_label, 1)
         header.addWidget(self.intervals_label)
 
-        self.means_plot = _plot()
+        self.means_plot = plot_widget()
         self.means_plot.setLabel("left", "Mean score")
         self.means_plot.getPlotItem().getViewBox().sigResized.connect(self._place_labels)
-        self.hist_plot = _plot()
+        self.hist_plot = plot_widget()
         self.hist_plot.setLabel("left", "Questions")
         self.hist_plot.setLabel("bottom", "Score")
         self.metric_combo = QComboBox()
@@ -226,7 +217,7 @@ class SummaryView(QWidget):
         self.metric_combo.blockSignals(True)
         self.metric_combo.clear()
         for metric in self._values:
-            self.metric_combo.addItem(metric_label(metric), metric)
+            self.metric_combo.addItem(metric_short(metric), metric)
         index = self.metric_combo.findData(current)
         self.metric_combo.setCurrentIndex(max(index, 0))
         self.metric_combo.blockSignals(False)
@@ -282,7 +273,7 @@ class SummaryView(QWidget):
             offset = (j - (n - 1) / 2) * width
             xs: FloatArray = np.arange(len(metrics), dtype=np.float64) + offset
             heights = np.array([self._means[m][pipeline] for m in metrics])
-            colour = PIPELINE_COLOURS[j % len(PIPELINE_COLOURS)]
+            colour = pipeline_colour(j)
             bars = pg.BarGraphItem(
                 x=xs, height=np.nan_to_num(heights), width=width * 0.92, brush=colour, pen=pg.mkPen(None)
             )
@@ -298,7 +289,7 @@ class SummaryView(QWidget):
                 label.setFont(font)
                 item.addItem(label)
                 self._labels.append((label, float(x), width * 0.92, top))
-        item.getAxis("bottom").setTicks([[(i, metric_label(m)) for i, m in enumerate(metrics)]])
+        item.getAxis("bottom").setTicks([[(i, metric_short(m)) for i, m in enumerate(metrics)]])
         item.getAxis("left").setTicks([[(v, f"{v:.1f}") for v in np.linspace(0, 1, 6)]])
         item.setXRange(-0.5, len(metrics) - 0.5, padding=0)
         # A hair below 0 so the 0.0 tick label is not clipped; headroom above for labels/legend.
@@ -372,7 +363,7 @@ class SummaryView(QWidget):
         centres = (BIN_EDGES[:-1] + BIN_EDGES[1:]) / 2
         for j, pipeline in enumerate(self._pipelines):
             xs = centres + (j - (n - 1) / 2) * width
-            colour = PIPELINE_COLOURS[j % len(PIPELINE_COLOURS)]
+            colour = pipeline_colour(j)
             bars = pg.BarGraphItem(
                 x=xs, height=counts[:, j], width=width * 0.92, brush=colour, pen=pg.mkPen(None)
             )

@@ -22,17 +22,13 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.variants.flip_preview import RowKind, VariantPreview
+from goldenlens.core.view.wording import plural
 from goldenlens.ui.variants.variant_preview_model import HTML_ROLE, PreviewRowsModel
 from goldenlens.ui.widgets.rich_text_delegate import RichTextDelegate
 
 #: Rows a preview table shows before it scrolls.
 VISIBLE_ROWS = 5
 _RISK_COLOUR = "color: #7a4b00;"
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 response``, ``2 responses``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def plain_table(model: QAbstractItemModel, parent: QWidget) -> QTableView:

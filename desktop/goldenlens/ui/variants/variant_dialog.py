@@ -34,16 +34,17 @@ from PySide6.QtWidgets import (
 )
 
 from goldenlens.core.variants.flip_preview import QuestionPreview, VariantPreview
+from goldenlens.core.view.wording import plural
 from goldenlens.jobs import open_project
 from goldenlens.jobs.curation.variant_preview import preview_fact_variants
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
 from goldenlens.ui.errors import show_error
-from goldenlens.ui.importer.preview_model import LatestJobRunner
 from goldenlens.ui.review.undo_commands import push_add_fact_variants
 from goldenlens.ui.session import ProjectSession
-from goldenlens.ui.variants.flip_preview_panel import FlipPreviewPanel, plain_table, plural
+from goldenlens.ui.variants.flip_preview_panel import FlipPreviewPanel, plain_table
 from goldenlens.ui.variants.variant_preview_model import SuggestionTableModel
 from goldenlens.ui.widgets.highlight_html import fact_html
+from goldenlens.ui.workers import LatestJobRunner
 
 EMPTY_TEXT = "No other spelling of this fact found"
 EMPTY_DETAIL = (

@@ -18,6 +18,7 @@ from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_
 from goldenlens.core.variants.flip_preview import PreviewRow, RowKind, VariantPreview
 from goldenlens.core.variants.generator import RISK_DIGITS, RISK_SHORT, RISK_YEAR
 from goldenlens.core.variants.kinds import VariantKind
+from goldenlens.core.view.wording import plural
 from goldenlens.ui.widgets.highlight_html import snippet_html
 
 Index = QModelIndex | QPersistentModelIndex
@@ -61,10 +62,6 @@ def changes_text(preview: VariantPreview) -> str:
 def flipped_pipelines(preview: VariantPreview) -> list[str]:
     """The pipelines of this question whose score the suggestion raises, in order."""
     return list(dict.fromkeys(r.pipeline for r in preview.flips))
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 class SuggestionTableModel(QAbstractTableModel):
@@ -259,12 +256,12 @@ def _suggestion_tips(preview: VariantPreview) -> tuple[str, ...]:
     group = " An <AND> alternative: a response must contain every part." if variant.and_group else ""
     what = f"{same} Respells “{variant.source}”.{group}".strip()
     flips = (
-        f"{_plural(preview.flips_up, 'response')} to this question would go from 0 to 1."
+        f"{plural(preview.flips_up, 'response')} to this question would go from 0 to 1."
         if preview.flips_up
         else "No response to this question would change: no pipeline writes it so here."
     )
     elsewhere = (
-        f"{_plural(preview.elsewhere_count, 'response')} to other questions contain this "
+        f"{plural(preview.elsewhere_count, 'response')} to other questions contain this "
         "variant: it is not specific to this fact."
         if preview.elsewhere_count
         else "No response to another question contains this variant."

@@ -28,10 +28,17 @@ from openpyxl.worksheet.header_footer import HeaderFooterItem
 from openpyxl.worksheet.page import PageMargins, PrintPageSetup
 from openpyxl.worksheet.properties import PageSetupProperties, WorksheetProperties
 
-# ARGB. Scale colours are Excel's own red/yellow/green scale, so analysts recognise them.
-RED = "FFF8696B"
-YELLOW = "FFFFEB84"
-GREEN = "FF63BE7B"
+from goldenlens.core.view.score_colours import SCORE_STOPS, STOP_SCORES
+
+
+def argb(rgb: tuple[int, int, int]) -> str:
+    """An opaque colour as openpyxl takes it: ``(248, 105, 107)`` → ``FFF8696B``."""
+    return "FF" + "".join(f"{channel:02X}" for channel in rgb)
+
+
+# ARGB. The score scale's stops are the grid's (Excel's own red/yellow/green, which analysts
+# recognise), so a colour means the same number in the app and in the workbook.
+RED, YELLOW, GREEN = (argb(stop) for stop in SCORE_STOPS)
 LIGHT_RED = "FFFFC7CE"
 LIGHT_GREEN = "FFC6EFCE"
 HEADER_FILL = "FFDDE4EE"
@@ -168,11 +175,7 @@ def score_scale() -> Rule:
     return Rule(
         type="colorScale",
         colorScale=ColorScale(
-            cfvo=[
-                FormatObject(type="num", val=0),
-                FormatObject(type="num", val=0.5),
-                FormatObject(type="num", val=1),
-            ],
+            cfvo=[FormatObject(type="num", val=score) for score in STOP_SCORES],
             color=[Color(rgb=RED), Color(rgb=YELLOW), Color(rgb=GREEN)],
         ),
     )
