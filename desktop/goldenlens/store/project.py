@@ -14,6 +14,8 @@ sharing that one connection:
 - ``store.drafts`` — judge-drafted golden items awaiting review (:mod:`.drafts`);
 - ``store.golden_review`` — the reviewer's decisions on the judge's golden review
   (:mod:`.golden_review`);
+- ``store.labels`` — reviewers' verdicts on responses and the labelling rounds planned
+  (:mod:`.repositories.labels`);
 - ``store.grid`` — the score grid's read-only bulk reads (:mod:`.grid_queries`).
 
 Threading: a store is owned by one thread at a time (the UI runs it on a single executor
@@ -40,6 +42,7 @@ from goldenlens.store.repositories.golden import GoldenRepository
 from goldenlens.store.repositories.golden_review import GoldenReviewRepository
 from goldenlens.store.repositories.grid_reads import GridQueries
 from goldenlens.store.repositories.judge_cache import JudgeCacheRepository
+from goldenlens.store.repositories.labels import LabelRepository
 from goldenlens.store.repositories.responses import ResponseRepository
 from goldenlens.store.repositories.results import ResultRepository
 from goldenlens.store.repositories.review import ReviewRepository
@@ -54,7 +57,7 @@ class ProjectStore:
 
     Its own methods are the project-level ones; reads and writes of data go through its
     repositories (``golden``, ``responses``, ``runs``, ``results``, ``reviews``, ``cache``,
-    ``drafts``, ``golden_review``, ``grid``), see the module docstring.
+    ``drafts``, ``golden_review``, ``labels``, ``grid``), see the module docstring.
 
     It is (structurally) the :class:`~goldenlens.core.project_handle.ProjectHandle` that
     :func:`goldenlens.jobs.open_project` hands the front ends: they hold it as that handle,
@@ -71,6 +74,7 @@ class ProjectStore:
         self.cache: Final = JudgeCacheRepository(self._connection)
         self.drafts: Final = DraftRepository(self._connection)
         self.golden_review: Final = GoldenReviewRepository(self._connection)
+        self.labels: Final = LabelRepository(self._connection)
         self.grid: Final = GridQueries(self._connection)
 
     @classmethod

@@ -24,7 +24,7 @@ from goldenlens.core.calibration.labels import (
     resolve_labels,
 )
 from goldenlens.core.calibration.population import RunResponses, run_responses
-from goldenlens.core.calibration.sampling_plan import RoundDesign
+from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
@@ -165,7 +165,7 @@ def usable_rounds(store: ProjectStore, responses: ProjectResponses) -> Rounds:
                 position[u] = pos
         sampled = np.flatnonzero(position >= 0)
         sampled = sampled[np.argsort(position[sampled], kind="stable")].astype(np.intp)
-        mode = "question" if info.mode == "question" else "response"
+        mode: Mode = "question" if info.mode == "question" else "response"
         designs.append(RoundDesign(frame, unit, stratum, sampled, info.seed, mode))
     return Rounds(tuple(designs), outdated)
 
