@@ -16,7 +16,7 @@ TABLES = {
     "meta", "imports", "golden_items", "golden_history", "golden_versions", "golden_version_items",
     "pipelines", "responses", "runs", "scores", "signatures", "flags", "overrides", "reviews",
     "problems", "judge_cache", "item_keys", "pipeline_keys", "metric_keys", "flag_codes", "run_metrics",
-    "score_notes", "drafts", "golden_review_decisions",
+    "score_notes", "drafts", "golden_review_decisions", "labels", "label_rounds", "label_round_frame",
 }  # fmt: skip
 
 
