@@ -23,13 +23,13 @@ from goldenlens.core.golden.sentences import split_sentences
 from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.engines.protocol import ChatMessage, FinishReason
 from goldenlens.judge.metrics.answer.aspect_critique import BUILTIN_ASPECTS, AspectCritique, aspect
-from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, judge_signature
-from goldenlens.judge.metrics.spring_ai.fact_check import FactCheck, chunk_text
 from goldenlens.judge.metrics.answer.factual_correctness import FactualCorrectness
+from goldenlens.judge.metrics.answer.summarization_score import SummarizationScore, conciseness
+from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, judge_signature
 from goldenlens.judge.metrics.helpers import f_beta
+from goldenlens.judge.metrics.spring_ai.fact_check import FactCheck, chunk_text
 from goldenlens.judge.metrics.spring_ai.minicheck import user_prompt as minicheck_prompt
 from goldenlens.judge.metrics.spring_ai.relevancy import Relevancy
-from goldenlens.judge.metrics.answer.summarization_score import SummarizationScore, conciseness
 from goldenlens.judge.registry import build_metrics
 
 

@@ -21,13 +21,13 @@ from typing import Any
 
 from goldenlens.core.golden.sentences import split_sentences
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics.spring_ai import minicheck as minicheck_module
 from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
 from goldenlens.judge.metrics.helpers import (
     ClaimCheck,
     MetricBase,
     join_contexts,
 )
+from goldenlens.judge.metrics.spring_ai import minicheck as minicheck_module
 
 FACT_CHECK_PROMPT_VERSION = "2"
 VERSION = "2"
