@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from goldenlens.cli.main import main
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.judging.judge_job import JUDGE_RUN, JudgeOptions
@@ -115,7 +116,7 @@ def test_resume_with_a_missing_judge_model_is_a_clear_error(
     gone = tmp_path / "gone.gguf"
     with ProjectStore.open(project, create=True) as store:
         import_inputs(store, golden, responses)
-        options = JudgeOptions(metrics=("relevancy",), judge_model=gone)
+        options = JudgeOptions(metrics=("relevancy",), engine=JudgeEngineSpec(judge_model=gone))
         store.runs.start(JUDGE_RUN, options.params(), total=6)
     assert main(["resume", str(project), "-q"]) == 2
     err = capsys.readouterr().err

@@ -1,4 +1,7 @@
-"""The judge options of ``goldenlens score`` and the judge part of ``goldenlens resume``."""
+"""The judge options of the command line: the engine options every judge command shares
+(:func:`add_engine_arguments`, read back as a
+:class:`~goldenlens.core.judge_engine_spec.JudgeEngineSpec` by :func:`engine_spec_from_args`),
+the metric options of ``goldenlens score``, and the judge part of ``goldenlens resume``."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.lazy_help import LazyHelpFormatter
 from goldenlens.cli.output import StderrProgress
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:  # the judge packages (numpy, llama.cpp) load only when a judge run is asked for
@@ -34,7 +38,78 @@ class JudgeHelpFormatter(LazyHelpFormatter):
         return ", ".join(valid_names())
 
 
+def add_engine_arguments(
+    group: argparse._ArgumentGroup, *, embedding: bool = False, parallel: bool = False
+) -> None:
+    """The judge engine options, with the spec's defaults: ``--judge-model`` or ``--judge-url``,
+    ``--n-ctx``, ``--threads``, ``--temperature``, ``--seed``; ``--embed-model`` for a command
+    that embeds, ``--parallel`` for one that judges rows concurrently. Read them back with
+    :func:`engine_spec_from_args`."""
+    defaults = JudgeEngineSpec()
+    source = group.add_mutually_exclusive_group()
+    source.add_argument(
+        "--judge-model",
+        metavar="PATH|default",
+        help="GGUF chat model for the judge (default: the bundled SmolLM2-135M-Instruct)",
+    )
+    source.add_argument(
+        "--judge-url", metavar="URL", help="an OpenAI-compatible server instead of a local judge model"
+    )
+    if embedding:
+        group.add_argument(
+            "--embed-model",
+            metavar="PATH|default",
+            help="GGUF embedding model (default: bundled all-MiniLM-L6-v2, converted once)",
+        )
+    group.add_argument(
+        "--n-ctx", type=int, default=defaults.n_ctx, metavar="N", help="judge context size in tokens"
+    )
+    group.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
+    group.add_argument("--temperature", type=float, default=defaults.temperature, metavar="T")
+    group.add_argument("--seed", type=int, default=defaults.seed, metavar="S")
+    if parallel:
+        group.add_argument(
+            "--parallel", type=int, default=defaults.parallel, metavar="N", help="concurrent server requests"
+        )
+
+
+def engine_spec_from_args(args: argparse.Namespace, where: str) -> JudgeEngineSpec:
+    """The engine options of :func:`add_engine_arguments` as a spec. A model file that does not
+    exist, or a value the spec refuses, is bad input (exit 2) named after the option or
+    ``where`` (the command)."""
+    defaults = JudgeEngineSpec()
+    try:
+        return JudgeEngineSpec(
+            judge_model=_model_path(args.judge_model, "--judge-model"),
+            judge_url=args.judge_url,
+            embed_model=_model_path(getattr(args, "embed_model", None), "--embed-model"),
+            n_ctx=args.n_ctx,
+            n_threads=args.threads,
+            temperature=args.temperature,
+            seed=args.seed,
+            parallel=getattr(args, "parallel", defaults.parallel),
+        )
+    except ValueError as error:
+        raise InputError(Problem(where, str(error), Severity.FATAL)) from error
+
+
+def check_models_exist(spec: JudgeEngineSpec, project: str, run: str, restart: str) -> None:
+    """Refuse to resume ``run`` (e.g. "judge run 3") of ``project`` when a model file it used is
+    gone: bad input that says to put it back or ``restart``."""
+    for label, path in (("judge", spec.judge_model), ("embedding", spec.embed_model)):
+        if path is not None and not path.is_file():
+            raise InputError(
+                Problem(
+                    project,
+                    f"the {label} model of the interrupted {run} no longer exists: {path}; "
+                    f"put it back, or {restart}",
+                    Severity.FATAL,
+                )
+            )
+
+
 def add_judge_options(parser: argparse.ArgumentParser) -> None:
+    """The judge metric options of ``goldenlens score``."""
     group = parser.add_argument_group(
         "judge metrics (run after the lexical scores; models run offline on this machine)"
     )
@@ -44,24 +119,7 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
         help="judge/embedding metrics or groups (judge, embedding, aspects, all): "
         f"{METRIC_NAMES_PLACEHOLDER}",
     )
-    group.add_argument(
-        "--judge-model",
-        metavar="PATH|default",
-        help="GGUF chat model for the judge (default: the bundled SmolLM2-135M-Instruct)",
-    )
-    group.add_argument(
-        "--judge-url", metavar="URL", help="an OpenAI-compatible server instead of a local judge model"
-    )
-    group.add_argument(
-        "--embed-model",
-        metavar="PATH|default",
-        help="GGUF embedding model (default: bundled all-MiniLM-L6-v2, converted once)",
-    )
-    group.add_argument("--parallel", type=int, default=1, metavar="N", help="concurrent server requests")
-    group.add_argument("--n-ctx", type=int, default=4096, metavar="N", help="judge context size in tokens")
-    group.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
-    group.add_argument("--temperature", type=float, default=0.0, metavar="T")
-    group.add_argument("--seed", type=int, default=42, metavar="S")
+    add_engine_arguments(group, embedding=True, parallel=True)
     group.add_argument(
         "--param",
         action="append",
@@ -132,17 +190,11 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
         return None
     from goldenlens.jobs.judging.judge_job import JudgeOptions
 
+    engine = engine_spec_from_args(args, "--metrics")
     try:
         options = JudgeOptions(
             metrics=tuple(name for name in args.metrics.split(",") if name.strip()),
-            judge_model=_model_path(args.judge_model, "--judge-model"),
-            judge_url=args.judge_url,
-            embed_model=_model_path(args.embed_model, "--embed-model"),
-            n_ctx=args.n_ctx,
-            n_threads=args.threads,
-            temperature=args.temperature,
-            seed=args.seed,
-            parallel=args.parallel,
+            engine=engine,
             metric_params=_parse_params(args.param),
             custom_aspects=_parse_aspects(args.aspect),
             only=tuple(q.strip() for q in (args.only or "").split(",") if q.strip()),
@@ -164,16 +216,12 @@ def resume_judge(store: ProjectStore, *, quiet: bool) -> int | None:
         return None
     run = pending[-1]
     options = JudgeOptions.from_params(run.params)
-    for label, path in (("judge", options.judge_model), ("embedding", options.embed_model)):
-        if path is not None and not path.is_file():
-            raise InputError(
-                Problem(
-                    str(store.path.name),
-                    f"the {label} model of the interrupted judge run {run.id} no longer exists: {path}; "
-                    "put it back, or start a new run with `goldenlens score ... --metrics`",
-                    Severity.FATAL,
-                )
-            )
+    check_models_exist(
+        options.engine,
+        store.path.name,
+        f"judge run {run.id}",
+        "start a new run with `goldenlens score ... --metrics`",
+    )
     progress = StderrProgress(quiet=quiet)
     print(f"{store.path.name}: resuming judge run {run.id} ({', '.join(options.metrics)})", file=sys.stderr)
     run_id = judge_project(store, options, progress=progress)

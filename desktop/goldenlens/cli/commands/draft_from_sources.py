@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.cli.judge_options import DEFAULT
+from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args
 from goldenlens.cli.output import StderrProgress, print_problems
 from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.problems import InputError, Problem, Severity
@@ -67,18 +67,7 @@ def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="N",
         help="words per chunk of a PDF or text file (CSV chunks are used as they are; default %(default)s)",
     )
-    judge = draft.add_argument_group("judge (runs offline on this machine unless --judge-url)")
-    choice = judge.add_mutually_exclusive_group()
-    choice.add_argument(
-        "--judge-model",
-        metavar="PATH|default",
-        help="GGUF chat model (default: the bundled SmolLM2-135M-Instruct)",
-    )
-    choice.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible server instead")
-    judge.add_argument("--n-ctx", type=int, default=4096, metavar="N", help="judge context size in tokens")
-    judge.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
-    judge.add_argument("--temperature", type=float, default=0.0, metavar="T")
-    judge.add_argument("--seed", type=int, default=42, metavar="S")
+    add_engine_arguments(draft.add_argument_group("judge (runs offline on this machine unless --judge-url)"))
     output = draft.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the new drafts as JSON")
     output.add_argument("-o", "--output", type=Path, metavar="FILE.json", help="write the new drafts as JSON")
@@ -88,22 +77,9 @@ def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def _options(args: argparse.Namespace) -> DraftOptions:
     from goldenlens.jobs.drafting.draft_job import DraftOptions
 
-    model: Path | None = None
-    if args.judge_model is not None and args.judge_model != DEFAULT:
-        model = Path(args.judge_model)
-        if not model.is_file():
-            raise InputError(Problem("--judge-model", f"model file not found: {model}", Severity.FATAL))
+    engine = engine_spec_from_args(args, "draft")
     try:
-        return DraftOptions(
-            judge_model=model,
-            judge_url=args.judge_url,
-            n_ctx=args.n_ctx,
-            n_threads=args.threads,
-            temperature=args.temperature,
-            seed=args.seed,
-            max_answer_words=args.max_answer_words,
-            limit=args.limit,
-        )
+        return DraftOptions(engine=engine, max_answer_words=args.max_answer_words, limit=args.limit)
     except ValueError as error:
         raise InputError(Problem("draft", str(error), Severity.FATAL)) from None
 

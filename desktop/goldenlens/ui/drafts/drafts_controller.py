@@ -2,7 +2,7 @@
 golden items from their chunks into the review queue, in a worker with progress and cancel.
 
 The judge is the one the Judge settings name (model file, server, or the bundled default:
-:func:`~goldenlens.ui.judge.judge_settings.draft_options_from_settings`). The job
+:func:`~goldenlens.ui.judge.judge_jobs.start_judge_job`). The job
 (:func:`goldenlens.jobs.drafting.draft_sources.draft_sources_at`) opens its own connection; a cancelled
 run keeps its finished drafts, and importing the same files again drafts only what is left.
 When it ends the session's ``project_changed`` fires and the Drafts tab shows the queue.
@@ -14,28 +14,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QFormLayout,
-    QLabel,
-    QListWidget,
-    QMainWindow,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFileDialog, QListWidget, QMainWindow, QSpinBox, QWidget
 
 from goldenlens.core.golden.drafts import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
+from goldenlens.jobs.drafting.draft_job import DraftOptions
 from goldenlens.jobs.drafting.draft_sources import DraftSourcesResult, draft_sources_at
-from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.drafts.drafts_pane import DraftsPane
-from goldenlens.ui.judge.judge_job_options import checked_judge_options
-from goldenlens.ui.judge.judge_settings import draft_options_from_settings, judge_model_label
+from goldenlens.ui.judge.judge_jobs import JudgeJobDialog, start_judge_job
+from goldenlens.ui.judge.judge_settings import judge_model_label
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.widgets.run_panel import RunPanel
 
@@ -43,13 +32,17 @@ SOURCE_FILTER = "Source documents (*.pdf *.txt *.md *.markdown *.csv *.tsv);;All
 CANCELLED_MESSAGE = "Drafting cancelled; finished drafts are saved. Import the same files again to continue."
 
 
-class DraftSourcesDialog(QDialog):
+class DraftSourcesDialog(JudgeJobDialog):
     """The files chosen, how many new chunks to draft at most, the answer guardrail, and
     which judge will draft."""
 
     def __init__(self, paths: Sequence[Path], judge: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Draft golden items from source documents")
+        super().__init__(
+            "Draft golden items from source documents",
+            "Drafts go to the review queue (Drafts tab); nothing enters the golden set until you accept it.",
+            "Draft",
+            parent,
+        )
         self.paths = list(paths)
         files = QListWidget(self)
         files.addItems([str(p) for p in self.paths])
@@ -59,44 +52,19 @@ class DraftSourcesDialog(QDialog):
         self.limit_spin.setValue(20)
         self.limit_spin.setSpecialValueText("all")
         self.limit_spin.setToolTip("Draft at most this many new chunks now; the rest stay for a later run")
-        self.words_spin = QSpinBox(self)
-        self.words_spin.setRange(1, 500)
-        self.words_spin.setValue(DEFAULT_MAX_ANSWER_WORDS)
-        self.words_spin.setSuffix(" words")
-        self.words_spin.setToolTip(
-            "Longer drafted answers are flagged (the advisor's verbose-answer threshold)"
+        self.form.addRow("Files", files)
+        self.form.addRow("Chunks to draft", self.limit_spin)
+        self.add_guardrail_row(
+            DEFAULT_MAX_ANSWER_WORDS,
+            500,
+            "Longer drafted answers are flagged (the advisor's verbose-answer threshold)",
         )
-        judge_label = QLabel(f"{judge} <i>(Judge ▸ Judge Settings… to change)</i>", self)
-        judge_label.setWordWrap(True)
-        form = QFormLayout()
-        form.addRow("Files", files)
-        form.addRow("Chunks to draft", self.limit_spin)
-        form.addRow("Answer guardrail", self.words_spin)
-        form.addRow("Judge", judge_label)
-        note = QLabel(
-            "Drafts go to the review queue (Drafts tab); nothing enters the golden set until you accept it.",
-            self,
-        )
-        note.setWordWrap(True)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setText("Draft")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(note)
-        layout.addWidget(buttons)
+        self.add_judge_row(judge)
         self.resize(620, self.sizeHint().height())
 
     def limit(self) -> int | None:
         value = self.limit_spin.value()
         return None if value == 0 else value
-
-    def max_answer_words(self) -> int:
-        return self.words_spin.value()
 
 
 class DraftsController(QObject):
@@ -150,31 +118,20 @@ class DraftsController(QObject):
         session = self._projects.session
         if session is None:
             return False
-        factory = self.engine_factory
-        options = checked_judge_options(
-            self._window,
-            "Cannot draft",
-            lambda settings: draft_options_from_settings(
-                settings, limit=limit, max_answer_words=max_answer_words
-            ),
-            scripted=factory is not None,
-        )
-        if options is None:
-            return False
         path, sources = session.path, list(paths)
-
-        def job(progress: ProgressFn, cancel: CancelToken) -> DraftSourcesResult:
-            engine = factory() if factory is not None else None
-            return draft_sources_at(path, sources, options, progress=progress, cancel=cancel, engine=engine)
-
-        self._run_panel.run(
-            job,
+        return start_judge_job(
+            self._window,
+            self._run_panel,
+            make=lambda engine: DraftOptions(engine=engine, max_answer_words=max_answer_words, limit=limit),
+            work=lambda options, progress, cancel, engine: draft_sources_at(
+                path, sources, options, progress=progress, cancel=cancel, engine=engine
+            ),
+            engine_factory=self.engine_factory,
             name=DRAFT_RUN,
-            label="Loading the judge model…",
             on_success=self._on_succeeded,
             cancelled_message=CANCELLED_MESSAGE,
+            refused="Cannot draft",
         )
-        return True
 
     def _on_succeeded(self, result: DraftSourcesResult) -> None:
         self.last_result = result
