@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.jobs.judging.run_driver import JudgeRunError, drive_run, one_by_one, open_run
+from goldenlens.jobs.judging.run_driver import JudgeRunError, RunCall, drive_run, one_by_one, open_run
 from goldenlens.jobs.progress import Cancelled, CancelToken
 from goldenlens.store.project import ProjectStore
 
@@ -72,10 +72,11 @@ def store(tmp_path: Path) -> Iterator[ProjectStore]:
         yield opened
 
 
-def _run(store: ProjectStore, steps: Steps, *, max_engine_errors: int = 3) -> int:
-    run_id = open_run(store, KIND, fingerprint="inputs", params={"seed": 42}, total=len(steps.script))
+def _run(store: ProjectStore, steps: Steps) -> int:
+    call = RunCall(store, cancel=steps.cancel, max_engine_errors=3)
+    run_id = open_run(call, KIND, fingerprint="inputs", params={"seed": 42}, total=len(steps.script))
     assert run_id is not None
-    drive_run(store, run_id, steps, range(len(steps.script)), max_engine_errors=max_engine_errors)
+    drive_run(call, run_id, steps, range(len(steps.script)))
     return run_id
 
 
@@ -146,18 +147,19 @@ def test_the_steps_can_fail_a_run_that_went_through(store: ProjectStore) -> None
 
 
 def test_which_run_is_continued(store: ProjectStore) -> None:
-    first = open_run(store, KIND, fingerprint="inputs", params={"seed": 42}, total=2)
+    call = RunCall(store)
+    first = open_run(call, KIND, fingerprint="inputs", params={"seed": 42}, total=2)
     assert first is not None
     store.runs.finish(first, "cancelled")
     # Other parameters: a new run; the cancelled one waits for its own parameters.
-    other = open_run(store, KIND, fingerprint="inputs", params={"seed": 7}, total=2)
+    other = open_run(call, KIND, fingerprint="inputs", params={"seed": 7}, total=2)
     assert other not in (None, first)
-    assert open_run(store, KIND, fingerprint="inputs", params={"seed": 42}, total=2) == first
+    assert open_run(call, KIND, fingerprint="inputs", params={"seed": 42}, total=2) == first
     assert _status(store, first) == "running"
     store.runs.finish(first, "cancelled")
     # A comparison of the caller's: what does not change a number is left out.
     same_seed = open_run(
-        store,
+        call,
         KIND,
         fingerprint="inputs",
         params={"seed": 42, "parallel": 4},
@@ -166,13 +168,11 @@ def test_which_run_is_continued(store: ProjectStore) -> None:
     )
     assert same_seed == first
     store.runs.finish(first, "cancelled")
-    assert open_run(store, KIND, fingerprint="inputs", params={"seed": 42}, total=2, resume=False) not in (
-        None,
-        first,
-    )
+    anew = open_run(RunCall(store, resume=False), KIND, fingerprint="inputs", params={"seed": 42}, total=2)
+    assert anew not in (None, first)
     # Nothing to do and nothing to continue: no run is recorded.
-    assert open_run(store, "draft", fingerprint="inputs", params={}, total=0, start=False) is None
+    assert open_run(call, "draft", fingerprint="inputs", params={}, total=0, start=False) is None
     assert store.runs.latest("draft") is None
     # Inputs that changed: the old run can never be continued, so it is superseded.
-    assert open_run(store, KIND, fingerprint="edited", params={"seed": 42}, total=2) not in (None, first)
+    assert open_run(call, KIND, fingerprint="edited", params={"seed": 42}, total=2) not in (None, first)
     assert _status(store, first) == "superseded"

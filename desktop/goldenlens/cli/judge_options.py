@@ -8,16 +8,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from goldenlens.cli.lazy_help import LazyHelpFormatter
 from goldenlens.cli.output import StderrProgress
 from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN, JUDGE_RUN
 
 if TYPE_CHECKING:  # the judge packages (numpy, llama.cpp) load only when a judge run is asked for
     from goldenlens.jobs.judging.judge_job import JudgeOptions
+    from goldenlens.jobs.progress import ProgressFn
     from goldenlens.store.project import ProjectStore
 
 DEFAULT = "default"
@@ -93,19 +96,61 @@ def engine_spec_from_args(args: argparse.Namespace, where: str) -> JudgeEngineSp
         raise InputError(Problem(where, str(error), Severity.FATAL)) from error
 
 
-def check_models_exist(spec: JudgeEngineSpec, project: str, run: str, restart: str) -> None:
-    """Refuse to resume ``run`` (e.g. "judge run 3") of ``project`` when a model file it used is
-    gone: bad input that says to put it back or ``restart``."""
-    for label, path in (("judge", spec.judge_model), ("embedding", spec.embed_model)):
+class _RunOptions(Protocol):
+    @property
+    def engine(self) -> JudgeEngineSpec: ...
+
+
+RunOptions = TypeVar("RunOptions", bound=_RunOptions)
+Options_contra = TypeVar("Options_contra", bound=_RunOptions, contravariant=True)
+
+
+class _Job(Protocol[Options_contra]):
+    def __call__(self, store: ProjectStore, options: Options_contra, *, progress: ProgressFn) -> int: ...
+
+
+#: What ``goldenlens resume`` calls each kind of judge job it finishes, and how to start anew.
+_RESUMED = {
+    JUDGE_RUN: ("judge run", "start a new run with `goldenlens score ... --metrics`"),
+    GOLDEN_REVIEW_RUN: ("golden review", "start a new review with `goldenlens review-golden`"),
+}
+
+
+def resume_newest(
+    store: ProjectStore,
+    kind: str,
+    from_params: Callable[[Mapping[str, Any]], RunOptions],
+    job: _Job[RunOptions],
+    *,
+    quiet: bool,
+    detail: Callable[[RunOptions], str] = lambda _options: "",
+) -> int | None:
+    """Finish the newest interrupted ``kind`` run of ``store`` (a judge run or a golden
+    review) with the options it recorded, for ``goldenlens resume``, with progress on stderr;
+    ``None`` when there is none. A model file of the run that no longer exists is bad input
+    that says to put it back or start anew. ``detail`` adds to the line that announces it."""
+    pending = store.runs.unfinished(kind)
+    if not pending:
+        return None
+    stored = pending[-1]
+    options = from_params(stored.params)
+    what, restart = _RESUMED[kind]
+    name = f"{what} {stored.id}"
+    for label, path in (("judge", options.engine.judge_model), ("embedding", options.engine.embed_model)):
         if path is not None and not path.is_file():
             raise InputError(
                 Problem(
-                    project,
-                    f"the {label} model of the interrupted {run} no longer exists: {path}; "
+                    store.path.name,
+                    f"the {label} model of the interrupted {name} no longer exists: {path}; "
                     f"put it back, or {restart}",
                     Severity.FATAL,
                 )
             )
+    progress = StderrProgress(quiet=quiet)
+    print(f"{store.path.name}: resuming {name}{detail(options)}", file=sys.stderr)
+    run_id = job(store, options, progress=progress)
+    progress.finish()
+    return run_id
 
 
 def add_judge_options(parser: argparse.ArgumentParser) -> None:
@@ -209,21 +254,11 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
 def resume_judge(store: ProjectStore, *, quiet: bool) -> int | None:
     """Resume the newest unfinished judge run of ``store`` with its stored options; None when
     there is none. A model file of the run that no longer exists is bad input."""
-    from goldenlens.jobs.judging.judge_job import JUDGE_RUN, JudgeOptions, judge_project
+    from goldenlens.jobs.judging.judge_job import JudgeOptions, judge_project
 
-    pending = store.runs.unfinished(JUDGE_RUN)
-    if not pending:
-        return None
-    run = pending[-1]
-    options = JudgeOptions.from_params(run.params)
-    check_models_exist(
-        options.engine,
-        store.path.name,
-        f"judge run {run.id}",
-        "start a new run with `goldenlens score ... --metrics`",
+    def metrics(options: JudgeOptions) -> str:
+        return f" ({', '.join(options.metrics)})"
+
+    return resume_newest(
+        store, JUDGE_RUN, JudgeOptions.from_params, judge_project, quiet=quiet, detail=metrics
     )
-    progress = StderrProgress(quiet=quiet)
-    print(f"{store.path.name}: resuming judge run {run.id} ({', '.join(options.metrics)})", file=sys.stderr)
-    run_id = judge_project(store, options, progress=progress)
-    progress.finish()
-    return run_id

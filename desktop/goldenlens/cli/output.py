@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,22 @@ class StderrProgress:
         if self._live:
             sys.stderr.write("\n")
             self._live = False
+
+
+def counting_number(what: str) -> Callable[[str], int]:
+    """An argparse ``type`` for a number counted from 1; ``what`` names it in the error
+    ("a row number": "expected a row number (1, 2, ...), got 'x'")."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what} (1, 2, ...), got {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} is 1 or more, got {value}")
+        return value
+
+    return parse
 
 
 def parse_mapping(pairs: Iterable[str]) -> dict[str, str]:

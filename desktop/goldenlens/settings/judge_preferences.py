@@ -25,7 +25,7 @@ from goldenlens.core.judge_engine_spec import (
     JudgeEngineSpec,
     setting_problem,
 )
-from goldenlens.settings.preferences import config_dir
+from goldenlens.settings.preferences import config_dir, read_settings_file, write_settings_file
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -142,16 +142,9 @@ def judge_settings_path() -> Path:
 
 def load_judge_settings() -> JudgeSettings:
     """The saved judge settings, or the defaults when there are none or they are unreadable."""
-    try:
-        return JudgeSettings.from_json(judge_settings_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return JudgeSettings()
+    return read_settings_file(judge_settings_path(), JudgeSettings.from_json, JudgeSettings)
 
 
 def save_judge_settings(settings: JudgeSettings) -> None:
-    """Write atomically (temp file + replace) so a crash never leaves half a file."""
-    path = judge_settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(settings.to_json(), encoding="utf-8")
-    tmp.replace(path)
+    """Save atomically: a crash never leaves half a file (:func:`write_settings_file`)."""
+    write_settings_file(judge_settings_path(), settings.to_json())

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args
-from goldenlens.cli.output import StderrProgress, print_problems
+from goldenlens.cli.output import StderrProgress, counting_number, print_problems
 from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -31,14 +31,7 @@ if TYPE_CHECKING:
 _SHOWN_VARIANTS = 4
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
-    return value
+_count = counting_number("a count")
 
 
 def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.cli.judge_options import add_engine_arguments, check_models_exist, engine_spec_from_args
+from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args, resume_newest
 from goldenlens.cli.output import StderrProgress
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -130,22 +130,9 @@ def resume_golden_review(store: ProjectStore, *, quiet: bool) -> int | None:
     from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
     from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, review_golden_set
 
-    pending = store.runs.unfinished(GOLDEN_REVIEW_RUN)
-    if not pending:
-        return None
-    run = pending[-1]
-    options = GoldenReviewOptions.from_params(run.params)
-    check_models_exist(
-        options.engine,
-        store.path.name,
-        f"golden review {run.id}",
-        "start a new review with `goldenlens review-golden`",
+    return resume_newest(
+        store, GOLDEN_REVIEW_RUN, GoldenReviewOptions.from_params, review_golden_set, quiet=quiet
     )
-    progress = StderrProgress(quiet=quiet)
-    print(f"{store.path.name}: resuming golden review {run.id}", file=sys.stderr)
-    run_id = review_golden_set(store, options, progress=progress)
-    progress.finish()
-    return run_id
 
 
 def format_review(review: GoldenReview) -> str:

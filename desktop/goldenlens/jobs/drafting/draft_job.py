@@ -36,15 +36,7 @@ from goldenlens.core.golden.source_chunks import SourceChunk
 from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
 from goldenlens.core.variants.generator import suggest_variants
-from goldenlens.jobs.judging.run_driver import (
-    MAX_ENGINE_ERRORS,
-    JudgeRunError,
-    drive_run,
-    holding_lock,
-    judge_engine,
-    one_by_one,
-    open_run,
-)
+from goldenlens.jobs.judging import run_driver
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.judge.draft_prompt import (
     DRAFT_SCHEMA,
@@ -74,7 +66,7 @@ _NO_VARIANTS = frozenset(
 )
 
 
-class DraftRunError(JudgeRunError):
+class DraftRunError(run_driver.JudgeRunError):
     """The run stopped: the engine kept failing. Finished drafts are kept; run again later."""
 
 
@@ -229,7 +221,7 @@ def draft_chunks(
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
     engine: JudgeEngine | None = None,
-    max_engine_errors: int = MAX_ENGINE_ERRORS,
+    max_engine_errors: int = run_driver.MAX_ENGINE_ERRORS,
 ) -> DraftRunResult:
     """Draft the chunks not drafted yet (at most ``options.limit``) into the review queue.
 
@@ -242,10 +234,9 @@ def draft_chunks(
     ids = [(chunk.document, chunk.chunk_id) for chunk in chunks]
     if len(set(ids)) != len(ids):
         raise ValueError("two chunks have the same document and chunk id; chunk ids must be unique")
-    with holding_lock(store, cancel), judge_engine(engine, options.engine) as judge:
-        return _DraftRun(store, options, judge, progress=progress, cancel=cancel).run(
-            chunks, max_engine_errors
-        )
+    call = run_driver.RunCall(store, progress, cancel, max_engine_errors=max_engine_errors)
+    with call.lock(), run_driver.judge_engine(engine, options.engine) as judge:
+        return _DraftRun(call, options, judge).run(chunks)
 
 
 @dataclass(frozen=True)
@@ -273,26 +264,17 @@ class _DraftRun:
 
     unit = "chunks"
     stop_advice = "Finished drafts are saved; run again when it works."
-    stop_error: type[JudgeRunError] = DraftRunError
+    stop_error: type[run_driver.JudgeRunError] = DraftRunError
 
-    def __init__(
-        self,
-        store: ProjectStore,
-        options: DraftOptions,
-        engine: JudgeEngine,
-        *,
-        progress: ProgressFn,
-        cancel: CancelToken | None,
-    ) -> None:
-        self.store = store
+    def __init__(self, call: run_driver.RunCall, options: DraftOptions, engine: JudgeEngine) -> None:
+        self.call = call
+        self.store = call.store
         self.options = options
         self.engine = engine
-        self.progress = progress
-        self.cancel = cancel
         self.saved: list[int] = []
         self.done = self.total = self.already = self.left = 0
 
-    def run(self, chunks: Sequence[SourceChunk], max_engine_errors: int) -> DraftRunResult:
+    def run(self, chunks: Sequence[SourceChunk]) -> DraftRunResult:
         sha = self.engine.model_sha256
         keyed = [(draft_key(chunk, sha, self.options), chunk) for chunk in chunks]
         stored = self.store.drafts.keys()
@@ -301,8 +283,8 @@ class _DraftRun:
         limit = len(todo) if self.options.limit is None else min(self.options.limit, len(todo))
         todo, self.left = todo[:limit], len(todo) - limit
         # The run's inputs are every chunk asked for, so the same sources resume the same run.
-        run_id = open_run(
-            self.store,
+        run_id = run_driver.open_run(
+            self.call,
             DRAFT_RUN,
             fingerprint=_sha({"drafts": sorted(key for key, _ in keyed)}),
             params=self.options.params(),
@@ -313,13 +295,13 @@ class _DraftRun:
             return DraftRunResult(None, (), self.already, self.left)
         self.total = len(todo)
         self._report()
-        drive_run(self.store, run_id, self, todo, max_engine_errors=max_engine_errors)
+        run_driver.drive_run(self.call, run_id, self, todo)
         return DraftRunResult(run_id, tuple(self.saved), self.already, self.left)
 
     def outcomes(
         self, todo: Sequence[tuple[str, SourceChunk]]
     ) -> Iterator[tuple[tuple[str, SourceChunk], _Reply]]:
-        return one_by_one(todo, lambda keyed: self._reply(keyed[1]), self.cancel)
+        return run_driver.one_by_one(todo, lambda keyed: self._reply(keyed[1]), self.call.cancel)
 
     def take(self, run_id: int, item: tuple[str, SourceChunk], outcome: _Reply) -> None:
         """Save the chunk's draft, unless its engine failed (a later call retries it)."""
@@ -363,7 +345,7 @@ class _DraftRun:
             max_tokens=draft_max_tokens(words),
             temperature=self.options.engine.temperature,
             seed=self.options.engine.seed,
-            cancel=self.cancel,
+            cancel=self.call.cancel,
         )
         return _Reply(reply, cached=False)
 
@@ -371,4 +353,4 @@ class _DraftRun:
         message = f"drafted {self.done}/{self.total} chunks"
         if self.already:
             message += f" ({self.already} drafted before)"
-        self.progress(Progress("draft", self.done, self.total, message))
+        self.call.progress(Progress("draft", self.done, self.total, message))

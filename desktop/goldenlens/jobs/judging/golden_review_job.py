@@ -43,17 +43,10 @@ from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.core.scores import ScoreRecord
+from goldenlens.jobs.judging import run_driver
 from goldenlens.jobs.judging.judge_cache import ModelIds, cached_result, put_result
 from goldenlens.jobs.judging.judge_progress import JudgeMeter
-from goldenlens.jobs.judging.run_driver import (
-    MAX_ENGINE_ERRORS,
-    JudgeRunError,
-    drive_run,
-    holding_lock,
-    judge_engine,
-    one_by_one,
-    open_run,
-)
+from goldenlens.jobs.judging.run_driver import JudgeRunError
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
 from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.judge.golden_review import (
@@ -133,7 +126,7 @@ def review_golden_set(
     cancel: CancelToken | None = None,
     engine: JudgeEngine | None = None,
     resume: bool = True,
-    max_engine_errors: int = MAX_ENGINE_ERRORS,
+    max_engine_errors: int = run_driver.MAX_ENGINE_ERRORS,
 ) -> int:
     """Rate every golden triplet of ``store`` on ``options.criteria``; return the run id.
 
@@ -144,13 +137,13 @@ def review_golden_set(
     them): after ``max_engine_errors`` consecutive ones, or at the end if there were any, the
     run is marked ``failed`` and :class:`~goldenlens.jobs.judging.run_driver.JudgeRunError` is raised.
     """
+    call = run_driver.RunCall(store, progress, cancel, resume, max_engine_errors)
     counted_only = engine is None and not options.needs_judge
     with (
-        holding_lock(store, cancel),
-        nullcontext(None) if counted_only else judge_engine(engine, options.engine) as judge,
+        call.lock(),
+        nullcontext(None) if counted_only else run_driver.judge_engine(engine, options.engine) as judge,
     ):
-        review = _ReviewRun(store, options, engine=judge, progress=progress, cancel=cancel)
-        return review.run(resume=resume, max_engine_errors=max_engine_errors)
+        return _ReviewRun(call, options, judge).run()
 
 
 @dataclass
@@ -173,20 +166,13 @@ class _ReviewRun:
     stop_error = JudgeRunError
 
     def __init__(
-        self,
-        store: ProjectStore,
-        options: GoldenReviewOptions,
-        *,
-        engine: JudgeEngine | None,
-        progress: ProgressFn,
-        cancel: CancelToken | None,
+        self, call: run_driver.RunCall, options: GoldenReviewOptions, engine: JudgeEngine | None
     ) -> None:
-        self.store = store
+        self.call = call
+        self.store = call.store
         self.options = options
         self.engine = engine
-        self.progress = progress
-        self.cancel = cancel
-        self.meter = JudgeMeter(progress, 0, 0)
+        self.meter = JudgeMeter(call.progress, 0, 0)
         self.failed = 0  # golden rows left unsaved by an engine error
         self.judges = options.judges() if engine is not None else []
         self.models = ModelIds(judge=engine.model_sha256 if engine is not None else "")
@@ -202,28 +188,31 @@ class _ReviewRun:
             verbosity, VERSION, {"max_answer_words": options.max_answer_words, "rule": "word count"}
         ).to_json()
 
-    def run(self, *, resume: bool, max_engine_errors: int) -> int:
+    def run(self) -> int:
         items = self.store.golden.items()
-        run_id = open_run(
-            self.store,
+        run_id = run_driver.open_run(
+            self.call,
             GOLDEN_REVIEW_RUN,
             fingerprint=inputs_fingerprint(items, [], questions=True),
             params=self.options.params(),
             total=len(items),
-            resume=resume,
         )
         assert run_id is not None  # a run is always started
         done = {question_id for question_id, _pipeline in self.store.results.scored_keys(run_id)}
         todo = [item for item in items if item.id not in done]
         self.meter = JudgeMeter(
-            self.progress, len(items), len(items) - len(todo), stage=GOLDEN_REVIEW_RUN, unit="golden rows"
+            self.call.progress,
+            len(items),
+            len(items) - len(todo),
+            stage=GOLDEN_REVIEW_RUN,
+            unit="golden rows",
         )
         self.meter.report()
-        drive_run(self.store, run_id, self, todo, max_engine_errors=max_engine_errors)
+        run_driver.drive_run(self.call, run_id, self, todo)
         return run_id
 
     def outcomes(self, todo: Sequence[GoldenItem]) -> Iterator[tuple[GoldenItem, _Outcome]]:
-        return one_by_one(todo, self._review, self.cancel)
+        return run_driver.one_by_one(todo, self._review, self.call.cancel)
 
     def take(self, run_id: int, item: GoldenItem, outcome: _Outcome) -> None:
         """Commit the item's verdicts (the judge's, then the counted one); an item whose
@@ -258,7 +247,7 @@ class _ReviewRun:
         inputs = triplet_inputs(item.question, item.answer, item.fact)
         outcome = _Outcome()
         for judge in self.judges:
-            if self.cancel is not None and self.cancel.cancelled:
+            if self.call.cancelled:
                 outcome.cancelled = True
                 return outcome
             result = self._judged(judge, inputs, outcome)
@@ -284,12 +273,12 @@ class _ReviewRun:
         )
         if result is not None:
             return result
-        call = JudgeCall(self.engine, temperature=spec.temperature, seed=spec.seed, cancel=self.cancel)
-        result = judge.score(inputs, call, None)
+        asked = JudgeCall(self.engine, temperature=spec.temperature, seed=spec.seed, cancel=self.call.cancel)
+        result = judge.score(inputs, asked, None)
         outcome.fresh = True
         outcome.tokens += result.completion_tokens
-        outcome.cancelled = outcome.cancelled or call.cancelled
-        outcome.engine_error = call.engine_error or outcome.engine_error
+        outcome.cancelled = outcome.cancelled or asked.cancelled
+        outcome.engine_error = asked.engine_error or outcome.engine_error
         if not outcome.cancelled and not outcome.engine_error:
             put_result(self.store, key, judge, self.models, result)
         return result

@@ -30,18 +30,12 @@ from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreRecord
+from goldenlens.jobs.judging import run_driver
 from goldenlens.jobs.judging.judge_cache import ModelIds, cached_result, put_result
 from goldenlens.jobs.judging.judge_options import Engines, JudgeOptions, comparable, open_engines
 from goldenlens.jobs.judging.judge_progress import JudgeMeter as _Meter
 from goldenlens.jobs.judging.judge_selection import selected_questions
-from goldenlens.jobs.judging.run_driver import (
-    MAX_ENGINE_ERRORS,
-    JudgeRunError,
-    drive_run,
-    holding_lock,
-    one_by_one,
-    open_run,
-)
+from goldenlens.jobs.judging.run_driver import JudgeRunError
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
 from goldenlens.judge.engines.embedding import EmbeddingError
 from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
@@ -107,7 +101,7 @@ def judge_project(
     batch_size: int = 1,
     data_dir: Path | None = None,
     resume: bool = True,
-    max_engine_errors: int = MAX_ENGINE_ERRORS,
+    max_engine_errors: int = run_driver.MAX_ENGINE_ERRORS,
 ) -> int:
     """Judge all responses of ``store`` with ``options.metrics``; return the run id.
 
@@ -122,26 +116,18 @@ def judge_project(
     resume retries them).
     """
     options.build_metrics()  # a bad name or parameter fails before anything is opened
-    settings = _Settings(progress, cancel, max(1, batch_size), resume, max_engine_errors)
+    call = run_driver.RunCall(store, progress, cancel, resume, max_engine_errors)
+    batch_size = max(1, batch_size)
     # The lock first: a busy project is refused before any model is loaded.
-    with holding_lock(store, cancel):
+    with call.lock():
         if engines is not None:
-            return _JudgeRun(store, options, engines, settings).run()
+            return _JudgeRun(call, options, engines, batch_size).run()
         if data_dir is None:
             from goldenlens.settings.preferences import data_dir as default_data_dir
 
             data_dir = default_data_dir()
         with open_engines(options, data_dir) as opened:
-            return _JudgeRun(store, options, opened, settings).run()
-
-
-@dataclass(frozen=True)
-class _Settings:
-    progress: ProgressFn
-    cancel: CancelToken | None
-    batch_size: int
-    resume: bool
-    max_engine_errors: int
+            return _JudgeRun(call, options, opened, batch_size).run()
 
 
 def judge_fingerprint(items: Sequence[GoldenItem], responses: Sequence[PipelineResponse]) -> str:
@@ -160,12 +146,13 @@ class _JudgeRun:
     stop_error = JudgeRunError
 
     def __init__(
-        self, store: ProjectStore, options: JudgeOptions, engines: Engines, settings: _Settings
+        self, call: run_driver.RunCall, options: JudgeOptions, engines: Engines, batch_size: int
     ) -> None:
-        self.store = store
+        self.call = call
+        self.store = call.store
         self.options = options
         self.engines = engines
-        self.settings = settings
+        self.batch_size = batch_size
         self.metrics = options.build_metrics()
         self.models = ModelIds(
             judge=engines.judge.model_sha256 if engines.judge is not None else "",
@@ -181,43 +168,42 @@ class _JudgeRun:
             ).to_json()
             for m in self.metrics
         }
-        self.items = {item.id: item for item in store.golden.items()}
+        self.items = {item.id: item for item in call.store.golden.items()}
         self.pending: list[ScoreRecord] = []  # judged, not yet committed (batch_size > 1)
         self.held: list[list[ScoreRecord]] = []  # rows with engine errors: saved once it recovers
-        self.meter = _Meter(settings.progress, 0, 0)
+        self.meter = _Meter(call.progress, 0, 0)
 
     def run(self) -> int:
         chosen = selected_questions(self.store, self.options.only, self.options.where)
         keep = set(self.items) if chosen is None else set(chosen)
         responses = [r for r in self.store.responses.all() if r.question_id in keep]
         wanted = self.options.comparable_params()
-        run_id = open_run(
-            self.store,
+        run_id = run_driver.open_run(
+            self.call,
             JUDGE_RUN,
             fingerprint=judge_fingerprint(list(self.items.values()), responses),
             params=self.options.params(),
             total=len(responses),
             same=lambda stored: comparable(stored) == wanted,
-            resume=self.settings.resume,
         )
         assert run_id is not None  # a run is always started
         done = self.store.results.scored_keys(run_id)
         todo = [r for r in responses if (r.question_id, r.pipeline) not in done]
-        self.meter = _Meter(self.settings.progress, len(responses), len(responses) - len(todo))
+        self.meter = _Meter(self.call.progress, len(responses), len(responses) - len(todo))
         self.meter.report()
-        drive_run(self.store, run_id, self, todo, max_engine_errors=self.settings.max_engine_errors)
+        run_driver.drive_run(self.call, run_id, self, todo)
         return run_id
 
     def outcomes(self, todo: Sequence[PipelineResponse]) -> Iterator[tuple[PipelineResponse, _Computed]]:
         """The rows judged (on a pool of threads with a server), their fresh results cached."""
-        cancel = self.settings.cancel
+        cancel = self.call.cancel
         rows = _rows_in_order(todo, self._prepare, self._compute, self.options.engine.workers, cancel)
         for response, computed in rows:
             for metric, key, result, cacheable in computed.results:
                 if cacheable:
                     put_result(self.store, key, metric, self.models, result)
                 computed.row.results[metric.name] = result
-            computed.cancelled = computed.cancelled or (cancel is not None and cancel.cancelled)
+            computed.cancelled = computed.cancelled or self.call.cancelled
             yield response, computed
 
     def _prepare(self, response: PipelineResponse) -> _Row:
@@ -236,7 +222,7 @@ class _JudgeRun:
         return row
 
     def _compute(self, row: _Row) -> _Computed:
-        return _compute(row, self.engines, self.options, self.settings.cancel)
+        return _compute(row, self.engines, self.options, self.call.cancel)
 
     def take(self, run_id: int, response: PipelineResponse, computed: _Computed) -> None:
         """Commit a row (in batches of ``batch_size``), or hold it back when its engine failed."""
@@ -254,7 +240,7 @@ class _JudgeRun:
         self.held.clear()
         self.pending.extend(records)
         self.meter.row_done(fresh=bool(computed.results), tokens=computed.tokens)
-        if self.meter.rows_since_commit >= self.settings.batch_size:
+        if self.meter.rows_since_commit >= self.batch_size:
             self.flush(run_id, keep_failed=False)
             self.meter.report()
 
@@ -284,7 +270,7 @@ def _rows_in_order(
 
     With ``workers > 1`` up to ``2 * workers`` rows are computed ahead on a thread pool."""
     if workers <= 1:
-        yield from one_by_one(todo, lambda response: compute(prepare(response)), cancel)
+        yield from run_driver.one_by_one(todo, lambda response: compute(prepare(response)), cancel)
         return
     window: deque[tuple[_Row, Future[_Computed]]] = deque()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="goldenlens-judge") as pool:

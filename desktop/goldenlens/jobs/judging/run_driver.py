@@ -5,8 +5,9 @@ Judge runs (:mod:`.judge_job`), golden reviews (:mod:`.golden_review_job`) and d
 (:mod:`goldenlens.jobs.drafting.draft_job`) all run :func:`drive_run`; what differs between
 them (what an item is, how it is judged and saved, what an engine error leaves behind, how a
 run that went through ends) is their :class:`RunSteps`. Every job holds the project's writer
-lock for the whole run (:func:`holding_lock`) and takes the judge from the caller or opens
-the one its spec names (:func:`judge_engine`).
+lock for the whole run (:meth:`RunCall.lock`) and takes the judge from the caller or opens
+the one its spec names (:func:`judge_engine`); a :class:`RunCall` carries what the caller
+chose (progress, cancel, resume, how many engine errors stop a run).
 
 How a run ends:
 
@@ -23,10 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from goldenlens.core.judge_engine_spec import JudgeEngineSpec
-from goldenlens.jobs.progress import Cancelled, CancelToken
+from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.judge.engines.from_spec import open_judge_engine
 from goldenlens.judge.engines.protocol import JudgeEngine
@@ -38,9 +40,9 @@ __all__ = [
     "MAX_ENGINE_ERRORS",
     "JudgeRunError",
     "Outcome",
+    "RunCall",
     "RunSteps",
     "drive_run",
-    "holding_lock",
     "judge_engine",
     "one_by_one",
     "open_run",
@@ -113,10 +115,30 @@ def one_by_one(
         yield item, judge(item)
 
 
-def holding_lock(store: ProjectStore, cancel: CancelToken | None) -> AbstractContextManager[None]:
-    """The project's writer lock for the whole run (a second process refuses to judge or
-    score meanwhile); waiting for another thread of this process gives up on cancel."""
-    return project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled)
+@dataclass(frozen=True)
+class RunCall:
+    """One call of a judge job: the project it writes, where its progress goes, its cancel
+    token, whether it may continue an unfinished run, and how many items failing in the
+    engine in a row stop it."""
+
+    store: ProjectStore
+    progress: ProgressFn = no_progress
+    cancel: CancelToken | None = None
+    resume: bool = True
+    max_engine_errors: int = MAX_ENGINE_ERRORS
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.cancelled
+
+    def lock(self) -> AbstractContextManager[None]:
+        """The project's writer lock, held for the whole run: a second process refuses to
+        judge or score meanwhile (refused before any model loads when taken first); waiting
+        for another thread of this process gives up on cancel."""
+        cancel = self.cancel
+        return project_lock(
+            self.store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled
+        )
 
 
 @contextmanager
@@ -131,22 +153,22 @@ def judge_engine(engine: JudgeEngine | None, spec: JudgeEngineSpec) -> Iterator[
 
 
 def open_run(
-    store: ProjectStore,
+    call: RunCall,
     kind: str,
     *,
     fingerprint: str,
     params: Mapping[str, Any],
     total: int,
     same: Callable[[Mapping[str, Any]], bool] | None = None,
-    resume: bool = True,
     start: bool = True,
 ) -> int | None:
     """The newest unfinished ``kind`` run on these inputs whose parameters are ``same``
-    (default: equal to ``params``), marked running again; else a new run recording
-    ``params`` — or ``None`` when ``start`` is false. ``resume=False`` always starts anew.
-    Call it holding the project lock (:func:`holding_lock`)."""
+    (default: equal to ``params``), marked running again; else (or when the call may not
+    resume) a new run recording ``params`` — or ``None`` when ``start`` is false. Call it
+    holding the project lock (:meth:`RunCall.lock`)."""
+    store = call.store
     matches = same or (lambda stored: dict(stored) == dict(params))
-    run_id = resumable_run(store, kind, fingerprint, matches) if resume else None
+    run_id = resumable_run(store, kind, fingerprint, matches) if call.resume else None
     if run_id is not None:
         store.runs.resume(run_id)
         return run_id
@@ -155,18 +177,12 @@ def open_run(
     return store.runs.start(kind, dict(params), total=total, inputs_sha256=fingerprint)
 
 
-def drive_run(
-    store: ProjectStore,
-    run_id: int,
-    steps: RunSteps[Item, Result],
-    todo: Sequence[Item],
-    *,
-    max_engine_errors: int = MAX_ENGINE_ERRORS,
-) -> None:
+def drive_run(call: RunCall, run_id: int, steps: RunSteps[Item, Result], todo: Sequence[Item]) -> None:
     """Judge ``todo`` into run ``run_id`` item by item and finish the run (see the module
     docstring for how it ends)."""
+    store = call.store
     try:
-        _judge_all(run_id, steps, todo, max_engine_errors)
+        _judge_all(run_id, steps, todo, call.max_engine_errors)
         status = steps.conclude()
     except Cancelled:
         steps.flush(run_id, keep_failed=True)

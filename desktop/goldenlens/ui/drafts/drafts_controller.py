@@ -2,7 +2,7 @@
 golden items from their chunks into the review queue, in a worker with progress and cancel.
 
 The judge is the one the Judge settings name (model file, server, or the bundled default:
-:func:`~goldenlens.ui.judge.judge_jobs.start_judge_job`). The job
+:class:`~goldenlens.ui.judge.judge_jobs.JudgeJobController`). The job
 (:func:`goldenlens.jobs.drafting.draft_sources.draft_sources_at`) opens its own connection; a cancelled
 run keeps its finished drafts, and importing the same files again drafts only what is left.
 When it ends the session's ``project_changed`` fires and the Drafts tab shows the queue.
@@ -10,20 +10,19 @@ When it ends the session's ``project_changed`` fires and the Drafts tab shows th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QListWidget, QMainWindow, QSpinBox, QWidget
 
 from goldenlens.core.golden.drafts import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
 from goldenlens.jobs.drafting.draft_job import DraftOptions
 from goldenlens.jobs.drafting.draft_sources import DraftSourcesResult, draft_sources_at
-from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.drafts.drafts_pane import DraftsPane
-from goldenlens.ui.judge.judge_jobs import JudgeJobDialog, start_judge_job
+from goldenlens.ui.judge.judge_jobs import JudgeJobController, JudgeJobDialog
 from goldenlens.ui.judge.judge_settings import judge_model_label
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.widgets.run_panel import RunPanel
@@ -67,27 +66,22 @@ class DraftSourcesDialog(JudgeJobDialog):
         return None if value == 0 else value
 
 
-class DraftsController(QObject):
-    """Starts drafting runs for the main window and shows their outcome in the Drafts tab.
-
-    ``engine_factory`` (tests, screenshots): a judge to draft with instead of the one the
-    settings name. ``drafted(DraftSourcesResult)`` — a run finished.
-    """
+class DraftsController(JudgeJobController):
+    """Starts drafting runs (the Drafts tab's import button) and shows their outcome in the
+    Drafts tab; ``drafted(DraftSourcesResult)`` when a run finished."""
 
     drafted = Signal(object)
+    kind = DRAFT_RUN
+    refused = "Cannot draft"
+    cancelled_message = CANCELLED_MESSAGE
 
     def __init__(
         self, window: QMainWindow, run_panel: RunPanel, projects: ProjectController, pane: DraftsPane
     ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._run_panel = run_panel
-        self._projects = projects
+        super().__init__(window, run_panel, projects)
         self._pane = pane
-        self.engine_factory: Callable[[], JudgeEngine] | None = None
         self.last_result: DraftSourcesResult | None = None
         pane.import_requested.connect(self.ask_import)
-        run_panel.runner.cancelled.connect(self._on_cancelled)
 
     def ask_import(self) -> None:
         """Pick the files, then the limit and guardrail; "Draft" starts the run."""
@@ -119,23 +113,17 @@ class DraftsController(QObject):
         if session is None:
             return False
         path, sources = session.path, list(paths)
-        return start_judge_job(
-            self._window,
-            self._run_panel,
-            make=lambda engine: DraftOptions(engine=engine, max_answer_words=max_answer_words, limit=limit),
-            work=lambda options, progress, cancel, engine: draft_sources_at(
+        return self._start(
+            lambda engine: DraftOptions(engine=engine, max_answer_words=max_answer_words, limit=limit),
+            lambda options, progress, cancel, engine: draft_sources_at(
                 path, sources, options, progress=progress, cancel=cancel, engine=engine
             ),
-            engine_factory=self.engine_factory,
-            name=DRAFT_RUN,
-            on_success=self._on_succeeded,
-            cancelled_message=CANCELLED_MESSAGE,
-            refused="Cannot draft",
+            self._on_succeeded,
         )
 
     def _on_succeeded(self, result: DraftSourcesResult) -> None:
         self.last_result = result
-        self._reload()
+        self._notify()
         message = result.message()
         if result.warnings:
             message += f" {len(result.warnings)} warning(s) reading the files: " + "; ".join(
@@ -143,12 +131,3 @@ class DraftsController(QObject):
             )
         self._window.statusBar().showMessage(message, 15000)
         self.drafted.emit(result)
-
-    def _on_cancelled(self) -> None:
-        if self._run_panel.runner.name == DRAFT_RUN:
-            self._reload()  # the drafts finished before Cancel are saved: show them
-
-    def _reload(self) -> None:
-        session = self._projects.session
-        if session is not None:
-            session.notify_project()

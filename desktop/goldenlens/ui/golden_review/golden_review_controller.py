@@ -4,7 +4,7 @@ its verdicts for the reviewer to accept or dismiss.
 
 The judge is the one the Judge settings name (model file, server or the bundled default, with
 their context size, threads, temperature and seed:
-:func:`~goldenlens.ui.judge.judge_jobs.start_judge_job`). The job
+:class:`~goldenlens.ui.judge.judge_jobs.JudgeJobController`). The job
 (:func:`goldenlens.jobs.project_runs.review_golden_set_at`) opens its own connection; a cancelled
 review keeps its finished rows, and starting it again with the same options resumes it (the
 judge cache answers what was already asked). Decisions are single writes on the GUI
@@ -13,9 +13,7 @@ thread through :mod:`goldenlens.jobs.curation.golden_review_decisions`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QWidget
 
@@ -24,13 +22,12 @@ from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.jobs.curation import golden_review_decisions
 from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
 from goldenlens.jobs.project_runs import review_golden_set_at
-from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.queries.values import StoreError
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_review.golden_review_pane import GoldenReviewPane
 from goldenlens.ui.grid.score_grid import ScoreGrid
-from goldenlens.ui.judge.judge_jobs import JudgeJobDialog, start_judge_job
+from goldenlens.ui.judge.judge_jobs import JudgeJobController, JudgeJobDialog
 from goldenlens.ui.judge.judge_settings import judge_model_label
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.session import ProjectSession
@@ -62,14 +59,16 @@ class GoldenReviewDialog(JudgeJobDialog):
         self.resize(560, self.sizeHint().height())
 
 
-class GoldenReviewController(QObject):
-    """Starts golden reviews and connects the Golden Review tab to the open session.
-
-    ``engine_factory`` (tests, screenshots): a judge to review with instead of the one the
-    settings name. ``reviewed(run_id)`` — a review finished.
+class GoldenReviewController(JudgeJobController):
+    """Starts golden reviews (Judge ▸ Review the Golden Set…, or the tab's button) and connects
+    the Golden Review tab to the open session: it shows the newest review's verdicts and records
+    the reviewer's decisions on them. ``reviewed(run_id)`` — a review finished.
     """
 
     reviewed = Signal(int)
+    kind = GOLDEN_REVIEW_RUN
+    refused = "Cannot review the golden set"
+    cancelled_message = CANCELLED_MESSAGE
 
     def __init__(
         self,
@@ -79,14 +78,10 @@ class GoldenReviewController(QObject):
         pane: GoldenReviewPane,
         grid: ScoreGrid,
     ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._run_panel = run_panel
-        self._projects = projects
+        super().__init__(window, run_panel, projects)
         self._pane = pane
         self._grid = grid
         self._session: ProjectSession | None = None
-        self.engine_factory: Callable[[], JudgeEngine] | None = None
         self.last_run_id: int | None = None
         self._stale = True  # the pane does not show the session's newest review
         self.review_action = QAction("Review the &Golden Set…", window)
@@ -99,7 +94,6 @@ class GoldenReviewController(QObject):
         pane.question_chosen.connect(grid.select_question)
         pane.shown.connect(self._on_shown)
         grid.current_question_changed.connect(pane.show_question)
-        run_panel.runner.cancelled.connect(self._on_cancelled)
         projects.session_opened.connect(self._set_session)
         projects.session_closing.connect(lambda: self._set_session(None))
 
@@ -162,18 +156,12 @@ class GoldenReviewController(QObject):
             self._window.statusBar().showMessage("The project has no golden rows to review.", 5000)
             return False
         path = session.path
-        return start_judge_job(
-            self._window,
-            self._run_panel,
-            make=lambda engine: GoldenReviewOptions(engine=engine, max_answer_words=max_answer_words),
-            work=lambda options, progress, cancel, engine: review_golden_set_at(
+        return self._start(
+            lambda engine: GoldenReviewOptions(engine=engine, max_answer_words=max_answer_words),
+            lambda options, progress, cancel, engine: review_golden_set_at(
                 path, options, progress=progress, cancel=cancel, engine=engine
             ),
-            engine_factory=self.engine_factory,
-            name=GOLDEN_REVIEW_RUN,
-            on_success=self._on_finished,
-            cancelled_message=CANCELLED_MESSAGE,
-            refused="Cannot review the golden set",
+            self._on_finished,
         )
 
     def _on_finished(self, run_id: int) -> None:
@@ -185,15 +173,6 @@ class GoldenReviewController(QObject):
             f"Golden review finished: {rows:,} golden rows rated (Golden Review tab).", 15000
         )
         self.reviewed.emit(run_id)
-
-    def _on_cancelled(self) -> None:
-        if self._run_panel.runner.name == GOLDEN_REVIEW_RUN:
-            self._notify()  # the rows finished before Cancel are saved: show them
-
-    def _notify(self) -> None:
-        session = self._projects.session
-        if session is not None:
-            session.notify_project()
 
     # -- decisions -------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """What the judge jobs started from a dialog share (drafting golden items, the golden review):
-the dialog's frame and its rows for the judge and the answer guardrail, and the start.
+the dialog's frame and its rows for the judge and the answer guardrail, and the controller
+that starts them.
 
 A job's judge is the one the saved Judge settings name
 (:meth:`~goldenlens.settings.judge_preferences.JudgeSettings.engine_spec`), checked before any
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -29,6 +31,7 @@ from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.judge.judge_settings import judge_model_problems
+from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.widgets.run_panel import RunPanel
 
 Options = TypeVar("Options")
@@ -79,42 +82,67 @@ class JudgeJobDialog(QDialog):
         return self.words_spin.value()
 
 
-def start_judge_job(
-    window: QMainWindow,
-    run_panel: RunPanel,
-    *,
-    make: Callable[[JudgeEngineSpec], Options],
-    work: JudgeWork[Options, Result],
-    engine_factory: Callable[[], JudgeEngine] | None,
-    name: str,
-    on_success: Callable[[Result], None],
-    cancelled_message: str,
-    refused: str,
-) -> bool:
-    """Run ``work`` with the options ``make`` builds on the saved judge settings' engine, in
-    the run panel's worker; ``False`` after showing why it cannot start (``refused`` is the
-    title, e.g. "Cannot draft"). ``engine_factory`` (tests, screenshots) brings the judge, so
-    the model files are not checked."""
-    settings = load_judge_settings()
-    problems = [] if engine_factory is not None else judge_model_problems(settings)
-    if problems:
-        show_error(window, refused, ValueError(" ".join(problems)))
-        return False
-    try:
-        options = make(settings.engine_spec())
-    except ValueError as error:
-        show_error(window, refused, error)
-        return False
+class JudgeJobController(QObject):
+    """Starts one kind of judge job from the main window (:attr:`kind`: drafting, the golden
+    review) and refreshes the open project when one ends or is cancelled (the items finished
+    before Cancel are saved, so they show).
 
-    def job(progress: ProgressFn, cancel: CancelToken) -> Result:
-        engine = engine_factory() if engine_factory is not None else None
-        return work(options, progress, cancel, engine)
+    ``engine_factory`` (tests, screenshots): a judge to run with instead of the one the
+    settings name."""
 
-    run_panel.run(
-        job,
-        name=name,
-        label="Loading the judge model…",
-        on_success=on_success,
-        cancelled_message=cancelled_message,
-    )
-    return True
+    #: The run kind, which is also the run panel's name for the job.
+    kind: str
+    #: The title of the error shown when a job cannot start ("Cannot draft").
+    refused: str
+    #: The run panel's message when a job is cancelled.
+    cancelled_message: str
+
+    def __init__(self, window: QMainWindow, run_panel: RunPanel, projects: ProjectController) -> None:
+        super().__init__(window)
+        self._window = window
+        self._run_panel = run_panel
+        self._projects = projects
+        self.engine_factory: Callable[[], JudgeEngine] | None = None
+        run_panel.runner.cancelled.connect(self._on_cancelled)
+
+    def _start(
+        self,
+        make: Callable[[JudgeEngineSpec], Options],
+        work: JudgeWork[Options, Result],
+        on_success: Callable[[Result], None],
+    ) -> bool:
+        """Run ``work`` with the options ``make`` builds on the saved judge settings' engine, in
+        the run panel's worker; ``False`` after showing why it cannot start."""
+        factory = self.engine_factory
+        settings = load_judge_settings()
+        problems = [] if factory is not None else judge_model_problems(settings)  # a scripted judge
+        if problems:
+            show_error(self._window, self.refused, ValueError(" ".join(problems)))
+            return False
+        try:
+            options = make(settings.engine_spec())
+        except ValueError as error:
+            show_error(self._window, self.refused, error)
+            return False
+
+        def job(progress: ProgressFn, cancel: CancelToken) -> Result:
+            return work(options, progress, cancel, factory() if factory is not None else None)
+
+        self._run_panel.run(
+            job,
+            name=self.kind,
+            label="Loading the judge model…",
+            on_success=on_success,
+            cancelled_message=self.cancelled_message,
+        )
+        return True
+
+    def _on_cancelled(self) -> None:
+        if self._run_panel.runner.name == self.kind:
+            self._notify()
+
+    def _notify(self) -> None:
+        """The open project changed: its views reload."""
+        session = self._projects.session
+        if session is not None:
+            session.notify_project()
