@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -58,6 +59,23 @@ class StderrProgress:
         if self._live:
             sys.stderr.write("\n")
             self._live = False
+
+
+def json_text(data: Mapping[str, Any]) -> str:
+    """JSON as every command prints or writes it: indented, non-ASCII as is, a final newline."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_json(path: Path, data: Mapping[str, Any]) -> None:
+    """:func:`json_text` of ``data`` written to ``path`` whole or not at all."""
+    from goldenlens.io.atomic_files import write_atomically
+
+    text = json_text(data)
+
+    def write(target: Path) -> None:
+        target.write_text(text, encoding="utf-8")
+
+    write_atomically(path, write)
 
 
 def counting_number(what: str) -> Callable[[str], int]:

@@ -12,13 +12,12 @@ without them.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args
-from goldenlens.cli.output import StderrProgress, counting_number, print_problems
+from goldenlens.cli.output import StderrProgress, counting_number, json_text, print_problems, write_json
 from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -82,7 +81,6 @@ def cmd_draft(args: argparse.Namespace) -> int:
     if args.output is not None and args.output.suffix.lower() != ".json":
         raise InputError(Problem(args.output.name, "the drafts file must be .json", Severity.FATAL))
     options = _options(args)
-    from goldenlens.io.atomic_files import write_atomically
     from goldenlens.io.importing.source_documents import read_sources
     from goldenlens.jobs.drafting.draft_job import draft_chunks
     from goldenlens.queries.drafts import draft_as_dict
@@ -118,22 +116,14 @@ def cmd_draft(args: argparse.Namespace) -> int:
         "drafts": [draft_as_dict(d) for d in drafts],
     }
     if args.output is not None:
-        write_atomically(args.output, lambda path: _write_json(path, data))
+        write_json(args.output, data)
         print(f"Wrote {len(drafts)} drafts to {args.output}", file=sys.stderr)
     elif args.json:
-        sys.stdout.write(_dumps(data))
+        sys.stdout.write(json_text(data))
     else:
         print("\n\n".join(format_draft(d) for d in drafts) + ("\n" if drafts else ""))
     print(summary, file=sys.stderr)
     return 0
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.write_text(_dumps(data), encoding="utf-8")
-
-
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def format_draft(draft: Draft) -> str:

@@ -10,13 +10,12 @@ the failing and unsure ones explained, or JSON with ``--json`` (stdout) or ``-o 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args, resume_newest
-from goldenlens.cli.output import StderrProgress
+from goldenlens.cli.output import StderrProgress, json_text, write_json
 from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:
@@ -107,17 +106,10 @@ def cmd_review_golden(args: argparse.Namespace) -> int:
         review = load_golden_review(store, run_id)
     data = {"project": str(args.project), **review.as_dict()}
     if args.output is not None:
-        from goldenlens.io.atomic_files import write_atomically
-
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-        def write(path: Path) -> None:
-            path.write_text(text, encoding="utf-8")
-
-        write_atomically(args.output, write)
+        write_json(args.output, data)
         print(f"Wrote the review of {len(review.rows)} golden rows to {args.output}", file=sys.stderr)
     elif args.json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data))
     else:
         print(format_review(review))
     return 0
