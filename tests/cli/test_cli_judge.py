@@ -124,6 +124,25 @@ def test_resume_with_a_missing_judge_model_is_a_clear_error(
     assert str(gone) in err
 
 
+def test_resume_of_a_run_with_a_setting_now_out_of_range_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden, responses = _subset(tmp_path)
+    project = tmp_path / "p.goldenlens"
+    with ProjectStore.open(project, create=True) as store:
+        import_inputs(store, golden, responses)
+        params = {**JudgeOptions(metrics=("relevancy",)).params(), "temperature": 3.0}  # once accepted
+        run_id = store.runs.start(JUDGE_RUN, params, total=6)
+    assert main(["resume", str(project), "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert (
+        f"the interrupted judge run {run_id} cannot be resumed: the temperature must be between 0 and 2"
+        in err[0]
+    )
+    assert "start a new run with `goldenlens score ... --metrics`" in err[0]
+
+
 def test_quiet_judge_run_keeps_llama_logs_off_stderr_and_summarises_judge_means(tmp_path: Path) -> None:
     # A real subprocess, so the C library's own stderr writes are caught too. Before the fix
     # llama.cpp printed "llama_init_from_model: model default pooling_type is [1], but [0]

@@ -133,9 +133,18 @@ def resume_newest(
     if not pending:
         return None
     stored = pending[-1]
-    options = from_params(stored.params)
     what, restart = _RESUMED[kind]
     name = f"{what} {stored.id}"
+    try:
+        options = from_params(stored.params)
+    except ValueError as error:  # recorded by a version that allowed what this one refuses
+        raise InputError(
+            Problem(
+                store.path.name,
+                f"the interrupted {name} cannot be resumed: {error}; {restart}",
+                Severity.FATAL,
+            )
+        ) from error
     for label, path in (("judge", options.engine.judge_model), ("embedding", options.engine.embed_model)):
         if path is not None and not path.is_file():
             raise InputError(
