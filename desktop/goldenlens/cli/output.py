@@ -78,6 +78,20 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
     write_atomically(path, write)
 
 
+def print_result(
+    data: Mapping[str, Any], text: Callable[[], str], *, output: Path | None, as_json: bool, wrote: str
+) -> None:
+    """A command's result: JSON written to ``output`` (then "``wrote`` to ``output``" on
+    stderr), or JSON on stdout with ``as_json`` (``--json``), else ``text()`` on stdout."""
+    if output is not None:
+        write_json(output, data)
+        print(f"{wrote} to {output}", file=sys.stderr)
+    elif as_json:
+        sys.stdout.write(json_text(data))
+    else:
+        print(text())
+
+
 def counting_number(what: str) -> Callable[[str], int]:
     """An argparse ``type`` for a number counted from 1; ``what`` names it in the error
     ("a row number": "expected a row number (1, 2, ...), got 'x'")."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args
-from goldenlens.cli.output import StderrProgress, counting_number, json_text, print_problems, write_json
+from goldenlens.cli.output import StderrProgress, counting_number, print_problems, print_result
 from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -115,13 +115,13 @@ def cmd_draft(args: argparse.Namespace) -> int:
         "left": result.left,
         "drafts": [draft_as_dict(d) for d in drafts],
     }
-    if args.output is not None:
-        write_json(args.output, data)
-        print(f"Wrote {len(drafts)} drafts to {args.output}", file=sys.stderr)
-    elif args.json:
-        sys.stdout.write(json_text(data))
-    else:
-        print("\n\n".join(format_draft(d) for d in drafts) + ("\n" if drafts else ""))
+    print_result(
+        data,
+        lambda: "\n\n".join(format_draft(d) for d in drafts) + ("\n" if drafts else ""),
+        output=args.output,
+        as_json=args.json,
+        wrote=f"Wrote {len(drafts)} drafts",
+    )
     print(summary, file=sys.stderr)
     return 0
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args, resume_newest
-from goldenlens.cli.output import StderrProgress, json_text, write_json
+from goldenlens.cli.output import StderrProgress, print_result
 from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:
@@ -105,13 +105,13 @@ def cmd_review_golden(args: argparse.Namespace) -> int:
         progress.finish()
         review = load_golden_review(store, run_id)
     data = {"project": str(args.project), **review.as_dict()}
-    if args.output is not None:
-        write_json(args.output, data)
-        print(f"Wrote the review of {len(review.rows)} golden rows to {args.output}", file=sys.stderr)
-    elif args.json:
-        sys.stdout.write(json_text(data))
-    else:
-        print(format_review(review))
+    print_result(
+        data,
+        lambda: format_review(review),
+        output=args.output,
+        as_json=args.json,
+        wrote=f"Wrote the review of {len(review.rows)} golden rows",
+    )
     return 0
 
 
