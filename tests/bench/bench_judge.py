@@ -60,6 +60,7 @@ for extra in (ROOT / "desktop", BENCH):
 # The prefix-reuse measurement of the engine benchmark, reused as it is.
 bench_judge_engine = importlib.import_module("bench_judge_engine")
 
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec  # noqa: E402
 from goldenlens.io.importing.sample import sample_dir  # noqa: E402
 from goldenlens.jobs.importing.import_job import import_inputs  # noqa: E402
 from goldenlens.jobs.judging.judge_job import Engines, JudgeOptions, judge_project  # noqa: E402
@@ -179,7 +180,7 @@ class Interleaver:
 def _warm_up(engine: LlamaCppEngine, llama: Any, folder: Path) -> None:
     """One job row and its raw replay, so both instances start from the same warm state."""
     recorder = RecordingEngine(engine)
-    options = JudgeOptions(metrics=OVERHEAD_METRICS, seed=BASE_SEED - 1)
+    options = JudgeOptions(metrics=OVERHEAD_METRICS, engine=JudgeEngineSpec(seed=BASE_SEED - 1))
     with _project(folder, "warm-up", 1) as store:
         judge_project(store, options, engines=Engines(judge=recorder))
     for call in recorder.calls:
@@ -201,7 +202,7 @@ def bench_overhead(
         with _project(
             folder, f"overhead-{seed}", _rows_needed(rows, min_calls, recorder, len(job_rows))
         ) as store:
-            options = JudgeOptions(metrics=OVERHEAD_METRICS, seed=seed)
+            options = JudgeOptions(metrics=OVERHEAD_METRICS, engine=JudgeEngineSpec(seed=seed))
             started = time.perf_counter()
             interleaver.mark = started
             judge_project(store, options, engines=Engines(judge=recorder), progress=interleaver)
@@ -242,7 +243,7 @@ def _rows_needed(rows: int, min_calls: int, recorder: RecordingEngine, rows_done
 def profile_job(engine: LlamaCppEngine, folder: Path, rows: int) -> None:
     """One extra job pass under cProfile (its time is not used), top functions by own time."""
     recorder = RecordingEngine(engine)
-    options = JudgeOptions(metrics=OVERHEAD_METRICS, seed=BASE_SEED + 1000)
+    options = JudgeOptions(metrics=OVERHEAD_METRICS, engine=JudgeEngineSpec(seed=BASE_SEED + 1000))
     profiler = cProfile.Profile()
     with _project(folder, "profile", rows) as store:
         profiler.enable()
@@ -263,7 +264,7 @@ def bench_parse(engine: LlamaCppEngine, folder: Path, min_calls: int, earlier: R
     passes = rows_done = 0
     while len(recorder.calls) + len(earlier.calls) < min_calls:
         seed = BASE_SEED + 100 + passes
-        options = JudgeOptions(metrics=PARSE_METRICS, seed=seed)
+        options = JudgeOptions(metrics=PARSE_METRICS, engine=JudgeEngineSpec(seed=seed))
         rows = _rows_needed(SAMPLE_ROWS, min_calls - len(earlier.calls), recorder, rows_done)
         with _project(folder, f"parse-{seed}", rows) as store:
             judge_project(store, options, engines=Engines(judge=recorder))
@@ -314,7 +315,9 @@ def bench_http(model: Path, folder: Path, rows: int, threads: int, n_ctx: int) -
                 time.sleep(0.3)
         url = f"http://127.0.0.1:{port}/v1"
         for parallel in (1, 4):
-            options = JudgeOptions(metrics=("relevancy",), judge_url=url, parallel=parallel)
+            options = JudgeOptions(
+                metrics=("relevancy",), engine=JudgeEngineSpec(judge_url=url, parallel=parallel)
+            )
             with _project(folder, f"http{parallel}", rows) as store:
                 started = time.perf_counter()
                 run_id = judge_project(store, options, data_dir=folder)

@@ -17,7 +17,7 @@ from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.cli.main import main
 from goldenlens.core.golden.drafts import DraftStatus
-from goldenlens.jobs.drafting import draft_job
+from goldenlens.jobs.judging import run_driver
 from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.store.project import ProjectStore
 
@@ -33,7 +33,7 @@ def engine(monkeypatch: pytest.MonkeyPatch) -> ScriptedEngine:
     def fake_open(*args: Any, **kwargs: Any) -> Iterator[JudgeEngine]:
         yield scripted
 
-    monkeypatch.setattr(draft_job, "open_judge_engine", fake_open)
+    monkeypatch.setattr(run_driver, "open_judge_engine", fake_open)
     return scripted
 
 

@@ -23,10 +23,11 @@ from tests.judge.scripted import ScriptedEngine
 
 import goldenlens
 from goldenlens.cli.main import main
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.jobs.curation import golden_review_decisions
 from goldenlens.jobs.importing.import_job import import_inputs
-from goldenlens.jobs.judging import golden_review_job
+from goldenlens.jobs.judging import run_driver
 from goldenlens.judge.engines.protocol import ChatMessage
 from goldenlens.store.project import ProjectStore
 
@@ -36,18 +37,18 @@ class Opened:
 
     def __init__(self, engine: ScriptedEngine) -> None:
         self.engine = engine
-        self.kwargs: list[dict[str, Any]] = []
+        self.specs: list[JudgeEngineSpec] = []
 
     @contextmanager
-    def __call__(self, **kwargs: Any) -> Iterator[ScriptedEngine]:
-        self.kwargs.append(kwargs)
+    def __call__(self, spec: JudgeEngineSpec) -> Iterator[ScriptedEngine]:
+        self.specs.append(spec)
         yield self.engine
 
 
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> Opened:
     opener = Opened(ScriptedEngine(responder=scripted_reply))
-    monkeypatch.setattr(golden_review_job, "open_judge_engine", opener)
+    monkeypatch.setattr(run_driver, "open_judge_engine", opener)
     return opener
 
 
@@ -74,8 +75,8 @@ def test_the_table_marks_each_verdict_and_explains_the_others(
     assert "  g2 unambiguous_question: fail — scripted unambiguous_question" in out
     assert "  g3 verbosity_within_guardrail: fail — 40 words; the guardrail is 30" in out
     assert "agree" not in out  # no decision yet: no agreement line
-    assert opened.kwargs == [
-        {"judge_model": None, "judge_url": None, "n_ctx": 4096, "n_threads": 1, "seed": 42}
+    assert opened.specs == [
+        JudgeEngineSpec(judge_model=None, judge_url=None, n_ctx=4096, n_threads=1, temperature=0.0, seed=42)
     ]
 
 
@@ -107,14 +108,14 @@ def test_an_interrupted_review_resumes_when_run_again(
             raise KeyboardInterrupt
         return scripted_reply(messages, schema)
 
-    monkeypatch.setattr(golden_review_job, "open_judge_engine", Opened(ScriptedEngine(responder=interrupted)))
+    monkeypatch.setattr(run_driver, "open_judge_engine", Opened(ScriptedEngine(responder=interrupted)))
     assert main(["review-golden", str(project), "-q"]) == 130
     assert "run the same review-golden command again to resume" in capsys.readouterr().err
     with ProjectStore.open(project) as store:
         (run,) = store.runs.unfinished(GOLDEN_REVIEW_RUN)
         assert store.results.scored_keys(run.id) == {("g1", "")}
     rest = Opened(ScriptedEngine(responder=scripted_reply))
-    monkeypatch.setattr(golden_review_job, "open_judge_engine", rest)
+    monkeypatch.setattr(run_driver, "open_judge_engine", rest)
     assert main(["review-golden", str(project), "-q", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["run"]["id"] == run.id
@@ -196,10 +197,10 @@ def test_goldenlens_resume_finishes_an_interrupted_review(
             raise KeyboardInterrupt
         return scripted_reply(messages, schema)
 
-    monkeypatch.setattr(golden_review_job, "open_judge_engine", Opened(ScriptedEngine(responder=interrupted)))
+    monkeypatch.setattr(run_driver, "open_judge_engine", Opened(ScriptedEngine(responder=interrupted)))
     assert main(["review-golden", str(project), "-q", "--max-words", "30"]) == 130
     rest = Opened(ScriptedEngine(responder=scripted_reply))
-    monkeypatch.setattr(golden_review_job, "open_judge_engine", rest)
+    monkeypatch.setattr(run_driver, "open_judge_engine", rest)
     capsys.readouterr()
     assert main(["resume", str(project), "-q"]) == 0
     err = capsys.readouterr().err

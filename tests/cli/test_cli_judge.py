@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from goldenlens.cli.main import main
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.judging.judge_job import JUDGE_RUN, JudgeOptions
@@ -115,12 +116,31 @@ def test_resume_with_a_missing_judge_model_is_a_clear_error(
     gone = tmp_path / "gone.gguf"
     with ProjectStore.open(project, create=True) as store:
         import_inputs(store, golden, responses)
-        options = JudgeOptions(metrics=("relevancy",), judge_model=gone)
+        options = JudgeOptions(metrics=("relevancy",), engine=JudgeEngineSpec(judge_model=gone))
         store.runs.start(JUDGE_RUN, options.params(), total=6)
     assert main(["resume", str(project), "-q"]) == 2
     err = capsys.readouterr().err
     assert "no longer exists" in err
     assert str(gone) in err
+
+
+def test_resume_of_a_run_with_a_setting_now_out_of_range_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden, responses = _subset(tmp_path)
+    project = tmp_path / "p.goldenlens"
+    with ProjectStore.open(project, create=True) as store:
+        import_inputs(store, golden, responses)
+        params = {**JudgeOptions(metrics=("relevancy",)).params(), "temperature": 3.0}  # once accepted
+        run_id = store.runs.start(JUDGE_RUN, params, total=6)
+    assert main(["resume", str(project), "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert (
+        f"the interrupted judge run {run_id} cannot be resumed: the temperature must be between 0 and 2"
+        in err[0]
+    )
+    assert "start a new run with `goldenlens score ... --metrics`" in err[0]
 
 
 def test_quiet_judge_run_keeps_llama_logs_off_stderr_and_summarises_judge_means(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from tests.jobs.drafting import CHUNKS, FX, GOOD, OFFICE, SALES, chunk, good_rep
 from tests.judge.scripted import Reply, ScriptedEngine
 
 from goldenlens.core.golden.drafts import DraftStatus, DraftText, ProblemCode
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
 from goldenlens.core.variants.generator import suggest_variants
 from goldenlens.io.importing.sample import sample_dir
@@ -196,7 +197,7 @@ def test_the_sample_source_chunks_draft_with_their_ids(store: ProjectStore) -> N
 
 def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="either a judge model file or a judge server"):
-        DraftOptions(judge_model=Path("m.gguf"), judge_url="http://localhost:8080")
+        DraftOptions(engine=JudgeEngineSpec(judge_model=Path("m.gguf"), judge_url="http://localhost:8080"))
     with pytest.raises(ValueError, match="guardrail"):
         DraftOptions(max_answer_words=0)
 

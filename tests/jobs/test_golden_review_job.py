@@ -23,6 +23,7 @@ import pytest
 from tests.judge.scripted import ScriptedEngine
 
 from goldenlens.core.golden.criteria import JUDGED_CRITERIA, Criterion, criterion_metric
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.core.scores import ScoreStatus
@@ -321,7 +322,7 @@ def test_engine_errors_stop_the_run_and_save_nothing_of_those_rows(store: Projec
 
 def test_the_options_round_trip_through_the_runs_params() -> None:
     options = GoldenReviewOptions(
-        judge_url="http://localhost:8080",
+        engine=JudgeEngineSpec(judge_url="http://localhost:8080"),
         criteria=(Criterion.FACT_MINIMAL,),
         max_answer_words=12,
         reason_chars=40,
@@ -333,7 +334,7 @@ def test_the_options_round_trip_through_the_runs_params() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [
-        ({"judge_model": Path("m.gguf"), "judge_url": "http://x"}, "not both"),
+        ({"engine": {"judge_model": Path("m.gguf"), "judge_url": "http://x"}}, "not both"),
         ({"criteria": ()}, "at least one criterion"),
         ({"max_answer_words": 0}, "at least 1"),
         ({"reason_chars": 5}, "between 20 and 200"),
@@ -342,7 +343,7 @@ def test_the_options_round_trip_through_the_runs_params() -> None:
 )
 def test_bad_options_are_refused(kwargs: dict[str, Any], error: str) -> None:
     with pytest.raises(ValueError, match=error):
-        GoldenReviewOptions(**kwargs)
+        GoldenReviewOptions(**{k: JudgeEngineSpec(**v) if k == "engine" else v for k, v in kwargs.items()})
 
 
 def test_only_counted_criteria_need_no_judge(store: ProjectStore) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.scores import ScoreStatus
 from goldenlens.io.importing.sample import sample_dir
@@ -40,7 +41,9 @@ from goldenlens.store.project import ProjectStore
 pytest.importorskip("llama_cpp", reason="the judge job tests need the [judge] extra")
 
 QUESTIONS = ("q01", "q02")
-OPTIONS = JudgeOptions(metrics=("relevancy", "semantic_similarity"), n_ctx=2048, n_threads=1)
+OPTIONS = JudgeOptions(
+    metrics=("relevancy", "semantic_similarity"), engine=JudgeEngineSpec(n_ctx=2048, n_threads=1)
+)
 Values = dict[tuple[str, str, str], float | None]
 
 
@@ -254,10 +257,13 @@ KILLED_RUN = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
+    from goldenlens.core.judge_engine_spec import JudgeEngineSpec
     from goldenlens.jobs.judging.judge_job import JudgeOptions, judge_project
     from goldenlens.store.project import ProjectStore
 
-    options = JudgeOptions(metrics=("relevancy", "semantic_similarity"), n_ctx=2048, n_threads=1)
+    options = JudgeOptions(
+        metrics=("relevancy", "semantic_similarity"), engine=JudgeEngineSpec(n_ctx=2048, n_threads=1)
+    )
 
     def progress(p):
         if p.done >= 3:

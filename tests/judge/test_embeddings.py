@@ -28,8 +28,8 @@ from goldenlens.judge.gguf_convert import (
     read_checksum,
 )
 from goldenlens.judge.metrics.base import judge_signature
-from goldenlens.judge.metrics.bertscore import BertScore, BertScoreMetric, bertscore
-from goldenlens.judge.metrics.semantic_similarity import semantic_similarity
+from goldenlens.judge.metrics.embedding.bertscore import BertScore, BertScoreMetric, bertscore
+from goldenlens.judge.metrics.embedding.semantic_similarity import semantic_similarity
 from goldenlens.judge.model_files import ModelNotFoundError, file_sha256
 
 # --- semantic_similarity: formula on hand-made vectors -----------------------------------------

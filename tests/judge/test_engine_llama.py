@@ -213,7 +213,7 @@ def test_yes_no_probability_matches_llama_cpps_own_logprobs(judge_engine: LlamaC
     # model keeps every position's logits: an independent computation of the same number.
     from llama_cpp import Llama
 
-    from goldenlens.judge.metrics.minicheck import SYSTEM_PROMPT, user_prompt
+    from goldenlens.judge.metrics.spring_ai.minicheck import SYSTEM_PROMPT, user_prompt
 
     messages: list[ChatMessage] = [
         {"role": "system", "content": SYSTEM_PROMPT},

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from goldenlens.core.golden.criteria import Criterion
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
@@ -31,7 +32,9 @@ from goldenlens.store.project import ProjectStore
 pytest.importorskip("llama_cpp", reason="the golden review on a real model needs the [judge] extra")
 
 OPTIONS = GoldenReviewOptions(
-    criteria=(Criterion.UNAMBIGUOUS_QUESTION, Criterion.FACT_MINIMAL), reason_chars=20, n_threads=1
+    criteria=(Criterion.UNAMBIGUOUS_QUESTION, Criterion.FACT_MINIMAL),
+    reason_chars=20,
+    engine=JudgeEngineSpec(n_threads=1),
 )
 
 

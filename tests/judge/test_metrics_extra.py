@@ -22,14 +22,14 @@ from tests.judge.scripted import Reply, Responder, ScriptedEngine
 from goldenlens.core.golden.sentences import split_sentences
 from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.engines.protocol import ChatMessage, FinishReason
-from goldenlens.judge.metrics.aspect_critique import BUILTIN_ASPECTS, AspectCritique, aspect
+from goldenlens.judge.metrics.answer.aspect_critique import BUILTIN_ASPECTS, AspectCritique, aspect
+from goldenlens.judge.metrics.answer.factual_correctness import FactualCorrectness
+from goldenlens.judge.metrics.answer.summarization_score import SummarizationScore, conciseness
 from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, judge_signature
-from goldenlens.judge.metrics.fact_check import FactCheck, chunk_text
-from goldenlens.judge.metrics.factual_correctness import FactualCorrectness
 from goldenlens.judge.metrics.helpers import f_beta
-from goldenlens.judge.metrics.minicheck import user_prompt as minicheck_prompt
-from goldenlens.judge.metrics.relevancy import Relevancy
-from goldenlens.judge.metrics.summarization_score import SummarizationScore, conciseness
+from goldenlens.judge.metrics.spring_ai.fact_check import FactCheck, chunk_text
+from goldenlens.judge.metrics.spring_ai.minicheck import user_prompt as minicheck_prompt
+from goldenlens.judge.metrics.spring_ai.relevancy import Relevancy
 from goldenlens.judge.registry import build_metrics
 
 
@@ -467,7 +467,7 @@ def test_minicheck_max_over_chunks_min_over_sentences() -> None:
 def test_minicheck_chunks_whole_sentences_by_tokens() -> None:
     # chunks(): sentences are packed while "current_word_count + sentence_word_count <= n";
     # a sentence longer than n is a chunk of its own; line breaks are kept ("\n" blocks).
-    from goldenlens.judge.metrics.minicheck import chunk_document
+    from goldenlens.judge.metrics.spring_ai.minicheck import chunk_document
 
     def words(text: str) -> int:
         return len(text.split())

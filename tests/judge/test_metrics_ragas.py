@@ -22,8 +22,9 @@ from goldenlens.core.golden.sentences import split_sentences
 from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.engines.embedding import EmbeddingEngine, FloatMatrix
 from goldenlens.judge.engines.protocol import JudgeReply
-from goldenlens.judge.metrics.answer_correctness import AnswerCorrectness
-from goldenlens.judge.metrics.answer_relevancy import AnswerRelevancy
+from goldenlens.judge.metrics.answer.answer_correctness import AnswerCorrectness
+from goldenlens.judge.metrics.answer.answer_relevancy import AnswerRelevancy
+from goldenlens.judge.metrics.answer.faithfulness import Faithfulness
 from goldenlens.judge.metrics.base import (
     JudgeCall,
     JudgeMetric,
@@ -32,15 +33,14 @@ from goldenlens.judge.metrics.base import (
     judge_signature,
     token_budget,
 )
-from goldenlens.judge.metrics.bertscore import BertScoreMetric
-from goldenlens.judge.metrics.context_precision import ContextPrecision
-from goldenlens.judge.metrics.context_recall import ContextRecall
-from goldenlens.judge.metrics.context_relevance import ContextRelevance
-from goldenlens.judge.metrics.context_utilization import ContextUtilization
-from goldenlens.judge.metrics.faithfulness import Faithfulness
+from goldenlens.judge.metrics.context.context_precision import ContextPrecision
+from goldenlens.judge.metrics.context.context_recall import ContextRecall
+from goldenlens.judge.metrics.context.context_relevance import ContextRelevance
+from goldenlens.judge.metrics.context.context_utilization import ContextUtilization
+from goldenlens.judge.metrics.embedding.bertscore import BertScoreMetric
+from goldenlens.judge.metrics.embedding.semantic_similarity import SemanticSimilarity
 from goldenlens.judge.metrics.helpers import average_precision, judge_each
 from goldenlens.judge.metrics.helpers import f_beta as fbeta
-from goldenlens.judge.metrics.semantic_similarity import SemanticSimilarity
 from goldenlens.judge.registry import build_metrics
 
 

@@ -23,11 +23,12 @@ from tests.judge.scripted import Reply, ScriptedEngine
 
 from goldenlens.core.golden.drafts import DraftStatus
 from goldenlens.core.variants.generator import suggest_variants
+from goldenlens.jobs.drafting.draft_job import DraftOptions
 from goldenlens.judge.engines.protocol import ChatMessage
 from goldenlens.settings.judge_preferences import JudgeSettings
 from goldenlens.store.project import ProjectStore, store_of
 from goldenlens.ui.drafts.drafts_model import DraftFilter
-from goldenlens.ui.judge.judge_settings import draft_options_from_settings, judge_model_problems
+from goldenlens.ui.judge.judge_settings import judge_model_problems
 from goldenlens.ui.main_window import MainWindow
 from goldenlens.ui.widgets.highlight_html import fact_spans_in
 
@@ -325,9 +326,10 @@ def test_cancel_keeps_the_finished_drafts_and_shows_them(
 
 def test_drafting_uses_the_judge_the_settings_name(tmp_path: Path) -> None:
     server = JudgeSettings(judge_source="server", judge_url=" http://127.0.0.1:8080/v1 ", n_ctx=8192, seed=7)
-    options = draft_options_from_settings(server, limit=5, max_answer_words=30)
-    assert (options.judge_model, options.judge_url) == (None, "http://127.0.0.1:8080/v1")
-    assert (options.n_ctx, options.n_threads, options.seed, options.limit, options.max_answer_words) == (
+    options = DraftOptions(engine=server.engine_spec(), limit=5, max_answer_words=30)
+    engine = options.engine
+    assert (engine.judge_model, engine.judge_url) == (None, "http://127.0.0.1:8080/v1")
+    assert (engine.n_ctx, engine.n_threads, engine.seed, options.limit, options.max_answer_words) == (
         8192,
         None,
         7,
@@ -336,8 +338,9 @@ def test_drafting_uses_the_judge_the_settings_name(tmp_path: Path) -> None:
     )
     model = tmp_path / "judge.gguf"
     local = JudgeSettings(judge_source="file", judge_model_path=str(model), n_threads=4, temperature=0.2)
-    options = draft_options_from_settings(local)
-    assert (options.judge_model, options.judge_url, options.n_threads, options.temperature) == (
+    options = DraftOptions(engine=local.engine_spec())
+    engine = options.engine
+    assert (engine.judge_model, engine.judge_url, engine.n_threads, engine.temperature) == (
         model,
         None,
         4,

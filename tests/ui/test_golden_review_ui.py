@@ -25,6 +25,7 @@ from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.core.stats.agreement import Agreement
 from goldenlens.jobs import open_project
 from goldenlens.jobs.curation import edits as curation
+from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeReply
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.settings.judge_preferences import JudgeSettings
@@ -32,7 +33,6 @@ from goldenlens.store.project import ProjectStore
 from goldenlens.ui.golden_review.golden_review_controller import (
     CANCELLED_MESSAGE,
     GoldenReviewDialog,
-    review_options_from_settings,
 )
 from goldenlens.ui.golden_review.golden_review_pane import agreement_sentence, trust_hint
 from goldenlens.ui.main_window import MainWindow
@@ -120,21 +120,29 @@ def test_the_review_uses_the_apps_judge_settings() -> None:
     server = JudgeSettings(
         judge_source="server", judge_url=" http://127.0.0.1:8080/v1 ", temperature=0.3, seed=7, n_threads=0
     )
-    options = review_options_from_settings(server, max_answer_words=25)
-    assert (options.judge_model, options.judge_url) == (None, "http://127.0.0.1:8080/v1")
-    assert (options.temperature, options.seed, options.n_threads, options.max_answer_words) == (
+    options = GoldenReviewOptions(engine=server.engine_spec(), max_answer_words=25)
+    engine = options.engine
+    assert (engine.judge_model, engine.judge_url) == (None, "http://127.0.0.1:8080/v1")
+    assert (engine.temperature, engine.seed, engine.n_threads, options.max_answer_words) == (
         0.3,
         7,
         None,
         25,
     )
     assert options.criteria == tuple(Criterion)
-    local = review_options_from_settings(
-        JudgeSettings(judge_source="file", judge_model_path="~/models/qwen.gguf", n_ctx=8192, n_threads=4)
+    local = GoldenReviewOptions(
+        engine=JudgeSettings(
+            judge_source="file", judge_model_path="~/models/qwen.gguf", n_ctx=8192, n_threads=4
+        ).engine_spec()
     )
-    assert local.judge_model == Path("~/models/qwen.gguf").expanduser()
-    assert (local.judge_url, local.n_ctx, local.n_threads, local.max_answer_words) == (None, 8192, 4, 40)
-    bundled = review_options_from_settings(JudgeSettings(judge_source="default", judge_url="http://ignored"))
+    assert local.engine.judge_model == Path("~/models/qwen.gguf").expanduser()
+    assert (local.engine.judge_url, local.engine.n_ctx, local.engine.n_threads, local.max_answer_words) == (
+        None,
+        8192,
+        4,
+        40,
+    )
+    bundled = JudgeSettings(judge_source="default", judge_url="http://ignored").engine_spec()
     assert (bundled.judge_model, bundled.judge_url) == (None, None)
 
 

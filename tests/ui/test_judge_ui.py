@@ -48,10 +48,11 @@ def test_default_model_options(qtbot: QtBot, tmp_path: Path) -> None:
     assert not dialog.problems_label.isVisible()
     options = dialog.options()
     assert options.metrics == ("faithfulness", "semantic_similarity")
-    assert options.judge_model is None
-    assert options.judge_url is None
-    assert options.embed_model is None
-    assert (options.n_ctx, options.n_threads, options.temperature, options.seed, options.parallel) == (
+    assert options.engine.judge_model is None
+    assert options.engine.judge_url is None
+    assert options.engine.embed_model is None
+    engine = options.engine
+    assert (engine.n_ctx, engine.n_threads, engine.temperature, engine.seed, engine.parallel) == (
         4096,
         None,
         0.0,
@@ -79,9 +80,10 @@ def test_custom_gguf_file_and_invalid_paths(qtbot: QtBot, tmp_path: Path) -> Non
     page.temperature.setValue(0.3)
     page.seed.setValue(7)
     options = dialog.options()
-    assert options.judge_model == gguf
-    assert options.judge_url is None
-    assert (options.n_ctx, options.n_threads, options.temperature, options.seed) == (2048, 2, 0.3, 7)
+    assert options.engine.judge_model == gguf
+    assert options.engine.judge_url is None
+    engine = options.engine
+    assert (engine.n_ctx, engine.n_threads, engine.temperature, engine.seed) == (2048, 2, 0.3, 7)
 
     page.judge_path.edit.setText(str(tmp_path / "missing.gguf"))
     assert not dialog.ok_button.isEnabled()
@@ -119,12 +121,12 @@ def test_server_url_options(qtbot: QtBot) -> None:
     page.parallel.setValue(4)
     assert dialog.ok_button.isEnabled()
     options = dialog.options()
-    assert options.judge_url == "http://127.0.0.1:8080/v1"
-    assert options.judge_model is None
-    assert options.parallel == 4
+    assert options.engine.judge_url == "http://127.0.0.1:8080/v1"
+    assert options.engine.judge_model is None
+    assert options.engine.parallel == 4
     page.judge_default.setChecked(True)
-    assert dialog.options().parallel == 1  # parallel requests are for a server only
-    assert dialog.options().judge_url is None
+    assert dialog.options().engine.parallel == 1  # parallel requests are for a server only
+    assert dialog.options().engine.judge_url is None
 
 
 def test_metric_selection_and_parameters_round_trip(qtbot: QtBot) -> None:

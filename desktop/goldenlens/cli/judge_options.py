@@ -1,20 +1,27 @@
-"""The judge options of ``goldenlens score`` and the judge part of ``goldenlens resume``."""
+"""The judge options of the command line: the engine options every judge command shares
+(:func:`add_engine_arguments`, read back as a
+:class:`~goldenlens.core.judge_engine_spec.JudgeEngineSpec` by :func:`engine_spec_from_args`),
+the metric options of ``goldenlens score``, and the judge part of ``goldenlens resume``."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from goldenlens.cli.lazy_help import LazyHelpFormatter
 from goldenlens.cli.output import StderrProgress
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN, JUDGE_RUN
 
 if TYPE_CHECKING:  # the judge packages (numpy, llama.cpp) load only when a judge run is asked for
     from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.jobs.judging.judge_job import JudgeOptions
+    from goldenlens.jobs.progress import ProgressFn
 
 DEFAULT = "default"
 
@@ -34,7 +41,131 @@ class JudgeHelpFormatter(LazyHelpFormatter):
         return ", ".join(valid_names())
 
 
+def add_engine_arguments(
+    group: argparse._ArgumentGroup, *, embedding: bool = False, parallel: bool = False
+) -> None:
+    """The judge engine options, with the spec's defaults: ``--judge-model`` or ``--judge-url``,
+    ``--n-ctx``, ``--threads``, ``--temperature``, ``--seed``; ``--embed-model`` for a command
+    that embeds, ``--parallel`` for one that judges rows concurrently. Read them back with
+    :func:`engine_spec_from_args`."""
+    defaults = JudgeEngineSpec()
+    source = group.add_mutually_exclusive_group()
+    source.add_argument(
+        "--judge-model",
+        metavar="PATH|default",
+        help="GGUF chat model for the judge (default: the bundled SmolLM2-135M-Instruct)",
+    )
+    source.add_argument(
+        "--judge-url", metavar="URL", help="an OpenAI-compatible server instead of a local judge model"
+    )
+    if embedding:
+        group.add_argument(
+            "--embed-model",
+            metavar="PATH|default",
+            help="GGUF embedding model (default: bundled all-MiniLM-L6-v2, converted once)",
+        )
+    group.add_argument(
+        "--n-ctx", type=int, default=defaults.n_ctx, metavar="N", help="judge context size in tokens"
+    )
+    group.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
+    group.add_argument("--temperature", type=float, default=defaults.temperature, metavar="T")
+    group.add_argument("--seed", type=int, default=defaults.seed, metavar="S")
+    if parallel:
+        group.add_argument(
+            "--parallel", type=int, default=defaults.parallel, metavar="N", help="concurrent server requests"
+        )
+
+
+def engine_spec_from_args(args: argparse.Namespace, where: str) -> JudgeEngineSpec:
+    """The engine options of :func:`add_engine_arguments` as a spec. A model file that does not
+    exist, or a value the spec refuses, is bad input (exit 2) named after the option or
+    ``where`` (the command)."""
+    defaults = JudgeEngineSpec()
+    try:
+        return JudgeEngineSpec(
+            judge_model=_model_path(args.judge_model, "--judge-model"),
+            judge_url=args.judge_url,
+            embed_model=_model_path(getattr(args, "embed_model", None), "--embed-model"),
+            n_ctx=args.n_ctx,
+            n_threads=args.threads,
+            temperature=args.temperature,
+            seed=args.seed,
+            parallel=getattr(args, "parallel", defaults.parallel),
+        )
+    except ValueError as error:
+        raise InputError(Problem(where, str(error), Severity.FATAL)) from error
+
+
+class _RunOptions(Protocol):
+    @property
+    def engine(self) -> JudgeEngineSpec: ...
+
+
+RunOptions = TypeVar("RunOptions", bound=_RunOptions)
+Options_contra = TypeVar("Options_contra", bound=_RunOptions, contravariant=True)
+
+
+class _Job(Protocol[Options_contra]):
+    def __call__(self, project: ProjectHandle, /, options: Options_contra, *, progress: ProgressFn) -> int: ...
+
+
+#: What ``goldenlens resume`` calls each kind of judge job it finishes, and how to start anew.
+_RESUMED = {
+    JUDGE_RUN: ("judge run", "start a new run with `goldenlens score ... --metrics`"),
+    GOLDEN_REVIEW_RUN: ("golden review", "start a new review with `goldenlens review-golden`"),
+}
+
+
+def resume_newest(
+    store: ProjectHandle,
+    kind: str,
+    from_params: Callable[[Mapping[str, Any]], RunOptions],
+    job: _Job[RunOptions],
+    *,
+    quiet: bool,
+    detail: Callable[[RunOptions], str] = lambda _options: "",
+) -> int | None:
+    """Finish the newest interrupted ``kind`` run of ``store`` (a judge run or a golden
+    review) with the options it recorded, for ``goldenlens resume``, with progress on stderr;
+    ``None`` when there is none. A model file of the run that no longer exists is bad input
+    that says to put it back or start anew. ``detail`` adds to the line that announces it."""
+    from goldenlens.queries.project import ProjectQueries
+
+    pending = ProjectQueries(store).unfinished_runs(kind)
+    if not pending:
+        return None
+    stored = pending[-1]
+    what, restart = _RESUMED[kind]
+    name = f"{what} {stored.id}"
+    try:
+        options = from_params(stored.params)
+    except ValueError as error:  # recorded by a version that allowed what this one refuses
+        raise InputError(
+            Problem(
+                store.path.name,
+                f"the interrupted {name} cannot be resumed: {error}; {restart}",
+                Severity.FATAL,
+            )
+        ) from error
+    for label, path in (("judge", options.engine.judge_model), ("embedding", options.engine.embed_model)):
+        if path is not None and not path.is_file():
+            raise InputError(
+                Problem(
+                    store.path.name,
+                    f"the {label} model of the interrupted {name} no longer exists: {path}; "
+                    f"put it back, or {restart}",
+                    Severity.FATAL,
+                )
+            )
+    progress = StderrProgress(quiet=quiet)
+    print(f"{store.path.name}: resuming {name}{detail(options)}", file=sys.stderr)
+    run_id = job(store, options, progress=progress)
+    progress.finish()
+    return run_id
+
+
 def add_judge_options(parser: argparse.ArgumentParser) -> None:
+    """The judge metric options of ``goldenlens score``."""
     group = parser.add_argument_group(
         "judge metrics (run after the lexical scores; models run offline on this machine)"
     )
@@ -44,24 +175,7 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
         help="judge/embedding metrics or groups (judge, embedding, aspects, all): "
         f"{METRIC_NAMES_PLACEHOLDER}",
     )
-    group.add_argument(
-        "--judge-model",
-        metavar="PATH|default",
-        help="GGUF chat model for the judge (default: the bundled SmolLM2-135M-Instruct)",
-    )
-    group.add_argument(
-        "--judge-url", metavar="URL", help="an OpenAI-compatible server instead of a local judge model"
-    )
-    group.add_argument(
-        "--embed-model",
-        metavar="PATH|default",
-        help="GGUF embedding model (default: bundled all-MiniLM-L6-v2, converted once)",
-    )
-    group.add_argument("--parallel", type=int, default=1, metavar="N", help="concurrent server requests")
-    group.add_argument("--n-ctx", type=int, default=4096, metavar="N", help="judge context size in tokens")
-    group.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
-    group.add_argument("--temperature", type=float, default=0.0, metavar="T")
-    group.add_argument("--seed", type=int, default=42, metavar="S")
+    add_engine_arguments(group, embedding=True, parallel=True)
     group.add_argument(
         "--param",
         action="append",
@@ -132,17 +246,11 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
         return None
     from goldenlens.jobs.judging.judge_job import JudgeOptions
 
+    engine = engine_spec_from_args(args, "--metrics")
     try:
         options = JudgeOptions(
             metrics=tuple(name for name in args.metrics.split(",") if name.strip()),
-            judge_model=_model_path(args.judge_model, "--judge-model"),
-            judge_url=args.judge_url,
-            embed_model=_model_path(args.embed_model, "--embed-model"),
-            n_ctx=args.n_ctx,
-            n_threads=args.threads,
-            temperature=args.temperature,
-            seed=args.seed,
-            parallel=args.parallel,
+            engine=engine,
             metric_params=_parse_params(args.param),
             custom_aspects=_parse_aspects(args.aspect),
             only=tuple(q.strip() for q in (args.only or "").split(",") if q.strip()),
@@ -157,26 +265,11 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
 def resume_judge(store: ProjectHandle, *, quiet: bool) -> int | None:
     """Resume the newest unfinished judge run of ``store`` with its stored options; None when
     there is none. A model file of the run that no longer exists is bad input."""
-    from goldenlens.jobs.judging.judge_job import JUDGE_RUN, JudgeOptions, judge_project
-    from goldenlens.queries.project import ProjectQueries
+    from goldenlens.jobs.judging.judge_job import JudgeOptions, judge_project
 
-    pending = ProjectQueries(store).unfinished_runs(JUDGE_RUN)
-    if not pending:
-        return None
-    run = pending[-1]
-    options = JudgeOptions.from_params(run.params)
-    for label, path in (("judge", options.judge_model), ("embedding", options.embed_model)):
-        if path is not None and not path.is_file():
-            raise InputError(
-                Problem(
-                    str(store.path.name),
-                    f"the {label} model of the interrupted judge run {run.id} no longer exists: {path}; "
-                    "put it back, or start a new run with `goldenlens score ... --metrics`",
-                    Severity.FATAL,
-                )
-            )
-    progress = StderrProgress(quiet=quiet)
-    print(f"{store.path.name}: resuming judge run {run.id} ({', '.join(options.metrics)})", file=sys.stderr)
-    run_id = judge_project(store, options, progress=progress)
-    progress.finish()
-    return run_id
+    def metrics(options: JudgeOptions) -> str:
+        return f" ({', '.join(options.metrics)})"
+
+    return resume_newest(
+        store, JUDGE_RUN, JudgeOptions.from_params, judge_project, quiet=quiet, detail=metrics
+    )

@@ -31,7 +31,7 @@ from goldenlens.cli.commands.variants import add_curation_commands, cmd_variants
 from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd_versions
 from goldenlens.cli.gate import add_gate_options, gate_usage_error, minimums_exit
 from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
-from goldenlens.cli.output import StderrProgress, parse_mapping, print_problems, write_report
+from goldenlens.cli.output import StderrProgress, counting_number, parse_mapping, print_problems, write_report
 from goldenlens.core.errors import EXIT_BAD_INPUT, GoldenLensError
 from goldenlens.core.problems import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
@@ -70,14 +70,7 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a row number (1, 2, ...), got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"a row number is 1 or more, got {value}")
-    return value
+_positive_int = counting_number("a row number")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -56,6 +58,53 @@ class StderrProgress:
         if self._live:
             sys.stderr.write("\n")
             self._live = False
+
+
+def json_text(data: Mapping[str, Any]) -> str:
+    """JSON as every command prints or writes it: indented, non-ASCII as is, a final newline."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_json(path: Path, data: Mapping[str, Any]) -> None:
+    """:func:`json_text` of ``data`` written to ``path`` whole or not at all."""
+    from goldenlens.io.atomic_files import write_atomically
+
+    text = json_text(data)
+
+    def write(target: Path) -> None:
+        target.write_text(text, encoding="utf-8")
+
+    write_atomically(path, write)
+
+
+def print_result(
+    data: Mapping[str, Any], text: Callable[[], str], *, output: Path | None, as_json: bool, wrote: str
+) -> None:
+    """A command's result: JSON written to ``output`` (then "``wrote`` to ``output``" on
+    stderr), or JSON on stdout with ``as_json`` (``--json``), else ``text()`` on stdout."""
+    if output is not None:
+        write_json(output, data)
+        print(f"{wrote} to {output}", file=sys.stderr)
+    elif as_json:
+        sys.stdout.write(json_text(data))
+    else:
+        print(text())
+
+
+def counting_number(what: str) -> Callable[[str], int]:
+    """An argparse ``type`` for a number counted from 1; ``what`` names it in the error
+    ("a row number": "expected a row number (1, 2, ...), got 'x'")."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what} (1, 2, ...), got {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} is 1 or more, got {value}")
+        return value
+
+    return parse
 
 
 def parse_mapping(pairs: Iterable[str]) -> dict[str, str]:

@@ -23,21 +23,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from goldenlens.judge.metrics.answer_correctness import AnswerCorrectness
-from goldenlens.judge.metrics.answer_relevancy import AnswerRelevancy
-from goldenlens.judge.metrics.aspect_critique import BUILTIN_ASPECTS, AspectCritique
+from goldenlens.judge.metrics.answer.answer_correctness import AnswerCorrectness
+from goldenlens.judge.metrics.answer.answer_relevancy import AnswerRelevancy
+from goldenlens.judge.metrics.answer.aspect_critique import BUILTIN_ASPECTS, AspectCritique
+from goldenlens.judge.metrics.answer.factual_correctness import FactualCorrectness
+from goldenlens.judge.metrics.answer.faithfulness import Faithfulness
+from goldenlens.judge.metrics.answer.summarization_score import SummarizationScore
 from goldenlens.judge.metrics.base import JudgeMetric, MetricInputs
-from goldenlens.judge.metrics.bertscore import BertScoreMetric
-from goldenlens.judge.metrics.context_precision import ContextPrecision
-from goldenlens.judge.metrics.context_recall import ContextRecall
-from goldenlens.judge.metrics.context_relevance import ContextRelevance
-from goldenlens.judge.metrics.context_utilization import ContextUtilization
-from goldenlens.judge.metrics.fact_check import FactCheck
-from goldenlens.judge.metrics.factual_correctness import FactualCorrectness
-from goldenlens.judge.metrics.faithfulness import Faithfulness
-from goldenlens.judge.metrics.relevancy import Relevancy
-from goldenlens.judge.metrics.semantic_similarity import SemanticSimilarity
-from goldenlens.judge.metrics.summarization_score import SummarizationScore
+from goldenlens.judge.metrics.context.context_precision import ContextPrecision
+from goldenlens.judge.metrics.context.context_recall import ContextRecall
+from goldenlens.judge.metrics.context.context_relevance import ContextRelevance
+from goldenlens.judge.metrics.context.context_utilization import ContextUtilization
+from goldenlens.judge.metrics.embedding.bertscore import BertScoreMetric
+from goldenlens.judge.metrics.embedding.semantic_similarity import SemanticSimilarity
+from goldenlens.judge.metrics.spring_ai.fact_check import FactCheck
+from goldenlens.judge.metrics.spring_ai.relevancy import Relevancy
 
 __all__ = [
     "ASPECT_PREFIX",

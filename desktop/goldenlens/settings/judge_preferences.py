@@ -2,18 +2,30 @@
 
 Stored next to ``preferences.json`` as ``judge_settings.json``. Qt-free, so the CLI and tests
 can read it; an unreadable or foreign file gives the defaults, never an error.
+
+The file holds what the judge dialog shows: where each model comes from and the path or URL
+last typed (kept while another source is chosen), the engine's numbers, and the metrics. Its
+engine part becomes a run's :class:`~goldenlens.core.judge_engine_spec.JudgeEngineSpec` through
+:meth:`JudgeSettings.engine_spec`; the defaults and ranges are the spec's.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from goldenlens.settings.preferences import config_dir
+from goldenlens.core.judge_engine_spec import (
+    DEFAULT_N_CTX,
+    DEFAULT_PARALLEL,
+    DEFAULT_SEED,
+    DEFAULT_TEMPERATURE,
+    JudgeEngineSpec,
+    setting_problem,
+)
+from goldenlens.settings.preferences import config_dir, read_settings_file, write_settings_file
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -44,11 +56,11 @@ class JudgeSettings:
     judge_url: str = ""
     embed_source: str = "default"
     embed_model_path: str = ""
-    n_ctx: int = 4096
+    n_ctx: int = DEFAULT_N_CTX
     n_threads: int = 0
-    temperature: float = 0.0
-    seed: int = 42
-    parallel: int = 1
+    temperature: float = DEFAULT_TEMPERATURE
+    seed: int = DEFAULT_SEED
+    parallel: int = DEFAULT_PARALLEL
     metrics: tuple[str, ...] = DEFAULT_METRICS
     metric_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     custom_aspects: Mapping[str, str] = field(default_factory=dict)
@@ -77,19 +89,10 @@ class JudgeSettings:
             value = data.get(key)
             return value if isinstance(value, str) else str(getattr(defaults, key))
 
-        def integer(key: str, low: int, high: int) -> int:
+        def number(key: str) -> Any:
             value = data.get(key)
-            if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
-                return value
-            return int(getattr(defaults, key))
+            return getattr(defaults, key) if setting_problem(key, value) else value
 
-        temperature = data.get("temperature")
-        if (
-            not isinstance(temperature, int | float)
-            or not math.isfinite(temperature)
-            or not 0 <= temperature <= 2
-        ):
-            temperature = defaults.temperature
         metrics = data.get("metrics")
         params = data.get("metric_params")
         aspects = data.get("custom_aspects")
@@ -99,11 +102,11 @@ class JudgeSettings:
             judge_url=string("judge_url"),
             embed_source=choice("embed_source", EMBED_SOURCES),
             embed_model_path=string("embed_model_path"),
-            n_ctx=integer("n_ctx", 256, 1 << 20),
-            n_threads=integer("n_threads", 0, 1024),
-            temperature=float(temperature),
-            seed=integer("seed", 0, 2**31 - 1),
-            parallel=integer("parallel", 1, 64),
+            n_ctx=number("n_ctx"),
+            n_threads=number("n_threads"),
+            temperature=float(number("temperature")),
+            seed=number("seed"),
+            parallel=number("parallel"),
             metrics=tuple(str(m) for m in metrics) if isinstance(metrics, list) else defaults.metrics,
             metric_params={str(k): dict(v) for k, v in params.items() if isinstance(v, dict)}
             if isinstance(params, dict)
@@ -115,6 +118,22 @@ class JudgeSettings:
             else {},
         )
 
+    def engine_spec(self) -> JudgeEngineSpec:
+        """The engine these settings name: a model file or a server only when chosen as the
+        source (a path or URL typed for another source is ignored), parallel requests only
+        for a server. Raises ``ValueError`` for values the spec refuses."""
+        server = self.judge_source == "server"
+        return JudgeEngineSpec(
+            judge_model=Path(self.judge_model_path).expanduser() if self.judge_source == "file" else None,
+            judge_url=self.judge_url.strip() if server else None,
+            embed_model=Path(self.embed_model_path).expanduser() if self.embed_source == "file" else None,
+            n_ctx=self.n_ctx,
+            n_threads=self.n_threads or None,
+            temperature=self.temperature,
+            seed=self.seed,
+            parallel=self.parallel if server else DEFAULT_PARALLEL,
+        )
+
 
 def judge_settings_path() -> Path:
     """``judge_settings.json`` in the preferences folder."""
@@ -123,16 +142,9 @@ def judge_settings_path() -> Path:
 
 def load_judge_settings() -> JudgeSettings:
     """The saved judge settings, or the defaults when there are none or they are unreadable."""
-    try:
-        return JudgeSettings.from_json(judge_settings_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return JudgeSettings()
+    return read_settings_file(judge_settings_path(), JudgeSettings.from_json, JudgeSettings)
 
 
 def save_judge_settings(settings: JudgeSettings) -> None:
-    """Write atomically (temp file + replace) so a crash never leaves half a file."""
-    path = judge_settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(settings.to_json(), encoding="utf-8")
-    tmp.replace(path)
+    """Save atomically: a crash never leaves half a file (:func:`write_settings_file`)."""
+    write_settings_file(judge_settings_path(), settings.to_json())

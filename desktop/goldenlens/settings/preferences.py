@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from goldenlens.core.lexical.flags import FlagThresholds
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL
 
 SCHEMA_VERSION = 1
 MAX_RECENT = 10
+Saved = TypeVar("Saved")
 
 
 def config_dir() -> Path:
@@ -99,17 +101,26 @@ def preferences_path() -> Path:
 
 def load_preferences() -> Preferences:
     """The saved preferences, or defaults when there are none or the file is unreadable."""
-    path = preferences_path()
-    try:
-        return Preferences.from_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return Preferences()
+    return read_settings_file(preferences_path(), Preferences.from_json, Preferences)
 
 
 def save_preferences(preferences: Preferences) -> None:
+    """Save atomically: a crash never leaves half a file (:func:`write_settings_file`)."""
+    write_settings_file(preferences_path(), preferences.to_json())
+
+
+def read_settings_file(path: Path, parse: Callable[[str], Saved], default: Callable[[], Saved]) -> Saved:
+    """``parse`` of the settings file at ``path``, or ``default()`` when there is none or it
+    cannot be read (a preference is never worth an error)."""
+    try:
+        return parse(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return default()
+
+
+def write_settings_file(path: Path, text: str) -> None:
     """Write atomically (temp file + replace) so a crash never leaves half a file."""
-    path = preferences_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(preferences.to_json(), encoding="utf-8")
+    tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)

@@ -12,13 +12,12 @@ without them.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.cli.judge_options import DEFAULT
-from goldenlens.cli.output import StderrProgress, print_problems
+from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args
+from goldenlens.cli.output import StderrProgress, counting_number, print_problems, print_result
 from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -31,14 +30,7 @@ if TYPE_CHECKING:
 _SHOWN_VARIANTS = 4
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
-    return value
+_count = counting_number("a count")
 
 
 def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,18 +59,7 @@ def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="N",
         help="words per chunk of a PDF or text file (CSV chunks are used as they are; default %(default)s)",
     )
-    judge = draft.add_argument_group("judge (runs offline on this machine unless --judge-url)")
-    choice = judge.add_mutually_exclusive_group()
-    choice.add_argument(
-        "--judge-model",
-        metavar="PATH|default",
-        help="GGUF chat model (default: the bundled SmolLM2-135M-Instruct)",
-    )
-    choice.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible server instead")
-    judge.add_argument("--n-ctx", type=int, default=4096, metavar="N", help="judge context size in tokens")
-    judge.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
-    judge.add_argument("--temperature", type=float, default=0.0, metavar="T")
-    judge.add_argument("--seed", type=int, default=42, metavar="S")
+    add_engine_arguments(draft.add_argument_group("judge (runs offline on this machine unless --judge-url)"))
     output = draft.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the new drafts as JSON")
     output.add_argument("-o", "--output", type=Path, metavar="FILE.json", help="write the new drafts as JSON")
@@ -88,22 +69,9 @@ def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def _options(args: argparse.Namespace) -> DraftOptions:
     from goldenlens.jobs.drafting.draft_job import DraftOptions
 
-    model: Path | None = None
-    if args.judge_model is not None and args.judge_model != DEFAULT:
-        model = Path(args.judge_model)
-        if not model.is_file():
-            raise InputError(Problem("--judge-model", f"model file not found: {model}", Severity.FATAL))
+    engine = engine_spec_from_args(args, "draft")
     try:
-        return DraftOptions(
-            judge_model=model,
-            judge_url=args.judge_url,
-            n_ctx=args.n_ctx,
-            n_threads=args.threads,
-            temperature=args.temperature,
-            seed=args.seed,
-            max_answer_words=args.max_answer_words,
-            limit=args.limit,
-        )
+        return DraftOptions(engine=engine, max_answer_words=args.max_answer_words, limit=args.limit)
     except ValueError as error:
         raise InputError(Problem("draft", str(error), Severity.FATAL)) from None
 
@@ -113,7 +81,6 @@ def cmd_draft(args: argparse.Namespace) -> int:
     if args.output is not None and args.output.suffix.lower() != ".json":
         raise InputError(Problem(args.output.name, "the drafts file must be .json", Severity.FATAL))
     options = _options(args)
-    from goldenlens.io.atomic_files import write_atomically
     from goldenlens.io.importing.source_documents import read_sources
     from goldenlens.jobs import open_project
     from goldenlens.jobs.drafting.draft_job import draft_chunks
@@ -150,23 +117,15 @@ def cmd_draft(args: argparse.Namespace) -> int:
         "left": result.left,
         "drafts": [draft_as_dict(d) for d in drafts],
     }
-    if args.output is not None:
-        write_atomically(args.output, lambda path: _write_json(path, data))
-        print(f"Wrote {len(drafts)} drafts to {args.output}", file=sys.stderr)
-    elif args.json:
-        sys.stdout.write(_dumps(data))
-    else:
-        print("\n\n".join(format_draft(d) for d in drafts) + ("\n" if drafts else ""))
+    print_result(
+        data,
+        lambda: "\n\n".join(format_draft(d) for d in drafts) + ("\n" if drafts else ""),
+        output=args.output,
+        as_json=args.json,
+        wrote=f"Wrote {len(drafts)} drafts",
+    )
     print(summary, file=sys.stderr)
     return 0
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.write_text(_dumps(data), encoding="utf-8")
-
-
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def format_draft(draft: Draft) -> str:

@@ -11,11 +11,11 @@ stderr, exit code 2, nothing written.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goldenlens.cli.output import json_text
 from goldenlens.core.golden.draft_values import DraftStatus
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -139,7 +139,7 @@ def _list(store: ProjectHandle, args: argparse.Namespace) -> int:
 
     queue = ProjectQueries(store).draft_queue(None if args.status is None else DraftStatus(args.status))
     if args.json:
-        sys.stdout.write(json.dumps(queue.as_dict(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(queue.as_dict()))
         return 0
     lines = [f"{args.project.name}: {queue.progress()}"]
     for draft in queue.drafts:

@@ -10,12 +10,12 @@ the failing and unsure ones explained, or JSON with ``--json`` (stdout) or ``-o 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from goldenlens.cli.output import StderrProgress
+from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args, resume_newest
+from goldenlens.cli.output import StderrProgress, print_result
 from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:
@@ -36,13 +36,6 @@ def add_golden_review_command(sub: argparse._SubParsersAction[argparse.ArgumentP
         "fact minimal, LLM-agnostic wording, verbosity (suggestions for the reviewer)",
     )
     parser.add_argument("project", type=Path, help="a .goldenlens project")
-    judge = parser.add_mutually_exclusive_group()
-    judge.add_argument(
-        "--judge-model",
-        metavar="PATH|default",
-        help="GGUF chat model for the judge (default: the bundled SmolLM2-135M-Instruct)",
-    )
-    judge.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible server instead")
     parser.add_argument(
         "--criteria",
         metavar="NAME,...",
@@ -58,10 +51,7 @@ def add_golden_review_command(sub: argparse._SubParsersAction[argparse.ArgumentP
     parser.add_argument(
         "--reason-chars", type=int, metavar="N", help="longest reason the judge may give (default 160)"
     )
-    parser.add_argument("--n-ctx", type=int, default=4096, metavar="N", help="judge context size in tokens")
-    parser.add_argument("--threads", type=int, metavar="N", help="llama.cpp threads (default: llama.cpp's)")
-    parser.add_argument("--temperature", type=float, default=0.0, metavar="T")
-    parser.add_argument("--seed", type=int, default=42, metavar="S")
+    add_engine_arguments(parser.add_argument_group("judge (runs offline on this machine unless --judge-url)"))
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print JSON instead of the table")
@@ -73,11 +63,7 @@ def review_options(args: argparse.Namespace) -> GoldenReviewOptions:
     from goldenlens.core.golden.criteria import criterion_from_name
     from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
 
-    model: Path | None = None
-    if args.judge_model not in (None, "default"):
-        model = Path(args.judge_model)
-        if not model.is_file():
-            raise InputError(Problem("--judge-model", f"model file not found: {model}", Severity.FATAL))
+    engine = engine_spec_from_args(args, "review-golden")
     chosen: dict[str, Any] = {}
     if args.max_words is not None:
         chosen["max_answer_words"] = args.max_words
@@ -88,15 +74,7 @@ def review_options(args: argparse.Namespace) -> GoldenReviewOptions:
             chosen["criteria"] = tuple(
                 criterion_from_name(name.strip()) for name in args.criteria.split(",") if name.strip()
             )
-        return GoldenReviewOptions(
-            judge_model=model,
-            judge_url=args.judge_url,
-            n_ctx=args.n_ctx,
-            n_threads=args.threads,
-            temperature=args.temperature,
-            seed=args.seed,
-            **chosen,
-        )
+        return GoldenReviewOptions(engine=engine, **chosen)
     except ValueError as error:
         raise InputError(Problem("review-golden", str(error), Severity.FATAL)) from error
 
@@ -127,20 +105,13 @@ def cmd_review_golden(args: argparse.Namespace) -> int:
         progress.finish()
         review = ProjectQueries(store).golden_review(run_id)
     data = {"project": str(args.project), **review.as_dict()}
-    if args.output is not None:
-        from goldenlens.io.atomic_files import write_atomically
-
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-        def write(path: Path) -> None:
-            path.write_text(text, encoding="utf-8")
-
-        write_atomically(args.output, write)
-        print(f"Wrote the review of {len(review.rows)} golden rows to {args.output}", file=sys.stderr)
-    elif args.json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    else:
-        print(format_review(review))
+    print_result(
+        data,
+        lambda: format_review(review),
+        output=args.output,
+        as_json=args.json,
+        wrote=f"Wrote the review of {len(review.rows)} golden rows",
+    )
     return 0
 
 
@@ -150,27 +121,10 @@ def resume_golden_review(store: ProjectHandle, *, quiet: bool) -> int | None:
     longer exists is bad input."""
     from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
     from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, review_golden_set
-    from goldenlens.queries.project import ProjectQueries
 
-    pending = ProjectQueries(store).unfinished_runs(GOLDEN_REVIEW_RUN)
-    if not pending:
-        return None
-    run = pending[-1]
-    options = GoldenReviewOptions.from_params(run.params)
-    if options.judge_model is not None and not options.judge_model.is_file():
-        raise InputError(
-            Problem(
-                store.path.name,
-                f"the judge model of the interrupted golden review {run.id} no longer exists: "
-                f"{options.judge_model}; put it back, or start a new review with `goldenlens review-golden`",
-                Severity.FATAL,
-            )
-        )
-    progress = StderrProgress(quiet=quiet)
-    print(f"{store.path.name}: resuming golden review {run.id}", file=sys.stderr)
-    run_id = review_golden_set(store, options, progress=progress)
-    progress.finish()
-    return run_id
+    return resume_newest(
+        store, GOLDEN_REVIEW_RUN, GoldenReviewOptions.from_params, review_golden_set, quiet=quiet
+    )
 
 
 def format_review(review: GoldenReview) -> str:

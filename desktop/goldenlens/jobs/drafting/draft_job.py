@@ -11,7 +11,7 @@ one commit with its judge-cache entry, so:
 * a chunk is drafted once per model, prompt and settings: running the same sources again
   drafts only the new chunks (and answers from the judge cache what it can);
 * a cancelled or killed run keeps its finished drafts; calling again with the same sources
-  and options resumes the same run (:func:`~goldenlens.jobs.scoring.resume.resumable_run`);
+  and options resumes the same run (the loop is :func:`~goldenlens.jobs.judging.run_driver.drive_run`'s);
 * the project's writer lock is held for the whole run.
 
 Drafts never enter the golden set here: :mod:`goldenlens.jobs.drafting.draft_review` accepts them.
@@ -22,12 +22,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
-from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.golden.drafts import (
     DEFAULT_MAX_ANSWER_WORDS,
     DraftProblem,
@@ -36,12 +33,12 @@ from goldenlens.core.golden.drafts import (
     draft_problems,
 )
 from goldenlens.core.golden.source_chunks import SourceChunk
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
 from goldenlens.core.variants.generator import suggest_variants
-from goldenlens.jobs.judging.judge_options import open_judge_engine
-from goldenlens.jobs.progress import Cancelled, CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.judging import run_driver
+from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.project_access import takes_project
-from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.judge.draft_prompt import (
     DRAFT_SCHEMA,
     PROMPT_VERSION,
@@ -50,16 +47,12 @@ from goldenlens.judge.draft_prompt import (
     reply_fields,
 )
 from goldenlens.judge.engines.protocol import JudgeEngine, JudgeReply
-from goldenlens.judge.metrics.base import DEFAULT_SEED, DEFAULT_TEMPERATURE
-from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.drafts import NewDraft
-from goldenlens.store.values import RUN_CANCELLED, RUN_FAILED, RUN_FINISHED
+from goldenlens.store.values import RUN_CANCELLED, RUN_FINISHED
 
 __all__ = ["DRAFT_RUN", "DraftOptions", "DraftRunError", "DraftRunResult", "draft_chunks"]
 
-#: Consecutive chunks whose judge call failed (server down, engine error) before a run stops.
-MAX_ENGINE_ERRORS = 5
 #: The judge-cache ``metric`` column of a drafting reply.
 CACHE_METRIC = "draft"
 _KEY_FORMAT = 1
@@ -74,22 +67,17 @@ _NO_VARIANTS = frozenset(
 )
 
 
-class DraftRunError(GoldenLensError, RuntimeError):
+class DraftRunError(run_driver.JudgeRunError):
     """The run stopped: the engine kept failing. Finished drafts are kept; run again later."""
 
 
 @dataclass(frozen=True)
 class DraftOptions:
-    """What a drafting run uses: the judge (``None``: the bundled default model; or a server
-    URL), its sampling, and the answer guardrail. ``limit`` drafts at most that many new
-    chunks in this call (the rest stay for a later call)."""
+    """What a drafting run uses: the judge (``engine``; its embedding model is not used) and
+    the answer guardrail. ``limit`` drafts at most that many new chunks in this call (the
+    rest stay for a later call)."""
 
-    judge_model: Path | None = None
-    judge_url: str | None = None
-    n_ctx: int = 4096
-    n_threads: int | None = None
-    temperature: float = DEFAULT_TEMPERATURE
-    seed: int = DEFAULT_SEED
+    engine: JudgeEngineSpec = field(default_factory=JudgeEngineSpec)
     max_answer_words: int = DEFAULT_MAX_ANSWER_WORDS
     limit: int | None = None
 
@@ -98,21 +86,12 @@ class DraftOptions:
             raise ValueError(f"the answer guardrail must be at least 1 word, got {self.max_answer_words}")
         if self.limit is not None and self.limit < 0:
             raise ValueError(f"the limit cannot be negative, got {self.limit}")
-        if self.judge_model is not None and self.judge_url:
-            raise ValueError("choose either a judge model file or a judge server URL, not both")
-        if self.n_ctx < 256:
-            raise ValueError(f"the context size must be at least 256 tokens, got {self.n_ctx}")
 
     def params(self) -> dict[str, Any]:
         """The run's parameters (JSON); ``limit`` is not one: it changes how far a call goes,
         not what a draft says."""
         return {
-            "judge_model": None if self.judge_model is None else str(self.judge_model),
-            "judge_url": self.judge_url,
-            "n_ctx": self.n_ctx,
-            "n_threads": self.n_threads,
-            "temperature": self.temperature,
-            "seed": self.seed,
+            **self.engine.judge_params(),
             "max_answer_words": self.max_answer_words,
             "prompt_version": PROMPT_VERSION,
         }
@@ -143,8 +122,8 @@ def _reply_key(text: str, model_sha256: str, options: DraftOptions) -> str:
             "kind": CACHE_METRIC,
             "prompt_version": PROMPT_VERSION,
             "judge_sha256": model_sha256,
-            "temperature": options.temperature,
-            "seed": options.seed,
+            "temperature": options.engine.temperature,
+            "seed": options.engine.seed,
             "max_answer_words": options.max_answer_words,
             "text": text,
         }
@@ -244,7 +223,7 @@ def draft_chunks(
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
     engine: JudgeEngine | None = None,
-    max_engine_errors: int = MAX_ENGINE_ERRORS,
+    max_engine_errors: int = run_driver.MAX_ENGINE_ERRORS,
 ) -> DraftRunResult:
     """Draft the chunks not drafted yet (at most ``options.limit``) into the review queue.
 
@@ -257,110 +236,92 @@ def draft_chunks(
     ids = [(chunk.document, chunk.chunk_id) for chunk in chunks]
     if len(set(ids)) != len(ids):
         raise ValueError("two chunks have the same document and chunk id; chunk ids must be unique")
-    with (
-        project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled),
-        _engine(engine, options) as judge,
-    ):
-        run = _DraftRun(
-            store, options, judge, progress=progress, cancel=cancel, max_engine_errors=max_engine_errors
-        )
-        return run.run(chunks)
+    call = run_driver.RunCall(store, progress, cancel, max_engine_errors=max_engine_errors)
+    with call.lock(), run_driver.judge_engine(engine, options.engine) as judge:
+        return _DraftRun(call, options, judge).run(chunks)
 
 
-@contextmanager
-def _engine(engine: JudgeEngine | None, options: DraftOptions) -> Iterator[JudgeEngine]:
-    if engine is not None:
-        yield engine
-        return
-    with open_judge_engine(
-        judge_model=options.judge_model,
-        judge_url=options.judge_url,
-        n_ctx=options.n_ctx,
-        n_threads=options.n_threads,
-        seed=options.seed,
-    ) as opened:
-        yield opened
+@dataclass(frozen=True)
+class _Reply:
+    """The judge's reply to a chunk, and whether it came from the judge cache."""
+
+    reply: JudgeReply
+    cached: bool
+
+    @property
+    def engine_error(self) -> str:
+        if self.reply.finish_reason != "error":
+            return ""
+        return self.reply.error or "judge engine error"
+
+    @property
+    def cancelled(self) -> bool:
+        return self.reply.finish_reason == "cancelled"
 
 
 class _DraftRun:
-    """One call of :func:`draft_chunks` (the store is used from the calling thread only)."""
+    """One call of :func:`draft_chunks` and its :class:`~goldenlens.jobs.judging.run_driver.
+    RunSteps` (the store is used from the calling thread only): a chunk whose engine failed
+    is not saved, and the run goes on."""
 
-    def __init__(
-        self,
-        store: ProjectStore,
-        options: DraftOptions,
-        engine: JudgeEngine,
-        *,
-        progress: ProgressFn,
-        cancel: CancelToken | None,
-        max_engine_errors: int,
-    ) -> None:
-        self.store = store
+    unit = "chunks"
+    stop_advice = "Finished drafts are saved; run again when it works."
+    stop_error: type[run_driver.JudgeRunError] = DraftRunError
+
+    def __init__(self, call: run_driver.RunCall, options: DraftOptions, engine: JudgeEngine) -> None:
+        self.call = call
+        self.store = call.store
         self.options = options
         self.engine = engine
-        self.progress = progress
-        self.cancel = cancel
-        self.max_engine_errors = max_engine_errors
         self.saved: list[int] = []
+        self.done = self.total = self.already = self.left = 0
 
     def run(self, chunks: Sequence[SourceChunk]) -> DraftRunResult:
         sha = self.engine.model_sha256
         keyed = [(draft_key(chunk, sha, self.options), chunk) for chunk in chunks]
         stored = self.store.drafts.keys()
         todo = [(key, chunk) for key, chunk in keyed if key not in stored]
-        already = len(keyed) - len(todo)
+        self.already = len(keyed) - len(todo)
         limit = len(todo) if self.options.limit is None else min(self.options.limit, len(todo))
-        todo, left = todo[:limit], len(todo) - limit
+        todo, self.left = todo[:limit], len(todo) - limit
         # The run's inputs are every chunk asked for, so the same sources resume the same run.
-        fingerprint = _sha({"drafts": sorted(key for key, _ in keyed)})
-        wanted = self.options.params()
-        run_id = resumable_run(self.store, DRAFT_RUN, fingerprint, lambda params: dict(params) == wanted)
-        if run_id is None and not todo:
-            return DraftRunResult(None, (), already, left)  # nothing to draft: no run to record
+        run_id = run_driver.open_run(
+            self.call,
+            DRAFT_RUN,
+            fingerprint=_sha({"drafts": sorted(key for key, _ in keyed)}),
+            params=self.options.params(),
+            total=len(keyed),
+            start=bool(todo),  # nothing to draft: no run to record
+        )
         if run_id is None:
-            run_id = self.store.runs.start(DRAFT_RUN, wanted, total=len(keyed), inputs_sha256=fingerprint)
-        else:
-            self.store.runs.resume(run_id)
-        try:
-            self._draft_all(run_id, todo, already)
-        except Cancelled:
-            self.store.runs.finish(run_id, RUN_CANCELLED)
-            raise
-        except DraftRunError:
-            self.store.runs.finish(run_id, RUN_FAILED)
-            raise
-        # Anything else (a bug, a model that died) leaves the run "running": it counts as
-        # interrupted, and the same call resumes it. A call stopped by ``limit`` leaves it
-        # cancelled, so that the next call continues it too.
-        self.store.runs.finish(run_id, RUN_FINISHED if left == 0 else RUN_CANCELLED)
-        return DraftRunResult(run_id, tuple(self.saved), already, left)
+            return DraftRunResult(None, (), self.already, self.left)
+        self.total = len(todo)
+        self._report()
+        run_driver.drive_run(self.call, run_id, self, todo)
+        return DraftRunResult(run_id, tuple(self.saved), self.already, self.left)
 
-    def _draft_all(self, run_id: int, todo: Sequence[tuple[str, SourceChunk]], already: int) -> None:
-        streak = 0
-        total = len(todo)
-        self._report(0, total, already)
-        for done, (key, chunk) in enumerate(todo, start=1):
-            if self.cancel is not None and self.cancel.cancelled:
-                raise Cancelled
-            reply, cached = self._reply(chunk)
-            if reply.finish_reason == "cancelled":
-                raise Cancelled
-            if reply.finish_reason == "error":
-                # The engine failed (not the model's text): nothing is saved, a later call retries.
-                streak += 1
-                if streak >= self.max_engine_errors:
-                    raise DraftRunError(
-                        f"stopped after {streak} consecutive chunks failed in the judge engine; the last "
-                        f"error: {reply.error}. Finished drafts are saved; run again when it works."
-                    )
-                self._report(done, total, already)
-                continue
-            streak = 0
-            self._save(run_id, key, chunk, reply, cached=cached)
-            self._report(done, total, already)
+    def outcomes(
+        self, todo: Sequence[tuple[str, SourceChunk]]
+    ) -> Iterator[tuple[tuple[str, SourceChunk], _Reply]]:
+        return run_driver.one_by_one(todo, lambda keyed: self._reply(keyed[1]), self.call.cancel)
 
-    def _save(self, run_id: int, key: str, chunk: SourceChunk, reply: JudgeReply, *, cached: bool) -> None:
+    def take(self, run_id: int, item: tuple[str, SourceChunk], outcome: _Reply) -> None:
+        """Save the chunk's draft, unless its engine failed (a later call retries it)."""
+        self.done += 1
+        if not outcome.engine_error:
+            self._save(run_id, *item, outcome)
+        self._report()
+
+    def conclude(self) -> str:
+        # A call stopped by ``limit`` leaves the run cancelled, so that the next call continues it.
+        return RUN_FINISHED if self.left == 0 else RUN_CANCELLED
+
+    def flush(self, run_id: int, *, keep_failed: bool) -> None:
+        """Nothing waits: every draft is committed as it is made."""
+
+    def _save(self, run_id: int, key: str, chunk: SourceChunk, outcome: _Reply) -> None:
         """The chunk's draft and its reply's cache entry: one commit."""
+        reply, cached = outcome.reply, outcome.cached
         draft = build_draft(key, chunk, reply, self.engine, self.options, cached=cached)
         with self.store.atomic(f"save the draft of chunk {chunk.chunk_id!r}"):
             if not cached:
@@ -373,25 +334,25 @@ class _DraftRun:
                 )
             self.saved.extend(self.store.drafts.add(run_id, [draft]))
 
-    def _reply(self, chunk: SourceChunk) -> tuple[JudgeReply, bool]:
+    def _reply(self, chunk: SourceChunk) -> _Reply:
         key = _reply_key(chunk.text, self.engine.model_sha256, self.options)
         found = self.store.cache.get(key)
         reply = None if found is None else _reply_from_cache(found)
         if reply is not None:
-            return reply, True
+            return _Reply(reply, cached=True)
         words = self.options.max_answer_words
         reply = self.engine.complete_json(
             draft_messages(chunk.text, max_answer_words=words),
             DRAFT_SCHEMA,
             max_tokens=draft_max_tokens(words),
-            temperature=self.options.temperature,
-            seed=self.options.seed,
-            cancel=self.cancel,
+            temperature=self.options.engine.temperature,
+            seed=self.options.engine.seed,
+            cancel=self.call.cancel,
         )
-        return reply, False
+        return _Reply(reply, cached=False)
 
-    def _report(self, done: int, total: int, already: int) -> None:
-        message = f"drafted {done}/{total} chunks"
-        if already:
-            message += f" ({already} drafted before)"
-        self.progress(Progress("draft", done, total, message))
+    def _report(self) -> None:
+        message = f"drafted {self.done}/{self.total} chunks"
+        if self.already:
+            message += f" ({self.already} drafted before)"
+        self.call.progress(Progress("draft", self.done, self.total, message))

@@ -13,7 +13,7 @@ machinery:
   as it comes (:mod:`goldenlens.jobs.judging.judge_cache`): a rerun with the same model and options
   calls no model, and editing one golden row re-asks only the criteria that read what changed;
 * a run cancelled, failed or killed keeps its finished items; calling again with equal options
-  on the same golden set resumes it (:func:`~goldenlens.jobs.scoring.resume.resumable_run`);
+  on the same golden set resumes it (the loop is :func:`~goldenlens.jobs.judging.run_driver.drive_run`'s);
 * the project's writer lock is held for the whole run.
 
 The verbosity criterion is counted, not asked (:func:`~goldenlens.core.golden.criteria.verbosity_verdict`).
@@ -21,9 +21,9 @@ The verbosity criterion is counted, not asked (:func:`~goldenlens.core.golden.cr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
 from typing import Any
 
 from goldenlens.core.golden.criteria import (
@@ -38,17 +38,17 @@ from goldenlens.core.golden.criteria import (
     verbosity_verdict,
 )
 from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
-from goldenlens.core.scores import ScoreRecord, ScoreStatus
-from goldenlens.jobs.judging.judge_cache import ModelIds, cache_key, result_from_cache, result_to_cache
-from goldenlens.jobs.judging.judge_job import JudgeRunError
-from goldenlens.jobs.judging.judge_options import open_judge_engine
+from goldenlens.core.scores import ScoreRecord
+from goldenlens.jobs.judging import run_driver
+from goldenlens.jobs.judging.judge_cache import ModelIds, cached_result, put_result
 from goldenlens.jobs.judging.judge_progress import JudgeMeter
-from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
+from goldenlens.jobs.judging.run_driver import JudgeRunError
+from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.project_access import takes_project
-from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.judge.golden_review import (
     DEFAULT_REASON_CHARS,
@@ -57,17 +57,9 @@ from goldenlens.judge.golden_review import (
     criterion_judges,
     triplet_inputs,
 )
-from goldenlens.judge.metrics.base import (
-    DEFAULT_SEED,
-    DEFAULT_TEMPERATURE,
-    JudgeCall,
-    MetricInputs,
-    MetricResult,
-    judge_signature,
-)
-from goldenlens.store.lock import project_lock
+from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, MetricResult, judge_signature
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.values import GOLDEN_ROW
+from goldenlens.store.values import GOLDEN_ROW, RUN_FINISHED
 
 __all__ = [
     "GOLDEN_REVIEW_RUN",
@@ -78,36 +70,24 @@ __all__ = [
     "triplet_fingerprint",
 ]
 
-#: Consecutive golden items whose judge calls failed (server down, engine error) before a run stops.
-MAX_ENGINE_ERRORS = 5
-
 
 @dataclass(frozen=True)
 class GoldenReviewOptions:
-    """What a golden review uses: the judge (``judge_model`` ``None`` = the bundled SmolLM2,
-    or a ``judge_url`` server), sampling, the criteria, the verbosity guardrail in words and
-    the longest reason a judge reply may hold."""
+    """What a golden review uses: the judge (``engine``; its embedding model is not used),
+    the criteria, the verbosity guardrail in words and the longest reason a judge reply may
+    hold."""
 
-    judge_model: Path | None = None
-    judge_url: str | None = None
-    n_ctx: int = 4096
-    n_threads: int | None = None
-    temperature: float = DEFAULT_TEMPERATURE
-    seed: int = DEFAULT_SEED
+    engine: JudgeEngineSpec = field(default_factory=JudgeEngineSpec)
     criteria: tuple[Criterion, ...] = tuple(Criterion)
     max_answer_words: int = DEFAULT_MAX_ANSWER_WORDS
     reason_chars: int = DEFAULT_REASON_CHARS
 
     def __post_init__(self) -> None:
-        if self.judge_model is not None and self.judge_url:
-            raise ValueError("choose either a judge model file or a judge server URL, not both")
         if not self.criteria:
             raise ValueError("choose at least one criterion")
         object.__setattr__(self, "criteria", tuple(dict.fromkeys(Criterion(c) for c in self.criteria)))
         if self.max_answer_words < 1:
             raise ValueError(f"the word guardrail must be at least 1, got {self.max_answer_words}")
-        if self.n_ctx < 256:
-            raise ValueError(f"the context size must be at least 256 tokens, got {self.n_ctx}")
         criterion_judges(self.criteria, reason_chars=self.reason_chars)  # checks reason_chars
 
     def judges(self) -> list[CriterionJudge]:
@@ -120,12 +100,7 @@ class GoldenReviewOptions:
     def params(self) -> dict[str, Any]:
         """The run's parameters (JSON), enough to resume it with the same judge."""
         return {
-            "judge_model": None if self.judge_model is None else str(self.judge_model),
-            "judge_url": self.judge_url,
-            "n_ctx": self.n_ctx,
-            "n_threads": self.n_threads,
-            "temperature": self.temperature,
-            "seed": self.seed,
+            **self.engine.judge_params(),
             "criteria": [c.value for c in self.criteria],
             "max_answer_words": self.max_answer_words,
             "reason_chars": self.reason_chars,
@@ -134,14 +109,8 @@ class GoldenReviewOptions:
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> GoldenReviewOptions:
         """The options of a stored run."""
-        model = params.get("judge_model")
         return cls(
-            judge_model=None if model is None else Path(model),
-            judge_url=params.get("judge_url"),
-            n_ctx=int(params.get("n_ctx", 4096)),
-            n_threads=params.get("n_threads"),
-            temperature=float(params.get("temperature", DEFAULT_TEMPERATURE)),
-            seed=int(params.get("seed", DEFAULT_SEED)),
+            engine=JudgeEngineSpec.from_params(params),
             criteria=tuple(
                 criterion_from_name(c) for c in params.get("criteria") or [c.value for c in Criterion]
             ),
@@ -159,7 +128,7 @@ def review_golden_set(
     cancel: CancelToken | None = None,
     engine: JudgeEngine | None = None,
     resume: bool = True,
-    max_engine_errors: int = MAX_ENGINE_ERRORS,
+    max_engine_errors: int = run_driver.MAX_ENGINE_ERRORS,
 ) -> int:
     """Rate every golden triplet of ``store`` on ``options.criteria``; return the run id.
 
@@ -168,40 +137,22 @@ def review_golden_set(
     On cancel the finished items stay, the run is marked ``cancelled`` and :class:`Cancelled`
     is raised. Items whose judge calls failed in the engine are not saved (a resume retries
     them): after ``max_engine_errors`` consecutive ones, or at the end if there were any, the
-    run is marked ``failed`` and :class:`~goldenlens.jobs.judging.judge_job.JudgeRunError` is raised.
+    run is marked ``failed`` and :class:`~goldenlens.jobs.judging.run_driver.JudgeRunError` is raised.
     """
-    with project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
-        if engine is not None or not options.needs_judge:
-            return _ReviewRun(
-                store,
-                options,
-                engine=engine,
-                progress=progress,
-                cancel=cancel,
-                max_engine_errors=max_engine_errors,
-            ).run(resume)
-        with open_judge_engine(
-            judge_model=options.judge_model,
-            judge_url=options.judge_url,
-            n_ctx=options.n_ctx,
-            n_threads=options.n_threads,
-            seed=options.seed,
-        ) as opened:
-            return _ReviewRun(
-                store,
-                options,
-                engine=opened,
-                progress=progress,
-                cancel=cancel,
-                max_engine_errors=max_engine_errors,
-            ).run(resume)
+    call = run_driver.RunCall(store, progress, cancel, resume, max_engine_errors)
+    counted_only = engine is None and not options.needs_judge
+    with (
+        call.lock(),
+        nullcontext(None) if counted_only else run_driver.judge_engine(engine, options.engine) as judge,
+    ):
+        return _ReviewRun(call, options, judge).run()
 
 
 @dataclass
 class _Outcome:
-    """One golden item's records, whether a model was called, and what went wrong."""
+    """One golden item's judged criteria, whether a model was called, and what went wrong."""
 
-    records: list[ScoreRecord]
+    results: list[MetricResult] = field(default_factory=list)
     fresh: bool = False
     tokens: int = 0
     engine_error: str = ""
@@ -209,27 +160,28 @@ class _Outcome:
 
 
 class _ReviewRun:
+    """The :class:`~goldenlens.jobs.judging.run_driver.RunSteps` of a golden review: an item
+    whose engine failed is not saved, and a run with such items ends failed."""
+
+    unit = "golden rows"
+    stop_advice = "Finished rows are saved; resume when the engine works."
+    stop_error = JudgeRunError
+
     def __init__(
-        self,
-        store: ProjectStore,
-        options: GoldenReviewOptions,
-        *,
-        engine: JudgeEngine | None,
-        progress: ProgressFn,
-        cancel: CancelToken | None,
-        max_engine_errors: int,
+        self, call: run_driver.RunCall, options: GoldenReviewOptions, engine: JudgeEngine | None
     ) -> None:
-        self.store = store
+        self.call = call
+        self.store = call.store
         self.options = options
         self.engine = engine
-        self.progress = progress
-        self.cancel = cancel
-        self.max_engine_errors = max_engine_errors
+        self.meter = JudgeMeter(call.progress, 0, 0)
+        self.failed = 0  # golden rows left unsaved by an engine error
         self.judges = options.judges() if engine is not None else []
         self.models = ModelIds(judge=engine.model_sha256 if engine is not None else "")
+        spec = options.engine
         self.signatures = {
             j.name: judge_signature(
-                j, engine=engine, embedder=None, temperature=options.temperature, seed=options.seed
+                j, engine=engine, embedder=None, temperature=spec.temperature, seed=spec.seed
             ).to_json()
             for j in self.judges
         }
@@ -238,138 +190,97 @@ class _ReviewRun:
             verbosity, VERSION, {"max_answer_words": options.max_answer_words, "rule": "word count"}
         ).to_json()
 
-    def run(self, resume: bool) -> int:
+    def run(self) -> int:
         items = self.store.golden.items()
-        fingerprint = inputs_fingerprint(items, [], questions=True)
-        wanted = self.options.params()
-        run_id = (
-            resumable_run(self.store, GOLDEN_REVIEW_RUN, fingerprint, lambda stored: dict(stored) == wanted)
-            if resume
-            else None
+        run_id = run_driver.open_run(
+            self.call,
+            GOLDEN_REVIEW_RUN,
+            fingerprint=inputs_fingerprint(items, [], questions=True),
+            params=self.options.params(),
+            total=len(items),
         )
-        if run_id is None:
-            run_id = self.store.runs.start(
-                GOLDEN_REVIEW_RUN, wanted, total=len(items), inputs_sha256=fingerprint
-            )
-        else:
-            self.store.runs.resume(run_id)
+        assert run_id is not None  # a run is always started
         done = {question_id for question_id, _pipeline in self.store.results.scored_keys(run_id)}
         todo = [item for item in items if item.id not in done]
         self.meter = JudgeMeter(
-            self.progress, len(items), len(items) - len(todo), stage=GOLDEN_REVIEW_RUN, unit="golden rows"
+            self.call.progress,
+            len(items),
+            len(items) - len(todo),
+            stage=GOLDEN_REVIEW_RUN,
+            unit="golden rows",
         )
         self.meter.report()
-        try:
-            failed = self._review_all(run_id, todo)
-        except Cancelled:
-            self.store.runs.finish(run_id, "cancelled")
-            raise
-        except JudgeRunError:
-            self.store.runs.finish(run_id, "failed")
-            raise
-        if failed:
-            self.store.runs.finish(run_id, "failed")
-            raise JudgeRunError(
-                f"{failed} golden rows failed in the judge engine and were not saved; resume to retry them."
-            )
-        self.store.runs.finish(run_id, "finished")
-        self.meter.report(final=True)
+        run_driver.drive_run(self.call, run_id, self, todo)
         return run_id
 
-    def _review_all(self, run_id: int, todo: list[GoldenItem]) -> int:
-        """Review and commit ``todo`` item by item; the number left unsaved by engine errors."""
-        failed = streak = 0
-        for item in todo:
-            if self.cancel is not None and self.cancel.cancelled:
-                raise Cancelled
-            outcome = self._review(item)
-            if outcome.cancelled:
-                raise Cancelled
-            if outcome.engine_error:
-                failed += 1
-                streak += 1
-                if streak >= self.max_engine_errors:
-                    raise JudgeRunError(
-                        f"stopped after {streak} consecutive golden rows failed in the judge engine; the "
-                        f"last error: {outcome.engine_error}. Finished rows are saved; resume when the "
-                        "engine works."
-                    )
-                continue
-            streak = 0
-            self.store.results.save(run_id, outcome.records)
-            self.meter.row_done(fresh=outcome.fresh, tokens=outcome.tokens)
-            self.meter.committed()
-            self.meter.report()
-        return failed
+    def outcomes(self, todo: Sequence[GoldenItem]) -> Iterator[tuple[GoldenItem, _Outcome]]:
+        return run_driver.one_by_one(todo, self._review, self.call.cancel)
+
+    def take(self, run_id: int, item: GoldenItem, outcome: _Outcome) -> None:
+        """Commit the item's verdicts (the judge's, then the counted one); an item whose
+        engine failed is not saved, so a resume asks again."""
+        if outcome.engine_error:
+            self.failed += 1
+            return
+        records = [
+            result.record(item.id, GOLDEN_ROW, self.signatures[result.metric]) for result in outcome.results
+        ]
+        if Criterion.VERBOSITY in self.options.criteria:
+            records.append(self._verbosity(item))
+        self.store.results.save(run_id, records)
+        self.meter.row_done(fresh=outcome.fresh, tokens=outcome.tokens)
+        self.meter.committed()
+        self.meter.report()
+
+    def conclude(self) -> str:
+        if self.failed:
+            raise JudgeRunError(
+                f"{self.failed} {self.unit} failed in the judge engine and were not saved; "
+                "resume to retry them."
+            )
+        self.meter.report(final=True)
+        return RUN_FINISHED
+
+    def flush(self, run_id: int, *, keep_failed: bool) -> None:
+        """Nothing waits: every golden row is committed as it is reviewed."""
 
     def _review(self, item: GoldenItem) -> _Outcome:
-        """The item's records: cached verdicts, fresh ones (cached as they come), the count."""
+        """The item's judged criteria: cached verdicts, and fresh ones (cached as they come)."""
         inputs = triplet_inputs(item.question, item.answer, item.fact)
-        outcome = _Outcome([])
+        outcome = _Outcome()
         for judge in self.judges:
-            if self.cancel is not None and self.cancel.cancelled:
+            if self.call.cancelled:
                 outcome.cancelled = True
                 return outcome
             result = self._judged(judge, inputs, outcome)
             if outcome.cancelled or outcome.engine_error:
                 return outcome
-            outcome.records.append(self._record(item.id, judge.name, result))
-        if Criterion.VERBOSITY in self.options.criteria:
-            verdict, reason = verbosity_verdict(item.answer, self.options.max_answer_words)
-            detail: dict[str, object] = {"verdict": verdict.value, "reason": reason, "source": SOURCE_RULE}
-            name = criterion_metric(Criterion.VERBOSITY)
-            outcome.records.append(
-                ScoreRecord(
-                    item.id, GOLDEN_ROW, name, VERDICT_VALUES[verdict], self.signatures[name], detail=detail
-                )
-            )
+            outcome.results.append(result)
         return outcome
+
+    def _verbosity(self, item: GoldenItem) -> ScoreRecord:
+        """The verbosity criterion: counted, not asked."""
+        verdict, reason = verbosity_verdict(item.answer, self.options.max_answer_words)
+        detail: dict[str, object] = {"verdict": verdict.value, "reason": reason, "source": SOURCE_RULE}
+        name = criterion_metric(Criterion.VERBOSITY)
+        return ScoreRecord(
+            item.id, GOLDEN_ROW, name, VERDICT_VALUES[verdict], self.signatures[name], detail=detail
+        )
 
     def _judged(self, judge: CriterionJudge, inputs: MetricInputs, outcome: _Outcome) -> MetricResult:
         assert self.engine is not None  # judges exist only with an engine
-        options = self.options
-        key = cache_key(judge, inputs, self.models, temperature=options.temperature, seed=options.seed)
-        cached = self.store.cache.get(key)
-        result = None if cached is None else result_from_cache(judge.name, cached)
+        spec = self.options.engine
+        key, result = cached_result(
+            self.store, judge, inputs, self.models, temperature=spec.temperature, seed=spec.seed
+        )
         if result is not None:
             return result
-        call = JudgeCall(self.engine, temperature=options.temperature, seed=options.seed, cancel=self.cancel)
-        result = judge.score(inputs, call, None)
+        asked = JudgeCall(self.engine, temperature=spec.temperature, seed=spec.seed, cancel=self.call.cancel)
+        result = judge.score(inputs, asked, None)
         outcome.fresh = True
         outcome.tokens += result.completion_tokens
-        finishes = [reply["finish_reason"] for reply in call.replies]
-        if "cancelled" in finishes:
-            outcome.cancelled = True
-        errors = [reply["error"] for reply in call.replies if reply["finish_reason"] == "error"]
-        if errors:
-            outcome.engine_error = str(errors[-1]) or "judge engine error"
+        outcome.cancelled = outcome.cancelled or asked.cancelled
+        outcome.engine_error = asked.engine_error or outcome.engine_error
         if not outcome.cancelled and not outcome.engine_error:
-            self.store.cache.put(
-                key,
-                metric=judge.name,
-                model_sha256=self.models.judge,
-                prompt_version=judge.prompt_version,
-                output=result_to_cache(result),
-            )
+            put_result(self.store, key, judge, self.models, result)
         return result
-
-    def _record(self, question_id: str, metric: str, result: MetricResult) -> ScoreRecord:
-        detail: dict[str, object] = {
-            **result.detail,
-            "usage": {
-                "calls": result.calls,
-                "prompt_tokens": result.prompt_tokens,
-                "completion_tokens": result.completion_tokens,
-                "seconds": round(result.seconds, 4),
-            },
-        }
-        return ScoreRecord(
-            question_id=question_id,
-            pipeline=GOLDEN_ROW,
-            metric=metric,
-            value=result.value,
-            signature=self.signatures[metric],
-            status=ScoreStatus(result.status),
-            reason=result.reason,
-            detail=detail,
-        )

@@ -17,6 +17,7 @@ from typing import Any
 from goldenlens.core.scores import ScoreStatus
 from goldenlens.judge.metrics.base import JudgeMetric, MetricInputs, MetricResult
 from goldenlens.judge.registry import input_fields
+from goldenlens.store.project import ProjectStore
 
 CACHE_FORMAT = 1
 
@@ -85,3 +86,32 @@ def result_from_cache(metric: str, data: dict[str, Any]) -> MetricResult | None:
         )
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def cached_result(
+    store: ProjectStore,
+    metric: JudgeMetric,
+    inputs: MetricInputs,
+    models: ModelIds,
+    *,
+    temperature: float,
+    seed: int,
+) -> tuple[str, MetricResult | None]:
+    """The cache key of ``metric`` on ``inputs`` and the result the project's cache holds for
+    it (``None``: not there, or not readable by this version: compute it)."""
+    key = cache_key(metric, inputs, models, temperature=temperature, seed=seed)
+    cached = store.cache.get(key)
+    return key, None if cached is None else result_from_cache(metric.name, cached)
+
+
+def put_result(
+    store: ProjectStore, key: str, metric: JudgeMetric, models: ModelIds, result: MetricResult
+) -> None:
+    """Keep a freshly computed result in the project's cache under ``key``."""
+    store.cache.put(
+        key,
+        metric=metric.name,
+        model_sha256=model_sha_for(metric, models),
+        prompt_version=metric.prompt_version,
+        output=result_to_cache(result),
+    )

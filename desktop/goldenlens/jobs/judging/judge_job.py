@@ -26,29 +26,23 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.runs.fingerprint import inputs_fingerprint
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreRecord
-from goldenlens.jobs.judging.judge_cache import (
-    ModelIds,
-    cache_key,
-    model_sha_for,
-    result_from_cache,
-    result_to_cache,
-)
+from goldenlens.jobs.judging import run_driver
+from goldenlens.jobs.judging.judge_cache import ModelIds, cached_result, put_result
 from goldenlens.jobs.judging.judge_options import Engines, JudgeOptions, comparable, open_engines
 from goldenlens.jobs.judging.judge_progress import JudgeMeter as _Meter
 from goldenlens.jobs.judging.judge_selection import selected_questions
+from goldenlens.jobs.judging.run_driver import JudgeRunError
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.project_access import takes_project
-from goldenlens.jobs.scoring.resume import resumable_run
 from goldenlens.judge.engines.embedding import EmbeddingError
 from goldenlens.judge.metrics.base import JudgeCall, JudgeMetric, MetricInputs, MetricResult, judge_signature
 from goldenlens.judge.registry import MetricInfo, available
-from goldenlens.store.lock import project_lock
 from goldenlens.store.project import ProjectStore
+from goldenlens.store.values import RUN_FINISHED
 
 __all__ = [
     "JUDGE_RUN",
@@ -60,13 +54,6 @@ __all__ = [
     "judge_project",
     "open_engines",
 ]
-
-#: Consecutive rows whose judge calls failed (server down, engine error) before a run stops.
-MAX_ENGINE_ERRORS = 5
-
-
-class JudgeRunError(GoldenLensError, RuntimeError):
-    """The run stopped: the engine kept failing. Finished rows are kept; resume later."""
 
 
 @dataclass
@@ -83,9 +70,14 @@ class _Row:
 class _Computed:
     """A row's freshly computed results and what went wrong with the engines."""
 
+    row: _Row
     results: list[tuple[JudgeMetric, str, MetricResult, bool]]  # metric, key, result, cacheable
     engine_error: str = ""
     cancelled: bool = False
+
+    @property
+    def tokens(self) -> int:
+        return sum(result.completion_tokens for _, _, result, _ in self.results)
 
 
 def inputs_for(item: GoldenItem, response: PipelineResponse) -> MetricInputs:
@@ -111,7 +103,7 @@ def judge_project(
     batch_size: int = 1,
     data_dir: Path | None = None,
     resume: bool = True,
-    max_engine_errors: int = MAX_ENGINE_ERRORS,
+    max_engine_errors: int = run_driver.MAX_ENGINE_ERRORS,
 ) -> int:
     """Judge all responses of ``store`` with ``options.metrics``; return the run id.
 
@@ -126,26 +118,18 @@ def judge_project(
     resume retries them).
     """
     options.build_metrics()  # a bad name or parameter fails before anything is opened
-    settings = _Settings(progress, cancel, max(1, batch_size), resume, max_engine_errors)
+    call = run_driver.RunCall(store, progress, cancel, resume, max_engine_errors)
+    batch_size = max(1, batch_size)
     # The lock first: a busy project is refused before any model is loaded.
-    with project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
+    with call.lock():
         if engines is not None:
-            return _JudgeRun(store, options, engines, settings).run()
+            return _JudgeRun(call, options, engines, batch_size).run()
         if data_dir is None:
             from goldenlens.settings.preferences import data_dir as default_data_dir
 
             data_dir = default_data_dir()
         with open_engines(options, data_dir) as opened:
-            return _JudgeRun(store, options, opened, settings).run()
-
-
-@dataclass(frozen=True)
-class _Settings:
-    progress: ProgressFn
-    cancel: CancelToken | None
-    batch_size: int
-    resume: bool
-    max_engine_errors: int
+            return _JudgeRun(call, options, opened, batch_size).run()
 
 
 def judge_fingerprint(items: Sequence[GoldenItem], responses: Sequence[PipelineResponse]) -> str:
@@ -155,15 +139,22 @@ def judge_fingerprint(items: Sequence[GoldenItem], responses: Sequence[PipelineR
 
 
 class _JudgeRun:
-    """One call of :func:`judge_project`: the store is used only from the calling thread."""
+    """One call of :func:`judge_project` and its :class:`~.run_driver.RunSteps`: the store is
+    used only from the calling thread. A row whose engine failed is held back, and saved
+    (scored as far as it went) once a later row shows the engine works again."""
+
+    unit = "rows"
+    stop_advice = "Finished rows are saved; resume when the engine works."
+    stop_error = JudgeRunError
 
     def __init__(
-        self, store: ProjectStore, options: JudgeOptions, engines: Engines, settings: _Settings
+        self, call: run_driver.RunCall, options: JudgeOptions, engines: Engines, batch_size: int
     ) -> None:
-        self.store = store
+        self.call = call
+        self.store = call.store
         self.options = options
         self.engines = engines
-        self.settings = settings
+        self.batch_size = batch_size
         self.metrics = options.build_metrics()
         self.models = ModelIds(
             judge=engines.judge.model_sha256 if engines.judge is not None else "",
@@ -174,70 +165,58 @@ class _JudgeRun:
                 m,
                 engine=engines.judge,
                 embedder=engines.embedder,
-                temperature=options.temperature,
-                seed=options.seed,
+                temperature=options.engine.temperature,
+                seed=options.engine.seed,
             ).to_json()
             for m in self.metrics
         }
-        self.items = {item.id: item for item in store.golden.items()}
+        self.items = {item.id: item for item in call.store.golden.items()}
         self.pending: list[ScoreRecord] = []  # judged, not yet committed (batch_size > 1)
         self.held: list[list[ScoreRecord]] = []  # rows with engine errors: saved once it recovers
-        self.streak = 0
-        self.meter = _Meter(settings.progress, 0, 0)
+        self.meter = _Meter(call.progress, 0, 0)
 
     def run(self) -> int:
         chosen = selected_questions(self.store, self.options.only, self.options.where)
         keep = set(self.items) if chosen is None else set(chosen)
         responses = [r for r in self.store.responses.all() if r.question_id in keep]
-        fingerprint = judge_fingerprint(list(self.items.values()), responses)
         wanted = self.options.comparable_params()
-        run_id = (
-            resumable_run(self.store, JUDGE_RUN, fingerprint, lambda stored: comparable(stored) == wanted)
-            if self.settings.resume
-            else None
+        run_id = run_driver.open_run(
+            self.call,
+            JUDGE_RUN,
+            fingerprint=judge_fingerprint(list(self.items.values()), responses),
+            params=self.options.params(),
+            total=len(responses),
+            same=lambda stored: comparable(stored) == wanted,
         )
-        if run_id is None:
-            run_id = self.store.runs.start(
-                JUDGE_RUN, self.options.params(), total=len(responses), inputs_sha256=fingerprint
-            )
-        else:
-            self.store.runs.resume(run_id)
+        assert run_id is not None  # a run is always started
         done = self.store.results.scored_keys(run_id)
         todo = [r for r in responses if (r.question_id, r.pipeline) not in done]
-        self.meter = _Meter(self.settings.progress, len(responses), len(responses) - len(todo))
+        self.meter = _Meter(self.call.progress, len(responses), len(responses) - len(todo))
         self.meter.report()
-        workers = self.options.parallel if self.options.judge_url else 1
-        cancel = self.settings.cancel
-        try:
-            for row, computed in _rows_in_order(todo, self._prepare, self._compute, workers, cancel):
-                self._take(run_id, row, computed)
-        except Cancelled:
-            self._save(run_id, with_held=True)
-            self.store.runs.finish(run_id, "cancelled")
-            raise
-        except JudgeRunError:
-            self._save(run_id, with_held=False)
-            self.store.runs.finish(run_id, "failed")
-            raise
-        except BaseException:
-            # Anything else (a model that failed, a bug): keep what is finished; the run stays
-            # "running" in the file, so it counts as interrupted and can be resumed.
-            self._save(run_id, with_held=True)
-            raise
-        self._save(run_id, with_held=True)
-        self.store.runs.finish(run_id, "finished")
-        self.meter.report(final=True)
+        run_driver.drive_run(self.call, run_id, self, todo)
         return run_id
+
+    def outcomes(self, todo: Sequence[PipelineResponse]) -> Iterator[tuple[PipelineResponse, _Computed]]:
+        """The rows judged (on a pool of threads with a server), their fresh results cached."""
+        cancel = self.call.cancel
+        rows = _rows_in_order(todo, self._prepare, self._compute, self.options.engine.workers, cancel)
+        for response, computed in rows:
+            for metric, key, result, cacheable in computed.results:
+                if cacheable:
+                    put_result(self.store, key, metric, self.models, result)
+                computed.row.results[metric.name] = result
+            computed.cancelled = computed.cancelled or self.call.cancelled
+            yield response, computed
 
     def _prepare(self, response: PipelineResponse) -> _Row:
         """Look the row's metrics up in the cache (job thread: it reads the store)."""
         inputs = inputs_for(self.items[response.question_id], response)
         row = _Row(response, inputs, {}, [])
-        temperature, seed = self.options.temperature, self.options.seed
+        temperature, seed = self.options.engine.temperature, self.options.engine.seed
         for metric in self.metrics:
-            key = cache_key(metric, inputs, self.models, temperature=temperature, seed=seed)
-            cached = self.store.cache.get(key)
-            result = None if cached is None else result_from_cache(metric.name, cached)
+            key, result = cached_result(
+                self.store, metric, inputs, self.models, temperature=temperature, seed=seed
+            )
             if result is None:
                 row.misses.append((metric, key))
             else:
@@ -245,54 +224,39 @@ class _JudgeRun:
         return row
 
     def _compute(self, row: _Row) -> _Computed:
-        return _compute(row, self.engines, self.options, self.settings.cancel)
+        return _compute(row, self.engines, self.options, self.call.cancel)
 
-    def _take(self, run_id: int, row: _Row, computed: _Computed) -> None:
-        """Cache a row's fresh results and commit it (job thread)."""
-        for metric, key, result, cacheable in computed.results:
-            if cacheable:
-                self.store.cache.put(
-                    key,
-                    metric=metric.name,
-                    model_sha256=model_sha_for(metric, self.models),
-                    prompt_version=metric.prompt_version,
-                    output=result_to_cache(result),
-                )
-            row.results[metric.name] = result
-        cancel = self.settings.cancel
-        if computed.cancelled or (cancel is not None and cancel.cancelled):
-            raise Cancelled
-        records = _records(row, self.metrics, self.signatures)
+    def take(self, run_id: int, response: PipelineResponse, computed: _Computed) -> None:
+        """Commit a row (in batches of ``batch_size``), or hold it back when its engine failed."""
+        results = computed.row.results
+        records = [
+            results[m.name].record(response.question_id, response.pipeline, self.signatures[m.name])
+            for m in self.metrics
+        ]
         if computed.engine_error:
-            self._engine_failed(records, computed.engine_error)
+            self.held.append(records)
             return
-        self.streak = 0
         for held in self.held:
             self.pending.extend(held)
             self.meter.row_done(fresh=False, tokens=0)
         self.held.clear()
         self.pending.extend(records)
-        tokens = sum(result.completion_tokens for _, _, result, _ in computed.results)
-        self.meter.row_done(fresh=bool(computed.results), tokens=tokens)
-        if self.meter.rows_since_commit >= self.settings.batch_size:
-            self._save(run_id, with_held=False)
+        self.meter.row_done(fresh=bool(computed.results), tokens=computed.tokens)
+        if self.meter.rows_since_commit >= self.batch_size:
+            self.flush(run_id, keep_failed=False)
             self.meter.report()
 
-    def _engine_failed(self, records: list[ScoreRecord], error: str) -> None:
-        self.streak += 1
-        self.held.append(records)
-        if self.streak >= self.settings.max_engine_errors:
-            raise JudgeRunError(
-                f"stopped after {self.streak} consecutive rows failed in the judge engine; the last "
-                f"error: {error}. Finished rows are saved; resume when the engine works."
-            )
+    def conclude(self) -> str:
+        """Finished: the rows held back are saved as they are (:meth:`flush`)."""
+        self.meter.report(final=True)
+        return RUN_FINISHED
 
-    def _save(self, run_id: int, *, with_held: bool) -> None:
-        records = self.pending + ([r for row in self.held for r in row] if with_held else [])
+    def flush(self, run_id: int, *, keep_failed: bool) -> None:
+        records = self.pending + ([r for row in self.held for r in row] if keep_failed else [])
         if records:
             self.store.results.save(run_id, records)
         self.pending.clear()
-        if with_held:
+        if keep_failed:
             self.held.clear()
         self.meter.committed()
 
@@ -303,16 +267,12 @@ def _rows_in_order(
     compute: Callable[[_Row], _Computed],
     workers: int,
     cancel: CancelToken | None,
-) -> Iterator[tuple[_Row, _Computed]]:
-    """Prepared rows (cache looked up on this thread) with their computed results, in order.
+) -> Iterator[tuple[PipelineResponse, _Computed]]:
+    """The rows, prepared (cache looked up on this thread) and computed, in order.
 
     With ``workers > 1`` up to ``2 * workers`` rows are computed ahead on a thread pool."""
     if workers <= 1:
-        for item in todo:
-            if cancel is not None and cancel.cancelled:
-                raise Cancelled
-            row = prepare(item)
-            yield row, compute(row)
+        yield from run_driver.one_by_one(todo, lambda response: compute(prepare(response)), cancel)
         return
     window: deque[tuple[_Row, Future[_Computed]]] = deque()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="goldenlens-judge") as pool:
@@ -332,7 +292,7 @@ def _rows_in_order(
                         raise Cancelled
                     return
                 row, future = window.popleft()
-                yield row, future.result()
+                yield row.response, future.result()
         finally:
             for _row, future in window:
                 future.cancel()
@@ -340,7 +300,7 @@ def _rows_in_order(
 
 def _compute(row: _Row, engines: Engines, options: JudgeOptions, cancel: CancelToken | None) -> _Computed:
     """Run the row's cache misses (on any thread: the engines serialise their models)."""
-    out = _Computed([])
+    out = _Computed(row, [])
     for metric, key in row.misses:
         if cancel is not None and cancel.cancelled:
             out.cancelled = True
@@ -348,7 +308,7 @@ def _compute(row: _Row, engines: Engines, options: JudgeOptions, cancel: CancelT
         judge = None
         if engines.judge is not None and "judge" in metric.requires:
             judge = JudgeCall(
-                engines.judge, temperature=options.temperature, seed=options.seed, cancel=cancel
+                engines.judge, temperature=options.engine.temperature, seed=options.engine.seed, cancel=cancel
             )
         try:
             result = metric.score(row.inputs, judge, engines.embedder)
@@ -357,45 +317,12 @@ def _compute(row: _Row, engines: Engines, options: JudgeOptions, cancel: CancelT
             out.engine_error = str(error)
             out.results.append((metric, key, result, False))
             continue
-        finishes = [reply["finish_reason"] for reply in (judge.replies if judge else [])]
-        errors = [
-            reply["error"] for reply in (judge.replies if judge else []) if reply["finish_reason"] == "error"
-        ]
         missing_engine = ("judge" in metric.requires and engines.judge is None) or (
             "embeddings" in metric.requires and engines.embedder is None
         )
-        if "cancelled" in finishes:
-            out.cancelled = True
-        if errors:
-            out.engine_error = str(errors[-1]) or "judge engine error"
-        cacheable = not errors and "cancelled" not in finishes and not missing_engine
+        cancelled, failure = (judge.cancelled, judge.engine_error) if judge is not None else (False, "")
+        out.cancelled = out.cancelled or cancelled
+        out.engine_error = failure or out.engine_error
+        cacheable = not failure and not cancelled and not missing_engine
         out.results.append((metric, key, result, cacheable))
     return out
-
-
-def _records(row: _Row, metrics: Sequence[JudgeMetric], signatures: dict[str, str]) -> list[ScoreRecord]:
-    records: list[ScoreRecord] = []
-    for metric in metrics:
-        result = row.results[metric.name]
-        detail: dict[str, object] = {
-            **result.detail,
-            "usage": {
-                "calls": result.calls,
-                "prompt_tokens": result.prompt_tokens,
-                "completion_tokens": result.completion_tokens,
-                "seconds": round(result.seconds, 4),
-            },
-        }
-        records.append(
-            ScoreRecord(
-                question_id=row.response.question_id,
-                pipeline=row.response.pipeline,
-                metric=metric.name,
-                value=result.value,
-                signature=signatures[metric.name],
-                status=result.status,
-                reason=result.reason,
-                detail=detail,
-            )
-        )
-    return records

@@ -9,15 +9,16 @@ the chosen metrics need: no judge model is loaded for embedding-only metrics and
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.judge.engines.embedding import EmbeddingEngine
+from goldenlens.judge.engines.from_spec import ModelNotFoundError, open_embedding_engine, open_judge_engine
 from goldenlens.judge.engines.protocol import JudgeEngine
-from goldenlens.judge.metrics.base import DEFAULT_SEED, DEFAULT_TEMPERATURE, JudgeMetric
-from goldenlens.judge.model_files import ModelNotFoundError
+from goldenlens.judge.metrics.base import JudgeMetric
 from goldenlens.judge.registry import build_metrics, expand_names
 
 __all__ = ["Engines", "JudgeOptions", "ModelNotFoundError", "open_engines", "open_judge_engine"]
@@ -32,26 +33,17 @@ def _frozen_params(params: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
 
 @dataclass(frozen=True)
 class JudgeOptions:
-    """What a judge run uses. ``judge_model``/``embed_model`` ``None`` mean the bundled
-    defaults; ``judge_url`` (an OpenAI-compatible server) replaces the in-process judge.
+    """What a judge run uses: the metrics, and the models with their settings (``engine``).
 
     ``metric_params`` maps a metric name to its parameters (``{"answer_relevancy": {"n": 3}}``);
     ``custom_aspects`` maps an aspect name to its definition (selected as ``aspect_<name>``).
-    ``parallel`` is the number of concurrent requests to a server (ignored in-process: one
-    thread owns a local model). ``only`` (question ids) and ``where`` (a threshold expression
-    on the lexical scores) narrow the run to some questions
+    ``only`` (question ids) and ``where`` (a threshold expression on the lexical scores)
+    narrow the run to some questions
     (:func:`goldenlens.jobs.judging.judge_selection.selected_questions`); both empty judge them all.
     """
 
     metrics: tuple[str, ...]
-    judge_model: Path | None = None
-    judge_url: str | None = None
-    embed_model: Path | None = None
-    n_ctx: int = 4096
-    n_threads: int | None = None
-    temperature: float = DEFAULT_TEMPERATURE
-    seed: int = DEFAULT_SEED
-    parallel: int = 1
+    engine: JudgeEngineSpec = field(default_factory=JudgeEngineSpec)
     metric_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     custom_aspects: Mapping[str, str] = field(default_factory=dict)
     only: tuple[str, ...] = ()
@@ -59,12 +51,6 @@ class JudgeOptions:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", tuple(expand_names(self.metrics, self.custom_aspects)))
-        if self.parallel < 1:
-            raise ValueError(f"parallel must be at least 1, got {self.parallel}")
-        if self.n_ctx < 256:
-            raise ValueError(f"the context size must be at least 256 tokens, got {self.n_ctx}")
-        if self.judge_model is not None and self.judge_url:
-            raise ValueError("choose either a judge model file or a judge server URL, not both")
 
     def build_metrics(self) -> list[JudgeMetric]:
         """The metric instances (raises ``ValueError`` for a bad name or parameter)."""
@@ -80,14 +66,7 @@ class JudgeOptions:
         return {
             **selection,
             "metrics": list(self.metrics),
-            "judge_model": None if self.judge_model is None else str(self.judge_model),
-            "judge_url": self.judge_url,
-            "embed_model": None if self.embed_model is None else str(self.embed_model),
-            "n_ctx": self.n_ctx,
-            "n_threads": self.n_threads,
-            "temperature": self.temperature,
-            "seed": self.seed,
-            "parallel": self.parallel,
+            **self.engine.params(),
             "metric_params": _frozen_params(self.metric_params),
             "custom_aspects": dict(self.custom_aspects),
         }
@@ -100,18 +79,9 @@ class JudgeOptions:
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> JudgeOptions:
         """The options of a stored run (for ``resume``)."""
-        judge_model = params.get("judge_model")
-        embed_model = params.get("embed_model")
         return cls(
             metrics=tuple(params.get("metrics") or ()),
-            judge_model=None if judge_model is None else Path(judge_model),
-            judge_url=params.get("judge_url"),
-            embed_model=None if embed_model is None else Path(embed_model),
-            n_ctx=int(params.get("n_ctx", 4096)),
-            n_threads=params.get("n_threads"),
-            temperature=float(params.get("temperature", DEFAULT_TEMPERATURE)),
-            seed=int(params.get("seed", DEFAULT_SEED)),
-            parallel=int(params.get("parallel", 1)),
+            engine=JudgeEngineSpec.from_params(params),
             metric_params=params.get("metric_params") or {},
             custom_aspects=params.get("custom_aspects") or {},
             only=tuple(params.get("only") or ()),
@@ -137,79 +107,17 @@ def needs(metrics: list[JudgeMetric], what: str) -> bool:
 
 @contextmanager
 def open_engines(options: JudgeOptions, data_dir: Path) -> Iterator[Engines]:
-    """Create the engines ``options`` need, and close them on exit.
-
-    The judge is an in-process :class:`~goldenlens.judge.engines.llama.LlamaCppEngine` on
-    ``judge_model`` (default: the bundled SmolLM2) or, with ``judge_url``, an
-    :class:`~goldenlens.judge.engines.http.OpenAICompatibleEngine`; the embedder runs
-    ``embed_model`` (default: all-MiniLM-L6-v2 converted once into ``data_dir/models``).
-    Raises :class:`ModelNotFoundError` for a model file that does not exist.
+    """Create the engines ``options`` need, and close them on exit: no judge model is loaded
+    for embedding-only metrics and vice versa
+    (:mod:`goldenlens.judge.engines.from_spec`; the default embedding model is converted
+    once into ``data_dir/models``). Raises :class:`ModelNotFoundError` for a model file that
+    does not exist.
     """
     metrics = options.build_metrics()
     with ExitStack() as stack:
         engines = Engines()
         if needs(metrics, "judge"):
-            engines.judge = stack.enter_context(_judge_engine(options))
+            engines.judge = stack.enter_context(open_judge_engine(options.engine))
         if needs(metrics, "embeddings"):
-            engines.embedder = stack.enter_context(_embedding_engine(options, data_dir))
+            engines.embedder = stack.enter_context(open_embedding_engine(options.engine, data_dir / "models"))
         yield engines
-
-
-def _judge_engine(options: JudgeOptions) -> AbstractContextManager[JudgeEngine]:
-    return open_judge_engine(
-        judge_model=options.judge_model,
-        judge_url=options.judge_url,
-        n_ctx=options.n_ctx,
-        n_threads=options.n_threads,
-        seed=options.seed,
-        parallel=options.parallel,
-    )
-
-
-@contextmanager
-def open_judge_engine(
-    *,
-    judge_model: Path | None = None,
-    judge_url: str | None = None,
-    n_ctx: int = 4096,
-    n_threads: int | None = None,
-    seed: int = DEFAULT_SEED,
-    parallel: int = 1,
-) -> Iterator[JudgeEngine]:
-    """The judge engine alone, closed on exit: a server client for ``judge_url``, else the
-    in-process model ``judge_model`` (default: the bundled SmolLM2), loaded before it is
-    handed out. For jobs that ask the judge directly rather than through metrics (the golden
-    review, drafting golden items). Raises :class:`ModelNotFoundError` for a missing model
-    file."""
-    if judge_url:
-        from goldenlens.judge.engines.http import OpenAICompatibleEngine
-
-        with OpenAICompatibleEngine(judge_url, parallel=parallel) as server:
-            yield server
-        return
-    from goldenlens.judge.engines.llama import LlamaCppEngine
-    from goldenlens.judge.model_files import default_judge_model
-
-    path = judge_model or default_judge_model()
-    if not path.is_file():
-        raise ModelNotFoundError(f"judge model file not found: {path}")
-    with LlamaCppEngine(path, n_ctx=n_ctx, n_threads=n_threads, seed=seed) as local:
-        local.ensure_loaded()
-        yield local
-
-
-@contextmanager
-def _embedding_engine(options: JudgeOptions, data_dir: Path) -> Iterator[EmbeddingEngine]:
-    from goldenlens.judge.engines.embedding import LlamaEmbeddingEngine
-    from goldenlens.judge.gguf_convert import default_embedding_model, read_checksum
-
-    if options.embed_model is not None:
-        path = options.embed_model
-        if not path.is_file():
-            raise ModelNotFoundError(f"embedding model file not found: {path}")
-        sha = None
-    else:
-        path = default_embedding_model(data_dir / "models")
-        sha = read_checksum(path)
-    with LlamaEmbeddingEngine(path, n_threads=options.n_threads, model_sha256=sha) as engine:
-        yield engine

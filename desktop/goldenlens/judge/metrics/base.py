@@ -17,14 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from goldenlens.core.judge_engine_spec import DEFAULT_SEED, DEFAULT_TEMPERATURE
 from goldenlens.core.lexical.signature import Signature
-from goldenlens.core.scores import ScoreStatus
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.judge.engines.embedding import EmbeddingEngine
 from goldenlens.judge.engines.protocol import CancelCheck, ChatMessage, JudgeEngine, JudgeReply
 from goldenlens.judge.engines.yes_no import TokenCounter, YesNoEngine
-
-DEFAULT_SEED = 42
-DEFAULT_TEMPERATURE = 0.0
 
 
 @dataclass(frozen=True)
@@ -74,6 +72,25 @@ class MetricResult:
     ) -> MetricResult:
         usage = judge.usage() if judge is not None else {}
         return cls(metric, None, ScoreStatus.NOT_SCORED, reason, dict(detail or {}), **usage)
+
+    def record(self, question_id: str, pipeline: str, signature: str) -> ScoreRecord:
+        """The stored score of this result for one row, with the judge's usage in its detail."""
+        usage = {
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "seconds": round(self.seconds, 4),
+        }
+        return ScoreRecord(
+            question_id=question_id,
+            pipeline=pipeline,
+            metric=self.metric,
+            value=self.value,
+            signature=signature,
+            status=self.status,
+            reason=self.reason,
+            detail={**self.detail, "usage": usage},
+        )
 
 
 class JudgeCall:
@@ -173,6 +190,18 @@ class JudgeCall:
         self._completion_tokens += reply.completion_tokens
         self._seconds += reply.seconds
         self.replies.append({"step": step, "finish_reason": reply.finish_reason, "error": reply.error})
+
+    @property
+    def cancelled(self) -> bool:
+        """A reply stopped on the cancel token."""
+        return any(reply["finish_reason"] == "cancelled" for reply in self.replies)
+
+    @property
+    def engine_error(self) -> str:
+        """The last engine error among the replies ('' when the engine answered every call):
+        a failure of the engine, not of the model's text."""
+        errors = [reply["error"] for reply in self.replies if reply["finish_reason"] == "error"]
+        return (str(errors[-1]) or "judge engine error") if errors else ""
 
     def usage(self) -> dict[str, Any]:
         return {

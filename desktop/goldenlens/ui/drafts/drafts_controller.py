@@ -2,7 +2,7 @@
 golden items from their chunks into the review queue, in a worker with progress and cancel.
 
 The judge is the one the Judge settings name (model file, server, or the bundled default:
-:func:`~goldenlens.ui.judge.judge_settings.draft_options_from_settings`). The job
+:class:`~goldenlens.ui.judge.judge_jobs.JudgeJobController`). The job
 (:func:`goldenlens.jobs.drafting.draft_sources.draft_sources_at`) opens its own connection; a cancelled
 run keeps its finished drafts, and importing the same files again drafts only what is left.
 When it ends the session's ``project_changed`` fires and the Drafts tab shows the queue.
@@ -10,32 +10,20 @@ When it ends the session's ``project_changed`` fires and the Drafts tab shows th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QFormLayout,
-    QLabel,
-    QListWidget,
-    QMainWindow,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFileDialog, QListWidget, QMainWindow, QSpinBox, QWidget
 
 from goldenlens.core.golden.drafts import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
+from goldenlens.jobs.drafting.draft_job import DraftOptions
 from goldenlens.jobs.drafting.draft_sources import DraftSourcesResult, draft_sources_at
-from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.drafts.drafts_pane import DraftsPane
-from goldenlens.ui.judge.judge_job_options import checked_judge_options
-from goldenlens.ui.judge.judge_settings import draft_options_from_settings, judge_model_label
+from goldenlens.ui.judge.judge_jobs import JudgeJobController, JudgeJobDialog
+from goldenlens.ui.judge.judge_settings import judge_model_label
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.widgets.run_panel import RunPanel
 
@@ -43,13 +31,17 @@ SOURCE_FILTER = "Source documents (*.pdf *.txt *.md *.markdown *.csv *.tsv);;All
 CANCELLED_MESSAGE = "Drafting cancelled; finished drafts are saved. Import the same files again to continue."
 
 
-class DraftSourcesDialog(QDialog):
+class DraftSourcesDialog(JudgeJobDialog):
     """The files chosen, how many new chunks to draft at most, the answer guardrail, and
     which judge will draft."""
 
     def __init__(self, paths: Sequence[Path], judge: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Draft golden items from source documents")
+        super().__init__(
+            "Draft golden items from source documents",
+            "Drafts go to the review queue (Drafts tab); nothing enters the golden set until you accept it.",
+            "Draft",
+            parent,
+        )
         self.paths = list(paths)
         files = QListWidget(self)
         files.addItems([str(p) for p in self.paths])
@@ -59,67 +51,37 @@ class DraftSourcesDialog(QDialog):
         self.limit_spin.setValue(20)
         self.limit_spin.setSpecialValueText("all")
         self.limit_spin.setToolTip("Draft at most this many new chunks now; the rest stay for a later run")
-        self.words_spin = QSpinBox(self)
-        self.words_spin.setRange(1, 500)
-        self.words_spin.setValue(DEFAULT_MAX_ANSWER_WORDS)
-        self.words_spin.setSuffix(" words")
-        self.words_spin.setToolTip(
-            "Longer drafted answers are flagged (the advisor's verbose-answer threshold)"
+        self.form.addRow("Files", files)
+        self.form.addRow("Chunks to draft", self.limit_spin)
+        self.add_guardrail_row(
+            DEFAULT_MAX_ANSWER_WORDS,
+            500,
+            "Longer drafted answers are flagged (the advisor's verbose-answer threshold)",
         )
-        judge_label = QLabel(f"{judge} <i>(Judge ▸ Judge Settings… to change)</i>", self)
-        judge_label.setWordWrap(True)
-        form = QFormLayout()
-        form.addRow("Files", files)
-        form.addRow("Chunks to draft", self.limit_spin)
-        form.addRow("Answer guardrail", self.words_spin)
-        form.addRow("Judge", judge_label)
-        note = QLabel(
-            "Drafts go to the review queue (Drafts tab); nothing enters the golden set until you accept it.",
-            self,
-        )
-        note.setWordWrap(True)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setText("Draft")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(note)
-        layout.addWidget(buttons)
+        self.add_judge_row(judge)
         self.resize(620, self.sizeHint().height())
 
     def limit(self) -> int | None:
         value = self.limit_spin.value()
         return None if value == 0 else value
 
-    def max_answer_words(self) -> int:
-        return self.words_spin.value()
 
-
-class DraftsController(QObject):
-    """Starts drafting runs for the main window and shows their outcome in the Drafts tab.
-
-    ``engine_factory`` (tests, screenshots): a judge to draft with instead of the one the
-    settings name. ``drafted(DraftSourcesResult)`` — a run finished.
-    """
+class DraftsController(JudgeJobController):
+    """Starts drafting runs (the Drafts tab's import button) and shows their outcome in the
+    Drafts tab; ``drafted(DraftSourcesResult)`` when a run finished."""
 
     drafted = Signal(object)
+    kind = DRAFT_RUN
+    refused = "Cannot draft"
+    cancelled_message = CANCELLED_MESSAGE
 
     def __init__(
         self, window: QMainWindow, run_panel: RunPanel, projects: ProjectController, pane: DraftsPane
     ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._run_panel = run_panel
-        self._projects = projects
+        super().__init__(window, run_panel, projects)
         self._pane = pane
-        self.engine_factory: Callable[[], JudgeEngine] | None = None
         self.last_result: DraftSourcesResult | None = None
         pane.import_requested.connect(self.ask_import)
-        run_panel.runner.cancelled.connect(self._on_cancelled)
 
     def ask_import(self) -> None:
         """Pick the files, then the limit and guardrail; "Draft" starts the run."""
@@ -150,35 +112,18 @@ class DraftsController(QObject):
         session = self._projects.session
         if session is None:
             return False
-        factory = self.engine_factory
-        options = checked_judge_options(
-            self._window,
-            "Cannot draft",
-            lambda settings: draft_options_from_settings(
-                settings, limit=limit, max_answer_words=max_answer_words
-            ),
-            scripted=factory is not None,
-        )
-        if options is None:
-            return False
         path, sources = session.path, list(paths)
-
-        def job(progress: ProgressFn, cancel: CancelToken) -> DraftSourcesResult:
-            engine = factory() if factory is not None else None
-            return draft_sources_at(path, sources, options, progress=progress, cancel=cancel, engine=engine)
-
-        self._run_panel.run(
-            job,
-            name=DRAFT_RUN,
-            label="Loading the judge model…",
-            on_success=self._on_succeeded,
-            cancelled_message=CANCELLED_MESSAGE,
+        return self._start(
+            lambda engine: DraftOptions(engine=engine, max_answer_words=max_answer_words, limit=limit),
+            lambda options, progress, cancel, engine: draft_sources_at(
+                path, sources, options, progress=progress, cancel=cancel, engine=engine
+            ),
+            self._on_succeeded,
         )
-        return True
 
     def _on_succeeded(self, result: DraftSourcesResult) -> None:
         self.last_result = result
-        self._reload()
+        self._notify()
         message = result.message()
         if result.warnings:
             message += f" {len(result.warnings)} warning(s) reading the files: " + "; ".join(
@@ -186,12 +131,3 @@ class DraftsController(QObject):
             )
         self._window.statusBar().showMessage(message, 15000)
         self.drafted.emit(result)
-
-    def _on_cancelled(self) -> None:
-        if self._run_panel.runner.name == DRAFT_RUN:
-            self._reload()  # the drafts finished before Cancel are saved: show them
-
-    def _reload(self) -> None:
-        session = self._projects.session
-        if session is not None:
-            session.notify_project()

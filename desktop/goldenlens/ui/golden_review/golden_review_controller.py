@@ -3,44 +3,31 @@ criteria in a worker (progress and Cancel in the run panel), and the Golden Revi
 its verdicts for the reviewer to accept or dismiss.
 
 The judge is the one the Judge settings name (model file, server or the bundled default, with
-their context size, threads, temperature and seed: :func:`review_options_from_settings`). The
-job (:func:`goldenlens.jobs.project_runs.review_golden_set_at`) opens its own connection; a
-cancelled review keeps its finished rows, and starting it again with the same options resumes
-it (the judge cache answers what was already asked). Decisions are single writes on the GUI
+their context size, threads, temperature and seed:
+:class:`~goldenlens.ui.judge.judge_jobs.JudgeJobController`). The job
+(:func:`goldenlens.jobs.project_runs.review_golden_set_at`) opens its own connection; a cancelled
+review keeps its finished rows, and starting it again with the same options resumes it (the
+judge cache answers what was already asked). Decisions are single writes on the GUI
 thread through :mod:`goldenlens.jobs.curation.golden_review_decisions`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QLabel,
-    QMainWindow,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.criteria import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.jobs.curation import golden_review_decisions
 from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
-from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import review_golden_set_at
-from goldenlens.judge.engines.protocol import JudgeEngine
-from goldenlens.settings.judge_preferences import JudgeSettings, load_judge_settings
+from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_review.golden_review_pane import GoldenReviewPane
 from goldenlens.ui.grid.score_grid import ScoreGrid
-from goldenlens.ui.judge.judge_job_options import checked_judge_options
+from goldenlens.ui.judge.judge_jobs import JudgeJobController, JudgeJobDialog
 from goldenlens.ui.judge.judge_settings import judge_model_label
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.session import ProjectSession
@@ -51,68 +38,37 @@ CANCELLED_MESSAGE = (
 )
 
 
-def review_options_from_settings(
-    settings: JudgeSettings, *, max_answer_words: int = DEFAULT_MAX_ANSWER_WORDS
-) -> GoldenReviewOptions:
-    """The golden-review options for the judge the settings name (every criterion)."""
-    return GoldenReviewOptions(
-        judge_model=Path(settings.judge_model_path).expanduser() if settings.judge_source == "file" else None,
-        judge_url=settings.judge_url.strip() if settings.judge_source == "server" else None,
-        n_ctx=settings.n_ctx,
-        n_threads=settings.n_threads or None,
-        temperature=settings.temperature,
-        seed=settings.seed,
-        max_answer_words=max_answer_words,
-    )
-
-
-class GoldenReviewDialog(QDialog):
+class GoldenReviewDialog(JudgeJobDialog):
     """Which judge reviews, and the verbosity guardrail; OK is "Review"."""
 
     def __init__(self, judge: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Review the Golden Set")
-        self.words_spin = QSpinBox(self)
-        self.words_spin.setRange(1, 1000)
-        self.words_spin.setValue(DEFAULT_MAX_ANSWER_WORDS)
-        self.words_spin.setSuffix(" words")
-        self.words_spin.setToolTip("A golden answer with more words fails the verbosity criterion (counted)")
-        judge_label = QLabel(f"{judge} <i>(Judge ▸ Judge Settings… to change)</i>", self)
-        judge_label.setWordWrap(True)
-        form = QFormLayout()
-        form.addRow("Judge", judge_label)
-        form.addRow("Answer guardrail", self.words_spin)
-        note = QLabel(
+        super().__init__(
+            "Review the Golden Set",
             "The judge rates every golden row: unambiguous question, answer consistent with the fact, "
             "fact minimal, LLM-agnostic wording; verbosity is counted. Its verdicts are suggestions — "
             "accept or dismiss each in the Golden Review tab.",
-            self,
+            "Review",
+            parent,
         )
-        note.setWordWrap(True)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        self.add_judge_row(judge)
+        self.add_guardrail_row(
+            DEFAULT_MAX_ANSWER_WORDS,
+            1000,
+            "A golden answer with more words fails the verbosity criterion (counted)",
         )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Review")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(note)
-        layout.addWidget(buttons)
         self.resize(560, self.sizeHint().height())
 
-    def max_answer_words(self) -> int:
-        return self.words_spin.value()
 
-
-class GoldenReviewController(QObject):
-    """Starts golden reviews and connects the Golden Review tab to the open session.
-
-    ``engine_factory`` (tests, screenshots): a judge to review with instead of the one the
-    settings name. ``reviewed(run_id)`` — a review finished.
+class GoldenReviewController(JudgeJobController):
+    """Starts golden reviews (Judge ▸ Review the Golden Set…, or the tab's button) and connects
+    the Golden Review tab to the open session: it shows the newest review's verdicts and records
+    the reviewer's decisions on them. ``reviewed(run_id)`` — a review finished.
     """
 
     reviewed = Signal(int)
+    kind = GOLDEN_REVIEW_RUN
+    refused = "Cannot review the golden set"
+    cancelled_message = CANCELLED_MESSAGE
 
     def __init__(
         self,
@@ -122,14 +78,10 @@ class GoldenReviewController(QObject):
         pane: GoldenReviewPane,
         grid: ScoreGrid,
     ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._run_panel = run_panel
-        self._projects = projects
+        super().__init__(window, run_panel, projects)
         self._pane = pane
         self._grid = grid
         self._session: ProjectSession | None = None
-        self.engine_factory: Callable[[], JudgeEngine] | None = None
         self.last_run_id: int | None = None
         self._stale = True  # the pane does not show the session's newest review
         self.review_action = QAction("Review the &Golden Set…", window)
@@ -142,7 +94,6 @@ class GoldenReviewController(QObject):
         pane.question_chosen.connect(grid.select_question)
         pane.shown.connect(self._on_shown)
         grid.current_question_changed.connect(pane.show_question)
-        run_panel.runner.cancelled.connect(self._on_cancelled)
         projects.session_opened.connect(self._set_session)
         projects.session_closing.connect(lambda: self._set_session(None))
 
@@ -204,29 +155,14 @@ class GoldenReviewController(QObject):
         if session.project.question_count() == 0:
             self._window.statusBar().showMessage("The project has no golden rows to review.", 5000)
             return False
-        factory = self.engine_factory
-        options = checked_judge_options(
-            self._window,
-            "Cannot review the golden set",
-            lambda settings: review_options_from_settings(settings, max_answer_words=max_answer_words),
-            scripted=factory is not None,
-        )
-        if options is None:
-            return False
         path = session.path
-
-        def job(progress: ProgressFn, cancel: CancelToken) -> int:
-            engine = factory() if factory is not None else None
-            return review_golden_set_at(path, options, progress=progress, cancel=cancel, engine=engine)
-
-        self._run_panel.run(
-            job,
-            name=GOLDEN_REVIEW_RUN,
-            label="Loading the judge model…",
-            on_success=self._on_finished,
-            cancelled_message=CANCELLED_MESSAGE,
+        return self._start(
+            lambda engine: GoldenReviewOptions(engine=engine, max_answer_words=max_answer_words),
+            lambda options, progress, cancel, engine: review_golden_set_at(
+                path, options, progress=progress, cancel=cancel, engine=engine
+            ),
+            self._on_finished,
         )
-        return True
 
     def _on_finished(self, run_id: int) -> None:
         self.last_run_id = run_id
@@ -237,15 +173,6 @@ class GoldenReviewController(QObject):
             f"Golden review finished: {rows:,} golden rows rated (Golden Review tab).", 15000
         )
         self.reviewed.emit(run_id)
-
-    def _on_cancelled(self) -> None:
-        if self._run_panel.runner.name == GOLDEN_REVIEW_RUN:
-            self._notify()  # the rows finished before Cancel are saved: show them
-
-    def _notify(self) -> None:
-        session = self._projects.session
-        if session is not None:
-            session.notify_project()
 
     # -- decisions -------------------------------------------------------------------------
 

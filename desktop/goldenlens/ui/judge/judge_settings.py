@@ -1,9 +1,10 @@
 """Judge settings in the desktop app: the metric catalogue, validation, the run options, and
 the "Model" page of the judge dialog.
 
-:class:`~goldenlens.settings.judge_preferences.JudgeSettings` is what is saved;
-:func:`options_from_settings` turns it into the :class:`~goldenlens.jobs.judging.judge_job.JudgeOptions`
-a run takes. :func:`settings_problems` is Qt-free so the dialog and tests share it.
+:class:`~goldenlens.settings.judge_preferences.JudgeSettings` is what is saved; its
+:meth:`~goldenlens.settings.judge_preferences.JudgeSettings.engine_spec` is the engine every
+judge job takes, and :func:`options_from_settings` adds the metrics of a judge run.
+:func:`settings_problems` is Qt-free so the dialog and tests share it.
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from goldenlens.core.golden.drafts import DEFAULT_MAX_ANSWER_WORDS
-from goldenlens.jobs.drafting.draft_job import DraftOptions
 from goldenlens.jobs.judging.judge_options import JudgeOptions
 from goldenlens.judge.model_files import ModelNotFoundError, default_judge_model
 from goldenlens.judge.registry import ASPECT_PREFIX, expand_names
@@ -132,37 +131,8 @@ def options_from_settings(settings: JudgeSettings, *, only: tuple[str, ...] = ()
         key = ASPECT_PARAMS_KEY if name.startswith(ASPECT_PREFIX) else name
         if settings.metric_params.get(key):
             params[name] = dict(settings.metric_params[key])
-    server = settings.judge_source == "server"
     return JudgeOptions(
-        metrics=chosen,
-        judge_model=Path(settings.judge_model_path).expanduser() if settings.judge_source == "file" else None,
-        judge_url=settings.judge_url.strip() if server else None,
-        embed_model=Path(settings.embed_model_path).expanduser() if settings.embed_source == "file" else None,
-        n_ctx=settings.n_ctx,
-        n_threads=settings.n_threads or None,
-        temperature=settings.temperature,
-        seed=settings.seed,
-        parallel=settings.parallel if server else 1,
-        metric_params=params,
-        custom_aspects=custom,
-        only=only,
-    )
-
-
-def draft_options_from_settings(
-    settings: JudgeSettings, *, limit: int | None = None, max_answer_words: int = DEFAULT_MAX_ANSWER_WORDS
-) -> DraftOptions:
-    """The drafting options for the judge the settings name (model file, server or the bundled
-    default, with their context size, threads, temperature and seed)."""
-    return DraftOptions(
-        judge_model=Path(settings.judge_model_path).expanduser() if settings.judge_source == "file" else None,
-        judge_url=settings.judge_url.strip() if settings.judge_source == "server" else None,
-        n_ctx=settings.n_ctx,
-        n_threads=settings.n_threads or None,
-        temperature=settings.temperature,
-        seed=settings.seed,
-        max_answer_words=max_answer_words,
-        limit=limit,
+        metrics=chosen, engine=settings.engine_spec(), metric_params=params, custom_aspects=custom, only=only
     )
 
 

@@ -1,14 +1,14 @@
 """context_utilization (ragas ``ContextUtilization``): average precision, in rank order, of
 the retrieved contexts that help to reach the response (no golden answer needed).
 
-The same computation as :mod:`~goldenlens.judge.metrics.context_precision` with the response
+The same computation as :mod:`~goldenlens.judge.metrics.context.context_precision` with the response
 in place of the golden answer: it says whether the pipeline's answer drew on its top-ranked
 contexts, not whether the right contexts were retrieved.
 """
 
 from __future__ import annotations
 
-from goldenlens.judge.metrics.context_usefulness import RankedContextMetric
+from goldenlens.judge.metrics.context.context_usefulness import RankedContextMetric
 
 
 class ContextUtilization(RankedContextMetric):

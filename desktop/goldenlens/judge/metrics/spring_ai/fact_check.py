@@ -9,7 +9,7 @@ Two modes:
 
 * default: our own JSON verdict prompt; character chunks of ``max_chunk_chars`` with
   ``chunk_overlap``, and a sentence stops at the first chunk that supports it;
-* ``minicheck=True``: Bespoke-MiniCheck as trained (:mod:`~goldenlens.judge.metrics.minicheck`):
+* ``minicheck=True``: Bespoke-MiniCheck as trained (:mod:`~goldenlens.judge.metrics.spring_ai.minicheck`):
   its system prompt and ``Document: …\nClaim: …``, a one-token answer read as P(Yes), chunks of
   whole sentences of at most ``chunk_tokens`` tokens, max over chunks, min over sentences,
   supported above 0.5. Every chunk is asked, so the recorded probability is MiniCheck's.
@@ -21,13 +21,13 @@ from typing import Any
 
 from goldenlens.core.golden.sentences import split_sentences
 from goldenlens.judge.engines.embedding import EmbeddingEngine
-from goldenlens.judge.metrics import minicheck as minicheck_module
 from goldenlens.judge.metrics.base import JudgeCall, MetricInputs, NotScored
 from goldenlens.judge.metrics.helpers import (
     ClaimCheck,
     MetricBase,
     join_contexts,
 )
+from goldenlens.judge.metrics.spring_ai import minicheck as minicheck_module
 
 FACT_CHECK_PROMPT_VERSION = "2"
 VERSION = "2"

@@ -3,12 +3,12 @@ order, of the retrieved contexts that help to reach the golden answer.
 
 score = Σ_k precision@k · v_k / Σ v_k (0 when no context is useful). A row without a golden
 answer is not scored: judging against the response instead is a different metric,
-:mod:`~goldenlens.judge.metrics.context_utilization`, stored under its own name.
+:mod:`~goldenlens.judge.metrics.context.context_utilization`, stored under its own name.
 """
 
 from __future__ import annotations
 
-from goldenlens.judge.metrics.context_usefulness import RankedContextMetric
+from goldenlens.judge.metrics.context.context_usefulness import RankedContextMetric
 
 
 class ContextPrecision(RankedContextMetric):

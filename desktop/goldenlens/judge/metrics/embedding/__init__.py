@@ -1,0 +1,2 @@
+"""Metrics computed from embedding vectors alone, without a judge: semantic similarity and
+BERTScore."""

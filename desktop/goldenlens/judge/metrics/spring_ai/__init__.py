@@ -1,0 +1,2 @@
+"""Spring AI's pass/fail evaluators: relevancy, and fact checking (with Bespoke-MiniCheck as
+trained)."""
