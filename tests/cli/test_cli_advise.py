@@ -91,10 +91,11 @@ def test_xlsx_output_is_the_advice_sheet(project: Path, tmp_path: Path) -> None:
 
 
 def test_threshold_option_changes_the_advice(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # recall 11/12 = 0.917 < 0.95: q02/Pipeline2 is no longer called a hallucination
-    data = _json(capsys, str(project), "--threshold", "hallucination_recall=0.95")
-    assert ("q02", "likely_hallucination", "Pipeline2") not in _codes(data)
-    assert data["thresholds"]["hallucination_recall"] == 0.95
+    # recall 7/13 = 0.538 < 0.6: q03/Pipeline1 is no longer read as rephrased
+    assert ("q03", "correct_but_rephrased", "Pipeline1") in _codes(_json(capsys, str(project)))
+    data = _json(capsys, str(project), "--threshold", "rephrased_recall=0.6")
+    assert ("q03", "correct_but_rephrased", "Pipeline1") not in _codes(data)
+    assert data["thresholds"]["rephrased_recall"] == 0.6
 
 
 @pytest.mark.parametrize(

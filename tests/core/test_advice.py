@@ -63,6 +63,54 @@ def _one(advice: ProjectAdvice, code: AdviceCode, pipeline: str = "") -> Diagnos
 
 PARIS: Row = ("q1", "What is the capital of France?", "The capital of France is Paris.", "Paris")
 
+# Issue 21: the rules a reviewer's labels refuted, fixed.
+GROWTH: Row = ("g1", "How much did revenue grow?", "Revenue grew 7% year over year.", "7%")
+
+
+def test_another_number_where_the_fact_has_one_is_a_likely_wrong_answer() -> None:
+    # "about 10%": FK 0, golden words {revenue, grew, 7, year, over} → recall 2/5 = 0.4, in the
+    # "rephrased" band; but 10% is another percentage than the fact's 7%: likely wrong.
+    advice = _advice([GROWTH], {("g1", A): "Revenue grew about 10%."})
+    d = _one(advice, AdviceCode.LIKELY_HALLUCINATION, A)
+    assert (d.numbers["stated"], d.numbers["expected"]) == ("10%", "7%")
+    assert "'10%' where the fact says '7%'" in d.explanation
+
+
+def test_the_facts_value_in_words_is_correct_but_rephrased_with_its_spelling_as_the_fix() -> None:
+    advice = _advice([GROWTH], {("g1", A): "Revenue grew seven percent."})
+    d = _one(advice, AdviceCode.CORRECT_BUT_REPHRASED, A)
+    assert d.fix is not None
+    assert d.fix.value == "seven percent"
+
+
+def test_a_rounded_value_or_the_questions_own_numbers_are_not_another_value() -> None:
+    item: Row = ("s1", "What were AWS sales in 2023?", "AWS sales were $22.1 billion in 2023.", "22.1 billion")
+    # Golden words {aws, sales, were, 221, billion, in, 2023}; the response shares 4 of 7 (recall
+    # 0.57, the "rephrased" band). "$22 billion" rounds 22.1 billion and 2023 is the question's.
+    advice = _advice([item], {("s1", A): "AWS made about $22 billion in 2023."})
+    assert ("correct_but_rephrased", A) in _codes(advice, "s1")
+    assert ("likely_hallucination", A) not in _codes(advice, "s1")
+
+
+ALIAS: Row = ("t1", "What star sign is Jamie Lee Curtis?", "Scorpio", "Scorpio<OR>Skorpio<OR>Scorpion")
+
+
+def test_a_match_through_an_alias_the_golden_answer_lacks_is_not_accidental() -> None:
+    # "Skorpio" is found (FK 1) but recall against "Scorpio" is 0: the alias explains it.
+    advice = _advice([ALIAS], {("t1", A): "Jamie Lee Curtis was born under Skorpio, as astrologers say."})
+    assert not [d for d in advice.diagnoses if d.code is AdviceCode.ACCIDENTAL_FACT_MATCH]
+
+
+def test_when_the_golden_answer_is_the_fact_recall_cannot_tell_a_hallucination() -> None:
+    # Golden answer "Henry Campbell Bannerman" (3 words), fact "Henry Campbell-Bannerman" (FMEval
+    # words {henry, campbellbannerman}): the answer is as short as the fact. The response has all
+    # three answer words (recall 3/3 ≥ 0.7) and misses the hyphenated fact (FK 0): before, a
+    # likely hallucination; it is a near miss of the same name, which recall cannot tell.
+    name: Row = ("t2", "Who followed Balfour?", "Henry Campbell Bannerman", "Henry Campbell-Bannerman")
+    advice = _advice([name], {("t2", A): "It was Henry Campbell Bannerman."})
+    assert not [d for d in advice.diagnoses if d.code is AdviceCode.LIKELY_HALLUCINATION]
+
+
 # (golden row, responses by pipeline, expected {(code, pipeline)}) — one question each.
 CASES: list[tuple[str, Row, dict[str, str], set[tuple[str, str]]]] = [
     (

@@ -69,7 +69,16 @@ def test_a_generator_spelling_the_response_contains_is_proposed_with_every_flip(
     assert (proposal.text, proposal.source) == ("410 Terry Ave. N.", SOURCE_GENERATOR)
     # Factual Knowledge ignores case, so P3 flips too; P1 names no address.
     assert proposal.flips == ("P2", "P3")
-    assert not proposal.risks
+
+
+def test_a_fix_never_proposes_a_variant_prone_to_false_matches() -> None:
+    """The advisor found "18.3%" after normalisation as "18.3" in the response; "18.3" alone is a
+    bare number the variant dialog marks risky, so the one-click fix is its safe spelling."""
+    item = GoldenItem("q09", "What was the margin?", "The margin was 18.3%.", "18.3%")
+    responses = {"P1": "The operating margin rose to 18.3 percent."}
+    proposal = propose_variant(item, _rephrased("P1", "18.3"), responses)
+    assert proposal is not None
+    assert (proposal.text, proposal.source) == ("18.3 percent", SOURCE_GENERATOR)
 
 
 def test_nothing_is_proposed_for_a_response_without_the_value() -> None:

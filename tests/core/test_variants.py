@@ -250,3 +250,11 @@ def test_alternatives_that_stand_for_different_values_are_noted(fact: str, value
     else:
         assert f"different values: {values}." in note
         assert note in suggest_variants(fact).notes
+
+
+def test_an_ordinal_with_no_word_form_is_left_as_it_is() -> None:
+    """"45th" has no word form in the tables (they stop at thirty-first): no rewrite, no error
+    (the generator raised KeyError on such facts: "the 45th President")."""
+    found = suggest_variants("the 45th President")
+    assert all("forty" not in v.text for v in found.variants)
+    assert [v.text for v in suggest_variants("the 21st President").variants] == ["the twenty-first President"]

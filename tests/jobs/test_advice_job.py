@@ -61,9 +61,11 @@ def test_only_q03_and_q06_are_ambiguous(advice: ProjectAdvice) -> None:
 def test_q02_pipeline2_is_a_likely_hallucination(advice: ProjectAdvice) -> None:
     (d,) = _find(advice, AdviceCode.LIKELY_HALLUCINATION, "q02", "Pipeline2")
     # golden words: amazons total net sales for second quarter of 2023 were 1344 billion (12);
-    # the response has all but 1344 ("$170.0 billion").
+    # the response has all but 1344: it states another amount, $170.0 billion (2023 is the
+    # question's own number).
     assert d.numbers["recall"] == pytest.approx(11 / 12)
-    assert "recall 0.917 ≥ 0.7" in d.explanation
+    assert (d.numbers["stated"], d.numbers["expected"]) == ("170,000,000,000", "134,400,000,000")
+    assert "states '$170.0 billion' where the fact says '134.4 billion'" in d.explanation
 
 
 def test_q02_pipeline3_refusal_is_not_diagnosed(advice: ProjectAdvice) -> None:
@@ -103,12 +105,13 @@ def test_similarity_of_the_newest_judge_run_is_used(tmp_path: Path) -> None:
 
 
 def test_threshold_changes_reach_the_advice(sample_project: Path) -> None:
-    # q07/Pipeline2 has recall 10/14 = 0.714: a hallucination at 0.7, not at 0.75.
+    # q03/Pipeline1 ("located in Seattle, Washington") has recall 7/13 = 0.538: correct but
+    # rephrased from 0.3 on, not from 0.6 on.
     default = advice_at(sample_project)
-    assert _find(default, AdviceCode.LIKELY_HALLUCINATION, "q07", "Pipeline2")
-    changed = advice_at(sample_project, {"hallucination_recall": 0.75})
-    assert not _find(changed, AdviceCode.LIKELY_HALLUCINATION, "q07", "Pipeline2")
-    assert _find(changed, AdviceCode.LIKELY_HALLUCINATION, "q02", "Pipeline2")
+    assert _find(default, AdviceCode.CORRECT_BUT_REPHRASED, "q03", "Pipeline1")
+    changed = advice_at(sample_project, {"rephrased_recall": 0.6})
+    assert not _find(changed, AdviceCode.CORRECT_BUT_REPHRASED, "q03", "Pipeline1")
+    assert _find(changed, AdviceCode.CORRECT_BUT_REPHRASED, "q03", "Pipeline3")
 
 
 def test_an_unscored_project_has_no_advice(tmp_path: Path) -> None:

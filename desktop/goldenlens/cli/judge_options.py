@@ -106,7 +106,9 @@ Options_contra = TypeVar("Options_contra", bound=_RunOptions, contravariant=True
 
 
 class _Job(Protocol[Options_contra]):
-    def __call__(self, project: ProjectHandle, /, options: Options_contra, *, progress: ProgressFn) -> int: ...
+    def __call__(
+        self, project: ProjectHandle, /, options: Options_contra, *, progress: ProgressFn
+    ) -> int: ...
 
 
 #: What ``goldenlens resume`` calls each kind of judge job it finishes, and how to start anew.

@@ -24,6 +24,7 @@ from goldenlens.cli.commands.advise import add_advise_command, cmd_advise
 from goldenlens.cli.commands.doctor import add_doctor_command, cmd_doctor, gui_preflight
 from goldenlens.cli.commands.draft_from_sources import add_draft_command, cmd_draft
 from goldenlens.cli.commands.drafts_queue import add_drafts_command, cmd_drafts
+from goldenlens.cli.commands.labels import add_label_commands, cmd_label, cmd_plan_labels
 from goldenlens.cli.commands.review import add_review_commands, cmd_override, cmd_review
 from goldenlens.cli.commands.review_golden import add_golden_review_command, cmd_review_golden
 from goldenlens.cli.commands.runs import add_runs_commands, cmd_compare, cmd_runs
@@ -140,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     sample.add_argument("-q", "--quiet", action="store_true")
 
     add_review_commands(sub)
+    add_label_commands(sub)
     add_curation_commands(sub)
     add_advise_command(sub)
     add_draft_command(sub)
@@ -255,6 +257,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "score": _cmd_score,
     "override": cmd_override,
     "review": cmd_review,
+    "label": cmd_label,
+    "plan-labels": cmd_plan_labels,
     "variants": cmd_variants,
     "advise": cmd_advise,
     "draft": cmd_draft,

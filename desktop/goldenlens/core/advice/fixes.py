@@ -8,14 +8,17 @@ response the diagnosis is about, in this order:
 1. the fix's own value (the advisor found the fact after normalisation and kept its text);
 2. a spelling from the fact-variant generator (:func:`~goldenlens.core.variants.generator.suggest_variants`:
    scales, dates, abbreviations …) that the response contains exactly — ``410 Terry Ave. N.``
-   for the fact ``410 Terry Avenue North``; a variant the generator marks risky comes last;
+   for the fact ``410 Terry Avenue North``;
 3. the response's own words around the fact's words: the shortest stretch of the response that
    holds every FMEval word of a fact alternative of two or more words, with at most
    :data:`MAX_INSERTED_WORDS` other words in between (``foreign currency exchange rates`` for
    ``foreign exchange rates``).
 
-Every proposal is checked: adding it must turn the response's exact Factual Knowledge from 0
-into 1, and :attr:`VariantProposal.flips` lists every pipeline of the question it would turn.
+Every proposal is checked: it must pass the variant dialog's false-match checks
+(:func:`~goldenlens.core.variants.generator.variant_risks`: a short or bare number, a bare year,
+a single common word is never proposed), adding it must turn the response's exact Factual
+Knowledge from 0 into 1, and :attr:`VariantProposal.flips` lists every pipeline of the question
+it would turn.
 Nothing is proposed for a response that already contains the fact, or when no candidate
 passes — the reviewer then writes the variant in the golden editor.
 """
@@ -30,7 +33,7 @@ from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import AND, FactMatcher, fact_groups, fact_with_variant
 from goldenlens.core.lexical.flags import FlagThresholds
 from goldenlens.core.lexical.normalise import word_set, words_with_spans
-from goldenlens.core.variants.generator import suggest_variants
+from goldenlens.core.variants.generator import suggest_variants, variant_risks
 
 #: Words of the response allowed between the fact's words in a proposal from its wording.
 MAX_INSERTED_WORDS = 2
@@ -43,7 +46,7 @@ SOURCE_RESPONSE = "response wording"
 @dataclass(frozen=True)
 class VariantProposal:
     """A variant to add for one diagnosis: its ``text``, where it came from (``source``, one of
-    the ``SOURCE_*`` names), the generator's ``note`` and ``risks`` (empty for the others) and
+    the ``SOURCE_*`` names), the generator's ``note`` (empty for the others) and
     the pipelines whose exact Factual Knowledge it turns from 0 into 1 (``flips``, in the
     question's pipeline order; always includes the diagnosed pipeline)."""
 
@@ -51,7 +54,6 @@ class VariantProposal:
     source: str
     flips: tuple[str, ...]
     note: str = ""
-    risks: tuple[str, ...] = ()
 
 
 def _found(fact: str, response: str) -> bool:
@@ -113,22 +115,23 @@ def propose_variant(
     if fix is None or fix.kind is not FixKind.ADD_VARIANT or response is None or _found(item.fact, response):
         return None
 
-    def checked(
-        text: str, source: str, note: str = "", risks: tuple[str, ...] = ()
-    ) -> VariantProposal | None:
+    def checked(text: str, source: str, note: str = "") -> VariantProposal | None:
+        # The false-match checks of the variant dialog: a variant that could match text that is
+        # not the fact ("18.3" under a "bare number" diagnosis) is never a one-click fix.
+        if variant_risks(text, thresholds=thresholds):
+            return None
         flips = _flips(item.fact, text, responses)
         if not flips or diagnosis.pipeline not in flips:
             return None
-        return VariantProposal(text.strip(), source, flips, note, risks)
+        return VariantProposal(text.strip(), source, flips, note)
 
     if fix.value:
         found = checked(fix.value, SOURCE_FIX)
         if found is not None:
             return found
     suggestions = suggest_variants(item.fact, thresholds=thresholds).variants
-    # Safe spellings first, then risky ones; within each, the generator's order.
-    for variant in sorted((v for v in suggestions if AND not in v.text), key=lambda v: v.risky):
-        found = checked(variant.text, SOURCE_GENERATOR, variant.note, variant.risks)
+    for variant in (v for v in suggestions if AND not in v.text and not v.risky):
+        found = checked(variant.text, SOURCE_GENERATOR, variant.note)
         if found is not None:
             return found
     wording = wording_variant(item.fact, response)

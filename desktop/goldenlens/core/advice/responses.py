@@ -19,6 +19,7 @@ response from a wrong one when the fact is missing:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -32,10 +33,12 @@ from goldenlens.core.advice.values import (
     FixKind,
 )
 from goldenlens.core.inputs import GoldenItem
-from goldenlens.core.lexical.factual_knowledge import FactMatcher, fact_groups
+from goldenlens.core.lexical.factual_knowledge import AND, FactMatcher, fact_groups
 from goldenlens.core.lexical.flags import Flag, response_flags
 from goldenlens.core.lexical.normalise import word_set
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, RECALL
+from goldenlens.core.variants.generator import suggest_variants
+from goldenlens.core.variants.stated_values import StatedValue, other_value
 
 
 @dataclass(frozen=True)
@@ -101,15 +104,96 @@ def read_response(
         return None, "empty"
     if Flag.REFUSAL in flags:
         return None, "refusal"
-    covered = fact_word_coverage(item.fact, response.words)
-    if Flag.LIKELY_HALLUCINATION in flags and covered[0] < 1.0:
-        return _hallucination(item, response, t), AdviceCode.LIKELY_HALLUCINATION.value
     if Flag.ACCIDENTAL_FACT_MATCH in flags:
-        if trimmed_recall is not None and trimmed_recall > t.flags.accidental_recall:
+        explained = trimmed_recall is not None and trimmed_recall > t.flags.accidental_recall
+        if explained or not _accidental_match(item, response, t):
             return None, ""
         return _accidental(item, response, t), AdviceCode.ACCIDENTAL_FACT_MATCH.value
-    rephrased = _rephrased(item, response, flags, covered, t)
-    return rephrased, (AdviceCode.CORRECT_BUT_REPHRASED.value if rephrased else "")
+    if response.fact_found is None or response.fact_found >= 1.0:
+        return None, ""
+    diagnosis = _fact_missed(item, response, flags, t)
+    return diagnosis, diagnosis.code.value if diagnosis is not None else ""
+
+
+def _fact_missed(
+    item: GoldenItem, response: RowResponse, flags: list[Flag], t: AdviceThresholds
+) -> Diagnosis | None:
+    """The reading of a response that misses the fact: the value in another spelling (right),
+    another value of the same kind (wrong), the golden answer's words without the value (a
+    hallucination, where recall can tell), or a rephrasing."""
+    spelled = value_spelled(item, response.text)
+    if spelled is not None:
+        return _rephrased_value(item, response, spelled)
+    wrong = other_value(item.fact, response.text, question=item.question)
+    if wrong is not None:
+        return _wrong_value(item, response, *wrong)
+    covered = fact_word_coverage(item.fact, response.words)
+    if Flag.LIKELY_HALLUCINATION in flags and covered[0] < 1.0 and not answer_is_an_alias(item):
+        return _hallucination(item, response, t)
+    return _rephrased(item, response, flags, covered, t)
+
+
+def answer_is_an_alias(item: GoldenItem) -> bool:
+    """Whether the golden answer is about as short as the fact: no more words than its longest
+    alternative plus one. Recall against such an answer says whether the fact's words are there,
+    not whether the value is (a short-answer golden set): it cannot tell a hallucination."""
+    longest = max((len(word_set(" ".join(group))) for group in fact_groups(item.fact)), default=0)
+    return len(word_set(item.answer)) <= longest + 1
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _accidental_match(item: GoldenItem, response: RowResponse, t: AdviceThresholds) -> bool:
+    """Whether a fact match with low recall really looks accidental: it sits inside a longer
+    token ("13" in "1913"), or it went through the golden answer's own wording and the response
+    shares almost none of the answer's words even read as Unicode words. A match through an
+    alternative the answer does not use (an alias) explains low recall; so do curly quotes,
+    which FMEval's ASCII-only punctuation keeps glued to the words ("“Dangerous Minds”")."""
+    found = FactMatcher(item.fact).match(response.text)
+    if not found.matches:
+        return True
+    if any(_inside_token(response.text, m.start, m.end) for m in found.matches):
+        # Unless another alternative stands in the response as words of their own ("EGY" inside
+        # "Egypt", where "Egypt" is an alternative too).
+        return not _standalone_alternative(item.fact, response.text)
+    matched = word_set(" ".join(m.part for m in found.matches))
+    if not matched or not matched <= word_set(item.answer):
+        return False
+    answer_words = set(_WORD.findall(item.answer.casefold()))
+    said = set(_WORD.findall(response.text.casefold()))
+    recall = len(answer_words & said) / len(answer_words) if answer_words else 0.0
+    return recall <= t.flags.accidental_recall
+
+
+def _standalone_alternative(fact: str, text: str) -> bool:
+    """Whether every part of some ``<OR>`` alternative is in ``text`` (case-insensitive) at
+    least once not glued to letters or digits."""
+    lower = text.lower()
+    for group in fact_groups(fact):
+        parts = [p.strip().lower() for p in group if p.strip()]
+        if parts and all(_free_occurrence(lower, part) for part in parts):
+            return True
+    return False
+
+
+def _free_occurrence(lower: str, part: str) -> bool:
+    start = lower.find(part)
+    while start >= 0:
+        if not _inside_token(lower, start, start + len(part)):
+            return True
+        start = lower.find(part, start + 1)
+    return False
+
+
+def value_spelled(item: GoldenItem, text: str) -> str | None:
+    """A safe spelling of the fact's value from the variant generator ("seven percent" for
+    ``7%``) that ``text`` holds, as written in the fact's variants; ``None`` when there is none."""
+    lowered = text.lower()
+    for variant in suggest_variants(item.fact).variants:
+        if not variant.risky and AND not in variant.text and variant.text.lower() in lowered:
+            return variant.text
+    return None
 
 
 def _score(value: float | None) -> str:
@@ -190,6 +274,35 @@ def _accidental(item: GoldenItem, r: RowResponse, t: AdviceThresholds) -> Diagno
             "0",
             r.pipeline,
         ),
+    )
+
+
+def _rephrased_value(item: GoldenItem, r: RowResponse, spelled: str) -> Diagnosis:
+    return Diagnosis(
+        AdviceCode.CORRECT_BUT_REPHRASED,
+        AdviceSeverity.HIGH,
+        item.id,
+        f"{r.pipeline}: the fact ({item.fact}) is not in the response as written (Factual Knowledge 0), "
+        f"but the same value spelled '{spelled}' is.",
+        "If the response is right, add this spelling of the value as an <OR> variant, then re-score.",
+        {"factual_knowledge": 0.0, "recall": r.recall, "spelling": spelled},
+        pipeline=r.pipeline,
+        fix=Fix(FixKind.ADD_VARIANT, "fact", f"Add '{spelled}' as a fact variant", spelled),
+    )
+
+
+def _wrong_value(item: GoldenItem, r: RowResponse, stated: StatedValue, expected: StatedValue) -> Diagnosis:
+    return Diagnosis(
+        AdviceCode.LIKELY_HALLUCINATION,
+        AdviceSeverity.MEDIUM,
+        item.id,
+        f"{r.pipeline}: the response states {stated.text!r} where the fact says {expected.text!r} "
+        f"(another {stated.kind}, and none of the fact's): a different value is a likely wrong answer, "
+        "not a rephrasing.",
+        "Check the value against the source. If it is wrong, read Factual Knowledge for this row; if the "
+        "fact is out of date, fix the fact.",
+        {"factual_knowledge": 0.0, "recall": r.recall, "stated": stated.value, "expected": expected.value},
+        pipeline=r.pipeline,
     )
 
 

@@ -46,7 +46,7 @@ SCALE_SPELLINGS: dict[int, tuple[str, ...]] = {
 }
 PERCENT_SPELLINGS = ("%", " percent", " per cent")
 
-_NUMBER = re.compile(
+NUMBER_PATTERN = re.compile(
     r"(?<![\w.,/\-])"  # not the tail of a longer token (an id, a version, a range)
     r"(?P<currency>[$€£¥])?"
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
@@ -76,7 +76,8 @@ class Amount:
     percent_spelling: str  # "%", " percent", ... or ""
 
 
-def _amount(match: re.Match[str]) -> Amount:
+def amount_from_match(match: re.Match[str]) -> Amount:
+    """The :class:`Amount` a match of :data:`NUMBER_PATTERN` spells."""
     scale = match["scale"] or match["letter"] or ""
     exponent = SCALE_EXPONENTS[scale.lower()] if scale else 0
     with localcontext(_EXACT):
@@ -98,15 +99,15 @@ def parse_amount(text: str) -> Amount | None:
     A number word (``five``, ``twenty-one``) counts too, with an optional scale or percent.
     """
     stripped = text.strip()
-    match = _NUMBER.fullmatch(stripped)
+    match = NUMBER_PATTERN.fullmatch(stripped)
     if match is not None:
-        return _amount(match)
+        return amount_from_match(match)
     word, _, rest = stripped.partition(" ")
     number = number_from_word(word)
     if number is None:
         return None
-    digits = _NUMBER.fullmatch(f"{number} {rest}" if rest else str(number))
-    return None if digits is None or digits["currency"] or digits["letter"] else _amount(digits)
+    digits = NUMBER_PATTERN.fullmatch(f"{number} {rest}" if rest else str(number))
+    return None if digits is None or digits["currency"] or digits["letter"] else amount_from_match(digits)
 
 
 def plain_number(number: Decimal, *, grouped: bool) -> str:
@@ -217,11 +218,11 @@ def number_rewrites(part: str, taken: list[Span]) -> tuple[list[Rewrite], list[s
     rewrites: list[Rewrite] = []
     notes: list[str] = []
     whole = part.strip()
-    for match in _NUMBER.finditer(part):
+    for match in NUMBER_PATTERN.finditer(part):
         if overlaps(match.span(), taken):
             continue
         written = match.group()
-        amount = _amount(match)
+        amount = amount_from_match(match)
         if match["letter"] and not amount.currency:
             notes.append(
                 f"{written!r}: a letter after a bare number may be a unit (metres, months); left alone"

@@ -119,6 +119,8 @@ def number_word_rewrites(part: str, taken: list[Span]) -> list[Rewrite]:
         number = ordinal_from_text(match[1])
         if number is None or overlaps(match.span(), taken):
             continue
+        if match[1][0].isdigit() and number not in ORDINAL_WORDS:
+            continue  # "45th": no word form is kept for it (the words stop at thirty-first)
         other = ORDINAL_WORDS[number] if match[1][0].isdigit() else ordinal_suffix(number)
         rewrites.append(
             Rewrite(splice(part, match.span(), other), VariantKind.NUMBER_WORD, f"{match[1]} = {other}")

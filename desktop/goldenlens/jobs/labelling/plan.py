@@ -8,50 +8,16 @@ them (stopping part-way still leaves a smaller stratified sample).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from goldenlens.core.calibration.estimator import fitted_predictions
+from goldenlens.core.calibration.label_plan import LabelPlan, PlanRow
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, plan_round
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import StoredRound
-
-
-@dataclass(frozen=True)
-class PlanRow:
-    """One answer to label: the response asked about, and the pipelines whose same answer the
-    verdict also covers."""
-
-    order: int
-    question_id: str
-    pipeline: str
-    same_answer: tuple[str, ...]
-    question: str
-    golden_answer: str
-    fact: str
-    response: str
-    stratum: int
-    #: The chance this answer's unit had of being drawn in this round (``n_h / N_h``).
-    inclusion_probability: float
-
-
-@dataclass(frozen=True)
-class LabelPlan:
-    """A round of labels to collect."""
-
-    round_id: int
-    round_number: int
-    mode: Mode
-    seed: int
-    budget: int
-    rows: tuple[PlanRow, ...]
-    #: Responses still without a verdict (the round's frame), and the distinct answers among them.
-    unlabelled: int
-    unlabelled_answers: int
 
 
 @takes_project

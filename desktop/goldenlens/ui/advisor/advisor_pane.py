@@ -136,8 +136,6 @@ def _variant_texts(d: Diagnosis, proposal: VariantProposal | None) -> tuple[str,
         SOURCE_RESPONSE: f"{d.pipeline}'s own words",
     }.get(proposal.source, "the advisor's proposal")
     note = f"Factual Knowledge 0 → 1 for {', '.join(proposal.flips)}; {where}."
-    if proposal.risks:
-        note += " ⚠ " + "; ".join(proposal.risks)
     return f"Add “{proposal.text}” as a fact variant", note
 
 

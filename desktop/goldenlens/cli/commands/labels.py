@@ -1,0 +1,194 @@
+"""``goldenlens label`` and ``goldenlens plan-labels``: a reviewer's verdicts on responses, and
+the sample GoldenLens chooses for them (issue 21).
+
+``plan-labels`` draws the next round and writes it (CSV or XLSX with an empty ``verdict``
+column to fill, or JSON); ``label`` records one verdict, or every verdict of a file (a filled
+plan, the report workbook's Scores sheet, any sheet with question id, pipeline and verdict
+columns) all or nothing. Bad input is one line naming the file, row and column, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from goldenlens.cli.output import counting_number, json_text
+from goldenlens.core.problems import InputError, Problem, Severity
+
+if TYPE_CHECKING:
+    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
+    from goldenlens.core.calibration.label_plan import LabelPlan
+
+_REVIEWER_HELP = "who (default: the name saved in the app's preferences, else your user name)"
+
+
+def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``label`` and ``plan-labels`` sub-commands."""
+    label = sub.add_parser(
+        "label",
+        help="record a reviewer's verdict on a response (correct, incorrect or unsure), or those of a file",
+        description="Record what a reviewer judged. A verdict holds for every response to the same "
+        "question with the same answer. With --from, every row of the file is written, or none.",
+    )
+    label.add_argument("project", type=Path, help="the scored .goldenlens project")
+    label.add_argument("question_id", nargs="?")
+    label.add_argument("pipeline", nargs="?")
+    label.add_argument(
+        "verdict",
+        nargs="?",
+        help="correct, incorrect or unsure (yes/no, 1/0, true/false, pass/fail read too)",
+    )
+    label.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="FILE",
+        help="CSV or workbook with question id, pipeline and verdict columns (a filled plan, the report's "
+        "Scores sheet); empty verdicts are skipped",
+    )
+    label.add_argument(
+        "--sheet", help="the sheet of --from (default: Scores where there is one, else the first)"
+    )
+    label.add_argument("--note", default="", help="why (shown with the label)")
+    label.add_argument("--reviewer", help=_REVIEWER_HELP)
+    action = label.add_mutually_exclusive_group()
+    action.add_argument("--clear", action="store_true", help="withdraw the response's verdict instead")
+    action.add_argument(
+        "--detach", action="store_true", help="stop taking the verdict given to the same answer elsewhere"
+    )
+    action.add_argument("--attach", action="store_true", help="take the same answer's verdict again")
+    action.add_argument(
+        "--confirm-stale",
+        action="store_true",
+        help="give every stale label (made before its answer or golden item changed) again as it was",
+    )
+
+    plan = sub.add_parser(
+        "plan-labels",
+        help="choose the next responses for a reviewer to label (a stratified sample, kept in the project)",
+        description="Draw the next round of labels: distinct answers with no verdict yet, chosen so the "
+        "pipelines' intervals shrink fastest, reproducible by --seed. Label them, then plan the next round.",
+    )
+    plan.add_argument("project", type=Path, help="the scored .goldenlens project")
+    plan.add_argument(
+        "--budget", required=True, type=counting_number("a number of labels"), help="labels to ask for"
+    )
+    plan.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
+    plan.add_argument(
+        "--by",
+        choices=("response", "question"),
+        default="response",
+        help="response: distinct answers anywhere; question: whole questions, every answer in each",
+    )
+    out = plan.add_mutually_exclusive_group()
+    out.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write the plan to FILE.csv or FILE.xlsx"
+    )
+    out.add_argument("--json", action="store_true", help="print the plan as JSON")
+
+
+def _bad(where: str, message: str) -> InputError:
+    return InputError(Problem(where, message, Severity.FATAL))
+
+
+def _reviewer(args: argparse.Namespace) -> str:
+    from goldenlens.jobs.curation.review_job import default_reviewer
+
+    return str(args.reviewer) if args.reviewer is not None else default_reviewer()
+
+
+def cmd_label(args: argparse.Namespace) -> int:
+    """``goldenlens label``: one verdict, a file of them, or an undo."""
+    from goldenlens.jobs import open_project
+    from goldenlens.jobs.labelling import label_edits
+
+    given = [a for a in (args.question_id, args.pipeline, args.verdict) if a is not None]
+    name = args.project.name
+    if args.source is not None or args.confirm_stale:
+        if given:
+            raise _bad(
+                name, "give either QUESTION_ID PIPELINE VERDICT or --from FILE / --confirm-stale, not both"
+            )
+    elif args.clear or args.detach or args.attach:
+        if len(given) != 2:
+            raise _bad(name, "--clear, --detach and --attach take QUESTION_ID PIPELINE (no verdict)")
+    elif len(given) != 3:
+        raise _bad(name, "give QUESTION_ID PIPELINE VERDICT, or --from FILE")
+    with open_project(args.project) as project:
+        try:
+            if args.source is not None:
+                done = label_edits.labels_from_file(
+                    project, args.source, sheet=args.sheet, reviewer=_reviewer(args)
+                )
+                skipped = f" ({done.skipped} rows without a verdict skipped)" if done.skipped else ""
+                print(f"{name}: {done.written} labels from {done.file}{skipped}")
+            elif args.confirm_stale:
+                confirmed = label_edits.confirm_stale(project, reviewer=_reviewer(args))
+                print(f"{name}: {confirmed} stale labels confirmed")
+            elif args.clear:
+                label_edits.clear_label(project, args.question_id, args.pipeline, reviewer=_reviewer(args))
+                print(f"{args.question_id} / {args.pipeline}: verdict withdrawn")
+            elif args.detach or args.attach:
+                label_edits.detach_response(project, args.question_id, args.pipeline, attach=args.attach)
+                what = "takes the same answer's verdict again" if args.attach else "is now judged on its own"
+                print(f"{args.question_id} / {args.pipeline} {what}")
+            else:
+                outcome = label_edits.label_response(
+                    project,
+                    args.question_id,
+                    args.pipeline,
+                    args.verdict,
+                    note=args.note,
+                    reviewer=_reviewer(args),
+                    source="command line",
+                )
+                also = (
+                    f" (and {', '.join(outcome.same_answer)}: the same answer)" if outcome.same_answer else ""
+                )
+                verdict = outcome.verdict.value if outcome.verdict else ""
+                print(f"{args.question_id} / {args.pipeline}: {verdict}{also}")
+        except label_edits.LabelError as error:
+            raise _bad(name, str(error)) from None
+    return 0
+
+
+def cmd_plan_labels(args: argparse.Namespace) -> int:
+    """``goldenlens plan-labels``: draw, keep and write the next round."""
+    from goldenlens.io.reports.label_plan import plan_to_dict, write_plan
+    from goldenlens.jobs import open_project
+    from goldenlens.jobs.labelling.calibration import calibrate
+    from goldenlens.jobs.labelling.plan import plan_labels
+
+    with open_project(args.project) as project:
+        plan = plan_labels(project, budget=args.budget, seed=args.seed, mode=args.by)
+        calibrated = calibrate(project, with_diagnoses=False)
+    if args.json:
+        print(json_text(plan_to_dict(plan)))
+    elif args.output is not None:
+        write_plan(plan, args.output)
+    else:
+        _print_plan(plan)
+    print(_plan_summary(plan, calibrated, args.output), file=sys.stderr)
+    return 0
+
+
+def _print_plan(plan: LabelPlan) -> None:
+    for row in plan.rows:
+        also = f" (also {', '.join(row.same_answer)})" if row.same_answer else ""
+        text = " ".join(row.response.split())
+        shown = text if len(text) <= 70 else text[:69] + "…"
+        print(f"{row.order:>4}  {row.question_id}  {row.pipeline}{also}: {shown}")
+
+
+def _plan_summary(plan: LabelPlan, calibrated: HumanCalibrated, output: Path | None) -> str:
+    where = f" written to {output}" if output is not None else ""
+    lines = [
+        f"Round {plan.round_number}: {len(plan.rows)} answers to label{where} "
+        f"({plan.unlabelled_answers} distinct answers of {plan.unlabelled} responses have no verdict yet).",
+        "Label them (fill the verdict column: correct / incorrect / unsure), then: "
+        "goldenlens label PROJECT --from FILE",
+    ]
+    lines.append(calibrated.headline())
+    return "\n".join(lines)

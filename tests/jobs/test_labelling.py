@@ -1,0 +1,213 @@
+"""Reviewer labels on a real project file: one verdict for the same answer, stale labels after a
+golden edit, detaching, labels from a file (all or nothing), plans that never ask twice, and the
+human-calibrated estimates they give."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from goldenlens.core.calibration.labels import LabelSource, LabelState, Verdict
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.problems import InputError
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.labelling.calibration import calibrate
+from goldenlens.jobs.labelling.label_edits import (
+    LabelError,
+    clear_label,
+    confirm_stale,
+    detach_response,
+    label_response,
+    labels_from_file,
+)
+from goldenlens.jobs.labelling.plan import plan_labels
+from goldenlens.jobs.labelling.population import load_responses
+from goldenlens.jobs.scoring.score_job import score_project
+from goldenlens.store.project import ProjectStore
+
+GOLDEN = [
+    ("q1", "What is the capital of France?", "Paris", "Paris"),
+    ("q2", "Who wrote Hamlet?", "William Shakespeare", "Shakespeare"),
+    ("q3", "What is 2+2?", "4", "4<OR>four"),
+    ("q4", "Largest planet?", "Jupiter", "Jupiter"),
+]
+#: A and B give the same answer to q1 and q2 (after trimming and case); C answers on its own.
+RESPONSES = {
+    ("q1", "A"): "Paris.",
+    ("q1", "B"): "paris",
+    ("q1", "C"): "Lyon",
+    ("q2", "A"): "Shakespeare",
+    ("q2", "B"): "Shakespeare",
+    ("q2", "C"): "Christopher Marlowe",
+    ("q3", "A"): "four",
+    ("q3", "B"): "5",
+    ("q3", "C"): "4",
+    ("q4", "A"): "Jupiter",
+    ("q4", "B"): "Saturn",
+    ("q4", "C"): "It is Jupiter, the fifth planet.",
+}
+
+
+def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    golden = _write(tmp_path / "golden.csv", ["id", "question", "answer", "fact"], [list(g) for g in GOLDEN])
+    responses = _write(
+        tmp_path / "responses.csv",
+        ["question_id", "pipeline", "response"],
+        [[q, p, text] for (q, p), text in RESPONSES.items()],
+    )
+    path = tmp_path / "labels.goldenlens"
+    with ProjectStore.open(path, create=True) as store:
+        import_inputs(store, golden, responses)
+        score_project(store)
+    return path
+
+
+def _states(store: ProjectStore) -> dict[tuple[str, str], tuple[LabelState, LabelSource]]:
+    found = load_responses(store)
+    return {key: (label.state, label.source) for key, label in zip(found.keys, found.labels, strict=True)}
+
+
+def test_a_verdict_holds_for_the_same_answer_from_another_pipeline(project: Path) -> None:
+    with ProjectStore.open(project) as store:
+        outcome = label_response(store, "q1", "A", "correct", note="capital", reviewer="ana")
+        assert outcome.same_answer == ("B",)
+        states = _states(store)
+    assert states[("q1", "A")] == (LabelState.CORRECT, LabelSource.DIRECT)
+    assert states[("q1", "B")] == (LabelState.CORRECT, LabelSource.SAME_ANSWER)
+    assert states[("q1", "C")] == (LabelState.NONE, LabelSource.NONE)
+
+
+def test_detaching_asks_about_the_response_on_its_own_and_clearing_withdraws(project: Path) -> None:
+    with ProjectStore.open(project) as store:
+        label_response(store, "q2", "A", Verdict.CORRECT)
+        detach_response(store, "q2", "B")
+        assert _states(store)[("q2", "B")] == (LabelState.NONE, LabelSource.NONE)
+        detach_response(store, "q2", "B", attach=True)
+        assert _states(store)[("q2", "B")][0] is LabelState.CORRECT
+        clear_label(store, "q2", "A")
+        assert _states(store)[("q2", "A")][0] is LabelState.NONE
+        assert _states(store)[("q2", "B")][0] is LabelState.NONE
+
+
+def test_a_golden_edit_makes_its_labels_stale_until_confirmed(project: Path) -> None:
+    with ProjectStore.open(project) as store:
+        label_response(store, "q3", "A", "correct")
+        label_response(store, "q3", "B", "incorrect")
+        item = store.golden.item("q3")
+        assert item is not None
+        store.golden.update(GoldenItem(item.id, item.question, item.answer, "4<OR>four<OR>IV", item.notes))
+        states = _states(store)
+        assert states[("q3", "A")] == (LabelState.NONE, LabelSource.STALE)
+        assert states[("q3", "B")] == (LabelState.NONE, LabelSource.STALE)
+        assert confirm_stale(store, ["q3"]) == 2
+        states = _states(store)
+    assert states[("q3", "A")] == (LabelState.CORRECT, LabelSource.DIRECT)
+    assert states[("q3", "B")] == (LabelState.INCORRECT, LabelSource.DIRECT)
+
+
+def test_a_label_for_a_response_that_does_not_exist_is_refused(project: Path) -> None:
+    with ProjectStore.open(project) as store:
+        with pytest.raises(LabelError, match="no question 'q9'"):
+            label_response(store, "q9", "A", "correct")
+        with pytest.raises(LabelError, match="has no response from 'Z'"):
+            label_response(store, "q1", "Z", "correct")
+        with pytest.raises(LabelError, match="not a verdict"):
+            label_response(store, "q1", "A", "maybe")
+        assert store.labels.count() == 0
+
+
+def test_a_labels_file_is_written_whole_or_not_at_all(project: Path, tmp_path: Path) -> None:
+    bad = _write(
+        tmp_path / "bad.csv",
+        ["question_id", "pipeline", "verdict"],
+        [["q1", "A", "yes"], ["q1", "C", "perhaps"], ["q4", "Z", "no"], ["q2", "A", "1"], ["q2", "A", "0"]],
+    )
+    with ProjectStore.open(project) as store:
+        with pytest.raises(InputError) as raised:
+            labels_from_file(store, bad)
+        assert store.labels.count() == 0
+    problems = [raised.value.problem, *raised.value.others]
+    assert [(p.row, p.column) for p in problems] == [(3, "verdict")]  # the file's own check comes first
+    fixed = _write(
+        tmp_path / "fixed.csv",
+        ["question_id", "pipeline", "verdict"],
+        [["q1", "A", "yes"], ["q4", "Z", "no"], ["q2", "A", "1"], ["q2", "A", "0"]],
+    )
+    with ProjectStore.open(project) as store:
+        with pytest.raises(InputError) as raised:
+            labels_from_file(store, fixed)
+        assert store.labels.count() == 0
+    problems = [raised.value.problem, *raised.value.others]
+    assert [(p.row, p.column) for p in problems] == [(3, "pipeline"), (5, "verdict")]
+    assert "has no response from 'Z'" in problems[0].message
+    good = _write(
+        tmp_path / "good.csv",
+        ["Question ID", "System", "Verdict", "Note"],
+        [["q1", "A", "pass", "capital"], ["q4", "B", "FAIL", ""], ["q4", "C", "", ""]],
+    )
+    with ProjectStore.open(project) as store:
+        written = labels_from_file(store, good, reviewer="bo")
+        states = _states(store)
+        records = store.labels.records()
+    assert (written.written, written.skipped) == (2, 1)
+    assert states[("q1", "B")][0] is LabelState.CORRECT
+    assert states[("q4", "B")][0] is LabelState.INCORRECT
+    assert [(r.reviewer, r.note) for r in records] == [("bo", "capital"), ("bo", "")]
+
+
+def test_a_plan_asks_each_distinct_answer_once_and_never_a_labelled_one(project: Path) -> None:
+    with ProjectStore.open(project) as store:
+        label_response(store, "q4", "A", "correct")
+        plan = plan_labels(store, budget=4, seed=3)
+        assert plan.round_number == 1
+        assert len(plan.rows) == 4
+        asked = {(r.question_id, r.pipeline) for r in plan.rows}
+        assert ("q4", "A") not in asked
+        # q1 and q2: A and B gave one answer: it is asked about once, as A's, and covers B.
+        assert not any(r.pipeline == "B" and r.question_id in ("q1", "q2") for r in plan.rows)
+        assert all(r.same_answer == ("B",) for r in plan.rows if r.question_id in ("q1", "q2") and r.pipeline == "A")
+        rest = plan_labels(store, budget=100, seed=4)
+        again = {(r.question_id, r.pipeline) for r in rest.rows}
+        # The second plan has not been labelled yet: it asks for everything still unlabelled.
+        assert ("q4", "A") not in again
+        assert len(rest.rows) == rest.unlabelled_answers == 9
+        assert len(store.labels.rounds()) == 2
+
+
+def test_without_labels_the_estimates_say_so_and_how_many_labels_would_do(project: Path) -> None:
+    with ProjectStore.open(project) as store:
+        found = calibrate(store)
+    assert not found.checked
+    assert found.headline().startswith("Not checked against a reviewer: no labels yet")
+    assert set(found.labels_needed) == {0.05, 0.03}
+    assert all(e.interval.estimate is None for e in found.estimates)
+
+
+def test_every_response_labelled_gives_each_pipelines_exact_share(project: Path, tmp_path: Path) -> None:
+    truth = {key: "correct" for key in RESPONSES}
+    for key in [("q1", "C"), ("q2", "C"), ("q3", "B"), ("q4", "B")]:
+        truth[key] = "incorrect"
+    rows = [[q, p, v] for (q, p), v in truth.items()]
+    with ProjectStore.open(project) as store:
+        labels_from_file(store, _write(tmp_path / "all.csv", ["question_id", "pipeline", "verdict"], rows))
+        found = calibrate(store)
+    shares = {e.pipeline: (e.interval.estimate, e.interval.low, e.interval.high) for e in found.estimates}
+    assert shares == {"A": (1.0, 1.0, 1.0), "B": (0.5, 0.5, 0.5), "C": (0.5, 0.5, 0.5)}
+    pairs = {(p.a, p.b): p.better for p in found.pairs}
+    assert pairs == {("A", "B"): "A", ("A", "C"): "A", ("B", "C"): None}
+    block = found.as_dict()
+    assert block["estimates"]["A"] == {
+        "estimate": 1.0, "low": 1.0, "high": 1.0, "se": 0.0, "labelled": 4, "responses": 4,
+    }  # fmt: skip
+    assert block["pairs"][0]["verdict"].startswith("A beats B as reviewers would judge it: +0.50")
