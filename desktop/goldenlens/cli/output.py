@@ -15,7 +15,7 @@ from goldenlens.core.problems import InputError, Problem, Severity
 # and the store only for commands that open a project.
 if TYPE_CHECKING:
     from goldenlens.core.scored_rows import Report
-    from goldenlens.io.reports.json_report import JudgeScores
+    from goldenlens.io.reports.row_fields import JudgeScores
     from goldenlens.jobs.progress import Progress
     from goldenlens.store.project import ProjectStore
 
@@ -199,8 +199,8 @@ def print_summary(report: Report) -> None:
 def format_judge_summary(report: Report, judge: JudgeScores) -> str:
     """Per-pipeline means of each judge metric (over the scored rows), cells not scored, the
     judge model and its caveat."""
-    from goldenlens.io.reports.json_report import judge_metric_names
     from goldenlens.io.reports.judge_summary import JUDGE_CAVEAT, judge_agreement, judge_means, judge_models
+    from goldenlens.io.reports.row_fields import judge_metric_names
 
     metrics = judge_metric_names(judge)
     means = judge_means(report.rows, report.pipelines, judge)
@@ -270,7 +270,7 @@ def write_report(
 
         write_report_json(report, out, judge)
     elif suffix == ".csv":
-        from goldenlens.io.reports.json_report import write_report_csv
+        from goldenlens.io.reports.csv_report import write_report_csv
 
         write_report_csv(report, out, judge)
     elif suffix == ".xlsx":

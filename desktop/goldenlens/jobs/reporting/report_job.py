@@ -34,16 +34,9 @@ from goldenlens.core.scored_rows import (
 )
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.reports.html.page import write_report_html
-from goldenlens.io.reports.json_report import (
-    JudgeScores,
-    fresh_row_json,
-    report_head,
-    report_row_fields,
-    report_tail,
-    row_json,
-    write_json_document,
-    write_report_json,
-)
+from goldenlens.io.reports.json_report import report_head, report_tail, write_json_document, write_report_json
+from goldenlens.io.reports.json_rows import fresh_row_json, row_json
+from goldenlens.io.reports.row_fields import JudgeScores, report_row_fields
 from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
 from goldenlens.io.reports.xlsx.workbook import write_report_workbook
 from goldenlens.jobs.curation.golden_versions import golden_change_log, run_version_label

@@ -36,7 +36,8 @@ from goldenlens.core.scored_rows import (
     row_from_scores,
     summarise_columns,
 )
-from goldenlens.io.reports.json_report import fresh_rows_text, report_tail, write_json_document
+from goldenlens.io.reports.json_report import report_tail, write_json_document
+from goldenlens.io.reports.json_rows import fresh_rows_text
 from goldenlens.jobs.importing.read_inputs import read_inputs
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.scoring.score_rows import (
@@ -60,7 +61,6 @@ if TYPE_CHECKING:
 CHUNK_ROWS = 500
 
 _FK = LEXICAL_SCORE_NAMES.index(FACTUAL_KNOWLEDGE)
-_NEGATIVE_ZERO = pack_values([[-0.0]])
 #: The reasons of a row whose values are all scored: none.
 _SCORED: Mapping[str, str] = {}
 _UNREVIEWED = QuestionReview()
@@ -86,10 +86,7 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
                 scorer.reasons(row[4]) if None in values else _SCORED,  # why not scored
             )
             for row, values, row_flags in zip(rows, scored, flagged, strict=True)
-        ],
-        # The values packed hold no -0.0 (never a lexical value): the text of 0.0 is then looked
-        # up too (an unaligned match of the bytes only makes it work the text out each time).
-        no_negative_zero=_NEGATIVE_ZERO not in packed,
+        ]
     )
     found: dict[str, list[float]] = {}
     texts: dict[str, tuple[str, str]] = {}

@@ -2,7 +2,7 @@
 Summary sheet and the judge lines of its About block.
 
 Written only when the project has a judge run: a report without one is unchanged. The judge
-scores come as :data:`~goldenlens.io.reports.json_report.JudgeScores`, the same mapping the JSON
+scores come as :data:`~goldenlens.io.reports.row_fields.JudgeScores`, the same mapping the JSON
 and CSV reports read, and rows follow the report's own rows (so a filtered export holds only
 the judge scores of the questions it kept).
 """
@@ -16,8 +16,8 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.scored_rows import ScoredRow
 from goldenlens.core.scores import ScoreRecord
-from goldenlens.io.reports.json_report import JudgeScores, judge_metric_names, judge_signatures
 from goldenlens.io.reports.judge_summary import JUDGE_CAVEAT, judge_means, judge_models
+from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, judge_signatures
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
 from goldenlens.io.reports.xlsx.review_sheets import score_cell
 from goldenlens.io.reports.xlsx.style import (
