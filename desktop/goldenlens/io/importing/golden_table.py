@@ -19,7 +19,7 @@ from goldenlens.core.lexical.factual_knowledge import AND, OR, fact_not_scored_r
 from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap
-from goldenlens.io.sheets.spreadsheet_reader import RawTable
+from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
 
 MISSING_ID_PREFIX = "row-"

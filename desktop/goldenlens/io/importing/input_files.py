@@ -34,7 +34,8 @@ from goldenlens.io.importing.columns import (
 )
 from goldenlens.io.importing.golden_table import golden_column_problem, golden_from_table
 from goldenlens.io.importing.response_join import join_responses
-from goldenlens.io.sheets.spreadsheet_reader import RawTable, TableFile, fatal
+from goldenlens.io.sheets.raw_table import RawTable, fatal
+from goldenlens.io.sheets.spreadsheet_reader import TableFile
 
 Kind = Literal["golden", "responses"]
 
