@@ -175,7 +175,7 @@ def evaluate(
         report = score_files(Path(golden), Path(responses), **reading, options=options).report()
     else:
         from goldenlens.jobs.importing.import_and_score import import_and_score
-        from goldenlens.jobs.reporting.report_job import build_report
+        from goldenlens.jobs.reporting.stored_run import build_report
         from goldenlens.store.project import ProjectStore
 
         done = import_and_score(Path(project), Path(golden), Path(responses), **reading, options=options)

@@ -13,7 +13,7 @@ from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISIO
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.reporting.report_job import build_report
+from goldenlens.jobs.reporting.stored_run import build_report
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore

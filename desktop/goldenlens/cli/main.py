@@ -281,7 +281,7 @@ _ONE_LINE_ERRORS = (
     ("goldenlens.judge.model_files", "ModelNotFoundError"),  # a FileNotFoundError: before OSError
     ("goldenlens.store.values", "StoreError"),
     ("goldenlens.io.atomic_files", "ExportError"),
-    ("goldenlens.jobs.reporting.report_job", "NoScoresError"),
+    ("goldenlens.jobs.reporting.stored_run", "NoScoresError"),
     ("goldenlens.judge.engines.protocol", "JudgeEngineError"),
     ("goldenlens.jobs.judging.judge_job", "JudgeRunError"),
     ("goldenlens.jobs.drafting.draft_job", "DraftRunError"),

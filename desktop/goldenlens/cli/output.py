@@ -234,12 +234,8 @@ def write_outputs(
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
     judge run) go into every report format."""
-    from goldenlens.jobs.reporting.report_job import (
-        build_report,
-        judge_scores,
-        report_sources,
-        write_stored_json,
-    )
+    from goldenlens.jobs.reporting.report_job import report_sources, write_stored_json
+    from goldenlens.jobs.reporting.stored_run import build_report, judge_scores
 
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.

@@ -14,7 +14,7 @@ Overrides replace the value shown (and filtered and sorted on): ``value`` when g
 ``passed`` as 1.0/0.0. The stored score stays in :class:`OverrideNote` for the tooltip.
 
 Judge metrics are columns like the lexical ones: their scores come from the newest judge run
-(finished or not: the run every report shows, ``goldenlens.jobs.reporting.report_job.judge_scores``),
+(finished or not: the run every report shows, ``goldenlens.jobs.reporting.stored_run.judge_scores``),
 read through the same score columns, with the reviewer's overrides of judge metrics applied
 the same way (an override counts even where the judge never reached the row). A judge score
 that is not scored stays NaN — shown as missing, never as 0 — and its reason is kept in
