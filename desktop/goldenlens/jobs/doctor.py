@@ -314,7 +314,7 @@ def _writable(name: str, folder: Path, variable: str) -> Check:
 
 def folder_checks() -> list[Check]:
     """The config and data folders can be created and written."""
-    from goldenlens.settings.preferences import config_dir, data_dir
+    from goldenlens.settings.folders import config_dir, data_dir
 
     return [
         _writable("config folder", config_dir(), "GOLDENLENS_CONFIG_DIR"),

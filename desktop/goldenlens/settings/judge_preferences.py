@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from goldenlens.settings.preferences import config_dir
+from goldenlens.atomic_write import write_text_whole
+from goldenlens.settings.folders import config_dir, config_file
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -124,15 +125,13 @@ def judge_settings_path() -> Path:
 def load_judge_settings() -> JudgeSettings:
     """The saved judge settings, or the defaults when there are none or they are unreadable."""
     try:
-        return JudgeSettings.from_json(judge_settings_path().read_text(encoding="utf-8"))
+        return JudgeSettings.from_json(config_file(judge_settings_path().name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return JudgeSettings()
 
 
 def save_judge_settings(settings: JudgeSettings) -> None:
-    """Write atomically (temp file + replace) so a crash never leaves half a file."""
+    """Write them whole or not at all (:func:`~goldenlens.atomic_write.write_whole`)."""
     path = judge_settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(settings.to_json(), encoding="utf-8")
-    tmp.replace(path)
+    write_text_whole(path, settings.to_json())
