@@ -132,7 +132,7 @@ def test_bad_inputs_leave_an_existing_project_untouched(tmp_path: Path) -> None:
     for case in cases:
         with ProjectStore.open(project) as store:
             with pytest.raises(InputError) as caught:
-                import_inputs(store, case.golden_path, case.responses_path, **case.options())
+                import_inputs(store, case.golden_path, case.responses_path, selection=case.selection())
             for fragment in case.message_fragments:
                 assert fragment.lower() in str(caught.value).lower(), (case.name, str(caught.value))
             assert len(store.golden.items()) == 10

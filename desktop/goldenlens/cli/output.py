@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,17 +57,6 @@ class StderrProgress:
         if self._live:
             sys.stderr.write("\n")
             self._live = False
-
-
-def parse_mapping(pairs: Iterable[str]) -> dict[str, str]:
-    """``["fact=Key fact", ...]`` → ``{"fact": "Key fact"}``; a malformed pair is bad input."""
-    mapping: dict[str, str] = {}
-    for pair in pairs:
-        field, sep, column = pair.partition("=")
-        if not sep or not field.strip() or not column.strip():
-            raise InputError(Problem("--map", f"expected FIELD=COLUMN, got '{pair}'", Severity.FATAL))
-        mapping[field.strip().lower()] = column.strip()
-    return mapping
 
 
 def print_problems(problems: Sequence[Problem], *, limit: int = 20) -> None:

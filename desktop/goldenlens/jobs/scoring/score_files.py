@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.core.gc_pause import collector_paused
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
@@ -343,30 +344,17 @@ def score_files(
     golden: Path,
     responses: Path,
     *,
-    golden_sheet: str | None = None,
-    responses_sheet: str | None = None,
-    mapping: Mapping[str, str] | None = None,
-    header_row: int | None = None,
-    responses_header_row: int | None = None,
+    selection: InputSelection | None = None,
     options: ScoreOptions | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ScoredFiles:
-    """Read both files (a fatal problem raises :class:`~goldenlens.core.problems.InputError`); the
+    """Read both files as ``selection`` says (a fatal problem raises
+    :class:`~goldenlens.core.problems.InputError`); the
     result scores every response with the lexical metrics when its report is asked for: what
     an import and a lexical run into a new project would report, with no reviews and no
     overrides."""
-    loaded = read_inputs(
-        golden,
-        responses,
-        golden_sheet=golden_sheet,
-        responses_sheet=responses_sheet,
-        mapping=mapping,
-        header_row=header_row,
-        responses_header_row=responses_header_row,
-        progress=progress,
-        cancel=cancel,
-    )
+    loaded = read_inputs(golden, responses, selection=selection, progress=progress, cancel=cancel)
     items = loaded.golden.items
     pipelines = loaded.responses.pipelines if loaded.responses else ()
     ordered = _in_report_order(items, pipelines, loaded.responses.responses if loaded.responses else ())

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import Loaded
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.input_files import load_inputs
@@ -59,11 +59,15 @@ class ImportRequest:
     golden_header_row: int | None = None
     responses_header_row: int | None = None
 
-    def options(self) -> dict[str, Any]:
-        """Keyword arguments of ``load_inputs`` and ``import_inputs`` beyond the two paths."""
-        sheets = {"golden_sheet": self.golden_sheet, "responses_sheet": self.responses_sheet}
-        rows = {"header_row": self.golden_header_row, "responses_header_row": self.responses_header_row}
-        return {**sheets, "mapping": self.mapping, **rows}
+    def selection(self) -> InputSelection:
+        """How ``load_inputs`` and ``import_inputs`` read the two files."""
+        return InputSelection(
+            golden_sheet=self.golden_sheet,
+            responses_sheet=self.responses_sheet,
+            mapping=self.mapping,
+            header_row=self.golden_header_row,
+            responses_header_row=self.responses_header_row,
+        )
 
 
 class ImportCommitted(Exception):  # noqa: N818 - it reports a state, not an error
@@ -110,7 +114,7 @@ def _import_and_score(
         project_path,
         request.golden,
         request.responses,
-        **request.options(),
+        selection=request.selection(),
         progress=progress,
         cancel=cancel,
         report_scoring_errors=True,
@@ -186,7 +190,7 @@ class CheckPage(QWizardPage):
             return
 
         def job(_progress: ProgressFn, cancel: CancelToken) -> Loaded:
-            loaded = load_inputs(request.golden, request.responses, **request.options())
+            loaded = load_inputs(request.golden, request.responses, selection=request.selection())
             cancel.raise_if_cancelled()
             return loaded
 
