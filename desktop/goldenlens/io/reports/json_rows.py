@@ -60,18 +60,22 @@ def json_value_texts(values: Sequence[float | None]) -> list[str]:
     """``json.dumps(value)`` of each value (floats, ints, ``None``), written by one call of
     ``orjson``; those where orjson's text can differ from ``json``'s are written by ``json``
     (:func:`_as_json_writes`). Raises ``TypeError`` for a value orjson does not write (a float
-    subclass such as numpy's, an int of more than 64 bits)."""
+    subclass such as numpy's, an int of more than 64 bits) or that is no number."""
     if not values:
         return []
-    texts, _has_none = _as_json_writes(orjson.dumps(values)[1:-1], [values])
+    texts, _has_none = _as_json_writes(orjson.dumps(values)[1:-1], [values], len(values))
     return texts
 
 
-def _as_json_writes(numbers: bytes, value_rows: Sequence[Sequence[float | None]]) -> tuple[list[str], bool]:
-    """The texts of ``numbers`` (orjson's text of the values of ``value_rows``, joined by commas)
-    made ``json``'s, and whether a value is ``None``. From :data:`SAME_TEXT_FROM` up orjson writes
-    a finite float as ``json`` does; the rest are written by ``json``."""
+def _as_json_writes(
+    numbers: bytes, value_rows: Sequence[Sequence[float | None]], count: int
+) -> tuple[list[str], bool]:
+    """The texts of ``numbers`` (orjson's text of the ``count`` values of ``value_rows``, joined
+    by commas) made ``json``'s, and whether a value is ``None``. From :data:`SAME_TEXT_FROM` up
+    orjson writes a finite float as ``json`` does; the rest are written by ``json``."""
     texts = numbers.decode().split(",")  # a number's or null's text holds no comma
+    if len(texts) != count:  # a value that is no number (a text or a list with a comma)
+        raise TypeError("the values of a report row are numbers")
     # Every text that may differ holds one of these: a magnitude below 1e-4 is "0.0000…" or has
     # a negative exponent, and a value that is not finite is null (as None is). Most chunks hold
     # none of them, and are not looked at value by value.
@@ -111,11 +115,10 @@ def fresh_rows_text(rows: Iterable[FreshRow]) -> str:
     fields, several times faster. A row with a value not scored (its status and reasons differ)
     is encoded the general way, as is every row of a chunk holding a value orjson does not write."""
     rows = rows if isinstance(rows, list) else list(rows)
-    value_rows = [row[2] for row in rows]
-    numbers = _numbers(value_rows)
-    if numbers is None:  # not seven values, or a value orjson does not write: each row in full
+    found = _value_texts([row[2] for row in rows])
+    if found is None:  # not seven values, or a value orjson does not write: each row in full
         return ROW_SEPARATOR.join(map(_general_row_json, rows))
-    texts, has_none = _as_json_writes(numbers, value_rows) if rows else ([], False)
+    texts, has_none = found
     if not has_none:
         return _filled(rows, texts)
     return ROW_SEPARATOR.join(
@@ -124,13 +127,17 @@ def fresh_rows_text(rows: Iterable[FreshRow]) -> str:
     )
 
 
-def _numbers(value_rows: Sequence[Sequence[float | None]]) -> bytes | None:
-    """orjson's text of every row's values, joined by commas; ``None`` when a row has not seven
-    values or orjson does not write one of them."""
+def _value_texts(value_rows: Sequence[Sequence[float | None]]) -> tuple[list[str], bool] | None:
+    """The texts of every row's values as ``json`` writes them (:func:`_as_json_writes`) and
+    whether one is ``None``; ``None`` when a row has not seven values or orjson does not write
+    one of them as ``json`` would."""
+    if not value_rows:
+        return [], False
     if any(len(values) != _VALUES for values in value_rows):
         return None
     try:
-        return orjson.dumps(value_rows)[2:-2].replace(b"],[", b",")
+        numbers = orjson.dumps(value_rows)[2:-2].replace(b"],[", b",")
+        return _as_json_writes(numbers, value_rows, _VALUES * len(value_rows))
     except TypeError:  # orjson.JSONEncodeError: a float subclass, an int of more than 64 bits
         return None
 
