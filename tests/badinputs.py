@@ -4,7 +4,7 @@ Used by ``tests/io/test_bad_inputs.py`` (each case gives exactly the expected pr
 the jobs tests (a failed import must leave an existing project untouched). Import it as
 ``from tests.badinputs import make_bad_inputs`` or ``from badinputs import make_bad_inputs``.
 
-Load a case with ``load_inputs(case.golden_path, case.responses_path, **case.options())``:
+Load a case with ``load_inputs(case.golden_path, case.responses_path, selection=case.selection())``:
 the unknown-sheet case needs its ``golden_sheet``.
 """
 
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.problems import Severity
 
 GOLDEN_HEADER = ("id", "question", "answer", "fact")
@@ -50,9 +51,9 @@ class BadCase:
     golden_sheet: str | None = None
     responses_sheet: str | None = None
 
-    def options(self) -> dict[str, str | None]:
-        """Keyword arguments for ``load_inputs`` / ``import_inputs`` beyond the two paths."""
-        return {"golden_sheet": self.golden_sheet, "responses_sheet": self.responses_sheet}
+    def selection(self) -> InputSelection:
+        """The ``selection`` of ``load_inputs`` / ``import_inputs`` for this case."""
+        return InputSelection(golden_sheet=self.golden_sheet, responses_sheet=self.responses_sheet)
 
 
 def write_csv(

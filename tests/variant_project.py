@@ -13,6 +13,7 @@ from pathlib import Path
 
 import openpyxl
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.jobs.importing.import_and_score import import_and_score
 
 GOLDEN = [
@@ -72,5 +73,10 @@ def build_project(folder: Path) -> Path:
     """Write the workbook, import and score it; return the project file."""
     workbook = write_workbook(folder / "variants.xlsx")
     project = folder / "variants.goldenlens"
-    import_and_score(project, workbook, workbook, golden_sheet="Golden", responses_sheet="Responses")
+    import_and_score(
+        project,
+        workbook,
+        workbook,
+        selection=InputSelection(golden_sheet="Golden", responses_sheet="Responses"),
+    )
     return project

@@ -18,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.scored_rows import Report
 from goldenlens.core.stats.decide import decide
@@ -162,23 +163,25 @@ def evaluate(
         cuts = {resolve_metric(m, chosen): float(t) for m, t in cuts.items()}
     options = ScoreOptions(multiset=multiset)
     # How both files are read, the same with a project or without.
-    reading: dict[str, Any] = {
-        "golden_sheet": golden_sheet,
-        "responses_sheet": responses_sheet,
-        "mapping": mapping,
-        "header_row": header_row,
-        "responses_header_row": responses_header_row,
-    }
+    selection = InputSelection(
+        golden_sheet=golden_sheet,
+        responses_sheet=responses_sheet,
+        mapping=mapping or {},
+        header_row=header_row,
+        responses_header_row=responses_header_row,
+    )
     if project is None:
         from goldenlens.jobs.scoring.score_files import score_files
 
-        report = score_files(Path(golden), Path(responses), **reading, options=options).report()
+        report = score_files(Path(golden), Path(responses), selection=selection, options=options).report()
     else:
         from goldenlens.jobs import open_project
         from goldenlens.jobs.importing.import_and_score import import_and_score
-        from goldenlens.jobs.reporting.report_job import build_report
+        from goldenlens.jobs.reporting.stored_run import build_report
 
-        done = import_and_score(Path(project), Path(golden), Path(responses), **reading, options=options)
+        done = import_and_score(
+            Path(project), Path(golden), Path(responses), selection=selection, options=options
+        )
         with open_project(project) as scored:
             report = build_report(scored, done.run_id)
     return Evaluation(report, chosen, cuts)

@@ -161,20 +161,17 @@ def test_the_desktop_entry_point_checks_too(tmp_path: Path) -> None:
 
 
 def test_the_c_extensions_are_reported_and_never_block(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without the C builds scoring is slower, never different: the doctor says so, names
+    """Without the C build scoring is slower, never different: the doctor says so, names
     what is missing, gives the fix, and no use is blocked by it."""
     from goldenlens.core.lexical import normalise
-    from goldenlens.io.reports import json_report as report_formats
     from goldenlens.jobs import doctor
 
     built = doctor.speed_check()
-    assert built.ok is (normalise.ASCII_IN_C and report_formats.ROWS_IN_C)
-    monkeypatch.setattr(report_formats, "ROWS_IN_C", False)
-    assert doctor.speed_check().detail.startswith("not built (JSON rows)")
+    assert built.ok is normalise.ASCII_IN_C
     monkeypatch.setattr(normalise, "ASCII_IN_C", False)
     missing = doctor.speed_check()
     assert not missing.ok
-    assert missing.detail.startswith("not built (scoring, JSON rows)")
+    assert missing.detail.startswith("not built (scoring)")
     assert "same numbers" in missing.detail
     assert "gcc" in missing.fix
     assert not missing.blocks(doctor.USES)

@@ -84,7 +84,12 @@ def test_the_facts_value_in_words_is_correct_but_rephrased_with_its_spelling_as_
 
 
 def test_a_rounded_value_or_the_questions_own_numbers_are_not_another_value() -> None:
-    item: Row = ("s1", "What were AWS sales in 2023?", "AWS sales were $22.1 billion in 2023.", "22.1 billion")
+    item: Row = (
+        "s1",
+        "What were AWS sales in 2023?",
+        "AWS sales were $22.1 billion in 2023.",
+        "22.1 billion",
+    )
     # Golden words {aws, sales, were, 221, billion, in, 2023}; the response shares 4 of 7 (recall
     # 0.57, the "rephrased" band). "$22 billion" rounds 22.1 billion and 2023 is the question's.
     advice = _advice([item], {("s1", A): "AWS made about $22 billion in 2023."})

@@ -83,11 +83,11 @@ def test_bad_input(cases: dict[str, BadCase], name: str) -> None:
     if case.expect_fatal:
         # Any other exception type escapes pytest.raises and fails the test.
         with pytest.raises(InputError) as caught:
-            load_inputs(case.golden_path, case.responses_path, **case.options())
+            load_inputs(case.golden_path, case.responses_path, selection=case.selection())
         _assert_located(caught.value.problem, case)
         assert str(caught.value) == caught.value.problem.format()
         return
-    loaded = load_inputs(case.golden_path, case.responses_path, **case.options())
+    loaded = load_inputs(case.golden_path, case.responses_path, selection=case.selection())
     matching = [p for p in loaded.problems if all(f in p.message for f in case.message_fragments)]
     assert len(matching) == 1, (name, [p.format() for p in loaded.problems])
     _assert_located(matching[0], case)

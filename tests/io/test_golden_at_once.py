@@ -12,7 +12,7 @@ from goldenlens.core.problems import InputError
 from goldenlens.io.importing import golden_table
 from goldenlens.io.importing.columns import detect_golden_columns
 from goldenlens.io.importing.golden_table import golden_from_table
-from goldenlens.io.sheets.spreadsheet_reader import RawTable
+from goldenlens.io.sheets.raw_table import RawTable
 
 _IDS = st.sampled_from(["q1", "Q1", " q2 ", "q3", "Q4", "q5", "", " "])
 _QUESTIONS = st.sampled_from(["What?", "Why?", " ", ""])

@@ -19,7 +19,7 @@ from goldenlens.io.importing.golden_table import (
     _suspect_facts,
     golden_from_table,
 )
-from goldenlens.io.sheets.spreadsheet_reader import RawTable
+from goldenlens.io.sheets.raw_table import RawTable
 
 _ARTICLE_LETTERS = "antheANTHE"
 _KEPT = re.compile(f"[^\\s{re.escape(string.punctuation)}{_ARTICLE_LETTERS}]")

@@ -13,7 +13,7 @@ from goldenlens.core.problems import InputError, Problem
 from goldenlens.io.importing import response_join
 from goldenlens.io.importing.columns import detect_response_layout
 from goldenlens.io.importing.response_join import join_responses
-from goldenlens.io.sheets.spreadsheet_reader import RawTable
+from goldenlens.io.sheets.raw_table import RawTable
 
 GOLDEN = GoldenSet(
     tuple(GoldenItem(f"Q{n}", f"What is item {n} about?", f"Answer {n}.", f"fact {n}") for n in range(1, 6)),

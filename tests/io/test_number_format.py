@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from goldenlens.io.sheets.number_format import UnsupportedFormatError, format_number, format_text
+from goldenlens.io.sheets.number_format.codes import UnsupportedFormatError
+from goldenlens.io.sheets.number_format.display import format_number, format_text
 from goldenlens.io.sheets.spreadsheet_reader import read_table
 
 HERE = Path(__file__).resolve().parent / "number_formats"

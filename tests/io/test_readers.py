@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from tests.badinputs import write_csv, write_xlsx
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import Loaded
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import (
@@ -90,7 +91,9 @@ def test_sheets_named_explicitly(sample_dir: Path, tmp_path: Path) -> None:
         tmp_path / "book.xlsx",
         {"Old": rows[:4], "Current": rows, "Answers": _rows(sample_dir / "responses_wide.csv")},
     )
-    loaded = load_inputs(path, path, golden_sheet="current", responses_sheet="Answers")
+    loaded = load_inputs(
+        path, path, selection=InputSelection(golden_sheet="current", responses_sheet="Answers")
+    )
     assert loaded.golden.sheet == "Current"
     assert len(loaded.golden.items) == 10
     assert loaded.responses is not None
@@ -142,7 +145,7 @@ def test_mapping_overrides_and_missing_columns_are_ignored(tmp_path: Path) -> No
         "response": "Generated",
         "notes": "Not a column here",
     }
-    loaded = load_inputs(golden, responses, mapping=mapping)
+    loaded = load_inputs(golden, responses, selection=InputSelection(mapping=mapping))
     [item] = loaded.golden.items
     assert (item.id, item.question, item.answer, item.fact) == (
         "A1",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.io.sheets.spreadsheet_reader import RawTable
+from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.suspect_text import _is_suspect, _suspect_cells
 
 #: ASCII, legitimate accents, mojibake pairs (also split over two pieces), a zero-width space.

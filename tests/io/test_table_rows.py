@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldenlens.io.sheets.spreadsheet_reader import build_table
+from goldenlens.io.sheets.raw_table import build_table
 
 _CELLS = st.sampled_from(["", " ", "\t", "\xa0", "\u3000", "x", " y ", "0", "\u200b"])
 

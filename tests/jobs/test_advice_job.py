@@ -19,7 +19,7 @@ from goldenlens.core.scores import ScoreRecord
 from goldenlens.jobs.curation.advice_job import advice_at, build_advice
 from goldenlens.jobs.importing.sample_project import ensure_sample_project
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.reporting.report_job import NoScoresError
+from goldenlens.jobs.reporting.stored_run import NoScoresError
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT, PIPELINES
 

@@ -21,7 +21,8 @@ import pytest
 from badinputs import write_csv
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, RECALL
 from goldenlens.jobs.importing.import_job import import_inputs
-from goldenlens.jobs.reporting.report_job import build_report, write_stored_json
+from goldenlens.jobs.reporting.report_job import write_stored_json
+from goldenlens.jobs.reporting.stored_run import build_report
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.queries.detail_data import load_question_detail
 from goldenlens.queries.grid_data import flags_in

@@ -176,7 +176,9 @@ def test_a_plan_asks_each_distinct_answer_once_and_never_a_labelled_one(project:
         assert ("q4", "A") not in asked
         # q1 and q2: A and B gave one answer: it is asked about once, as A's, and covers B.
         assert not any(r.pipeline == "B" and r.question_id in ("q1", "q2") for r in plan.rows)
-        assert all(r.same_answer == ("B",) for r in plan.rows if r.question_id in ("q1", "q2") and r.pipeline == "A")
+        assert all(
+            r.same_answer == ("B",) for r in plan.rows if r.question_id in ("q1", "q2") and r.pipeline == "A"
+        )
         rest = plan_labels(store, budget=100, seed=4)
         again = {(r.question_id, r.pipeline) for r in rest.rows}
         # The second plan has not been labelled yet: it asks for everything still unlabelled.
@@ -195,7 +197,7 @@ def test_without_labels_the_estimates_say_so_and_how_many_labels_would_do(projec
 
 
 def test_every_response_labelled_gives_each_pipelines_exact_share(project: Path, tmp_path: Path) -> None:
-    truth = {key: "correct" for key in RESPONSES}
+    truth = dict.fromkeys(RESPONSES, "correct")
     for key in [("q1", "C"), ("q2", "C"), ("q3", "B"), ("q4", "B")]:
         truth[key] = "incorrect"
     rows = [[q, p, v] for (q, p), v in truth.items()]

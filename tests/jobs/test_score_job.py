@@ -13,7 +13,7 @@ from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, PRECISIO
 from goldenlens.io.importing.sample import sample_dir
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.reporting.report_job import build_report
+from goldenlens.jobs.reporting.stored_run import build_report
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
@@ -132,7 +132,7 @@ def test_bad_inputs_leave_an_existing_project_untouched(tmp_path: Path) -> None:
     for case in cases:
         with ProjectStore.open(project) as store:
             with pytest.raises(InputError) as caught:
-                import_inputs(store, case.golden_path, case.responses_path, **case.options())
+                import_inputs(store, case.golden_path, case.responses_path, selection=case.selection())
             for fragment in case.message_fragments:
                 assert fragment.lower() in str(caught.value).lower(), (case.name, str(caught.value))
             assert len(store.golden.items()) == 10

@@ -20,7 +20,8 @@ from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.reports.json_report import write_report_json
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.importing.sample_project import ensure_sample_project
-from goldenlens.jobs.reporting.report_job import build_report, judge_scores, write_stored_json
+from goldenlens.jobs.reporting.report_job import write_stored_json
+from goldenlens.jobs.reporting.stored_run import build_report, judge_scores
 from goldenlens.store.project import ProjectStore
 
 FAITHFULNESS = Signature("faithfulness", "1", {"judge_model": "m.gguf"})

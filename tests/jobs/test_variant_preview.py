@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from tests.variant_project import EXPECTED_FLIPS, build_project, write_workbook
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
 from goldenlens.core.variants.flip_preview import RowKind, VariantPreview
 from goldenlens.jobs import open_project
@@ -132,7 +133,12 @@ def test_the_preview_predicts_what_adding_the_variant_stores(
 def test_without_a_scored_run_the_preview_scores_the_fact_itself(tmp_path: Path) -> None:
     workbook = write_workbook(tmp_path / "variants.xlsx")
     with ProjectStore.open(tmp_path / "unscored.goldenlens", create=True) as store:
-        import_inputs(store, workbook, workbook, golden_sheet="Golden", responses_sheet="Responses")
+        import_inputs(
+            store,
+            workbook,
+            workbook,
+            selection=InputSelection(golden_sheet="Golden", responses_sheet="Responses"),
+        )
         inputs = read_variant_inputs(store, "q1")
         assert inputs.run_id is None
         assert all(r.exact is None for r in inputs.responses)

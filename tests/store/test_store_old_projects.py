@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from tests.store.fixtures.make_old_projects import contents
 
-from goldenlens.jobs.reporting.report_job import build_report
+from goldenlens.jobs.reporting.stored_run import build_report
 from goldenlens.store import LATEST_VERSION, ProjectStore
 
 FIXTURES = Path(__file__).parent / "fixtures"

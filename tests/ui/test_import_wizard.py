@@ -456,5 +456,5 @@ def test_header_row_and_hidden_sheets_in_the_wizard(
     _next(qtbot, wizard)
     request = request_rows()
     assert request is not None
-    assert request.options()["header_row"] == 3
-    assert request.options()["responses_header_row"] == 1
+    assert request.selection.header_row == 3
+    assert request.selection.responses_header_row == 1

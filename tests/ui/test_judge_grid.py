@@ -24,7 +24,7 @@ from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.core.view.grid_state import score_column
 from goldenlens.jobs import open_project
 from goldenlens.jobs.judging.judge_selection import JudgeRows, JudgeScope, selected_questions
-from goldenlens.jobs.reporting.report_job import judge_scores
+from goldenlens.jobs.reporting.stored_run import judge_scores
 from goldenlens.queries.grid import GridData
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.store.project import ProjectStore, store_of

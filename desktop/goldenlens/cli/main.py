@@ -31,47 +31,15 @@ from goldenlens.cli.commands.runs import add_runs_commands, cmd_compare, cmd_run
 from goldenlens.cli.commands.variants import add_curation_commands, cmd_variants
 from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd_versions
 from goldenlens.cli.gate import add_gate_options, gate_usage_error, minimums_exit
+from goldenlens.cli.input_options import add_input_options, input_selection
 from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
-from goldenlens.cli.output import StderrProgress, counting_number, parse_mapping, print_problems, write_report
+from goldenlens.cli.output import StderrProgress, print_problems, write_report
 from goldenlens.core.errors import EXIT_BAD_INPUT, GoldenLensError
 from goldenlens.core.problems import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
 
 EXIT_CANCELLED = 130
 EXIT_NOT_READY = 1
-
-
-def _add_input_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--map",
-        action="append",
-        default=[],
-        metavar="FIELD=COLUMN",
-        help="use COLUMN for FIELD (id, question, answer, fact, notes, question_id, pipeline, response, "
-        "contexts); repeatable; applies to whichever input has that column",
-    )
-    parser.add_argument(
-        "--golden-sheet", metavar="NAME", help="sheet of the golden set (default: first that maps)"
-    )
-    parser.add_argument(
-        "--responses-sheet", metavar="NAME", help="sheet of the responses (default: first that maps)"
-    )
-    parser.add_argument(
-        "--header-row",
-        type=_positive_int,
-        metavar="N",
-        help="row N (as Excel numbers it) is the header of both inputs (default: the first of the first "
-        "20 rows that names a known column)",
-    )
-    parser.add_argument(
-        "--responses-header-row",
-        type=_positive_int,
-        metavar="N",
-        help="the header row of the responses when it differs from --header-row",
-    )
-
-
-_positive_int = counting_number("a row number")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="count repeated words and keep articles (NOT FMEval; matches hand-worked TP/FP/FN tables)",
     )
     score.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    _add_input_options(score)
+    add_input_options(score)
     add_gate_options(score)
     add_judge_options(score)
 
@@ -116,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("source", type=Path, help="a spreadsheet or a .goldenlens project")
     export.add_argument("-o", "--output", type=Path, required=True, help="the .xlsx file to write")
-    _add_input_options(export)
+    add_input_options(export)
 
     report = sub.add_parser("report", help="write the report of a scored project")
     report.add_argument("project", type=Path)
@@ -192,11 +160,7 @@ def _score_files_paused(args: argparse.Namespace) -> int:
         done = score_files(
             args.golden,
             args.responses,
-            golden_sheet=args.golden_sheet,
-            responses_sheet=args.responses_sheet,
-            mapping=parse_mapping(args.map),
-            header_row=args.header_row,
-            responses_header_row=args.responses_header_row,
+            selection=input_selection(args),
             options=ScoreOptions(multiset=args.multiset),
             progress=progress,
         )

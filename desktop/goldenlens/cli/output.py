@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ from goldenlens.core.problems import InputError, Problem, Severity
 if TYPE_CHECKING:
     from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.core.scored_rows import Report
-    from goldenlens.io.reports.json_report import JudgeScores
+    from goldenlens.io.reports.row_fields import JudgeScores
     from goldenlens.jobs.progress import Progress
 
 
@@ -105,17 +105,6 @@ def counting_number(what: str) -> Callable[[str], int]:
         return value
 
     return parse
-
-
-def parse_mapping(pairs: Iterable[str]) -> dict[str, str]:
-    """``["fact=Key fact", ...]`` → ``{"fact": "Key fact"}``; a malformed pair is bad input."""
-    mapping: dict[str, str] = {}
-    for pair in pairs:
-        field, sep, column = pair.partition("=")
-        if not sep or not field.strip() or not column.strip():
-            raise InputError(Problem("--map", f"expected FIELD=COLUMN, got '{pair}'", Severity.FATAL))
-        mapping[field.strip().lower()] = column.strip()
-    return mapping
 
 
 def print_problems(problems: Sequence[Problem], *, limit: int = 20) -> None:
@@ -247,8 +236,8 @@ def print_summary(report: Report) -> None:
 def format_judge_summary(report: Report, judge: JudgeScores) -> str:
     """Per-pipeline means of each judge metric (over the scored rows), cells not scored, the
     judge model and its caveat."""
-    from goldenlens.io.reports.json_report import judge_metric_names
     from goldenlens.io.reports.judge_summary import JUDGE_CAVEAT, judge_agreement, judge_means, judge_models
+    from goldenlens.io.reports.row_fields import judge_metric_names
 
     metrics = judge_metric_names(judge)
     means = judge_means(report.rows, report.pipelines, judge)
@@ -282,12 +271,8 @@ def write_outputs(
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
     judge run) go into every report format."""
-    from goldenlens.jobs.reporting.report_job import (
-        build_report,
-        judge_scores,
-        report_sources,
-        write_stored_json,
-    )
+    from goldenlens.jobs.reporting.report_job import report_sources, write_stored_json
+    from goldenlens.jobs.reporting.stored_run import build_report, judge_scores
 
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.
@@ -318,7 +303,7 @@ def write_report(
 
         write_report_json(report, out, judge)
     elif suffix == ".csv":
-        from goldenlens.io.reports.json_report import write_report_csv
+        from goldenlens.io.reports.csv_report import write_report_csv
 
         write_report_csv(report, out, judge)
     elif suffix == ".xlsx":

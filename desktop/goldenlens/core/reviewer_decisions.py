@@ -2,7 +2,7 @@
 review state.
 
 The store keeps overrides as an append-only audit trail next to the untouched scores;
-:mod:`goldenlens.jobs.reporting.report_job` turns the ones in effect into :class:`AppliedOverride`
+:mod:`goldenlens.jobs.reporting.stored_run` turns the ones in effect into :class:`AppliedOverride`
 values, each holding the score it replaces, so every export can show both numbers.
 Pure values, no I/O.
 """

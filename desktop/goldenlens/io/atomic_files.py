@@ -1,10 +1,11 @@
 """Writing an output file whole or not at all, and saying in one sentence why not.
 
 Every report and export (workbook, JSON, CSV) is written to a temporary file beside its
-target and renamed over it only once complete: a full disk, a quota, a file open in Excel or
-a crash leave an existing report exactly as it was and no partial file behind. The rename is
-atomic because the temporary file is in the same folder. A target that is a symbolic link is
-written through it (the link stays and its target gets the new file); a link loop is refused.
+target and renamed over it only once complete and flushed to the disk
+(:func:`goldenlens.atomic_write.write_whole`): a full disk, a quota, a file open in Excel or
+a crash leave an existing report exactly as it was and no partial file behind. A target that
+is a symbolic link is written through it (the link stays and its target gets the new file);
+a link loop is refused.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from goldenlens.atomic_write import write_whole
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.io.sheets.link_paths import link_chain
 
@@ -82,21 +84,18 @@ def streaming_failure(path: Path, error: OSError) -> ExportError:
 
 
 def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
-    """Call ``write(temporary)``, then rename the temporary file over ``path``'s target.
+    """Call ``write(temporary)``, then rename the temporary file over ``path``'s target
+    (:func:`~goldenlens.atomic_write.write_whole`: flushed to the disk first).
 
     Any ``OSError`` (no space left, permission denied, ...) becomes an :class:`ExportError`
     with one plain sentence; the temporary file is removed whatever happens.
     """
     target = output_target(path)
-    temporary = target.with_name(f".~{target.stem}.{os.urandom(4).hex()}{target.suffix}")
     try:
-        write(temporary)
-        temporary.replace(target)
+        write_whole(target, write)
     except PermissionError as error:
         raise ExportError(
             f"Cannot write {path}: permission denied. If it is open in Excel, close it and export again."
         ) from error
     except OSError as error:
         raise write_failure(path, error) from error
-    finally:
-        temporary.unlink(missing_ok=True)

@@ -312,7 +312,7 @@ def _writable(name: str, folder: Path, variable: str) -> Check:
 
 def folder_checks() -> list[Check]:
     """The config and data folders can be created and written."""
-    from goldenlens.settings.preferences import config_dir, data_dir
+    from goldenlens.settings.folders import config_dir, data_dir
 
     return [
         _writable("config folder", config_dir(), "GOLDENLENS_CONFIG_DIR"),
@@ -354,21 +354,18 @@ SPEED_USE = "speed"
 
 
 def speed_check() -> Check:
-    """Whether GoldenLens's optional C extensions were built at install (where a C compiler is
+    """Whether GoldenLens's optional C extension was built at install (where a C compiler is
     at hand): FMEval's normalisation and lexical scores of ASCII text
-    (``goldenlens.core.lexical._quac_ascii``) and the JSON report's rows
-    (``goldenlens.io.reports._json_rows``).
-    The same numbers and text either way, slower without them."""
+    (``goldenlens.core.lexical._quac_ascii``).
+    The same numbers either way, slower without it."""
     from goldenlens.core.lexical.normalise import ASCII_IN_C
-    from goldenlens.io.reports.json_report import ROWS_IN_C
 
-    missing = [name for name, built in (("scoring", ASCII_IN_C), ("JSON rows", ROWS_IN_C)) if not built]
-    if not missing:
+    if ASCII_IN_C:
         return Check("C extensions", True, "built (faster scoring)", needed_for=frozenset({SPEED_USE}))
     return Check(
         "C extensions",
         False,
-        f"not built ({', '.join(missing)}): the same steps run in Python (same numbers, slower)",
+        "not built (scoring): the same steps run in Python (same numbers, slower)",
         fix="install a C compiler and Python's headers (Debian: apt-get install gcc python3-dev), "
         "then reinstall GoldenLens",
         needed_for=frozenset({SPEED_USE}),

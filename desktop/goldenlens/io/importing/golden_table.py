@@ -19,10 +19,14 @@ from goldenlens.core.lexical.factual_knowledge import AND, OR, fact_not_scored_r
 from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap
-from goldenlens.io.sheets.spreadsheet_reader import RawTable
+from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
 
 MISSING_ID_PREFIX = "row-"
+# What an empty cell of a row means: the row is skipped (question, id) or kept (answer).
+_EMPTY_QUESTION = "the question is empty; the row is skipped."
+_EMPTY_ID = "the id is empty; the row is skipped (every question needs an id)."
+_EMPTY_ANSWER = "the answer is empty; answer-based metrics will not be meaningful for this question."
 
 #: A fact part that could strip or normalise to nothing, found from the start of the fact, a
 #: NUL or an operator up to the next (a NUL stands between facts joined into one text): one
@@ -85,25 +89,11 @@ def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Proble
                 problems.append(unreadable)
                 continue
         if not questions[i].strip():
-            problems.append(
-                table.problem(
-                    "the question is empty; the row is skipped.",
-                    Severity.ERROR,
-                    row=row,
-                    column=columns.question,
-                )
-            )
+            problems.append(table.problem(_EMPTY_QUESTION, Severity.ERROR, row=row, column=columns.question))
             continue
         item_id = ids[i].strip() if ids is not None else f"{MISSING_ID_PREFIX}{row}"
         if not item_id:
-            problems.append(
-                table.problem(
-                    "the id is empty; the row is skipped (every question needs an id).",
-                    Severity.ERROR,
-                    row=row,
-                    column=columns.id,
-                )
-            )
+            problems.append(table.problem(_EMPTY_ID, Severity.ERROR, row=row, column=columns.id))
             continue
         earlier = first_row.setdefault(item_id.casefold(), (item_id, row))
         if earlier[1] != row:
@@ -112,14 +102,7 @@ def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Proble
         answer = answers[i] if answers is not None else ""
         fact = facts[i] if facts is not None else ""
         if answers is not None and not answer.strip():
-            problems.append(
-                table.problem(
-                    "the answer is empty; answer-based metrics will not be meaningful for this question.",
-                    Severity.WARNING,
-                    row=row,
-                    column=columns.answer,
-                )
-            )
+            problems.append(table.problem(_EMPTY_ANSWER, Severity.WARNING, row=row, column=columns.answer))
         # An unreadable fact cell (an error value) was reported by the table already.
         if i in suspect_facts and not (any_unreadable and table.is_unreadable(row, columns.fact)):
             problem = _fact_problem(fact)

@@ -21,6 +21,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import GoldenSet, Loaded, ResponseSet
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import (
@@ -34,7 +35,8 @@ from goldenlens.io.importing.columns import (
 )
 from goldenlens.io.importing.golden_table import golden_column_problem, golden_from_table
 from goldenlens.io.importing.response_join import join_responses
-from goldenlens.io.sheets.spreadsheet_reader import RawTable, TableFile, fatal
+from goldenlens.io.sheets.raw_table import RawTable, fatal
+from goldenlens.io.sheets.spreadsheet_reader import TableFile
 
 Kind = Literal["golden", "responses"]
 
@@ -103,40 +105,36 @@ def load_inputs(
     golden_path: Path,
     responses_path: Path | None = None,
     *,
-    golden_sheet: str | None = None,
-    responses_sheet: str | None = None,
-    mapping: Mapping[str, str] | None = None,
-    header_row: int | None = None,
-    responses_header_row: int | None = None,
+    selection: InputSelection | None = None,
 ) -> Loaded:
-    """Read the golden set and, if given, the responses; collect every problem.
+    """Read the golden set and, if given, the responses as ``selection`` says (default: sheets,
+    columns and header rows found); collect every problem.
 
     The same workbook may be given twice: then, unless sheets are named, the responses come
     from the first other sheet that maps as responses (or from the golden sheet itself when
-    it also holds one column per pipeline). ``header_row`` fixes the header row of the golden
-    set (and of the responses, unless ``responses_header_row`` is given).
+    it also holds one column per pipeline).
     """
-    if responses_header_row is None:
-        responses_header_row = header_row
+    chosen = selection or InputSelection()
+    mapping, header_row = chosen.mapping, chosen.header_row
     with TableFile(golden_path, mapping=mapping, header_row=header_row) as source:
-        golden, problems = _golden_from(source, golden_sheet, mapping)
+        golden, problems = _golden_from(source, chosen.golden_sheet, mapping)
         if (
             responses_path is not None
             and _same_file(golden_path, responses_path)
-            and responses_header_row == header_row
+            and chosen.responses_header == header_row
         ):
             with _keeping(problems):
                 responses, more = _responses_from(
-                    source, golden, responses_sheet, mapping, exclude=golden.sheet
+                    source, golden, chosen.responses_sheet, mapping, exclude=golden.sheet
                 )
             return Loaded(golden, responses, _unique([*problems, *more]))
     if responses_path is None:
         return Loaded(golden, None, tuple(problems))
     with (
         _keeping(problems),
-        TableFile(responses_path, mapping=mapping, header_row=responses_header_row) as other,
+        TableFile(responses_path, mapping=mapping, header_row=chosen.responses_header) as other,
     ):
-        responses, more = _responses_from(other, golden, responses_sheet, mapping, exclude=None)
+        responses, more = _responses_from(other, golden, chosen.responses_sheet, mapping, exclude=None)
     return Loaded(golden, responses, (*problems, *more))
 
 

@@ -18,7 +18,8 @@ from typing import Final
 from goldenlens.core.calibration.labels import Verdict, parse_verdict
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import column_key
-from goldenlens.io.sheets.spreadsheet_reader import RawTable, list_sheets, read_table
+from goldenlens.io.sheets.raw_table import RawTable
+from goldenlens.io.sheets.spreadsheet_reader import list_sheets, read_table
 
 #: Header names (compared by :func:`~goldenlens.io.importing.columns.column_key`) per field.
 LABEL_COLUMNS: Final[dict[str, tuple[str, ...]]] = {

@@ -20,7 +20,7 @@ from goldenlens.core.inputs import GoldenSet, PipelineResponse, ResponseSet
 from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import ResponseColumns
-from goldenlens.io.sheets.spreadsheet_reader import RawTable
+from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
 
 FUZZY_CUTOFF = 90.0

@@ -10,7 +10,7 @@ from typing import Any
 
 from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.core.stats.judge_agreement import PASS_AT, judge_reviewer_agreement
-from goldenlens.io.reports.json_report import JudgeScores, judge_metric_names, judge_signatures
+from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, judge_signatures
 
 __all__ = ["JUDGE_CAVEAT", "judge_agreement", "judge_means", "judge_models", "judge_summary_entries"]
 

@@ -12,7 +12,7 @@ from datetime import date, datetime, time, timedelta
 from numbers import Integral, Real
 from typing import Any, cast
 
-from goldenlens.io.sheets.number_format import general_text
+from goldenlens.io.sheets.number_format.numbers import general_text
 
 
 def cell_text(value: object) -> str:

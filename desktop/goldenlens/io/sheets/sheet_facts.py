@@ -14,13 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
-from goldenlens.io.sheets.number_format import (
-    UnsupportedFormatError,
-    datetime_to_serial,
-    format_number,
-    format_text,
-    general_text,
-)
+from goldenlens.io.sheets.number_format.codes import UnsupportedFormatError
+from goldenlens.io.sheets.number_format.dates import datetime_to_serial
+from goldenlens.io.sheets.number_format.display import format_number, format_text
+from goldenlens.io.sheets.number_format.numbers import general_text
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,10 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import compress
 from operator import itemgetter, not_
-from typing import TYPE_CHECKING
 
 from goldenlens.core.problems import Problem, Severity
+from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import ZERO_WIDTH_PATTERN, hidden_characters, visible
-
-if TYPE_CHECKING:  # tables calls this module, so the import is for the type only
-    from goldenlens.io.sheets.spreadsheet_reader import RawTable
 
 MAX_LISTED = 20
 # What the bytes 0x80-0xBF (UTF-8 continuation bytes) become when read as Windows-1252 (or as

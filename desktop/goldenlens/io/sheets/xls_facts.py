@@ -10,7 +10,8 @@ from pathlib import Path
 
 import xlrd
 
-from goldenlens.io.sheets.number_format import BUILTIN_FORMATS, DAYS_1900_TO_1904, is_date_format, is_general
+from goldenlens.io.sheets.number_format.codes import BUILTIN_FORMATS, is_date_format, is_general
+from goldenlens.io.sheets.number_format.dates import DAYS_1900_TO_1904
 from goldenlens.io.sheets.sheet_facts import SheetFacts, error_issue
 
 # Format ids from 164 on are the workbook's own; lower ones are Excel's built-ins.

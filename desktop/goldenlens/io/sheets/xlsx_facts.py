@@ -22,14 +22,13 @@ from functools import lru_cache
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from goldenlens.io.sheets.number_format import (
+from goldenlens.io.sheets.number_format.codes import (
     BUILTIN_FORMATS,
-    DAYS_1900_TO_1904,
     LOCALE_BUILTIN,
-    datetime_to_serial,
     is_date_format,
     is_general,
 )
+from goldenlens.io.sheets.number_format.dates import DAYS_1900_TO_1904, datetime_to_serial
 from goldenlens.io.sheets.sheet_facts import SheetFacts, cell_name, column_index, error_issue, uncached_issue
 
 # calamine allocates every cell of the rectangle from A1 to the farthest cell with a value

@@ -17,7 +17,7 @@ from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scored_rows import Report
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.project_access import open_project, takes_project
-from goldenlens.jobs.reporting.report_job import build_report
+from goldenlens.jobs.reporting.stored_run import build_report
 from goldenlens.store.project import ProjectStore
 
 
@@ -34,7 +34,7 @@ class AdviceInputs:
 @takes_project
 def read_advice_inputs(store: ProjectStore) -> AdviceInputs:
     """The store reads of the advice, all here: the latest finished lexical run's report
-    (:class:`~goldenlens.jobs.reporting.report_job.NoScoresError` without one) and the newest judge
+    (:class:`~goldenlens.jobs.reporting.stored_run.NoScoresError` without one) and the newest judge
     run's ``semantic_similarity`` scores."""
     report = build_report(store)
     judge = store.runs.latest(JUDGE_RUN)

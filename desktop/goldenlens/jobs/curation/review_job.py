@@ -21,7 +21,7 @@ from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.view.metric_names import BINARY_METRICS, METRIC_LABELS, METRIC_SHORT
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.project_access import takes_project
-from goldenlens.jobs.reporting.report_job import JUDGE_RUN_KIND
+from goldenlens.jobs.reporting.stored_run import JUDGE_RUN_KIND
 from goldenlens.settings.preferences import load_preferences
 from goldenlens.store.project import ProjectStore
 

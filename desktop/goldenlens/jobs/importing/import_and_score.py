@@ -9,11 +9,11 @@ happens to the scoring (the run can be resumed).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.jobs.importing.import_job import ImportResult, import_inputs, project_for_import
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
@@ -45,19 +45,15 @@ def import_and_score(
     golden: Path,
     responses: Path | None,
     *,
-    golden_sheet: str | None = None,
-    responses_sheet: str | None = None,
-    mapping: Mapping[str, str] | None = None,
-    header_row: int | None = None,
-    responses_header_row: int | None = None,
+    selection: InputSelection | None = None,
     options: ScoreOptions | None = None,
     judge: JudgeOptions | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
     report_scoring_errors: bool = False,
 ) -> ImportedAndScored:
-    """Import ``golden`` and ``responses`` into ``project`` (created if needed), score every
-    response with the lexical metrics and, with ``judge``, judge them.
+    """Import ``golden`` and ``responses`` (read as ``selection`` says) into ``project`` (created
+    if needed), score every response with the lexical metrics and, with ``judge``, judge them.
 
     An import failure raises and leaves the project as it was. A scoring failure after the
     import raises too, unless ``report_scoring_errors`` (the wizard, which keeps the import
@@ -65,16 +61,7 @@ def import_and_score(
     """
     with project_for_import(project, cancel=cancel) as store:
         imported = import_inputs(
-            store,
-            golden,
-            responses,
-            golden_sheet=golden_sheet,
-            responses_sheet=responses_sheet,
-            mapping=mapping,
-            header_row=header_row,
-            responses_header_row=responses_header_row,
-            progress=progress,
-            cancel=cancel,
+            store, golden, responses, selection=selection, progress=progress, cancel=cancel
         )
         error: str | None = None
         try:

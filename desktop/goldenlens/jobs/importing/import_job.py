@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import Loaded
 from goldenlens.core.problems import Problem
 from goldenlens.jobs.importing.read_inputs import read_inputs
@@ -30,31 +31,18 @@ def import_inputs(
     golden_path: Path,
     responses_path: Path | None = None,
     *,
-    golden_sheet: str | None = None,
-    responses_sheet: str | None = None,
-    mapping: Mapping[str, str] | None = None,
-    header_row: int | None = None,
-    responses_header_row: int | None = None,
+    selection: InputSelection | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ImportResult:
-    """Read and validate both inputs completely, then write them to ``store`` in one transaction.
+    """Read and validate both inputs completely (as ``selection`` says: sheets, column mapping,
+    header rows), then write them to ``store`` in one transaction.
 
     A fatal problem raises :class:`goldenlens.core.problems.InputError` before the store is
-    touched, so an existing project keeps everything it had. ``header_row`` (1-based) fixes
-    the header row of the golden set and, unless ``responses_header_row`` is given, of the
-    responses; by default it is detected.
+    touched, so an existing project keeps everything it had.
     """
     loaded: Loaded = read_inputs(
-        golden_path,
-        responses_path,
-        golden_sheet=golden_sheet,
-        responses_sheet=responses_sheet,
-        mapping=mapping,
-        header_row=header_row,
-        responses_header_row=responses_header_row,
-        progress=progress,
-        cancel=cancel,
+        golden_path, responses_path, selection=selection, progress=progress, cancel=cancel
     )
     progress(Progress("write", 1, 2, f"Saving {len(loaded.golden.items)} golden items"))
     responses = loaded.responses.responses if loaded.responses else ()

@@ -9,7 +9,7 @@ from goldenlens.io.importing.sample import SAMPLE_GOLDEN, SAMPLE_RESPONSES, samp
 from goldenlens.jobs.importing.import_job import import_inputs
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.scoring.score_job import score_project
-from goldenlens.settings.preferences import data_dir
+from goldenlens.settings.folders import data_dir
 from goldenlens.store.project import ProjectStore
 
 SAMPLE_PROJECT_NAME = "amazon_q2_2023.goldenlens"

@@ -109,7 +109,7 @@ def judge_project(
 
     ``engines`` lets the caller keep models loaded between runs; otherwise they are opened
     from ``options`` (default embedding model converted into ``data_dir/models``, default
-    :func:`~goldenlens.settings.preferences.data_dir`) and closed at the end. ``batch_size`` rows
+    :func:`~goldenlens.settings.folders.data_dir`) and closed at the end. ``batch_size`` rows
     make one commit (1: every row commits at once).
 
     On cancel the finished rows stay, the run is marked ``cancelled`` and :class:`Cancelled`
@@ -125,7 +125,7 @@ def judge_project(
         if engines is not None:
             return _JudgeRun(call, options, engines, batch_size).run()
         if data_dir is None:
-            from goldenlens.settings.preferences import data_dir as default_data_dir
+            from goldenlens.settings.folders import data_dir as default_data_dir
 
             data_dir = default_data_dir()
         with open_engines(options, data_dir) as opened:

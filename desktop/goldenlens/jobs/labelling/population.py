@@ -29,7 +29,7 @@ from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
-from goldenlens.jobs.reporting.report_job import NoScoresError
+from goldenlens.jobs.reporting.stored_run import NoScoresError
 from goldenlens.store.project import ProjectStore
 
 FloatArray = npt.NDArray[np.float64]

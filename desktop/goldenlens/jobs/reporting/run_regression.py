@@ -10,7 +10,7 @@ from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scored_rows import decision_rows
 from goldenlens.core.stats.gates import Regression, regressions
 from goldenlens.jobs.project_access import takes_project
-from goldenlens.jobs.reporting.report_job import build_report
+from goldenlens.jobs.reporting.stored_run import build_report
 from goldenlens.store.project import ProjectStore
 
 

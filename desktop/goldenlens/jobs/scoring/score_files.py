@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.core.gc_pause import collector_paused
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.flags import Flag, FlagThresholds, golden_flags
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
@@ -36,7 +37,8 @@ from goldenlens.core.scored_rows import (
     row_from_scores,
     summarise_columns,
 )
-from goldenlens.io.reports.json_report import fresh_rows_text, report_tail, write_json_document
+from goldenlens.io.reports.json_report import report_tail, write_json_document
+from goldenlens.io.reports.json_rows import fresh_rows_text
 from goldenlens.jobs.importing.read_inputs import read_inputs
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.jobs.scoring.score_rows import (
@@ -60,7 +62,6 @@ if TYPE_CHECKING:
 CHUNK_ROWS = 500
 
 _FK = LEXICAL_SCORE_NAMES.index(FACTUAL_KNOWLEDGE)
-_NEGATIVE_ZERO = pack_values([[-0.0]])
 #: The reasons of a row whose values are all scored: none.
 _SCORED: Mapping[str, str] = {}
 _UNREVIEWED = QuestionReview()
@@ -86,10 +87,7 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
                 scorer.reasons(row[4]) if None in values else _SCORED,  # why not scored
             )
             for row, values, row_flags in zip(rows, scored, flagged, strict=True)
-        ],
-        # The values packed hold no -0.0 (never a lexical value): the text of 0.0 is then looked
-        # up too (an unaligned match of the bytes only makes it work the text out each time).
-        no_negative_zero=_NEGATIVE_ZERO not in packed,
+        ]
     )
     found: dict[str, list[float]] = {}
     texts: dict[str, tuple[str, str]] = {}
@@ -346,30 +344,17 @@ def score_files(
     golden: Path,
     responses: Path,
     *,
-    golden_sheet: str | None = None,
-    responses_sheet: str | None = None,
-    mapping: Mapping[str, str] | None = None,
-    header_row: int | None = None,
-    responses_header_row: int | None = None,
+    selection: InputSelection | None = None,
     options: ScoreOptions | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ScoredFiles:
-    """Read both files (a fatal problem raises :class:`~goldenlens.core.problems.InputError`); the
+    """Read both files as ``selection`` says (a fatal problem raises
+    :class:`~goldenlens.core.problems.InputError`); the
     result scores every response with the lexical metrics when its report is asked for: what
     an import and a lexical run into a new project would report, with no reviews and no
     overrides."""
-    loaded = read_inputs(
-        golden,
-        responses,
-        golden_sheet=golden_sheet,
-        responses_sheet=responses_sheet,
-        mapping=mapping,
-        header_row=header_row,
-        responses_header_row=responses_header_row,
-        progress=progress,
-        cancel=cancel,
-    )
+    loaded = read_inputs(golden, responses, selection=selection, progress=progress, cancel=cancel)
     items = loaded.golden.items
     pipelines = loaded.responses.pipelines if loaded.responses else ()
     ordered = _in_report_order(items, pipelines, loaded.responses.responses if loaded.responses else ())

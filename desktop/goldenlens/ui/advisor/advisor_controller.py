@@ -30,7 +30,7 @@ from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.jobs.curation.advice_job import advice_at
 from goldenlens.jobs.curation.edits import EDITABLE_FIELDS
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
-from goldenlens.jobs.reporting.report_job import NoScoresError
+from goldenlens.jobs.reporting.stored_run import NoScoresError
 from goldenlens.queries.advice_data import AdviceIndex
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.ui.advisor.advisor_pane import AdvisorPane, ShownDiagnosis

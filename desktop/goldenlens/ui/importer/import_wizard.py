@@ -9,10 +9,8 @@ it commits leaves the project untouched; scoring commits per batch and resumes l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import Loaded
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.view.wording import plural
@@ -44,22 +43,13 @@ CANCELLED_BEFORE_COMMIT = "Import cancelled; the project was not changed."
 
 @dataclass(frozen=True)
 class ImportRequest:
-    """What the check reads and the import imports: files, sheets and one FIELD→COLUMN map."""
+    """What the check reads and the import imports: the two files, and how to read them (the
+    sheets, one FIELD→COLUMN map, and the header rows the previews showed, detected or chosen,
+    so the import reads the same)."""
 
     golden: Path
     responses: Path
-    golden_sheet: str | None
-    responses_sheet: str | None
-    mapping: Mapping[str, str]
-    # The header rows the previews showed (detected or chosen), so the import reads the same.
-    golden_header_row: int | None = None
-    responses_header_row: int | None = None
-
-    def options(self) -> dict[str, Any]:
-        """Keyword arguments of ``load_inputs`` and ``import_inputs`` beyond the two paths."""
-        sheets = {"golden_sheet": self.golden_sheet, "responses_sheet": self.responses_sheet}
-        rows = {"header_row": self.golden_header_row, "responses_header_row": self.responses_header_row}
-        return {**sheets, "mapping": self.mapping, **rows}
+    selection: InputSelection
 
 
 class ImportCommitted(Exception):  # noqa: N818 - it reports a state, not an error
@@ -106,7 +96,7 @@ def _import_and_score(
         project_path,
         request.golden,
         request.responses,
-        **request.options(),
+        selection=request.selection,
         progress=progress,
         cancel=cancel,
         report_scoring_errors=True,
@@ -182,7 +172,7 @@ class CheckPage(QWizardPage):
             return
 
         def job(_progress: ProgressFn, cancel: CancelToken) -> Loaded:
-            loaded = load_inputs(request.golden, request.responses, **request.options())
+            loaded = load_inputs(request.golden, request.responses, selection=request.selection)
             cancel.raise_if_cancelled()
             return loaded
 
@@ -328,15 +318,8 @@ class ImportWizard(QWizard):
         mapping = merge_mappings(golden, responses)
         if mapping is None:
             return None
-        return ImportRequest(
-            golden_path,
-            responses_path,
-            golden.sheet,
-            responses.sheet,
-            mapping,
-            golden_header_row=golden.header_row,
-            responses_header_row=responses.header_row,
-        )
+        how = InputSelection(golden.sheet, responses.sheet, mapping, golden.header_row, responses.header_row)
+        return ImportRequest(golden_path, responses_path, how)
 
     def accept(self) -> None:
         """Finish: start the import (the wizard closes when it has succeeded)."""

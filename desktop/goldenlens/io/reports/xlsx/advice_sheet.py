@@ -23,16 +23,14 @@ from goldenlens.core.advice.values import Diagnosis, Number, ProjectAdvice
 from goldenlens.io.atomic_files import streaming_failure, write_atomically
 from goldenlens.io.reports.xlsx.cells import RowRef, discard_streams, save_atomically, text_cell
 from goldenlens.io.reports.xlsx.style import (
-    HEADER,
     WRAP,
     CellStyle,
     area,
     fit_row_height,
-    parts,
     print_landscape_fit_width,
-    set_widths,
     solid,
 )
+from goldenlens.io.reports.xlsx.table_layout import append_header, lay_out_table
 
 ADVICE_SHEET = "Advice"
 ADVICE_COLUMNS: tuple[str, ...] = (
@@ -123,14 +121,9 @@ def fix_text(diagnosis: Diagnosis) -> str:
 
 def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
     """The Advice sheet (see the module docstring); the advisor's thresholds at the end."""
-    set_widths(ws, _WIDTHS)
-    ws.freeze_panes = "A2"
-    sheet = parts(ws)
-    last_row = 1 + sum(1 + len(q.diagnoses) for q in advice.questions)
-    sheet.auto_filter.ref = area(1, 1, len(ADVICE_COLUMNS), last_row)
-    sheet.row_dimensions[1].height = 30
-    header = RowRef(ADVICE_SHEET, 1, ADVICE_COLUMNS)
-    ws.append([text_cell(ws, name, header, col, HEADER) for col, name in enumerate(ADVICE_COLUMNS, start=1)])
+    rows = sum(1 + len(q.diagnoses) for q in advice.questions)
+    lay_out_table(ws, ADVICE_COLUMNS, rows=rows, widths=_WIDTHS, header_height=30)
+    append_header(ws, ADVICE_SHEET, ADVICE_COLUMNS)
     excel_row = 1
     for question in advice.questions:
         excel_row += 1

@@ -9,7 +9,8 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from goldenlens.core.stats.decision import Decision
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
-from goldenlens.io.reports.xlsx.style import HEADER, SCORE, TOP, WRAP, CellStyle, area, parts, set_widths
+from goldenlens.io.reports.xlsx.style import SCORE, TOP, WRAP, CellStyle
+from goldenlens.io.reports.xlsx.table_layout import append_header, lay_out_table
 
 COMPARISONS_SHEET = "Comparisons"
 COMPARISON_COLUMNS: tuple[str, ...] = (
@@ -32,14 +33,10 @@ _P_VALUE = CellStyle(number_format="0.000")
 
 def write_comparisons_sheet(ws: WriteOnlyWorksheet, decision: Decision) -> None:
     """One row per comparison, filterable, the header repeated on printed pages."""
-    set_widths(
-        ws, {1: 22, 2: 14, 3: 14, 4: 10, 5: 12, 6: 10, 7: 10, 8: 10, 9: 7, 10: 7, 11: 14, 12: 70, 13: 40}
-    )
-    parts(ws).row_dimensions[1].height = 32
-    ws.freeze_panes = "D2"
-    parts(ws).auto_filter.ref = area(1, 1, len(COMPARISON_COLUMNS), len(decision.comparisons) + 1)
-    header = RowRef(COMPARISONS_SHEET, 1, COMPARISON_COLUMNS)
-    ws.append([text_cell(ws, h, header, c, HEADER) for c, h in enumerate(COMPARISON_COLUMNS, start=1)])
+    widths = {1: 22, 2: 14, 3: 14, 4: 10, 5: 12, 6: 10, 7: 10, 8: 10, 9: 7, 10: 7, 11: 14, 12: 70, 13: 40}
+    rows = len(decision.comparisons)
+    lay_out_table(ws, COMPARISON_COLUMNS, rows=rows, widths=widths, freeze="D2", header_height=32)
+    append_header(ws, COMPARISONS_SHEET, COMPARISON_COLUMNS)
     for excel_row, c in enumerate(decision.comparisons, start=2):
         where = RowRef(COMPARISONS_SHEET, excel_row, COMPARISON_COLUMNS)
         ws.append(

@@ -28,14 +28,11 @@ from goldenlens.io.reports.xlsx.cells import (
     text_cell,
 )
 from goldenlens.io.reports.xlsx.style import (
-    HEADER,
     WRAP,
-    area,
     fit_row_height,
-    parts,
     print_landscape_fit_width,
-    set_widths,
 )
+from goldenlens.io.reports.xlsx.table_layout import append_header, lay_out_table
 
 __all__ = [
     "CHANGE_LOG_COLUMNS",
@@ -101,14 +98,11 @@ def write_golden_workbook(
 
     workbook = Workbook(write_only=True)
     ws = workbook.create_sheet(GOLDEN_SHEET)
-    set_widths(ws, {col: _WIDTHS[name] for col, name in enumerate(headers, start=1)})
+    widths = {col: _WIDTHS[name] for col, name in enumerate(headers, start=1)}
     # Keep the header and the id visible while scrolling through long answers.
-    ws.freeze_panes = "B2"
-    parts(ws).auto_filter.ref = area(1, 1, len(headers), len(items) + 1)
-
-    header_ref = RowRef(GOLDEN_SHEET, 1, headers)
+    lay_out_table(ws, headers, rows=len(items), widths=widths, freeze="B2")
     try:
-        ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
+        append_header(ws, GOLDEN_SHEET, headers)
         for values, where in zip(rows, refs, strict=True):
             ws.append([text_cell(ws, value, where, col, WRAP) for col, value in enumerate(values, start=1)])
         if change_log is not None:
@@ -125,14 +119,9 @@ def _log_values(row: ChangeLogRow) -> list[str]:
 
 def _write_change_log(workbook: Workbook, rows: Sequence[list[str]], refs: Sequence[RowRef]) -> None:
     ws = workbook.create_sheet(CHANGE_LOG_SHEET)
-    set_widths(ws, _LOG_WIDTHS)
-    ws.freeze_panes = "A2"
-    parts(ws).auto_filter.ref = area(1, 1, len(CHANGE_LOG_COLUMNS), len(rows) + 1)
+    lay_out_table(ws, CHANGE_LOG_COLUMNS, rows=len(rows), widths=_LOG_WIDTHS)
     print_landscape_fit_width(ws)
-    header_ref = RowRef(CHANGE_LOG_SHEET, 1, CHANGE_LOG_COLUMNS)
-    ws.append(
-        [text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(CHANGE_LOG_COLUMNS, start=1)]
-    )
+    append_header(ws, CHANGE_LOG_SHEET, CHANGE_LOG_COLUMNS)
     for excel_row, (values, where) in enumerate(zip(rows, refs, strict=True), start=2):
         fit_row_height(ws, excel_row, {6: values[5], 7: values[6], 3: values[2]}, _LOG_WIDTHS)
         ws.append([text_cell(ws, value, where, col, WRAP) for col, value in enumerate(values, start=1)])

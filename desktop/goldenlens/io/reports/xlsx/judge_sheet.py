@@ -2,7 +2,7 @@
 Summary sheet and the judge lines of its About block.
 
 Written only when the project has a judge run: a report without one is unchanged. The judge
-scores come as :data:`~goldenlens.io.reports.json_report.JudgeScores`, the same mapping the JSON
+scores come as :data:`~goldenlens.io.reports.row_fields.JudgeScores`, the same mapping the JSON
 and CSV reports read, and rows follow the report's own rows (so a filtered export holds only
 the judge scores of the questions it kept).
 """
@@ -16,13 +16,12 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.scored_rows import ScoredRow
 from goldenlens.core.scores import ScoreRecord
-from goldenlens.io.reports.json_report import JudgeScores, judge_metric_names, judge_signatures
 from goldenlens.io.reports.judge_summary import JUDGE_CAVEAT, judge_means, judge_models
+from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, judge_signatures
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
 from goldenlens.io.reports.xlsx.review_sheets import score_cell
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
-    HEADER,
     SCORE,
     TOP,
     WRAP,
@@ -30,23 +29,22 @@ from goldenlens.io.reports.xlsx.style import (
     area,
     parts,
     score_scale,
-    set_widths,
 )
+from goldenlens.io.reports.xlsx.table_layout import ROW_KEY_COLUMNS, append_header, lay_out_table
 
 JUDGE_SHEET = "Judge"
 NOT_SCORED_COLUMN = "not scored"
 #: Written in the "not scored" column for a metric the judge run holds no record of (a run
 #: cancelled before it reached the row, or a row imported after it).
 NOT_JUDGED = "not judged in this run"
-_KEY_COLUMNS: tuple[str, ...] = ("question_id", "question", "pipeline")
-_FIRST_METRIC_COL = len(_KEY_COLUMNS) + 1
+_FIRST_METRIC_COL = len(ROW_KEY_COLUMNS) + 1
 #: (label, value, label style) rows of the Summary sheet's About block.
 AboutEntry = tuple[str, str | float | None, CellStyle]
 
 
 def judge_columns(judge: JudgeScores) -> tuple[str, ...]:
     """The Judge sheet's header: keys, one column per judge metric, then "not scored"."""
-    return (*_KEY_COLUMNS, *judge_metric_names(judge), NOT_SCORED_COLUMN)
+    return (*ROW_KEY_COLUMNS, *judge_metric_names(judge), NOT_SCORED_COLUMN)
 
 
 def not_scored_text(by_metric: Mapping[str, ScoreRecord] | None, metrics: Sequence[str]) -> str:
@@ -71,17 +69,12 @@ def write_judge_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow], judge: 
     reason_col = last_metric_col + 1
     widths = {1: 12, 2: 40, 3: 14, reason_col: 60}
     widths.update(dict.fromkeys(range(_FIRST_METRIC_COL, last_metric_col + 1), 13))
-    set_widths(ws, widths)
-    sheet = parts(ws)
-    sheet.row_dimensions[1].height = 36
-    ws.freeze_panes = "D2"
-    last_row = len(rows) + 1
-    sheet.auto_filter.ref = area(1, 1, len(headers), last_row)
+    sheet = lay_out_table(ws, headers, rows=len(rows), widths=widths, freeze="D2", header_height=36)
     if rows and metrics:
-        sheet.conditional_formatting.add(area(_FIRST_METRIC_COL, 2, last_metric_col, last_row), score_scale())
+        scores = area(_FIRST_METRIC_COL, 2, last_metric_col, len(rows) + 1)
+        sheet.conditional_formatting.add(scores, score_scale())
 
-    header_ref = RowRef(JUDGE_SHEET, 1, headers)
-    ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
+    append_header(ws, JUDGE_SHEET, headers)
     for excel_row, row in enumerate(rows, start=2):
         where = RowRef(JUDGE_SHEET, excel_row, headers, row.item.id, row.response.pipeline)
         by_metric = judge.get(row.key, {})
@@ -114,9 +107,8 @@ def write_judge_means(
     headers = ("pipeline", *metrics, NOT_SCORED_COLUMN)
     ws.append([text_cell(ws, "Judge metrics: mean of the scored rows", RowRef(sheet, first_row), 1, BOLD)])
     header_row = first_row + 1
-    header_ref = RowRef(sheet, header_row, headers)
     parts(ws).row_dimensions[header_row].height = 36
-    ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
+    append_header(ws, sheet, headers, header_row)
     means = judge_means(rows, pipelines, judge)
     for excel_row, pipeline in enumerate(pipelines, start=header_row + 1):
         where = RowRef(sheet, excel_row, headers, pipeline=pipeline)

@@ -24,22 +24,18 @@ from goldenlens.core.view.metric_names import metric_short
 from goldenlens.io.reports.xlsx.cells import RowRef, check_text, number_cell, text_cell
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
-    HEADER,
     SCORE,
     TOP,
     WRAP,
     CellStyle,
-    area,
     parts,
-    set_widths,
 )
+from goldenlens.io.reports.xlsx.table_layout import ROW_KEY_COLUMNS, append_header, lay_out_table
 
 OVERRIDES_SHEET = "Overrides"
 REVIEW_SHEET = "Review"
 OVERRIDE_COLUMNS: tuple[str, ...] = (
-    "question_id",
-    "question",
-    "pipeline",
+    *ROW_KEY_COLUMNS,
     "metric",
     "original",
     "overridden value",
@@ -140,15 +136,10 @@ def write_overrides_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow]) -> 
     """One row per override in force: keys, metric, original and effective value, verdict,
     reviewer, time and note."""
     overrides = _ordered_overrides(rows)
-    set_widths(ws, {1: 12, 2: 40, 3: 14, 4: 22, 5: 11, 6: 11, 7: 9, 8: 16, 9: 20, 10: 60})
-    ws.freeze_panes = "A2"
-    sheet = parts(ws)
-    sheet.row_dimensions[1].height = 30  # "overridden value" wraps to two lines
-    sheet.auto_filter.ref = area(1, 1, len(OVERRIDE_COLUMNS), len(overrides) + 1)
-    header = RowRef(OVERRIDES_SHEET, 1, OVERRIDE_COLUMNS)
-    ws.append(
-        [text_cell(ws, name, header, col, HEADER) for col, name in enumerate(OVERRIDE_COLUMNS, start=1)]
-    )
+    widths = {1: 12, 2: 40, 3: 14, 4: 22, 5: 11, 6: 11, 7: 9, 8: 16, 9: 20, 10: 60}
+    # A header 30 high: "overridden value" wraps to two lines.
+    lay_out_table(ws, OVERRIDE_COLUMNS, rows=len(overrides), widths=widths, header_height=30)
+    append_header(ws, OVERRIDES_SHEET, OVERRIDE_COLUMNS)
     for excel_row, (row, o) in enumerate(overrides, start=2):
         where = RowRef(OVERRIDES_SHEET, excel_row, OVERRIDE_COLUMNS, row.item.id, row.response.pipeline)
         ws.append(
@@ -170,11 +161,9 @@ def write_overrides_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow]) -> 
 
 def write_review_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
     """Every golden question of the report with its review status, note, reviewer and time."""
-    set_widths(ws, {1: 12, 2: 50, 3: 16, 4: 60, 5: 16, 6: 20})
-    ws.freeze_panes = "A2"
-    parts(ws).auto_filter.ref = area(1, 1, len(REVIEW_COLUMNS), len(report.golden) + 1)
-    header = RowRef(REVIEW_SHEET, 1, REVIEW_COLUMNS)
-    ws.append([text_cell(ws, name, header, col, HEADER) for col, name in enumerate(REVIEW_COLUMNS, start=1)])
+    widths = {1: 12, 2: 50, 3: 16, 4: 60, 5: 16, 6: 20}
+    lay_out_table(ws, REVIEW_COLUMNS, rows=len(report.golden), widths=widths)
+    append_header(ws, REVIEW_SHEET, REVIEW_COLUMNS)
     for excel_row, item in enumerate(report.golden, start=2):
         review = report.review(item.id)
         where = RowRef(REVIEW_SHEET, excel_row, REVIEW_COLUMNS, item.id)
@@ -203,9 +192,8 @@ def write_override_counts(ws: WriteOnlyWorksheet, *, sheet: str, report: Report,
     )
     ws.append([text_cell(ws, title, RowRef(sheet, first_row), 1, BOLD)])
     header_row = first_row + 1
-    header_ref = RowRef(sheet, header_row, headers)
     parts(ws).row_dimensions[header_row].height = 36
-    ws.append([text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(headers, start=1)])
+    append_header(ws, sheet, headers, header_row)
     for excel_row, pipeline in enumerate(report.pipelines, start=header_row + 1):
         where = RowRef(sheet, excel_row, headers, pipeline=pipeline)
         by_metric = counts.get(pipeline, {})

@@ -20,7 +20,6 @@ from goldenlens.io.reports.xlsx.review_sheets import MARK_NOTE, OVERRIDDEN_FLAG,
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
     BOLD_SCORE,
-    HEADER,
     LIGHT_GREEN,
     LIGHT_RED,
     NOTE,
@@ -28,10 +27,9 @@ from goldenlens.io.reports.xlsx.style import (
     WRAP,
     area,
     formula_fill,
-    parts,
     score_scale,
-    set_widths,
 )
+from goldenlens.io.reports.xlsx.table_layout import ROW_KEY_COLUMNS, append_header, lay_out_table
 
 SCORES_SHEET = "Scores"
 FK_SHEET = "Factual Knowledge Report"
@@ -39,9 +37,7 @@ FLAGS_SHEET = "Flags"
 PROBLEMS_SHEET = "Problems"
 
 SCORE_COLUMNS: tuple[str, ...] = (
-    "question_id",
-    "question",
-    "pipeline",
+    *ROW_KEY_COLUMNS,
     *LEXICAL_SCORE_NAMES,
     "flags",
     "response",
@@ -75,11 +71,6 @@ def ordered_rows(report: Report) -> list[ScoredRow]:
     )
 
 
-def _header(ws: WriteOnlyWorksheet, sheet: str, headers: Sequence[str], row: int = 1) -> None:
-    where = RowRef(sheet, row, headers)
-    ws.append([text_cell(ws, name, where, col, HEADER) for col, name in enumerate(headers, start=1)])
-
-
 def write_scores_sheet(
     ws: WriteOnlyWorksheet,
     rows: Sequence[ScoredRow],
@@ -92,20 +83,16 @@ def write_scores_sheet(
     reviews = reviews or {}
     widths = {1: 12, 2: 40, 3: 14, 11: 28, 12: 60, 13: 50, 14: 30, 15: 24, 16: 50, 17: 16, 18: 40}
     widths.update(dict.fromkeys(range(_FIRST_SCORE_COL, _LAST_SCORE_COL + 1), 12))
-    set_widths(ws, widths)
-    sheet = parts(ws)
     # Score names are long; a tall wrapped header keeps the score columns narrow.
-    sheet.row_dimensions[1].height = 48
-    ws.freeze_panes = "D2"
+    sheet = lay_out_table(ws, SCORE_COLUMNS, rows=len(rows), widths=widths, freeze="D2", header_height=48)
     last_row = len(rows) + 1
-    sheet.auto_filter.ref = area(1, 1, len(SCORE_COLUMNS), last_row)
     # On paper the scores and flags only: the texts are on the Highlights sheet, the reviewers'
     # decisions on the Overrides and Review sheets, each printed legibly there.
     ws.print_area = area(1, 1, _LAST_SCORE_COL + 1, last_row)
     if rows:
         sheet.conditional_formatting.add(area(_FIRST_SCORE_COL, 2, _LAST_SCORE_COL, last_row), score_scale())
 
-    _header(ws, SCORES_SHEET, SCORE_COLUMNS)
+    append_header(ws, SCORES_SHEET, SCORE_COLUMNS)
     for excel_row, row in enumerate(rows, start=2):
         where = RowRef(SCORES_SHEET, excel_row, SCORE_COLUMNS, row.item.id, row.response.pipeline)
         scores = row.scores
@@ -144,11 +131,9 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
     headers = ("id", "question", *pipelines)
     last_col = len(headers)
     questions = len(report.golden)
-    set_widths(ws, {1: 10, 2: 50, **dict.fromkeys(range(3, last_col + 1), 14)})
-    ws.freeze_panes = "C2"
-    sheet = parts(ws)
+    widths = {1: 10, 2: 50, **dict.fromkeys(range(3, last_col + 1), 14)}
     # The filter stops above the mean row, so sorting the questions never moves it.
-    sheet.auto_filter.ref = area(1, 1, last_col, questions + 1)
+    sheet = lay_out_table(ws, headers, rows=questions, widths=widths, freeze="C2")
     if pipelines and questions:
         answers = area(3, 2, last_col, questions + 1)
         # Formula rules rather than "cell equals": Excel treats a blank as 0 there, and a
@@ -162,7 +147,7 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
     if pipelines:
         sheet.conditional_formatting.add(area(3, questions + 2, last_col, questions + 2), score_scale())
 
-    _header(ws, FK_SHEET, headers)
+    append_header(ws, FK_SHEET, headers)
     matrix = report.fact_matrix()
     overridden = {
         r.key: r.overrides[FACTUAL_KNOWLEDGE] for r in report.rows if r.is_overridden(FACTUAL_KNOWLEDGE)
@@ -213,8 +198,6 @@ def _fk_mean_note(any_overridden: bool) -> str:
 
 def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[ScoredRow]) -> None:
     """One row per flag occurrence, grouped by question: its golden-row flags, then its responses'."""
-    set_widths(ws, {1: 12, 2: 12, 3: 14, 4: 28, 5: 28, 6: 100})
-    ws.freeze_panes = "A2"
     by_question: dict[str, list[ScoredRow]] = {}
     for row in rows:
         by_question.setdefault(row.item.id, []).append(row)
@@ -223,9 +206,9 @@ def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[Sco
         occurrences += [(GOLDEN_LEVEL, item.id, "", f) for f in report.golden_flags.get(item.id, ())]
         for row in by_question.get(item.id, ()):
             occurrences += [(RESPONSE_LEVEL, item.id, row.response.pipeline, f) for f in row.flags]
-    parts(ws).auto_filter.ref = area(1, 1, len(FLAG_COLUMNS), len(occurrences) + 1)
-
-    _header(ws, FLAGS_SHEET, FLAG_COLUMNS)
+    widths = {1: 12, 2: 12, 3: 14, 4: 28, 5: 28, 6: 100}
+    lay_out_table(ws, FLAG_COLUMNS, rows=len(occurrences), widths=widths)
+    append_header(ws, FLAGS_SHEET, FLAG_COLUMNS)
     explanations = {flag: explain(flag, report.thresholds) for flag in Flag}
     for excel_row, (level, question_id, pipeline, flag) in enumerate(occurrences, start=2):
         where = RowRef(FLAGS_SHEET, excel_row, FLAG_COLUMNS, question_id, pipeline)
@@ -243,10 +226,9 @@ def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[Sco
 
 def write_problems_sheet(ws: WriteOnlyWorksheet, problems: Sequence[Problem]) -> None:
     """The input problems found while reading, located as the analyst sees them in Excel."""
-    set_widths(ws, {1: 30, 2: 16, 3: 8, 4: 18, 5: 10, 6: 90})
-    ws.freeze_panes = "A2"
-    parts(ws).auto_filter.ref = area(1, 1, len(PROBLEM_COLUMNS), len(problems) + 1)
-    _header(ws, PROBLEMS_SHEET, PROBLEM_COLUMNS)
+    widths = {1: 30, 2: 16, 3: 8, 4: 18, 5: 10, 6: 90}
+    lay_out_table(ws, PROBLEM_COLUMNS, rows=len(problems), widths=widths)
+    append_header(ws, PROBLEMS_SHEET, PROBLEM_COLUMNS)
     for excel_row, problem in enumerate(problems, start=2):
         where = RowRef(PROBLEMS_SHEET, excel_row, PROBLEM_COLUMNS)
         ws.append(

@@ -45,7 +45,7 @@ from goldenlens.core.stats.decision_source import decision_for
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.core.view.pipeline_colours import pipeline_colour
 from goldenlens.io.atomic_files import ExportError, streaming_failure
-from goldenlens.io.reports.json_report import JudgeScores
+from goldenlens.io.reports.row_fields import JudgeScores
 from goldenlens.io.reports.xlsx.about_sheet import (
     ABOUT_HEADER_ROW,
     ABOUT_SHEET,

@@ -1,0 +1,153 @@
+"""The fields of a report row, shared by the JSON and the CSV report: ids, the seven effective
+scores with their status and reasons, flags, the question's review, the overrides in force
+and, with a judge run, the judge's values, statuses and reasons."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from goldenlens.core.lexical.flags import Flag
+from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
+from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
+from goldenlens.core.scored_rows import Report
+from goldenlens.core.scores import ScoreRecord, ScoreStatus
+
+#: Judge scores of a run: ``{(question_id, pipeline): {metric: record}}``.
+JudgeScores = Mapping[tuple[str, str], Mapping[str, ScoreRecord]]
+
+
+def judge_metric_names(judge: JudgeScores) -> list[str]:
+    """The judge metrics present, in first-seen order."""
+    names: list[str] = []
+    for by_metric in judge.values():
+        names.extend(name for name in by_metric if name not in names)
+    return names
+
+
+def _judge_fields(
+    key: tuple[str, str], judge: JudgeScores, metrics: Sequence[str]
+) -> dict[str, dict[str, Any]]:
+    """``judge`` {metric: value|None}, ``judge_status`` {metric: status|None} and
+    ``judge_reasons`` {metric: reason} (not-scored metrics only) of one row."""
+    by_metric = judge.get(key, {})
+    values: dict[str, float | None] = {}
+    status: dict[str, str | None] = {}
+    reasons: dict[str, str] = {}
+    for name in metrics:
+        record = by_metric.get(name)
+        values[name] = None if record is None else record.value
+        status[name] = None if record is None else ScoreStatus(record.status).value
+        if record is not None and record.status is ScoreStatus.NOT_SCORED:
+            reasons[name] = record.reason
+    return {"judge": values, "judge_status": status, "judge_reasons": reasons}
+
+
+#: An override's entries in the JSON report and the CSV, in their order.
+_OVERRIDE_KEYS = ("value", "original", "passed", "reviewer", "created_at", "note")
+#: A question's review entries in the JSON report.
+_REVIEW_KEYS = ("status", "note", "reviewer", "updated_at")
+
+
+def override_fields(override: AppliedOverride) -> dict[str, Any]:
+    """An override as JSON: the effective value, the stored score it replaced (``None``: not
+    scored), the pass/fail verdict (``None`` when none was given), who, when and why."""
+    return {key: getattr(override, key) for key in _OVERRIDE_KEYS}
+
+
+def review_fields(review: QuestionReview) -> dict[str, str]:
+    """A question's review as JSON: its status, note, reviewer and when it was last changed."""
+    return {key: getattr(review, key) for key in _REVIEW_KEYS}
+
+
+def iter_report_rows(report: Report, judge: JudgeScores | None = None) -> Iterator[dict[str, Any]]:
+    """One dict per (question, pipeline) (:func:`report_row_fields`)."""
+    metrics = judge_metric_names(judge) if judge else []
+    for row in report.rows:
+        yield report_row_fields(
+            row.key,
+            row.scores,
+            row.result.reasons,
+            row.flags,
+            review=report.review(row.item.id),
+            overrides=row.overrides,
+            judge=judge,
+            judge_metrics=metrics,
+        )
+
+
+def report_row_fields(
+    key: tuple[str, str],
+    scores: Mapping[str, float | None],
+    reasons: Mapping[str, str],
+    flags: Sequence[Flag],
+    *,
+    review: QuestionReview,
+    overrides: Mapping[str, AppliedOverride],
+    judge: JudgeScores | None = None,
+    judge_metrics: Sequence[str] = (),
+) -> dict[str, Any]:
+    """A report row: :func:`row_fields` of the effective ``scores``; with ``judge``, also
+    ``judge``/``judge_status``/``judge_reasons`` of ``judge_metrics``
+    (:func:`judge_metric_names` of ``judge``, worked out once per report)."""
+    fields = row_fields(
+        key[0],
+        key[1],
+        scores,
+        reasons=reasons,
+        flags=[flag.value for flag in flags],
+        review=review,
+        overrides=overrides,
+    )
+    if judge:
+        fields |= _judge_fields(key, judge, judge_metrics)
+    return fields
+
+
+_SCORED, _NOT_SCORED = ScoreStatus.SCORED.value, ScoreStatus.NOT_SCORED.value
+_ALL_SCORED = dict.fromkeys(LEXICAL_SCORE_NAMES, _SCORED)
+
+
+def row_fields(
+    question_id: str,
+    pipeline: str,
+    scores: Mapping[str, float | None],
+    *,
+    reasons: Mapping[str, str],
+    flags: Sequence[str],
+    review: QuestionReview,
+    overrides: Mapping[str, AppliedOverride],
+) -> dict[str, Any]:
+    """A report row: ids, the seven effective scores (overrides applied; ``None``: not
+    scored), the ``status`` of each and the ``reasons`` of the not-scored ones, the flag
+    names, the question's ``review_status``/``review_note`` and ``overrides``
+    {metric: :func:`override_fields`} (lexical and judge metrics)."""
+    values = [scores[name] for name in LEXICAL_SCORE_NAMES]
+    if None in values:
+        pairs = list(zip(LEXICAL_SCORE_NAMES, values, strict=True))
+        status = {name: _SCORED if v is not None else _NOT_SCORED for name, v in pairs}
+        why = {name: reasons.get(name, "") for name, v in pairs if v is None}
+    else:  # the common case, without a comparison per metric
+        status, why = dict(_ALL_SCORED), {}
+    return {
+        "question_id": question_id,
+        "pipeline": pipeline,
+        **dict(zip(LEXICAL_SCORE_NAMES, values, strict=True)),
+        "status": status,
+        "reasons": why,
+        "flags": list(flags),
+        "review_status": review.status,
+        "review_note": review.note,
+        "overrides": {metric: override_fields(o) for metric, o in overrides.items()},
+    }
+
+
+def judge_signatures(judge: JudgeScores) -> dict[str, str]:
+    """Each judge metric's signature JSON (the first stored record's), in first-seen order.
+    A record made only to carry a reviewer's override has no signature and is skipped."""
+    found: dict[str, str] = {}
+    for by_metric in judge.values():
+        for name, record in by_metric.items():
+            if record.signature:
+                found.setdefault(name, record.signature)
+    return found
