@@ -75,9 +75,9 @@ def test_ambiguous_questions_list_every_pipeline_answer(sheet_rows: list[tuple[o
 def test_hallucination_row_names_its_numbers(sheet_rows: list[tuple[object, ...]]) -> None:
     (row,) = [r for r in sheet_rows if r[:2] == ("q02", "Pipeline2")]
     assert row[2:4] == ("medium", "Likely hallucination")
-    assert "recall 0.917 ≥ 0.7" in str(row[4])
-    assert str(row[7]).splitlines()[:2] == ["recall = 0.917", "hallucination_recall = 0.7"]
-    assert "Check the response's value against the source" in str(row[5])
+    assert "states '$170.0 billion' where the fact says '134.4 billion'" in str(row[4])
+    assert str(row[7]).splitlines()[:2] == ["factual_knowledge = 0", "recall = 0.917"]
+    assert "Check the value against the source" in str(row[5])
 
 
 def test_thresholds_and_similarity_source_are_noted(sheet_rows: list[tuple[object, ...]]) -> None:
