@@ -271,6 +271,7 @@ def write_outputs(
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
     judge run) go into every report format."""
+    from goldenlens.jobs.labelling.calibration import calibrated_report
     from goldenlens.jobs.reporting.report_job import report_sources, write_stored_json
     from goldenlens.jobs.reporting.stored_run import build_report, judge_scores
 
@@ -279,7 +280,7 @@ def write_outputs(
         rows, summary = write_stored_json(project, out, run_id, judge_run_id=judge_run_id)
         print(f"Wrote {rows} scored responses to {out}", file=sys.stderr)
         return summary
-    report = build_report(project, run_id, judge_run_id=judge_run_id)
+    report = calibrated_report(project, build_report(project, run_id, judge_run_id=judge_run_id))
     judge = judge_scores(project, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(project))
     return report.summary()

@@ -23,6 +23,7 @@ from goldenlens.core.problems import Problem
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 
 if TYPE_CHECKING:
+    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
     from goldenlens.core.stats.decision import Decision
 
 
@@ -106,6 +107,11 @@ class Report:
     reviews: Mapping[str, QuestionReview] = field(default_factory=dict)
     #: The golden-set version the run scored (``v3 "curated"``); empty when not known.
     golden_version: str = ""
+    #: What reviewers would judge (a project's report; ``None`` when scored without one).
+    human_calibrated: HumanCalibrated | None = None
+    #: The reviewer's verdict in force per ``(question_id, pipeline)`` (``correct``,
+    #: ``incorrect`` or ``unsure``; responses without one are left out).
+    labels: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
     def review(self, question_id: str) -> QuestionReview:
         """The review state of a question (``unreviewed`` when nobody reviewed it)."""

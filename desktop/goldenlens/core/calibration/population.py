@@ -19,14 +19,17 @@ from goldenlens.core.calibration.estimator import Population
 from goldenlens.core.calibration.features import feature_table
 from goldenlens.core.lexical.fact_coverage import fact_word_coverage
 from goldenlens.core.lexical.normalise import word_set
+from goldenlens.core.lexical.refusal import refusals
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
-#: The two signals worked out from the texts themselves.
+#: The signals worked out from the texts themselves.
 FACT_COVERAGE = "fact_word_coverage"
 RESPONSE_LENGTH = "response_words_log"
+REFUSAL = "refusal"
+EMPTY = "empty response"
 
 
 @dataclass(frozen=True)
@@ -52,8 +55,9 @@ def run_responses(
 ) -> RunResponses:
     """The responses (``question_ids[i]``, ``pipelines[i]``, ``texts[i]``, their question's
     ``facts[i]``) with the run's computed ``signals`` by name (NaN: not scored) — the lexical
-    scores, and judge scores or flags where the caller has them. Pipelines come in
-    ``pipeline_order`` then first-seen order."""
+    scores, and judge scores where the caller has them — and those of the texts: fact-word
+    coverage, length, refusal, empty. Pipelines come in ``pipeline_order`` then first-seen
+    order."""
     order = list(dict.fromkeys([*pipeline_order, *pipelines]))
     index = {name: i for i, name in enumerate(order)}
     pipeline = np.fromiter((index[name] for name in pipelines), dtype=np.intp, count=len(pipelines))
@@ -67,6 +71,8 @@ def run_responses(
         [fact_word_coverage(said, fact) for said, fact in zip(words, facts, strict=True)], dtype=np.float64
     )
     columns[RESPONSE_LENGTH] = np.array([log1p(len(said)) for said in words], dtype=np.float64)
+    columns[REFUSAL] = np.array(refusals(list(texts)), dtype=np.float64)
+    columns[EMPTY] = np.array([not text.strip() for text in texts], dtype=np.float64)
     table = feature_table(columns, prior_from=FACTUAL_KNOWLEDGE)
     population = Population(
         pipeline, tuple(order), answer_groups(question_ids, keys), table.matrix, table.prior

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import Flag
@@ -26,10 +26,18 @@ from goldenlens.io.atomic_files import write_atomically
 from goldenlens.io.reports.json_rows import ROW_SEPARATOR, dumps, row_json
 from goldenlens.io.reports.row_fields import JudgeScores, iter_report_rows, judge_signatures, review_fields
 
+if TYPE_CHECKING:
+    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
+
 
 def report_head(judge: JudgeScores | None) -> dict[str, Any]:
-    """The JSON report's entries before ``rows``."""
+    """The JSON report's entries before ``rows`` that the judge brings."""
     return {"judge_signatures": judge_signatures(judge)} if judge else {}
+
+
+def calibrated_entry(human_calibrated: HumanCalibrated | None) -> dict[str, Any]:
+    """The ``human_calibrated`` entry (a project's report only), after the judge's."""
+    return {} if human_calibrated is None else {"human_calibrated": human_calibrated.as_dict()}
 
 
 def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -41,6 +49,7 @@ def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, 
         from goldenlens.io.reports.judge_summary import judge_summary_entries
 
         head |= judge_summary_entries(report, judge)
+    head |= calibrated_entry(report.human_calibrated)
     return head, report_tail(
         report.golden,
         summary=report.summary(),

@@ -8,12 +8,14 @@ against the one estimated best (Holm's correction is over the comparisons made).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final
 
 import numpy as np
 
 from goldenlens.core.calibration.diagnosis_check import CLAIMS, DiagnosisCheck, check_diagnoses
-from goldenlens.core.calibration.estimator import estimate, fitted_predictions
+from goldenlens.core.calibration.estimator import Interval, PipelineEstimate, estimate, fitted_predictions
+from goldenlens.core.calibration.features import PRIOR_HIGH, PRIOR_LOW
 from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated
 from goldenlens.core.calibration.labels import LabelSource, LabelState
 from goldenlens.core.calibration.labels_needed import labels_needed
@@ -26,9 +28,12 @@ from goldenlens.core.lexical.scorer import (
     QUASI_EXACT_MATCH,
     RECALL,
 )
+from goldenlens.core.runs.run_kinds import LEXICAL_RUN
+from goldenlens.core.scored_rows import Report
 from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
+from goldenlens.jobs.reporting.stored_run import NoScoresError
 from goldenlens.store.project import ProjectStore
 
 ALL_PAIRS_UP_TO: Final = 10
@@ -55,9 +60,75 @@ def _pairs(k: int, estimates: Sequence[float | None]) -> list[tuple[int, int]]:
 
 @takes_project
 def calibrate(store: ProjectStore, *, with_diagnoses: bool = True) -> HumanCalibrated:
-    """The project's :class:`HumanCalibrated` (raises ``NoScoresError`` with no finished run)."""
+    """The project's :class:`HumanCalibrated` (raises ``NoScoresError`` with no finished run).
+    A project nobody labelled yet is read in one pass over its Factual Knowledge scores: no
+    response text, no predictor (what every report of a big project pays)."""
+    if not store.labels.count():
+        return _not_checked(store)
     responses = load_responses(store)
     return calibrate_responses(store, responses, with_diagnoses=with_diagnoses)
+
+
+@takes_project
+def calibrated_report(store: ProjectStore, report: Report) -> Report:
+    """``report`` with what reviewers would judge (:attr:`Report.human_calibrated`) and each
+    response's verdict in force (:attr:`Report.labels`), as every report of a project shows them."""
+    if not store.labels.count():
+        return replace(report, human_calibrated=_not_checked(store))
+    responses = load_responses(store)
+    labels = {
+        key: LABEL_WORDS[label.state]
+        for key, label in zip(responses.keys, responses.labels, strict=True)
+        if label.state is not LabelState.NONE
+    }
+    return replace(report, human_calibrated=calibrate_responses(store, responses), labels=labels)
+
+
+#: How a verdict in force is written in reports.
+LABEL_WORDS: Final = {
+    LabelState.CORRECT: "correct",
+    LabelState.INCORRECT: "incorrect",
+    LabelState.UNSURE: "unsure",
+}
+
+
+def _not_checked(store: ProjectStore) -> HumanCalibrated:
+    """No label yet: the labels an interval of each planned width needs, from the prior (each
+    response its own answer: a little more than the plan will ask where answers repeat)."""
+    run = store.runs.latest(LEXICAL_RUN, finished_only=True)
+    if run is None:
+        raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
+    keys, columns = store.results.score_columns(run.id, [FACTUAL_KNOWLEDGE])
+    names = list(dict.fromkeys([*store.responses.pipelines(), *(p for _q, p in keys)]))
+    index = {name: i for i, name in enumerate(names)}
+    pipeline = np.fromiter((index[p] for _q, p in keys), dtype=np.intp, count=len(keys))
+    fk = np.array([np.nan if v is None else v for v in columns[FACTUAL_KNOWLEDGE]], dtype=np.float64)
+    prior = np.where(np.isnan(fk), 0.5, PRIOR_LOW + (PRIOR_HIGH - PRIOR_LOW) * fk)
+    every = np.arange(len(keys), dtype=np.intp)
+    needed = (
+        {
+            width: labels_needed(
+                frame=every, answer=every, pipeline=pipeline, prediction=prior, half_width=width
+            )
+            for width in PLANNED_WIDTHS
+        }
+        if len(keys)
+        else {}
+    )
+    counts = np.bincount(pipeline, minlength=len(names))
+    estimates = tuple(
+        PipelineEstimate(name, Interval(None, None, None, None), 0, int(counts[i]))
+        for i, name in enumerate(names)
+    )
+    return HumanCalibrated(
+        level=0.95,
+        labelled=0,
+        responses=len(keys),
+        estimates=estimates,
+        pairs=(),
+        rounds=0,
+        labels_needed=needed,
+    )
 
 
 def calibrate_responses(

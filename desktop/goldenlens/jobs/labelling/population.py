@@ -2,7 +2,8 @@
 responses with their texts, signals, golden versions and the reviewer labels in force.
 
 The signals are computed scores only (never a reviewer's override): the seven lexical scores,
-the refusal and empty-response flags, and the judge metrics of the newest judge run that measured
+what the texts say (:func:`~goldenlens.core.calibration.population.run_responses`), and the judge
+metrics of the newest judge run that measured
 at least :data:`JUDGE_COVERAGE` of the responses (a metric measured on a hand-picked few could be
 picked by the labels themselves, which would bias the estimates).
 """
@@ -26,7 +27,6 @@ from goldenlens.core.calibration.labels import (
 from goldenlens.core.calibration.population import RunResponses, run_responses
 from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign
 from goldenlens.core.inputs import GoldenItem
-from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.jobs.reporting.stored_run import NoScoresError
@@ -36,7 +36,6 @@ FloatArray = npt.NDArray[np.float64]
 
 #: A judge metric becomes a signal when it was measured on at least this share of the responses.
 JUDGE_COVERAGE: Final = 0.9
-_FLAG_SIGNALS: Final = {Flag.REFUSAL.value: "refusal", Flag.EMPTY_RESPONSE.value: "empty response"}
 
 
 @dataclass(frozen=True)
@@ -79,12 +78,6 @@ def load_responses(store: ProjectStore) -> ProjectResponses:
     keys = tuple(run_keys[n] for n in kept)
     lexical = {name: _column(columns[name])[kept] for name in LEXICAL_SCORE_NAMES}
     signals: dict[str, FloatArray] = dict(lexical)
-    flagged: dict[str, set[tuple[str, str]]] = {name: set() for name in _FLAG_SIGNALS.values()}
-    for question_id, pipeline, flag in store.results.flags(run.id):
-        if flag in _FLAG_SIGNALS:
-            flagged[_FLAG_SIGNALS[flag]].add((question_id, pipeline))
-    for name, found in flagged.items():
-        signals[name] = np.array([1.0 if key in found else 0.0 for key in keys])
     signals.update(_judge_signals(store, keys))
     texts = tuple(texts_by_key[key] for key in keys)
     responses = run_responses(

@@ -11,12 +11,19 @@ from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 from goldenlens.core.scored_rows import Report, count_overrides, effective_scores, summarise_values
 from goldenlens.io.reports.html.page import write_report_html
-from goldenlens.io.reports.json_report import report_head, report_tail, write_json_document, write_report_json
+from goldenlens.io.reports.json_report import (
+    calibrated_entry,
+    report_head,
+    report_tail,
+    write_json_document,
+    write_report_json,
+)
 from goldenlens.io.reports.json_rows import fresh_row_json, row_json
 from goldenlens.io.reports.row_fields import report_row_fields
 from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
 from goldenlens.io.reports.xlsx.workbook import write_report_workbook
 from goldenlens.jobs.curation.golden_versions import golden_change_log
+from goldenlens.jobs.labelling.calibration import calibrate, calibrated_report
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.reporting.stored_run import build_report, judge_scores, load_stored_run
@@ -37,9 +44,10 @@ def write_stored_json(
     Returns the number of rows written and the summary (each pipeline's means)."""
     judge = judge_scores(store, judge_run_id)
     if judge:  # the judge's means and agreement are worked out over the Report's rows
-        report = build_report(store, run_id, judge_run_id=judge_run_id)
+        report = calibrated_report(store, build_report(store, run_id, judge_run_id=judge_run_id))
         write_report_json(report, out, judge)
         return len(report.rows), report.summary()
+    human_calibrated = calibrate(store)
     run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
     keys = [key for key in store.responses.row_keys() if run.has(*key)]
     values: list[tuple[str, list[float | None]]] = []
@@ -78,7 +86,7 @@ def write_stored_json(
             problems=tuple(store.responses.problems()),
         )
 
-    write_json_document(out, report_head(None), lines(), tail)
+    write_json_document(out, report_head(None) | calibrated_entry(human_calibrated), lines(), tail)
     return len(keys), summary
 
 
@@ -118,7 +126,7 @@ def export_report(
     the scores of ``judge_run_id`` (default: the newest judge run, if any) on a Judge sheet;
     an ``out`` ending in ``.html`` gets the self-contained HTML report instead."""
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
-    report = build_report(store, run_id, judge_run_id=judge_run_id)
+    report = calibrated_report(store, build_report(store, run_id, judge_run_id=judge_run_id))
     if question_ids is not None:
         report = only_questions(report, question_ids)
     if out.suffix.lower() in HTML_SUFFIXES:
