@@ -32,8 +32,9 @@ def _minimum(text: str) -> MinimumMean:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def add_gate_options(parser: argparse.ArgumentParser) -> None:
-    """``--fail-under`` (repeatable) and ``--fail-on-regression`` on ``score``."""
+def add_gate_options(parser: argparse.ArgumentParser, *, regression: bool = True) -> None:
+    """``--fail-under`` (repeatable) and, with ``regression``, ``--fail-on-regression`` (on
+    ``score``; ``report`` has the first only)."""
     group = parser.add_argument_group("CI gate (exit 1 when a check fails; the report is written first)")
     group.add_argument(
         "--fail-under",
@@ -43,8 +44,11 @@ def add_gate_options(parser: argparse.ArgumentParser) -> None:
         metavar="[PIPELINE.]METRIC=VALUE",
         help="fail when a pipeline's mean of METRIC is under VALUE (every pipeline, or PIPELINE only); "
         "METRIC as in the JSON report (factual_knowledge, f1_score, recall_over_words, ...) or its "
-        "label (f1, recall, fk, exact_match); repeatable",
+        "label (f1, recall, fk, exact_match), or calibrated: the lower end of the 95%% interval of the "
+        "share a reviewer would judge correct (a project with labels); repeatable",
     )
+    if not regression:
+        return
     group.add_argument(
         "--fail-on-regression",
         action="store_true",

@@ -91,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "-o", "--output", type=Path, help=".xlsx, .html, .json or .csv (default: print a summary)"
     )
+    add_gate_options(report, regression=False)
 
     resume = sub.add_parser(
         "resume",

@@ -15,6 +15,7 @@ from goldenlens.core.problems import InputError, Problem, Severity
 # Every command line imports this module (progress and problems are printed by all), so the
 # report, its formats and the judge summary load only where a summary or report is written.
 if TYPE_CHECKING:
+    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
     from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.core.scored_rows import Report
     from goldenlens.io.reports.row_fields import JudgeScores
@@ -181,7 +182,17 @@ def format_summary(report: Report) -> str:
             f"\n{not_scored} value(s) not scored (an empty fact or fact part: see the import problems) "
             "are left out of the means; '-' = nothing scored"
         )
-    return "\n".join([*lines, "", legend, *format_review_lines(report), *format_verdict_lines(report)])
+    lead = _calibrated_lines(report)
+    return "\n".join([*lead, *lines, "", legend, *format_review_lines(report), *format_verdict_lines(report)])
+
+
+def _calibrated_lines(report: Report) -> list[str]:
+    """What reviewers would judge, first (a project's report), then the metrics' table."""
+    if report.human_calibrated is None:
+        return []
+    from goldenlens.io.reports.calibrated_text import summary_lines
+
+    return [*summary_lines(report.human_calibrated), "", "FMEval's metrics (means):"]
 
 
 #: Verdicts printed under the means (the rest are counted; every one is in the file reports).
@@ -283,7 +294,21 @@ def write_outputs(
     report = calibrated_report(project, build_report(project, run_id, judge_run_id=judge_run_id))
     judge = judge_scores(project, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(project))
-    return report.summary()
+    return with_calibrated(report.summary(), report.human_calibrated)
+
+
+def with_calibrated(
+    summary: dict[str, dict[str, float | None]], found: HumanCalibrated | None
+) -> dict[str, dict[str, float | None]]:
+    """The means with, per pipeline, the lower end of its interval of the share a reviewer
+    would judge correct (``calibrated``: what ``--fail-under calibrated=…`` checks)."""
+    if found is None:
+        return summary
+    from goldenlens.core.stats.gates import CALIBRATED
+
+    for estimate in found.estimates:
+        summary.setdefault(estimate.pipeline, {})[CALIBRATED] = estimate.interval.low
+    return summary
 
 
 def write_report(

@@ -74,8 +74,8 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
 
 def _cmd_report(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
-        write_outputs(project, None, args.output)
-    return 0
+        summary = write_outputs(project, None, args.output)
+    return minimums_exit(summary, args.fail_under)  # after the report is written
 
 
 def _cmd_resume(args: argparse.Namespace) -> int:

@@ -35,7 +35,7 @@ def _signed(value: float) -> str:
 
 
 def _p_text(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
 
 
 def pair_verdict(pair: PairEstimate, level: float) -> str:
@@ -54,9 +54,19 @@ def pair_verdict(pair: PairEstimate, level: float) -> str:
             f"{pair.better} beats {loser} as reviewers would judge it: {_signed(sign * interval.estimate)}, "
             f"{percent} [{_number(low)}, {_number(high)}]{held}"
         )
+    low, high = interval.low, interval.high
+    if (low > 0 or high < 0) and pair.p_holm is not None:
+        # The interval alone excludes 0, but not once every comparison made is accounted for.
+        ahead, behind, sign = (pair.a, pair.b, 1.0) if low > 0 else (pair.b, pair.a, -1.0)
+        low, high = sorted((sign * low, sign * high))
+        return (
+            f"{ahead} may be ahead of {behind} as reviewers would judge it (not confirmed once the other "
+            f"comparisons are accounted for, Holm-adjusted {_p_text(pair.p_holm)}): "
+            f"{_signed(sign * interval.estimate)}, {percent} [{_number(low)}, {_number(high)}]"
+        )
     return (
         f"Cannot tell {pair.a} and {pair.b} apart as reviewers would judge it: {_signed(interval.estimate)}, "
-        f"{percent} [{_number(interval.low)}, {_number(interval.high)}]"
+        f"{percent} [{_number(low)}, {_number(high)}]"
     )
 
 

@@ -49,6 +49,12 @@ def resolve_metric(text: str, metrics: Sequence[str] = LEXICAL_SCORE_NAMES) -> s
     return found
 
 
+#: ``--fail-under calibrated=0.7``: the lower end of each pipeline's interval of the share a
+#: reviewer would judge correct (issue 21) must reach the minimum.
+CALIBRATED = "calibrated"
+GATE_METRICS: tuple[str, ...] = (*LEXICAL_SCORE_NAMES, CALIBRATED)
+
+
 @dataclass(frozen=True)
 class MinimumMean:
     """``--fail-under [PIPELINE.]METRIC=VALUE``: the mean of ``metric`` must be at least
@@ -59,7 +65,7 @@ class MinimumMean:
     pipeline: str | None = None
 
     @classmethod
-    def parse(cls, text: str, metrics: Sequence[str] = LEXICAL_SCORE_NAMES) -> MinimumMean:
+    def parse(cls, text: str, metrics: Sequence[str] = GATE_METRICS) -> MinimumMean:
         """``METRIC=VALUE`` or ``PIPELINE.METRIC=VALUE`` (a pipeline name may hold dots: the
         metric is what follows the last one)."""
         target, equals, number = text.rpartition("=")
@@ -87,12 +93,18 @@ class GateFailure:
     def line(self) -> str:
         """``FAIL Pipeline2 factual_knowledge 0.40 < 0.60``: enough digits that the two
         numbers read differently."""
+        if self.mean is None and self.metric == CALIBRATED:
+            return (
+                f"FAIL {self.pipeline} calibrated: not checked against a reviewer "
+                f"(minimum {self.minimum:g}); label a sample first: goldenlens plan-labels PROJECT --budget N"
+            )
         if self.mean is None:
             return f"FAIL {self.pipeline} {self.metric} no scored value (minimum {self.minimum:g})"
         digits = 2
         while digits < 12 and f"{self.mean:.{digits}f}" == f"{self.minimum:.{digits}f}":
             digits += 1
-        return f"FAIL {self.pipeline} {self.metric} {self.mean:.{digits}f} < {self.minimum:.{digits}f}"
+        what = "calibrated (lower end of the 95% interval)" if self.metric == CALIBRATED else self.metric
+        return f"FAIL {self.pipeline} {what} {self.mean:.{digits}f} < {self.minimum:.{digits}f}"
 
 
 class UnknownPipelineError(ValueError):

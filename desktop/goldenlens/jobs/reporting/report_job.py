@@ -10,6 +10,7 @@ from pathlib import Path
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 from goldenlens.core.scored_rows import Report, count_overrides, effective_scores, summarise_values
+from goldenlens.core.stats.gates import CALIBRATED
 from goldenlens.io.reports.html.page import write_report_html
 from goldenlens.io.reports.json_report import (
     calibrated_entry,
@@ -46,7 +47,10 @@ def write_stored_json(
     if judge:  # the judge's means and agreement are worked out over the Report's rows
         report = calibrated_report(store, build_report(store, run_id, judge_run_id=judge_run_id))
         write_report_json(report, out, judge)
-        return len(report.rows), report.summary()
+        means = report.summary()
+        for estimate in report.human_calibrated.estimates if report.human_calibrated else ():
+            means.setdefault(estimate.pipeline, {})[CALIBRATED] = estimate.interval.low
+        return len(report.rows), means
     human_calibrated = calibrate(store)
     run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
     keys = [key for key in store.responses.row_keys() if run.has(*key)]
@@ -87,6 +91,8 @@ def write_stored_json(
         )
 
     write_json_document(out, report_head(None) | calibrated_entry(human_calibrated), lines(), tail)
+    for estimate in human_calibrated.estimates:
+        summary.setdefault(estimate.pipeline, {})[CALIBRATED] = estimate.interval.low
     return len(keys), summary
 
 

@@ -1,0 +1,200 @@
+"""Labelling from the command line, as an analyst runs it (real processes): the issue's
+acceptance flow on a real benchmark whose every answer a person judged (tests/data/evouna_tq),
+single labels, files of labels, plans in every format, and the gate on the calibrated estimate."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+from tests.cli_process import run_goldenlens
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "evouna_tq"
+SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
+
+
+def _human() -> dict[tuple[str, str], str]:
+    with (DATA / "human.csv").open(encoding="utf-8", newline="") as handle:
+        return {(r["id"], r["pipeline"]): r["acceptable"] for r in csv.DictReader(handle)}
+
+
+def _accuracy() -> dict[str, float]:
+    by_pipeline: dict[str, list[int]] = {}
+    for (_q, pipeline), verdict in _human().items():
+        by_pipeline.setdefault(pipeline, []).append(int(verdict))
+    return {p: sum(v) / len(v) for p, v in by_pipeline.items()}
+
+
+def _ok(*args: str) -> str:
+    done = run_goldenlens(*args, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def evouna_labelled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The issue's acceptance flow: score, then three rounds of plan-labels (200, a seed each)
+    and label --from a file of the person's verdicts (question_id,pipeline,verdict), then the
+    report as JSON."""
+    work = tmp_path_factory.mktemp("evouna")
+    project = work / "tq.goldenlens"
+    _ok("score", str(DATA / "golden.csv"), str(DATA / "responses.csv"), "--project", str(project), "-q")
+    human = _human()
+    for seed in (11, 12, 13):
+        plan = work / f"plan{seed}.csv"
+        _ok("plan-labels", str(project), "--budget", "200", "--seed", str(seed), "-o", str(plan))
+        with plan.open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        assert len(rows) == 200
+        labels = work / f"labels{seed}.csv"
+        with labels.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["question_id", "pipeline", "verdict"])
+            for row in rows:
+                verdict = "correct" if human[(row["question_id"], row["pipeline"])] == "1" else "incorrect"
+                writer.writerow([row["question_id"], row["pipeline"], verdict])
+        assert "200 labels from" in _ok("label", str(project), "--from", str(labels))
+    report = work / "r.json"
+    _ok("report", str(project), "-o", str(report))
+    return {"project": project, "report": json.loads(report.read_text(encoding="utf-8")), "work": work}
+
+
+def test_600_labels_estimate_every_system_as_the_person_judged_it(evouna_labelled: dict[str, object]) -> None:
+    block = evouna_labelled["report"]["human_calibrated"]  # type: ignore[index]
+    accuracy = _accuracy()
+    fk = {
+        e["pipeline"]: e["mean"]
+        for e in evouna_labelled["report"]["comparisons"]["estimates"]  # type: ignore[index]
+        if e["metric"] == "factual_knowledge"
+    }
+    assert block["rounds"] == 3
+    assert 600 <= block["labelled"] < 700  # 600 answers asked, a few shared by two systems
+    errors = {p: abs(e["estimate"] - accuracy[p]) for p, e in block["estimates"].items()}
+    assert max(abs(fk[p] - accuracy[p]) for p in accuracy) > 0.07  # the metric alone is far off
+    assert max(errors.values()) <= 0.05, errors
+    # 95% intervals: one in twenty may miss (tests/core/calibration proves the coverage over 100
+    # seeds); this run's seeds leave ChatGPT-3.5's just short (0.845 against 0.844).
+    held = [p for p, e in block["estimates"].items() if e["low"] <= accuracy[p] <= e["high"]]
+    assert len(held) >= 4, held
+    assert block["predictor"]["agreement"] > 0.9
+
+
+def test_no_confirmed_verdict_is_reversed_by_all_the_labels(evouna_labelled: dict[str, object]) -> None:
+    accuracy = _accuracy()
+    pairs = evouna_labelled["report"]["human_calibrated"]["pairs"]  # type: ignore[index]
+    assert len(pairs) == 10
+    confirmed = [p for p in pairs if p["better"] is not None]
+    assert confirmed
+    for pair in confirmed:
+        truth = accuracy[pair["a"]] - accuracy[pair["b"]]
+        assert (pair["better"] == pair["a"]) == (truth > 0), pair
+        assert pair["p_holm"] < 0.05
+        assert "as reviewers would judge it" in pair["verdict"]
+
+
+def test_a_plan_never_asks_for_a_labelled_answer_again(
+    evouna_labelled: dict[str, object], tmp_path: Path
+) -> None:
+    project = evouna_labelled["project"]
+    asked = set()
+    work = evouna_labelled["work"]
+    for seed in (11, 12, 13):
+        with (work / f"plan{seed}.csv").open(encoding="utf-8", newline="") as handle:  # type: ignore[operator]
+            asked |= {(r["question_id"], r["pipeline"]) for r in csv.DictReader(handle)}
+    assert len(asked) == 600
+    out = tmp_path / "next.json"
+    done = run_goldenlens("plan-labels", str(project), "--budget", "50", "--seed", "1", "--json", timeout=300)
+    assert done.returncode == 0, done.stderr
+    plan = json.loads(done.stdout)
+    assert plan["round"] == 4
+    assert not {(r["question_id"], r["pipeline"]) for r in plan["rows"]} & asked
+    assert not out.exists()
+
+
+def test_the_gate_fails_on_the_calibrated_lower_bound(
+    evouna_labelled: dict[str, object], tmp_path: Path
+) -> None:
+    project = str(evouna_labelled["project"])
+    low = min(e["low"] for e in evouna_labelled["report"]["human_calibrated"]["estimates"].values())  # type: ignore[index]
+    passing = run_goldenlens(
+        "report", project, "-o", str(tmp_path / "r.json"), "--fail-under", f"calibrated={low - 0.01:.3f}"
+    )
+    assert passing.returncode == 0, passing.stderr
+    failing = run_goldenlens(
+        "report", project, "-o", str(tmp_path / "r.json"), "--fail-under", "calibrated=0.99"
+    )
+    assert failing.returncode == 1
+    assert "FAIL GPT-3.5 calibrated (lower end of the 95% interval)" in failing.stderr
+    assert (tmp_path / "r.json").exists()  # the report is written before the gate decides
+
+
+@pytest.fixture
+def sample_project(tmp_path: Path) -> Path:
+    project = tmp_path / "sample.goldenlens"
+    done = run_goldenlens(
+        "score", str(SAMPLE / "golden.csv"), str(SAMPLE / "responses.csv"), "--project", str(project), "-q"
+    )
+    assert done.returncode == 0, done.stderr
+    return project
+
+
+def test_one_label_from_the_command_line_and_its_mistakes(sample_project: Path) -> None:
+    done = run_goldenlens(
+        "label",
+        str(sample_project),
+        "q02",
+        "Pipeline2",
+        "incorrect",
+        "--note",
+        "$170.0 billion",
+        "--reviewer",
+        "ana",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "q02 / Pipeline2: incorrect"
+    wrong = run_goldenlens("label", str(sample_project), "q02", "Pipeline9", "correct")
+    assert wrong.returncode == 2
+    assert "question 'q02' has no response from 'Pipeline9'" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
+    bad = run_goldenlens("label", str(sample_project), "q02", "Pipeline1", "maybe")
+    assert bad.returncode == 2
+    assert "'maybe' is not a verdict" in bad.stderr
+
+
+def test_a_bad_labels_file_names_its_row_and_column_and_writes_nothing(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    labels = tmp_path / "labels.csv"
+    labels.write_text(
+        "question_id,pipeline,verdict\nq01,Pipeline1,yes\nq02,Pipeline2,perhaps\n", encoding="utf-8"
+    )
+    done = run_goldenlens("label", str(sample_project), "--from", str(labels))
+    assert done.returncode == 2
+    assert "labels.csv, row 3, column 'verdict'" in done.stderr
+    report = tmp_path / "r.json"
+    assert run_goldenlens("report", str(sample_project), "-o", str(report)).returncode == 0
+    assert json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["labelled"] == 0
+
+
+def test_a_workbook_plan_has_a_verdict_drop_down_and_comes_back_filled(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    plan = tmp_path / "plan.xlsx"
+    done = run_goldenlens("plan-labels", str(sample_project), "--budget", "6", "--seed", "2", "-o", str(plan))
+    assert done.returncode == 0, done.stderr
+    book = load_workbook(plan)
+    sheet = book["Plan"]
+    header = [c.value for c in sheet[1]]
+    assert header[:4] == ["question_id", "pipeline", "verdict", "note"]
+    (validation,) = sheet.data_validations.dataValidation
+    assert validation.formula1 == '"correct,incorrect,unsure"'
+    assert str(validation.sqref) == "C2:C7"
+    for row in range(2, sheet.max_row + 1):
+        sheet.cell(row, 3).value = "correct" if row % 2 else "incorrect"
+    book.save(plan)
+    filled = run_goldenlens("label", str(sample_project), "--from", str(plan))
+    assert filled.returncode == 0, filled.stderr
+    assert "6 labels from plan.xlsx" in filled.stdout
