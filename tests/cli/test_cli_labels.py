@@ -198,3 +198,30 @@ def test_a_workbook_plan_has_a_verdict_drop_down_and_comes_back_filled(
     filled = run_goldenlens("label", str(sample_project), "--from", str(plan))
     assert filled.returncode == 0, filled.stderr
     assert "6 labels from plan.xlsx" in filled.stdout
+
+
+def test_a_team_labels_in_the_report_workbook_and_reads_it_back(sample_project: Path, tmp_path: Path) -> None:
+    """The Scores sheet's label column (a drop-down, the verdicts in force filled in): label
+    there, then ``label --from report.xlsx``; a verdict already in force is not written again."""
+    project = str(sample_project)
+    assert run_goldenlens("label", project, "q01", "Pipeline1", "correct").returncode == 0
+    report = tmp_path / "report.xlsx"
+    assert run_goldenlens("report", project, "-o", str(report)).returncode == 0
+    book = load_workbook(report)
+    sheet = book["Scores"]
+    header = [c.value for c in sheet[1]]
+    key, label, note = header.index("question_id"), header.index("label"), header.index("label note")
+    pipe = header.index("pipeline")
+    rows = {(r[key].value, r[pipe].value): r for r in sheet.iter_rows(min_row=2)}
+    assert rows[("q01", "Pipeline1")][label].value == "correct"
+    rows[("q02", "Pipeline2")][label].value = "incorrect"
+    rows[("q02", "Pipeline2")][note].value = "$170.0 billion is not the fact"
+    rows[("q05", "Pipeline3")][label].value = "correct"
+    book.save(report)
+    done = run_goldenlens("label", project, "--from", str(report))
+    assert done.returncode == 0, done.stderr
+    assert "2 labels from report.xlsx" in done.stdout
+    assert "1 already in force" in done.stdout
+    again = tmp_path / "again.json"
+    assert run_goldenlens("report", project, "-o", str(again)).returncode == 0
+    assert json.loads(again.read_text(encoding="utf-8"))["human_calibrated"]["labelled"] == 3

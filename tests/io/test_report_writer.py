@@ -102,7 +102,10 @@ def test_scores_layout(book: openpyxl.Workbook) -> None:
     assert [c.value for c in ws[1]] == list(SCORE_COLUMNS)
     assert ws.max_row == 31  # header + 10 questions x 3 pipelines
     assert ws.freeze_panes == "D2"
-    assert ws.auto_filter.ref == "A1:R31"
+    assert ws.auto_filter.ref == "A1:T31"
+    # The reviewer's verdict: a drop-down on every row's label cell (S).
+    (validation,) = ws.data_validations.dataValidation
+    assert (str(validation.sqref), validation.formula1) == ("S2:S31", '"correct,incorrect,unsure"')
     formats = {str(cf.sqref): cf.rules for cf in ws.conditional_formatting}
     assert list(formats) == ["D2:J31"]
     (rule,) = formats["D2:J31"]

@@ -122,8 +122,10 @@ def cmd_label(args: argparse.Namespace) -> int:
                 done = label_edits.labels_from_file(
                     project, args.source, sheet=args.sheet, reviewer=_reviewer(args)
                 )
-                skipped = f" ({done.skipped} rows without a verdict skipped)" if done.skipped else ""
-                print(f"{name}: {done.written} labels from {done.file}{skipped}")
+                notes = [f"{done.skipped} rows without a verdict skipped"] if done.skipped else []
+                notes += [f"{done.unchanged} already in force"] if done.unchanged else []
+                shown = f" ({'; '.join(notes)})" if notes else ""
+                print(f"{name}: {done.written} labels from {done.file}{shown}")
             elif args.confirm_stale:
                 confirmed = label_edits.confirm_stale(project, reviewer=_reviewer(args))
                 print(f"{name}: {confirmed} stale labels confirmed")

@@ -118,8 +118,8 @@ class HumanCalibrated:
                 + "."
             )
         return (
-            f"As a reviewer would judge them: estimated from {self.labelled} labelled responses of "
-            f"{self.responses} ({self.rounds} round{'s' if self.rounds != 1 else ''} of sampled labels)."
+            f"Estimated from {self.labelled} labelled responses of {self.responses} "
+            f"({self.rounds} round{'s' if self.rounds != 1 else ''} of sampled labels)."
         )
 
     def as_dict(self) -> dict[str, Any]:

@@ -117,7 +117,8 @@ class ResponseLabel:
 
 
 _NO_LABEL = ResponseLabel(LabelState.NONE, LabelSource.NONE)
-_STATE_OF = {
+#: The label state each verdict gives a response.
+STATE_OF_VERDICT = {
     Verdict.CORRECT: LabelState.CORRECT,
     Verdict.INCORRECT: LabelState.INCORRECT,
     Verdict.UNSURE: LabelState.UNSURE,
@@ -170,11 +171,11 @@ def _label_of(
         own is not None and own.answer_key == response.answer_key and own.golden_key == response.golden_key
     )
     if own is not None and own.kind is LabelKind.VERDICT and own.verdict is not None and current:
-        return ResponseLabel(_STATE_OF[own.verdict], LabelSource.DIRECT, own)
+        return ResponseLabel(STATE_OF_VERDICT[own.verdict], LabelSource.DIRECT, own)
     if not detached.get((response.question_id, response.pipeline), False):
         shared = by_answer.get((response.question_id, response.answer_key))
         if shared is not None and shared.verdict is not None and shared.golden_key == response.golden_key:
-            return ResponseLabel(_STATE_OF[shared.verdict], LabelSource.SAME_ANSWER, shared)
+            return ResponseLabel(STATE_OF_VERDICT[shared.verdict], LabelSource.SAME_ANSWER, shared)
     if own is not None and own.kind is LabelKind.VERDICT:
         reason = "answer changed" if own.answer_key != response.answer_key else "golden item changed"
         return ResponseLabel(LabelState.NONE, LabelSource.STALE, own, reason)

@@ -71,9 +71,9 @@ def ordered_pairs(pairs: Sequence[PairEstimate]) -> list[PairEstimate]:
 def summary_lines(found: HumanCalibrated, *, verdicts: int = 10) -> list[str]:
     """The printed summary's lead: the headline, each pipeline's share with its interval, the
     verdicts, how far the metrics agree with the labels and how often each diagnosis held."""
-    lines = [found.headline()]
     if not found.checked:
-        return lines + [f"  note: {note}" for note in found.notes]
+        return [found.headline(), *(f"  note: {note}" for note in found.notes)]
+    lines = [f"{TITLE}: {found.headline()}"]
     width = max([len("pipeline"), *(len(e.pipeline) for e in found.estimates)])
     lines.append(f"  {'pipeline':<{width}}  correct [95% CI]      labelled")
     lines += [

@@ -17,7 +17,7 @@ from goldenlens.core.calibration.diagnosis_check import CLAIMS, DiagnosisCheck, 
 from goldenlens.core.calibration.estimator import Interval, PipelineEstimate, estimate, fitted_predictions
 from goldenlens.core.calibration.features import PRIOR_HIGH, PRIOR_LOW
 from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated
-from goldenlens.core.calibration.labels import LabelSource, LabelState
+from goldenlens.core.calibration.labels import STATE_OF_VERDICT, LabelSource, LabelState
 from goldenlens.core.calibration.labels_needed import labels_needed
 from goldenlens.core.calibration.metric_agreement import metric_agreements
 from goldenlens.core.lexical.scorer import (
@@ -85,11 +85,7 @@ def calibrated_report(store: ProjectStore, report: Report) -> Report:
 
 
 #: How a verdict in force is written in reports.
-LABEL_WORDS: Final = {
-    LabelState.CORRECT: "correct",
-    LabelState.INCORRECT: "incorrect",
-    LabelState.UNSURE: "unsure",
-}
+LABEL_WORDS: Final = {state: verdict.value for verdict, state in STATE_OF_VERDICT.items()}
 
 
 def _not_checked(store: ProjectStore) -> HumanCalibrated:

@@ -12,7 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from goldenlens.core.calibration.labels import LabelKind, LabelSource, Verdict, parse_verdict
+from goldenlens.core.calibration.labels import (
+    STATE_OF_VERDICT,
+    LabelKind,
+    LabelSource,
+    Verdict,
+    parse_verdict,
+)
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.labels_file import read_labels_file
@@ -154,8 +160,10 @@ class LabelsImport:
     """What ``label --from FILE`` wrote."""
 
     written: int
+    #: Rows with an empty verdict, and rows whose verdict is the one in force already.
     skipped: int
     file: str
+    unchanged: int = 0
 
 
 @takes_project
@@ -172,6 +180,7 @@ def labels_from_file(
     problems: list[Problem] = []
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[NewLabel] = []
+    unchanged = 0
     for row in found.rows:
         n = index.get((row.question_id, row.pipeline))
         if n is None:
@@ -200,6 +209,9 @@ def labels_from_file(
             )
             continue
         given[n] = (row.row, row.verdict)
+        if responses.labels[n].state is STATE_OF_VERDICT[row.verdict]:
+            unchanged += 1  # the verdict in force already (a report read back, a plan labelled twice)
+            continue
         new.append(
             _new(
                 responses,
@@ -213,5 +225,6 @@ def labels_from_file(
         )
     if problems:
         raise InputError(problems[0], tuple(problems[1:]))
-    store.labels.add(new, what=f"save the labels of {path.name}")
-    return LabelsImport(len(new), found.skipped, path.name)
+    if new:
+        store.labels.add(new, what=f"save the labels of {path.name}")
+    return LabelsImport(len(new), found.skipped, path.name, unchanged)

@@ -42,6 +42,7 @@ from goldenlens.io.reports.decision_text import (
     shown_estimate,
 )
 from goldenlens.io.reports.html.assets import CSS, SCRIPT
+from goldenlens.io.reports.html.calibrated_section import calibrated_section
 from goldenlens.io.reports.html.chart import means_svg
 from goldenlens.io.reports.xlsx.highlights_sheet import Segment, segments
 from goldenlens.io.reports.xlsx.table_sheets import ordered_rows
@@ -107,6 +108,7 @@ def report_html_pieces(
             f"resamples, seed {decision.seed})"
         )
     yield "</p></header>\n"
+    yield from calibrated_section(report)
     yield from _decision_section(report, decision)
     yield from _rows_section(report, rows)
     yield from _about_section(report, sources, generated, decision)
@@ -208,6 +210,7 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow]) -> Iterator[str]:
     yield f'</label> <span id="shown">{len(rows)} of {len(rows)} rows shown</span></div>'
     yield _legend()
     yield '<table id="rows"><thead><tr><th>ID</th><th>Question</th><th>Pipeline</th><th>Flags</th>'
+    yield "<th>Label</th>"
     yield "".join(
         f'<th title="{esc(metric_label(m))}">{esc(metric_short(m))}</th>' for m in LEXICAL_SCORE_NAMES
     )
@@ -232,7 +235,8 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow]) -> Iterator[str]:
             f'<tr data-pipeline="{esc(row.response.pipeline)}" data-flags="{esc(flags)}">'
             f"<td>{esc(row.item.id)}</td><td>{esc(row.item.question)}</td>"
             f'<td><span class="chip c{colour}"></span>{esc(row.response.pipeline)}</td>'
-            f'<td class="flags">{esc(labels)}</td>{scores}'
+            f'<td class="flags">{esc(labels)}</td>'
+            f'<td class="label">{esc(report.labels.get(row.key, ""))}</td>{scores}'
             f'<td class="text">{response}</td><td class="text">{answer}</td>'
             f'<td class="text">{esc(row.item.fact)}</td></tr>\n'
         )

@@ -38,6 +38,7 @@ from goldenlens.io.reports.decision_text import (
     shown_estimate,
     verdict_line,
 )
+from goldenlens.io.reports.xlsx.calibrated_block import block_rows, write_calibrated_block
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
 from goldenlens.io.reports.xlsx.style import BOLD, HEADER, NOTE, SCORE, TITLE, CellStyle, parts, set_widths
 
@@ -57,16 +58,23 @@ _METRIC_WIDTH = 15
 _VERDICT_LINE = int(1.2 * (24 + _METRIC_WIDTH * len(LEXICAL_SCORE_NAMES) + 11))  # text is narrower than "0"s
 
 
+def decision_header_row(report: Report) -> int:
+    """The row of the metrics table's header: row 4, below the reviewer's view when labels
+    give one (:mod:`~goldenlens.io.reports.xlsx.calibrated_block`)."""
+    return DECISION_HEADER_ROW + block_rows(report.human_calibrated)
+
+
 @dataclass(frozen=True)
 class _Layout:
     pipelines: tuple[str, ...]
+    header_row: int = DECISION_HEADER_ROW
 
     def mean_row(self, index: int) -> int:
-        return DECISION_HEADER_ROW + 1 + 2 * index
+        return self.header_row + 1 + 2 * index
 
     @property
     def after_means(self) -> int:
-        return DECISION_HEADER_ROW + 1 + 2 * len(self.pipelines)
+        return self.header_row + 1 + 2 * len(self.pipelines)
 
 
 def write_decision_sheet(
@@ -78,7 +86,7 @@ def write_decision_sheet(
 ) -> None:
     """Fill the Decision sheet (``generated``: when, as the About sheet words it)."""
     pipelines = report.pipelines
-    layout = _Layout(pipelines)
+    layout = _Layout(pipelines, decision_header_row(report))
     widths = {
         1: 24,
         **dict.fromkeys(range(2, 2 + len(LEXICAL_SCORE_NAMES)), _METRIC_WIDTH),
@@ -89,36 +97,12 @@ def write_decision_sheet(
     dims = parts(ws).column_dimensions
     for col in range(_ERROR_FIRST_COL, _ERROR_FIRST_COL + len(LEXICAL_SCORE_NAMES)):
         dims[get_column_letter(col)].hidden = True
-    parts(ws).row_dimensions[DECISION_HEADER_ROW].height = 45
+    parts(ws).row_dimensions[layout.header_row].height = 45
 
-    questions = len(report.golden)
-    ws.append(
-        [
-            text_cell(
-                ws,
-                "Which pipeline? Mean scores with 95% confidence intervals",
-                RowRef(DECISION_SHEET, 1),
-                1,
-                TITLE,
-            )
-        ]
-    )
-    facts = (
-        f"{questions} question{'s' * (questions != 1)} · {len(pipelines)} "
-        f"pipeline{'s' * (len(pipelines) != 1)} · generated {generated}"
-    )
-    if decision is not None:
-        facts += (
-            f" · intervals: seeded bootstrap over questions ({decision.resamples:,} resamples, seed "
-            f"{decision.seed}, {decision.level:.0%} level)"
-        )
-    ws.append([text_cell(ws, facts, RowRef(DECISION_SHEET, 2), 1, NOTE)])
-    ws.append(
-        [text_cell(ws, "" if decision is not None else NO_INTERVALS, RowRef(DECISION_SHEET, 3), 1, BOLD)]
-    )
+    _write_heading(ws, report, decision, generated)
 
     headers = ("Pipeline", *(metric_label(m) for m in LEXICAL_SCORE_NAMES), "Responses")
-    where = RowRef(DECISION_SHEET, DECISION_HEADER_ROW, headers)
+    where = RowRef(DECISION_SHEET, layout.header_row, headers)
     ws.append([text_cell(ws, h, where, c, HEADER) for c, h in enumerate(headers, start=1)])
 
     means = report.summary()
@@ -173,6 +157,42 @@ def write_decision_sheet(
         parts(ws).add_chart(_means_chart(ws, layout, with_errors=decision is not None), f"A{next_row}")
         next_row += _CHART_ROWS
     ws.print_area = f"A1:{get_column_letter(_LAST_PRINTED_COL)}{next_row}"
+
+
+def _write_heading(ws: WriteOnlyWorksheet, report: Report, decision: Decision | None, generated: str) -> None:
+    """The title, what the numbers rest on, and the reviewer's view when labels give one."""
+    pipelines = report.pipelines
+    questions = len(report.golden)
+    ws.append(
+        [
+            text_cell(
+                ws,
+                "Which pipeline? Mean scores with 95% confidence intervals",
+                RowRef(DECISION_SHEET, 1),
+                1,
+                TITLE,
+            )
+        ]
+    )
+    facts = (
+        f"{questions} question{'s' * (questions != 1)} · {len(pipelines)} "
+        f"pipeline{'s' * (len(pipelines) != 1)} · generated {generated}"
+    )
+    if decision is not None:
+        facts += (
+            f" · intervals: seeded bootstrap over questions ({decision.resamples:,} resamples, seed "
+            f"{decision.seed}, {decision.level:.0%} level)"
+        )
+    ws.append([text_cell(ws, facts, RowRef(DECISION_SHEET, 2), 1, NOTE)])
+    found = report.human_calibrated
+    third = "" if decision is not None else NO_INTERVALS
+    if found is not None and not found.checked:  # no labels yet: one line says so
+        third = " ".join(filter(None, (third, found.headline())))
+    ws.append([text_cell(ws, third, RowRef(DECISION_SHEET, 3), 1, BOLD)])
+    if found is not None and found.checked:
+        write_calibrated_block(
+            ws, report, found, first_row=DECISION_HEADER_ROW, width=_LAST_PRINTED_COL, line=_VERDICT_LINE
+        )
 
 
 def _error(
@@ -284,7 +304,7 @@ def _means_chart(ws: WriteOnlyWorksheet, layout: _Layout, *, with_errors: bool) 
     chart.visible_cells_only = False
     last_score_col = 1 + len(LEXICAL_SCORE_NAMES)
     header = Reference(
-        ws, min_col=2, max_col=last_score_col, min_row=DECISION_HEADER_ROW, max_row=DECISION_HEADER_ROW
+        ws, min_col=2, max_col=last_score_col, min_row=layout.header_row, max_row=layout.header_row
     )
     title = ws.title
     for index, _pipeline in enumerate(layout.pipelines):

@@ -22,6 +22,7 @@ from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.cell_range import MultiCellRange
+from openpyxl.worksheet.datavalidation import DataValidationList
 from openpyxl.worksheet.dimensions import ColumnDimension, DimensionHolder, RowDimension
 from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.header_footer import HeaderFooterItem
@@ -100,6 +101,7 @@ class SheetParts(Protocol):
     page_margins: PageMargins
     oddFooter: HeaderFooterItem  # noqa: N815 - openpyxl's name
     merged_cells: MultiCellRange
+    data_validations: DataValidationList
 
     def add_chart(self, chart: ChartBase, anchor: str | None = None) -> None: ...
 

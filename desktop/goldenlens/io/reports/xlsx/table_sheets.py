@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.worksheet.datavalidation import DataValidation
 
 from goldenlens.core.lexical.flags import FLAG_LABELS, Flag, explain
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
@@ -47,7 +48,12 @@ SCORE_COLUMNS: tuple[str, ...] = (
     "overrides",
     "review status",
     "review note",
+    "label",
+    "label note",
 )
+#: The reviewer's verdict (a drop-down): fill it in Excel, then ``goldenlens label PROJECT --from
+#: report.xlsx`` reads it back; the verdicts in force are filled in already.
+LABEL_COL = SCORE_COLUMNS.index("label") + 1
 _FIRST_SCORE_COL = 4
 _LAST_SCORE_COL = _FIRST_SCORE_COL + len(LEXICAL_SCORE_NAMES) - 1
 FLAG_COLUMNS: tuple[str, ...] = ("level", "question_id", "pipeline", "flag", "flag_code", "explanation")
@@ -77,11 +83,28 @@ def write_scores_sheet(
     tick: Callable[[], None] | None = None,
     *,
     reviews: Mapping[str, QuestionReview] | None = None,
+    labels: Mapping[tuple[str, str], str] | None = None,
 ) -> None:
     """One row per (question, pipeline): keys, the seven effective scores (overridden ones
-    marked), flags, the texts, the row's overrides and the question's review."""
+    marked), flags, the texts, the row's overrides, the question's review, and the reviewer's
+    verdict in force (``labels``) in a drop-down to fill."""
     reviews = reviews or {}
-    widths = {1: 12, 2: 40, 3: 14, 11: 28, 12: 60, 13: 50, 14: 30, 15: 24, 16: 50, 17: 16, 18: 40}
+    labels = labels or {}
+    widths = {
+        1: 12,
+        2: 40,
+        3: 14,
+        11: 28,
+        12: 60,
+        13: 50,
+        14: 30,
+        15: 24,
+        16: 50,
+        17: 16,
+        18: 40,
+        19: 12,
+        20: 30,
+    }
     widths.update(dict.fromkeys(range(_FIRST_SCORE_COL, _LAST_SCORE_COL + 1), 12))
     # Score names are long; a tall wrapped header keeps the score columns narrow.
     sheet = lay_out_table(ws, SCORE_COLUMNS, rows=len(rows), widths=widths, freeze="D2", header_height=48)
@@ -91,6 +114,16 @@ def write_scores_sheet(
     ws.print_area = area(1, 1, _LAST_SCORE_COL + 1, last_row)
     if rows:
         sheet.conditional_formatting.add(area(_FIRST_SCORE_COL, 2, _LAST_SCORE_COL, last_row), score_scale())
+        verdicts = DataValidation(
+            type="list",
+            formula1='"correct,incorrect,unsure"',
+            allow_blank=True,
+            showErrorMessage=True,
+            errorTitle="Label",
+            error="Choose correct, incorrect or unsure (or leave it empty).",
+        )
+        verdicts.add(area(LABEL_COL, 2, LABEL_COL, last_row))
+        sheet.data_validations.append(verdicts)
 
     append_header(ws, SCORES_SHEET, SCORE_COLUMNS)
     for excel_row, row in enumerate(rows, start=2):
@@ -115,6 +148,8 @@ def write_scores_sheet(
             text_cell(ws, override_summary(row), where, 16),
             text_cell(ws, review.status if review else REVIEW_UNREVIEWED, where, 17),
             text_cell(ws, review.note if review else "", where, 18),
+            text_cell(ws, labels.get(row.key, ""), where, LABEL_COL),
+            text_cell(ws, "", where, LABEL_COL + 1),
         ]
         ws.append(cells)
         if tick is not None:

@@ -62,8 +62,8 @@ from goldenlens.io.reports.xlsx.cells import (
 )
 from goldenlens.io.reports.xlsx.comparisons_sheet import COMPARISONS_SHEET, write_comparisons_sheet
 from goldenlens.io.reports.xlsx.decision_sheet import (
-    DECISION_HEADER_ROW,
     DECISION_SHEET,
+    decision_header_row,
     write_decision_sheet,
 )
 from goldenlens.io.reports.xlsx.highlights_sheet import (
@@ -176,7 +176,7 @@ def write_report_workbook(
     workbook = Workbook(write_only=True)
     try:
         write_decision_sheet(
-            _sheet(workbook, DECISION_SHEET, header_row=DECISION_HEADER_ROW, one_page=True),
+            _sheet(workbook, DECISION_SHEET, header_row=decision_header_row(report), one_page=True),
             report,
             decision,
             generated=generated,
@@ -184,7 +184,9 @@ def write_report_workbook(
         _write_summary_sheet(
             _sheet(workbook, SUMMARY_SHEET, header_row=SUMMARY_HEADER_ROW), report, rows, judge=judge or {}
         )
-        write_scores_sheet(_sheet(workbook, SCORES_SHEET), rows, tick, reviews=report.reviews)
+        write_scores_sheet(
+            _sheet(workbook, SCORES_SHEET), rows, tick, reviews=report.reviews, labels=report.labels
+        )
         if judge:
             write_judge_sheet(_sheet(workbook, JUDGE_SHEET), rows, judge)
         write_fact_report_sheet(_sheet(workbook, FK_SHEET), report)

@@ -1,0 +1,89 @@
+"""The top of the Decision sheet when a reviewer labelled a sample: each pipeline's share of
+responses a reviewer would judge correct with its 95% interval and Factual Knowledge beside it,
+the verdicts on that share, and how far the metrics agree with the labels. The FMEval table
+follows it. Without labels, one line says the metric has not been checked against a reviewer
+and how many labels would do.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+from openpyxl.styles import Alignment, Font
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from goldenlens.core.calibration.human_calibrated import HumanCalibrated, pair_verdict
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
+from goldenlens.core.scored_rows import Report
+from goldenlens.io.reports.calibrated_text import (
+    agreement_sentence,
+    diagnosis_sentences,
+    ordered_pairs,
+)
+from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
+from goldenlens.io.reports.xlsx.style import BOLD, HEADER, NOTE, SCORE, CellStyle, parts
+
+#: Verdicts on the reviewer's view listed on the page (the rest are in the JSON and HTML).
+MAX_VERDICTS: Final = 6
+_HEADERS: Final = ("Pipeline", "Judged correct", "95% CI", "Labelled", "Factual Knowledge")
+_CI: Final = CellStyle(font=Font(size=9, color="FF404040"), alignment=Alignment(horizontal="right"))
+_WRAPPED: Final = CellStyle(alignment=Alignment(wrap_text=True, vertical="top"))
+_WRAPPED_NOTE: Final = CellStyle(
+    font=Font(italic=True, color="FF595959"), alignment=Alignment(wrap_text=True)
+)
+
+
+def block_rows(found: HumanCalibrated | None) -> int:
+    """How many sheet rows :func:`write_calibrated_block` writes (0: nothing to show)."""
+    if found is None or not found.checked:
+        return 0
+    verdicts = min(MAX_VERDICTS, len(found.pairs))
+    notes = len(diagnosis_sentences(dict(found.diagnoses))) + len(found.notes) + 1  # + agreement
+    return 2 + len(found.estimates) + verdicts + notes + 1  # title, header, ..., blank
+
+
+def write_calibrated_block(
+    ws: WriteOnlyWorksheet, report: Report, found: HumanCalibrated, *, first_row: int, width: int, line: int
+) -> None:
+    """Write the block from ``first_row`` on (``width``: the printed columns, which verdicts and
+    notes span; ``line``: characters per printed line of such a span)."""
+    sheet = parts(ws)
+    row = first_row
+    where = RowRef("Decision", row)
+    ws.append([text_cell(ws, f"{TITLE}: {found.headline()}", where, 1, BOLD)])
+    row += 1
+    where = RowRef("Decision", row, _HEADERS)
+    ws.append([text_cell(ws, h, where, c, HEADER) for c, h in enumerate(_HEADERS, start=1)])
+    row += 1
+    fk = report.summary()
+    for estimate in found.estimates:
+        where = RowRef("Decision", row, _HEADERS, pipeline=estimate.pipeline)
+        interval = estimate.interval
+        ci = (
+            ""
+            if interval.low is None or interval.high is None
+            else f"[{interval.low:.2f}, {interval.high:.2f}]"
+        )
+        ws.append(
+            [
+                text_cell(ws, estimate.pipeline, where, 1, BOLD),
+                number_cell(ws, interval.estimate, where, 2, SCORE),
+                text_cell(ws, ci, where, 3, _CI),
+                text_cell(ws, f"{estimate.labelled} of {estimate.responses}", where, 4, _CI),
+                number_cell(ws, fk.get(estimate.pipeline, {}).get(FACTUAL_KNOWLEDGE), where, 5, SCORE),
+            ]
+        )
+        row += 1
+    lines = [pair_verdict(p, found.level) for p in ordered_pairs(found.pairs)[:MAX_VERDICTS]]
+    agreement = agreement_sentence(found)
+    notes = [f"{agreement}." if agreement else "", *diagnosis_sentences(dict(found.diagnoses)), *found.notes]
+    for text, style in [*((v, _WRAPPED) for v in lines), *((n, _WRAPPED_NOTE) for n in notes)]:
+        sheet.merged_cells.add(f"A{row}:{get_column_letter(width)}{row}")
+        wrapped = max(1, math.ceil(len(text) / line))
+        if wrapped > 1:
+            sheet.row_dimensions[row].height = 15.0 * wrapped
+        ws.append([text_cell(ws, text, RowRef("Decision", row), 1, style)])
+        row += 1
+    ws.append([text_cell(ws, "FMEval's metrics, as scored:", RowRef("Decision", row), 1, NOTE)])
