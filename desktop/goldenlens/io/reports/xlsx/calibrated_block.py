@@ -18,6 +18,7 @@ from goldenlens.core.calibration.human_calibrated import HumanCalibrated, pair_v
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.scored_rows import Report
 from goldenlens.io.reports.calibrated_text import (
+    TITLE,
     agreement_sentence,
     diagnosis_sentences,
     ordered_pairs,
