@@ -20,6 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from hashlib import sha256
+from typing import NamedTuple
+
+from goldenlens.core.calibration.answers import answer_key
 
 
 class Verdict(StrEnum):
@@ -125,6 +128,17 @@ STATE_OF_VERDICT = {
 }
 
 
+class LabelTarget(NamedTuple):
+    """A response with its golden item's texts: what a label is given on."""
+
+    question_id: str
+    pipeline: str
+    response: str
+    question: str
+    answer: str
+    fact: str
+
+
 @dataclass(frozen=True, slots=True)
 class ResponseKey:
     """A response as labels see it now: its question and pipeline, its answer key and its golden
@@ -134,6 +148,16 @@ class ResponseKey:
     pipeline: str
     answer_key: str
     golden_key: str
+
+    @classmethod
+    def of(cls, target: LabelTarget) -> ResponseKey:
+        """The key of a response as the store reads it for labels."""
+        return cls(
+            target.question_id,
+            target.pipeline,
+            answer_key(target.response),
+            golden_version_key(target.question, target.answer, target.fact),
+        )
 
 
 def resolve_labels(responses: Sequence[ResponseKey], records: Iterable[LabelRecord]) -> list[ResponseLabel]:

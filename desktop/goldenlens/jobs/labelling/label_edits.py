@@ -22,7 +22,7 @@ from goldenlens.core.calibration.labels import (
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.labels_file import read_labels_file
-from goldenlens.jobs.labelling.population import ProjectResponses, load_responses
+from goldenlens.jobs.labelling.population import LabelledResponses, labelled_responses
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import NewLabel
@@ -42,21 +42,21 @@ class LabelOutcome:
     same_answer: tuple[str, ...]
 
 
-def _response(responses: ProjectResponses, question_id: str, pipeline: str) -> int:
+def _response(responses: LabelledResponses, question_id: str, pipeline: str) -> int:
     found = responses.index().get((question_id, pipeline))
     if found is not None:
         return found
-    if question_id not in responses.items:
-        raise LabelError(f"no question {question_id!r} in the project")
     pipelines = [p for q, p in responses.keys if q == question_id]
+    if not pipelines:
+        raise LabelError(f"no question {question_id!r} in the project (or no response to it)")
     raise LabelError(
-        f"question {question_id!r} has no response from {pipeline!r} in the latest scoring run"
-        + (f" (its responses are from {', '.join(pipelines)})" if pipelines else "")
+        f"question {question_id!r} has no response from {pipeline!r} "
+        f"(its responses are from {', '.join(pipelines)})"
     )
 
 
 def _new(
-    responses: ProjectResponses,
+    responses: LabelledResponses,
     n: int,
     kind: LabelKind,
     verdict: Verdict | None,
@@ -68,17 +68,6 @@ def _new(
     key = responses.response_keys[n]
     return NewLabel(
         key.question_id, key.pipeline, kind, verdict, key.answer_key, key.golden_key, reviewer, note, source
-    )
-
-
-def same_answer(responses: ProjectResponses, n: int) -> tuple[str, ...]:
-    """The other pipelines that gave response ``n``'s answer to its question."""
-    group = responses.run.population.answer[n]
-    question = responses.keys[n][0]
-    return tuple(
-        p
-        for m, (q, p) in enumerate(responses.keys)
-        if q == question and m != n and responses.run.population.answer[m] == group
     )
 
 
@@ -97,19 +86,19 @@ def label_response(
     chosen = verdict if isinstance(verdict, Verdict) else parse_verdict(verdict)
     if chosen is None:
         raise LabelError(f"{verdict!r} is not a verdict: say correct, incorrect or unsure")
-    responses = load_responses(store)
+    responses = labelled_responses(store, question_id)
     n = _response(responses, question_id, pipeline)
     store.labels.add(
         [_new(responses, n, LabelKind.VERDICT, chosen, reviewer=reviewer, note=note, source=source)],
         what=f"save the label of {question_id}/{pipeline}",
     )
-    return LabelOutcome(question_id, pipeline, chosen, same_answer(responses, n))
+    return LabelOutcome(question_id, pipeline, chosen, responses.same_answer(n))
 
 
 @takes_project
 def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewer: str = "") -> None:
     """Withdraw the response's own verdict (and with it the same answer's, where it came from it)."""
-    responses = load_responses(store)
+    responses = labelled_responses(store, question_id)
     n = _response(responses, question_id, pipeline)
     store.labels.add(
         [_new(responses, n, LabelKind.CLEARED, None, reviewer=reviewer)], what="withdraw the label"
@@ -120,7 +109,7 @@ def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewe
 def detach_response(store: ProjectStore, question_id: str, pipeline: str, *, attach: bool = False) -> None:
     """Stop (or, with ``attach``, start again) taking the verdict of the same answer given to
     another pipeline: the response is then asked about on its own."""
-    responses = load_responses(store)
+    responses = labelled_responses(store, question_id)
     n = _response(responses, question_id, pipeline)
     kind = LabelKind.ATTACHED if attach else LabelKind.DETACHED
     store.labels.add([_new(responses, n, kind, None)], what="change how the label applies")
@@ -132,7 +121,7 @@ def confirm_stale(
 ) -> int:
     """Give each stale label again on the response's current answer and golden version (the
     reviewer confirms it still holds); how many were confirmed."""
-    responses = load_responses(store)
+    responses = labelled_responses(store)
     wanted = None if question_ids is None else set(question_ids)
     new = [
         _new(
@@ -175,8 +164,9 @@ def labels_from_file(
     naming the row and column (with all the others found)."""
     found = read_labels_file(path, sheet=sheet)
     table = found.table
-    responses = load_responses(store)
+    responses = labelled_responses(store)
     index = responses.index()
+    questions = {q for q, _p in responses.keys}
     problems: list[Problem] = []
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[NewLabel] = []
@@ -184,15 +174,12 @@ def labels_from_file(
     for row in found.rows:
         n = index.get((row.question_id, row.pipeline))
         if n is None:
-            column = (
-                found.columns["question_id"]
-                if row.question_id not in responses.items
-                else found.columns["pipeline"]
-            )
+            known = row.question_id in questions
+            column = found.columns["pipeline" if known else "question_id"]
             what = (
-                f"no question {row.question_id!r} in the project"
-                if row.question_id not in responses.items
-                else f"question {row.question_id!r} has no response from {row.pipeline!r}"
+                f"question {row.question_id!r} has no response from {row.pipeline!r}"
+                if known
+                else f"no question {row.question_id!r} in the project"
             )
             problems.append(table.problem(what, Severity.FATAL, row=row.row, column=column))
             continue

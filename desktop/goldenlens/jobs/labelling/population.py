@@ -21,7 +21,6 @@ from goldenlens.core.calibration.labels import (
     LabelState,
     ResponseKey,
     ResponseLabel,
-    golden_version_key,
     resolve_labels,
 )
 from goldenlens.core.calibration.population import RunResponses, run_responses
@@ -39,26 +38,53 @@ JUDGE_COVERAGE: Final = 0.9
 
 
 @dataclass(frozen=True)
-class ProjectResponses:
-    """The population of a project's calibration, and what each response's label is now."""
+class LabelledResponses:
+    """Responses as labels see them (a whole project's, or one question's): their keys, texts
+    and label keys, and the verdict in force on each; no score, no predictor."""
 
-    run_id: int
     keys: tuple[tuple[str, str], ...]
     texts: tuple[str, ...]
-    items: dict[str, GoldenItem]
-    run: RunResponses
     response_keys: tuple[ResponseKey, ...]
     labels: tuple[ResponseLabel, ...]
-    #: SHA-256 of every (question, pipeline, answer key): a round planned on another is unusable.
-    fingerprint: str
-    #: The lexical scores by metric (NaN: not scored), in response order.
-    lexical: dict[str, FloatArray]
 
     def index(self) -> dict[tuple[str, str], int]:
         return {key: n for n, key in enumerate(self.keys)}
 
     def state(self) -> npt.NDArray[np.int8]:
         return np.array([label.state for label in self.labels], dtype=np.int8)
+
+    def same_answer(self, n: int) -> tuple[str, ...]:
+        """The other pipelines that gave response ``n``'s answer to its question."""
+        mine = self.response_keys[n]
+        return tuple(
+            other.pipeline
+            for m, other in enumerate(self.response_keys)
+            if m != n and other.question_id == mine.question_id and other.answer_key == mine.answer_key
+        )
+
+
+def labelled_responses(store: ProjectStore, question_id: str | None = None) -> LabelledResponses:
+    """Every response of the project (or of one question) with its verdict in force: an index
+    look-up per question, so one label in the app costs what its question holds."""
+    targets = store.labels.targets(question_id)
+    response_keys = tuple(ResponseKey.of(target) for target in targets)
+    labels = tuple(resolve_labels(response_keys, store.labels.records(question_id)))
+    keys = tuple((t.question_id, t.pipeline) for t in targets)
+    return LabelledResponses(keys, tuple(t.response for t in targets), response_keys, labels)
+
+
+@dataclass(frozen=True)
+class ProjectResponses(LabelledResponses):
+    """The population of a project's calibration (the latest finished lexical run's responses)
+    with the signals its predictor reads."""
+
+    run_id: int
+    items: dict[str, GoldenItem]
+    run: RunResponses
+    #: SHA-256 of every (question, pipeline, answer key): a round planned on another is unusable.
+    fingerprint: str
+    #: The lexical scores by metric (NaN: not scored), in response order.
+    lexical: dict[str, FloatArray]
 
 
 def _column(values: list[float | None]) -> FloatArray:
@@ -72,14 +98,16 @@ def load_responses(store: ProjectStore) -> ProjectResponses:
     if run is None:
         raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
     run_keys, columns = store.results.score_columns(run.id, LEXICAL_SCORE_NAMES)
-    texts_by_key = {(r.question_id, r.pipeline): r.response for r in store.responses.all()}
-    items = {item.id: item for item in store.golden.items()}
-    kept = [n for n, key in enumerate(run_keys) if key in texts_by_key and key[0] in items]
+    everyone = labelled_responses(store)
+    at = everyone.index()
+    kept = [n for n, key in enumerate(run_keys) if key in at]
+    rows = [at[run_keys[n]] for n in kept]
     keys = tuple(run_keys[n] for n in kept)
     lexical = {name: _column(columns[name])[kept] for name in LEXICAL_SCORE_NAMES}
     signals: dict[str, FloatArray] = dict(lexical)
     signals.update(_judge_signals(store, keys))
-    texts = tuple(texts_by_key[key] for key in keys)
+    items = {item.id: item for item in store.golden.items()}
+    texts = tuple(everyone.texts[r] for r in rows)
     responses = run_responses(
         question_ids=[q for q, _p in keys],
         pipelines=[p for _q, p in keys],
@@ -88,13 +116,10 @@ def load_responses(store: ProjectStore) -> ProjectResponses:
         signals=signals,
         pipeline_order=store.responses.pipelines(),
     )
-    golden_keys = {q: golden_version_key(i.question, i.answer, i.fact) for q, i in items.items()}
-    response_keys = tuple(
-        ResponseKey(q, p, k, golden_keys[q]) for (q, p), k in zip(keys, responses.answer_keys, strict=True)
-    )
-    labels = tuple(resolve_labels(response_keys, store.labels.records()))
+    response_keys = tuple(everyone.response_keys[r] for r in rows)
+    labels = tuple(everyone.labels[r] for r in rows)
     return ProjectResponses(
-        run.id, keys, texts, items, responses, response_keys, labels, fingerprint(response_keys), lexical
+        keys, texts, response_keys, labels, run.id, items, responses, fingerprint(response_keys), lexical
     )
 
 

@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from goldenlens.core.calibration.labels import LabelKind, LabelRecord, Verdict
+from goldenlens.core.calibration.labels import LabelKind, LabelRecord, LabelTarget, Verdict
 from goldenlens.store.base import Repository, Row
 from goldenlens.store.keys import item_keys, name_keys
 from goldenlens.store.values import utc_now
 
+_TARGETS = (
+    "SELECT r.question_id, r.pipeline, r.response, g.question, g.answer, g.fact FROM responses AS r"
+    " JOIN golden_items AS g ON g.id = r.question_id JOIN pipelines AS p ON p.name = r.pipeline"
+)
 _LABEL_COLUMNS = (
     "id, question_id, pipeline, kind, verdict, answer_key, golden_key, reviewer, note, created_at"
 )
@@ -123,6 +127,25 @@ class LabelRepository(Repository):
                 [question_id],
             )
         return [_record(row) for row in rows]
+
+    def targets(self, question_id: str | None = None) -> list[LabelTarget]:
+        """What a label is given on: every response (of one question) with its golden item's
+        texts, in golden then pipeline order."""
+        if question_id is None:
+            rows = self._fetch(_TARGETS + " ORDER BY g.position, p.position")
+        else:
+            rows = self._fetch(_TARGETS + " WHERE r.question_id = ? ORDER BY p.position", [question_id])
+        return [LabelTarget(*row) for row in rows]
+
+    def sample(self, round_id: int) -> list[tuple[str, str, int]]:
+        """A round's sampled responses in plan order: ``(question_id, pipeline, position)``."""
+        rows = self._fetch(
+            "SELECT i.question_id, p.name, f.position FROM label_round_frame AS f"
+            " JOIN item_keys AS i ON i.key = f.item JOIN pipeline_keys AS p ON p.key = f.pipeline"
+            " WHERE f.round_id = ? AND f.position IS NOT NULL ORDER BY f.position, i.key, p.key",
+            [round_id],
+        )
+        return [(row[0], row[1], row[2]) for row in rows]
 
     def count(self) -> int:
         """How many label records there are (every kind)."""
