@@ -104,6 +104,9 @@ def main() -> None:
     _versions_dialog(window, _curated_sample(scratch / "curated.goldenlens"), args.out, args.sizes)
     _advisor_shots(window, args.out)
     _golden_review_shots(window, ensure_sample_project(scratch / "reviewed.goldenlens"), args.out)
+    from screenshots_labels import labels_shots
+
+    labels_shots(window, project, scratch, args.out, _spin)
     _drafts_shot(window, args.out, args.sizes)
     window.close()
     print(f"screenshots written to {args.out}")

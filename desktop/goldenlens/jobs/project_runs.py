@@ -19,6 +19,9 @@ from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
 if TYPE_CHECKING:  # the golden review loads the judge's modules: only when a review starts
+    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
+    from goldenlens.core.calibration.label_plan import LabelPlan
+    from goldenlens.core.calibration.sampling_plan import Mode
     from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
     from goldenlens.judge.engines.protocol import JudgeEngine
 
@@ -75,3 +78,20 @@ def export_report_at(
     the number of scored responses it lists."""
     with ProjectStore.open(path) as store:
         return len(export_report(store, out, question_ids=question_ids, progress=progress).rows)
+
+
+def calibrate_at(path: Path) -> HumanCalibrated:
+    """What reviewers would judge, from the project's labels (the labelling view and the Summary
+    tab ask for it after each label; the advisor's diagnosis checks are left to the reports)."""
+    from goldenlens.jobs.labelling.calibration import calibrate
+
+    with ProjectStore.open(path) as store:
+        return calibrate(store, with_diagnoses=False)
+
+
+def plan_labels_at(path: Path, *, budget: int, seed: int, mode: Mode = "response") -> LabelPlan:
+    """Draw and keep the next round of labels (:func:`goldenlens.jobs.labelling.plan.plan_labels`)."""
+    from goldenlens.jobs.labelling.plan import plan_labels
+
+    with ProjectStore.open(path) as store:
+        return plan_labels(store, budget=budget, seed=seed, mode=mode)

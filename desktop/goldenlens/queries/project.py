@@ -26,6 +26,7 @@ from goldenlens.queries.drafts import Draft, DraftQueue, DraftStatus, draft_queu
 from goldenlens.queries.golden_review import GoldenReview, load_golden_review
 from goldenlens.queries.grid import GridData
 from goldenlens.queries.grid_loading import HEAD_LIMIT, add_metrics, load_grid, load_grid_head, update_rows
+from goldenlens.queries.labelling import LabellingQuestion, PlanQueue, labelling_question, plan_queue
 from goldenlens.store.project import store_of
 
 
@@ -92,6 +93,18 @@ class ProjectQueries:
         judge_run = self.latest_run(JUDGE_RUN, finished_only=True) or self.latest_run(JUDGE_RUN)
         judge_run_id = judge_run.id if judge_run is not None else None
         return load_question_detail(self._store, run_id, question_id, judge_run_id=judge_run_id)
+
+    # -- labelling ---------------------------------------------------------------------------
+
+    def labelling_question(self, run_id: int | None, question_id: str) -> LabellingQuestion | None:
+        """One question's distinct answers with the verdict in force on each (the labelling
+        view); ``None`` when the question does not exist."""
+        return labelling_question(self._store, run_id, question_id)
+
+    def plan_queue(self) -> PlanQueue | None:
+        """The latest labelling round's questions in plan order and its progress; ``None``
+        before any plan."""
+        return plan_queue(self._store)
 
     # -- the judge's golden review ---------------------------------------------------------
 

@@ -19,6 +19,8 @@ from goldenlens.ui.golden_review.golden_review_controller import GoldenReviewCon
 from goldenlens.ui.golden_review.golden_review_pane import GoldenReviewPane
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.judge.judge_controller import JudgeController
+from goldenlens.ui.labelling.labelling_controller import LabellingController
+from goldenlens.ui.labelling.labelling_pane import LabellingPane
 from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.review.detail_pane import DetailPane
 from goldenlens.ui.review.golden_editor import GoldenEditor
@@ -51,6 +53,7 @@ class MainWindow(QMainWindow):
         self.summary = SummaryView(self)
         self.drafts = DraftsPane(self.undo_stack, self)
         self.golden_review_pane = GoldenReviewPane(self)
+        self.labelling_pane = LabellingPane(self)
         self.editor: GoldenEditor | None = None
         self.versions_dialog: QDialog | None = None
         self._editor_host = QWidget(self)
@@ -71,6 +74,8 @@ class MainWindow(QMainWindow):
         )
         self.judge.menu.addSeparator()
         self.judge.menu.addAction(self.golden_review.review_action)
+        self.labelling = LabellingController(self, self.labelling_pane, self.grid, self.undo_stack)
+        self.labelling.calibrated.connect(self.summary.show_calibrated)
         self._build_menus()
         self.projects.session_opened.connect(self._on_session_opened)
         self.projects.session_closing.connect(self._on_session_closing)
@@ -101,6 +106,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.splitter, "Review")
         self.tabs.addTab(self.summary, "Summary")
+        self.tabs.addTab(self.labelling_pane, "Labels")
         self.tabs.addTab(self.drafts, "Drafts")
         self.tabs.addTab(self.golden_review_pane, "Golden Review")
         self.setCentralWidget(self.tabs)
@@ -154,6 +160,7 @@ class MainWindow(QMainWindow):
         self.versions_action = self._action("Golden-Set &Versions…", self.show_versions)
         edit_menu.addAction(self.versions_action)
         edit_menu.addAction(self._action("Run &History…", self.show_runs))
+        edit_menu.addAction(self._action("&Label Responses", self.show_labels, keys=keys_for("labels_tab")))
         review_menus = self.review.menus()
         review_menus[0].addSeparator()
         for action in self.queue.actions_for_menu():
@@ -164,6 +171,11 @@ class MainWindow(QMainWindow):
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts, keys=keys_for("help")))
         help_menu.addAction(self._action("&About GoldenLens", self._about))
+
+    def show_labels(self) -> None:
+        """The Labels tab, on the plan's next question still to label."""
+        self.tabs.setCurrentWidget(self.labelling_pane)
+        self.labelling_pane.setFocus()
 
     def show_versions(self) -> None:
         """The Versions dialog of the open project: list, name and diff golden-set versions."""
@@ -219,11 +231,13 @@ class MainWindow(QMainWindow):
             layout.addWidget(self.editor)
         self.review.set_session(session, self.editor)
         self.drafts.set_session(session)
+        self.labelling.set_session(session)
         self.statusBar().showMessage(f"Opened {session.path}", 5000)
 
     def _on_session_closing(self) -> None:
         self.review.set_session(None, None)
         self.drafts.set_session(None)
+        self.labelling.set_session(None)
         if self.editor is not None:
             # Out of the layout at once: deleteLater waits for the event loop, and until then
             # the closed project's editor would sit above the next one's (and set the
@@ -281,6 +295,7 @@ class MainWindow(QMainWindow):
         self.run_panel.shutdown()
         self.review.shutdown()
         self.advisor.shutdown()
+        self.labelling.shutdown()
         self._save_window_state()
         self.projects.close_project()
         event.accept()

@@ -38,6 +38,15 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("previous_draft", ("Alt+Up",), "Previous draft (Drafts tab)"),
     Shortcut("accept_draft", ("Ctrl+Return",), "Accept the draft into the golden set (Drafts tab)"),
     Shortcut("reject_draft", ("Ctrl+R",), "Reject the draft with its note (Drafts tab)"),
+    Shortcut("labels_tab", ("Ctrl+L",), "Label responses (the Labels tab)"),
+    Shortcut("label_select", ("1-9",), "Labels tab: select an answer"),
+    Shortcut("label_correct", ("C", "Y"), "Labels tab: the selected answer is correct (then the next one)"),
+    Shortcut(
+        "label_incorrect", ("X", "N"), "Labels tab: the selected answer is incorrect (then the next one)"
+    ),
+    Shortcut("label_unsure", ("U",), "Labels tab: unsure of the selected answer"),
+    Shortcut("label_withdraw", ("Backspace",), "Labels tab: withdraw the selected answer's verdict"),
+    Shortcut("label_next", ("Return",), "Labels tab: the plan's next question"),
     Shortcut("filter", ("Ctrl+F",), "Focus the filter box"),
     Shortcut("undo", ("Ctrl+Z",), "Undo the last edit"),
     Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo"),

@@ -22,6 +22,9 @@ from enum import IntEnum, StrEnum
 from hashlib import sha256
 from typing import NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
 from goldenlens.core.calibration.answers import answer_key
 
 
@@ -208,3 +211,38 @@ def _label_of(
         if shared is not None:
             return ResponseLabel(LabelState.NONE, LabelSource.STALE, shared, "golden item changed")
     return _NO_LABEL
+
+
+@dataclass(frozen=True)
+class LabelledResponses:
+    """Responses as labels see them (a whole project's, or one question's): their keys, texts
+    and label keys, and the verdict in force on each; no score, no predictor."""
+
+    keys: tuple[tuple[str, str], ...]
+    texts: tuple[str, ...]
+    response_keys: tuple[ResponseKey, ...]
+    labels: tuple[ResponseLabel, ...]
+
+    def index(self) -> dict[tuple[str, str], int]:
+        return {key: n for n, key in enumerate(self.keys)}
+
+    def state(self) -> npt.NDArray[np.int8]:
+        return np.array([label.state for label in self.labels], dtype=np.int8)
+
+    def same_answer(self, n: int) -> tuple[str, ...]:
+        """The other pipelines that gave response ``n``'s answer to its question."""
+        mine = self.response_keys[n]
+        return tuple(
+            other.pipeline
+            for m, other in enumerate(self.response_keys)
+            if m != n and other.question_id == mine.question_id and other.answer_key == mine.answer_key
+        )
+
+
+def labelled_responses(targets: Sequence[LabelTarget], records: Iterable[LabelRecord]) -> LabelledResponses:
+    """The responses ``targets`` (a whole project's, or one question's, as the store reads them)
+    with the verdict in force on each, from every label record of those questions."""
+    response_keys = tuple(ResponseKey.of(target) for target in targets)
+    labels = tuple(resolve_labels(response_keys, records))
+    keys = tuple((t.question_id, t.pipeline) for t in targets)
+    return LabelledResponses(keys, tuple(t.response for t in targets), response_keys, labels)

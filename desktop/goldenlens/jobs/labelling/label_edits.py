@@ -15,6 +15,7 @@ from pathlib import Path
 from goldenlens.core.calibration.labels import (
     STATE_OF_VERDICT,
     LabelKind,
+    LabelledResponses,
     LabelSource,
     Verdict,
     parse_verdict,
@@ -22,7 +23,6 @@ from goldenlens.core.calibration.labels import (
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.labels_file import read_labels_file
-from goldenlens.jobs.labelling.population import LabelledResponses, labelled_responses
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import NewLabel
@@ -86,7 +86,7 @@ def label_response(
     chosen = verdict if isinstance(verdict, Verdict) else parse_verdict(verdict)
     if chosen is None:
         raise LabelError(f"{verdict!r} is not a verdict: say correct, incorrect or unsure")
-    responses = labelled_responses(store, question_id)
+    responses = store.labels.in_force(question_id)
     n = _response(responses, question_id, pipeline)
     store.labels.add(
         [_new(responses, n, LabelKind.VERDICT, chosen, reviewer=reviewer, note=note, source=source)],
@@ -98,7 +98,7 @@ def label_response(
 @takes_project
 def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewer: str = "") -> None:
     """Withdraw the response's own verdict (and with it the same answer's, where it came from it)."""
-    responses = labelled_responses(store, question_id)
+    responses = store.labels.in_force(question_id)
     n = _response(responses, question_id, pipeline)
     store.labels.add(
         [_new(responses, n, LabelKind.CLEARED, None, reviewer=reviewer)], what="withdraw the label"
@@ -109,7 +109,7 @@ def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewe
 def detach_response(store: ProjectStore, question_id: str, pipeline: str, *, attach: bool = False) -> None:
     """Stop (or, with ``attach``, start again) taking the verdict of the same answer given to
     another pipeline: the response is then asked about on its own."""
-    responses = labelled_responses(store, question_id)
+    responses = store.labels.in_force(question_id)
     n = _response(responses, question_id, pipeline)
     kind = LabelKind.ATTACHED if attach else LabelKind.DETACHED
     store.labels.add([_new(responses, n, kind, None)], what="change how the label applies")
@@ -121,7 +121,7 @@ def confirm_stale(
 ) -> int:
     """Give each stale label again on the response's current answer and golden version (the
     reviewer confirms it still holds); how many were confirmed."""
-    responses = labelled_responses(store)
+    responses = store.labels.in_force()
     wanted = None if question_ids is None else set(question_ids)
     new = [
         _new(
@@ -164,7 +164,7 @@ def labels_from_file(
     naming the row and column (with all the others found)."""
     found = read_labels_file(path, sheet=sheet)
     table = found.table
-    responses = labelled_responses(store)
+    responses = store.labels.in_force()
     index = responses.index()
     questions = {q for q, _p in responses.keys}
     problems: list[Problem] = []

@@ -18,10 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from goldenlens.core.calibration.labels import (
+    LabelledResponses,
     LabelState,
     ResponseKey,
-    ResponseLabel,
-    resolve_labels,
 )
 from goldenlens.core.calibration.population import RunResponses, run_responses
 from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign
@@ -35,42 +34,6 @@ FloatArray = npt.NDArray[np.float64]
 
 #: A judge metric becomes a signal when it was measured on at least this share of the responses.
 JUDGE_COVERAGE: Final = 0.9
-
-
-@dataclass(frozen=True)
-class LabelledResponses:
-    """Responses as labels see them (a whole project's, or one question's): their keys, texts
-    and label keys, and the verdict in force on each; no score, no predictor."""
-
-    keys: tuple[tuple[str, str], ...]
-    texts: tuple[str, ...]
-    response_keys: tuple[ResponseKey, ...]
-    labels: tuple[ResponseLabel, ...]
-
-    def index(self) -> dict[tuple[str, str], int]:
-        return {key: n for n, key in enumerate(self.keys)}
-
-    def state(self) -> npt.NDArray[np.int8]:
-        return np.array([label.state for label in self.labels], dtype=np.int8)
-
-    def same_answer(self, n: int) -> tuple[str, ...]:
-        """The other pipelines that gave response ``n``'s answer to its question."""
-        mine = self.response_keys[n]
-        return tuple(
-            other.pipeline
-            for m, other in enumerate(self.response_keys)
-            if m != n and other.question_id == mine.question_id and other.answer_key == mine.answer_key
-        )
-
-
-def labelled_responses(store: ProjectStore, question_id: str | None = None) -> LabelledResponses:
-    """Every response of the project (or of one question) with its verdict in force: an index
-    look-up per question, so one label in the app costs what its question holds."""
-    targets = store.labels.targets(question_id)
-    response_keys = tuple(ResponseKey.of(target) for target in targets)
-    labels = tuple(resolve_labels(response_keys, store.labels.records(question_id)))
-    keys = tuple((t.question_id, t.pipeline) for t in targets)
-    return LabelledResponses(keys, tuple(t.response for t in targets), response_keys, labels)
 
 
 @dataclass(frozen=True)
@@ -98,7 +61,7 @@ def load_responses(store: ProjectStore) -> ProjectResponses:
     if run is None:
         raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
     run_keys, columns = store.results.score_columns(run.id, LEXICAL_SCORE_NAMES)
-    everyone = labelled_responses(store)
+    everyone = store.labels.in_force()
     at = everyone.index()
     kept = [n for n, key in enumerate(run_keys) if key in at]
     rows = [at[run_keys[n]] for n in kept]

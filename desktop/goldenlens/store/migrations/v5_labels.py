@@ -54,8 +54,6 @@ _V5_DDL: Final[tuple[str, ...]] = (
 )
 
 
-
-
 def to_v5(db: Database) -> None:
     """Version 5: the ``labels``, ``label_rounds`` and ``label_round_frame`` tables."""
     for statement in _V5_DDL:

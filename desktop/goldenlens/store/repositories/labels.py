@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from goldenlens.core.calibration.labels import LabelKind, LabelRecord, LabelTarget, Verdict
+from goldenlens.core.calibration.labels import (
+    LabelKind,
+    LabelledResponses,
+    LabelRecord,
+    LabelTarget,
+    Verdict,
+    labelled_responses,
+)
 from goldenlens.store.base import Repository, Row
 from goldenlens.store.keys import item_keys, name_keys
 from goldenlens.store.values import utc_now
@@ -136,6 +143,11 @@ class LabelRepository(Repository):
         else:
             rows = self._fetch(_TARGETS + " WHERE r.question_id = ? ORDER BY p.position", [question_id])
         return [LabelTarget(*row) for row in rows]
+
+    def in_force(self, question_id: str | None = None) -> LabelledResponses:
+        """Every response (of one question) with the verdict in force on it: an index look-up per
+        question, so a label in the app costs what its question holds."""
+        return labelled_responses(self.targets(question_id), self.records(question_id))
 
     def sample(self, round_id: int) -> list[tuple[str, str, int]]:
         """A round's sampled responses in plan order: ``(question_id, pipeline, position)``."""

@@ -22,9 +22,11 @@ from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.stats.decision import Decision
 from goldenlens.core.view.metric_names import metric_short
 from goldenlens.core.view.pipeline_colours import pipeline_colour
+from goldenlens.ui.summary.reviewer_view import ReviewerView
 
 __all__ = [
     "BIN_EDGES",
@@ -125,13 +127,19 @@ class SummaryView(QWidget):
         charts = QHBoxLayout()
         charts.addWidget(self.means_plot, 3)
         charts.addLayout(hist_box, 2)
+        self.reviewer = ReviewerView(self)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.reviewer)
         layout.addLayout(header)
         layout.addLayout(charts, 1)
         self._apply_theme()
         self._render()
 
     # -- public API -----------------------------------------------------------------------
+
+    def show_calibrated(self, found: HumanCalibrated | None) -> None:
+        """Lead with what a reviewer would judge (the project's labels), above the metrics."""
+        self.reviewer.show_calibrated(found)
 
     def set_data(
         self,

@@ -1,0 +1,173 @@
+"""Labels tab wiring: which question it shows (the plan's, else the grid's), the verdicts given
+through the undo stack, the next round planned in a worker, and what reviewers would judge,
+worked out again in a worker after each label (the newest request wins)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QMainWindow
+
+from goldenlens.core.calibration.human_calibrated import HumanCalibrated
+from goldenlens.core.calibration.label_plan import LabelPlan
+from goldenlens.core.calibration.labels import Verdict
+from goldenlens.core.calibration.sampling_plan import Mode
+from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.project_runs import calibrate_at, plan_labels_at
+from goldenlens.ui.errors import show_error
+from goldenlens.ui.grid.score_grid import ScoreGrid
+from goldenlens.ui.labelling.label_commands import DetachCommand, LabelCommand, own_record
+from goldenlens.ui.labelling.labelling_pane import LabellingPane
+from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.workers import JobRunner, LatestJobRunner
+
+
+class LabellingController(QObject):
+    """``calibrated(HumanCalibrated)`` whenever the estimates were worked out again."""
+
+    calibrated = Signal(object)
+
+    def __init__(self, window: QMainWindow, pane: LabellingPane, grid: ScoreGrid, undo: QUndoStack) -> None:
+        super().__init__(window)
+        self._window = window
+        self._pane = pane
+        self._grid = grid
+        self._undo = undo
+        self.session: ProjectSession | None = None
+        self.question_id: str | None = None
+        self.latest: HumanCalibrated | None = None
+        self._estimates = LatestJobRunner(self, name="calibrate")
+        self._estimates.succeeded.connect(self._on_estimates)
+        self._planner = JobRunner(self)
+        self._planner.succeeded.connect(self._on_planned)
+        self._planner.failed.connect(
+            lambda error: show_error(self._window, "Could not plan the labels", error)
+        )
+        pane.verdict_given.connect(self._on_verdict)
+        pane.detach_requested.connect(self._on_detach)
+        pane.next_requested.connect(self.next_question)
+        pane.plan_requested.connect(self.plan)
+
+    # -- the session -----------------------------------------------------------------------
+
+    def set_session(self, session: ProjectSession | None) -> None:
+        self.session = session
+        self.question_id = None
+        self.latest = None
+        self._pane.show_question(None)
+        self._pane.show_estimates(None)
+        if session is None:
+            self._pane.show_progress(None)
+            return
+        session.question_changed.connect(self._on_question_changed)
+        session.project_changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Everything again: the plan's progress, the question shown, the estimates."""
+        session = self.session
+        if session is None:
+            return
+        queue = session.project.plan_queue()
+        self._pane.show_progress(queue)
+        if self.question_id is None:
+            first = queue.open_questions[0] if queue is not None and queue.open_questions else None
+            self.question_id = first or self._grid.current_question()
+        self.show_question(self.question_id)
+        self.request_estimates()
+
+    def show_question(self, question_id: str | None, *, keep_selection: bool = False) -> None:
+        session = self.session
+        self.question_id = question_id
+        if session is None or question_id is None:
+            self._pane.show_question(None)
+            return
+        found = session.project.labelling_question(session.run_id, question_id)
+        self._pane.show_question(found, keep_selection=keep_selection)
+
+    def request_estimates(self) -> None:
+        session = self.session
+        if session is None or session.run_id is None:
+            return
+        path = session.path
+
+        def job(_progress: ProgressFn, _cancel: CancelToken) -> HumanCalibrated:
+            return calibrate_at(path)
+
+        self._estimates.request(job)
+
+    def shutdown(self) -> None:
+        self._estimates.shutdown()
+        self._planner.shutdown()
+
+    # -- labelling ---------------------------------------------------------------------------
+
+    def _on_verdict(self, index: int, verdict: Verdict | None) -> None:
+        session, question = self.session, self._pane.question
+        if session is None or question is None or not 0 <= index < len(question.cards):
+            return
+        card = question.cards[index]
+        before = own_record(card.source, card.record)
+        self._undo.push(LabelCommand(session, question.item.id, card.pipelines[0], verdict, before))
+        if verdict is not None:
+            self._pane.select_next_open()
+
+    def _on_detach(self, pipeline: str) -> None:
+        session = self.session
+        if session is not None and self.question_id is not None:
+            self._undo.push(DetachCommand(session, self.question_id, pipeline))
+
+    def _on_question_changed(self, question_id: str) -> None:
+        if question_id == self.question_id:
+            self.show_question(question_id, keep_selection=True)
+        session = self.session
+        if session is not None:
+            self._pane.show_progress(session.project.plan_queue())
+        self.request_estimates()
+
+    def next_question(self) -> None:
+        """The plan's next question still to label (after the one shown), else the grid's next."""
+        session = self.session
+        if session is None:
+            return
+        queue = session.project.plan_queue()
+        if queue is not None and queue.open_questions:
+            order = list(queue.questions)
+            at = order.index(self.question_id) if self.question_id in order else -1
+            later = [q for q in order[at + 1 :] + order[: at + 1] if q in queue.open_questions]
+            self.show_question(later[0] if later else queue.open_questions[0])
+            return
+        visible = self._grid.visible_question_ids()
+        if visible:
+            at = visible.index(self.question_id) if self.question_id in visible else -1
+            self.show_question(visible[(at + 1) % len(visible)])
+
+    # -- planning ----------------------------------------------------------------------------
+
+    def plan(self, budget: int, seed: int, mode: str) -> None:
+        session = self.session
+        if session is None:
+            return
+        path: Path = session.path
+        chosen: Mode = "question" if mode == "question" else "response"
+
+        def job(_progress: ProgressFn, _cancel: CancelToken) -> LabelPlan:
+            return plan_labels_at(path, budget=budget, seed=seed, mode=chosen)
+
+        self._planner.start(job, name="plan labels")
+
+    def _on_planned(self, plan: LabelPlan) -> None:
+        self.question_id = plan.rows[0].question_id if plan.rows else None
+        self.refresh()
+        self._window.statusBar().showMessage(
+            f"Round {plan.round_number}: {len(plan.rows)} answers to label, in the plan's order "
+            "(Enter: next question)",
+            8000,
+        )
+
+    def _on_estimates(self, found: HumanCalibrated) -> None:
+        self.latest = found
+        self._pane.show_estimates(found)
+        self.calibrated.emit(found)

@@ -1,0 +1,149 @@
+"""The Labels tab on real project files, driven by keys as a reviewer drives it (offscreen):
+a question with five answers labelled in six keystrokes, the same answer labelled once, the plan
+walked with Enter, undo, judging a same-answer response on its own, and the estimates updated."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from goldenlens.core.calibration.labels import LabelSource, LabelState
+from goldenlens.jobs.importing.import_job import import_inputs
+from goldenlens.jobs.labelling.plan import plan_labels
+from goldenlens.jobs.scoring.score_job import score_project
+from goldenlens.store.project import ProjectStore
+from goldenlens.ui.main_window import MainWindow
+
+TIMEOUT = 30_000
+PIPELINES = ("P1", "P2", "P3", "P4", "P5")
+#: Three questions; q1's five answers all differ, q2's P1 and P2 give the same one.
+ANSWERS = {
+    "q1": ("Paris", "Lyon", "paris, France", "Marseille", "I do not know."),
+    "q2": ("Shakespeare.", "shakespeare", "Marlowe", "Bacon", "Shakespeare wrote it"),
+    "q3": ("Jupiter", "Saturn", "Jupiter.", "Mars", "The largest is Jupiter"),
+}
+
+
+def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    golden = _write(
+        tmp_path / "golden.csv",
+        ["id", "question", "answer", "fact"],
+        [
+            ["q1", "Capital of France?", "Paris", "Paris"],
+            ["q2", "Who wrote Hamlet?", "Shakespeare", "Shakespeare"],
+            ["q3", "Largest planet?", "Jupiter", "Jupiter"],
+        ],
+    )
+    responses = _write(
+        tmp_path / "responses.csv",
+        ["question_id", "pipeline", "response"],
+        [[q, p, text] for q, texts in ANSWERS.items() for p, text in zip(PIPELINES, texts, strict=True)],
+    )
+    path = tmp_path / "labels.goldenlens"
+    with ProjectStore.open(path, create=True) as store:
+        import_inputs(store, golden, responses)
+        score_project(store)
+        plan_labels(store, budget=100, seed=1)  # a census of the 13 distinct answers
+    return path
+
+
+def _window(qtbot: QtBot, project: Path) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    assert window.projects.open_project(project)
+    qtbot.waitUntil(lambda: window.grid.model().rowCount() == 3, timeout=TIMEOUT)
+    window.show_labels()
+    pane = window.labelling_pane
+    qtbot.waitUntil(lambda: pane.question is not None, timeout=TIMEOUT)
+    return window
+
+
+def _states(project: Path, question_id: str) -> dict[str, tuple[LabelState, LabelSource]]:
+    with ProjectStore.open(project) as store:
+        found = store.labels.in_force(question_id)
+    return {key[1]: (label.state, label.source) for key, label in zip(found.keys, found.labels, strict=True)}
+
+
+def test_five_answers_take_six_keystrokes_and_enter_goes_to_the_plans_next_question(
+    qtbot: QtBot, project: Path
+) -> None:
+    window = _window(qtbot, project)
+    pane = window.labelling_pane
+    window.labelling.show_question("q1")  # five pipelines, five different answers
+    assert pane.question is not None
+    assert [card.pipelines for card in pane.question.cards] == [(p,) for p in PIPELINES]
+    assert pane.selected == 0  # the first answer without a verdict is selected
+    for key in (Qt.Key.Key_C, Qt.Key.Key_X, Qt.Key.Key_C, Qt.Key.Key_X, Qt.Key.Key_X):
+        qtbot.keyClick(pane, key)  # each verdict selects the next answer without one
+    assert _states(project, "q1") == {
+        "P1": (LabelState.CORRECT, LabelSource.DIRECT),
+        "P2": (LabelState.INCORRECT, LabelSource.DIRECT),
+        "P3": (LabelState.CORRECT, LabelSource.DIRECT),
+        "P4": (LabelState.INCORRECT, LabelSource.DIRECT),
+        "P5": (LabelState.INCORRECT, LabelSource.DIRECT),
+    }
+    qtbot.keyClick(pane, Qt.Key.Key_Return)  # the sixth key: the plan's next question
+    assert pane.question is not None
+    assert pane.question.item.id in ("q2", "q3")
+    assert all(not card.labelled for card in pane.question.cards)
+    window.close()
+
+
+def test_the_same_answer_is_one_card_and_can_be_judged_on_its_own(qtbot: QtBot, project: Path) -> None:
+    window = _window(qtbot, project)
+    pane = window.labelling_pane
+    window.labelling.show_question("q2")
+    assert pane.question is not None
+    shared = [card for card in pane.question.cards if card.pipelines[:2] == ("P1", "P2")]
+    assert len(shared) == 1  # "Shakespeare." and "shakespeare" are one answer
+    pane.select(pane.question.cards.index(shared[0]))
+    qtbot.keyClick(pane, Qt.Key.Key_C)
+    states = _states(project, "q2")
+    assert states["P1"] == (LabelState.CORRECT, LabelSource.DIRECT)
+    assert states["P2"] == (LabelState.CORRECT, LabelSource.SAME_ANSWER)
+    card = next(c for c in pane.cards.cards() if c.card.pipelines == ("P2",))
+    assert card.detach_button is not None
+    card.detach_button.click()
+    assert _states(project, "q2")["P2"] == (LabelState.NONE, LabelSource.NONE)
+    window.undo_stack.undo()
+    assert _states(project, "q2")["P2"][0] is LabelState.CORRECT
+    window.close()
+
+
+def test_undo_withdraws_a_label_and_the_estimates_follow_the_labels(qtbot: QtBot, project: Path) -> None:
+    window = _window(qtbot, project)
+    pane = window.labelling_pane
+    question = pane.question
+    assert question is not None
+    pipeline = question.cards[pane.selected].pipelines[0]
+    qtbot.keyClick(pane, Qt.Key.Key_X)
+    assert _states(project, question.item.id)[pipeline][0] is LabelState.INCORRECT
+    window.undo_stack.undo()
+    assert _states(project, question.item.id)[pipeline][0] is LabelState.NONE
+    window.undo_stack.redo()
+    # Every answer labelled: the estimates become exact, and the Summary tab leads with them.
+    for question_id in ("q1", "q2", "q3"):
+        window.labelling.show_question(question_id)
+        while any(not card.labelled for card in pane.question.cards):  # type: ignore[union-attr]
+            qtbot.keyClick(pane, Qt.Key.Key_C)
+    qtbot.waitUntil(lambda: "labelled responses of 15" in pane.estimates_label.text(), timeout=TIMEOUT)
+    qtbot.waitUntil(
+        lambda: window.summary.reviewer.isVisible() or window.tabs.currentIndex() != 1, timeout=TIMEOUT
+    )
+    assert "As a reviewer would judge them" in window.summary.reviewer.text.text()
+    window.close()
