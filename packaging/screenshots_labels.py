@@ -50,7 +50,7 @@ def labels_shots(
         spin(0.1)
         if window.grid.model().rowCount() == 10:
             break
-    window.show_labels()
+    window.labelling.show()
     window.labelling.show_question(open_question)
     for name, size in (
         ("labels", (1680, 980)),

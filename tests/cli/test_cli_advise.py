@@ -135,3 +135,46 @@ def test_advise_runs_as_a_console_command_on_an_unscored_project(tmp_path: Path)
     assert result.returncode == 2
     assert "no finished scoring run" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_each_diagnosis_says_how_often_it_held_on_the_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reviewer judges three of the four likely hallucinations incorrect and all five
+    "correct but rephrased" responses incorrect: the first rule held on 3 of 4, the second on 0
+    of 5 (demoted: even the upper end of its Wilson interval, 0.43, is below one half)."""
+    labelled = ensure_sample_project(tmp_path / "labelled.goldenlens")
+    verdicts = [
+        ("q02", "Pipeline2", "incorrect"),
+        ("q07", "Pipeline2", "incorrect"),
+        ("q07", "Pipeline3", "incorrect"),
+        ("q08", "Pipeline2", "correct"),
+        *((q, p, "incorrect") for q, p in [("q03", "Pipeline1"), ("q03", "Pipeline3"), ("q05", "Pipeline2")]),
+        *((q, p, "incorrect") for q, p in [("q06", "Pipeline1"), ("q08", "Pipeline3")]),
+    ]
+    labels = tmp_path / "labels.csv"
+    labels.write_text(
+        "question_id,pipeline,verdict\n" + "".join(f"{q},{p},{v}\n" for q, p, v in verdicts), encoding="utf-8"
+    )
+    assert main(["label", str(labelled), "--from", str(labels)]) == 0
+    capsys.readouterr()
+
+    checks = _json(capsys, str(labelled))["checks"]
+    assert checks["likely_hallucination"] == {"held": 3, "labelled": 4, "demoted": False}
+    assert checks["correct_but_rephrased"] == {"held": 0, "labelled": 5, "demoted": True}
+    assert "ambiguous_question" not in checks  # it claims no verdict
+
+    assert main(["advise", str(labelled)]) == 0
+    out = capsys.readouterr().out
+    assert "[medium] Likely hallucination — Pipeline2  (right on 3 of 4 labelled)" in out
+    tail = out[out.index("Checked against the reviewer's labels:") :]
+    assert "Likely hallucination: right on 3 of 4 labelled" in tail
+    assert "Correct but rephrased: right on 0 of 5 labelled — demoted" in " ".join(tail.split())
+
+    book = tmp_path / "advice.xlsx"
+    assert main(["advise", str(labelled), "-o", str(book)]) == 0
+    sheet = openpyxl.load_workbook(book)["Advice"]
+    cells = [str(c) for row in sheet.iter_rows(values_only=True) for c in row if c]
+    assert "Likely hallucination\n(right on 3 of 4 labelled)" in cells
+    note = next(c for c in cells if c.startswith("Checked against the reviewer's labels:\n"))
+    assert "right on 0 of 5" in note

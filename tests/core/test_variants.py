@@ -253,7 +253,7 @@ def test_alternatives_that_stand_for_different_values_are_noted(fact: str, value
 
 
 def test_an_ordinal_with_no_word_form_is_left_as_it_is() -> None:
-    """"45th" has no word form in the tables (they stop at thirty-first): no rewrite, no error
+    """ "45th" has no word form in the tables (they stop at thirty-first): no rewrite, no error
     (the generator raised KeyError on such facts: "the 45th President")."""
     found = suggest_variants("the 45th President")
     assert all("forty" not in v.text for v in found.variants)

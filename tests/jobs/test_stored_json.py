@@ -1,8 +1,9 @@
 """The JSON report written straight from a project (``write_stored_json``, what ``goldenlens
 score --project`` and ``goldenlens report -o .json`` write) is byte for byte the JSON of the full
-:class:`Report` (``build_report`` + ``write_report_json``), on a project that has everything a
-report carries: reviewer overrides of lexical and judge metrics, review states and notes, a judge
-run with scored and not-scored rows, flags, and not-scored Factual Knowledge.
+:class:`Report` (``calibrated_report`` of ``build_report`` + ``write_report_json``), on projects
+that have everything a report carries: reviewer labels, reviewer overrides of lexical and judge
+metrics, review states and notes, a judge run with scored and not-scored rows, flags, and
+not-scored Factual Knowledge.
 
 The two share no row code: one walks the stored columns by key without reading a response text,
 the other builds a row object per response; the comparison is what holds them together.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from goldenlens.core.calibration.labels import Verdict
 from goldenlens.core.lexical.scorer import F1_SCORE, FACTUAL_KNOWLEDGE
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
@@ -20,6 +22,8 @@ from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.reports.json_report import write_report_json
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.importing.sample_project import ensure_sample_project
+from goldenlens.jobs.labelling.calibration import calibrated_report
+from goldenlens.jobs.labelling.label_edits import label_response
 from goldenlens.jobs.reporting.report_job import write_stored_json
 from goldenlens.jobs.reporting.stored_run import build_report, judge_scores
 from goldenlens.store.project import ProjectStore
@@ -29,10 +33,10 @@ FAITHFULNESS = Signature("faithfulness", "1", {"judge_model": "m.gguf"})
 
 def _both(store: ProjectStore, folder: Path) -> tuple[str, str]:
     stored, full = folder / "stored.json", folder / "full.json"
-    rows, summary = write_stored_json(store, stored)
-    write_report_json(build_report(store), full, judge_scores(store))
-    assert rows == len(json.loads(full.read_text(encoding="utf-8"))["rows"])
-    assert summary == json.loads(full.read_text(encoding="utf-8"))["summary"]
+    written = write_stored_json(store, stored)
+    write_report_json(calibrated_report(store, build_report(store)), full, judge_scores(store))
+    assert written.rows == len(json.loads(full.read_text(encoding="utf-8"))["rows"])
+    assert written.summary == json.loads(full.read_text(encoding="utf-8"))["summary"]
     return stored.read_text(encoding="utf-8"), full.read_text(encoding="utf-8")
 
 
@@ -79,3 +83,19 @@ def test_with_overrides_reviews_and_a_judge_run(tmp_path: Path) -> None:
     assert report["reviews"]["q05"]["status"] == "needs_curation"
     row = next(r for r in report["rows"] if (r["question_id"], r["pipeline"]) == ("q01", "Pipeline2"))
     assert row["judge"]["faithfulness"] == 1.0
+
+
+def test_with_labels(tmp_path: Path) -> None:
+    """What reviewers would judge is worked out once per path and written the same way."""
+    with ProjectStore.open(ensure_sample_project(tmp_path / "p.goldenlens")) as store:
+        for question_id, pipeline, verdict in [
+            ("q01", "Pipeline1", Verdict.CORRECT),
+            ("q02", "Pipeline2", Verdict.INCORRECT),
+            ("q03", "Pipeline3", Verdict.UNSURE),
+        ]:
+            label_response(store, question_id, pipeline, verdict, reviewer="Ana")
+        stored, full = _both(store, tmp_path)
+    assert stored == full
+    calibrated = json.loads(stored)["human_calibrated"]
+    assert (calibrated["labelled"], calibrated["unsure_labels"]) == (2, 1)  # correct or incorrect; unsure
+    assert set(calibrated["estimates"]) == {"Pipeline1", "Pipeline2", "Pipeline3"}

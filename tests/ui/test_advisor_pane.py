@@ -14,8 +14,10 @@ from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QFrame
 from pytestqt.qtbot import QtBot
 
+from goldenlens.core.calibration.labels import Verdict
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
+from goldenlens.jobs.labelling.label_edits import label_response
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.advisor.advisor_controller import NO_SCORES_TEXT
 from goldenlens.ui.advisor.advisor_pane import DiagnosisCard
@@ -220,4 +222,20 @@ def test_a_response_level_diagnosis_quotes_the_response(qtbot: QtBot, scored_pro
     cards = _show(qtbot, window, "q06")
     rephrased = _card(cards, "correct_but_rephrased", "Pipeline1")
     assert rephrased.findChild(QFrame, "responseQuote") is None
+    window.close()
+
+
+def test_a_diagnosis_says_how_often_it_held_on_the_labels(qtbot: QtBot, scored_project: Path) -> None:
+    """q02/Pipeline2 and q07/Pipeline2 labelled incorrect, q08/Pipeline2 correct: the likely
+    hallucination rule held on 2 of 3; a card of a rule nobody checked says nothing."""
+    with ProjectStore.open(scored_project) as store:
+        label_response(store, "q02", "Pipeline2", Verdict.INCORRECT, reviewer="Ana")
+        label_response(store, "q07", "Pipeline2", Verdict.INCORRECT, reviewer="Ana")
+        label_response(store, "q08", "Pipeline2", Verdict.CORRECT, reviewer="Ana")
+    window = _window(qtbot, scored_project)
+    card = _show(qtbot, window, "q02")[0]
+    assert card.held is not None
+    assert card.held.text() == "On the reviewer's labels: right on 2 of 3 labelled"
+    ambiguous = _show(qtbot, window, "q06")[0]
+    assert ambiguous.held is None
     window.close()

@@ -67,7 +67,7 @@ def _window(qtbot: QtBot, project: Path) -> MainWindow:
     window.show()
     assert window.projects.open_project(project)
     qtbot.waitUntil(lambda: window.grid.model().rowCount() == 3, timeout=TIMEOUT)
-    window.show_labels()
+    window.labelling.show()
     pane = window.labelling_pane
     qtbot.waitUntil(lambda: pane.question is not None, timeout=TIMEOUT)
     return window

@@ -288,9 +288,9 @@ def write_outputs(
 
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.
-        rows, summary = write_stored_json(project, out, run_id, judge_run_id=judge_run_id)
-        print(f"Wrote {rows} scored responses to {out}", file=sys.stderr)
-        return summary
+        written = write_stored_json(project, out, run_id, judge_run_id=judge_run_id)
+        print(f"Wrote {written.rows} scored responses to {out}", file=sys.stderr)
+        return with_calibrated(written.summary, written.human_calibrated)
     report = calibrated_report(project, build_report(project, run_id, judge_run_id=judge_run_id))
     judge = judge_scores(project, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(project))

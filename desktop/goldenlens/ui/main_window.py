@@ -74,8 +74,9 @@ class MainWindow(QMainWindow):
         )
         self.judge.menu.addSeparator()
         self.judge.menu.addAction(self.golden_review.review_action)
-        self.labelling = LabellingController(self, self.labelling_pane, self.grid, self.undo_stack)
+        self.labelling = LabellingController(self, self.tabs, self.labelling_pane, self.grid, self.undo_stack)
         self.labelling.calibrated.connect(self.summary.show_calibrated)
+        self.labelling.plan_changed.connect(self.queue.set_plan)
         self._build_menus()
         self.projects.session_opened.connect(self._on_session_opened)
         self.projects.session_closing.connect(self._on_session_closing)
@@ -160,7 +161,9 @@ class MainWindow(QMainWindow):
         self.versions_action = self._action("Golden-Set &Versions…", self.show_versions)
         edit_menu.addAction(self.versions_action)
         edit_menu.addAction(self._action("Run &History…", self.show_runs))
-        edit_menu.addAction(self._action("&Label Responses", self.show_labels, keys=keys_for("labels_tab")))
+        edit_menu.addAction(
+            self._action("&Label Responses", self.labelling.show, keys=keys_for("labels_tab"))
+        )
         review_menus = self.review.menus()
         review_menus[0].addSeparator()
         for action in self.queue.actions_for_menu():
@@ -171,11 +174,6 @@ class MainWindow(QMainWindow):
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts, keys=keys_for("help")))
         help_menu.addAction(self._action("&About GoldenLens", self._about))
-
-    def show_labels(self) -> None:
-        """The Labels tab, on the plan's next question still to label."""
-        self.tabs.setCurrentWidget(self.labelling_pane)
-        self.labelling_pane.setFocus()
 
     def show_versions(self) -> None:
         """The Versions dialog of the open project: list, name and diff golden-set versions."""

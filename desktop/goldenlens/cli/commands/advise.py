@@ -101,7 +101,8 @@ def format_advice(advice: ProjectAdvice, project: str) -> str:
         lines += ["", f"{question.question_id}  {question.question}"]
         for d in question.diagnoses:
             who = f" — {d.pipeline}" if d.pipeline else ""
-            lines.append(f"  [{d.severity.value}] {d.label}{who}")
+            held = advice.check_note(d.code.value)
+            lines.append(f"  [{d.severity.value}] {d.label}{who}" + (f"  ({held})" if held else ""))
             lines.append(_wrapped(d.explanation, "      "))
             lines += [_wrapped(line, "      ") for line in evidence_lines(d)]
             lines.append(_wrapped(f"→ {d.action}", "      "))
@@ -118,6 +119,10 @@ def format_advice(advice: ProjectAdvice, project: str) -> str:
             f"{total} diagnos{'is' if total == 1 else 'es'} on {len(diagnosed)} of "
             f"{len(advice.questions)} questions: {by_code}."
         )
+    checked = advice.check_lines()
+    if checked:
+        lines += ["", "Checked against the reviewer's labels:"]
+        lines += [_wrapped(line, "  ") for line in checked]
     return "\n".join(lines)
 
 

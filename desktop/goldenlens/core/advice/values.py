@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
 from goldenlens.core.lexical.flags import FlagThresholds
 
 
@@ -269,6 +270,18 @@ class ProjectAdvice:
     pipelines: tuple[str, ...]
     thresholds: AdviceThresholds
     similarity_source: str = ""
+    #: How often each diagnosis held on the reviewer's labels (empty: nothing labelled).
+    checks: Mapping[str, DiagnosisCheck] = field(default_factory=dict)
+
+    def check_note(self, code: str) -> str:
+        """How often diagnosis ``code`` held on the reviewer's labels ("right on 1 of 19
+        labelled"), ``""`` when none of its responses is labelled."""
+        check = self.checks.get(code)
+        return check.note() if check is not None else ""
+
+    def check_lines(self) -> list[str]:
+        """One sentence per diagnosis checked against the labels, in the advisor's order."""
+        return [self.checks[c.value].sentence(ADVICE_LABELS[c]) for c in CODE_ORDER if c.value in self.checks]
 
     @property
     def diagnoses(self) -> tuple[Diagnosis, ...]:
@@ -286,6 +299,7 @@ class ProjectAdvice:
             "thresholds": self.thresholds.as_dict(),
             "similarity_source": self.similarity_source,
             "counts": self.counts(),
+            "checks": {code: check.as_dict() for code, check in self.checks.items()},
             "questions": [
                 {
                     "question_id": q.question_id,

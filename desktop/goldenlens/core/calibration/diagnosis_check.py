@@ -11,7 +11,7 @@ often it holds stays below one half: on this data set the rule is more often wro
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from math import sqrt
 from typing import Final
@@ -39,12 +39,16 @@ class DiagnosisCheck:
     def demoted(self) -> bool:
         return self.labelled >= MIN_LABELLED and wilson_upper(self.held, self.labelled) < 0.5
 
-    def sentence(self, label: str) -> str:
-        """ "Likely hallucination: right on 1 of 19 labelled" (and why it is demoted)."""
-        text = f"{label}: right on {self.held} of {self.labelled} labelled"
+    def note(self) -> str:
+        """ "right on 1 of 19 labelled" (and why it is demoted)."""
+        text = f"right on {self.held} of {self.labelled} labelled"
         if self.demoted:
             text += " — demoted: on this project's labels the rule is more often wrong than right"
         return text
+
+    def sentence(self, label: str) -> str:
+        """ "Likely hallucination: right on 1 of 19 labelled" (and why it is demoted)."""
+        return f"{label}: {self.note()}"
 
     def as_dict(self) -> dict[str, object]:
         return {"held": self.held, "labelled": self.labelled, "demoted": self.demoted}
@@ -73,3 +77,21 @@ def check_diagnoses(found: Iterable[tuple[str, bool]]) -> dict[str, DiagnosisChe
         labelled[code] = labelled.get(code, 0) + 1
         held[code] = held.get(code, 0) + (1 if correct == claim else 0)
     return {code: DiagnosisCheck(code, held[code], labelled[code]) for code in labelled}
+
+
+def labelled_diagnoses(
+    diagnoses: Iterable[tuple[str, str, str]],
+    verdict: Callable[[str, str], bool | None],
+    fact_found: Callable[[str], Iterable[str]],
+) -> Iterator[tuple[str, bool]]:
+    """``(code, correct)`` for :func:`check_diagnoses`: each ``(code, question_id, pipeline)``
+    diagnosis on a labelled response (``verdict``: ``None`` when not labelled); a golden row's
+    diagnosis (empty pipeline) on each of its labelled responses the fact matched
+    (``fact_found(question_id)``: those pipelines)."""
+    for code, question_id, pipeline in diagnoses:
+        if code not in CLAIMS:
+            continue
+        for each in (pipeline,) if pipeline else tuple(fact_found(question_id)):
+            said = verdict(question_id, each)
+            if said is not None:
+                yield code, said

@@ -8,11 +8,14 @@ Everything read from the store goes through :func:`read_advice_inputs`, one smal
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from goldenlens.core.advice.advisor import SEMANTIC_SIMILARITY, advise, similarity_from_records
 from goldenlens.core.advice.values import AdviceThresholds, ProjectAdvice
+from goldenlens.core.calibration.diagnosis_check import check_diagnoses, labelled_diagnoses
+from goldenlens.core.calibration.labels import LabelState
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scored_rows import Report
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
@@ -29,6 +32,8 @@ class AdviceInputs:
     report: Report
     similarity: Mapping[tuple[str, str], float] = field(default_factory=dict)
     similarity_source: str = ""
+    #: The reviewer's verdict in force per ``(question_id, pipeline)`` (True: correct).
+    verdicts: Mapping[tuple[str, str], bool] = field(default_factory=dict)
 
 
 @takes_project
@@ -37,12 +42,24 @@ def read_advice_inputs(store: ProjectStore) -> AdviceInputs:
     (:class:`~goldenlens.jobs.reporting.stored_run.NoScoresError` without one) and the newest judge
     run's ``semantic_similarity`` scores."""
     report = build_report(store)
+    verdicts = _verdicts(store)
     judge = store.runs.latest(JUDGE_RUN)
     if judge is None:
-        return AdviceInputs(report)
+        return AdviceInputs(report, verdicts=verdicts)
     similarity = similarity_from_records(store.results.scores(judge.id, metrics=[SEMANTIC_SIMILARITY]))
     source = f"{SEMANTIC_SIMILARITY} of judge run {judge.id}" if similarity else ""
-    return AdviceInputs(report, similarity, source)
+    return AdviceInputs(report, similarity, source, verdicts)
+
+
+def _verdicts(store: ProjectStore) -> dict[tuple[str, str], bool]:
+    if not store.labels.count():
+        return {}
+    found = store.labels.in_force()
+    return {
+        key: label.state is LabelState.CORRECT
+        for key, label in zip(found.keys, found.labels, strict=True)
+        if label.known
+    }
 
 
 def advice_from_inputs(
@@ -62,13 +79,25 @@ def advice_from_inputs(
             cancel.raise_if_cancelled()
         progress(Progress("advice", done, total))
 
-    return advise(
+    advice = advise(
         inputs.report,
         similarity=inputs.similarity,
         thresholds=thresholds,
         similarity_source=inputs.similarity_source,
         on_question=on_question,
     )
+    if not inputs.verdicts:
+        return advice
+    fact_found: dict[str, list[str]] = {}
+    for row in inputs.report.rows:
+        if row.scores.get(FACTUAL_KNOWLEDGE) == 1.0:
+            fact_found.setdefault(row.item.id, []).append(row.response.pipeline)
+    found = labelled_diagnoses(
+        ((d.code.value, d.question_id, d.pipeline) for d in advice.diagnoses),
+        lambda question_id, pipeline: inputs.verdicts.get((question_id, pipeline)),
+        lambda question_id: fact_found.get(question_id, ()),
+    )
+    return replace(advice, checks=check_diagnoses(found))
 
 
 @takes_project

@@ -13,7 +13,7 @@ from typing import Final
 
 import numpy as np
 
-from goldenlens.core.calibration.diagnosis_check import CLAIMS, DiagnosisCheck, check_diagnoses
+from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
 from goldenlens.core.calibration.estimator import Interval, PipelineEstimate, estimate, fitted_predictions
 from goldenlens.core.calibration.features import PRIOR_HIGH, PRIOR_LOW
 from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated
@@ -174,7 +174,7 @@ def calibrate_responses(
         rounds_outdated=rounds.outdated,
         predictor_features=responses.run.feature_names,
         agreements=agreements,
-        diagnoses=_diagnosis_checks(store, responses) if with_diagnoses and known.any() else {},
+        diagnoses=_diagnosis_checks(store) if with_diagnoses and known.any() else {},
         labels_needed=needed,
         stale=sum(1 for label in responses.labels if label.source is LabelSource.STALE),
         unsure=int(np.count_nonzero(state == LabelState.UNSURE)),
@@ -182,33 +182,6 @@ def calibrate_responses(
     )
 
 
-def _diagnosis_checks(store: ProjectStore, responses: ProjectResponses) -> dict[str, DiagnosisCheck]:
-    index = responses.index()
-    of_question: dict[str, list[int]] = {}
-    for n, (question_id, _pipeline) in enumerate(responses.keys):
-        of_question.setdefault(question_id, []).append(n)
-    state = responses.state()
-    fk = responses.lexical[FACTUAL_KNOWLEDGE]
-
-    def verdict(key: tuple[str, str]) -> bool | None:
-        n = index.get(key)
-        if n is None or state[n] not in (LabelState.CORRECT, LabelState.INCORRECT):
-            return None
-        return bool(state[n] == LabelState.CORRECT)
-
-    found: list[tuple[str, bool]] = []
-    for diagnosis in build_advice(store).diagnoses:
-        code = diagnosis.code.value
-        if code not in CLAIMS:
-            continue
-        if diagnosis.pipeline:
-            said = verdict((diagnosis.question_id, diagnosis.pipeline))
-            if said is not None:
-                found.append((code, said))
-            continue
-        # A golden row's diagnosis: its labelled responses the fact matched.
-        for n in of_question.get(diagnosis.question_id, []):
-            said = verdict(responses.keys[n]) if fk[n] == 1.0 else None
-            if said is not None:
-                found.append((code, said))
-    return check_diagnoses(found)
+def _diagnosis_checks(store: ProjectStore) -> dict[str, DiagnosisCheck]:
+    """How often each advisor diagnosis held on the labels (the advice works it out)."""
+    return dict(build_advice(store).checks)

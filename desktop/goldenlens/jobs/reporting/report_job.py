@@ -4,13 +4,13 @@ workbook or HTML report of a run (optionally some questions only), and the curat
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 from goldenlens.core.scored_rows import Report, count_overrides, effective_scores, summarise_values
-from goldenlens.core.stats.gates import CALIBRATED
 from goldenlens.io.reports.html.page import write_report_html
 from goldenlens.io.reports.json_report import (
     calibrated_entry,
@@ -34,23 +34,29 @@ from goldenlens.store.project import ProjectStore
 HTML_SUFFIXES = (".html", ".htm")
 
 
+@dataclass(frozen=True)
+class WrittenJson:
+    """What :func:`write_stored_json` wrote: the number of rows, the summary (each pipeline's
+    means, as the document holds them) and what reviewers would judge."""
+
+    rows: int
+    summary: dict[str, dict[str, float | None]]
+    human_calibrated: HumanCalibrated | None
+
+
 @takes_project
 def write_stored_json(
     store: ProjectStore, out: Path, run_id: int | None = None, *, judge_run_id: int | None = None
-) -> tuple[int, dict[str, dict[str, float | None]]]:
+) -> WrittenJson:
     """The JSON report of a run straight from the project, row by row (what
     :func:`~goldenlens.io.reports.json_report.write_report_json` writes for :func:`build_report`,
     byte for byte, without reading the response texts or holding a row object per response:
-    a 200,000-response project's report stays far below the memory a :class:`Report` takes).
-    Returns the number of rows written and the summary (each pipeline's means)."""
+    a 200,000-response project's report stays far below the memory a :class:`Report` takes)."""
     judge = judge_scores(store, judge_run_id)
     if judge:  # the judge's means and agreement are worked out over the Report's rows
         report = calibrated_report(store, build_report(store, run_id, judge_run_id=judge_run_id))
         write_report_json(report, out, judge)
-        means = report.summary()
-        for estimate in report.human_calibrated.estimates if report.human_calibrated else ():
-            means.setdefault(estimate.pipeline, {})[CALIBRATED] = estimate.interval.low
-        return len(report.rows), means
+        return WrittenJson(len(report.rows), report.summary(), report.human_calibrated)
     human_calibrated = calibrate(store)
     run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
     keys = [key for key in store.responses.row_keys() if run.has(*key)]
@@ -91,9 +97,7 @@ def write_stored_json(
         )
 
     write_json_document(out, report_head(None) | calibrated_entry(human_calibrated), lines(), tail)
-    for estimate in human_calibrated.estimates:
-        summary.setdefault(estimate.pipeline, {})[CALIBRATED] = estimate.interval.low
-    return len(keys), summary
+    return WrittenJson(len(keys), summary, human_calibrated)
 
 
 @takes_project

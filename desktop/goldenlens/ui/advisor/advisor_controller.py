@@ -178,18 +178,20 @@ class AdvisorController(QObject):
         self._pane.show_question(advice, shown, detail)
 
     def _shown(self, diagnosis: Diagnosis, detail: QuestionDetail | None) -> ShownDiagnosis:
+        held = self.index.advice.check_note(diagnosis.code.value)
         fix = diagnosis.fix
         if fix is None or detail is None:
-            return ShownDiagnosis(diagnosis)
+            return ShownDiagnosis(diagnosis, held=held)
         if fix.kind is FixKind.ADD_VARIANT:
             responses = {p.pipeline: p.response for p in detail.pipelines if not p.pipeline_missing}
             thresholds = self._session.preferences.thresholds if self._session is not None else None
-            return ShownDiagnosis(diagnosis, propose_variant(detail.item, diagnosis, responses, thresholds))
+            proposal = propose_variant(detail.item, diagnosis, responses, thresholds)
+            return ShownDiagnosis(diagnosis, proposal, held=held)
         if fix.kind is FixKind.OVERRIDE_SCORE:
             pipeline = detail.pipeline(fix.pipeline)
             override = pipeline.overrides.get(fix.field) if pipeline is not None else None
-            return ShownDiagnosis(diagnosis, override=override)
-        return ShownDiagnosis(diagnosis)
+            return ShownDiagnosis(diagnosis, override=override, held=held)
+        return ShownDiagnosis(diagnosis, held=held)
 
     # -- fixes -------------------------------------------------------------------------------
 

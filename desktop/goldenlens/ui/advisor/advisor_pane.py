@@ -79,6 +79,8 @@ class ShownDiagnosis:
     diagnosis: Diagnosis
     proposal: VariantProposal | None = None
     override: Override | None = None
+    #: How often this diagnosis held on the reviewer's labels ("right on 1 of 19 labelled").
+    held: str = ""
 
     @property
     def question_id(self) -> str:
@@ -178,6 +180,14 @@ class DiagnosisCard(QFrame):
         self.title = QLabel(f"<b>{title}</b>")
         head.addWidget(self.title, 1)
         layout.addLayout(head)
+        self.held: QLabel | None = None
+        if shown.held:
+            self.held = muted(wrapped_text(f"On the reviewer's labels: {shown.held}"))
+            self.held.setObjectName("heldOnLabels")
+            self.held.setToolTip(
+                "How often this diagnosis matched the reviewer's verdict on the labelled responses"
+            )
+            layout.addWidget(self.held)
 
         self.explanation = wrapped_text(d.explanation)
         layout.addWidget(self.explanation)

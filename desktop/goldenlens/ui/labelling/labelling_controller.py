@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMainWindow, QTabWidget
 
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.calibration.label_plan import LabelPlan
@@ -16,6 +16,7 @@ from goldenlens.core.calibration.labels import Verdict
 from goldenlens.core.calibration.sampling_plan import Mode
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import calibrate_at, plan_labels_at
+from goldenlens.queries.labelling import PlanQueue
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.labelling.label_commands import DetachCommand, LabelCommand, own_record
@@ -25,13 +26,18 @@ from goldenlens.ui.workers import JobRunner, LatestJobRunner
 
 
 class LabellingController(QObject):
-    """``calibrated(HumanCalibrated)`` whenever the estimates were worked out again."""
+    """``calibrated(HumanCalibrated)`` whenever the estimates were worked out again;
+    ``plan_changed(tuple[str, ...])``: the questions of the plan still to label."""
 
     calibrated = Signal(object)
+    plan_changed = Signal(object)
 
-    def __init__(self, window: QMainWindow, pane: LabellingPane, grid: ScoreGrid, undo: QUndoStack) -> None:
+    def __init__(
+        self, window: QMainWindow, tabs: QTabWidget, pane: LabellingPane, grid: ScoreGrid, undo: QUndoStack
+    ) -> None:
         super().__init__(window)
         self._window = window
+        self._tabs = tabs
         self._pane = pane
         self._grid = grid
         self._undo = undo
@@ -50,6 +56,11 @@ class LabellingController(QObject):
         pane.next_requested.connect(self.next_question)
         pane.plan_requested.connect(self.plan)
 
+    def show(self) -> None:
+        """Bring the Labels tab forward, ready for the verdict keys."""
+        self._tabs.setCurrentWidget(self._pane)
+        self._pane.setFocus()
+
     # -- the session -----------------------------------------------------------------------
 
     def set_session(self, session: ProjectSession | None) -> None:
@@ -59,7 +70,7 @@ class LabellingController(QObject):
         self._pane.show_question(None)
         self._pane.show_estimates(None)
         if session is None:
-            self._pane.show_progress(None)
+            self._show_queue(None)
             return
         session.question_changed.connect(self._on_question_changed)
         session.project_changed.connect(self.refresh)
@@ -71,7 +82,7 @@ class LabellingController(QObject):
         if session is None:
             return
         queue = session.project.plan_queue()
-        self._pane.show_progress(queue)
+        self._show_queue(queue)
         if self.question_id is None:
             first = queue.open_questions[0] if queue is not None and queue.open_questions else None
             self.question_id = first or self._grid.current_question()
@@ -124,8 +135,12 @@ class LabellingController(QObject):
             self.show_question(question_id, keep_selection=True)
         session = self.session
         if session is not None:
-            self._pane.show_progress(session.project.plan_queue())
+            self._show_queue(session.project.plan_queue())
         self.request_estimates()
+
+    def _show_queue(self, queue: PlanQueue | None) -> None:
+        self._pane.show_progress(queue)
+        self.plan_changed.emit(queue.open_questions if queue is not None else ())
 
     def next_question(self) -> None:
         """The plan's next question still to label (after the one shown), else the grid's next."""

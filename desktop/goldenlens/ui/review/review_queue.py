@@ -7,7 +7,9 @@
   none is visible but some are hidden by the filters, the status bar says how many;
 * a filter by diagnosis code with the number of *questions* per code ("Ambiguous question
   (2)"): choosing one shows only those questions in the grid
-  (:meth:`~goldenlens.ui.grid.score_grid.ScoreGrid.set_question_filter`).
+  (:meth:`~goldenlens.ui.grid.score_grid.ScoreGrid.set_question_filter`); and, once a round of
+  labels is planned, "Labelling plan": the questions it still asks about (Next with a
+  diagnosis then walks them).
 
 The filter follows the advice as it is recomputed after an edit, except that the current
 question stays in while it is current: fixing it must not pull the row from under the cursor.
@@ -29,6 +31,8 @@ from goldenlens.ui.shortcuts import keys_for
 #: Filter entries that are not a diagnosis code.
 ALL_QUESTIONS = ""
 ANY_DIAGNOSIS = "*"
+#: The questions of the latest labelling round still to label (the Labels tab's queue).
+LABELLING_PLAN = "plan"
 
 
 class _LetterKeys(QObject):
@@ -65,6 +69,7 @@ class ReviewQueue(QWidget):
         super().__init__(parent)
         self._grid = grid
         self._index = AdviceIndex.empty()
+        self._plan: frozenset[str] = frozenset()
         self._filter_ids: frozenset[str] | None = None
         self.progress = QProgressBar(self)
         self.progress.setTextVisible(True)
@@ -132,6 +137,12 @@ class ReviewQueue(QWidget):
         self._fill_filter()
         self._apply_filter(keep_current=True)
 
+    def set_plan(self, questions: tuple[str, ...]) -> None:
+        """The labelling plan's questions still to label: a filter entry of their own."""
+        self._plan = frozenset(questions)
+        self._fill_filter()
+        self._apply_filter(keep_current=True)
+
     def chosen_code(self) -> str | None:
         """The diagnosis code filtered on, :data:`ANY_DIAGNOSIS`, or ``None`` (all questions)."""
         data = self.filter.currentData()
@@ -158,6 +169,10 @@ class ReviewQueue(QWidget):
         self.filter.clear()
         self.filter.addItem("All questions", ALL_QUESTIONS)
         self.filter.addItem(f"Any diagnosis ({len(self._index.questions_with(None))})", ANY_DIAGNOSIS)
+        if self._plan or chosen == LABELLING_PLAN:
+            self.filter.addItem(f"Labelling plan ({len(self._plan)} to label)", LABELLING_PLAN)
+            tip = "Questions of the latest labelling round with answers still to label (the Labels tab)"
+            self.filter.setItemData(self.filter.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         if counts:
             self.filter.insertSeparator(self.filter.count())
         for code in [c.value for c in AdviceCode if c.value in counts]:
@@ -175,6 +190,8 @@ class ReviewQueue(QWidget):
         code = self.chosen_code()
         if code is None:
             ids = None
+        elif code == LABELLING_PLAN:
+            ids = self._plan
         else:
             ids = self._index.questions_with(None if code == ANY_DIAGNOSIS else code)
             current = self._grid.current_question()
@@ -231,7 +248,10 @@ class ReviewQueue(QWidget):
         if grid is None:
             return None
         code = self.chosen_code()
-        wanted = self._index.questions_with(None if code in (None, ANY_DIAGNOSIS) else code)
+        if code == LABELLING_PLAN:
+            wanted = self._plan
+        else:
+            wanted = self._index.questions_with(None if code in (None, ANY_DIAGNOSIS) else code)
         ids = grid.question_ids
         marks = np.fromiter((q in wanted for q in ids), dtype=bool, count=len(ids))
         return self._go(marks, "question with a diagnosis")

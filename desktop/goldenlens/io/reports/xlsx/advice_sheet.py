@@ -145,14 +145,16 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
             excel_row += 1
             where = RowRef(ADVICE_SHEET, excel_row, ADVICE_COLUMNS, question.question_id, d.pipeline)
             explanation = "\n".join([d.explanation, *evidence_lines(d)])
-            texts = {5: explanation, 6: d.action, 7: fix_text(d), 8: numbers_text(d), 4: d.label}
+            held = advice.check_note(d.code.value)
+            label = f"{d.label}\n({held})" if held else d.label
+            texts = {5: explanation, 6: d.action, 7: fix_text(d), 8: numbers_text(d), 4: label}
             fit_row_height(ws, excel_row, texts, _WIDTHS)
             ws.append(
                 [
                     text_cell(ws, question.question_id, where, 1, WRAP),
                     text_cell(ws, d.pipeline, where, 2, WRAP),
                     text_cell(ws, d.severity.value, where, 3, _SEVERITY_FONTS[d.severity.value]),
-                    text_cell(ws, d.label, where, 4, WRAP),
+                    text_cell(ws, label, where, 4, WRAP),
                     text_cell(ws, explanation, where, 5, WRAP),
                     text_cell(ws, d.action, where, 6, WRAP),
                     text_cell(ws, fix_text(d), where, 7, WRAP),
@@ -167,6 +169,8 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
             advice.similarity_source or "not measured (run the judge's semantic_similarity to use it)",
         ),
     ]
+    if advice.checks:
+        notes.append(("Labels", "Checked against the reviewer's labels:\n" + "\n".join(advice.check_lines())))
     # The notes wrap inside the explanation column: a long line in column A would run past the
     # table and make the printed page shrink to fit it.
     for n, (label, note) in enumerate(notes, start=excel_row + 2):
