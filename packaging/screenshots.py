@@ -31,6 +31,10 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from goldenlens.ui.main_window import MainWindow
 
 
 def _spin(seconds: float) -> None:
@@ -78,22 +82,7 @@ def main() -> None:
     if args.only == "golden-review":
         _only(window, lambda: _golden_review_shots(window, project, args.out), args.out)
         return
-    window.projects.open_project(project)
-    _wait(lambda: window.grid.model().rowCount() == 10)
-    window.grid.select_question("q02")
-    _spin(0.5)
-    window.grab().save(str(args.out / "main.png"))
-
-    window.grid.select_question("q10")
-    _spin(0.3)
-    window.detail.resize(1400, 820)
-    window.detail.grab().save(str(args.out / "detail.png"))
-
-    window.tabs.setCurrentWidget(window.summary)
-    _wait(lambda: bool(window.summary.intervals()))  # the error bars' bootstrap is done
-    _spin(0.5)
-    window.grab().save(str(args.out / "summary.png"))
-    window.tabs.setCurrentIndex(0)  # the review tab
+    _review_and_summary_shots(window, project, args.out)
 
     _variant_shot(window, args.out)
 
@@ -110,6 +99,26 @@ def main() -> None:
     _drafts_shot(window, args.out, args.sizes)
     window.close()
     print(f"screenshots written to {args.out}")
+
+
+def _review_and_summary_shots(window: MainWindow, project: Path, out: Path) -> None:
+    """main.png (the review tab on q02), detail.png (q10's detail), summary.png."""
+    window.projects.open_project(project)
+    _wait(lambda: window.grid.model().rowCount() == 10)
+    window.grid.select_question("q02")
+    _spin(0.5)
+    window.grab().save(str(out / "main.png"))
+
+    window.grid.select_question("q10")
+    _spin(0.3)
+    window.detail.resize(1400, 820)
+    window.detail.grab().save(str(out / "detail.png"))
+
+    window.tabs.setCurrentWidget(window.summary)
+    _wait(lambda: bool(window.summary.intervals()))  # the error bars' bootstrap is done
+    _spin(0.5)
+    window.grab().save(str(out / "summary.png"))
+    window.tabs.setCurrentIndex(0)  # the review tab
 
 
 #: What the scripted judge drafts for chunks of resources/sample/source_chunks.csv (question,

@@ -147,3 +147,27 @@ def test_undo_withdraws_a_label_and_the_estimates_follow_the_labels(qtbot: QtBot
     )
     assert "As a reviewer would judge them" in window.summary.reviewer.text.text()
     window.close()
+
+
+def test_the_review_letters_wait_on_the_labels_tab(qtbot: QtBot, project: Path) -> None:
+    """N and C are the Review tab's "next unreviewed" and "needs curation"; on the Labels tab
+    they mark the selected answer (the key goes through the window's shortcuts, as a person's
+    does) and leave the review state and the grid's question alone."""
+    window = _window(qtbot, project)
+    pane = window.labelling_pane
+    window.labelling.show_question("q1")
+    window.activateWindow()  # window shortcuts fire only in the active window
+    qtbot.waitUntil(window.isActiveWindow, timeout=TIMEOUT)
+    pane.setFocus()
+    before = window.grid.current_question()
+    qtbot.keyClick(pane, Qt.Key.Key_N)
+    qtbot.keyClick(pane, Qt.Key.Key_C)
+    states = _states(project, "q1")
+    assert states["P1"] == (LabelState.INCORRECT, LabelSource.DIRECT)
+    assert states["P2"] == (LabelState.CORRECT, LabelSource.DIRECT)
+    assert window.grid.current_question() == before
+    with ProjectStore.open(project) as store:
+        assert store.reviews.of_question("q1") is None
+    window.tabs.setCurrentIndex(0)  # back on the Review tab, N is "next unreviewed" again
+    assert window.queue.next_unreviewed_action.isEnabled()
+    window.close()

@@ -1,0 +1,1 @@
+"""The command line: argument parsing, the printed summary, exit codes."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
+from goldenlens.cli.output import counting_number
 from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -29,14 +30,14 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--header-row",
-        type=_positive_int,
+        type=counting_number("a row number"),
         metavar="N",
         help="row N (as Excel numbers it) is the header of both inputs (default: the first of the first "
         "20 rows that names a known column)",
     )
     parser.add_argument(
         "--responses-header-row",
-        type=_positive_int,
+        type=counting_number("a row number"),
         metavar="N",
         help="the header row of the responses when it differs from --header-row",
     )
@@ -63,13 +64,3 @@ def parse_mapping(pairs: Iterable[str]) -> dict[str, str]:
             raise InputError(Problem("--map", f"expected FIELD=COLUMN, got '{pair}'", Severity.FATAL))
         mapping[field.strip().lower()] = column.strip()
     return mapping
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a row number (1, 2, ...), got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"a row number is 1 or more, got {value}")
-    return value

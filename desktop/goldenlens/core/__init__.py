@@ -1,0 +1,1 @@
+"""The pure domain (no Qt, SQL or file formats); shared value types."""

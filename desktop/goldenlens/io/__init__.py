@@ -1,0 +1,1 @@
+"""Files in and out: sheets read faithfully, reports written whole."""

@@ -1,0 +1,1 @@
+"""The local judge: models, prompts; the only place llama_cpp loads."""

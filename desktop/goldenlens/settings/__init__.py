@@ -1,0 +1,1 @@
+"""User preferences and the per-OS folders they live in."""

@@ -1,0 +1,1 @@
+"""The desktop app, the only PySide6 importer: window, session, workers."""

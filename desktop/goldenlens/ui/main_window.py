@@ -67,7 +67,7 @@ class MainWindow(QMainWindow):
         self.drafting = DraftsController(self, self.run_panel, self.projects, self.drafts)
         self.drafting.drafted.connect(lambda _result: self.tabs.setCurrentWidget(self.drafts))
         # The review letters (j, k, a …) act on the Review tab's grid: not while another tab shows.
-        self.tabs.currentChanged.connect(lambda index: self.review.set_keys_enabled(index == 0))
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.drafts.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.golden_review = GoldenReviewController(
             self, self.run_panel, self.projects, self.golden_review_pane, self.grid
@@ -174,6 +174,12 @@ class MainWindow(QMainWindow):
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts, keys=keys_for("help")))
         help_menu.addAction(self._action("&About GoldenLens", self._about))
+
+    def _on_tab_changed(self, index: int) -> None:
+        """The Review tab's single-letter keys work only while it shows: the Labels and Drafts
+        tabs give some of the same letters other meanings."""
+        self.review.set_keys_enabled(index == 0)
+        self.queue.set_keys_enabled(index == 0)
 
     def show_versions(self) -> None:
         """The Versions dialog of the open project: list, name and diff golden-set versions."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.cli.output import json_text
+from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
 from goldenlens.core.golden.draft_values import DraftStatus
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -54,9 +55,7 @@ def add_drafts_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "--accept-flagged", action="store_true", help="with --accept: accept a flagged draft deliberately"
     )
     drafts.add_argument("--note", default="", help="with --reject: why")
-    drafts.add_argument(
-        "--reviewer", help="who (default: the name saved in the app's preferences, else your user name)"
-    )
+    add_reviewer_option(drafts)
     drafts.add_argument("--json", action="store_true", help="print the queue as JSON")
 
 
@@ -77,12 +76,6 @@ def cmd_drafts(args: argparse.Namespace) -> int:
         if args.reject is not None:
             return _reject(store, args)
         return _list(store, args)
-
-
-def _reviewer(args: argparse.Namespace) -> str:
-    from goldenlens.jobs.curation.review_job import default_reviewer
-
-    return str(args.reviewer) if args.reviewer is not None else default_reviewer()
 
 
 def _refused(args: argparse.Namespace, error: ValueError) -> InputError:
@@ -107,7 +100,7 @@ def _accept(store: ProjectHandle, args: argparse.Namespace) -> int:
         accepted = accept_draft(
             store,
             args.accept,
-            reviewer=_reviewer(args),
+            reviewer=reviewer_of(args),
             edit=edit,
             variants=variants,
             item_id=args.item_id,
@@ -126,7 +119,7 @@ def _reject(store: ProjectHandle, args: argparse.Namespace) -> int:
     from goldenlens.jobs.drafting.draft_review import DraftReviewError, reject_draft
 
     try:
-        reject_draft(store, args.reject, reviewer=_reviewer(args), note=args.note)
+        reject_draft(store, args.reject, reviewer=reviewer_of(args), note=args.note)
     except DraftReviewError as error:
         raise _refused(args, error) from None
     print(f"{args.project.name}: draft {args.reject} rejected")

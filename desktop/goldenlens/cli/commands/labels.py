@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.cli.output import counting_number, json_text
+from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
 from goldenlens.core.problems import InputError, Problem, Severity
 
 if TYPE_CHECKING:
     from goldenlens.core.calibration.human_calibrated import HumanCalibrated
     from goldenlens.core.calibration.label_plan import LabelPlan
-
-_REVIEWER_HELP = "who (default: the name saved in the app's preferences, else your user name)"
 
 
 def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +51,7 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "--sheet", help="the sheet of --from (default: Scores where there is one, else the first)"
     )
     label.add_argument("--note", default="", help="why (shown with the label)")
-    label.add_argument("--reviewer", help=_REVIEWER_HELP)
+    add_reviewer_option(label)
     action = label.add_mutually_exclusive_group()
     action.add_argument("--clear", action="store_true", help="withdraw the response's verdict instead")
     action.add_argument(
@@ -93,12 +92,6 @@ def _bad(where: str, message: str) -> InputError:
     return InputError(Problem(where, message, Severity.FATAL))
 
 
-def _reviewer(args: argparse.Namespace) -> str:
-    from goldenlens.jobs.curation.review_job import default_reviewer
-
-    return str(args.reviewer) if args.reviewer is not None else default_reviewer()
-
-
 def cmd_label(args: argparse.Namespace) -> int:
     """``goldenlens label``: one verdict, a file of them, or an undo."""
     from goldenlens.jobs import open_project
@@ -120,17 +113,17 @@ def cmd_label(args: argparse.Namespace) -> int:
         try:
             if args.source is not None:
                 done = label_edits.labels_from_file(
-                    project, args.source, sheet=args.sheet, reviewer=_reviewer(args)
+                    project, args.source, sheet=args.sheet, reviewer=reviewer_of(args)
                 )
                 notes = [f"{done.skipped} rows without a verdict skipped"] if done.skipped else []
                 notes += [f"{done.unchanged} already in force"] if done.unchanged else []
                 shown = f" ({'; '.join(notes)})" if notes else ""
                 print(f"{name}: {done.written} labels from {done.file}{shown}")
             elif args.confirm_stale:
-                confirmed = label_edits.confirm_stale(project, reviewer=_reviewer(args))
+                confirmed = label_edits.confirm_stale(project, reviewer=reviewer_of(args))
                 print(f"{name}: {confirmed} stale labels confirmed")
             elif args.clear:
-                label_edits.clear_label(project, args.question_id, args.pipeline, reviewer=_reviewer(args))
+                label_edits.clear_label(project, args.question_id, args.pipeline, reviewer=reviewer_of(args))
                 print(f"{args.question_id} / {args.pipeline}: verdict withdrawn")
             elif args.detach or args.attach:
                 label_edits.detach_response(project, args.question_id, args.pipeline, attach=args.attach)
@@ -143,7 +136,7 @@ def cmd_label(args: argparse.Namespace) -> int:
                     args.pipeline,
                     args.verdict,
                     note=args.note,
-                    reviewer=_reviewer(args),
+                    reviewer=reviewer_of(args),
                     source="command line",
                 )
                 also = (

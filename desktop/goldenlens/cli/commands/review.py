@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.reviewer_decisions import REVIEW_ORDER
 
@@ -40,9 +41,7 @@ def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         "0, 1, pass or fail",
     )
     override.add_argument("--note", default="", help="why (required; shown in every report)")
-    override.add_argument(
-        "--reviewer", help="who (default: the name saved in the app's preferences, else your user name)"
-    )
+    add_reviewer_option(override)
     override.add_argument(
         "--withdraw", action="store_true", help="withdraw the override in force instead (give no VALUE)"
     )
@@ -54,9 +53,7 @@ def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     # naming the statuses, like every other refused review input.
     review.add_argument("status", metavar="{" + ",".join(REVIEW_ORDER) + "}")
     review.add_argument("--note", default="", help="the review note (shown in every report)")
-    review.add_argument(
-        "--reviewer", help="who (default: the name saved in the app's preferences, else your user name)"
-    )
+    add_reviewer_option(review)
 
 
 @contextmanager
@@ -70,12 +67,6 @@ def _checked(path: Path) -> Iterator[ProjectHandle]:
             yield project
         except ReviewInputError as error:
             raise InputError(Problem(path.name, str(error), Severity.FATAL)) from None
-
-
-def _reviewer(args: argparse.Namespace) -> str:
-    from goldenlens.jobs.curation.review_job import default_reviewer
-
-    return args.reviewer if args.reviewer is not None else default_reviewer()
 
 
 def _shown(value: float | None) -> str:
@@ -101,7 +92,7 @@ def cmd_override(args: argparse.Namespace) -> int:
                 args.pipeline,
                 args.metric,
                 note=args.note,
-                reviewer=_reviewer(args),
+                reviewer=reviewer_of(args),
             )
             print(f"Withdrew the override of {metric} for {where}; the stored score counts again.")
             return 0
@@ -112,7 +103,7 @@ def cmd_override(args: argparse.Namespace) -> int:
             args.metric,
             args.value,
             note=args.note,
-            reviewer=_reviewer(args),
+            reviewer=reviewer_of(args),
         )
         o = saved.override
         print(
@@ -128,7 +119,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     with _checked(args.project) as project:
         review = review_question(
-            project, args.question_id, args.status, note=args.note, reviewer=_reviewer(args)
+            project, args.question_id, args.status, note=args.note, reviewer=reviewer_of(args)
         )
     by = f" by {review.reviewer}" if review.reviewer else ""
     print(f"{review.question_id}: {review.status}{by}")

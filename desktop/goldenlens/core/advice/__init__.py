@@ -1,0 +1,1 @@
+"""The curation advisor: diagnoses and their one-click fixes."""

@@ -9,12 +9,17 @@ workbook, the HTML report, the printed summary and the Summary tab lead with.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import numpy as np
+import numpy.typing as npt
+
 from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
-from goldenlens.core.calibration.estimator import PairEstimate, PipelineEstimate
+from goldenlens.core.calibration.estimator import Interval, PairEstimate, PipelineEstimate
+from goldenlens.core.calibration.features import PRIOR_HIGH, PRIOR_LOW
+from goldenlens.core.calibration.labels_needed import labels_needed
 from goldenlens.core.calibration.metric_agreement import MetricAgreement
 
 METHOD: Final = (
@@ -171,3 +176,38 @@ class HumanCalibrated:
             "diagnoses": {code: check.as_dict() for code, check in self.diagnoses.items()},
             "labels_needed": {f"{w:.2f}": n for w, n in self.labels_needed.items()},
         }
+
+
+def not_checked(
+    names: Sequence[str], pipeline: npt.NDArray[np.intp], fk: npt.NDArray[np.float64]
+) -> HumanCalibrated:
+    """No label yet: per pipeline (``names``; ``pipeline`` indexes them per response) no
+    estimate, and the labels an interval of each planned width needs, from the prior that
+    Factual Knowledge (``fk``, NaN where not scored) gives each response as its own answer: a
+    little more than the plan will ask where answers repeat."""
+    prior = np.where(np.isnan(fk), 0.5, PRIOR_LOW + (PRIOR_HIGH - PRIOR_LOW) * fk)
+    every = np.arange(len(fk), dtype=np.intp)
+    needed = (
+        {
+            width: labels_needed(
+                frame=every, answer=every, pipeline=pipeline, prediction=prior, half_width=width
+            )
+            for width in PLANNED_WIDTHS
+        }
+        if len(fk)
+        else {}
+    )
+    counts = np.bincount(pipeline, minlength=len(names))
+    estimates = tuple(
+        PipelineEstimate(name, Interval(None, None, None, None), 0, int(counts[i]))
+        for i, name in enumerate(names)
+    )
+    return HumanCalibrated(
+        level=0.95,
+        labelled=0,
+        responses=len(fk),
+        estimates=estimates,
+        pairs=(),
+        rounds=0,
+        labels_needed=needed,
+    )

@@ -74,7 +74,8 @@ def golden_version_key(question: str, answer: str, fact: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LabelRecord:
-    """One stored label record (append-only; ``id`` orders them)."""
+    """One label record (append-only; ``id`` orders them, 0 for one not written yet: the store
+    gives the id and the time)."""
 
     id: int
     question_id: str
@@ -87,6 +88,8 @@ class LabelRecord:
     reviewer: str = ""
     note: str = ""
     created_at: str = ""
+    #: Where it was given ("desktop app", a file's name, "command line").
+    source: str = ""
 
 
 class LabelState(IntEnum):

@@ -1,0 +1,1 @@
+"""Golden-set values: drafts, criteria, versions and their diff, source chunks."""

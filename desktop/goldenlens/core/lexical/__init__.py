@@ -1,0 +1,1 @@
+"""FMEval's metrics: normalisation, Factual Knowledge, QA Accuracy, flags."""

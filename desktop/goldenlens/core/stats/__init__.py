@@ -1,0 +1,1 @@
+"""Deciding between pipelines: bootstrap, McNemar, verdicts, CI gates."""

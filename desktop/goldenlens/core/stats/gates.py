@@ -5,7 +5,6 @@ jobs fetch the previous run (:mod:`goldenlens.jobs.reporting.run_regression`).""
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.stats.decision import PairComparison
+from goldenlens.core.typed_number import finite_number
 from goldenlens.core.view.metric_names import METRIC_LABELS, METRIC_SHORT
 
 if TYPE_CHECKING:  # numpy: imported when a regression is checked, not by every command line
@@ -71,12 +71,7 @@ class MinimumMean:
         target, equals, number = text.rpartition("=")
         if not equals or not target.strip():
             raise ValueError(f"expected METRIC=VALUE or PIPELINE.METRIC=VALUE, got {text!r}")
-        try:
-            value = float(number)
-        except ValueError:
-            raise ValueError(f"{text!r}: {number.strip()!r} is not a number") from None
-        if not math.isfinite(value):
-            raise ValueError(f"{text!r}: the minimum must be a finite number")
+        value = finite_number(number, context=text)
         pipeline, dot, metric = target.rpartition(".")
         return cls(resolve_metric(metric, metrics), value, pipeline.strip() if dot else None)
 

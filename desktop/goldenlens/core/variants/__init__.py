@@ -1,0 +1,1 @@
+"""Fact variants: spellings of numbers, dates, words; what they flip."""

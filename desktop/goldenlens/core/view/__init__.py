@@ -1,0 +1,1 @@
+"""How numbers look: metric names, colours, the grid's rows and filters."""

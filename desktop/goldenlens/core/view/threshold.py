@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from goldenlens.core.typed_number import finite_number
 from goldenlens.core.view.grid_state import BoolArray, GridArrays
 from goldenlens.core.view.metric_names import METRIC_ALIASES, metric_short
 
@@ -208,13 +209,7 @@ def _parse_clause(
     metric = _resolve_metric(first.strip("'\""), metrics)
     op = take("op", what="a comparison (<, <=, >, >=, ==, !=)")
     text = take("number", "name", what="a number")
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
-    return Condition(metric, op, value, pipeline), at
+    return Condition(metric, op, finite_number(text), pipeline), at
 
 
 def parse_threshold(expr: str, metrics: Sequence[str], pipelines: Sequence[str]) -> ThresholdFilter:

@@ -1,0 +1,1 @@
+"""Golden sets, responses, labels and source documents into core values."""

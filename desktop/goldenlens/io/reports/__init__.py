@@ -1,0 +1,1 @@
+"""JSON and CSV reports; texts every format shares."""

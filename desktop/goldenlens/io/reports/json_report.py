@@ -35,11 +35,6 @@ def report_head(judge: JudgeScores | None) -> dict[str, Any]:
     return {"judge_signatures": judge_signatures(judge)} if judge else {}
 
 
-def calibrated_entry(human_calibrated: HumanCalibrated | None) -> dict[str, Any]:
-    """The ``human_calibrated`` entry (a project's report only), after the judge's."""
-    return {} if human_calibrated is None else {"human_calibrated": human_calibrated.as_dict()}
-
-
 def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The JSON report's entries before and after ``rows``: the judge's signatures, means per
     pipeline, models and caveat come first."""
@@ -49,7 +44,6 @@ def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, 
         from goldenlens.io.reports.judge_summary import judge_summary_entries
 
         head |= judge_summary_entries(report, judge)
-    head |= calibrated_entry(report.human_calibrated)
     return head, report_tail(
         report.golden,
         summary=report.summary(),
@@ -59,6 +53,7 @@ def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, 
         golden_flags=report.golden_flags,
         signatures=report.signatures,
         problems=report.problems,
+        human_calibrated=report.human_calibrated,
     )
 
 
@@ -72,9 +67,11 @@ def report_tail(
     golden_flags: Mapping[str, Sequence[Flag]],
     signatures: Mapping[str, Signature],
     problems: Sequence[Problem],
+    human_calibrated: HumanCalibrated | None = None,
 ) -> dict[str, Any]:
-    """The JSON report's entries after ``rows``: per-pipeline means of the effective scores,
-    their intervals and the pipelines' paired comparisons (``comparisons``,
+    """The JSON report's entries after ``rows``: what reviewers would judge
+    (``human_calibrated``), per-pipeline means of the effective scores, their intervals and the
+    pipelines' paired comparisons (``comparisons``,
     :meth:`goldenlens.core.stats.decision.Decision.as_dict`), overridden values, every question's
     review state, flags, signatures, input problems."""
     # Equal reviews (most questions are unreviewed) and equal flag lists share one value, which
@@ -82,7 +79,8 @@ def report_tail(
     review_values: dict[QuestionReview, dict[str, str]] = {}
     flag_values: dict[tuple[Flag, ...], list[str]] = {}
     reviews = [review(item.id) for item in golden]
-    return {
+    calibrated = {} if human_calibrated is None else {"human_calibrated": human_calibrated.as_dict()}
+    return calibrated | {
         "summary": summary,
         "comparisons": comparisons,
         "overridden": overridden,

@@ -1,0 +1,1 @@
+"""A sheet as a spreadsheet program shows it: CSV, xlsx, xls, ods."""

@@ -1,0 +1,1 @@
+"""Golden-set edits, reviewer decisions, the project's advice."""

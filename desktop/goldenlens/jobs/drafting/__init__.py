@@ -1,0 +1,1 @@
+"""Golden rows drafted from source documents by the judge."""

@@ -1,0 +1,1 @@
+"""Importing inputs into a project (and the sample project)."""

@@ -1,0 +1,1 @@
+"""Judge runs, golden-set reviews, their resumable run driver."""

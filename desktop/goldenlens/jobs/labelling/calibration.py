@@ -14,9 +14,8 @@ from typing import Final
 import numpy as np
 
 from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
-from goldenlens.core.calibration.estimator import Interval, PipelineEstimate, estimate, fitted_predictions
-from goldenlens.core.calibration.features import PRIOR_HIGH, PRIOR_LOW
-from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated
+from goldenlens.core.calibration.estimator import estimate, fitted_predictions
+from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated, not_checked
 from goldenlens.core.calibration.labels import STATE_OF_VERDICT, LabelSource, LabelState
 from goldenlens.core.calibration.labels_needed import labels_needed
 from goldenlens.core.calibration.metric_agreement import metric_agreements
@@ -89,8 +88,8 @@ LABEL_WORDS: Final = {state: verdict.value for verdict, state in STATE_OF_VERDIC
 
 
 def _not_checked(store: ProjectStore) -> HumanCalibrated:
-    """No label yet: the labels an interval of each planned width needs, from the prior (each
-    response its own answer: a little more than the plan will ask where answers repeat)."""
+    """No label yet (:func:`~goldenlens.core.calibration.human_calibrated.not_checked`), from
+    the latest run's Factual Knowledge."""
     run = store.runs.latest(LEXICAL_RUN, finished_only=True)
     if run is None:
         raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
@@ -99,32 +98,7 @@ def _not_checked(store: ProjectStore) -> HumanCalibrated:
     index = {name: i for i, name in enumerate(names)}
     pipeline = np.fromiter((index[p] for _q, p in keys), dtype=np.intp, count=len(keys))
     fk = np.array([np.nan if v is None else v for v in columns[FACTUAL_KNOWLEDGE]], dtype=np.float64)
-    prior = np.where(np.isnan(fk), 0.5, PRIOR_LOW + (PRIOR_HIGH - PRIOR_LOW) * fk)
-    every = np.arange(len(keys), dtype=np.intp)
-    needed = (
-        {
-            width: labels_needed(
-                frame=every, answer=every, pipeline=pipeline, prediction=prior, half_width=width
-            )
-            for width in PLANNED_WIDTHS
-        }
-        if len(keys)
-        else {}
-    )
-    counts = np.bincount(pipeline, minlength=len(names))
-    estimates = tuple(
-        PipelineEstimate(name, Interval(None, None, None, None), 0, int(counts[i]))
-        for i, name in enumerate(names)
-    )
-    return HumanCalibrated(
-        level=0.95,
-        labelled=0,
-        responses=len(keys),
-        estimates=estimates,
-        pairs=(),
-        rounds=0,
-        labels_needed=needed,
-    )
+    return not_checked(names, pipeline, fk)
 
 
 def calibrate_responses(

@@ -16,6 +16,7 @@ from goldenlens.core.calibration.labels import (
     STATE_OF_VERDICT,
     LabelKind,
     LabelledResponses,
+    LabelRecord,
     LabelSource,
     Verdict,
     parse_verdict,
@@ -25,7 +26,6 @@ from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.labels_file import read_labels_file
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.repositories.labels import NewLabel
 
 
 class LabelError(GoldenLensError):
@@ -64,10 +64,19 @@ def _new(
     reviewer: str = "",
     note: str = "",
     source: str = "",
-) -> NewLabel:
+) -> LabelRecord:
     key = responses.response_keys[n]
-    return NewLabel(
-        key.question_id, key.pipeline, kind, verdict, key.answer_key, key.golden_key, reviewer, note, source
+    return LabelRecord(
+        0,
+        key.question_id,
+        key.pipeline,
+        kind,
+        verdict,
+        key.answer_key,
+        key.golden_key,
+        reviewer=reviewer,
+        note=note,
+        source=source,
     )
 
 
@@ -169,7 +178,7 @@ def labels_from_file(
     questions = {q for q, _p in responses.keys}
     problems: list[Problem] = []
     given: dict[int, tuple[int, Verdict]] = {}
-    new: list[NewLabel] = []
+    new: list[LabelRecord] = []
     unchanged = 0
     for row in found.rows:
         n = index.get((row.question_id, row.pipeline))

@@ -1,0 +1,1 @@
+"""A stored run loaded and exported; run history, regressions."""

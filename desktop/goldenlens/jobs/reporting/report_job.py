@@ -13,7 +13,6 @@ from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 from goldenlens.core.scored_rows import Report, count_overrides, effective_scores, summarise_values
 from goldenlens.io.reports.html.page import write_report_html
 from goldenlens.io.reports.json_report import (
-    calibrated_entry,
     report_head,
     report_tail,
     write_json_document,
@@ -94,9 +93,10 @@ def write_stored_json(
             golden_flags=run.golden_flags,
             signatures=run.signatures,
             problems=tuple(store.responses.problems()),
+            human_calibrated=human_calibrated,
         )
 
-    write_json_document(out, report_head(None) | calibrated_entry(human_calibrated), lines(), tail)
+    write_json_document(out, report_head(None), lines(), tail)
     return WrittenJson(len(keys), summary, human_calibrated)
 
 

@@ -1,0 +1,1 @@
+"""Lexical scoring: in a project, straight from files, resumed."""

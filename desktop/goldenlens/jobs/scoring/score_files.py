@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import add, attrgetter, itemgetter, le
 from pathlib import Path
@@ -56,6 +56,8 @@ from goldenlens.jobs.scoring.score_rows import (
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 
 #: Rows a chunk holds at least (the batch size of a project-backed run); a chunk ends with the
 #: last response of a question, so that its worker sees every response of the question.
@@ -140,7 +142,7 @@ def question_bounds(question_ids: Sequence[str], min_rows: int) -> list[tuple[in
 
 #: What the report's tail needs and the scoring does not (numpy, the decision): imported while
 #: the workers score (:func:`_import_meanwhile`), not before.
-_TAIL_MODULES = ("numpy", "goldenlens.core.stats.decide")
+_TAIL_MODULES = ("numpy", "goldenlens.core.stats.decide", "goldenlens.core.calibration.human_calibrated")
 
 
 def _import_meanwhile() -> None:
@@ -183,6 +185,26 @@ def _columns_from(
             [column[~np.isnan(column)].tolist() for column in mine.T],
         )
     return columns
+
+
+def _fk_column(values: Iterable[float | None]) -> npt.NDArray[np.float64]:
+    import numpy as np
+
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def _not_checked(
+    pipelines: Sequence[str], row_pipelines: Sequence[str], fk: npt.NDArray[np.float64]
+) -> HumanCalibrated:
+    """What reviewers would judge with no label: nothing yet, and how many labels it needs
+    (the project path's block without a project to label in)."""
+    import numpy as np
+
+    from goldenlens.core.calibration.human_calibrated import not_checked
+
+    index = {name: n for n, name in enumerate(pipelines)}
+    of_row = np.fromiter((index[name] for name in row_pipelines), dtype=np.intp, count=len(row_pipelines))
+    return not_checked(pipelines, of_row, fk)
 
 
 @dataclass
@@ -250,6 +272,7 @@ class ScoredFiles:
                 golden_flags=self._golden_flags(golden),
                 signatures=self.signatures,
                 problems=self.problems,
+                human_calibrated=_not_checked(self.pipelines, row_pipelines, matrix[:, _FK]),
             )
 
         # The rows' values and lines are freed as they are written, and none is in a cycle: the
@@ -276,6 +299,11 @@ class ScoredFiles:
                 problems=self.problems,
                 signatures=self.signatures,
                 thresholds=self.options.thresholds,
+                human_calibrated=_not_checked(
+                    self.pipelines,
+                    [row.response.pipeline for row in rows],
+                    _fk_column(row.scores.get(FACTUAL_KNOWLEDGE) for row in rows),
+                ),
             )
         return self._report
 

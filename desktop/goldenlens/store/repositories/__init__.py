@@ -1,0 +1,1 @@
+"""The project's data by concern: golden, responses, runs, labels, …"""

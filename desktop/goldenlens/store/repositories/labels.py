@@ -29,23 +29,8 @@ _TARGETS = (
     " JOIN golden_items AS g ON g.id = r.question_id JOIN pipelines AS p ON p.name = r.pipeline"
 )
 _LABEL_COLUMNS = (
-    "id, question_id, pipeline, kind, verdict, answer_key, golden_key, reviewer, note, created_at"
+    "id, question_id, pipeline, kind, verdict, answer_key, golden_key, reviewer, note, created_at, source"
 )
-
-
-@dataclass(frozen=True)
-class NewLabel:
-    """A label record to write (``id`` and time are given by the store)."""
-
-    question_id: str
-    pipeline: str
-    kind: LabelKind
-    verdict: Verdict | None
-    answer_key: str
-    golden_key: str
-    reviewer: str = ""
-    note: str = ""
-    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -92,6 +77,7 @@ def _record(row: Row) -> LabelRecord:
         reviewer=row[7],
         note=row[8],
         created_at=row[9],
+        source=row[10],
     )
 
 
@@ -99,8 +85,9 @@ class LabelRepository(Repository):
     """Labels and labelling rounds: ``store.labels`` of a
     :class:`~goldenlens.store.project.ProjectStore`."""
 
-    def add(self, labels: Sequence[NewLabel], *, what: str = "save the labels") -> list[int]:
-        """Write ``labels`` in one transaction (all or none) and return their ids in order."""
+    def add(self, labels: Sequence[LabelRecord], *, what: str = "save the labels") -> list[int]:
+        """Write ``labels`` in one transaction (all or none) and return their ids in order (the
+        store gives each its id and time)."""
         now = utc_now()
         ids: list[int] = []
         with self._write(what) as conn:

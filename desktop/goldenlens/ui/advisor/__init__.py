@@ -1,0 +1,1 @@
+"""The advisor pane and its controller."""

@@ -1,0 +1,1 @@
+"""The drafts queue: review drafted golden rows."""

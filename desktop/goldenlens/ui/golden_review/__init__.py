@@ -1,0 +1,1 @@
+"""The judge's golden-set review pane."""

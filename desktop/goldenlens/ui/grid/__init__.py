@@ -1,0 +1,1 @@
+"""The score grid: model, painting view, filters, colours."""

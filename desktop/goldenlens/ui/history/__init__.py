@@ -1,0 +1,1 @@
+"""Run history and golden-set versions dialogs."""

@@ -1,0 +1,1 @@
+"""Detail pane, response cards, overrides, golden editor, review queue."""

@@ -137,6 +137,12 @@ class ReviewQueue(QWidget):
         self._fill_filter()
         self._apply_filter(keep_current=True)
 
+    def set_keys_enabled(self, enabled: bool) -> None:
+        """Enable N and D only while the Review tab shows (N labels an answer incorrect on the
+        Labels tab)."""
+        self.next_unreviewed_action.setEnabled(enabled)
+        self.next_diagnosis_action.setEnabled(enabled)
+
     def set_plan(self, questions: tuple[str, ...]) -> None:
         """The labelling plan's questions still to label: a filter entry of their own."""
         self._plan = frozenset(questions)

@@ -1,0 +1,1 @@
+"""The Summary tab: decisions and what reviewers would judge."""

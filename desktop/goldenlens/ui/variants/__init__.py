@@ -1,0 +1,1 @@
+"""The fact-variant dialog and its flip preview."""

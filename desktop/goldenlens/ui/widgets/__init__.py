@@ -1,0 +1,1 @@
+"""Small widgets the panes share: cards, lists, run panel, layouts."""

@@ -1,0 +1,1 @@
+"""The single-file HTML report."""

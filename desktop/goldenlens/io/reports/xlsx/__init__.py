@@ -1,0 +1,1 @@
+"""The report workbook, one module per sheet."""
