@@ -13,6 +13,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from goldenlens.core.advice.advisor import advise
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.scored_rows import Report, score_all
 from goldenlens.core.scores import ScoreRecord
@@ -120,6 +121,7 @@ def test_long_responses_side_by_side_fit_in_one_cell(tmp_path: Path) -> None:
 
 
 def test_many_false_matches_are_listed_up_to_a_limit(tmp_path: Path) -> None:
+    """The sheet lists 20 with the count of the rest; the JSON advice lists 25 and counts 30."""
     # "42" (a 2-digit number: prone by shape) is in the response to each of 30 other questions
     golden = [GoldenItem("q0", "How many?", "There are 42.", "42")]
     golden += [GoldenItem(f"q{n}", f"Question {n}?", f"Answer {n}.", f"Answer {n}") for n in range(1, 31)]
@@ -132,5 +134,13 @@ def test_many_false_matches_are_listed_up_to_a_limit(tmp_path: Path) -> None:
     lines = [line for line in str(row[4]).splitlines() if line.startswith("• ")]
     assert len(lines) == 21
     assert lines[0] == "• q1/P: “Answer 1, see page 42.”"
-    assert lines[-1] == "• … and 10 more (all of them in the JSON advice)"
+    assert lines[-1] == "• … and 10 more (the JSON advice lists 25)"
     assert "other_responses = 30" in str(row[7])
+    (diagnosis,) = [
+        d
+        for d in advise(score_all(golden, responses, ["P"], with_alignment=False)).diagnoses
+        if d.code.value == "fact_prone_to_false_matches"
+    ]
+    data = diagnosis.as_dict()
+    assert [m["question_id"] for m in data["false_matches"]] == [f"q{n}" for n in range(1, 26)]
+    assert (data["numbers"]["other_responses"], diagnosis.false_match_count) == (30, 30)

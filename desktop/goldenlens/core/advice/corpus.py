@@ -12,16 +12,30 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final, NamedTuple
 
 from goldenlens.core.advice.values import FalseMatch
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_groups
-from goldenlens.core.lexical.flags import fact_in_answer
+from goldenlens.core.lexical.flags import groups_in, lowered_groups
 from goldenlens.core.lexical.normalise import word_set
 
 _EXCERPT_CHARS = 40
 #: A run of letters and digits; the search index splits responses and fact parts alike.
 _RUN = re.compile(r"[^\W_]+")
+
+
+#: False matches listed per fact with an excerpt (all of them are counted).
+LISTED_FALSE_MATCHES: Final = 25
+
+
+class FalseMatches(NamedTuple):
+    """A fact's false matches: the first ones (``listed``), and how many responses and
+    questions there are in all."""
+
+    listed: tuple[FalseMatch, ...]
+    responses: int
+    questions: int
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,7 @@ class Corpus:
             self._starts.append(at)
             at += len(token) + 1
         self._found: dict[str, frozenset[int]] = {}
+        self._answers: dict[str, str] = {}
         owned: dict[str, set[str]] = defaultdict(set)
         for word, by_pipeline in uses.items():
             if len(by_pipeline) == 1:
@@ -146,28 +161,36 @@ class Corpus:
         self._found[needle] = result
         return result
 
-    def false_matches(self, item: GoldenItem) -> tuple[FalseMatch, ...]:
+    def false_matches(self, item: GoldenItem) -> FalseMatches:
         """Responses to OTHER questions that contain ``item``'s fact (exact inclusion, as
         Factual Knowledge tests), leaving out questions whose own golden answer contains it
-        (there the fact is expected)."""
+        (there the fact is expected): all counted, the first :data:`LISTED_FALSE_MATCHES`
+        listed with an excerpt (a short fact of an open-domain set can be in thousands)."""
         groups = [tuple(p.lower() for p in g) for g in fact_groups(item.fact) if all(p.strip() for p in g)]
         if not groups:
-            return ()
+            return FalseMatches((), 0, 0)
         hits: dict[int, tuple[str, ...]] = {}
         for group in groups:
             sets = [self.containing(p) for p in group]
             for n in sorted(frozenset.intersection(*sets)):
                 hits.setdefault(n, group)
+        in_answer = lowered_groups(fact_groups(item.fact))
         expected: dict[str, bool] = {}
         found: list[FalseMatch] = []
+        total = 0
+        questions: set[str] = set()
         for n in sorted(hits):
             response = self.responses[n]
             other = self.golden.get(response.question_id)
             if response.question_id == item.id or other is None:
                 continue
             if response.question_id not in expected:
-                expected[response.question_id] = fact_in_answer(other.answer, item.fact)
+                expected[response.question_id] = groups_in(self._answer(other), in_answer)
             if expected[response.question_id]:
+                continue
+            total += 1
+            questions.add(response.question_id)
+            if len(found) == LISTED_FALSE_MATCHES:
                 continue
             group = hits[n]
             start = self._lower[n].find(group[0])
@@ -179,7 +202,14 @@ class Corpus:
                     excerpt(response.text, start, start + len(group[0])),
                 )
             )
-        return tuple(found)
+        return FalseMatches(tuple(found), total, len(questions))
+
+    def _answer(self, item: GoldenItem) -> str:
+        """``item``'s golden answer lower-cased (once per question)."""
+        lower = self._answers.get(item.id)
+        if lower is None:
+            lower = self._answers[item.id] = item.answer.lower()
+        return lower
 
     def own_words(self, pipeline: str) -> frozenset[str]:
         """The words that ``pipeline`` uses and no other pipeline ever does."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from goldenlens.core.advice.corpus import Corpus
+from goldenlens.core.advice.corpus import Corpus, FalseMatches
 from goldenlens.core.advice.responses import RowResponse
 from goldenlens.core.advice.values import (
     AdviceCode,
@@ -158,17 +158,17 @@ def fact_prone_to_false_matches(item: GoldenItem, corpus: Corpus, t: AdviceThres
     fact that other questions' responses contain although their golden answers do not."""
     reasons = [reason for p in fact_parts(item.fact) if (reason := false_match_reason(p, t.flags))]
     scan = bool(reasons) or _short_fact(item.fact, t)
-    matches = corpus.false_matches(item) if scan else ()
-    if not reasons and len(matches) < t.false_match_min_others:
+    found = corpus.false_matches(item) if scan else FalseMatches((), 0, 0)
+    matches = found.listed
+    if not reasons and found.responses < t.false_match_min_others:
         return None
-    questions = sorted({m.question_id for m in matches})
     said = "; ".join(reasons)
     explanation = f"{said[:1].upper()}{said[1:]}. " if reasons else ""  # the parts keep their case
     if matches:
         where = ", ".join(f"{m.question_id}/{m.pipeline}" for m in matches[:8])
-        more = f" and {len(matches) - 8} more" if len(matches) > 8 else ""
+        more = f" and {found.responses - 8} more" if found.responses > 8 else ""
         explanation += (
-            f"The fact is found in {len(matches)} response(s) to {len(questions)} other question(s) "
+            f"The fact is found in {found.responses} response(s) to {found.questions} other question(s) "
             f"whose golden answer does not contain it: {where}{more}."
         )
     else:
@@ -182,8 +182,8 @@ def fact_prone_to_false_matches(item: GoldenItem, corpus: Corpus, t: AdviceThres
         "or require a second part with <AND>.",
         {
             "prone_parts": len(reasons),
-            "other_responses": len(matches),
-            "other_questions": len(questions),
+            "other_responses": found.responses,
+            "other_questions": found.questions,
             "short_number_digits": t.flags.short_number_digits,
             "short_word_chars": t.flags.short_word_chars,
         },

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from goldenlens.core.advice.corpus import excerpt
 from goldenlens.core.advice.values import (
@@ -190,10 +191,17 @@ def value_spelled(item: GoldenItem, text: str) -> str | None:
     """A safe spelling of the fact's value from the variant generator ("seven percent" for
     ``7%``) that ``text`` holds, as written in the fact's variants; ``None`` when there is none."""
     lowered = text.lower()
-    for variant in suggest_variants(item.fact).variants:
-        if not variant.risky and AND not in variant.text and variant.text.lower() in lowered:
-            return variant.text
-    return None
+    return next((spelled for spelled, lower in _safe_spellings(item.fact) if lower in lowered), None)
+
+
+@lru_cache(maxsize=1024)  # a question's responses ask about the same fact in a row
+def _safe_spellings(fact: str) -> tuple[tuple[str, str], ...]:
+    """The fact's safe one-part variants, each with its lower-cased text."""
+    return tuple(
+        (variant.text, variant.text.lower())
+        for variant in suggest_variants(fact).variants
+        if not variant.risky and AND not in variant.text
+    )
 
 
 def _score(value: float | None) -> str:

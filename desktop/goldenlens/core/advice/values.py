@@ -151,7 +151,8 @@ class Diagnosis:
     ``numbers`` holds every value that triggered the diagnosis, by name, including the
     thresholds compared against; ``explanation`` says them in words. The tuples carry the
     evidence a reviewer looks at: ``answers`` (each pipeline's response, for an ambiguous
-    question), ``false_matches``, ``trimmed`` (verbose answer) and ``words`` (LLM wording).
+    question), ``false_matches`` (the first ones: :attr:`false_match_count` counts them all),
+    ``trimmed`` (verbose answer) and ``words`` (LLM wording).
     """
 
     code: AdviceCode
@@ -170,6 +171,11 @@ class Diagnosis:
     @property
     def label(self) -> str:
         return ADVICE_LABELS[self.code]
+
+    @property
+    def false_match_count(self) -> int:
+        """How many false matches there are in all (``false_matches`` lists the first ones)."""
+        return int(self.numbers.get("other_responses", len(self.false_matches)))
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: enums as their values, the evidence tuples as lists of objects."""

@@ -345,12 +345,18 @@ def fact_in_answer(answer: str, fact: str) -> bool:
     counts as in the answer: that row has its own flag (empty fact part)."""
     if not fact_parts(fact):
         return True
-    return _fact_groups_in(answer.lower(), fact_groups(fact))
+    return groups_in(answer.lower(), lowered_groups(fact_groups(fact)))
 
 
-def _fact_groups_in(lower: str, groups: Sequence[Sequence[str]]) -> bool:
-    """Whether some group has all its non-blank parts, lower-cased, in ``lower``."""
-    return any(all(p.lower() in lower for p in g if p.strip()) for g in groups)
+def lowered_groups(groups: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Each alternative's non-blank parts, lower-cased (what :func:`groups_in` looks for)."""
+    return [tuple(p.lower() for p in g if p.strip()) for g in groups]
+
+
+def groups_in(lower: str, groups: Sequence[Sequence[str]]) -> bool:
+    """Whether some group of :func:`lowered_groups` has all its parts in ``lower`` (a
+    lower-cased text)."""
+    return any(all(p in lower for p in g) for g in groups)
 
 
 def fact_missing_everywhere(fact_found_by_pipeline: Sequence[float]) -> bool:
@@ -385,6 +391,6 @@ def golden_flags(
         flags.append(Flag.VERBOSE_GOLDEN_ANSWER)
     if len(kept) != len(parts):  # empty_parts(fact)
         flags.append(Flag.EMPTY_FACT_PART)
-    if kept and not _fact_groups_in(answer.lower(), groups):  # not fact_in_answer(answer, fact)
+    if kept and not groups_in(answer.lower(), lowered_groups(groups)):  # not fact_in_answer(answer, fact)
         flags.append(Flag.FACT_NOT_IN_ANSWER)
     return flags

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 
 from goldenlens.core.lexical.number_words import TENS, UNITS
@@ -176,6 +177,7 @@ _STREET_TYPES = tuple(a for a in ABBREVIATIONS if a.street)
 MAX_COMBINED = 3
 
 
+@cache  # the texts are the table's: a bounded set, each compiled once
 def _pattern(text: str) -> re.Pattern[str]:
     body = r"\s+".join(re.escape(word) for word in text.split())
     tail = r"(?!\w)" if text[-1] in ".&" else r"(?![\w.])"

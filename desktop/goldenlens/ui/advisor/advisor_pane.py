@@ -276,8 +276,9 @@ class DiagnosisCard(QFrame):
             f"• <b>{html.escape(m.question_id)}/{html.escape(m.pipeline)}</b>: “{html.escape(m.excerpt)}”"
             for m in d.false_matches[:LISTED_MATCHES]
         ]
-        if len(d.false_matches) > LISTED_MATCHES:
-            lines.append(f"• … and {len(d.false_matches) - LISTED_MATCHES} more")
+        shown = min(len(d.false_matches), LISTED_MATCHES)
+        if d.false_match_count > shown:
+            lines.append(f"• … and {d.false_match_count - shown} more")
         lines += [
             f"• <b>{html.escape(s.pipeline)}</b> against the trimmed answer: precision "
             f"{s.precision:.3f} → {s.precision_trimmed:.3f}, recall {s.recall:.3f} → "

@@ -99,9 +99,11 @@ def evidence_lines(diagnosis: Diagnosis, *, limit: int = EVIDENCE_CHARS) -> list
         )
     shown = diagnosis.false_matches[:EVIDENCE_MATCHES]
     lines += [f"• {m.question_id}/{m.pipeline}: “{m.excerpt}”" for m in shown]
-    if len(diagnosis.false_matches) > len(shown):
+    if diagnosis.false_match_count > len(shown):
+        listed = len(diagnosis.false_matches)
         lines.append(
-            f"• … and {len(diagnosis.false_matches) - len(shown)} more (all of them in the JSON advice)"
+            f"• … and {diagnosis.false_match_count - len(shown)} more"
+            + (f" (the JSON advice lists {listed})" if listed > len(shown) else "")
         )
     lines += [
         f"• {s.pipeline}: precision {s.precision:.3f} → {s.precision_trimmed:.3f}, "
