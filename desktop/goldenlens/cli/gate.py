@@ -57,6 +57,16 @@ def add_gate_options(parser: argparse.ArgumentParser, *, regression: bool = True
     )
 
 
+def add_baseline_option(parser: argparse.ArgumentParser) -> None:
+    """``--baseline PIPELINE``: beyond ten pipelines, every pipeline is also compared with it."""
+    parser.add_argument(
+        "--baseline",
+        metavar="PIPELINE",
+        help="beyond ten pipelines, where each is compared with the leader rather than with every other, "
+        "compare each with PIPELINE too (the one in production, say); up to ten, every pair is compared",
+    )
+
+
 def gate_usage_error(args: argparse.Namespace) -> str | None:
     """What is wrong with the gate options before anything is scored (``None``: nothing)."""
     if getattr(args, "fail_on_regression", False) and args.project is None:

@@ -30,7 +30,7 @@ from goldenlens.cli.commands.review_golden import add_golden_review_command, cmd
 from goldenlens.cli.commands.runs import add_runs_commands, cmd_compare, cmd_runs
 from goldenlens.cli.commands.variants import add_curation_commands, cmd_variants
 from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd_versions
-from goldenlens.cli.gate import add_gate_options, gate_usage_error, minimums_exit
+from goldenlens.cli.gate import add_baseline_option, add_gate_options, gate_usage_error, minimums_exit
 from goldenlens.cli.input_options import add_input_options, input_selection
 from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
 from goldenlens.cli.output import StderrProgress, print_problems, write_report
@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_input_options(score)
     add_gate_options(score)
+    add_baseline_option(score)
     add_judge_options(score)
 
     export = sub.add_parser(
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", type=Path, help=".xlsx, .html, .json or .csv (default: print a summary)"
     )
     add_gate_options(report, regression=False)
+    add_baseline_option(report)
 
     resume = sub.add_parser(
         "resume",
@@ -164,6 +166,7 @@ def _score_files_paused(args: argparse.Namespace) -> int:
             selection=input_selection(args),
             options=ScoreOptions(multiset=args.multiset),
             progress=progress,
+            baseline=args.baseline,
         )
         print_problems(done.problems)
         if out is not None and out.suffix.lower() == ".json":

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -204,8 +205,14 @@ def format_verdict_lines(report: Report) -> list[str]:
     one way without a confirming test ("may be ahead"), each with its caveat, then how many
     cannot tell them apart: the honest reading of the means above (every comparison is in the
     JSON, workbook and HTML reports)."""
+    from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
     from goldenlens.core.stats.decision_source import decision_for
-    from goldenlens.io.reports.decision_text import ordered_verdicts, verdict_line
+    from goldenlens.io.reports.decision_text import (
+        comparisons_heading,
+        ordered_verdicts,
+        rank_lines,
+        verdict_line,
+    )
 
     decision = decision_for(report)
     if decision is None or not decision.comparisons:
@@ -215,11 +222,8 @@ def format_verdict_lines(report: Report) -> list[str]:
         c for c in ordered if c.better is None and _interval_leans(c.low, c.high)
     ]
     shown = leaning[:PRINTED_VERDICTS]
-    lines = [
-        "",
-        f"Comparisons ({decision.level:.0%} intervals over the questions, "
-        f"{decision.resamples:,} seeded resamples):",
-    ]
+    ranks = rank_lines(decision, FACTUAL_KNOWLEDGE, PRINTED_VERDICTS)
+    lines = ["", *ranks, *([""] if ranks else []), comparisons_heading(decision)]
     lines += [f"  {verdict_line(c)}" for c in shown]
     if len(leaning) > len(shown):
         more = len(leaning) - len(shown)
@@ -277,21 +281,27 @@ def format_judge_summary(report: Report, judge: JudgeScores) -> str:
 
 
 def write_outputs(
-    project: ProjectHandle, run_id: int | None, out: Path | None, *, judge_run_id: int | None = None
+    project: ProjectHandle,
+    run_id: int | None,
+    out: Path | None,
+    *,
+    judge_run_id: int | None = None,
+    baseline: str | None = None,
 ) -> dict[str, dict[str, float | None]]:
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
-    judge run) go into every report format."""
+    judge run) go into every report format; ``baseline``: ``--baseline``."""
     from goldenlens.jobs.labelling.calibration import calibrated_report
     from goldenlens.jobs.reporting.report_job import report_sources, write_stored_json
     from goldenlens.jobs.reporting.stored_run import build_report, judge_scores
 
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.
-        written = write_stored_json(project, out, run_id, judge_run_id=judge_run_id)
+        written = write_stored_json(project, out, run_id, judge_run_id=judge_run_id, baseline=baseline)
         print(f"Wrote {written.rows} scored responses to {out}", file=sys.stderr)
         return with_calibrated(written.summary, written.human_calibrated)
-    report = calibrated_report(project, build_report(project, run_id, judge_run_id=judge_run_id))
+    built = build_report(project, run_id, judge_run_id=judge_run_id)
+    report = calibrated_report(project, replace(built, baseline=baseline))
     judge = judge_scores(project, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(project))
     return with_calibrated(report.summary(), report.human_calibrated)

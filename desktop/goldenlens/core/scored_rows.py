@@ -109,6 +109,8 @@ class Report:
     golden_version: str = ""
     #: What reviewers would judge (a project's report; ``None`` when scored without one).
     human_calibrated: HumanCalibrated | None = None
+    #: The pipeline every other is compared with beyond a handful of pipelines (``--baseline``).
+    baseline: str | None = None
     #: The reviewer's verdict in force per ``(question_id, pipeline)`` (``correct``,
     #: ``incorrect`` or ``unsure``; responses without one are left out).
     labels: Mapping[tuple[str, str], str] = field(default_factory=dict)
@@ -143,7 +145,7 @@ class Report:
     def _decision(self) -> Decision:
         from goldenlens.core.stats.decide import decide  # numpy: only for reports that show it
 
-        return decide(decision_rows(self.rows), self.pipelines)
+        return decide(decision_rows(self.rows), self.pipelines, baseline=self.baseline)
 
     def fact_matrix(self) -> dict[str, dict[str, float | None]]:
         """The Factual Knowledge Report: question id → pipeline → exact FK (``None`` if no

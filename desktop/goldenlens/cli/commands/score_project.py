@@ -64,7 +64,9 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
         )
         print_problems(result.problems)
         with open_project(project) as scored:
-            summary = write_outputs(scored, run_id, args.output, judge_run_id=judge_run)
+            summary = write_outputs(
+                scored, run_id, args.output, judge_run_id=judge_run, baseline=getattr(args, "baseline", None)
+            )
             # The gate decides once the report is written.
             code = minimums_exit(summary, getattr(args, "fail_under", []))
             if getattr(args, "fail_on_regression", False):
@@ -74,7 +76,7 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
 
 def _cmd_report(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
-        summary = write_outputs(project, None, args.output)
+        summary = write_outputs(project, None, args.output, baseline=args.baseline)
     return minimums_exit(summary, args.fail_under)  # after the report is written
 
 

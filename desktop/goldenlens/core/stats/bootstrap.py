@@ -6,7 +6,7 @@ drawing the statistic's questions with replacement. The numbers are the same on 
 machine: each statistic draws from its own random stream, seeded by the project-wide ``seed``
 and the statistic's name (so adding a pipeline does not move another pipeline's interval), and
 every sum is an exact integer sum (values on a 2^-s grid fine enough to leave the numbers
-untouched to ~1e-11; see :func:`_grid_bits`), whatever the order a BLAS adds in.
+untouched to ~1e-11; see :func:`grid_bits`), whatever the order a BLAS adds in.
 
 How a resample is drawn is chosen for speed; each way has exactly the distribution of drawing
 question indices one by one:
@@ -143,11 +143,15 @@ def bootstrap_intervals(
     settings: Settings,
     *,
     pool: Executor | None = None,
+    exact_two_levels: bool = False,
 ) -> list[Interval]:
     """Each statistic's interval from :func:`resampled_means` (default limits), and whether it is
-    the normal form, in one pass over the values. ``set_key`` is called only when a joint
-    resampling needs it (building it from a large set's question ids takes longer than the
-    normal form it would not name).
+    the normal form, in one pass over the values. ``exact_two_levels``: a statistic of two
+    levels (a 0/1 metric, a pass rate) takes the exact quantiles of its bootstrap distribution,
+    the binomial that its resamples draw from (:func:`_binomial_interval`), instead of drawing
+    them: what a decision over hundreds of pipelines asks, where the draws would dominate.
+    ``set_key`` is called only when a joint resampling needs it (building it from a large set's
+    question ids takes longer than the normal form it would not name).
 
     ``pool``: threads to draw the statistics on, each as soon as it is known. numpy's
     generators release the GIL while they draw, and each statistic draws from its own stream,
@@ -155,6 +159,9 @@ def bootstrap_intervals(
 
     def interval(means: FloatArray) -> tuple[float, float]:
         return percentile_interval(means, settings.level)
+
+    def exact(levels: FloatArray, counts: npt.NDArray[np.int64], divisor: float) -> tuple[float, float]:
+        return _binomial_interval(levels, counts, divisor, settings.level)
 
     found = _resample(
         set_key,
@@ -166,6 +173,7 @@ def bootstrap_intervals(
         normal_from=NORMAL_FROM,
         forms=True,
         pool=pool,
+        two_levels=exact if exact_two_levels else None,
     )
     return [Interval(low, high, normal) for (low, high), normal in found]
 
@@ -185,13 +193,15 @@ def _resample(
     normal_from: int,
     forms: bool,
     pool: Executor | None = None,
+    two_levels: Callable[[FloatArray, npt.NDArray[np.int64], float], _R] | None = None,
 ) -> list[tuple[_R, bool]]:
     """``finish`` of each statistic's resampled means, and whether they are the normal form
-    (when ``forms``; else ``False``)."""
+    (when ``forms``; else ``False``); ``two_levels(levels, counts, divisor)``, when given,
+    stands for ``finish`` of a two-level statistic's draws."""
     n = columns.shape[0]
     if n == 0:
         raise ValueError("a bootstrap needs at least one question")
-    bits = _grid_bits(columns, statistics)
+    bits = grid_bits(columns, statistics)
     scale = float(2**bits)
     grid = columns * scale
     np.rint(grid, out=grid)  # exact integers in float64
@@ -211,6 +221,9 @@ def _resample(
         found = _levels(combined, category_limit, plain)
         normal = check and _normal_form(columns, statistic, on_grid, many=found is None)
         draw: Callable[[], _R] | None = None
+        if found is not None and two_levels is not None and len(found[0]) == 2:
+            out[position] = (two_levels(*found, divisor), normal)
+            continue
         if found is not None:
             levels, counts = found
 
@@ -349,7 +362,8 @@ def percentile_interval(means: FloatArray, level: float) -> tuple[float, float]:
     elif bool(np.all(means[:-1] <= means[1:])):
         ordered = means  # already in order: the normal form's quantiles
     else:
-        ordered = np.sort(means)  # the same order statistics, faster than a partition on ties
+        # The same order statistics as a sort, in linear time (a report computes thousands).
+        ordered = np.partition(means, sorted({b for b, _a, _g in bounds} | {a for _b, a, _g in bounds}))
     low, high = (_lerp(float(ordered[b]), float(ordered[a]), g) for b, a, g in bounds)
     return low, high
 
@@ -360,7 +374,7 @@ def _lerp(a: float, b: float, t: float) -> float:
     return b - difference * (1 - t) if t >= 0.5 else a + difference * t
 
 
-def _grid_bits(columns: FloatArray, statistics: Sequence[Statistic]) -> int:
+def grid_bits(columns: FloatArray, statistics: Sequence[Statistic]) -> int:
     """Bits of the value grid: every resampled sum is an integer below 2^52 (exact in a
     float64, in any order of addition), the grid as fine as that allows, at most 2^-40."""
     largest = float(np.max(np.abs(columns))) if columns.size else 0.0
@@ -369,6 +383,28 @@ def _grid_bits(columns: FloatArray, statistics: Sequence[Statistic]) -> int:
     if bound == 0.0:
         return _MAX_GRID_BITS
     return min(_MAX_GRID_BITS, math.floor(52 - math.log2(bound)))
+
+
+def _binomial_interval(
+    levels: FloatArray, counts: npt.NDArray[np.int64], divisor: float, level: float
+) -> tuple[float, float]:
+    """The central ``level`` interval of the bootstrap distribution of a two-level statistic,
+    exactly: its resampled sum is ``levels[0] * (n - K) + levels[1] * K`` with ``K`` binomial
+    (``n``, share of the upper level), so the interval's ends are ``K``'s quantiles — what the
+    percentile of many resamples estimates, without their Monte Carlo noise."""
+    n = int(counts.sum())
+    share = float(counts[1]) / n
+    k = np.arange(n + 1, dtype=np.float64)
+    # log C(n, k) as a running sum of log((n - i + 1) / i): no factorial overflows.
+    log_choose = np.concatenate(([0.0], np.cumsum(np.log(n - k[1:] + 1.0) - np.log(k[1:]))))
+    log_pmf = log_choose + k * math.log(share) + (n - k) * math.log1p(-share)
+    pmf = np.exp(log_pmf - log_pmf.max())
+    cdf = np.cumsum(pmf) / pmf.sum()
+    tail = (1.0 - level) / 2.0
+    # The smallest K whose cumulative probability reaches each quantile.
+    low, high = (min(int(np.searchsorted(cdf, q, side="left")), n) for q in (tail, 1.0 - tail))
+    lower, upper = (float(levels[0] * (n - K) + levels[1] * K) / divisor for K in (low, high))
+    return lower, upper
 
 
 def _category_sums(
@@ -391,23 +427,32 @@ def _joint_sums(
     set_key: str, grid: FloatArray, statistics: Sequence[Statistic], settings: Settings
 ) -> list[FloatArray]:
     """Resampled sums of several statistics over one question set, from shared resamples:
-    each resample's count per question times the values, one matrix product per chunk."""
+    each resample's count per question times the values, one matrix product per chunk (a
+    statistic of one column with weight 1 is that column's sums; the others combine them)."""
     n = grid.shape[0]
     used = sorted({j for s in statistics for j in s.index})
     where = {j: k for k, j in enumerate(used)}
     values = np.ascontiguousarray(grid[:, used])
-    weights = np.zeros((len(used), len(statistics)))
-    for k, statistic in enumerate(statistics):
-        for j, w in zip(statistic.index, statistic.weights, strict=True):
-            weights[where[j], k] += w
+    single = [k for k, s in enumerate(statistics) if s.weights == (1,)]
+    combined = [k for k, s in enumerate(statistics) if s.weights != (1,)]
+    taken = [where[statistics[k].index[0]] for k in single]
+    weights = np.zeros((len(used), len(combined)))
+    for c, k in enumerate(combined):
+        for j, w in zip(statistics[k].index, statistics[k].weights, strict=True):
+            weights[where[j], c] += w
     rng = stream(settings.seed, "questions|" + set_key)
     dtype = np.uint16 if n <= 1 << 16 else np.int64
     chunk = max(1, min(settings.resamples, _CHUNK_CELLS // n))
-    sums = np.empty((settings.resamples, len(statistics)))
+    # Statistics x resamples: each statistic's sums contiguous, handed out without a copy.
+    sums = np.empty((len(statistics), settings.resamples))
     for start in range(0, settings.resamples, chunk):
         rows = min(chunk, settings.resamples - start)
         drawn = rng.integers(0, n, size=(rows, n), dtype=dtype).astype(np.int64)
         drawn += (np.arange(rows, dtype=np.int64) * n)[:, None]
         counts = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n)
-        sums[start : start + rows] = (counts.astype(np.float64) @ values) @ weights
-    return [sums[:, k].copy() for k in range(len(statistics))]
+        base = counts.astype(np.float64) @ values  # rows x used columns, exact integer sums
+        if single:
+            sums[single, start : start + rows] = base[:, taken].T
+        if combined:
+            sums[combined, start : start + rows] = (base @ weights).T
+    return list(sums)

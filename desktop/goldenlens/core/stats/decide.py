@@ -18,16 +18,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain, pairwise
 from operator import countOf
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.stats.bootstrap import NORMAL_FROM, Settings, Statistic, bootstrap_intervals
-from goldenlens.core.stats.decision import Decision, MetricEstimate, PairComparison, PassRate
+from goldenlens.core.stats.decision import (
+    ALL_PAIRS_UP_TO,
+    LEADER_AND_BASELINE,
+    Decision,
+    MetricEstimate,
+    PairComparison,
+    PassRate,
+    RankInterval,
+    check_baseline,
+)
 from goldenlens.core.stats.mcnemar import mcnemar_exact
 from goldenlens.core.stats.pass_rates import pass_thresholds
+from goldenlens.core.stats.simultaneous import margins, rank_intervals
 from goldenlens.core.stats.verdicts import caveat, verdict
 from goldenlens.core.view.metric_names import BINARY_METRICS
 
@@ -94,8 +104,9 @@ class _Intervals:
         index = tuple(found.column(name, values) for name, values in columns)
         found.statistics.append(Statistic(key, index, weights))
 
-    def compute(self, pool: Executor | None) -> None:
-        """Compute every interval; ``pool``: threads to draw them on (the same numbers)."""
+    def compute(self, pool: Executor | None, *, exact_two_levels: bool = False) -> None:
+        """Compute every interval; ``pool``: threads to draw them on (the same numbers);
+        ``exact_two_levels``: see :func:`~goldenlens.core.stats.bootstrap.bootstrap_intervals`."""
         for group in self._sets.values():
 
             def set_key(group: _QuestionSet = group) -> str:
@@ -104,7 +115,14 @@ class _Intervals:
 
             # Questions x columns in column-major order: each statistic reads whole columns.
             matrix = np.array(group.columns).T
-            found = bootstrap_intervals(set_key, matrix, group.statistics, self._settings, pool=pool)
+            found = bootstrap_intervals(
+                set_key,
+                matrix,
+                group.statistics,
+                self._settings,
+                pool=pool,
+                exact_two_levels=exact_two_levels,
+            )
             for statistic, interval in zip(group.statistics, found, strict=True):
                 self._found[statistic.key] = (interval.low, interval.high)
                 if interval.normal:
@@ -234,13 +252,16 @@ def decide(
     *,
     thresholds: Mapping[str, float] | None = None,
     settings: Settings | None = None,
+    baseline: str | None = None,
 ) -> Decision:
     """The :class:`Decision` of ``rows`` (one per question and pipeline; a repeated key keeps
     its first row). Pipelines come in ``pipelines`` order, then any other in first-seen order;
     pairs ``(a, b)`` with ``a`` listed first. ``thresholds`` (default
-    :data:`~goldenlens.core.stats.pass_rates.DEFAULT_PASS_THRESHOLDS`) pick the pass rates."""
+    :data:`~goldenlens.core.stats.pass_rates.DEFAULT_PASS_THRESHOLDS`) pick the pass rates.
+    Beyond :data:`~goldenlens.core.stats.decision.ALL_PAIRS_UP_TO` pipelines each is compared
+    with the leader and with ``baseline`` (when given) instead of every other."""
     table = _tabulate(rows, pipelines, len(metrics))
-    return _decision(table, metrics, thresholds, settings)
+    return _decision(table, metrics, thresholds, settings, baseline)
 
 
 def decide_matrix(
@@ -252,6 +273,7 @@ def decide_matrix(
     *,
     thresholds: Mapping[str, float] | None = None,
     settings: Settings | None = None,
+    baseline: str | None = None,
 ) -> Decision:
     """:func:`decide` of rows given as columns: row ``n`` is question ``question_of[n]``,
     pipeline ``pipeline_of[n]`` and the values ``values[n]`` (rows x metrics, NaN where not
@@ -266,7 +288,7 @@ def decide_matrix(
     table = _table(
         question_of, pipeline_of, values, pipelines, lambda by_metric, _order: ~np.isnan(by_metric)
     )
-    return _decision(table, metrics, thresholds, settings)
+    return _decision(table, metrics, thresholds, settings, baseline)
 
 
 def _scored_given(by_metric: FloatArray, _order: npt.NDArray[np.intp]) -> BoolArray:
@@ -278,10 +300,13 @@ def _decision(
     metrics: Sequence[str],
     thresholds: Mapping[str, float] | None,
     settings: Settings | None,
+    baseline: str | None,
 ) -> Decision:
     chosen = settings or Settings()
     cuts = pass_thresholds(metrics, thresholds)
     names, values, scored = table.names, table.values, table.scored
+    check_baseline(baseline, names)
+    every_pair = len(names) <= ALL_PAIRS_UP_TO
     intervals = _Intervals(table.question_ids, chosen)
     for m, metric in enumerate(metrics):
         for i, p in enumerate(names):
@@ -291,32 +316,108 @@ def _decision(
                 if metric in cuts:
                     passing = (column >= cuts[metric]).astype(np.float64)
                     intervals.add(f"pass|{p}|{metric}", where, [((p, metric, "pass"), passing)])
+        if not every_pair:
+            continue
         for (i, a), (j, b) in _pairs(list(enumerate(names))):
             both = scored[i, m] & scored[j, m]
             if both.any():
                 columns = [((a, metric), values[i, m]), ((b, metric), values[j, m])]
                 intervals.add(f"diff|{a}|{b}|{metric}", both, columns, (1, -1))
-    with _threads(len(table.question_ids)) as pool:
-        intervals.compute(pool)
-    paired = list(_paired(table, metrics))
+    with _threads(len(table.question_ids), len(names)) as pool:
+        intervals.compute(pool, exact_two_levels=not every_pair)
+    estimates = tuple(_estimates(table, metrics, intervals))
+    field_: _Field | None = None
+    if every_pair:
+        triples = [(i, j, m) for i, j in _pairs(list(range(len(names)))) for m in range(len(metrics))]
+        comparisons = _comparisons(_paired(table, metrics, triples), _bootstrapped(intervals), chosen.level)
+    else:
+        field_ = _Field(table, metrics, estimates, chosen)
+        triples = [triple for m in range(len(metrics)) for triple in field_.pairs(m, baseline)]
+        comparisons = _comparisons(
+            _paired(table, metrics, triples), field_.interval, chosen.level, "simultaneous CI"
+        )
     return Decision(
-        estimates=tuple(_estimates(table, metrics, intervals)),
+        estimates=estimates,
         pass_rates=tuple(_pass_rates(table, metrics, cuts, intervals)),
-        comparisons=tuple(_comparisons(paired, intervals, chosen.level)),
+        comparisons=tuple(comparisons),
         level=chosen.level,
         resamples=chosen.resamples,
         seed=chosen.seed,
         thresholds=cuts,
         normal_approximation=tuple(intervals.normal),
         normal_from=NORMAL_FROM,
+        **({} if field_ is None else field_.decision_fields(baseline)),
     )
 
 
+class _Field:
+    """The many-pipeline side of a decision: per metric the leader, the simultaneous margin and
+    the ranks it allows (:mod:`goldenlens.core.stats.simultaneous`), all linear in pipelines."""
+
+    def __init__(
+        self, table: _Table, metrics: Sequence[str], estimates: Sequence[MetricEstimate], settings: Settings
+    ) -> None:
+        self._names = table.names
+        self._metrics = metrics
+        mean_of = {(e.pipeline, e.metric): e.mean for e in estimates}
+        found = margins(table.values, table.scored, settings)
+        self.margins: dict[str, float] = dict(zip(metrics, found, strict=True))
+        self.ranks: list[RankInterval] = []
+        #: Per metric, the pipelines (indices) with a mean, and the leader among them.
+        self._present: list[list[int]] = []
+        self._leader: list[int | None] = []
+        for metric in metrics:
+            present = [i for i, p in enumerate(table.names) if mean_of[(p, metric)] is not None]
+            means = [float(mean_of[(table.names[i], metric)] or 0.0) for i in present]
+            self._present.append(present)
+            self._leader.append(present[int(np.argmax(means))] if present else None)
+            names = [table.names[i] for i in present]
+            self.ranks.extend(rank_intervals(names, means, metric, self.margins[metric]))
+
+    def decision_fields(self, baseline: str | None) -> dict[str, Any]:
+        """What :class:`Decision` records of the field."""
+        return {
+            "mode": LEADER_AND_BASELINE,
+            "baseline": baseline,
+            "margins": self.margins,
+            "ranks": tuple(self.ranks),
+        }
+
+    def pairs(self, m: int, baseline: str | None) -> Iterable[tuple[int, int, int]]:
+        """Metric ``m``'s comparisons ``(a, b, m)``: the leader against every other pipeline,
+        then every other against the baseline."""
+        leader = self._leader[m]
+        if leader is None:
+            return
+        present = self._present[m]
+        yield from ((leader, i, m) for i in present if i != leader)
+        if baseline is None:
+            return
+        base = self._names.index(baseline)
+        if base in present and base != leader:
+            yield from ((i, base, m) for i in present if i not in (base, leader))
+
+    def interval(self, pair: _Paired) -> _Interval:
+        """The pair's ``difference ± margin``: it holds with every other pair's at once."""
+        c = self.margins[pair.metric]
+        difference = pair.difference or 0.0
+        return difference - c, difference + c
+
+
+def _bootstrapped(intervals: _Intervals) -> Callable[[_Paired], _Interval]:
+    def interval(pair: _Paired) -> _Interval:
+        return intervals.get(f"diff|{pair.a}|{pair.b}|{pair.metric}")
+
+    return interval
+
+
 @contextmanager
-def _threads(questions: int) -> Iterator[Executor | None]:
-    """Threads for a decision over ``questions`` (``None``: too small to gain from them)."""
+def _threads(questions: int, pipelines: int) -> Iterator[Executor | None]:
+    """Threads for a decision over ``questions`` and ``pipelines`` (``None``: too small to gain
+    from them: fewer questions than :data:`_THREADS_FROM` and no more statistics than a handful
+    of pipelines has)."""
     threads = min(_THREADS, os.cpu_count() or 1)
-    if threads < 2 or questions < _THREADS_FROM:
+    if threads < 2 or questions * max(pipelines, ALL_PAIRS_UP_TO) < _THREADS_FROM * ALL_PAIRS_UP_TO:
         yield None
         return
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bootstrap") as pool:
@@ -391,7 +492,10 @@ class _Paired:
     b_only: int | None
 
 
-def _paired(table: _Table, metrics: Sequence[str]) -> Iterable[_Paired]:
+def _paired(
+    table: _Table, metrics: Sequence[str], triples: Iterable[tuple[int, int, int]]
+) -> Iterable[_Paired]:
+    """The pairs ``(a, b, metric)`` given as pipeline and metric indices, in their order."""
     names, values, scored = table.names, table.values, table.scored
     counts = np.count_nonzero(scored, axis=2)  # pipelines x metrics
     # A pipeline's mean and 0/1 check over all its scored questions, shared by its pairs with
@@ -406,34 +510,45 @@ def _paired(table: _Table, metrics: Sequence[str]) -> Iterable[_Paired]:
                 whole[(i, m)] = found
         return found
 
-    for (i, a), (j, b) in _pairs(list(enumerate(names))):
-        for m, metric in enumerate(metrics):
-            both = scored[i, m] & scored[j, m]
-            n = int(np.count_nonzero(both))
-            if not n:
-                yield _Paired(metric, a, b, 0, None, None, None, None)
-                continue
-            x, y = values[i, m], values[j, m]
-            if n < len(both):
-                x, y = x[both], y[both]
-            mean_x, binary_x = mean_and_binary(i, m, x, n == counts[i, m])
-            mean_y, binary_y = mean_and_binary(j, m, y, n == counts[j, m])
-            if not (binary_x and binary_y):
-                yield _Paired(metric, a, b, n, mean_x - mean_y, None, None, None)
-                continue
-            a_only = int(np.count_nonzero((x == 1.0) & (y == 0.0)))
-            b_only = int(np.count_nonzero((x == 0.0) & (y == 1.0)))
-            yield _Paired(metric, a, b, n, mean_x - mean_y, mcnemar_exact(a_only, b_only), a_only, b_only)
+    for i, j, m in triples:
+        a, b, metric = names[i], names[j], metrics[m]
+        both = scored[i, m] & scored[j, m]
+        n = int(np.count_nonzero(both))
+        if not n:
+            yield _Paired(metric, a, b, 0, None, None, None, None)
+            continue
+        x, y = values[i, m], values[j, m]
+        if n < len(both):
+            x, y = x[both], y[both]
+        mean_x, binary_x = mean_and_binary(i, m, x, n == counts[i, m])
+        mean_y, binary_y = mean_and_binary(j, m, y, n == counts[j, m])
+        if not (binary_x and binary_y):
+            yield _Paired(metric, a, b, n, mean_x - mean_y, None, None, None)
+            continue
+        a_only = int(np.count_nonzero((x == 1.0) & (y == 0.0)))
+        b_only = int(np.count_nonzero((x == 0.0) & (y == 1.0)))
+        yield _Paired(metric, a, b, n, mean_x - mean_y, mcnemar_exact(a_only, b_only), a_only, b_only)
 
 
-def _comparisons(paired: Iterable[_Paired], intervals: _Intervals, level: float) -> Iterable[PairComparison]:
+def _comparisons(
+    paired: Iterable[_Paired], interval: Callable[[_Paired], _Interval], level: float, name: str = "CI"
+) -> Iterable[PairComparison]:
     for pair in paired:
         metric, a, b, n, p_value = pair.metric, pair.a, pair.b, pair.n, pair.p_value
         low = high = None
         if n:
-            low, high = intervals.get(f"diff|{a}|{b}|{metric}")
+            low, high = interval(pair)
         better, text = verdict(
-            metric, a, b, difference=pair.difference, low=low, high=high, n=n, p_value=p_value, level=level
+            metric,
+            a,
+            b,
+            difference=pair.difference,
+            low=low,
+            high=high,
+            n=n,
+            p_value=p_value,
+            level=level,
+            interval=name,
         )
         why = caveat(n=n, low=low, high=high, p_value=p_value, a_only=pair.a_only, b_only=pair.b_only)
         yield PairComparison(

@@ -8,8 +8,45 @@ modules named in each docstring.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Final
+
+from goldenlens.core.errors import GoldenLensError
+
+#: Up to this many pipelines every pair is compared (10 pipelines: 45 pairs a metric); beyond,
+#: each pipeline is compared with the leader and with a chosen baseline, on margins that hold
+#: for every pair at once (:mod:`goldenlens.core.stats.simultaneous`), and ranked.
+ALL_PAIRS_UP_TO: Final = 10
+#: :attr:`Decision.mode` values.
+ALL_PAIRS: Final = "all pairs"
+LEADER_AND_BASELINE: Final = "leader and baseline"
+
+
+class UnknownBaselineError(GoldenLensError, ValueError):
+    """``--baseline`` names no pipeline of the report."""
+
+
+def check_baseline(baseline: str | None, pipelines: Sequence[str]) -> None:
+    """Raise :class:`UnknownBaselineError` when ``baseline`` is given and not one of ``pipelines``."""
+    if baseline is not None and baseline not in pipelines:
+        listed = ", ".join(pipelines[:20]) + (
+            f" and {len(pipelines) - 20} more" if len(pipelines) > 20 else ""
+        )
+        raise UnknownBaselineError(f"the baseline {baseline!r} is not one of the pipelines: {listed}")
+
+
+@dataclass(frozen=True)
+class RankInterval:
+    """Where ``pipeline`` ranks on ``metric`` (1: the highest mean; ties share the best rank of
+    their group) and the ranks a simultaneous ``level`` interval allows (``low`` best, ``high``
+    worst)."""
+
+    pipeline: str
+    metric: str
+    rank: int
+    low: int
+    high: int
 
 
 @dataclass(frozen=True)
@@ -90,6 +127,16 @@ class Decision:
     #: ``diff|a|b|metric``.
     normal_approximation: tuple[str, ...] = ()
     normal_from: int = 0
+    #: :data:`ALL_PAIRS` (every pair, each on its own paired bootstrap interval) or, beyond
+    #: :data:`ALL_PAIRS_UP_TO` pipelines, :data:`LEADER_AND_BASELINE`: each pipeline against the
+    #: metric's leader and against :attr:`baseline`, on :attr:`margins`.
+    mode: str = ALL_PAIRS
+    baseline: str | None = None
+    #: Per metric, the half-width ``c`` that makes ``difference ± c`` hold for every pair at once
+    #: (:data:`LEADER_AND_BASELINE` only).
+    margins: dict[str, float] = field(default_factory=dict)
+    #: Each pipeline's rank per metric with its simultaneous interval (:data:`LEADER_AND_BASELINE`).
+    ranks: tuple[RankInterval, ...] = ()
 
     def estimate(self, pipeline: str, metric: str) -> MetricEstimate | None:
         """The estimate of ``pipeline`` on ``metric``, if computed."""
@@ -100,7 +147,8 @@ class Decision:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON ``comparisons`` block (plain data, in a stable order)."""
-        return {
+        block: dict[str, Any] = {
+            "mode": self.mode,
             "level": self.level,
             "resamples": self.resamples,
             "seed": self.seed,
@@ -113,3 +161,8 @@ class Decision:
             "pass_rates": [asdict(p) for p in self.pass_rates],
             "pairs": [asdict(c) for c in self.comparisons],
         }
+        if self.mode != ALL_PAIRS:
+            block["baseline"] = self.baseline
+            block["margins"] = dict(self.margins)
+            block["ranks"] = [asdict(r) for r in self.ranks]
+        return block

@@ -45,10 +45,12 @@ def verdict(
     n: int,
     p_value: float | None,
     level: float,
+    interval: str = "CI",
 ) -> tuple[str | None, str]:
     """The better pipeline (``None``: the interval contains 0, McNemar's test — when given —
     does not reject at :data:`ALPHA`, or nothing to compare) and the verdict sentence for the
-    difference ``a - b`` with its interval ``[low, high]``."""
+    difference ``a - b`` with its interval ``[low, high]`` (named ``interval``: "CI", or
+    "simultaneous CI" for one that holds with every other pair's)."""
     name = sentence_label(metric)
     if difference is None or low is None or high is None or n == 0:
         return None, f"{a} and {b} have no question both scored on {name}: nothing to compare"
@@ -67,7 +69,7 @@ def verdict(
     else:
         winner, lo, hi = None, low, high
         head = f"cannot tell {a} and {b} apart on {name}: {_signed(difference)}"
-    parts = [head, f"{round(level * 100):d}% CI [{_number(lo)}, {_number(hi)}]"]
+    parts = [head, f"{round(level * 100):d}% {interval} [{_number(lo)}, {_number(hi)}]"]
     if p_value is not None:
         parts.append(_p_text(p_value))
     text = ", ".join(parts) + f" — {_questions(n)}"

@@ -31,6 +31,9 @@ DISAGREEMENT_METRIC = FACTUAL_KNOWLEDGE
 
 ID_COLUMN, QUESTION_COLUMN, REVIEW_COLUMN, FLAGS_COLUMN = "id", "question", "review", "flags"
 FIXED_COLUMNS: tuple[str, ...] = (ID_COLUMN, QUESTION_COLUMN, REVIEW_COLUMN, FLAGS_COLUMN)
+#: Beyond this many pipelines the grid opens on the leaders only (:func:`leading_pipelines`);
+#: the pipeline picker shows any others.
+SHOWN_PIPELINES: int = 10
 #: ``GridState.flag`` value that keeps rows with any flag at all.
 ANY_FLAG = "*"
 #: Bit of each flag in the flag masks (response and golden-row flags share one numbering).
@@ -71,6 +74,14 @@ class GridState:
     threshold: str = ""
     disagree_only: bool = False
     question_ids: frozenset[str] | None = None
+    #: The pipelines with columns, in the project's order; ``None``: every pipeline.
+    pipelines: frozenset[str] | None = None
+
+    def shown_pipelines(self, pipelines: Sequence[str]) -> tuple[str, ...]:
+        """``pipelines`` (the project's, in its order) that have columns."""
+        if self.pipelines is None:
+            return tuple(pipelines)
+        return tuple(p for p in pipelines if p in self.pipelines)
 
     def shown_metrics(self) -> tuple[str, ...]:
         """Metrics with columns: only the report metric (Factual Knowledge unless another was
@@ -100,11 +111,14 @@ class GridColumn:
 
 
 def grid_columns(state: GridState, pipelines: Sequence[str]) -> tuple[GridColumn, ...]:
-    """Fixed columns, then per shown metric one column per pipeline (pipelines side by side)."""
+    """Fixed columns, then per shown metric one column per shown pipeline (side by side);
+    ``pipeline_index`` is the pipeline's place among all ``pipelines`` (its values' column)."""
+    shown = state.pipelines
     scores = (
         GridColumn(score_column(metric, name), metric, name, index)
         for metric in state.shown_metrics()
         for index, name in enumerate(pipelines)
+        if shown is None or name in shown
     )
     return (*(GridColumn(key) for key in FIXED_COLUMNS), *scores)
 
@@ -135,3 +149,18 @@ class GridArrays(Protocol):
 
     def id_ranks(self) -> IntArray:
         """Per row, the rank of its id in natural order (``q2`` before ``q10``)."""
+
+
+def leading_pipelines(data: GridArrays, top: int = SHOWN_PIPELINES) -> frozenset[str] | None:
+    """The ``top`` pipelines by their Factual Knowledge mean (ties in the project's order), what
+    the grid opens on beyond ``top`` pipelines; ``None`` (every pipeline) up to it."""
+    if len(data.pipelines) <= top:
+        return None
+    values = data.values.get(FACTUAL_KNOWLEDGE)
+    if values is None or not values.size:
+        return frozenset(data.pipelines[:top])
+    scored = ~np.isnan(values)
+    counts = scored.sum(axis=0)
+    means = np.where(counts > 0, np.nansum(values, axis=0) / np.maximum(counts, 1), -1.0)
+    order = np.argsort(-means, kind="stable")[:top]
+    return frozenset(data.pipelines[int(i)] for i in order)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from goldenlens.core.stats.decision import Decision, MetricEstimate, PairComparison, PassRate
+from goldenlens.core.stats.decision import ALL_PAIRS, Decision, MetricEstimate, PairComparison, PassRate
 from goldenlens.core.view.metric_names import metric_label
 
 NO_INTERVALS = "Confidence intervals not available for this report."
@@ -50,3 +50,36 @@ def pass_rate_label(rate: PassRate) -> str:
     """``Recall ≥ 0.5``; a threshold of 1 on a 0/1 metric reads ``Factual knowledge = 1``."""
     sign = "=" if rate.threshold == 1 else "≥"
     return f"{metric_label(rate.metric)} {sign} {rate.threshold:g}"
+
+
+def comparisons_heading(decision: Decision) -> str:
+    """What the listed comparisons are: every pair, or — beyond ten pipelines — each pipeline
+    against each metric's leader (and the baseline), on intervals that hold for every pair."""
+    if decision.mode == ALL_PAIRS:
+        return (
+            f"Comparisons ({decision.level:.0%} intervals over the questions, "
+            f"{decision.resamples:,} seeded resamples):"
+        )
+    pipelines = len({e.pipeline for e in decision.estimates})
+    against = "each metric's leader" + (f" and with {decision.baseline}" if decision.baseline else "")
+    return (
+        f"Comparisons with {against} ({pipelines} pipelines: {decision.level:.0%} intervals that hold "
+        f"for all {pipelines * (pipelines - 1) // 2:,} pairs at once, "
+        f"{decision.resamples:,} seeded resamples):"
+    )
+
+
+def rank_lines(decision: Decision, metric: str, top: int) -> list[str]:
+    """The ``top`` pipelines by their rank on ``metric`` with the ranks a simultaneous interval
+    allows ("1. P11 (could rank 1 to 3)"), and how many more; nothing when the decision has no ranks."""
+    ranks = sorted((r for r in decision.ranks if r.metric == metric), key=lambda r: (r.rank, r.low))
+    if not ranks:
+        return []
+    lines = [
+        f"Ranks on {metric_label(metric).lower()} (best first, with the ranks each could hold at "
+        f"{decision.level:.0%}):"
+    ]
+    lines += [f"  {r.rank}. {r.pipeline} (could rank {r.low} to {r.high})" for r in ranks[:top]]
+    if len(ranks) > top:
+        lines.append(f"  … and {len(ranks) - top} more: every rank is in the .json, .xlsx and .html reports")
+    return lines

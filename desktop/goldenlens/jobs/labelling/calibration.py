@@ -29,13 +29,13 @@ from goldenlens.core.lexical.scorer import (
 )
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scored_rows import Report
+from goldenlens.core.stats.decision import ALL_PAIRS_UP_TO
 from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.reporting.stored_run import NoScoresError
 from goldenlens.store.project import ProjectStore
 
-ALL_PAIRS_UP_TO: Final = 10
 #: The metrics whose agreement with the labels a report shows.
 AGREEMENT_METRICS: Final = (
     FACTUAL_KNOWLEDGE,

@@ -45,15 +45,22 @@ class WrittenJson:
 
 @takes_project
 def write_stored_json(
-    store: ProjectStore, out: Path, run_id: int | None = None, *, judge_run_id: int | None = None
+    store: ProjectStore,
+    out: Path,
+    run_id: int | None = None,
+    *,
+    judge_run_id: int | None = None,
+    baseline: str | None = None,
 ) -> WrittenJson:
     """The JSON report of a run straight from the project, row by row (what
     :func:`~goldenlens.io.reports.json_report.write_report_json` writes for :func:`build_report`,
     byte for byte, without reading the response texts or holding a row object per response:
-    a 200,000-response project's report stays far below the memory a :class:`Report` takes)."""
+    a 200,000-response project's report stays far below the memory a :class:`Report` takes).
+    ``baseline``: see :func:`~goldenlens.core.stats.decide.decide`."""
     judge = judge_scores(store, judge_run_id)
     if judge:  # the judge's means and agreement are worked out over the Report's rows
-        report = calibrated_report(store, build_report(store, run_id, judge_run_id=judge_run_id))
+        built = build_report(store, run_id, judge_run_id=judge_run_id)
+        report = calibrated_report(store, replace(built, baseline=baseline))
         write_report_json(report, out, judge)
         return WrittenJson(len(report.rows), report.summary(), report.human_calibrated)
     human_calibrated = calibrate(store)
@@ -87,7 +94,7 @@ def write_stored_json(
         return report_tail(
             run.items,
             summary=summary,
-            comparisons=decide(rows, run.pipelines).as_dict(),
+            comparisons=decide(rows, run.pipelines, baseline=baseline).as_dict(),
             overridden=count_overrides(overridden, run.pipelines),
             review=lambda question_id: run.reviews.get(question_id) or QuestionReview(),
             golden_flags=run.golden_flags,

@@ -37,6 +37,7 @@ from goldenlens.core.scored_rows import (
     row_from_scores,
     summarise_columns,
 )
+from goldenlens.core.stats.decision import check_baseline
 from goldenlens.io.reports.json_report import report_tail, write_json_document
 from goldenlens.io.reports.json_rows import fresh_rows_text
 from goldenlens.jobs.importing.read_inputs import read_inputs
@@ -221,6 +222,8 @@ class ScoredFiles:
     sources: tuple[str, ...]
     progress: ProgressFn = no_progress
     cancel: CancelToken | None = None
+    #: ``--baseline``: beyond ten pipelines each is compared with it too.
+    baseline: str | None = None
     _report: Report | None = field(default=None, repr=False)
 
     @property
@@ -261,7 +264,11 @@ class ScoredFiles:
             row_pipelines = [r.pipeline for r in self.responses]
             means.update(summarise_columns(_columns_from(matrix, row_pipelines, self.pipelines)))
             decision = decide_matrix(
-                [r.question_id for r in self.responses], row_pipelines, matrix, self.pipelines
+                [r.question_id for r in self.responses],
+                row_pipelines,
+                matrix,
+                self.pipelines,
+                baseline=self.baseline,
             )
             return report_tail(
                 self.golden,
@@ -304,6 +311,7 @@ class ScoredFiles:
                     [row.response.pipeline for row in rows],
                     _fk_column(row.scores.get(FACTUAL_KNOWLEDGE) for row in rows),
                 ),
+                baseline=self.baseline,
             )
         return self._report
 
@@ -376,15 +384,18 @@ def score_files(
     options: ScoreOptions | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
+    baseline: str | None = None,
 ) -> ScoredFiles:
     """Read both files as ``selection`` says (a fatal problem raises
     :class:`~goldenlens.core.problems.InputError`); the
     result scores every response with the lexical metrics when its report is asked for: what
     an import and a lexical run into a new project would report, with no reviews and no
-    overrides."""
+    overrides. ``baseline`` (``--baseline``) must be one of the pipelines
+    (:class:`~goldenlens.core.stats.decision.UnknownBaselineError`, before anything is scored)."""
     loaded = read_inputs(golden, responses, selection=selection, progress=progress, cancel=cancel)
     items = loaded.golden.items
     pipelines = loaded.responses.pipelines if loaded.responses else ()
+    check_baseline(baseline, pipelines)
     ordered = _in_report_order(items, pipelines, loaded.responses.responses if loaded.responses else ())
     return ScoredFiles(
         golden=tuple(items),
@@ -395,6 +406,7 @@ def score_files(
         sources=tuple(path.name for path in (golden, responses)),
         progress=progress,
         cancel=cancel,
+        baseline=baseline,
     )
 
 

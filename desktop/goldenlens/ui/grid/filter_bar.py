@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
 from goldenlens.core.lexical.flags import FLAG_LABELS, GOLDEN_FLAGS, RESPONSE_FLAGS, Flag
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.view.grid_rows import flag_row_counts, text_matcher
-from goldenlens.core.view.grid_state import ANY_FLAG, GridState
+from goldenlens.core.view.grid_state import ANY_FLAG, GridState, leading_pipelines
 from goldenlens.core.view.metric_names import metric_header, metric_title
 from goldenlens.core.view.threshold import parse_threshold
 from goldenlens.queries.grid import GridData
+from goldenlens.ui.grid.pipeline_picker import PipelinePicker
 from goldenlens.ui.widgets.layouts import column_layout
 
 _DEBOUNCE_MS = 250
@@ -83,6 +84,7 @@ class FilterBar(QWidget):
         self.metrics = _tool_button(self, "Metrics…", "Choose the metric columns")
         self.metrics.setMenu(self.metrics_menu)
         self.metrics.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.pipelines = PipelinePicker(self)
         self.fk = _tool_button(self, "FK report", _FK_TIP, checkable=True)
         self.report_menu = QMenu(self)
         self._report_group = QActionGroup(self)
@@ -105,6 +107,7 @@ class FilterBar(QWidget):
             changed.connect(self.edited)
         self.fk.toggled.connect(self.edited)
         self.metrics_menu.triggered.connect(self.columns_changed)
+        self.pipelines.changed.connect(self.edited)
         self.report_menu.triggered.connect(self._on_report_metric_chosen)
 
     def _lay_out(self) -> None:
@@ -114,7 +117,14 @@ class FilterBar(QWidget):
         bar.setSpacing(2)
         rows = (
             ((self.search, 3), (self.regex, 0), (self.threshold, 2)),
-            ((self.flag, 0), (self.disagree, 0), (self.metrics, 0), (self.fk, 0), (self.count, 1)),
+            (
+                (self.flag, 0),
+                (self.disagree, 0),
+                (self.metrics, 0),
+                (self.pipelines, 0),
+                (self.fk, 0),
+                (self.count, 1),
+            ),
         )
         for row in rows:
             line = QHBoxLayout()
@@ -142,10 +152,16 @@ class FilterBar(QWidget):
         self.show_columns(state, grid, report_metrics)
 
     def show_columns(self, state: GridState, grid: GridData, report_metrics: tuple[str, ...]) -> None:
-        """Rebuild the metrics menu (the grid's metrics, ``state``'s ticked) and the pass/fail
-        report's menu (``report_metrics``, ``state``'s chosen)."""
+        """Rebuild the metrics menu (the grid's metrics, ``state``'s ticked), the pipeline
+        picker (``state``'s shown) and the pass/fail report's menu (``report_metrics``,
+        ``state``'s chosen)."""
         self._rebuild_metrics_menu(state.metrics, grid)
+        self.show_pipelines(state, grid)
         self._rebuild_report_menu(state.report_metric, report_metrics)
+
+    def show_pipelines(self, state: GridState, grid: GridData) -> None:
+        """Tick ``state``'s pipelines in the picker (without announcing an edit)."""
+        self.pipelines.show_pipelines(grid.pipelines, state.pipelines, leading_pipelines(grid))
 
     def show_data(self, grid: GridData) -> None:
         """What the search covers and how many rows each flag filter keeps, for ``grid``."""
@@ -224,6 +240,7 @@ class FilterBar(QWidget):
             fk_report_mode=self.fk.isChecked(),
             report_metric=self._report_metric() if self._report_group.actions() else base.report_metric,
             metrics=metrics,
+            pipelines=self.pipelines.chosen() if self.pipelines.touched else leading_pipelines(grid),
         )
         return new, errors
 

@@ -228,6 +228,8 @@ class ScoreGrid(QWidget):
             self._model.set_state(new)
         except ValueError as exc:
             errors.append(str(exc))
+        if new.pipelines != state.pipelines:
+            self.filter_bar.show_pipelines(new, self._model.grid())
         self.filter_bar.show_errors(errors, new)
 
     # -- table ----------------------------------------------------------------------

@@ -82,6 +82,9 @@ class DetailPane(QWidget):
         self._focused: str | None = None
         #: Pipelines the analyst chose not to show side by side (kept from question to question).
         self._hidden: set[str] = set()
+        #: The pipelines that get a card at all: the grid's shown ones (its pipeline picker,
+        #: beyond a handful of pipelines); ``None``: every pipeline.
+        self._limit: frozenset[str] | None = None
         self._stack = QStackedWidget()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -178,7 +181,8 @@ class DetailPane(QWidget):
         item = detail.item
         self.question_label.setText(f"{html.escape(item.id)} · {html.escape(item.question)}")
         self._fill_golden_chips(detail)
-        for pipeline in detail.pipelines:
+        listed = self._listed(detail)
+        for pipeline in listed:
             card = ResponseCard(pipeline, self.cards_scroll.host)
             card.variant_requested.connect(
                 lambda text, d=detail: self.fact_variant_requested.emit(d.item.id, text)
@@ -193,13 +197,11 @@ class DetailPane(QWidget):
             card.setVisible(pipeline.pipeline not in self._hidden)
         self._fill_pipelines_menu(detail)
         self.pipeline_combo.clear()
-        self.pipeline_combo.addItems([p.pipeline for p in detail.pipelines])
-        names = [p.pipeline for p in detail.pipelines]
+        names = [p.pipeline for p in listed]
+        self.pipeline_combo.addItems(names)
         if self._focused not in names or self._focused in self._hidden:
             present = [
-                p.pipeline
-                for p in detail.pipelines
-                if not p.pipeline_missing and p.pipeline not in self._hidden
+                p.pipeline for p in listed if not p.pipeline_missing and p.pipeline not in self._hidden
             ]
             candidates = present or names
             self._focused = candidates[0] if candidates else None
@@ -209,6 +211,19 @@ class DetailPane(QWidget):
     def detail(self) -> QuestionDetail | None:
         """The question shown, or ``None``."""
         return self._detail
+
+    def limit_to(self, pipelines: frozenset[str] | None) -> None:
+        """Give cards to ``pipelines`` only (``None``: every pipeline): the pipelines the grid
+        shows, so that a sweep of hundreds of pipelines shows the chosen few side by side."""
+        if pipelines == self._limit:
+            return
+        self._limit = pipelines
+        if self._detail is not None:
+            self.show_question(self._detail)
+
+    def _listed(self, detail: QuestionDetail) -> list[PipelineDetail]:
+        limit = self._limit
+        return [p for p in detail.pipelines if limit is None or p.pipeline in limit]
 
     def focused_pipeline(self) -> str | None:
         """The pipeline whose card is focused (and whose missed words colour the answer)."""
@@ -259,7 +274,7 @@ class DetailPane(QWidget):
 
     def _fill_pipelines_menu(self, detail: QuestionDetail) -> None:
         self.pipelines_menu.clear()
-        for pipeline in detail.pipelines:
+        for pipeline in self._listed(detail):
             action = QAction(pipeline.pipeline, self.pipelines_menu)
             action.setCheckable(True)
             action.setChecked(pipeline.pipeline not in self._hidden)
@@ -315,7 +330,7 @@ class DetailPane(QWidget):
         for card in self.cards():
             card.set_focused(card.pipeline == pipeline)
         focused = detail.pipeline(pipeline) if pipeline is not None else None
-        names = [p.pipeline for p in detail.pipelines]
+        names = [p.pipeline for p in self._listed(detail)]
         if pipeline in names:
             self.pipeline_combo.setCurrentIndex(names.index(pipeline))
         self._show_golden(detail, focused)

@@ -109,6 +109,7 @@ class ReviewController(QObject):
         grid.current_question_changed.connect(self._on_current_question)
         grid.current_question_hidden.connect(self._on_current_question_hidden)
         grid.state_changed.connect(lambda _state: self._refresh_summary())
+        grid.state_changed.connect(lambda state: detail.limit_to(state.pipelines))
         detail.fact_variant_requested.connect(self._on_fact_variant)
         detail.override_requested.connect(self._on_override)
         detail.variants_requested.connect(self.suggest_variants)
