@@ -69,7 +69,8 @@ def _resume_lexical(project: ProjectHandle, pending: PendingScoring | None, *, q
         return None
     if never_began and pending is not None:
         print(
-            f"{name}: `score` stopped after import {pending.imported.id}; scoring it with the options it was given",
+            f"{name}: `score` stopped after import {pending.imported.id}; "
+            "scoring it with the options it was given",
             file=sys.stderr,
         )
     progress = StderrProgress(quiet=quiet)
