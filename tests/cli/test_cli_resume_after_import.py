@@ -236,3 +236,27 @@ def test_a_judge_run_asked_for_with_a_model_now_gone_names_the_command(
     ) in err
     with ProjectStore.open(project) as store:  # the lexical run it could do is done
         assert [(run.kind, run.status) for run in store.runs.all()] == [(LEXICAL_RUN, "finished")]
+
+
+def test_the_options_of_a_newer_import_win_over_an_older_interrupted_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run killed midway, then ``score --multiset`` killed after its import: resume scores the
+    new import with --multiset, not with the options of the run it interrupted before."""
+    golden, responses = _workload(tmp_path, 4)
+    project = tmp_path / "p.goldenlens"
+    with ProjectStore.open(project, create=True) as store:
+        import_inputs(store, golden, responses, score_options=recorded_scoring(ScoreOptions(), None, None))
+        store.runs.start(LEXICAL_RUN, ScoreOptions().params(), total=12)  # killed midway
+        recorded = recorded_scoring(ScoreOptions(multiset=True), None, None)
+        import_inputs(store, golden, responses, score_options=recorded)
+    assert main(["resume", str(project), "-q"]) == 0
+    assert "`score` stopped after import 2" in capsys.readouterr().err
+    with ProjectStore.open(project) as store:
+        old, new = store.runs.all()
+        assert (old.status, new.status, new.import_id, new.params["multiset"]) == (
+            "superseded",
+            "finished",
+            2,
+            True,
+        )

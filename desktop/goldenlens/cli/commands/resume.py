@@ -34,15 +34,16 @@ def cmd_resume(args: argparse.Namespace) -> int:
         name = args.project.name
         pending = pending_scoring(project)  # before any run starts on the import
         run_id = _resume_lexical(project, pending, quiet=args.quiet)
-        judge_run = resume_judge(project, quiet=args.quiet)
-        if judge_run is None and pending is not None and pending.judge is not None:
-            judge_run = start_judge_run_asked_for(
+        if pending is not None and pending.judge is not None:  # newer than any interrupted judge run
+            judge_run: int | None = start_judge_run_asked_for(
                 project,
                 pending.judge,
                 pending.imported.id,
                 restart=f"start it anew with `{pending.score_command()}`",
                 quiet=args.quiet,
             )
+        else:
+            judge_run = resume_judge(project, quiet=args.quiet)
         review_run = resume_golden_review(project, quiet=args.quiet)
         if review_run is not None:
             print(
@@ -51,8 +52,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
             )
         if run_id is not None or judge_run is not None:
             write_outputs(project, run_id, None, judge_run_id=judge_run)
-        if pending is not None and pending.lexical and not pending.resumable:
-            print(f"goldenlens: error: {name}: {never_scored(pending)}", file=sys.stderr)
+        left = pending_scoring(project)  # an interrupted run resumed may have scored the import
+        if left is not None and left.lexical and not left.resumable:
+            print(f"goldenlens: error: {name}: {never_scored(left)}", file=sys.stderr)
             return EXIT_BAD_INPUT
         if run_id is None and judge_run is None and review_run is None:
             print(f"{name}: no interrupted run to resume.", file=sys.stderr)

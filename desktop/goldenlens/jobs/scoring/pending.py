@@ -148,15 +148,15 @@ def pending_scoring(store: ProjectStore) -> PendingScoring | None:
 
 @takes_project
 def options_to_finish(store: ProjectStore) -> ScoreOptions | None:
-    """The options a lexical scoring of the project goes on with: the newest interrupted run's
-    own, else those the newest import recorded for the run it never began; ``None`` (the
-    defaults) when there is neither. The desktop app scores with these when it opens a project
-    without a finished run, as ``goldenlens resume`` does."""
-    interrupted = store.runs.unfinished(LEXICAL_RUN)
-    if interrupted:
-        return run_options(interrupted[-1].params)
+    """The options a lexical scoring of the project goes on with: those the newest import
+    recorded for the run it never began (it is newer than any run), else the newest interrupted
+    run's own; ``None`` (the defaults) when there is neither. The desktop app scores with these
+    when it opens a project without a finished run, as ``goldenlens resume`` does."""
     pending = pending_scoring(store)
-    return pending.options if pending is not None and pending.lexical else None
+    if pending is not None and pending.lexical and pending.options is not None:
+        return pending.options
+    interrupted = store.runs.unfinished(LEXICAL_RUN)
+    return run_options(interrupted[-1].params) if interrupted else None
 
 
 @takes_project
