@@ -100,10 +100,6 @@ class PendingScoring:
         """Whether ``goldenlens resume`` can run what is left with the recorded options."""
         return self.options is not None
 
-    def resume_command(self) -> str:
-        """``goldenlens resume PROJECT``."""
-        return shlex.join(["goldenlens", "resume", str(self.project)])
-
     def score_command(self) -> str:
         """The ``goldenlens score`` command that imports the same files again and scores them as
         the import recorded (its options, the judge's too); without recorded options, the plain
@@ -115,7 +111,7 @@ class PendingScoring:
         if self.options is not None and self.options.multiset:
             words.append("--multiset")
         if self.judge is not None:
-            words += judge_words(self.judge)
+            words += _judge_words(self.judge)
         return shlex.join(words)
 
 
@@ -198,7 +194,7 @@ def _selection_words(selection: InputSelection) -> list[str]:
     return words
 
 
-def judge_words(params: Mapping[str, Any]) -> list[str]:
+def _judge_words(params: Mapping[str, Any]) -> list[str]:
     """The ``goldenlens score`` options that ask for the judge run of ``params`` (a judge run's
     recorded parameters); settings left at their defaults are left out."""
     defaults = JudgeEngineSpec().params()
