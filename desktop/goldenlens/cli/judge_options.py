@@ -139,28 +139,52 @@ def resume_newest(
     stored = pending[-1]
     what, restart = _RESUMED[kind]
     name = f"{what} {stored.id}"
+    return _run_recorded(
+        store,
+        stored.params,
+        from_params,
+        job,
+        name=f"interrupted {name}",
+        announce=f"resuming {name}",
+        restart=restart,
+        quiet=quiet,
+        detail=detail,
+    )
+
+
+def _run_recorded(
+    store: ProjectHandle,
+    params: Mapping[str, Any],
+    from_params: Callable[[Mapping[str, Any]], RunOptions],
+    job: _Job[RunOptions],
+    *,
+    name: str,
+    announce: str,
+    restart: str,
+    quiet: bool,
+    detail: Callable[[RunOptions], str] = lambda _options: "",
+) -> int:
+    """Run ``job`` on ``store`` with the options recorded as ``params`` (an interrupted run's,
+    or those an import recorded for its judge run), announced on stderr as ``announce``. Options
+    this version refuses, or a model file that no longer exists, are bad input that names the
+    run (``name``) and says what to do instead (``restart``)."""
     try:
-        options = from_params(stored.params)
+        options = from_params(params)
     except ValueError as error:  # recorded by a version that allowed what this one refuses
         raise InputError(
-            Problem(
-                store.path.name,
-                f"the interrupted {name} cannot be resumed: {error}; {restart}",
-                Severity.FATAL,
-            )
+            Problem(store.path.name, f"the {name} cannot be resumed: {error}; {restart}", Severity.FATAL)
         ) from error
     for label, path in (("judge", options.engine.judge_model), ("embedding", options.engine.embed_model)):
         if path is not None and not path.is_file():
             raise InputError(
                 Problem(
                     store.path.name,
-                    f"the {label} model of the interrupted {name} no longer exists: {path}; "
-                    f"put it back, or {restart}",
+                    f"the {label} model of the {name} no longer exists: {path}; put it back, or {restart}",
                     Severity.FATAL,
                 )
             )
     progress = StderrProgress(quiet=quiet)
-    print(f"{store.path.name}: resuming {name}{detail(options)}", file=sys.stderr)
+    print(f"{store.path.name}: {announce}{detail(options)}", file=sys.stderr)
     run_id = job(store, options, progress=progress)
     progress.finish()
     return run_id
@@ -269,9 +293,32 @@ def resume_judge(store: ProjectHandle, *, quiet: bool) -> int | None:
     there is none. A model file of the run that no longer exists is bad input."""
     from goldenlens.jobs.judging.judge_job import JudgeOptions, judge_project
 
-    def metrics(options: JudgeOptions) -> str:
-        return f" ({', '.join(options.metrics)})"
-
     return resume_newest(
-        store, JUDGE_RUN, JudgeOptions.from_params, judge_project, quiet=quiet, detail=metrics
+        store, JUDGE_RUN, JudgeOptions.from_params, judge_project, quiet=quiet, detail=_metrics
+    )
+
+
+def _metrics(options: JudgeOptions) -> str:
+    return f" ({', '.join(options.metrics)})"
+
+
+def start_judge_run_asked_for(
+    store: ProjectHandle, params: Mapping[str, Any], import_id: int, *, restart: str, quiet: bool
+) -> int:
+    """Start the judge run that ``score`` asked for with import ``import_id`` and never began
+    (it recorded ``params``), for ``goldenlens resume``; ``restart`` is the command that does
+    it anew when the recorded options cannot be used."""
+    from goldenlens.jobs.judging.judge_job import JudgeOptions, judge_project
+
+    name = f"judge run that `score` asked for with import {import_id}"
+    return _run_recorded(
+        store,
+        params,
+        JudgeOptions.from_params,
+        judge_project,
+        name=name,
+        announce=f"starting the {name}",
+        restart=restart,
+        quiet=quiet,
+        detail=_metrics,
     )

@@ -9,7 +9,7 @@ importing the store. Frozen dataclasses and the constants they are read with; no
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from goldenlens.core.golden.criteria import Decision
@@ -120,7 +120,8 @@ class VersionInfo:
 
 @dataclass(frozen=True)
 class ImportInfo:
-    """One import of input files."""
+    """One import of input files. ``score_options``: the scoring asked for with it (JSON, as
+    :mod:`goldenlens.jobs.scoring.pending` writes it), ``None`` when none was recorded."""
 
     id: int
     golden_source: str
@@ -128,6 +129,7 @@ class ImportInfo:
     imported_at: str
     golden_count: int = 0
     response_count: int = 0
+    score_options: Mapping[str, Any] | None = field(default=None, hash=False)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from goldenlens.jobs.judging.judge_options import JudgeOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.reporting.report_job import export_golden, export_report
+from goldenlens.jobs.scoring.pending import options_to_finish
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 
@@ -29,9 +30,10 @@ if TYPE_CHECKING:  # the golden review loads the judge's modules: only when a re
 def score_project_at(
     path: Path, *, progress: ProgressFn = no_progress, cancel: CancelToken | None = None
 ) -> int:
-    """Score the project's responses (resuming an unfinished run); returns the run id."""
+    """Score the project's responses (resuming an unfinished run, or the scoring its newest
+    import asked for and never began, with their options); returns the run id."""
     with ProjectStore.open(path) as store:
-        return score_project(store, progress=progress, cancel=cancel)
+        return score_project(store, options_to_finish(store), progress=progress, cancel=cancel)
 
 
 def judge_project_at(

@@ -1,5 +1,5 @@
 """The commands that work on a project file: ``score --project`` (and ``score`` with judge
-metrics), ``report``, ``resume``, ``export-golden`` and ``sample``.
+metrics), ``report``, ``resume`` (in :mod:`.resume`), ``export-golden`` and ``sample``.
 
 Kept apart from :mod:`.main` so that a command line that scores files straight into a report
 never imports the store, SQLite or the workbook writer. Each opens its project with
@@ -9,26 +9,20 @@ never imports the store, SQLite or the workbook writer. Each opens its project w
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from goldenlens.cli.commands.review_golden import resume_golden_review
+from goldenlens.cli.commands.resume import cmd_resume
 from goldenlens.cli.gate import combined, minimums_exit, regression_exit
 from goldenlens.cli.input_options import input_selection
-from goldenlens.cli.judge_options import resume_judge
 from goldenlens.cli.output import StderrProgress, print_problems, write_outputs
-from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.jobs import open_project
-from goldenlens.jobs.curation.edits import run_options
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.importing.import_job import ImportResult
 from goldenlens.jobs.importing.sample_project import SAMPLE_PROJECT_NAME, ensure_sample_project
 from goldenlens.jobs.judging.judge_job import JudgeOptions
-from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
-from goldenlens.queries.project import ProjectQueries
 
 
 def _import_and_score(
@@ -80,39 +74,6 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return minimums_exit(summary, args.fail_under)  # after the report is written
 
 
-def _cmd_resume(args: argparse.Namespace) -> int:
-    with open_project(args.project) as project:
-        pending = ProjectQueries(project).unfinished_runs(LEXICAL_RUN)
-        run_id = None
-        if pending:
-            # The run's own options (counting and flag thresholds); on changed inputs
-            # score_project starts a fresh run rather than finish this one with them.
-            options = run_options(pending[-1].params)
-            progress = StderrProgress(quiet=args.quiet)
-            run_id = score_project(project, options, progress=progress)
-            progress.finish()
-            if run_id != pending[-1].id:
-                print(
-                    f"{args.project.name}: the inputs changed since run {pending[-1].id} was interrupted; "
-                    f"scored them afresh in run {run_id}",
-                    file=sys.stderr,
-                )
-        judge_run = resume_judge(project, quiet=args.quiet)
-        review_run = resume_golden_review(project, quiet=args.quiet)
-        if run_id is None and judge_run is None and review_run is None:
-            print(f"{args.project.name}: no interrupted run to resume.", file=sys.stderr)
-            return 0
-        if review_run is not None:
-            print(
-                f"{args.project.name}: golden review {review_run} finished "
-                "(`goldenlens review-golden` shows it)",
-                file=sys.stderr,
-            )
-        if run_id is not None or judge_run is not None:
-            write_outputs(project, run_id, None, judge_run_id=judge_run)
-    return 0
-
-
 def _cmd_export_golden(args: argparse.Namespace) -> int:
     from goldenlens.io.importing.input_files import read_golden
     from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
@@ -152,7 +113,7 @@ def _cmd_sample(args: argparse.Namespace) -> int:
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "report": _cmd_report,
-    "resume": _cmd_resume,
+    "resume": cmd_resume,
     "export-golden": _cmd_export_golden,
     "sample": _cmd_sample,
 }

@@ -1,5 +1,12 @@
 """The report as CSV, for spreadsheets and scripts: one line per (question, pipeline), UTF-8
-with a BOM so Excel opens accented text correctly."""
+with a BOM so Excel opens accented text correctly.
+
+Its text cells (ids, pipeline names, reasons, flags, review and override notes, reviewers) are
+written so that a spreadsheet shows them as text: one that begins like a formula gets a leading
+apostrophe (:mod:`~goldenlens.io.reports.csv_cells`), so a pipeline named ``=1+1`` opens as
+``=1+1``, not 2. Nothing reads this file back; its numbers (scores, judge values, the originals
+of overrides) are written as numbers, a score of -0.5 included.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +18,13 @@ from typing import Any
 from goldenlens.core.lexical.scorer import FACT_SCORE_NAMES, LEXICAL_SCORE_NAMES
 from goldenlens.core.scored_rows import Report
 from goldenlens.io.atomic_files import write_atomically
+from goldenlens.io.reports.csv_cells import neutralised
 from goldenlens.io.reports.row_fields import JudgeScores, iter_report_rows, judge_metric_names
 
 #: Per overridden metric, the CSV columns after the value: ``<metric>_<suffix>``.
 OVERRIDE_CSV_SUFFIXES: tuple[str, ...] = ("original", "override_by", "override_at", "override_note")
+#: The override columns that hold a number (the others are text).
+_NUMBER_SUFFIXES: tuple[str, ...] = ("original",)
 
 
 def overridden_metrics(report: Report) -> list[str]:
@@ -71,6 +81,13 @@ def _write_csv(report: Report, path: Path, judge: JudgeScores | None) -> None:
         "overridden",
         *override_columns,
     ]
+    # Decided by column, not by each value's type: a pipeline named "-1" is text all the same.
+    numbers = {
+        *LEXICAL_SCORE_NAMES,
+        *metrics,
+        *(f"{m}_{suffix}" for m in overridden for suffix in _NUMBER_SUFFIXES),
+    }
+    texts = [name for name in fields if name not in numbers]
     with path.open("w", newline="", encoding="utf-8-sig") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
@@ -84,4 +101,9 @@ def _write_csv(report: Report, path: Path, judge: JudgeScores | None) -> None:
             cells = {name: values.get(name) for name in metrics}
             cells |= {f"{name}_reason": reasons.get(name, "") for name in metrics}
             cells |= _override_cells(row.pop("overrides"), overridden)
-            writer.writerow({**row, **cells_lexical, "flags": ";".join(row["flags"]), **cells})
+            line = {**row, **cells_lexical, "flags": ";".join(row["flags"]), **cells}
+            for name in texts:
+                text = line[name]
+                if isinstance(text, str):
+                    line[name] = neutralised(text)
+            writer.writerow(line)

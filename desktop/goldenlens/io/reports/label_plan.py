@@ -7,8 +7,8 @@ The first columns are what ``label --from`` reads (``question_id``, ``pipeline``
 ``note``), kept exactly as stored; then what the reviewer reads (the response, the question,
 the golden answer and fact, the pipelines the same answer covers) and how the row was drawn.
 In the CSV a text cell that a spreadsheet would take for a formula (``=``, ``+``, ``-``, ``@``,
-tab, carriage return) gets a leading apostrophe, as OWASP recommends for CSV files opened in
-Excel; the key columns are ids and are written as they are.
+tab, carriage return) gets a leading apostrophe (:mod:`~goldenlens.io.reports.csv_cells`); the
+key columns are written exactly as they are, because ``label --from`` matches them.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from goldenlens.core.calibration.label_plan import LabelPlan, PlanRow
 from goldenlens.io.atomic_files import ExportError, write_atomically
+from goldenlens.io.reports.csv_cells import neutralised
 from goldenlens.io.reports.xlsx.cells import RowRef, save_atomically, text_cell
 
 HEADER: Final = (
@@ -41,7 +42,6 @@ HEADER: Final = (
 )
 #: The columns a reviewer's spreadsheet must keep exactly (``label --from`` matches them).
 _KEYS: Final = frozenset({"question_id", "pipeline"})
-_FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 VERDICTS: Final = ("correct", "incorrect", "unsure")
 
 
@@ -61,12 +61,6 @@ def _values(plan: LabelPlan, row: PlanRow) -> tuple[str, ...]:
         str(row.stratum),
         f"{row.inclusion_probability:.6g}",
     )
-
-
-def neutralised(text: str) -> str:
-    """``text`` as a CSV cell a spreadsheet shows as text (a leading apostrophe before a
-    formula's first character)."""
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
 def plan_to_dict(plan: LabelPlan) -> dict[str, Any]:

@@ -7,6 +7,8 @@ has one row per question and pipeline with, per metric, the score before, after 
 (improved cells green, regressed red, each also spelled out in words for readers who cannot
 tell the colours apart); "Only in one run" lists the questions, pipelines and metrics that
 only one of them holds. Every file is written whole or not at all (:func:`write_atomically`).
+In the CSV, ids and pipeline names that begin like a formula get a leading apostrophe
+(:mod:`~goldenlens.io.reports.csv_cells`): nothing reads the file back, spreadsheets open it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.runs.run_comparison import IMPROVED, NOT_SCORED, REGRESSED, CellChange
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.io.atomic_files import write_atomically
+from goldenlens.io.reports.csv_cells import neutralised
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, save_atomically, text_cell
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
@@ -94,8 +97,8 @@ def _write_csv(path: Path, cells: list[CellChange]) -> None:
         for c in cells:
             writer.writerow(
                 [
-                    c.question_id,
-                    c.pipeline,
+                    neutralised(c.question_id),
+                    neutralised(c.pipeline),
                     c.metric,
                     _number(c.before),
                     _number(c.after),

@@ -17,6 +17,7 @@ from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.jobs.importing.import_job import ImportResult, import_inputs, project_for_import
 from goldenlens.jobs.progress import Cancelled, CancelToken, ProgressFn, no_progress
+from goldenlens.jobs.scoring.pending import recorded_scoring
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
 
@@ -59,9 +60,19 @@ def import_and_score(
     import raises too, unless ``report_scoring_errors`` (the wizard, which keeps the import
     and tells the analyst): it is then returned as ``scoring_error``.
     """
+    options = options or ScoreOptions()
+    # Recorded with the import, in its transaction: a process killed before the runs start
+    # leaves them for `goldenlens resume` (jobs/scoring/pending.py).
+    asked = recorded_scoring(options, None if judge is None else judge.params(), selection)
     with project_for_import(project, cancel=cancel) as store:
         imported = import_inputs(
-            store, golden, responses, selection=selection, progress=progress, cancel=cancel
+            store,
+            golden,
+            responses,
+            selection=selection,
+            progress=progress,
+            cancel=cancel,
+            score_options=asked,
         )
         error: str | None = None
         try:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import Loaded
@@ -34,9 +35,11 @@ def import_inputs(
     selection: InputSelection | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
+    score_options: Mapping[str, Any] | None = None,
 ) -> ImportResult:
     """Read and validate both inputs completely (as ``selection`` says: sheets, column mapping,
-    header rows), then write them to ``store`` in one transaction.
+    header rows), then write them to ``store`` in one transaction, with ``score_options``, the
+    scoring asked for with them (:func:`goldenlens.jobs.scoring.pending.recorded_scoring`).
 
     A fatal problem raises :class:`goldenlens.core.problems.InputError` before the store is
     touched, so an existing project keeps everything it had.
@@ -56,6 +59,7 @@ def import_inputs(
             loaded.problems,
             golden_source=str(golden_path),
             responses_source=str(responses_path or ""),
+            score_options=score_options,
         )
     progress(Progress("write", 2, 2, "Imported"))
     return ImportResult(

@@ -34,6 +34,7 @@ from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.reporting.stored_run import NoScoresError
+from goldenlens.jobs.scoring.pending import no_finished_run
 from goldenlens.store.project import ProjectStore
 
 #: The metrics whose agreement with the labels a report shows.
@@ -92,7 +93,7 @@ def _not_checked(store: ProjectStore) -> HumanCalibrated:
     the latest run's Factual Knowledge."""
     run = store.runs.latest(LEXICAL_RUN, finished_only=True)
     if run is None:
-        raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
+        raise NoScoresError(no_finished_run(store))
     keys, columns = store.results.score_columns(run.id, [FACTUAL_KNOWLEDGE])
     names = list(dict.fromkeys([*store.responses.pipelines(), *(p for _q, p in keys)]))
     index = {name: i for i, name in enumerate(names)}

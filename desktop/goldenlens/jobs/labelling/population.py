@@ -28,6 +28,7 @@ from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.jobs.reporting.stored_run import NoScoresError
+from goldenlens.jobs.scoring.pending import no_finished_run
 from goldenlens.store.project import ProjectStore
 
 FloatArray = npt.NDArray[np.float64]
@@ -59,7 +60,7 @@ def load_responses(store: ProjectStore) -> ProjectResponses:
     lexical run)."""
     run = store.runs.latest(LEXICAL_RUN, finished_only=True)
     if run is None:
-        raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
+        raise NoScoresError(no_finished_run(store))
     run_keys, columns = store.results.score_columns(run.id, LEXICAL_SCORE_NAMES)
     everyone = store.labels.in_force()
     at = everyone.index()

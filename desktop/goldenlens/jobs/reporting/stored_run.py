@@ -32,6 +32,7 @@ from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.reports.row_fields import JudgeScores
 from goldenlens.jobs.curation.golden_versions import run_version_label
 from goldenlens.jobs.project_access import takes_project
+from goldenlens.jobs.scoring.pending import no_finished_run
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import Override
 
@@ -178,7 +179,7 @@ def load_stored_run(
     if run_id is None:
         run = store.runs.latest(LEXICAL_RUN, finished_only=True)
         if run is None:
-            raise NoScoresError(f"{store.path.name} has no finished scoring run; score it first.")
+            raise NoScoresError(no_finished_run(store))
         run_id = run.id
     run_info = store.runs.get(run_id)
     items = tuple(store.golden.items())

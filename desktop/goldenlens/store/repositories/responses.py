@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from goldenlens.core.errors import StoreError
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
@@ -17,7 +18,7 @@ from goldenlens.core.problems import Problem, Severity
 from goldenlens.core.project_records import ImportInfo
 from goldenlens.store.base import Connection, Repository, Row
 from goldenlens.store.repositories.golden import GoldenRepository
-from goldenlens.store.values import to_json, utc_now
+from goldenlens.store.values import from_json_object, to_json, utc_now
 
 _RESPONSE_COLUMNS = ("question_id", "pipeline", "response", "contexts", "source_row")
 
@@ -150,20 +151,24 @@ class ResponseRepository(Repository):
         *,
         golden_source: str,
         responses_source: str,
+        score_options: Mapping[str, Any] | None = None,
     ) -> int:
         """Replace golden set and responses, and record the import with its problems — all in
         ONE transaction, so a failure leaves the file exactly as it was. Returns the import id.
 
         ``responses=None`` imports a golden set alone: existing responses of ids that remain
-        are kept (``pipelines`` is then ignored).
+        are kept (``pipelines`` is then ignored). ``score_options`` (JSON) is the scoring asked
+        for with this import, recorded in the same transaction: a process killed before that
+        scoring starts leaves it to be resumed.
         """
+        options = None if score_options is None else to_json(dict(score_options))
         if responses is not None:
             self._check_pipelines(responses, pipelines)
         with self._write(f"import {golden_source or 'the inputs'}") as conn:
             cursor = conn.execute(
                 "INSERT INTO imports (golden_source, responses_source, imported_at, golden_count,"
-                " response_count) VALUES (?, ?, ?, ?, ?)",
-                (golden_source, responses_source, utc_now(), len(items), len(responses or ())),
+                " response_count, score_options) VALUES (?, ?, ?, ?, ?, ?)",
+                (golden_source, responses_source, utc_now(), len(items), len(responses or ()), options),
             )
             import_id = self._inserted_id(cursor)
             self._golden.replace(items, source=golden_source)  # joins this transaction
@@ -190,10 +195,21 @@ class ResponseRepository(Repository):
     def imports(self) -> list[ImportInfo]:
         """Every import, oldest first."""
         rows = self._fetch(
-            "SELECT id, golden_source, responses_source, imported_at, golden_count, response_count"
-            " FROM imports ORDER BY id"
+            "SELECT id, golden_source, responses_source, imported_at, golden_count, response_count,"
+            " score_options FROM imports ORDER BY id"
         )
-        return [ImportInfo(*row) for row in rows]  # the columns in the record's field order
+        return [
+            ImportInfo(
+                id=row[0],
+                golden_source=row[1],
+                responses_source=row[2],
+                imported_at=row[3],
+                golden_count=row[4],
+                response_count=row[5],
+                score_options=None if row[6] is None else from_json_object(row[6]),
+            )
+            for row in rows
+        ]
 
 
 def _positions(names: Sequence[str]) -> list[tuple[str, int]]:
