@@ -20,6 +20,7 @@ import openpyxl
 import pytest
 from reviewed_project import reviewed_project
 
+from goldenlens.io.reports.xlsx.row_heights import wrapped_lines
 from goldenlens.jobs.reporting.report_job import export_report
 from goldenlens.store.project import ProjectStore
 
@@ -121,3 +122,18 @@ def test_the_calibrated_block_and_the_verdicts_are_on_the_decision_page(
     assert "As a reviewer would judge them" in first
     assert "more comparison(s) on the Comparisons sheet" in first  # the note under the verdicts, whole
     assert "cannot tell the pipelines apart)." in first
+
+
+def test_lines_are_estimated_as_a_spreadsheet_wraps_them() -> None:
+    sentence = "What were Amazon's total net sales for the second quarter of 2023?"
+    assert wrapped_lines(sentence, 80) == 1
+    assert wrapped_lines(sentence, 40) == 2  # words move to the next line whole
+    assert wrapped_lines(f"{sentence}\n{sentence}", 80) == 2  # each paragraph starts a line
+    assert wrapped_lines("9" * 45, 10) == 5  # a word longer than a line is broken across lines
+    # A pass rate's count in a metric column: two lines at 9 points (as LibreOffice wraps it),
+    # one in a column a third wider.
+    assert wrapped_lines("1412/1938 [71%, 75%]", 15, size=9) == 2
+    assert wrapped_lines("1412/1938 [71%, 75%]", 20, size=9) == 1
+    assert wrapped_lines("Factual Knowledge", 15, bold=True) == 2  # as the calibrated block's header wraps
+    assert wrapped_lines("Factual Knowledge", 20, bold=True) == 1
+    assert wrapped_lines("", 5) == 1

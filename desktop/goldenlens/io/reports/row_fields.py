@@ -95,16 +95,24 @@ def iter_report_rows(report: Report, judge: JudgeScores | None = None) -> Iterat
     """One dict per (question, pipeline) (:func:`report_row_fields`)."""
     metrics = judge_metric_names(judge) if judge else []
     for row in report.rows:
-        yield report_row_fields(
-            row.key,
-            row.scores,
-            row.result.reasons,
-            row.flags,
-            review=report.review(row.item.id),
-            overrides=row.overrides,
-            judge=judge,
-            judge_metrics=metrics,
-        )
+        yield scored_row_fields(report, row, judge, metrics)
+
+
+def scored_row_fields(
+    report: Report, row: ScoredRow, judge: JudgeScores | None, judge_metrics: Sequence[str]
+) -> dict[str, Any]:
+    """:func:`report_row_fields` of one of ``report``'s rows (``judge_metrics``: the
+    :func:`judge_metric_names` of ``judge``, worked out once per report)."""
+    return report_row_fields(
+        row.key,
+        row.scores,
+        row.result.reasons,
+        row.flags,
+        review=report.review(row.item.id),
+        overrides=row.overrides,
+        judge=judge,
+        judge_metrics=judge_metrics,
+    )
 
 
 def report_row_fields(

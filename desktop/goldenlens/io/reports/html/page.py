@@ -57,7 +57,7 @@ from goldenlens.io.reports.html.reviewer_decisions import (
     score_cell,
 )
 from goldenlens.io.reports.judge_summary import judge_signature_lines
-from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, label_fields, report_row_fields
+from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, label_fields, scored_row_fields
 from goldenlens.io.reports.xlsx.highlights_sheet import Segment, segments
 from goldenlens.io.reports.xlsx.table_sheets import ordered_rows
 
@@ -249,16 +249,7 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow], judge: JudgeScores)
     colour_of = {p: i for i, p in enumerate(report.pipelines)}
     for row in rows:
         # The row as the JSON and CSV reports have it: effective scores, reasons, review, judge.
-        fields = report_row_fields(
-            row.key,
-            row.scores,
-            row.result.reasons,
-            row.flags,
-            review=report.review(row.item.id),
-            overrides=row.overrides,
-            judge=judge,
-            judge_metrics=metrics,
-        )
+        fields = scored_row_fields(report, row, judge, metrics)
         verdict = report.labels.get(row.key)
         label = None if verdict is None else label_fields(verdict, report.label_records.get(row.key))
         explained = row.explained  # the spans the scores counted, derived now, never stored
@@ -279,7 +270,7 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow], judge: JudgeScores)
         colour = colour_of.get(row.response.pipeline, 0) % 7
         yield (
             f'<tr data-pipeline="{esc(row.response.pipeline)}" data-flags="{esc(flags)}">'
-            f"<td>{esc(row.item.id)}</td><td>{esc(row.item.question)}</td>"
+            f'<td>{esc(row.item.id)}</td><td class="question">{esc(row.item.question)}</td>'
             f'<td><span class="chip c{colour}"></span>{esc(row.response.pipeline)}</td>'
             f'<td class="flags">{esc(labels)}</td>'
             f"{review_cell(fields)}{label_cell(label)}{scores}"

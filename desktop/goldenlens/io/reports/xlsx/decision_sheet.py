@@ -245,7 +245,7 @@ def _write_pass_rates(
         ]
         ws.append(cells)
         where = RowRef(DECISION_SHEET, row + 1, headers, pipeline=pipeline)
-        detail = [text_cell(ws, "passed, 95% CI", where, 1, _CI)]
+        detail = [text_cell(ws, "passed, 95% CI", where, 1, _CI_WRAPPED)]
         detail += [
             text_cell(
                 ws,
