@@ -349,7 +349,7 @@ def write_report(
     elif suffix in (".html", ".htm"):
         from goldenlens.io.reports.html.page import write_report_html
 
-        write_report_html(report, out, sources=list(sources))
+        write_report_html(report, out, sources=list(sources), judge=judge)
     else:
         raise InputError(Problem(out.name, "the report must be .xlsx, .html, .json or .csv", Severity.FATAL))
     print(f"Wrote {len(report.rows)} scored responses to {out}", file=sys.stderr)

@@ -24,6 +24,7 @@ from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 
 if TYPE_CHECKING:
     from goldenlens.core.calibration.human_calibrated import HumanCalibrated
+    from goldenlens.core.calibration.labels import LabelRecord
     from goldenlens.core.stats.decision import Decision
 
 
@@ -114,6 +115,8 @@ class Report:
     #: The reviewer's verdict in force per ``(question_id, pipeline)`` (``correct``,
     #: ``incorrect`` or ``unsure``; responses without one are left out).
     labels: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    #: The label record behind each verdict in ``labels`` (who gave it, their note, when).
+    label_records: Mapping[tuple[str, str], LabelRecord] = field(default_factory=dict)
 
     def review(self, question_id: str) -> QuestionReview:
         """The review state of a question (``unreviewed`` when nobody reviewed it)."""

@@ -8,11 +8,19 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.core.stats.judge_agreement import PASS_AT, judge_reviewer_agreement
 from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, judge_signatures
 
-__all__ = ["JUDGE_CAVEAT", "judge_agreement", "judge_means", "judge_models", "judge_summary_entries"]
+__all__ = [
+    "JUDGE_CAVEAT",
+    "judge_agreement",
+    "judge_means",
+    "judge_models",
+    "judge_signature_lines",
+    "judge_summary_entries",
+]
 
 #: Shown wherever judge means are: a judge's number is a model's verdict, as good as the model.
 JUDGE_CAVEAT = (
@@ -51,6 +59,18 @@ def judge_models(judge: JudgeScores) -> dict[str, list[str]]:
     first-seen order: ``{"judge_model": [...], "embedding_model": [...]}``."""
     signatures = judge_signatures(judge)
     return {key: _model_names(signatures, key) for key in ("judge_model", "embedding_model")}
+
+
+def judge_signature_lines(judge: JudgeScores) -> dict[str, str]:
+    """Each judge metric's signature in its short form (``name|v1|key=value…``), in first-seen
+    order: the workbook's About sheet and the HTML report's About list them."""
+    lines = {}
+    for name, text in judge_signatures(judge).items():
+        try:
+            lines[name] = Signature.from_json(text).short()
+        except (ValueError, KeyError, TypeError):
+            lines[name] = text
+    return lines
 
 
 def _model_names(signatures: dict[str, str], key: str) -> list[str]:

@@ -1,16 +1,19 @@
-"""The fields of a report row, shared by the JSON and the CSV report: ids, the seven effective
-scores with their status and reasons, flags, the question's review, the overrides in force
-and, with a judge run, the judge's values, statuses and reasons."""
+"""The fields of a report row, shared by the JSON, CSV and HTML reports: ids, the seven
+effective scores with their status and reasons, flags, the question's review, the overrides in
+force and, with a judge run, the judge's values, statuses and reasons; and how the reports that
+list reviewer decisions (the workbook, the HTML report) order and word them: overrides in row
+order, their pass/fail verdict and time, a response's label."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from goldenlens.core.calibration.labels import LabelRecord
 from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
-from goldenlens.core.scored_rows import Report
+from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
 
 #: Judge scores of a run: ``{(question_id, pipeline): {metric: record}}``.
@@ -47,6 +50,8 @@ def _judge_fields(
 _OVERRIDE_KEYS = ("value", "original", "passed", "reviewer", "created_at", "note")
 #: A question's review entries in the JSON report.
 _REVIEW_KEYS = ("status", "note", "reviewer", "updated_at")
+#: A label's entries besides its verdict.
+_LABEL_KEYS = ("reviewer", "note", "created_at")
 
 
 def override_fields(override: AppliedOverride) -> dict[str, Any]:
@@ -60,20 +65,54 @@ def review_fields(review: QuestionReview) -> dict[str, str]:
     return {key: getattr(review, key) for key in _REVIEW_KEYS}
 
 
+def label_fields(verdict: str, record: LabelRecord | None) -> dict[str, str]:
+    """A response's label in force: the ``verdict``, and from its ``record`` (``None``: not
+    known) the reviewer, their note and when it was given."""
+    return {"verdict": verdict} | {key: getattr(record, key) if record else "" for key in _LABEL_KEYS}
+
+
+def utc_time(stamp: str) -> str:
+    """``2026-12-01T09:05:03.123+00:00`` → ``2026-12-01 09:05:03`` (the stores keep UTC)."""
+    return stamp[:19].replace("T", " ")
+
+
+def override_verdict(passed: bool | None) -> str:
+    """An override's pass/fail verdict as a word (``""`` when none was given)."""
+    return "" if passed is None else ("pass" if passed else "fail")
+
+
+def ordered_overrides(rows: Sequence[ScoredRow]) -> list[tuple[ScoredRow, AppliedOverride]]:
+    """The overrides in force, in row order, lexical metrics in score order, then judge metrics."""
+    found = []
+    for row in rows:
+        lexical = [row.overrides[m] for m in LEXICAL_SCORE_NAMES if m in row.overrides]
+        others = [o for m, o in row.overrides.items() if m not in LEXICAL_SCORE_NAMES]
+        found += [(row, o) for o in (*lexical, *others)]
+    return found
+
+
 def iter_report_rows(report: Report, judge: JudgeScores | None = None) -> Iterator[dict[str, Any]]:
     """One dict per (question, pipeline) (:func:`report_row_fields`)."""
     metrics = judge_metric_names(judge) if judge else []
     for row in report.rows:
-        yield report_row_fields(
-            row.key,
-            row.scores,
-            row.result.reasons,
-            row.flags,
-            review=report.review(row.item.id),
-            overrides=row.overrides,
-            judge=judge,
-            judge_metrics=metrics,
-        )
+        yield scored_row_fields(report, row, judge, metrics)
+
+
+def scored_row_fields(
+    report: Report, row: ScoredRow, judge: JudgeScores | None, judge_metrics: Sequence[str]
+) -> dict[str, Any]:
+    """:func:`report_row_fields` of one of ``report``'s rows (``judge_metrics``: the
+    :func:`judge_metric_names` of ``judge``, worked out once per report)."""
+    return report_row_fields(
+        row.key,
+        row.scores,
+        row.result.reasons,
+        row.flags,
+        review=report.review(row.item.id),
+        overrides=row.overrides,
+        judge=judge,
+        judge_metrics=judge_metrics,
+    )
 
 
 def report_row_fields(

@@ -76,12 +76,17 @@ def calibrated_report(store: ProjectStore, report: Report) -> Report:
     if not store.labels.count():
         return replace(report, human_calibrated=_not_checked(store))
     responses = load_responses(store)
-    labels = {
-        key: LABEL_WORDS[label.state]
+    in_force = [
+        (key, label)
         for key, label in zip(responses.keys, responses.labels, strict=True)
         if label.state is not LabelState.NONE
-    }
-    return replace(report, human_calibrated=calibrate_responses(store, responses), labels=labels)
+    ]
+    return replace(
+        report,
+        human_calibrated=calibrate_responses(store, responses),
+        labels={key: LABEL_WORDS[label.state] for key, label in in_force},
+        label_records={key: label.record for key, label in in_force if label.record is not None},
+    )
 
 
 #: How a verdict in force is written in reports.

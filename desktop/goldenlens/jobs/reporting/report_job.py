@@ -141,17 +141,17 @@ def export_report(
 ) -> Report:
     """Write the report workbook of a scored project (optionally only some questions), with
     the scores of ``judge_run_id`` (default: the newest judge run, if any) on a Judge sheet;
-    an ``out`` ending in ``.html`` gets the self-contained HTML report instead."""
+    an ``out`` ending in ``.html`` gets the self-contained HTML report instead (with the same
+    judge scores)."""
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
     report = calibrated_report(store, build_report(store, run_id, judge_run_id=judge_run_id))
     if question_ids is not None:
         report = only_questions(report, question_ids)
+    judge = judge_scores(store, judge_run_id)
     if out.suffix.lower() in HTML_SUFFIXES:
-        write_report_html(report, out, sources=report_sources(store))
+        write_report_html(report, out, sources=report_sources(store), judge=judge)
     else:
-        write_report_workbook(
-            report, out, sources=report_sources(store), judge=judge_scores(store, judge_run_id)
-        )
+        write_report_workbook(report, out, sources=report_sources(store), judge=judge)
     progress(Progress("export", 1, 1, f"Wrote {out.name}"))
     return report
 

@@ -49,6 +49,9 @@ thead th{background:#dde4ee;position:sticky;top:0}.num{text-align:right;white-sp
 .filters{margin:.5em 0;display:flex;gap:1em;align-items:center;flex-wrap:wrap}#shown{color:#555}
 .legend span{padding:0 .2em}.text{white-space:pre-wrap;min-width:18em}.flags{min-width:8em}
 tr[hidden]{display:none}.about th{text-align:left}
+.question{min-width:12em}td.judge{white-space:normal;min-width:5em;max-width:14em}
+.overridden{font-weight:700;font-style:italic}
+.was,.by,.reason,.review .note{color:#555;font-weight:400;font-style:normal}
 @media print{.filters{display:none}thead th{position:static}}
 """
 

@@ -1,9 +1,12 @@
 """The report as ONE self-contained HTML file a decision-maker opens in any browser, offline.
 
-Sections: the decision (means with 95% confidence intervals, pass rates, verdicts, an inline
-SVG chart with error bars in the app's pipeline colours), then the per-question table with the
-responses and golden answers highlighted, filterable by pipeline, flag and text, then what
-produced the numbers (files, thresholds, signatures).
+Sections: what a reviewer would judge (with labels), the decision (means with 95% confidence
+intervals, pass rates, verdicts, an inline SVG chart with error bars in the app's pipeline
+colours), the local judge's means (with a judge run), the reviewers' decisions (overrides and
+question reviews, :mod:`goldenlens.io.reports.html.reviewer_decisions`), then the per-question
+table with the responses and golden answers highlighted, each row's review, label, overridden
+scores and judge scores, filterable by pipeline, flag and text, then what produced the numbers
+(files, thresholds, signatures).
 
 Self-contained and offline by construction: the CSS and the few lines of script are inline,
 the chart is SVG drawn here, and a Content-Security-Policy forbids every request (only the
@@ -44,6 +47,17 @@ from goldenlens.io.reports.decision_text import (
 from goldenlens.io.reports.html.assets import CSS, SCRIPT
 from goldenlens.io.reports.html.calibrated_section import calibrated_section
 from goldenlens.io.reports.html.chart import means_svg
+from goldenlens.io.reports.html.reviewer_decisions import (
+    MARK_NOTE,
+    decisions_section,
+    judge_cells,
+    judge_section,
+    label_cell,
+    review_cell,
+    score_cell,
+)
+from goldenlens.io.reports.judge_summary import judge_signature_lines
+from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, label_fields, scored_row_fields
 from goldenlens.io.reports.xlsx.highlights_sheet import Segment, segments
 from goldenlens.io.reports.xlsx.table_sheets import ordered_rows
 
@@ -71,26 +85,39 @@ def write_report_html(
     *,
     sources: Sequence[str] = (),
     generated_at: datetime | None = None,
+    judge: JudgeScores | None = None,
 ) -> None:
-    """Write the HTML report of ``report`` to ``path``, whole or not at all (ExportError)."""
+    """Write the HTML report of ``report`` to ``path``, whole or not at all (ExportError);
+    ``judge`` (the judge run's scores by row and metric) adds the judge's means and scores."""
 
     def write(temporary: Path) -> None:
         with temporary.open("w", encoding="utf-8", newline="\n") as handle:
-            for piece in report_html_pieces(report, sources=sources, generated_at=generated_at):
+            for piece in report_html_pieces(report, sources=sources, generated_at=generated_at, judge=judge):
                 handle.write(piece)
 
     write_atomically(path, write)
 
 
-def report_html(report: Report, *, sources: Sequence[str] = (), generated_at: datetime | None = None) -> str:
+def report_html(
+    report: Report,
+    *,
+    sources: Sequence[str] = (),
+    generated_at: datetime | None = None,
+    judge: JudgeScores | None = None,
+) -> str:
     """The whole page as one string (:func:`report_html_pieces` joined)."""
-    return "".join(report_html_pieces(report, sources=sources, generated_at=generated_at))
+    return "".join(report_html_pieces(report, sources=sources, generated_at=generated_at, judge=judge))
 
 
 def report_html_pieces(
-    report: Report, *, sources: Sequence[str] = (), generated_at: datetime | None = None
+    report: Report,
+    *,
+    sources: Sequence[str] = (),
+    generated_at: datetime | None = None,
+    judge: JudgeScores | None = None,
 ) -> Iterator[str]:
     """The page in pieces, row by row, so a large report is never held whole in memory."""
+    judge = judge or {}
     generated = (generated_at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
     decision = decision_for(report)
     rows = ordered_rows(report)
@@ -110,8 +137,10 @@ def report_html_pieces(
     yield "</p></header>\n"
     yield from calibrated_section(report)
     yield from _decision_section(report, decision)
-    yield from _rows_section(report, rows)
-    yield from _about_section(report, sources, generated, decision)
+    yield from judge_section(report, rows, judge)
+    yield from decisions_section(report, rows)
+    yield from _rows_section(report, rows, judge)
+    yield from _about_section(report, sources, generated, decision, judge)
     yield f"<script>{SCRIPT}</script></body></html>\n"
 
 
@@ -198,7 +227,7 @@ def highlighted(pieces: Sequence[Segment]) -> str:
     return "".join(out)
 
 
-def _rows_section(report: Report, rows: Sequence[ScoredRow]) -> Iterator[str]:
+def _rows_section(report: Report, rows: Sequence[ScoredRow], judge: JudgeScores) -> Iterator[str]:
     flags_seen = [f for f in Flag if any(f in row.flags for row in rows)]
     yield '<section id="questions"><h2>Questions and responses</h2><div class="filters">'
     yield '<label>Pipeline <select id="f-pipeline"><option value="">All</option>'
@@ -208,15 +237,21 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow]) -> Iterator[str]:
     yield "".join(f'<option value="{esc(f.value)}">{esc(FLAG_LABELS[f])}</option>' for f in flags_seen)
     yield '</select></label> <label>Search <input id="f-text" type="search" placeholder="words in any cell">'
     yield f'</label> <span id="shown">{len(rows)} of {len(rows)} rows shown</span></div>'
-    yield _legend()
+    yield _legend(any(row.overrides for row in rows))
+    metrics = judge_metric_names(judge)
     yield '<table id="rows"><thead><tr><th>ID</th><th>Question</th><th>Pipeline</th><th>Flags</th>'
-    yield "<th>Label</th>"
+    yield "<th>Review</th><th>Label</th>"
     yield "".join(
         f'<th title="{esc(metric_label(m))}">{esc(metric_short(m))}</th>' for m in LEXICAL_SCORE_NAMES
     )
+    yield "".join(f'<th class="judge" title="local judge">{esc(metric_short(m))}</th>' for m in metrics)
     yield "<th>Response</th><th>Golden answer</th><th>Fact</th></tr></thead><tbody>\n"
     colour_of = {p: i for i, p in enumerate(report.pipelines)}
     for row in rows:
+        # The row as the JSON and CSV reports have it: effective scores, reasons, review, judge.
+        fields = scored_row_fields(report, row, judge, metrics)
+        verdict = report.labels.get(row.key)
+        label = None if verdict is None else label_fields(verdict, report.label_records.get(row.key))
         explained = row.explained  # the spans the scores counted, derived now, never stored
         alignment = explained.alignment
         facts = [(m.start, m.end) for m in explained.fact.matches]
@@ -227,23 +262,25 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow]) -> Iterator[str]:
         flags = " ".join(f.value for f in row.flags)
         labels = "; ".join(FLAG_LABELS[f] for f in row.flags)
         scores = "".join(
-            f'<td class="num">{"n/s" if v is None else f"{v:.3f}"}</td>'
-            for v in (row.scores[m] for m in LEXICAL_SCORE_NAMES)
+            score_cell(fields[m], row.overrides.get(m), fields["reasons"].get(m, ""))
+            for m in LEXICAL_SCORE_NAMES
         )
+        if metrics:
+            scores += judge_cells(row, fields, metrics)
         colour = colour_of.get(row.response.pipeline, 0) % 7
         yield (
             f'<tr data-pipeline="{esc(row.response.pipeline)}" data-flags="{esc(flags)}">'
-            f"<td>{esc(row.item.id)}</td><td>{esc(row.item.question)}</td>"
+            f'<td>{esc(row.item.id)}</td><td class="question">{esc(row.item.question)}</td>'
             f'<td><span class="chip c{colour}"></span>{esc(row.response.pipeline)}</td>'
             f'<td class="flags">{esc(labels)}</td>'
-            f'<td class="label">{esc(report.labels.get(row.key, ""))}</td>{scores}'
+            f"{review_cell(fields)}{label_cell(label)}{scores}"
             f'<td class="text">{response}</td><td class="text">{answer}</td>'
             f'<td class="text">{esc(row.item.fact)}</td></tr>\n'
         )
     yield "</tbody></table></section>\n"
 
 
-def _legend() -> str:
+def _legend(overridden: bool) -> str:
     entries = (
         ("w-matched", "matched word (underlined)"),
         ("w-extra", "extra word, not in the golden answer (italics)"),
@@ -253,12 +290,14 @@ def _legend() -> str:
     items = " · ".join(f'<span class="{cls}">{esc(text)}</span>' for cls, text in entries)
     return (
         f'<p class="legend">{items}<br><small>Words are the FMEval-normalised words the scores '
-        "counted; uncoloured text was not counted. n/s = not scored.</small></p>"
+        "counted; uncoloured text was not counted. n/s = not scored."
+        + (f"<br>{esc(MARK_NOTE)}" if overridden else "")
+        + "</small></p>"
     )
 
 
 def _about_section(
-    report: Report, sources: Sequence[str], generated: str, decision: Decision | None
+    report: Report, sources: Sequence[str], generated: str, decision: Decision | None, judge: JudgeScores
 ) -> Iterator[str]:
     entries: list[tuple[str, str]] = [("Generated at", generated)]
     entries += [("Source file", s) for s in sources] or [("Source files", "(not recorded)")]
@@ -275,6 +314,7 @@ def _about_section(
         entries += [(f"Pass threshold: {metric_label(m)}", f"{t:g}") for m, t in decision.thresholds.items()]
     entries += [(f"Flag threshold: {k}", str(v)) for k, v in report.thresholds.as_dict().items()]
     entries += [(f"Signature: {n}", s.short()) for n, s in report.signatures.items()]
+    entries += [(f"Judge signature: {n}", text) for n, text in judge_signature_lines(judge).items()]
     yield '<section id="about"><details><summary>About this report</summary><table class="about">'
     yield "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in entries)
     yield "</table></details></section>\n"

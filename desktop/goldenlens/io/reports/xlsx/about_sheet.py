@@ -9,6 +9,7 @@ per row, so the sheet reads (and prints) as a two-column list.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from openpyxl.styles import Alignment
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
@@ -19,6 +20,7 @@ from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.core.stats.decision import Decision
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import BOLD, HEADER, TITLE, TOP, WRAP, CellStyle, set_widths
 
 ABOUT_SHEET = "About"
@@ -84,9 +86,10 @@ def write_about_sheet(ws: WriteOnlyWorksheet, entries: Sequence[AboutEntry]) -> 
     ws.append([text_cell(ws, "Item", where, 1, HEADER), text_cell(ws, "Value", where, 2, HEADER)])
     for excel_row, (label, value, style) in enumerate(entries, start=ABOUT_HEADER_ROW + 1):
         where = RowRef(ABOUT_SHEET, excel_row)
-        cells = [text_cell(ws, label, where, 1, style)]
+        # A long label wraps in its column rather than being cut off by the value beside it.
+        cells = [text_cell(ws, label, where, 1, replace(style, alignment=WRAP.alignment))]
         if isinstance(value, str):
             cells.append(text_cell(ws, value, where, 2, WRAP))
         elif value is not None:
             cells.append(number_cell(ws, value, where, 2, _LEFT))
-        ws.append(cells)
+        append_fitted(ws, excel_row, cells)

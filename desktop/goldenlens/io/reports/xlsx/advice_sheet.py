@@ -22,11 +22,12 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from goldenlens.core.advice.values import Diagnosis, Number, ProjectAdvice
 from goldenlens.io.atomic_files import streaming_failure, write_atomically
 from goldenlens.io.reports.xlsx.cells import RowRef, discard_streams, save_atomically, text_cell
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import (
     WRAP,
+    WRAPPED_NOTE,
     CellStyle,
     area,
-    fit_row_height,
     print_landscape_fit_width,
     solid,
 )
@@ -44,9 +45,6 @@ ADVICE_COLUMNS: tuple[str, ...] = (
     "numbers",
 )
 _WIDTHS = {1: 10, 2: 11, 3: 8, 4: 16, 5: 68, 6: 36, 7: 24, 8: 31}
-NOTE_WRAP = CellStyle(
-    font=Font(italic=True, color="FF595959"), alignment=Alignment(wrap_text=True, vertical="top")
-)
 QUESTION_ROW = CellStyle(
     font=Font(bold=True),
     fill=solid("FFEEF2F7"),
@@ -136,12 +134,13 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
             else (f"{question.question}  (no diagnosis)")
         )
         where = RowRef(ADVICE_SHEET, excel_row, ADVICE_COLUMNS, question.question_id)
-        fit_row_height(ws, excel_row, {5: summary}, _WIDTHS)
-        ws.append(
+        append_fitted(
+            ws,
+            excel_row,
             [text_cell(ws, question.question_id, where, 1, QUESTION_ROW)]
             + [text_cell(ws, "", where, col, QUESTION_ROW) for col in range(2, 5)]
             + [text_cell(ws, summary, where, 5, QUESTION_ROW)]
-            + [text_cell(ws, "", where, col, QUESTION_ROW) for col in range(6, len(ADVICE_COLUMNS) + 1)]
+            + [text_cell(ws, "", where, col, QUESTION_ROW) for col in range(6, len(ADVICE_COLUMNS) + 1)],
         )
         for d in question.diagnoses:
             excel_row += 1
@@ -149,9 +148,9 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
             explanation = "\n".join([d.explanation, *evidence_lines(d)])
             held = advice.check_note(d.code.value)
             label = f"{d.label}\n({held})" if held else d.label
-            texts = {5: explanation, 6: d.action, 7: fix_text(d), 8: numbers_text(d), 4: label}
-            fit_row_height(ws, excel_row, texts, _WIDTHS)
-            ws.append(
+            append_fitted(
+                ws,
+                excel_row,
                 [
                     text_cell(ws, question.question_id, where, 1, WRAP),
                     text_cell(ws, d.pipeline, where, 2, WRAP),
@@ -161,7 +160,7 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
                     text_cell(ws, d.action, where, 6, WRAP),
                     text_cell(ws, fix_text(d), where, 7, WRAP),
                     text_cell(ws, numbers_text(d), where, 8, WRAP),
-                ]
+                ],
             )
     ws.append([])
     notes = [
@@ -177,12 +176,11 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
     # table and make the printed page shrink to fit it.
     for n, (label, note) in enumerate(notes, start=excel_row + 2):
         where = RowRef(ADVICE_SHEET, n)
-        fit_row_height(ws, n, {5: note}, _WIDTHS)
         label_cell, note_cell = (
-            text_cell(ws, label, where, 1, NOTE_WRAP),
-            text_cell(ws, note, where, 5, NOTE_WRAP),
+            text_cell(ws, label, where, 1, WRAPPED_NOTE),
+            text_cell(ws, note, where, 5, WRAPPED_NOTE),
         )
-        ws.append([label_cell, None, None, None, note_cell])
+        append_fitted(ws, n, [label_cell, None, None, None, note_cell])
     ws.print_area = area(1, 1, len(ADVICE_COLUMNS), excel_row + 1 + len(notes))
 
 

@@ -7,11 +7,9 @@ and how many labels would do.
 
 from __future__ import annotations
 
-import math
 from typing import Final
 
 from openpyxl.styles import Alignment, Font
-from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated, pair_verdict
@@ -24,16 +22,22 @@ from goldenlens.io.reports.calibrated_text import (
     ordered_pairs,
 )
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
-from goldenlens.io.reports.xlsx.style import BOLD, HEADER, NOTE, SCORE, CellStyle, parts
+from goldenlens.io.reports.xlsx.row_heights import append_across, append_fitted
+from goldenlens.io.reports.xlsx.style import (
+    BOLD,
+    BOLD_WRAP,
+    HEADER,
+    NOTE,
+    SCORE,
+    WRAP,
+    WRAPPED_NOTE,
+    CellStyle,
+)
 
 #: Verdicts on the reviewer's view listed on the page (the rest are in the JSON and HTML).
 MAX_VERDICTS: Final = 6
 _HEADERS: Final = ("Pipeline", "Judged correct", "95% CI", "Labelled", "Factual Knowledge")
 _CI: Final = CellStyle(font=Font(size=9, color="FF404040"), alignment=Alignment(horizontal="right"))
-_WRAPPED: Final = CellStyle(alignment=Alignment(wrap_text=True, vertical="top"))
-_WRAPPED_NOTE: Final = CellStyle(
-    font=Font(italic=True, color="FF595959"), alignment=Alignment(wrap_text=True)
-)
 
 
 def block_rows(found: HumanCalibrated | None) -> int:
@@ -46,17 +50,15 @@ def block_rows(found: HumanCalibrated | None) -> int:
 
 
 def write_calibrated_block(
-    ws: WriteOnlyWorksheet, report: Report, found: HumanCalibrated, *, first_row: int, width: int, line: int
+    ws: WriteOnlyWorksheet, report: Report, found: HumanCalibrated, *, first_row: int, width: int
 ) -> None:
-    """Write the block from ``first_row`` on (``width``: the printed columns, which verdicts and
-    notes span; ``line``: characters per printed line of such a span)."""
-    sheet = parts(ws)
+    """Write the block from ``first_row`` on (``width``: the printed columns, which the title,
+    verdicts and notes span, wrapped)."""
     row = first_row
-    where = RowRef("Decision", row)
-    ws.append([text_cell(ws, f"{TITLE}: {found.headline()}", where, 1, BOLD)])
+    append_across(ws, RowRef("Decision", row), f"{TITLE}: {found.headline()}", BOLD_WRAP, last_col=width)
     row += 1
     where = RowRef("Decision", row, _HEADERS)
-    ws.append([text_cell(ws, h, where, c, HEADER) for c, h in enumerate(_HEADERS, start=1)])
+    append_fitted(ws, row, [text_cell(ws, h, where, c, HEADER) for c, h in enumerate(_HEADERS, start=1)])
     row += 1
     fk = report.summary()
     for estimate in found.estimates:
@@ -80,11 +82,7 @@ def write_calibrated_block(
     lines = [pair_verdict(p, found.level) for p in ordered_pairs(found.pairs)[:MAX_VERDICTS]]
     agreement = agreement_sentence(found)
     notes = [f"{agreement}." if agreement else "", *diagnosis_sentences(dict(found.diagnoses)), *found.notes]
-    for text, style in [*((v, _WRAPPED) for v in lines), *((n, _WRAPPED_NOTE) for n in notes)]:
-        sheet.merged_cells.add(f"A{row}:{get_column_letter(width)}{row}")
-        wrapped = max(1, math.ceil(len(text) / line))
-        if wrapped > 1:
-            sheet.row_dimensions[row].height = 15.0 * wrapped
-        ws.append([text_cell(ws, text, RowRef("Decision", row), 1, style)])
+    for text, style in [*((v, WRAP) for v in lines), *((n, WRAPPED_NOTE) for n in notes)]:
+        append_across(ws, RowRef("Decision", row), text, style, last_col=width)
         row += 1
     ws.append([text_cell(ws, "FMEval's metrics, as scored:", RowRef("Decision", row), 1, NOTE)])

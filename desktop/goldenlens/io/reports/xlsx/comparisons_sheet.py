@@ -9,6 +9,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from goldenlens.core.stats.decision import Decision
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import SCORE, TOP, WRAP, CellStyle
 from goldenlens.io.reports.xlsx.table_layout import append_header, lay_out_table
 
@@ -28,7 +29,9 @@ COMPARISON_COLUMNS: tuple[str, ...] = (
     "Verdict",
     "Caveat",
 )
-_P_VALUE = CellStyle(number_format="0.000")
+#: Numbers at the top of their (tall, wrapped) rows, beside the first line of the verdict.
+_DIFFERENCE = CellStyle(number_format=SCORE.number_format, alignment=TOP.alignment)
+_P_VALUE = CellStyle(number_format="0.000", alignment=TOP.alignment)
 
 
 def write_comparisons_sheet(ws: WriteOnlyWorksheet, decision: Decision) -> None:
@@ -39,20 +42,22 @@ def write_comparisons_sheet(ws: WriteOnlyWorksheet, decision: Decision) -> None:
     append_header(ws, COMPARISONS_SHEET, COMPARISON_COLUMNS)
     for excel_row, c in enumerate(decision.comparisons, start=2):
         where = RowRef(COMPARISONS_SHEET, excel_row, COMPARISON_COLUMNS)
-        ws.append(
+        append_fitted(
+            ws,
+            excel_row,
             [
-                text_cell(ws, metric_label(c.metric), where, 1, TOP),
-                text_cell(ws, c.a, where, 2, TOP),
-                text_cell(ws, c.b, where, 3, TOP),
+                text_cell(ws, metric_label(c.metric), where, 1, WRAP),
+                text_cell(ws, c.a, where, 2, WRAP),
+                text_cell(ws, c.b, where, 3, WRAP),
                 number_cell(ws, c.n, where, 4, TOP),
-                number_cell(ws, c.difference, where, 5, SCORE),
-                number_cell(ws, c.low, where, 6, SCORE),
-                number_cell(ws, c.high, where, 7, SCORE),
+                number_cell(ws, c.difference, where, 5, _DIFFERENCE),
+                number_cell(ws, c.low, where, 6, _DIFFERENCE),
+                number_cell(ws, c.high, where, 7, _DIFFERENCE),
                 number_cell(ws, c.p_value, where, 8, _P_VALUE),
                 number_cell(ws, c.a_only, where, 9, TOP),
                 number_cell(ws, c.b_only, where, 10, TOP),
-                text_cell(ws, c.better or "cannot tell", where, 11, TOP),
+                text_cell(ws, c.better or "cannot tell", where, 11, WRAP),
                 text_cell(ws, c.verdict, where, 12, WRAP),
                 text_cell(ws, c.caveat, where, 13, WRAP),
-            ]
+            ],
         )

@@ -12,7 +12,6 @@ that intervals are not available: never an interval that was not computed.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,7 +39,19 @@ from goldenlens.io.reports.decision_text import (
 )
 from goldenlens.io.reports.xlsx.calibrated_block import block_rows, write_calibrated_block
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
-from goldenlens.io.reports.xlsx.style import BOLD, HEADER, NOTE, SCORE, TITLE, CellStyle, parts, set_widths
+from goldenlens.io.reports.xlsx.row_heights import append_across, append_fitted
+from goldenlens.io.reports.xlsx.style import (
+    BOLD,
+    BOLD_WRAP,
+    HEADER,
+    SCORE,
+    TITLE,
+    WRAP,
+    WRAPPED_NOTE,
+    CellStyle,
+    parts,
+    set_widths,
+)
 
 DECISION_SHEET = "Decision"
 #: Verdicts listed on the page; the rest are on the Comparisons sheet (one page stays one page).
@@ -50,12 +61,14 @@ DECISION_HEADER_ROW = 4
 _ERROR_FIRST_COL = 12
 _LAST_PRINTED_COL = 1 + len(LEXICAL_SCORE_NAMES) + 1
 _CI = CellStyle(font=Font(size=9, color="FF404040"), alignment=Alignment(horizontal="right"))
-_VERDICT = CellStyle(alignment=Alignment(wrap_text=True, vertical="top"))
-_CAVEAT = CellStyle(font=Font(italic=True, size=9, color="FF595959"), alignment=Alignment(wrap_text=True))
+#: A pass rate's count and interval: wrapped (a count of thousands does not fit on one line) and
+#: kept right of its label, never run into it.
+_CI_WRAPPED = CellStyle(
+    font=_CI.font, alignment=Alignment(horizontal="right", vertical="top", wrap_text=True)
+)
+_CAVEAT = CellStyle(font=Font(italic=True, size=9, color="FF595959"), alignment=WRAP.alignment)
 _RATE = CellStyle(number_format="0%")
 _METRIC_WIDTH = 15
-#: Characters of the merged verdict cell per printed line (columns A to I at their widths).
-_VERDICT_LINE = int(1.2 * (24 + _METRIC_WIDTH * len(LEXICAL_SCORE_NAMES) + 11))  # text is narrower than "0"s
 
 
 def decision_header_row(report: Report) -> int:
@@ -97,13 +110,13 @@ def write_decision_sheet(
     dims = parts(ws).column_dimensions
     for col in range(_ERROR_FIRST_COL, _ERROR_FIRST_COL + len(LEXICAL_SCORE_NAMES)):
         dims[get_column_letter(col)].hidden = True
-    parts(ws).row_dimensions[layout.header_row].height = 45
-
     _write_heading(ws, report, decision, generated)
 
     headers = ("Pipeline", *(metric_label(m) for m in LEXICAL_SCORE_NAMES), "Responses")
     where = RowRef(DECISION_SHEET, layout.header_row, headers)
-    ws.append([text_cell(ws, h, where, c, HEADER) for c, h in enumerate(headers, start=1)])
+    append_fitted(
+        ws, layout.header_row, [text_cell(ws, h, where, c, HEADER) for c, h in enumerate(headers, start=1)]
+    )
 
     means = report.summary()
     counts = dict.fromkeys(pipelines, 0)
@@ -183,16 +196,14 @@ def _write_heading(ws: WriteOnlyWorksheet, report: Report, decision: Decision | 
             f" · intervals: seeded bootstrap over questions ({decision.resamples:,} resamples, seed "
             f"{decision.seed}, {decision.level:.0%} level)"
         )
-    ws.append([text_cell(ws, facts, RowRef(DECISION_SHEET, 2), 1, NOTE)])
+    append_across(ws, RowRef(DECISION_SHEET, 2), facts, WRAPPED_NOTE, last_col=_LAST_PRINTED_COL)
     found = report.human_calibrated
     third = "" if decision is not None else NO_INTERVALS
     if found is not None and not found.checked:  # no labels yet: one line says so
         third = " ".join(filter(None, (third, found.headline())))
-    ws.append([text_cell(ws, third, RowRef(DECISION_SHEET, 3), 1, BOLD)])
+    append_across(ws, RowRef(DECISION_SHEET, 3), third, BOLD_WRAP, last_col=_LAST_PRINTED_COL)
     if found is not None and found.checked:
-        write_calibrated_block(
-            ws, report, found, first_row=DECISION_HEADER_ROW, width=_LAST_PRINTED_COL, line=_VERDICT_LINE
-        )
+        write_calibrated_block(ws, report, found, first_row=DECISION_HEADER_ROW, width=_LAST_PRINTED_COL)
 
 
 def _error(
@@ -223,8 +234,7 @@ def _write_pass_rates(
     headers = ("Pass rate", *labels)
     row = first_row + 1
     where = RowRef(DECISION_SHEET, row, headers)
-    parts(ws).row_dimensions[row].height = 32
-    ws.append([text_cell(ws, h, where, c, HEADER) for c, h in enumerate(headers, start=1)])
+    append_fitted(ws, row, [text_cell(ws, h, where, c, HEADER) for c, h in enumerate(headers, start=1)])
     row += 1
     for pipeline in pipelines:
         where = RowRef(DECISION_SHEET, row, headers, pipeline=pipeline)
@@ -235,18 +245,18 @@ def _write_pass_rates(
         ]
         ws.append(cells)
         where = RowRef(DECISION_SHEET, row + 1, headers, pipeline=pipeline)
-        detail = [text_cell(ws, "passed, 95% CI", where, 1, _CI)]
+        detail = [text_cell(ws, "passed, 95% CI", where, 1, _CI_WRAPPED)]
         detail += [
             text_cell(
                 ws,
                 f"{r.passed}/{r.n} {interval_text(r.low, r.high, percent=True)}" if r else "",
                 where,
                 c,
-                _CI,
+                _CI_WRAPPED,
             )
             for c, r in enumerate(found, start=2)
         ]
-        ws.append(detail)
+        append_fitted(ws, row + 1, detail)
         row += 2
     return row
 
@@ -262,15 +272,10 @@ def _write_verdicts(ws: WriteOnlyWorksheet, decision: Decision, first_row: int) 
     row += 1
     ordered = ordered_verdicts(decision)
     shown, rest = ordered[:MAX_VERDICTS], ordered[MAX_VERDICTS:]
-    sheet = parts(ws)
     for comparison in shown:
-        where = RowRef(DECISION_SHEET, row)
-        text = verdict_line(comparison)
-        sheet.merged_cells.add(f"A{row}:{get_column_letter(_LAST_PRINTED_COL)}{row}")
-        lines = max(1, math.ceil(len(text) / _VERDICT_LINE))
-        if lines > 1:
-            sheet.row_dimensions[row].height = 15.0 * lines
-        ws.append([text_cell(ws, text, where, 1, _VERDICT)])
+        append_across(
+            ws, RowRef(DECISION_SHEET, row), verdict_line(comparison), WRAP, last_col=_LAST_PRINTED_COL
+        )
         row += 1
     if rest:
         undecided = sum(1 for c in rest if c.better is None)
@@ -278,7 +283,7 @@ def _write_verdicts(ws: WriteOnlyWorksheet, decision: Decision, first_row: int) 
             f"… and {len(rest)} more comparison(s) on the Comparisons sheet ({undecided} of them "
             "cannot tell the pipelines apart)."
         )
-        ws.append([text_cell(ws, note, RowRef(DECISION_SHEET, row), 1, _CAVEAT)])
+        append_across(ws, RowRef(DECISION_SHEET, row), note, _CAVEAT, last_col=_LAST_PRINTED_COL)
         row += 1
     return row
 

@@ -27,11 +27,8 @@ from goldenlens.io.reports.xlsx.cells import (
     save_atomically,
     text_cell,
 )
-from goldenlens.io.reports.xlsx.style import (
-    WRAP,
-    fit_row_height,
-    print_landscape_fit_width,
-)
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
+from goldenlens.io.reports.xlsx.style import WRAP, print_landscape_fit_width
 from goldenlens.io.reports.xlsx.table_layout import append_header, lay_out_table
 
 __all__ = [
@@ -123,8 +120,11 @@ def _write_change_log(workbook: Workbook, rows: Sequence[list[str]], refs: Seque
     print_landscape_fit_width(ws)
     append_header(ws, CHANGE_LOG_SHEET, CHANGE_LOG_COLUMNS)
     for excel_row, (values, where) in enumerate(zip(rows, refs, strict=True), start=2):
-        fit_row_height(ws, excel_row, {6: values[5], 7: values[6], 3: values[2]}, _LOG_WIDTHS)
-        ws.append([text_cell(ws, value, where, col, WRAP) for col, value in enumerate(values, start=1)])
+        append_fitted(
+            ws,
+            excel_row,
+            [text_cell(ws, value, where, col, WRAP) for col, value in enumerate(values, start=1)],
+        )
 
 
 def _values(item: GoldenItem, review: Mapping[str, tuple[str, str]] | None) -> list[str]:

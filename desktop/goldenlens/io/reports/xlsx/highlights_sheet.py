@@ -15,22 +15,23 @@ from itertools import pairwise
 
 from openpyxl.cell.text import InlineFont
 from openpyxl.styles.colors import Color
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.lexical.scorer import WordKind, WordSpan
 from goldenlens.core.scored_rows import ScoredRow
 from goldenlens.io.reports.xlsx.cells import RowRef, rich_text_cell, text_cell
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
     EXTRA_TEXT,
     HEADER,
     MATCHED_TEXT,
     MISSED_TEXT,
-    NOTE,
     TOP,
     WRAP,
+    WRAPPED_NOTE,
     area,
-    fit_row_height,
     parts,
     set_widths,
 )
@@ -142,9 +143,9 @@ def write_highlights_sheet(
         facts = [(m.start, m.end) for m in explained.fact.matches]
         response_words = alignment.response if alignment is not None else ()
         answer_words = alignment.answer if alignment is not None else ()
-        texts = {3: row.response.response, 4: row.item.answer, 5: row.item.fact}
-        fit_row_height(ws, excel_row, texts, _WIDTHS)
-        ws.append(
+        append_fitted(
+            ws,
+            excel_row,
             [
                 text_cell(ws, row.item.id, where, 1, TOP),
                 text_cell(ws, row.response.pipeline, where, 2, TOP),
@@ -153,7 +154,7 @@ def write_highlights_sheet(
                 ),
                 rich_text_cell(ws, fonts.runs(segments(row.item.answer, answer_words)), where, 4, WRAP),
                 text_cell(ws, row.item.fact, where, 5, WRAP),
-            ]
+            ],
         )
         if tick is not None:
             tick()
@@ -179,16 +180,22 @@ def _write_legend(ws: WriteOnlyWorksheet, fonts: _Fonts) -> None:
         sep,
         ("missed word, not in the response (struck through)", fonts.font(WordKind.MISSED, False)),
     ]
-    ws.append(
+    append_fitted(
+        ws,
+        2,
         [
             text_cell(ws, "Legend", where, 1, BOLD),
             None,
             rich_text_cell(ws, response_legend, where, 3, WRAP),
             rich_text_cell(ws, answer_legend, where, 4, WRAP),
-        ]
+        ],
     )
     where = RowRef(HIGHLIGHTS_SHEET, 3)
-    ws.append(
+    # Wrapped across the table: running on to the right, the note would widen the printed page.
+    parts(ws).merged_cells.add(f"A3:{get_column_letter(len(HIGHLIGHT_COLUMNS))}3")
+    append_fitted(
+        ws,
+        3,
         [
             text_cell(
                 ws,
@@ -197,7 +204,7 @@ def _write_legend(ws: WriteOnlyWorksheet, fonts: _Fonts) -> None:
                 "<OR> targets, only the target that gave the best F1 is coloured.",
                 where,
                 1,
-                NOTE,
+                WRAPPED_NOTE,
             )
-        ]
+        ],
     )

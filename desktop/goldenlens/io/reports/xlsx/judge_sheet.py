@@ -13,13 +13,13 @@ from collections.abc import Mapping, Sequence
 
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.scored_rows import ScoredRow
 from goldenlens.core.scores import ScoreRecord
-from goldenlens.io.reports.judge_summary import JUDGE_CAVEAT, judge_means, judge_models
-from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, judge_signatures
+from goldenlens.io.reports.judge_summary import JUDGE_CAVEAT, judge_means, judge_models, judge_signature_lines
+from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
 from goldenlens.io.reports.xlsx.review_sheets import score_cell
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
     SCORE,
@@ -80,7 +80,7 @@ def write_judge_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow], judge: 
         by_metric = judge.get(row.key, {})
         cells = [
             text_cell(ws, row.item.id, where, 1, TOP),
-            text_cell(ws, row.item.question, where, 2, TOP),
+            text_cell(ws, row.item.question, where, 2, WRAP),
             text_cell(ws, row.response.pipeline, where, 3, TOP),
         ]
         for col, name in enumerate(metrics, start=_FIRST_METRIC_COL):
@@ -89,7 +89,7 @@ def write_judge_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow], judge: 
             value = None if record is None else record.value
             cells.append(score_cell(ws, value, where, col, override=row.overrides.get(name)))
         cells.append(text_cell(ws, not_scored_text(by_metric, metrics), where, reason_col, WRAP))
-        ws.append(cells)
+        append_fitted(ws, excel_row, cells)
 
 
 def write_judge_means(
@@ -127,22 +127,14 @@ def write_judge_means(
     return 2 + len(pipelines)
 
 
-def _short(text: str) -> str:
-    try:
-        return Signature.from_json(text).short()
-    except (ValueError, KeyError, TypeError):
-        return text
-
-
 def judge_about_entries(judge: JudgeScores) -> list[AboutEntry]:
     """The About block's judge lines: the judge and embedding models, then each judge
     metric's signature."""
-    signatures = judge_signatures(judge)
     entries: list[AboutEntry] = [("", None, BOLD), ("Local judge", None, BOLD)]
     for label, key in (("Judge model", "judge_model"), ("Embedding model", "embedding_model")):
         names = judge_models(judge).get(key, []) or ["(none)"]
         entries += [(label if i == 0 else "", name, TOP) for i, name in enumerate(names)]
     entries += [("Caveat", JUDGE_CAVEAT, TOP)]
     entries += [("", None, BOLD), ("Judge signatures", None, BOLD)]
-    entries += [(name, _short(text), TOP) for name, text in signatures.items()]
+    entries += [(name, text, TOP) for name, text in judge_signature_lines(judge).items()]
     return entries

@@ -21,7 +21,9 @@ from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride
 from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.core.view.metric_names import metric_short
+from goldenlens.io.reports.row_fields import ordered_overrides, override_verdict, utc_time
 from goldenlens.io.reports.xlsx.cells import RowRef, check_text, number_cell, text_cell
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
     SCORE,
@@ -60,15 +62,6 @@ OVERRIDDEN_FLAG = CellStyle(font=Font(bold=True, italic=True), number_format='0"
 MARK_NOTE = "* = overridden by a reviewer (hover the cell for who, when, why and the original score)"
 _COMMENT_WIDTH = 320
 _COMMENT_HEIGHT = 110
-
-
-def _when(created_at: str) -> str:
-    """``2026-12-01T09:05:03.123+00:00`` → ``2026-12-01 09:05:03``."""
-    return created_at[:19].replace("T", " ")
-
-
-def _verdict(override: AppliedOverride) -> str:
-    return "" if override.passed is None else ("pass" if override.passed else "fail")
 
 
 def mark_override(
@@ -122,40 +115,32 @@ def override_summary(row: ScoredRow) -> str:
     return "; ".join(parts)
 
 
-def _ordered_overrides(rows: Sequence[ScoredRow]) -> list[tuple[ScoredRow, AppliedOverride]]:
-    """Overrides in row order, lexical metrics in score order, then judge metrics."""
-    found = []
-    for row in rows:
-        lexical = [row.overrides[m] for m in LEXICAL_SCORE_NAMES if m in row.overrides]
-        others = [o for m, o in row.overrides.items() if m not in LEXICAL_SCORE_NAMES]
-        found += [(row, o) for o in (*lexical, *others)]
-    return found
-
-
 def write_overrides_sheet(ws: WriteOnlyWorksheet, rows: Sequence[ScoredRow]) -> None:
     """One row per override in force: keys, metric, original and effective value, verdict,
     reviewer, time and note."""
-    overrides = _ordered_overrides(rows)
+    overrides = ordered_overrides(rows)
     widths = {1: 12, 2: 40, 3: 14, 4: 22, 5: 11, 6: 11, 7: 9, 8: 16, 9: 20, 10: 60}
     # A header 30 high: "overridden value" wraps to two lines.
     lay_out_table(ws, OVERRIDE_COLUMNS, rows=len(overrides), widths=widths, header_height=30)
     append_header(ws, OVERRIDES_SHEET, OVERRIDE_COLUMNS)
     for excel_row, (row, o) in enumerate(overrides, start=2):
         where = RowRef(OVERRIDES_SHEET, excel_row, OVERRIDE_COLUMNS, row.item.id, row.response.pipeline)
-        ws.append(
+        append_fitted(
+            ws,
+            excel_row,
             [
                 text_cell(ws, row.item.id, where, 1, TOP),
                 text_cell(ws, row.item.question, where, 2, WRAP),
                 text_cell(ws, row.response.pipeline, where, 3, TOP),
-                text_cell(ws, o.metric, where, 4, TOP),
+                text_cell(ws, o.metric, where, 4, WRAP),
                 # Blank original: the score was not scored (or the judge never reached the row).
                 number_cell(ws, o.original, where, 5, SCORE),
                 number_cell(ws, o.value, where, 6, SCORE),
-                text_cell(ws, _verdict(o), where, 7, TOP),
+                text_cell(ws, override_verdict(o.passed), where, 7, TOP),
                 text_cell(ws, o.reviewer, where, 8, TOP),
-                text_cell(ws, _when(o.created_at), where, 9, TOP),
+                text_cell(ws, utc_time(o.created_at), where, 9, TOP),
                 text_cell(ws, o.note, where, 10, WRAP),
-            ]
+            ],
         )
 
 
@@ -167,15 +152,17 @@ def write_review_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
     for excel_row, item in enumerate(report.golden, start=2):
         review = report.review(item.id)
         where = RowRef(REVIEW_SHEET, excel_row, REVIEW_COLUMNS, item.id)
-        ws.append(
+        append_fitted(
+            ws,
+            excel_row,
             [
                 text_cell(ws, item.id, where, 1, TOP),
                 text_cell(ws, item.question, where, 2, WRAP),
                 text_cell(ws, review.status, where, 3, TOP),
                 text_cell(ws, review.note, where, 4, WRAP),
                 text_cell(ws, review.reviewer, where, 5, TOP),
-                text_cell(ws, _when(review.updated_at), where, 6, TOP),
-            ]
+                text_cell(ws, utc_time(review.updated_at), where, 6, TOP),
+            ],
         )
 
 

@@ -6,7 +6,6 @@ extra), so they are defined once here and the exported workbooks read like the U
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from copy import copy
 from dataclasses import dataclass
@@ -83,10 +82,13 @@ HEADER = CellStyle(
 TITLE = CellStyle(font=Font(bold=True, size=14))
 BOLD = CellStyle(font=Font(bold=True))
 WRAP = CellStyle(alignment=Alignment(wrap_text=True, vertical="top"))
+BOLD_WRAP = CellStyle(font=Font(bold=True), alignment=WRAP.alignment)
 TOP = CellStyle(alignment=Alignment(vertical="top"))
 SCORE = CellStyle(number_format="0.000")
 BOLD_SCORE = CellStyle(font=Font(bold=True), number_format="0.000")
 NOTE = CellStyle(font=Font(italic=True, color="FF595959"))
+#: A note that wraps in its column (or merged span), its row as tall as it needs.
+WRAPPED_NOTE = CellStyle(font=NOTE.font, alignment=Alignment(wrap_text=True, vertical="top"))
 
 
 class SheetParts(Protocol):
@@ -139,28 +141,6 @@ def set_widths(ws: WriteOnlyWorksheet, widths: Mapping[int, float]) -> None:
     dims = parts(ws).column_dimensions
     for index, width in widths.items():
         dims[get_column_letter(index)].width = width
-
-
-def fit_row_height(
-    ws: WriteOnlyWorksheet, row: int, texts: Mapping[int, str], widths: Mapping[int, float]
-) -> None:
-    """Give a wrapped row the height its longest cell needs (before the row is appended).
-
-    Spreadsheet programs do not always grow rows for wrapped rich text on opening (LibreOffice
-    drew the lines over the next row), so the height is estimated from the text: one 15-point
-    line per column-width of characters, per paragraph, wrapped at spaces as the programs wrap
-    (a long unbroken token such as ``billion<OR>134,383`` moves to a line of its own).
-    """
-    lines = 1
-    for col, text in texts.items():
-        per_line = max(1, int(widths[col] * 1.1))
-        needed = sum(
-            max(1, len(textwrap.wrap(paragraph, per_line, break_on_hyphens=False)))
-            for paragraph in text.split("\n")
-        )
-        lines = max(lines, needed)
-    if lines > 1:
-        parts(ws).row_dimensions[row].height = min(409.0, 15.0 * lines)
 
 
 def area(first_col: int, first_row: int, last_col: int, last_row: int) -> str:

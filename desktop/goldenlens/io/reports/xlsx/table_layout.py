@@ -1,6 +1,6 @@
 """A table sheet of the report workbook laid out the one way they all are: column widths, the
 header row frozen (with the key columns left of it), an auto-filter over the header and the
-data rows, and the header row itself, bold and wrapped."""
+data rows, and the header row itself, bold, wrapped and as tall as its names need."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.io.reports.xlsx.cells import RowRef, text_cell
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import HEADER, SheetParts, area, parts, set_widths
 
 #: The columns a sheet with one row per (question, pipeline) starts with.
@@ -39,6 +40,8 @@ def lay_out_table(
 
 def append_header(ws: WriteOnlyWorksheet, sheet: str, headers: Sequence[str], row: int = 1) -> None:
     """Append the header row of ``headers`` (``row`` as Excel numbers it, which the cells'
-    messages name), bold and wrapped."""
+    messages name), bold and wrapped, the row as tall as its longest name needs in its column."""
     where = RowRef(sheet, row, headers)
-    ws.append([text_cell(ws, name, where, col, HEADER) for col, name in enumerate(headers, start=1)])
+    append_fitted(
+        ws, row, [text_cell(ws, name, where, col, HEADER) for col, name in enumerate(headers, start=1)]
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from openpyxl.styles import Alignment
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.datavalidation import DataValidation
 
@@ -18,14 +19,16 @@ from goldenlens.core.reviewer_decisions import REVIEW_UNREVIEWED, QuestionReview
 from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
 from goldenlens.io.reports.xlsx.review_sheets import MARK_NOTE, OVERRIDDEN_FLAG, override_summary, score_cell
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
     BOLD_SCORE,
     LIGHT_GREEN,
     LIGHT_RED,
-    NOTE,
     TOP,
     WRAP,
+    WRAPPED_NOTE,
+    CellStyle,
     area,
     formula_fill,
     score_scale,
@@ -62,6 +65,8 @@ GOLDEN_LEVEL = "golden row"
 RESPONSE_LEVEL = "response"
 DARK_GREEN_TEXT = "FF006100"
 DARK_RED_TEXT = "FF9C0006"
+#: The Scores sheet's printed texts wrap, at the bottom of the row like its numbers.
+_WRAPPED_ROW = CellStyle(alignment=Alignment(wrap_text=True))
 
 
 def ordered_rows(report: Report) -> list[ScoredRow]:
@@ -131,7 +136,7 @@ def write_scores_sheet(
         scores = row.scores
         cells = [
             text_cell(ws, row.item.id, where, 1),
-            text_cell(ws, row.item.question, where, 2),
+            text_cell(ws, row.item.question, where, 2, _WRAPPED_ROW),
             text_cell(ws, row.response.pipeline, where, 3),
         ]
         cells += [
@@ -140,7 +145,7 @@ def write_scores_sheet(
         ]
         review = reviews.get(row.item.id)
         cells += [
-            text_cell(ws, "; ".join(FLAG_LABELS[f] for f in row.flags), where, 11),
+            text_cell(ws, "; ".join(FLAG_LABELS[f] for f in row.flags), where, 11, _WRAPPED_ROW),
             text_cell(ws, row.response.response, where, 12),
             text_cell(ws, row.item.answer, where, 13),
             text_cell(ws, row.item.fact, where, 14),
@@ -151,7 +156,8 @@ def write_scores_sheet(
             text_cell(ws, labels.get(row.key, ""), where, LABEL_COL),
             text_cell(ws, "", where, LABEL_COL + 1),
         ]
-        ws.append(cells)
+        # The printed columns wrap (question, flags): each row as tall as they need.
+        append_fitted(ws, excel_row, cells)
         if tick is not None:
             tick()
 
@@ -211,19 +217,19 @@ def write_fact_report_sheet(ws: WriteOnlyWorksheet, report: Report) -> None:
                     not_scored=(item.id, pipeline) in answered,
                 )
             )
-        ws.append(cells)
+        append_fitted(ws, excel_row, cells)
 
     where = RowRef(FK_SHEET, questions + 2, headers)
     mean_row = [
         text_cell(ws, "Mean", where, 1, BOLD),
-        text_cell(ws, _fk_mean_note(bool(overridden)), where, 2, NOTE),
+        text_cell(ws, _fk_mean_note(bool(overridden)), where, 2, WRAPPED_NOTE),
     ]
     for col, pipeline in enumerate(pipelines, start=3):
         values = found[pipeline]
         mean_row.append(
             number_cell(ws, sum(values) / len(values) if values else None, where, col, BOLD_SCORE)
         )
-    ws.append(mean_row)
+    append_fitted(ws, questions + 2, mean_row)
 
 
 def _fk_mean_note(any_overridden: bool) -> str:
@@ -247,7 +253,9 @@ def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[Sco
     explanations = {flag: explain(flag, report.thresholds) for flag in Flag}
     for excel_row, (level, question_id, pipeline, flag) in enumerate(occurrences, start=2):
         where = RowRef(FLAGS_SHEET, excel_row, FLAG_COLUMNS, question_id, pipeline)
-        ws.append(
+        append_fitted(
+            ws,
+            excel_row,
             [
                 text_cell(ws, level, where, 1, TOP),
                 text_cell(ws, question_id, where, 2, TOP),
@@ -255,7 +263,7 @@ def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[Sco
                 text_cell(ws, FLAG_LABELS[flag], where, 4, TOP),
                 text_cell(ws, flag.value, where, 5, TOP),
                 text_cell(ws, explanations[flag], where, 6, WRAP),
-            ]
+            ],
         )
 
 
@@ -266,13 +274,15 @@ def write_problems_sheet(ws: WriteOnlyWorksheet, problems: Sequence[Problem]) ->
     append_header(ws, PROBLEMS_SHEET, PROBLEM_COLUMNS)
     for excel_row, problem in enumerate(problems, start=2):
         where = RowRef(PROBLEMS_SHEET, excel_row, PROBLEM_COLUMNS)
-        ws.append(
+        append_fitted(
+            ws,
+            excel_row,
             [
-                text_cell(ws, problem.file, where, 1, TOP),
+                text_cell(ws, problem.file, where, 1, WRAP),
                 text_cell(ws, problem.sheet or "", where, 2, TOP),
                 number_cell(ws, problem.row, where, 3, TOP),
                 text_cell(ws, problem.column or "", where, 4, TOP),
                 text_cell(ws, problem.severity.value, where, 5, TOP),
                 text_cell(ws, problem.message, where, 6, WRAP),
-            ]
+            ],
         )

@@ -33,7 +33,6 @@ from openpyxl import Workbook
 from openpyxl.chart import BarChart, Reference
 from openpyxl.chart.data_source import AxDataSource, StrRef
 from openpyxl.chart.shapes import GraphicalProperties
-from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
@@ -84,13 +83,13 @@ from goldenlens.io.reports.xlsx.review_sheets import (
     write_overrides_sheet,
     write_review_sheet,
 )
+from goldenlens.io.reports.xlsx.row_heights import append_fitted
 from goldenlens.io.reports.xlsx.style import (
     BOLD,
     HEADER,
-    NOTE,
     SCORE,
     TITLE,
-    CellStyle,
+    WRAPPED_NOTE,
     area,
     parts,
     print_landscape_fit_width,
@@ -141,7 +140,6 @@ SUMMARY_HEADERS: tuple[str, ...] = (
     "overridden",
 )
 SUMMARY_HEADER_ROW = 3
-WRAPPED_NOTE = CellStyle(font=NOTE.font, alignment=Alignment(wrap_text=True, vertical="top"))
 ProgressFn = Callable[[int, int], None]
 _PROGRESS_EVERY = 500
 
@@ -276,7 +274,7 @@ def _write_summary_sheet(
     # Wrapped across the table: a note running on to the right widens the printed page.
     parts(ws).merged_cells.add(f"A2:{get_column_letter(len(SUMMARY_COLUMNS))}2")
     parts(ws).row_dimensions[2].height = 45
-    ws.append([text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, WRAPPED_NOTE)])
+    append_fitted(ws, 2, [text_cell(ws, note, RowRef(SUMMARY_SHEET, 2), 1, WRAPPED_NOTE)])
     header_ref = RowRef(SUMMARY_SHEET, SUMMARY_HEADER_ROW, headers)
     ws.append(
         [text_cell(ws, name, header_ref, col, HEADER) for col, name in enumerate(SUMMARY_HEADERS, start=1)]
