@@ -77,3 +77,33 @@ def test_a_project_report_takes_the_baseline_too(tmp_path: Path) -> None:
     decision = json.loads(out.read_text(encoding="utf-8"))["comparisons"]
     assert (decision["mode"], decision["baseline"]) == ("leader and baseline", "Tuned03")
     assert main(["report", str(project), "-o", str(tmp_path / "r.json"), "--baseline", "Nope"]) == 2
+
+
+def test_the_workbook_and_the_html_list_by_rank_and_chart_the_ten_leaders(tmp_path: Path) -> None:
+    import openpyxl
+
+    golden, responses = _sweep(tmp_path)
+    book, page = tmp_path / "report.xlsx", tmp_path / "report.html"
+    assert main(["score", str(golden), str(responses), "-o", str(book), "-q"]) == 0
+    assert main(["score", str(golden), str(responses), "-o", str(page), "-q"]) == 0
+    sheet = openpyxl.load_workbook(book)["Decision"]
+    names = [sheet.cell(row, 1).value for row in range(1, sheet.max_row + 1)]
+    first = names.index("Pipeline") + 1
+    table = names[first : first + 2 * PIPELINES : 2]
+    # Echo (right on all ten) first; Tuned05 and Tuned10 (right on one question) last.
+    assert table[0] == "Echo"
+    assert set(table[-2:]) == {"Tuned05", "Tuned10"}
+    assert sorted(table) == sorted(["Echo", *(f"Tuned{p:02d}" for p in range(1, PIPELINES))])
+    (chart,) = sheet._charts
+    assert len(chart.series) == 10
+    assert any(str(n).startswith("The chart draws the 10 leading pipelines") for n in names)
+    text = page.read_text(encoding="utf-8")
+    assert 'id="chart-note">The chart draws the 10 leading pipelines by factual knowledge' in text
+    means_table = text[
+        text.index('<table class="means">') : text.index("</table>", text.index('<table class="means">'))
+    ]
+    assert (
+        means_table.index(">Echo</th>")
+        < means_table.index(">Tuned01</th>")
+        < means_table.index(">Tuned05</th>")
+    )

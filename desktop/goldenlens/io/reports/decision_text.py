@@ -5,7 +5,9 @@ them, pass-rate labels. No spreadsheet or HTML library: the command line prints 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
+from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.stats.decision import ALL_PAIRS, Decision, MetricEstimate, PairComparison, PassRate
 from goldenlens.core.view.metric_names import metric_label
 
@@ -83,3 +85,15 @@ def rank_lines(decision: Decision, metric: str, top: int) -> list[str]:
     if len(ranks) > top:
         lines.append(f"  … and {len(ranks) - top} more: every rank is in the .json, .xlsx and .html reports")
     return lines
+
+
+def ranked_pipelines(decision: Decision | None, pipelines: Sequence[str]) -> tuple[str, ...]:
+    """``pipelines`` as a report lists them: in their order up to ten, and beyond (where the
+    decision ranks them) by rank on factual knowledge, the leaders first — so that a table or a
+    chart cut to its first rows shows the leaders."""
+    if decision is None or decision.mode == ALL_PAIRS:
+        return tuple(pipelines)
+    place = {r.pipeline: (r.rank, r.low) for r in decision.ranks if r.metric == FACTUAL_KNOWLEDGE}
+    unranked = (len(pipelines) + 1, 0)
+    order = {p: n for n, p in enumerate(pipelines)}
+    return tuple(sorted(pipelines, key=lambda p: (*place.get(p, unranked), order[p])))

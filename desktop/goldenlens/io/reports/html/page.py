@@ -34,6 +34,7 @@ from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, WordKind
 from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.core.stats.decision import Decision, MetricEstimate
 from goldenlens.core.stats.decision_source import decision_for
+from goldenlens.core.view.grid_state import SHOWN_PIPELINES
 from goldenlens.core.view.highlight_styles import FACT
 from goldenlens.core.view.metric_names import metric_label, metric_short
 from goldenlens.io.atomic_files import write_atomically
@@ -42,6 +43,7 @@ from goldenlens.io.reports.decision_text import (
     interval_text,
     ordered_verdicts,
     pass_rate_label,
+    ranked_pipelines,
     shown_estimate,
 )
 from goldenlens.io.reports.html.assets import CSS, SCRIPT
@@ -145,7 +147,8 @@ def report_html_pieces(
 
 
 def _decision_section(report: Report, decision: Decision | None) -> Iterator[str]:
-    pipelines = report.pipelines
+    # Beyond ten pipelines, by rank on factual knowledge: the chart draws the first ten.
+    pipelines = ranked_pipelines(decision, report.pipelines)
     means = report.summary()
     counts = dict.fromkeys(pipelines, 0)
     for row in report.rows:
@@ -165,7 +168,8 @@ def _decision_section(report: Report, decision: Decision | None) -> Iterator[str
     yield '<table class="means"><thead><tr><th>Pipeline</th>'
     yield "".join(f"<th>{esc(metric_label(m))}</th>" for m in LEXICAL_SCORE_NAMES)
     yield "<th>Responses</th></tr></thead><tbody>"
-    for index, p in enumerate(pipelines):
+    for p in pipelines:
+        index = report.pipelines.index(p)
         yield f'<tr><th><span class="chip c{index % 7}"></span>{esc(p)}</th>'
         for m in LEXICAL_SCORE_NAMES:
             mean = shown[p][m]
@@ -175,7 +179,12 @@ def _decision_section(report: Report, decision: Decision | None) -> Iterator[str
             yield f'<td class="num">{text}' + (f'<br><small class="ci">{ci}</small>' if ci else "") + "</td>"
         yield f'<td class="num">{counts[p]}</td></tr>'
     yield "</tbody></table>\n"
-    yield means_svg(pipelines, LEXICAL_SCORE_NAMES, shown, intervals)
+    yield means_svg(pipelines[:SHOWN_PIPELINES], LEXICAL_SCORE_NAMES, shown, intervals)
+    if len(pipelines) > SHOWN_PIPELINES:
+        yield (
+            f'<p class="note" id="chart-note">The chart draws the {SHOWN_PIPELINES} leading pipelines by '
+            f"factual knowledge; the table lists all {len(pipelines)} by rank.</p>"
+        )
     if decision is not None and decision.pass_rates:
         yield from _pass_rates(decision, pipelines)
     if decision is not None and decision.comparisons:

@@ -27,6 +27,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.scored_rows import Report
 from goldenlens.core.stats.decision import Decision, MetricEstimate
+from goldenlens.core.view.grid_state import SHOWN_PIPELINES
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.core.view.pipeline_colours import pipeline_colour
 from goldenlens.io.reports.decision_text import (
@@ -34,6 +35,7 @@ from goldenlens.io.reports.decision_text import (
     interval_text,
     ordered_verdicts,
     pass_rate_label,
+    ranked_pipelines,
     shown_estimate,
     verdict_line,
 )
@@ -97,8 +99,10 @@ def write_decision_sheet(
     *,
     generated: str,
 ) -> None:
-    """Fill the Decision sheet (``generated``: when, as the About sheet words it)."""
-    pipelines = report.pipelines
+    """Fill the Decision sheet (``generated``: when, as the About sheet words it). Beyond ten
+    pipelines the table lists them by rank on factual knowledge and the chart draws the first
+    ten, saying how many more the table holds."""
+    pipelines = ranked_pipelines(decision, report.pipelines)
     layout = _Layout(pipelines, decision_header_row(report))
     widths = {
         1: 24,
@@ -167,8 +171,18 @@ def write_decision_sheet(
     if pipelines and report.rows:
         ws.append([])
         next_row += 1
-        parts(ws).add_chart(_means_chart(ws, layout, with_errors=decision is not None), f"A{next_row}")
+        chart = _means_chart(ws, layout, report.pipelines, with_errors=decision is not None)
+        parts(ws).add_chart(chart, f"A{next_row}")
         next_row += _CHART_ROWS
+        if len(pipelines) > SHOWN_PIPELINES:
+            more = len(pipelines) - SHOWN_PIPELINES
+            note = (
+                f"The chart draws the {SHOWN_PIPELINES} leading pipelines by factual knowledge; the table "
+                f"above lists all {len(pipelines)} by rank ({more} more), the JSON report their rank "
+                "intervals."
+            )
+            append_across(ws, RowRef(DECISION_SHEET, next_row), note, _CAVEAT, last_col=_LAST_PRINTED_COL)
+            next_row += 1
     ws.print_area = f"A1:{get_column_letter(_LAST_PRINTED_COL)}{next_row}"
 
 
@@ -291,8 +305,11 @@ def _write_verdicts(ws: WriteOnlyWorksheet, decision: Decision, first_row: int) 
 _CHART_ROWS = 18
 
 
-def _means_chart(ws: WriteOnlyWorksheet, layout: _Layout, *, with_errors: bool) -> BarChart:
-    """Clusters by metric, one bar per pipeline in the app's colour, the 95% intervals as error bars."""
+def _means_chart(
+    ws: WriteOnlyWorksheet, layout: _Layout, project_order: Sequence[str], *, with_errors: bool
+) -> BarChart:
+    """Clusters by metric, one bar per pipeline (the table's first ten) in the app's colour (by
+    its place in ``project_order``), the 95% intervals as error bars."""
     chart = BarChart()
     chart.type = "col"
     chart.grouping = "clustered"
@@ -312,7 +329,7 @@ def _means_chart(ws: WriteOnlyWorksheet, layout: _Layout, *, with_errors: bool) 
         ws, min_col=2, max_col=last_score_col, min_row=layout.header_row, max_row=layout.header_row
     )
     title = ws.title
-    for index, _pipeline in enumerate(layout.pipelines):
+    for index, pipeline in enumerate(layout.pipelines[:SHOWN_PIPELINES]):
         row = layout.mean_row(index)
         chart.add_data(
             Reference(ws, min_col=1, max_col=last_score_col, min_row=row, max_row=row),
@@ -321,7 +338,7 @@ def _means_chart(ws: WriteOnlyWorksheet, layout: _Layout, *, with_errors: bool) 
         )
         series = chart.series[-1]
         series.cat = AxDataSource(strRef=StrRef(f=str(header)))
-        colour = pipeline_colour(index).removeprefix("#")
+        colour = pipeline_colour(project_order.index(pipeline)).removeprefix("#")
         series.graphicalProperties = GraphicalProperties(solidFill=colour)
         series.graphicalProperties.line.solidFill = colour
         if with_errors:
