@@ -277,7 +277,8 @@ def _open_facts(path: Path, file: str, suffix: str) -> XlsxFacts | XlsFacts | No
     from goldenlens.io.sheets.xlsx_facts import XlsxFacts
 
     # CompDocError: an .xls file declares a stream larger than the file (xlrd checks the sizes).
-    failures = (OSError, ValueError, KeyError, zipfile.BadZipFile, ET.ParseError, xlrd.XLRDError, CompDocError)
+    damaged = (zipfile.BadZipFile, ET.ParseError, xlrd.XLRDError, CompDocError)
+    failures = (OSError, ValueError, KeyError, *damaged)
     try:
         if suffix in {".xlsx", ".xlsm"}:
             return XlsxFacts(path)
