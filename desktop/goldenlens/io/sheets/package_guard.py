@@ -41,6 +41,12 @@ from goldenlens.io.sheets.long_cell_scan import (
 )
 from goldenlens.io.sheets.raw_table import fatal
 from goldenlens.io.sheets.sheet_facts import column_index
+from goldenlens.io.sheets.xlsx_facts import (
+    WORKBOOK_PART,
+    WORKBOOK_RELATIONS,
+    read_workbook,
+    workbook_relations,
+)
 
 #: A part may unpack to this many times its packed size (Apache POI's default, too).
 MAX_RATIO = 100
@@ -51,9 +57,7 @@ SMALL_PART = 16 * 2**20
 #: (expat reads 4 MiB of tiny cells in about a second); beyond, the part itself is named.
 SCAN_BUDGET = 4 * 2**20
 
-_SHARED_STRINGS = "xl/sharedStrings.xml"
 _ODS_CONTENT = "content.xml"
-_SHEET_PART = re.compile(r"xl/worksheets/[^/]+\.xml")
 ScanFunction = Callable[[IO[bytes], int | None], tuple[LongCell | None, bool]]
 
 
@@ -85,24 +89,11 @@ def guard_package(path: Path, file: str, suffix: str) -> None:
 def _guard(book: zipfile.ZipFile, path: Path, file: str, suffix: str) -> None:
     parts = book.infolist()
     flagged = [part for part in parts if _out_of_proportion(part.file_size, part.compress_size)]
-    scanned = {_SHARED_STRINGS} | ({_ODS_CONTENT} if suffix == ".ods" else set())
-    for part in flagged:
-        if part.filename not in scanned and not (suffix != ".ods" and _SHEET_PART.fullmatch(part.filename)):
-            raise _part_error(file, part)
-    if suffix == ".ods" and flagged:  # content.xml: every sheet of the workbook
-        cell = _scan_flagged(book, file, flagged[0], first_long_ods_cell)
-        raise long_cell_error(file, cell.sheet, cell.row, cell.col, None)
-    if suffix in {".xlsx", ".xlsm"}:
-        sheets = _sheet_names(book)
-        for part in flagged:
-            if part.filename != _SHARED_STRINGS:
-                cell = _scan_flagged(book, file, part, first_long_sheet_cell)
-                raise long_cell_error(
-                    file, sheets.get(part.filename, part.filename), cell.row, cell.col, None
-                )
-        if _SHARED_STRINGS in book.namelist():
-            _guard_shared_strings(book, file, book.getinfo(_SHARED_STRINGS), sheets, flagged)
-    elif flagged:  # .xlsb: binary parts, only the sizes can be checked
+    if suffix == ".ods":
+        _guard_ods(book, file, flagged)
+    elif suffix in {".xlsx", ".xlsm"}:
+        _guard_xlsx(book, file, flagged)
+    elif flagged:  # .xlsb: binary parts, only their sizes are checked
         raise _part_error(file, flagged[0])
     total, packed = sum(p.file_size for p in parts), path.stat().st_size
     if _out_of_proportion(total, packed):
@@ -112,6 +103,33 @@ def _guard(book: zipfile.ZipFile, path: Path, file: str, suffix: str) -> None:
             f"({total // max(packed, 1):,} times), far more than a real workbook packs (at most "
             f"{MAX_RATIO} times): it is damaged or was built to exhaust memory. {_RESAVE}",
         )
+
+
+def _guard_ods(book: zipfile.ZipFile, file: str, flagged: list[zipfile.ZipInfo]) -> None:
+    """content.xml holds every sheet: out of proportion, it is refused by its first long cell."""
+    for part in flagged:
+        if part.filename != _ODS_CONTENT:
+            raise _part_error(file, part)
+        cell = _scan_flagged(book, file, part, first_long_ods_cell)
+        raise long_cell_error(file, cell.sheet, cell.row, cell.col, None)
+
+
+def _guard_xlsx(book: zipfile.ZipFile, file: str, flagged: list[zipfile.ZipInfo]) -> None:
+    """Sheets and shared strings out of proportion are refused by their first long cell, any
+    other part by name; the shared strings are streamed for a long string in any case."""
+    for part in flagged:
+        if part.filename in {WORKBOOK_PART, WORKBOOK_RELATIONS}:  # read to find the others
+            raise _part_error(file, part)
+    sheets, strings = _package_map(book)
+    for part in flagged:
+        if part.filename not in sheets and part.filename != strings:
+            raise _part_error(file, part)
+    for part in flagged:
+        if part.filename in sheets:
+            cell = _scan_flagged(book, file, part, first_long_sheet_cell)
+            raise long_cell_error(file, sheets[part.filename], cell.row, cell.col, None)
+    if strings is not None and strings in book.namelist():
+        _guard_shared_strings(book, file, book.getinfo(strings), sheets, flagged)
 
 
 _RESAVE = "If you trust it, open it in Excel or LibreOffice, save it again and import the saved copy."
@@ -190,11 +208,13 @@ def _cells_using(book: zipfile.ZipFile, sheets: dict[str, str], index: int) -> l
     return found
 
 
-def _sheet_names(book: zipfile.ZipFile) -> dict[str, str]:
-    """Sheet part → sheet name, in workbook order (empty when the workbook cannot say)."""
-    from goldenlens.io.sheets.xlsx_facts import read_workbook
-
+def _package_map(book: zipfile.ZipFile) -> tuple[dict[str, str], str | None]:
+    """Sheet part → sheet name in workbook order, and the shared-strings part (wherever the
+    workbook's relationships put it); empty when the workbook cannot say."""
     try:
-        return {sheet.part: sheet.name for sheet in read_workbook(book)[0]}
-    except (KeyError, ValueError, SyntaxError):
-        return {}
+        sheets = {sheet.part: sheet.name for sheet in read_workbook(book)[0]}
+        relations = workbook_relations(book).values()
+    except (KeyError, ValueError, SyntaxError):  # ET.ParseError is a SyntaxError
+        return {}, None
+    strings = next((part for kind, part in relations if kind.endswith("/sharedStrings")), None)
+    return sheets, strings

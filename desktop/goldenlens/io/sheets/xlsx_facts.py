@@ -122,17 +122,27 @@ class SheetInfo:
     hidden: bool
 
 
+WORKBOOK_PART = "xl/workbook.xml"
+WORKBOOK_RELATIONS = "xl/_rels/workbook.xml.rels"
+
+
+def workbook_relations(book: zipfile.ZipFile) -> dict[str, tuple[str, str]]:
+    """The workbook's relationships: id → (type, package part), e.g. ``rId3`` →
+    (``…/relationships/sharedStrings``, ``xl/sharedStrings.xml``)."""
+    relations: dict[str, tuple[str, str]] = {}
+    if WORKBOOK_RELATIONS in book.namelist():
+        for rel in ET.fromstring(book.read(WORKBOOK_RELATIONS)):  # noqa: S314
+            target = rel.get("Target", "")
+            part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
+            relations[rel.get("Id", "")] = (rel.get("Type", ""), part)
+    return relations
+
+
 def read_workbook(book: zipfile.ZipFile) -> tuple[list[SheetInfo], bool]:
     """The sheets of the .xlsx package ``book`` in workbook order, and whether its dates
     count from 1904 (Mac Excel's date system)."""
-    workbook = ET.fromstring(book.read("xl/workbook.xml"))  # noqa: S314
-    rels_name = "xl/_rels/workbook.xml.rels"
-    targets: dict[str, str] = {}
-    if rels_name in book.namelist():
-        for rel in ET.fromstring(book.read(rels_name)):  # noqa: S314
-            target = rel.get("Target", "")
-            part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
-            targets[rel.get("Id", "")] = part
+    workbook = ET.fromstring(book.read(WORKBOOK_PART))  # noqa: S314
+    targets = {rel_id: part for rel_id, (_, part) in workbook_relations(book).items()}
     sheets: list[SheetInfo] = []
     date1904 = False
     for element in workbook.iter():
