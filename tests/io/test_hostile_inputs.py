@@ -227,3 +227,9 @@ def test_ordinary_rows_at_scale_still_read(tmp_path: Path) -> None:
     table = read_table(path)
     assert len(table.rows) == 30
     assert {row[1] for row in table.rows} == {"A" * MAX_CELL_CHARS}
+
+
+def test_a_long_shared_string_no_cell_uses_is_refused_by_its_number(tmp_path: Path) -> None:
+    path = write_xlsx(tmp_path / "golden.xlsx", shared_length=40_000)  # no question uses it
+    message = _refusal(path).problem.message
+    assert message.startswith("shared string 5 of xl/sharedStrings.xml holds more than the 32,767 characters")

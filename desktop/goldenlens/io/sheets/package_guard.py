@@ -129,7 +129,8 @@ def _guard_xlsx(book: zipfile.ZipFile, file: str, flagged: list[zipfile.ZipInfo]
             cell = _scan_flagged(book, file, part, first_long_sheet_cell)
             raise long_cell_error(file, sheets[part.filename], cell.row, cell.col, None)
     if strings is not None and strings in book.namelist():
-        _guard_shared_strings(book, file, book.getinfo(strings), sheets, flagged)
+        out_of_proportion = any(part.filename == strings for part in flagged)
+        _guard_shared_strings(book, file, book.getinfo(strings), sheets, out_of_proportion=out_of_proportion)
 
 
 _RESAVE = "If you trust it, open it in Excel or LibreOffice, save it again and import the saved copy."
@@ -168,10 +169,11 @@ def _guard_shared_strings(
     file: str,
     part: zipfile.ZipInfo,
     sheets: dict[str, str],
-    flagged: list[zipfile.ZipInfo],
+    *,
+    out_of_proportion: bool,
 ) -> None:
     """Refuse a shared string longer than a cell, naming the cells that use it."""
-    if part in flagged:
+    if out_of_proportion:
         cell = _scan_flagged(book, file, part, first_long_shared_string)
     else:
         with book.open(part) as stream:
@@ -184,7 +186,7 @@ def _guard_shared_strings(
         cell = found
     users = _cells_using(book, sheets, cell.index)
     if not users:
-        raise fatal(file, long_cell_message(f"shared string {cell.index + 1:,} (no cell shows it)", None))
+        raise fatal(file, long_cell_message(f"shared string {cell.index + 1:,} of {part.filename}", None))
     sheet, row, col = users[0]
     raise long_cell_error(file, sheet, row, col, None, others=len(users) - 1)
 
