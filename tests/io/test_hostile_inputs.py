@@ -233,3 +233,20 @@ def test_a_long_shared_string_no_cell_uses_is_refused_by_its_number(tmp_path: Pa
     path = write_xlsx(tmp_path / "golden.xlsx", shared_length=40_000)  # no question uses it
     message = _refusal(path).problem.message
     assert message.startswith("shared string 5 of xl/sharedStrings.xml holds more than the 32,767 characters")
+
+
+def test_text_that_looks_like_markup_cannot_hide_a_long_string() -> None:
+    """``si>`` is plain text (``>`` needs no escape) and ``</si>`` can sit in a CDATA section:
+    neither passes for the end of a string."""
+    fake_ends = b"<si><t>" + (b"x" * 10_000 + b"si>") * 4 + b"</t></si>"
+    in_cdata = b"<si><t><![CDATA[" + b"</si>".join([b"y" * 10_000] * 4) + b"]]></t></si>"
+    prefixed = b'<x:sst xmlns:x="s"><x:si><x:t>' + b"z" * 40_000 + b"</x:t></x:si></x:sst>"
+    for data in (
+        _strings(b"<si><t>a</t></si>", fake_ends),
+        _strings(b"<si><t>a</t></si>", in_cdata),
+        prefixed,
+    ):
+        assert may_hold_long_string(io.BytesIO(data))
+        cell, _ = first_long_shared_string(io.BytesIO(data))
+        assert cell is not None
+        assert cell.index == (0 if data is prefixed else 1)

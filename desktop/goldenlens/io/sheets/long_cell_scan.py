@@ -7,7 +7,7 @@ first text over :data:`~goldenlens.io.sheets.cell_limit.MAX_CELL_CHARS` characte
 
 * :func:`may_hold_long_string` runs on every .xlsx shared-strings part at C speed: it proves
   that no ``<si>`` element spans more than the limit in bytes (a character is at least a byte)
-  by checking that every 16 KiB of the part holds an element boundary;
+  by checking that every 16 KiB of the part holds a ``</si>`` tag;
 * the expat scans (:func:`first_long_shared_string`, :func:`first_long_sheet_cell`,
   :func:`first_long_ods_cell`) count characters exactly, for a part the quick check could not
   clear or whose declared size is out of proportion; ``budget`` bounds the bytes they read.
@@ -15,6 +15,7 @@ first text over :data:`~goldenlens.io.sheets.cell_limit.MAX_CELL_CHARS` characte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
@@ -27,7 +28,11 @@ _CHUNK = 1 << 20
 # Every aligned window this long must hold an element boundary; a gap longer than twice the
 # window always contains a whole window, and twice the window is the limit in bytes.
 _WINDOW = (MAX_CELL_CHARS + 1) // 2
-_SI_BOUNDARY = b"si>"  # in <si>, </si> and <x:si>: every shared string has two
+# The root element, to learn the prefix of the closing tags (``</si>`` or ``</x:si>``): text
+# never holds a literal "<", so a closing tag cannot be faked inside a string...
+_ROOT = re.compile(rb"<([A-Za-z_][\w.-]*:)?sst[\s>/]")
+# ...except in a CDATA section or a comment, whose start sends the part to the exact scan.
+_MARKUP_DECLARATION = b"<!"
 
 
 class DeclaredTypeError(ValueError):
@@ -38,25 +43,33 @@ class DeclaredTypeError(ValueError):
 def may_hold_long_string(stream: IO[bytes]) -> bool:
     """False when no shared string of the stream can exceed the limit, True when one may.
 
-    Reads the stream once in 1 MiB pieces, keeping only the bytes since the last boundary."""
-    carry = b""
-    while chunk := stream.read(_CHUNK):
+    Reads the stream once in 1 MiB pieces, keeping only the bytes since the last closing tag."""
+    carry = stream.read(_CHUNK)
+    root = _ROOT.search(carry)
+    if root is None:
+        return True
+    boundary = b"</" + (root.group(1) or b"") + b"si>"
+    while True:
+        chunk = stream.read(_CHUNK)
         data = carry + chunk
-        last = data.rfind(_SI_BOUNDARY)
+        if _MARKUP_DECLARATION in data:
+            return True
+        last = data.rfind(boundary)
         if last < 0:
             if len(data) > MAX_CELL_CHARS:
                 return True
-            carry = data
-            continue
-        for start in range(0, last, _WINDOW):
-            if data.find(_SI_BOUNDARY, start, start + _WINDOW + len(_SI_BOUNDARY)) >= 0:
-                continue
-            before = data.rfind(_SI_BOUNDARY, 0, start)
-            after = data.find(_SI_BOUNDARY, start)
-            if after - max(before, 0) > MAX_CELL_CHARS:
-                return True
-        carry = data[last + len(_SI_BOUNDARY) :]
-    return len(carry) > MAX_CELL_CHARS
+        else:
+            for start in range(0, last, _WINDOW):
+                if data.find(boundary, start, start + _WINDOW + len(boundary)) >= 0:
+                    continue
+                before = data.rfind(boundary, 0, start)
+                after = data.find(boundary, start)
+                if after - max(before, 0) > MAX_CELL_CHARS:
+                    return True
+            data = data[last + len(boundary) :]
+        if not chunk:
+            return len(data) > MAX_CELL_CHARS
+        carry = data
 
 
 @dataclass(frozen=True)
