@@ -277,6 +277,27 @@ def test_bad_inputs_block_the_wizard_and_leave_the_project(
     assert _project_state(scored_project) == before
 
 
+def test_a_decompression_bomb_blocks_the_wizard_with_the_command_lines_message(
+    qtbot: QtBot, tmp_path: Path, scored_project: Path
+) -> None:
+    from tests.io.hostile_files import write_xlsx_bomb
+
+    before = _project_state(scored_project)
+    wizard = _open(qtbot, scored_project)
+    wizard.set_files(write_xlsx_bomb(tmp_path / "golden.xlsx"), sample_dir() / "responses.csv")
+    _next(qtbot, wizard)
+    panel = wizard.golden_page.problems_panel
+    assert not wizard.button(NEXT).isEnabled()
+    fragment = "cell Sheet1!B2 (and 29 other cells with the same text) holds more than the 32,767 characters"
+    assert fragment in panel.fatal_label.text()
+    shown = panel.view.topLevelItem(0)
+    assert shown is not None
+    assert (shown.text(0), shown.text(1), shown.text(3)) == ("fatal", "golden.xlsx", "2")
+    assert fragment in shown.text(5)
+    wizard.reject()
+    assert _project_state(scored_project) == before
+
+
 def test_files_page_validates_inline_and_takes_drops(wizard: ImportWizard, tmp_path: Path) -> None:
     page = wizard.files_page
     assert not wizard.button(NEXT).isEnabled()

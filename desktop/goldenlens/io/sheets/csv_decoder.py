@@ -29,6 +29,7 @@ from itertools import chain
 
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import column_letter
+from goldenlens.io.sheets.cell_limit import MAX_CELL_CHARS, long_field_problem
 
 DELIMITERS: tuple[str, ...] = (",", ";", "\t")
 
@@ -44,8 +45,8 @@ _SNIFF_RECORDS = 200
 _SEP_LINE = re.compile(r"sep=([^\r\n\"])(?:\r\n|\n|\r|\Z)", re.IGNORECASE)
 # A sample this much NUL is not text with a stray zero byte but binary data (or UTF-16).
 _BINARY_NUL_SHARE = 8
-# Excel caps a cell at 32,767 characters but pipelines dump long JSON context lists into CSV;
-# the csv module's default 128 KiB limit would reject those files outright.
+# The csv module reads any field; a field longer than a spreadsheet cell (32,767 characters)
+# is then refused by name (cell_limit), which the module's own limit could not do.
 _FIELD_LIMIT = 2**31 - 1
 
 
@@ -212,6 +213,9 @@ def parse_records(data: bytes, file: str, *, preferred_delimiter: str = ",") -> 
         )
     if "\x00" in text:
         raise InputError(_nul_in_cell(file, records), tuple(problems))
+    too_long = long_field_problem(file, records) if len(text) > MAX_CELL_CHARS else None
+    if too_long is not None:
+        raise InputError(too_long, tuple(problems))
     return CsvRecords(records, encoding, delimiter, tuple(problems), ascii=text.isascii())
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Self
 
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import header_keys
+from goldenlens.io.sheets.cell_limit import refuse_long_cells
 from goldenlens.io.sheets.cell_text import column_text
 from goldenlens.io.sheets.csv_decoder import parse_records
 from goldenlens.io.sheets.link_paths import unreachable_reason
@@ -66,6 +67,10 @@ class TableFile:
         if header_row is not None and header_row < 1:
             raise fatal(self.file, f"the header row must be 1 or more (got {header_row}).")
         if self._delimiter is None:
+            if suffix != ".xls":  # the zip packages: refuse a bomb before calamine unpacks it
+                from goldenlens.io.sheets.package_guard import guard_package
+
+                guard_package(self.path, self.file, suffix)
             self._book = _open_workbook(self.path, self.file)
             self._sheets = tuple(str(name) for name in self._book.sheet_names)
             if not self._sheets:
@@ -186,6 +191,7 @@ class TableFile:
         if facts.note:
             notes.append(Problem(self.file, f"sheet '{sheet}': {facts.note}.", Severity.WARNING, sheet=sheet))
         columns = [column_text(values) for values in raw]
+        refuse_long_cells(self.file, sheet, columns)
         grid: list[Sequence[str]] = list(zip(*columns, strict=True)) if columns else []
         table = build_table(
             self.file,
@@ -265,16 +271,20 @@ def _open_facts(path: Path, file: str, suffix: str) -> XlsxFacts | XlsFacts | No
     from xml.etree import ElementTree as ET
 
     import xlrd
+    from xlrd.compdoc import CompDocError
 
     from goldenlens.io.sheets.xls_facts import XlsFacts
     from goldenlens.io.sheets.xlsx_facts import XlsxFacts
 
+    # CompDocError: an .xls file declares a stream larger than the file (xlrd checks the sizes).
+    damaged = (zipfile.BadZipFile, ET.ParseError, xlrd.XLRDError, CompDocError)
+    failures = (OSError, ValueError, KeyError, *damaged)
     try:
         if suffix in {".xlsx", ".xlsm"}:
             return XlsxFacts(path)
         if suffix == ".xls":
             return XlsFacts(path)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, ET.ParseError, xlrd.XLRDError) as error:
+    except failures as error:
         raise _unreadable(path, file, error) from None
     return None
 

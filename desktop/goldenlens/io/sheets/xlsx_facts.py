@@ -122,6 +122,40 @@ class SheetInfo:
     hidden: bool
 
 
+WORKBOOK_PART = "xl/workbook.xml"
+WORKBOOK_RELATIONS = "xl/_rels/workbook.xml.rels"
+
+
+def workbook_relations(book: zipfile.ZipFile) -> dict[str, tuple[str, str]]:
+    """The workbook's relationships: id → (type, package part), e.g. ``rId3`` →
+    (``…/relationships/sharedStrings``, ``xl/sharedStrings.xml``)."""
+    relations: dict[str, tuple[str, str]] = {}
+    if WORKBOOK_RELATIONS in book.namelist():
+        for rel in ET.fromstring(book.read(WORKBOOK_RELATIONS)):  # noqa: S314
+            target = rel.get("Target", "")
+            part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
+            relations[rel.get("Id", "")] = (rel.get("Type", ""), part)
+    return relations
+
+
+def read_workbook(book: zipfile.ZipFile) -> tuple[list[SheetInfo], bool]:
+    """The sheets of the .xlsx package ``book`` in workbook order, and whether its dates
+    count from 1904 (Mac Excel's date system)."""
+    workbook = ET.fromstring(book.read(WORKBOOK_PART))  # noqa: S314
+    targets = {rel_id: part for rel_id, (_, part) in workbook_relations(book).items()}
+    sheets: list[SheetInfo] = []
+    date1904 = False
+    for element in workbook.iter():
+        tag = _local(element.tag)
+        if tag == "workbookPr":
+            date1904 = (element.get("date1904") or "").lower() in {"1", "true"}
+        elif tag == "sheet":
+            part = targets.get(_attribute(element, "id") or "", "")
+            state = element.get("state", "visible")
+            sheets.append(SheetInfo(element.get("name", ""), part, state in {"hidden", "veryHidden"}))
+    return sheets, date1904
+
+
 class XlsxFacts:
     """Opened once per workbook; :meth:`facts` reads one sheet's display facts."""
 
@@ -129,8 +163,7 @@ class XlsxFacts:
         self.path = path
         self._zip = zipfile.ZipFile(path)
         names = set(self._zip.namelist())
-        self.date1904 = False
-        self.sheets = self._sheets(names)
+        self.sheets, self.date1904 = read_workbook(self._zip)
         self._formats = self._cell_formats(names)
 
     def close(self) -> None:
@@ -140,26 +173,6 @@ class XlsxFacts:
     def hidden_sheets(self) -> set[str]:
         """Names of the sheets Excel does not show (hidden or very hidden)."""
         return {sheet.name for sheet in self.sheets if sheet.hidden}
-
-    def _sheets(self, names: set[str]) -> list[SheetInfo]:
-        book = ET.fromstring(self._zip.read("xl/workbook.xml"))  # noqa: S314
-        rels_name = "xl/_rels/workbook.xml.rels"
-        targets: dict[str, str] = {}
-        if rels_name in names:
-            for rel in ET.fromstring(self._zip.read(rels_name)):  # noqa: S314
-                target = rel.get("Target", "")
-                part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
-                targets[rel.get("Id", "")] = part
-        sheets: list[SheetInfo] = []
-        for element in book.iter():
-            tag = _local(element.tag)
-            if tag == "workbookPr":
-                self.date1904 = (element.get("date1904") or "").lower() in {"1", "true"}
-            elif tag == "sheet":
-                part = targets.get(_attribute(element, "id") or "", "")
-                state = element.get("state", "visible")
-                sheets.append(SheetInfo(element.get("name", ""), part, state in {"hidden", "veryHidden"}))
-        return sheets
 
     def _cell_formats(self, names: set[str]) -> list[str | None]:
         """Number format code of each cell style (``cellXfs`` index), ``None`` for General."""
