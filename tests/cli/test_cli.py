@@ -13,6 +13,7 @@ import pytest
 
 from goldenlens.cli.main import main
 from goldenlens.io.importing.sample import sample_dir
+from cli_process import run_goldenlens
 from sample_expectations import FK_REPORT, PIPELINES
 
 
@@ -128,6 +129,18 @@ def test_mapping_renamed_columns(tmp_path: Path) -> None:
     )
     assert code == 0
     _check_seed_numbers(json.loads(out.read_text(encoding="utf-8")))
+
+
+def test_a_mapping_to_a_missing_column_exits_2_naming_the_file_and_its_columns(tmp_path: Path) -> None:
+    """``--map fact=Fakt`` used to be ignored (exit 0, the file's ``fact`` column scored)."""
+    out = tmp_path / "s.json"
+    golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
+    done = run_goldenlens("score", str(golden), str(responses), "-q", "-o", str(out), "--map", "fact=Fakt")
+    assert done.returncode == 2
+    assert not out.exists()
+    assert "Traceback" not in done.stderr
+    assert "'Fakt' (for fact)" in done.stderr
+    assert "golden.csv has no such column; its columns are: id, question, answer, fact." in done.stderr
 
 
 def test_export_golden_from_spreadsheet_and_from_project(tmp_path: Path) -> None:

@@ -4,9 +4,10 @@ Names are compared by :func:`column_key`: case-insensitive and ignoring spaces, 
 hyphens and dots, so ``Golden Answer``, ``golden_answer`` and ``GOLDEN-ANSWER`` are the same.
 
 An explicit mapping is ``{FIELD: COLUMN}``. The same mapping is applied to the golden and the
-responses file, so a field or column that does not apply to a file is ignored for that file;
-a mapped column that is present wins over detection. ``id`` and ``question_id`` name the same
-field. The import wizard shows a :class:`ColumnMap` / :class:`ResponseColumns` and sends the
+responses file, so a field that does not apply to a file is ignored for that file; a mapped
+column that is present wins over detection. ``id`` and ``question_id`` name the same field.
+A mapped column that no input has is bad input (:func:`unmatched_mapping` finds it; the
+question and its id may be in either file). The import wizard shows a :class:`ColumnMap` / :class:`ResponseColumns` and sends the
 analyst's corrections back as such a mapping.
 """
 
@@ -292,6 +293,26 @@ def _mapped_columns(
         if field is not None and present is not None:
             result[field] = present
     return result
+
+
+def unmatched_mapping(
+    header: Sequence[str], mapping: Mapping[str, str] | None, kind: Literal["golden", "responses"]
+) -> list[tuple[str, str]]:
+    """The ``(field, column)`` pairs of ``mapping`` whose field belongs to a ``kind`` input and
+    whose column is not in ``header``, in the mapping's order."""
+    accepted = _GOLDEN_KEYS if kind == "golden" else _RESPONSE_KEYS
+    return [
+        (field, column)
+        for field, column in (mapping or {}).items()
+        if column_key(field) in accepted and find_column(header, column) is None
+    ]
+
+
+def is_shared_field(field: str) -> bool:
+    """``field`` (``id``, ``question_id``, ``question``) belongs to both inputs: a mapping of it
+    applies to whichever file has the column."""
+    key = column_key(field)
+    return key in _GOLDEN_KEYS and key in _RESPONSE_KEYS
 
 
 def find_column(header: Sequence[str], name: str) -> str | None:
