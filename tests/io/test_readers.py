@@ -165,7 +165,9 @@ def test_mapping_overrides_detection_and_fields_of_the_other_file_are_ignored(tm
 
 def test_a_mapped_column_no_input_has_is_fatal_and_names_the_columns(tmp_path: Path) -> None:
     """``--map fact=Fakt`` used to be ignored: the file's own ``fact`` column was scored instead."""
-    golden = write_csv(tmp_path / "golden.csv", [["id", "question", "answer", "fact"], ["q1", "Q?", "A.", "A"]])
+    golden = write_csv(
+        tmp_path / "golden.csv", [["id", "question", "answer", "fact"], ["q1", "Q?", "A.", "A"]]
+    )
     responses = write_csv(tmp_path / "responses.csv", [["qid", "pipeline", "response"], ["q1", "P", "A."]])
 
     def load(mapping: dict[str, str]) -> Loaded:

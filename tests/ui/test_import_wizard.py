@@ -229,6 +229,21 @@ def test_a_chosen_column_missing_from_the_next_sheet_stops_the_wizard(
     assert wizard.golden_mapping()["fact"] == "fact"
 
 
+def test_the_analysts_numbering_is_offered_as_the_question_id(
+    qtbot: QtBot, wizard: ImportWizard, tmp_path: Path
+) -> None:
+    rows = _rows("golden.csv")
+    numbered = [["#", *rows[0][1:]], *[[str(n), *row[1:]] for n, row in enumerate(rows[1:], start=1)]]
+    wizard.set_files(write_csv(tmp_path / "numbered.csv", numbered), sample_dir() / "responses_wide.csv")
+    _next(qtbot, wizard)
+    page = wizard.golden_page
+    assert page.field_combos["id"].currentText() == "#"
+    assert wizard.golden_mapping()["id"] == "#"
+    [note] = [p for p in page.problems() if "numbers the questions" in p.message]
+    assert note.severity == Severity.INFO
+    assert page.isComplete()
+
+
 def test_renamed_columns_are_mapped_by_hand(qtbot: QtBot, wizard: ImportWizard, tmp_path: Path) -> None:
     golden_rows = _rows("golden.csv")
     golden_path = write_csv(tmp_path / "golden.csv", [["Ref", "Ask", "Ideal", "Minimal"], *golden_rows[1:]])

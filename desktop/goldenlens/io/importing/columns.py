@@ -7,14 +7,14 @@ An explicit mapping is ``{FIELD: COLUMN}``. The same mapping is applied to the g
 responses file, so a field that does not apply to a file is ignored for that file; a mapped
 column that is present wins over detection. ``id`` and ``question_id`` name the same field.
 A mapped column that no input has is bad input (:func:`unmatched_mapping` finds it; the
-question and its id may be in either file). The import wizard shows a :class:`ColumnMap` / :class:`ResponseColumns` and sends the
-analyst's corrections back as such a mapping.
+question and its id may be in either file). The import wizard shows a :class:`ColumnMap` /
+:class:`ResponseColumns` and sends the analyst's corrections back as such a mapping.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 
@@ -120,6 +120,19 @@ ROW_NUMBER_NAMES: frozenset[str] = frozenset(
 )
 
 
+def row_number_id(header: Sequence[str], values: Callable[[str], Sequence[str]]) -> str | None:
+    """The first column named as a row number (``#``, ``No.``, ``Nr`` …) whose cells
+    (``values(column)``) are distinct whole numbers: the analyst's own numbering of the
+    questions, which makes a better id than the row it happens to be on. ``None`` if none."""
+    for name in header:
+        if column_key(name) not in ROW_NUMBER_NAMES:
+            continue
+        cells = [cell.strip() for cell in values(name)]
+        if cells and all(cell.isdigit() for cell in cells) and len(set(map(int, cells))) == len(cells):
+            return name
+    return None
+
+
 # Columns that belong to a golden set (or hold contexts): never a pipeline in a wide file.
 _NOT_PIPELINES = frozenset(
     column_key(name) for field in ("answer", "fact", "notes") for name in GOLDEN_SYNONYMS[field]
@@ -130,7 +143,9 @@ _NOT_PIPELINES = frozenset(
 class ColumnMap:
     """Golden-set columns found in a header (column names as in the file; ``None`` if absent).
 
-    ``mapped`` lists the fields that came from the explicit mapping rather than detection.
+    ``mapped`` lists the fields that came from the explicit mapping rather than detection;
+    ``numbered_id`` says the id is the analyst's own numbering of the rows (a ``#`` column
+    of distinct whole numbers), taken because no column is named as an id.
     """
 
     id: str | None = None
@@ -139,6 +154,7 @@ class ColumnMap:
     fact: str | None = None
     notes: str | None = None
     mapped: frozenset[str] = frozenset()
+    numbered_id: bool = False
 
     @property
     def is_golden(self) -> bool:
@@ -147,7 +163,9 @@ class ColumnMap:
 
     def as_dict(self) -> dict[str, str | None]:
         """``{field: column}`` for every field, for display or to send back as a mapping."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "mapped"}
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("mapped", "numbered_id")
+        }
 
 
 @dataclass(frozen=True)
@@ -192,7 +210,14 @@ def detect_golden_columns(header: Sequence[str], mapping: Mapping[str, str] | No
     Raises :class:`MappingError` if ``mapping`` names an unknown field.
     """
     found, mapped = _assign(header, mapping, GOLDEN_SYNONYMS, _GOLDEN_KEYS)
-    return ColumnMap(**found, mapped=mapped)
+    return ColumnMap(
+        id=found["id"],
+        question=found["question"],
+        answer=found["answer"],
+        fact=found["fact"],
+        notes=found["notes"],
+        mapped=mapped,
+    )
 
 
 def detect_response_layout(

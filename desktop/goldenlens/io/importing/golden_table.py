@@ -3,7 +3,8 @@
 Rules: the question is required (an empty one drops the row); an empty fact or fact part is
 an error that keeps the row, whose Factual Knowledge is then not scored; ids are stripped of
 surrounding spaces and must be unique ignoring case (responses are joined case-insensitively,
-so ``Q01`` and ``q01`` would be ambiguous); without an id column each question gets
+so ``Q01`` and ``q01`` would be ambiguous); without an id column the analyst's own numbering
+is the id (a ``#``, ``No.`` … column of distinct whole numbers), else each question gets
 ``row-<Excel row>``. Every other cell is kept verbatim: scoring depends on exact whitespace.
 """
 
@@ -49,7 +50,17 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
     """Build the golden set; problems include the table's own. Raises :class:`InputError`."""
     problems = list(table.problems)
     _check_columns(table, columns, problems)
-    if columns.id is None:
+    if columns.numbered_id:
+        problems.append(
+            table.problem(
+                f"there is no id column ({_names('id')}); column '{columns.id}' numbers the questions "
+                "(distinct whole numbers), so its numbers are their ids. Map another column as the id "
+                "to use that instead.",
+                Severity.INFO,
+                column=columns.id,
+            )
+        )
+    elif columns.id is None:
         problems.append(
             table.problem(
                 f"there is no id column ({_names('id')}); each question gets the id "

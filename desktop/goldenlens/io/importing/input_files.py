@@ -32,6 +32,7 @@ from goldenlens.io.importing.columns import (
     column_letter,
     detect_golden_columns,
     detect_response_layout,
+    row_number_id,
     unmatched_mapping,
 )
 from goldenlens.io.importing.golden_table import golden_column_problem, golden_from_table
@@ -369,9 +370,14 @@ def _responses_rank(table: RawTable, mapping: Mapping[str, str] | None, exclude:
 
 def _detect_golden(table: RawTable, mapping: Mapping[str, str] | None) -> ColumnMap:
     try:
-        return detect_golden_columns(table.header, mapping)
+        columns = detect_golden_columns(table.header, mapping)
     except MappingError as error:
         raise fatal(table.file, str(error), sheet=table.sheet) from None
+    if columns.id is not None:
+        return columns
+    # No column named as an id: the analyst's own numbering ("#", "No.") beats "row-<n>" ids.
+    numbered = row_number_id(table.header, table.values)
+    return columns if numbered is None else replace(columns, id=numbered, numbered_id=True)
 
 
 def _detect_responses(table: RawTable, mapping: Mapping[str, str] | None) -> ResponseColumns:
