@@ -11,9 +11,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from cli_process import run_goldenlens
 from goldenlens.cli.main import main
 from goldenlens.io.importing.sample import sample_dir
-from cli_process import run_goldenlens
 from sample_expectations import FK_REPORT, PIPELINES
 
 
