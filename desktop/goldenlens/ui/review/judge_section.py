@@ -182,6 +182,7 @@ class JudgeSection(QWidget):
         layout.setSpacing(0)
         heading = "<b>Judge</b>" if notes else "<b>Judge</b>: <i>no judge scores yet</i> (Judge ▸ Run)"
         self.judge_label = QLabel(heading)
+        self.judge_label.setWordWrap(True)  # "(Judge ▸ Run)" on a line of its own in a narrow card
         layout.addWidget(self.judge_label)
         self.rows = [_NoteRow(note, self) for note in notes]
         # One width for every metric's name, so the values line up in a column.
