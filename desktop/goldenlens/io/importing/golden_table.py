@@ -6,6 +6,8 @@ surrounding spaces and must be unique ignoring case (responses are joined case-i
 so ``Q01`` and ``q01`` would be ambiguous); without an id column the analyst's own numbering
 is the id (a ``#``, ``No.`` … column of distinct whole numbers), else each question gets
 ``row-<Excel row>``. Every other cell is kept verbatim: scoring depends on exact whitespace.
+The row's other columns (a category, an owner …) are kept as :attr:`GoldenItem.extra`, so
+they survive to the golden-set export.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from goldenlens.core.inputs import GoldenItem, GoldenSet
 from goldenlens.core.lexical.factual_knowledge import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
-from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap
+from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap, column_key
 from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
 
@@ -28,6 +30,9 @@ MISSING_ID_PREFIX = "row-"
 _EMPTY_QUESTION = "the question is empty; the row is skipped."
 _EMPTY_ID = "the id is empty; the row is skipped (every question needs an id)."
 _EMPTY_ANSWER = "the answer is empty; answer-based metrics will not be meaningful for this question."
+#: Columns the golden-set export writes from the project's review decisions: read back, they are
+#: not the analyst's own (the next export writes them afresh).
+_EXPORTED_REVIEW_COLUMNS = frozenset({"reviewstatus", "reviewnote"})
 
 #: A fact part that could strip or normalise to nothing, found from the start of the fact, a
 #: NUL or an operator up to the next (a NUL stands between facts joined into one text): one
@@ -88,7 +93,8 @@ def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Proble
     facts = table.values(columns.fact) if columns.fact else None
     notes = table.values(columns.notes) if columns.notes else None
 
-    kept: list[tuple[str, str, str, str, str, int]] = []  # the items' fields, made at once below
+    extras = _extras(table, columns)
+    kept: list[tuple[str, str, str, str, str, int, tuple[tuple[str, str], ...]]] = []  # made at once below
     first_row: dict[str, tuple[str, int]] = {}
     duplicates: list[Problem] = []
     any_unreadable = bool(table.unreadable)  # only workbooks have unreadable cells
@@ -120,7 +126,7 @@ def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Proble
             if problem is not None:
                 message, severity = problem
                 problems.append(table.problem(message, severity, row=row, column=columns.fact))
-        kept.append((item_id, questions[i], answer, fact, notes[i] if notes else "", row))
+        kept.append((item_id, questions[i], answer, fact, notes[i] if notes else "", row, extras[i]))
 
     if duplicates:
         raise InputError(duplicates[0], (*duplicates[1:], *problems))
@@ -154,7 +160,24 @@ def _items_at_once(table: RawTable, columns: ColumnMap) -> list[GoldenItem] | No
     if columns.fact and _suspect_facts(facts):
         return None
     notes = table.values(columns.notes) if columns.notes else [""] * count
-    return bulk_records(GoldenItem, ids, questions, answers, facts, notes, numbers)
+    return bulk_records(GoldenItem, ids, questions, answers, facts, notes, numbers, _extras(table, columns))
+
+
+def _extras(table: RawTable, columns: ColumnMap) -> list[tuple[tuple[str, str], ...]]:
+    """Each row's other columns (not a field's, not the export's review columns), ``(column,
+    text)`` in file order, empty cells left out."""
+    used = {name for name in columns.as_dict().values() if name}
+    names: list[str] = []
+    for name in table.header:
+        review_column = column_key(name) in _EXPORTED_REVIEW_COLUMNS
+        if name and name not in used and name not in names and not review_column:
+            names.append(name)
+    if not names:
+        return [()] * len(table.rows)
+    cells = zip(*(table.values(name) for name in names), strict=True)
+    return [
+        tuple((name, text) for name, text in zip(names, row, strict=True) if text.strip()) for row in cells
+    ]
 
 
 def _suspect_facts(facts: Sequence[str]) -> set[int]:

@@ -142,6 +142,8 @@ def load_inputs(
                     source, golden, chosen.responses_sheet, mapping, exclude=golden.sheet, alone=False
                 )
                 check_shared_mapping(golden_table, table, mapping)
+            if responses.sheet == golden.sheet:  # one sheet: its other columns are the pipelines
+                golden = replace(golden, items=tuple(replace(item, extra=()) for item in golden.items))
             return Loaded(golden, responses, _unique([*problems, *more]))
     if responses_path is None:
         return Loaded(golden, None, tuple(problems))
