@@ -233,7 +233,8 @@ def test_the_analysts_numbering_is_offered_as_the_question_id(
     qtbot: QtBot, wizard: ImportWizard, tmp_path: Path
 ) -> None:
     rows = _rows("golden.csv")
-    numbered = [["#", *rows[0][1:]], *[[str(n), *row[1:]] for n, row in enumerate(rows[1:], start=1)]]
+    numbered = [["#", *rows[0][1:], "Category"]]
+    numbered += [[str(n), *row[1:], "finance"] for n, row in enumerate(rows[1:], start=1)]
     wizard.set_files(write_csv(tmp_path / "numbered.csv", numbered), sample_dir() / "responses_wide.csv")
     _next(qtbot, wizard)
     page = wizard.golden_page
@@ -242,6 +243,8 @@ def test_the_analysts_numbering_is_offered_as_the_question_id(
     [note] = [p for p in page.problems() if "numbers the questions" in p.message]
     assert note.severity == Severity.INFO
     assert page.isComplete()
+    # The analyst's other column is kept with each question (and exported with it).
+    assert page.preview_model.headerData(4, Qt.Orientation.Horizontal) == "Category\n→ kept"
 
 
 def test_renamed_columns_are_mapped_by_hand(qtbot: QtBot, wizard: ImportWizard, tmp_path: Path) -> None:

@@ -163,15 +163,21 @@ def _items_at_once(table: RawTable, columns: ColumnMap) -> list[GoldenItem] | No
     return bulk_records(GoldenItem, ids, questions, answers, facts, notes, numbers, _extras(table, columns))
 
 
-def _extras(table: RawTable, columns: ColumnMap) -> list[tuple[tuple[str, str], ...]]:
-    """Each row's other columns (not a field's, not the export's review columns), ``(column,
-    text)`` in file order, empty cells left out."""
+def extra_columns(header: Sequence[str], columns: ColumnMap) -> list[str]:
+    """The columns of ``header`` kept as each question's other columns: not a field's, not the
+    golden-set export's review columns, each name once, in file order."""
     used = {name for name in columns.as_dict().values() if name}
     names: list[str] = []
-    for name in table.header:
+    for name in header:
         review_column = column_key(name) in _EXPORTED_REVIEW_COLUMNS
         if name and name not in used and name not in names and not review_column:
             names.append(name)
+    return names
+
+
+def _extras(table: RawTable, columns: ColumnMap) -> list[tuple[tuple[str, str], ...]]:
+    """Each row's :func:`extra_columns`, ``(column, text)`` in file order, empty cells left out."""
+    names = extra_columns(table.header, columns)
     if not names:
         return [()] * len(table.rows)
     cells = zip(*(table.values(name) for name in names), strict=True)
