@@ -10,9 +10,9 @@ shows Pipeline3 going 0 → 1), versions.png (the golden-set Versions dialog on 
 sample curated by two reviewers) and drafts.png (the Drafts tab: drafts of
 resources/sample/source_chunks.csv written by a scripted judge — the screenshot shows the
 queue, not a model — one accepted, one rejected, a flagged one selected). With ``--sizes DIR``
-it also saves the main window, the wizard, the variant dialog, the Versions dialog and the
-Drafts tab at 1366x768 and 1920x1080 into DIR, to look at both. Settings go to a temporary
-folder so the user's own preferences are neither read nor changed.
+it also saves the main window, its Summary tab, the wizard, the variant dialog, the Versions
+dialog and the Drafts tab at 1366x768 and 1920x1080 into DIR, to look at both. Settings go to
+a temporary folder so the user's own preferences are neither read nor changed.
 
 It also writes advisor.png (the review tab on q06: the advisor pane with its diagnoses and
 the review queue's filter by diagnosis open) and the same view as advisor-1366x768.png and
@@ -302,19 +302,21 @@ def _over_window(window: object, dialog: object) -> object:
 
 
 def _save_sizes(folder: Path, window: object, wizard: object) -> None:
-    """The main window, the wizard and the variant dialog at the two screen sizes the README
-    promises to fit."""
+    """The main window, its Summary tab, the wizard and the variant dialog at the two screen
+    sizes the README promises to fit."""
     from PySide6.QtGui import QPixmap
     from PySide6.QtWidgets import QDialog, QWidget
 
     folder.mkdir(parents=True, exist_ok=True)
     for width, height in ((1366, 768), (1920, 1080)):
-        for name, widget in (("main", window), ("wizard", wizard)):
+        for name, widget in (("main", window), ("summary", window), ("wizard", wizard)):
             assert isinstance(widget, QWidget)
-            if name == "main":
-                widget.resize(width, height)
-            else:
+            if name == "wizard":
                 widget.resize(min(width, 1100), height - 60)
+            else:
+                widget.resize(width, height)
+            tabs = window.tabs  # type: ignore[attr-defined]
+            tabs.setCurrentWidget(window.summary if name == "summary" else tabs.widget(0))  # type: ignore[attr-defined]
             _spin(0.4)
             widget.grab().save(str(folder / f"{name}-{width}x{height}.png"))
         dialog = _variant_dialog(window, "q03")  # sized from the window it opens over

@@ -11,6 +11,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from cli_process import run_goldenlens
 from goldenlens.cli.main import main
 from goldenlens.io.importing.sample import sample_dir
 from sample_expectations import FK_REPORT, PIPELINES
@@ -130,6 +131,18 @@ def test_mapping_renamed_columns(tmp_path: Path) -> None:
     _check_seed_numbers(json.loads(out.read_text(encoding="utf-8")))
 
 
+def test_a_mapping_to_a_missing_column_exits_2_naming_the_file_and_its_columns(tmp_path: Path) -> None:
+    """``--map fact=Fakt`` used to be ignored (exit 0, the file's ``fact`` column scored)."""
+    out = tmp_path / "s.json"
+    golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
+    done = run_goldenlens("score", str(golden), str(responses), "-q", "-o", str(out), "--map", "fact=Fakt")
+    assert done.returncode == 2
+    assert not out.exists()
+    assert "Traceback" not in done.stderr
+    assert "'Fakt' (for fact)" in done.stderr
+    assert "golden.csv has no such column; its columns are: id, question, answer, fact." in done.stderr
+
+
 def test_export_golden_from_spreadsheet_and_from_project(tmp_path: Path) -> None:
     out = tmp_path / "golden.xlsx"
     assert main(["export-golden", str(sample_dir() / "golden.csv"), "-o", str(out)]) == 0
@@ -146,6 +159,41 @@ def test_export_golden_from_spreadsheet_and_from_project(tmp_path: Path) -> None
     assert (
         list(openpyxl.load_workbook(again).worksheets[0].iter_rows(values_only=True))[1][:4] == values[1][:4]
     )
+
+
+def test_the_analysts_numbering_and_other_columns_survive_the_golden_round_trip(tmp_path: Path) -> None:
+    """A golden workbook numbered in '#' with a Category and an Owner column: the questions used
+    to get ids row-2 … and the export had neither the numbering nor the other columns."""
+    rows = _csv_rows(sample_dir() / "golden.csv")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["#", "question", "answer", "fact", "Category", "Owner"])
+    for n, row in enumerate(rows[1:], start=1):
+        sheet.append([n, *row[1:], "finance" if n % 2 else "", f"analyst {n}"])
+    golden = tmp_path / "numbered.xlsx"
+    book.save(golden)
+    responses = tmp_path / "responses.csv"  # keyed by the question's text, as the file has no ids
+    by_id = {row[0]: row[1] for row in rows[1:]}
+    answered = [[by_id[r[0]], r[1], r[2]] for r in _csv_rows(sample_dir() / "responses.csv")[1:]]
+    with responses.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([["question", "pipeline", "response"], *answered])
+    project = tmp_path / "p.goldenlens"
+    assert main(["score", str(golden), str(responses), "-q", "--project", str(project)]) == 0
+
+    exported = tmp_path / "golden-out.xlsx"
+    assert main(["export-golden", str(project), "-o", str(exported)]) == 0
+    values = list(openpyxl.load_workbook(exported).worksheets[0].iter_rows(values_only=True))
+    assert values[0][:7] == ("id", "question", "answer", "fact", "notes", "Category", "Owner")
+    assert [row[0] for row in values[1:]] == [str(n) for n in range(1, 11)]
+    assert values[1][5:7] == ("finance", "analyst 1")
+    assert values[2][5:7] in ((None, "analyst 2"), ("", "analyst 2"))
+
+    again = tmp_path / "again.goldenlens"
+    assert main(["score", str(exported), str(responses), "-q", "--project", str(again)]) == 0
+    twice = tmp_path / "golden-twice.xlsx"
+    assert main(["export-golden", str(again), "-o", str(twice)]) == 0
+    assert list(openpyxl.load_workbook(twice).worksheets[0].iter_rows(values_only=True)) == values
 
 
 @pytest.mark.parametrize(

@@ -132,6 +132,7 @@ def _as_format_5(project: Path) -> None:
     conn = sqlite3.connect(project)
     try:
         conn.execute("ALTER TABLE imports DROP COLUMN score_options")
+        conn.execute("ALTER TABLE golden_items DROP COLUMN extra")  # format 7's
         conn.execute("PRAGMA user_version = 5")
         conn.commit()
     finally:
@@ -153,7 +154,7 @@ def test_an_old_import_never_scored_is_told_the_command_that_scores_it(
     assert "its import 1 was never scored and did not record how" in err
     assert f"`{command}` scores it" in err
     with ProjectStore.open(project) as store:  # upgraded, nothing scored on a guess
-        assert store.diagnostics()["user_version"] == 6
+        assert store.diagnostics()["user_version"] == 7
         assert store.responses.imports()[0].score_options is None
         assert store.runs.all() == []
     assert main(["report", str(project)]) == 2

@@ -14,6 +14,9 @@ import csv
 import json
 import multiprocessing
 import os
+import pty
+import re
+import select
 import signal
 import subprocess
 import sys
@@ -258,7 +261,7 @@ def _children(pid: int) -> list[str]:
 
 def _pool_sized_inputs(tmp_path: Path) -> tuple[Path, Path]:
     golden, responses = tmp_path / "golden.csv", tmp_path / "responses.csv"
-    questions = 6000  # 30,000 rows: above the pool's threshold, a few seconds of scoring
+    questions = 10_000  # 50,000 rows: above the pool's threshold, seconds of scoring on two cores
     with (
         golden.open("w", newline="", encoding="utf-8") as g,
         responses.open("w", newline="", encoding="utf-8") as r,
@@ -282,35 +285,83 @@ def _pool_sized_inputs(tmp_path: Path) -> tuple[Path, Path]:
     return golden, responses
 
 
-def _started_scoring(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
-    """``goldenlens score`` on pool-sized inputs in a process group of its own, returned once
-    its two workers are scoring."""
-    golden, responses = _pool_sized_inputs(tmp_path)
-    out = tmp_path / "out.json"
-    child = subprocess.Popen(
-        [sys.executable, "-m", "goldenlens", "score", str(golden), str(responses), "-o", str(out), "-q"],
-        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while len(_children(child.pid)) < 2 and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert child.poll() is None, "finished before the workers started: make the input larger"
-    time.sleep(0.3)
-    return child, out
+#: A progress line of the scoring, as a terminal shows it: ``score: Scoring responses 500/50,000``.
+_SCORING_LINE = re.compile(r"score: Scoring responses ([\d,]+)/([\d,]+)")
+
+
+class _ScoringInATerminal:
+    """``goldenlens score`` on pool-sized inputs with stderr on a terminal (a pty, so progress
+    comes every 0.1 s, as a user sees it), in a process group of its own as a terminal gives a
+    command. :meth:`wait_mid_run` returns once a progress line shows chunks scored and most
+    still to come: a signal sent then lands while the pool scores, however fast the machine
+    (a fixed sleep after the workers started used to miss the run on a fast one)."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        golden, responses = _pool_sized_inputs(tmp_path)
+        self.out = tmp_path / "out.json"
+        self._master, terminal = pty.openpty()
+        self.child = subprocess.Popen(
+            [sys.executable, "-m", "goldenlens", "score", str(golden), str(responses), "-o", str(self.out)],
+            env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+            stderr=terminal,
+            start_new_session=True,
+        )
+        os.close(terminal)  # the child holds the terminal now: reading ends when it is gone
+        self._read = b""
+
+    def wait_mid_run(self) -> None:
+        """Read stderr up to a progress line with 0 < scored <= half of the rows."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if not self._read_some(deadline):
+                break
+            counts = [
+                (int(done.replace(",", "")), int(total.replace(",", "")))
+                for done, total in _SCORING_LINE.findall(self.stderr())
+            ]
+            scoring = [(done, total) for done, total in counts if 0 < done < total]
+            if scoring:
+                done, total = scoring[0]
+                assert done <= total // 2, f"{done}/{total} scored at the first line: make the input larger"
+                return
+        raise AssertionError(f"no progress line of the scoring while it ran:\n{self.stderr()}")
+
+    def finish(self) -> str:
+        """Everything the command printed on stderr, once it has ended."""
+        deadline = time.monotonic() + 60
+        while self._read_some(deadline):
+            pass
+        self.child.wait(timeout=max(deadline - time.monotonic(), 1))
+        os.close(self._master)
+        return self.stderr()
+
+    def stderr(self) -> str:
+        """What was read so far, each terminal line on a line of its own."""
+        return re.sub(r"\r\n?|\x1b\[2K", "\n", self._read.decode("utf-8", "replace"))
+
+    def _read_some(self, deadline: float) -> bool:
+        """Read what the terminal holds (waiting up to ``deadline``); ``False`` at its end."""
+        ready, _, _ = select.select([self._master], [], [], max(deadline - time.monotonic(), 0))
+        if not ready:
+            return False
+        try:
+            chunk = os.read(self._master, 65536)
+        except OSError:  # EIO: every process holding the terminal has ended
+            return False
+        self._read += chunk
+        return bool(chunk)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
 def test_sigterm_to_the_command_alone_cleans_up_like_ctrl_c(tmp_path: Path) -> None:
     """``kill PID`` (SIGTERM to the parent only, as ``timeout`` or a CI cancel sends it):
     no temporary report is left beside the target and the workers end with the parent."""
-    child, _out = _started_scoring(tmp_path)
-    workers = [int(pid) for pid in _children(child.pid)]
-    child.send_signal(signal.SIGTERM)
-    _, stderr = child.communicate(timeout=60)
-    assert child.returncode == 130, stderr
+    scoring = _ScoringInATerminal(tmp_path)
+    scoring.wait_mid_run()
+    workers = [int(pid) for pid in _children(scoring.child.pid)]
+    scoring.child.send_signal(signal.SIGTERM)
+    stderr = scoring.finish()
+    assert scoring.child.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["golden.csv", "responses.csv"]
     _assert_gone(workers)
@@ -320,10 +371,12 @@ def test_sigterm_to_the_command_alone_cleans_up_like_ctrl_c(tmp_path: Path) -> N
 def test_workers_do_not_outlive_a_killed_command(tmp_path: Path) -> None:
     """SIGKILL of the command (nothing of it runs any more): its pool workers end too,
     instead of waiting for work forever."""
-    child, _out = _started_scoring(tmp_path)
-    workers = [int(pid) for pid in _children(child.pid)]
-    child.kill()
-    child.communicate(timeout=60)
+    scoring = _ScoringInATerminal(tmp_path)
+    scoring.wait_mid_run()
+    workers = [int(pid) for pid in _children(scoring.child.pid)]
+    assert len(workers) >= 2
+    scoring.child.kill()
+    scoring.finish()
     _assert_gone(workers)
 
 
@@ -349,23 +402,11 @@ def test_ctrl_c_while_the_pool_scores_writes_nothing_and_prints_no_traceback(tmp
     """Ctrl+C reaches the whole process group, workers included: the command says it was
     cancelled (exit 130), leaves no report and no temporary file, and no worker prints a
     traceback."""
-    golden, responses = _pool_sized_inputs(tmp_path)
-    out = tmp_path / "out.json"
-    child = subprocess.Popen(
-        [sys.executable, "-m", "goldenlens", "score", str(golden), str(responses), "-o", str(out), "-q"],
-        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a process group of its own, as a terminal gives a command
-    )
-    deadline = time.monotonic() + 60
-    while len(_children(child.pid)) < 2 and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert child.poll() is None, "finished before the workers started: make the input larger"
-    time.sleep(0.3)  # the workers are scoring
-    os.killpg(child.pid, signal.SIGINT)
-    _, stderr = child.communicate(timeout=60)
-    assert child.returncode == 130, stderr
+    scoring = _ScoringInATerminal(tmp_path)
+    scoring.wait_mid_run()  # chunks are scored and most are still to come
+    os.killpg(scoring.child.pid, signal.SIGINT)
+    stderr = scoring.finish()
+    assert scoring.child.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "cancelled; nothing was written" in stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["golden.csv", "responses.csv"]

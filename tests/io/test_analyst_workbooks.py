@@ -107,6 +107,47 @@ def test_title_rows_are_skipped_and_formatted_facts_read_as_shown(tmp_path: Path
         assert reference_fk(found[item.id], item.fact)["factual_knowledge"] == 1.0
 
 
+def test_the_analysts_own_numbering_is_the_question_id(tmp_path: Path) -> None:
+    """A golden sheet numbered in a ``#`` column, with no id column, under two title rows: the
+    questions used to get ids ``row-4`` … ``row-7`` and the numbering was lost."""
+    rows: list[list[object]] = [[n, f"Question {n}?", f"Answer {n}.", f"fact {n}"] for n in (1, 2, 3, 5)]
+    path = _book(
+        tmp_path / "numbered.xlsx",
+        {"Golden": [["Q2 golden set"], [], ["#", "Question", "Answer", "Fact"], *rows]},
+    )
+    responses = tmp_path / "responses.csv"
+    responses.write_text("question,RAG\nQuestion 5?,fact 5\nQuestion 1?,no\n", encoding="utf-8")
+    loaded = load_inputs(path, responses)
+    assert [item.id for item in loaded.golden.items] == ["1", "2", "3", "5"]
+    assert [item.source_row for item in loaded.golden.items] == [4, 5, 6, 7]
+    [note] = [p for p in loaded.problems if "numbers the questions" in p.message]
+    assert (note.severity, note.column) == (Severity.INFO, "#")
+    assert (
+        "column '#' numbers the questions (distinct whole numbers), so its numbers are their ids"
+        in note.message
+    )
+    assert not [p for p in loaded.problems if "there is no id column" in p.message and "'#'" not in p.message]
+    assert loaded.responses is not None  # joined by the question's text
+    assert sorted((r.question_id, r.response) for r in loaded.responses.responses) == [
+        ("1", "no"),
+        ("5", "fact 5"),
+    ]
+    shown = preview(path)
+    assert shown.columns.as_dict()["id"] == "#"  # what the wizard offers as the question id
+
+    # Numbers that repeat, or a blank, number nothing: the rows keep their row ids.
+    for bad in ([1, 1, 2, 3], [1, None, 2, 3]):
+        again = _book(
+            tmp_path / "again.xlsx",
+            {"Golden": [["No.", "Question", "Answer"], *[[n, f"Q{i}?", "A."] for i, n in enumerate(bad)]]},
+        )
+        golden, _ = read_golden(again)
+        assert [item.id for item in golden.items] == ["row-2", "row-3", "row-4", "row-5"]
+    # A column named as an id wins over the numbering.
+    named = _book(tmp_path / "named.xlsx", {"G": [["#", "ID", "Question", "Answer"], [1, "q1", "Q?", "A."]]})
+    assert [item.id for item in read_golden(named)[0].items] == ["q1"]
+
+
 def test_a_column_of_consecutive_numbers_is_not_a_pipeline(tmp_path: Path) -> None:
     golden = _book(
         tmp_path / "g.xlsx",

@@ -123,7 +123,7 @@ def test_combined_sheet_with_golden_and_pipeline_columns(sample_dir: Path, tmp_p
         ]
 
 
-def test_mapping_overrides_and_missing_columns_are_ignored(tmp_path: Path) -> None:
+def test_mapping_overrides_detection_and_fields_of_the_other_file_are_ignored(tmp_path: Path) -> None:
     golden = write_csv(
         tmp_path / "golden.csv",
         [
@@ -143,7 +143,6 @@ def test_mapping_overrides_and_missing_columns_are_ignored(tmp_path: Path) -> No
         "question": "Prompt text",
         "answer": "Reviewed answer",
         "response": "Generated",
-        "notes": "Not a column here",
     }
     loaded = load_inputs(golden, responses, selection=InputSelection(mapping=mapping))
     [item] = loaded.golden.items
@@ -162,6 +161,41 @@ def test_mapping_overrides_and_missing_columns_are_ignored(tmp_path: Path) -> No
     )
     columns = detect_golden_columns(("Ref", "Prompt text", "answer", "Reviewed answer"), mapping)
     assert columns.mapped == frozenset({"id", "question", "answer"})
+
+
+def test_a_mapped_column_no_input_has_is_fatal_and_names_the_columns(tmp_path: Path) -> None:
+    """``--map fact=Fakt`` used to be ignored: the file's own ``fact`` column was scored instead."""
+    golden = write_csv(
+        tmp_path / "golden.csv", [["id", "question", "answer", "fact"], ["q1", "Q?", "A.", "A"]]
+    )
+    responses = write_csv(tmp_path / "responses.csv", [["qid", "pipeline", "response"], ["q1", "P", "A."]])
+
+    def load(mapping: dict[str, str]) -> Loaded:
+        return load_inputs(golden, responses, selection=InputSelection(mapping=mapping))
+
+    with pytest.raises(InputError) as raised:
+        load({"fact": "Fakt"})
+    problem = raised.value.problem
+    assert (problem.file, problem.severity) == ("golden.csv", Severity.FATAL)
+    assert "'Fakt' (for fact)" in problem.message
+    assert "its columns are: id, question, answer, fact." in problem.message
+    with pytest.raises(InputError, match=r"'Antwort' \(for response\).*responses.csv has no such column"):
+        load({"response": "Antwort"})
+    with pytest.raises(InputError, match="fact"):
+        read_golden(golden, mapping={"Fact": "Fakt"})  # fields are named in any case
+
+    # The question id belongs to both files: a column in either one of them is enough ...
+    assert len(load({"id": "qid"}).golden.items) == 1
+    # ... a column in neither is not, and the message lists both files' columns.
+    with pytest.raises(InputError) as raised:
+        load({"question_id": "Nummer"})
+    assert "neither input" in raised.value.problem.message
+    assert "responses.csv has: qid, pipeline, response" in raised.value.problem.message
+
+    shown = preview(golden, mapping={"fact": "Fakt"})  # the wizard's page: fatal, so Next waits
+    assert shown.problems[-1].severity == Severity.FATAL
+    assert "its columns are: id, question, answer, fact" in shown.problems[-1].message
+    assert not [p for p in preview(golden, mapping={"fact": "fact"}).problems if p.severity == Severity.FATAL]
 
 
 def test_unknown_mapping_field_is_fatal(sample_dir: Path) -> None:

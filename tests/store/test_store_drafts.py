@@ -38,7 +38,7 @@ def _new(key: str = "k1", chunk: SourceChunk = CHUNK) -> NewDraft:
 def test_an_old_project_gets_an_empty_queue_that_works(tmp_path: Path, version: int) -> None:
     path = _copy(version, tmp_path)
     with ProjectStore.open(path) as store:
-        assert store.diagnostics()["user_version"] == LATEST_VERSION == 6
+        assert store.diagnostics()["user_version"] == LATEST_VERSION == 7
         assert store.drafts.all() == []
         (draft_id,) = store.drafts.add(None, [_new()])
         store.drafts.review(draft_id, DraftStatus.ACCEPTED, reviewer="ann", golden_id="q1")

@@ -144,3 +144,27 @@ def test_snapshots_freeze_the_golden_set(
     store.close()
     with ProjectStore.open(project_path) as reopened:
         assert reopened.golden.version_items(first) == items
+
+
+def test_the_analysts_other_columns_are_kept_with_the_current_row(store: ProjectStore) -> None:
+    """Format 6: a row's other columns survive a re-import, an edit and a reopen; history and
+    named versions keep what is scored by."""
+    tagged = GoldenItem("q1", "Who?", "Ann.", "Ann", extra=(("Category", "people"), ("Owner", "Bo 📝")))
+    plain = GoldenItem("q2", "When?", "In 1932.", "1932")
+    store.golden.replace([tagged, plain], source="g.xlsx")
+    assert store.golden.items() == [tagged, plain]
+    store.golden.update(replace(tagged, notes="checked"), reviewer="ann")
+    assert store.golden.item("q1") == replace(tagged, notes="checked")
+    recategorised = replace(tagged, notes="checked", extra=(("Category", "names"),))
+    store.golden.replace([recategorised, plain], source="g.xlsx")
+    assert store.golden.item("q1") == recategorised
+    store.golden.add(GoldenItem("q3", "Where?", "Here.", "Here", extra=(("Owner", "Cy"),)))
+    path = store.path
+    store.close()
+    with ProjectStore.open(path) as again:
+        assert [item.extra for item in again.golden.items()] == [
+            (("Category", "names"),),
+            (),
+            (("Owner", "Cy"),),
+        ]
+        assert all(entry.item.extra == () for entry in again.golden.history())

@@ -111,7 +111,7 @@ def test_an_old_project_is_upgraded_to_format_4_with_the_decisions_table(
     shutil.copyfile(FIXTURES / f"format{version}.goldenlens", path)
     assert "golden_review_decisions" not in _tables(path)
     with ProjectStore.open(path) as store:
-        assert store.diagnostics()["user_version"] == LATEST_VERSION == 6
+        assert store.diagnostics()["user_version"] == LATEST_VERSION == 7
         assert store.golden_review.decisions(all=True) == []
         _decide(store, "q3", "fact_minimal", "dismissed", judge_verdict="fail", reviewer_verdict="pass")
     with ProjectStore.open(path) as store:  # reopening a format-4 file migrates nothing

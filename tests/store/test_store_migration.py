@@ -136,10 +136,10 @@ def test_version_one_file_is_upgraded_and_reads_back_identical(
 ) -> None:
     path = tmp_path / "v1.goldenlens"
     _v1_project(path, items, answers)
-    assert LATEST_VERSION == 6
+    assert LATEST_VERSION == 7
 
     with ProjectStore.open(path) as store:
-        assert store.diagnostics()["user_version"] == 6
+        assert store.diagnostics()["user_version"] == 7
         for run_id in (1, 2):
             expected = _expected(run_id, items)
             got = store.results.scores(run_id)
@@ -167,7 +167,7 @@ def test_version_one_file_is_upgraded_and_reads_back_identical(
 
     conn = _raw(path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 7
         assert {row[0] for row in conn.execute("SELECT json FROM signatures")} == V1_SIGNATURES
         assert conn.execute("SELECT COUNT(*) FROM signatures").fetchone()[0] == len(V1_SIGNATURES)
         # One signature per run and metric; notes only for the not-scored row and the judge's detail.

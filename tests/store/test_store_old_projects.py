@@ -38,7 +38,7 @@ def old_project(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, d
 def test_an_old_project_opens_with_all_its_data(old_project: tuple[Path, dict[str, object]]) -> None:
     path, expected = old_project
     with ProjectStore.open(path) as store:
-        assert store.diagnostics()["user_version"] == LATEST_VERSION == 6
+        assert store.diagnostics()["user_version"] == LATEST_VERSION == 7
         got = json.loads(json.dumps(contents(store)))  # tuples as lists, like the JSON file
     assert got == expected
     conn = sqlite3.connect(path)

@@ -199,6 +199,54 @@ def test_one_workbook_with_both_sheets(qtbot: QtBot, wizard: ImportWizard, tmp_p
     assert (result.golden_count, result.response_count) == (10, 30)
 
 
+def test_a_chosen_column_missing_from_the_next_sheet_stops_the_wizard(
+    qtbot: QtBot, wizard: ImportWizard, tmp_path: Path
+) -> None:
+    """A column chosen on one sheet and missing from the sheet chosen next was silently dropped."""
+    rows = _rows("golden.csv")
+    fakt = [["id", "question", "answer", "fact", "Fakt"], *[[*row, row[3]] for row in rows[1:]]]
+    path = write_xlsx(tmp_path / "two.xlsx", {"Golden": fakt, "Older": rows})
+    wizard.set_files(path, sample_dir() / "responses.csv")
+    _next(qtbot, wizard)
+    page = wizard.golden_page
+    page.field_combos["fact"].setCurrentText("Fakt")
+    _wait_preview(qtbot, page)
+    assert wizard.golden_mapping()["fact"] == "Fakt"
+    assert page.isComplete()
+
+    page.sheet_combo.setCurrentText("Older")
+    _wait_preview(qtbot, page)
+    assert not page.isComplete()
+    assert not wizard.button(NEXT).isEnabled()
+    shown = page.problems_panel.fatal_label.text()
+    assert "'Fakt' (for fact)" in shown
+    assert "its columns are: id, question, answer, fact" in shown
+    assert page.field_combos["fact"].currentText() == "Fakt (not in this sheet)"
+
+    page.field_combos["fact"].setCurrentText("fact")  # the analyst picks a column this sheet has
+    _wait_preview(qtbot, page)
+    assert page.isComplete()
+    assert wizard.golden_mapping()["fact"] == "fact"
+
+
+def test_the_analysts_numbering_is_offered_as_the_question_id(
+    qtbot: QtBot, wizard: ImportWizard, tmp_path: Path
+) -> None:
+    rows = _rows("golden.csv")
+    numbered = [["#", *rows[0][1:], "Category"]]
+    numbered += [[str(n), *row[1:], "finance"] for n, row in enumerate(rows[1:], start=1)]
+    wizard.set_files(write_csv(tmp_path / "numbered.csv", numbered), sample_dir() / "responses_wide.csv")
+    _next(qtbot, wizard)
+    page = wizard.golden_page
+    assert page.field_combos["id"].currentText() == "#"
+    assert wizard.golden_mapping()["id"] == "#"
+    [note] = [p for p in page.problems() if "numbers the questions" in p.message]
+    assert note.severity == Severity.INFO
+    assert page.isComplete()
+    # The analyst's other column is kept with each question (and exported with it).
+    assert page.preview_model.headerData(4, Qt.Orientation.Horizontal) == "Category\n→ kept"
+
+
 def test_renamed_columns_are_mapped_by_hand(qtbot: QtBot, wizard: ImportWizard, tmp_path: Path) -> None:
     golden_rows = _rows("golden.csv")
     golden_path = write_csv(tmp_path / "golden.csv", [["Ref", "Ask", "Ideal", "Minimal"], *golden_rows[1:]])

@@ -16,6 +16,8 @@ class GoldenItem:
 
     ``fact`` keeps the analyst's text verbatim, including ``<OR>``/``<AND>`` operators.
     ``source_row`` is the 1-based spreadsheet row it came from (0 when created in the app).
+    ``extra`` holds the row's other columns, ``(column, text)`` in file order with empty cells
+    left out (a category, an owner, a source page): never scored, kept from import to export.
     """
 
     id: str
@@ -24,6 +26,7 @@ class GoldenItem:
     fact: str
     notes: str = ""
     source_row: int = 0
+    extra: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

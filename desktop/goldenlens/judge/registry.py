@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from goldenlens.core.view.metric_names import ASPECT_PREFIX
 from goldenlens.judge.metrics.answer.answer_correctness import AnswerCorrectness
 from goldenlens.judge.metrics.answer.answer_relevancy import AnswerRelevancy
 from goldenlens.judge.metrics.answer.aspect_critique import BUILTIN_ASPECTS, AspectCritique
@@ -52,7 +53,6 @@ __all__ = [
     "input_fields",
 ]
 
-ASPECT_PREFIX = "aspect_"
 
 Params = Mapping[str, Any]
 _Factory = Callable[[dict[str, Any]], JudgeMetric]

@@ -25,7 +25,8 @@ Design notes (why the schema looks the way it does):
 The format's history, one module per step, is in :mod:`goldenlens.store.migrations`: version 2
 slimmed ``scores`` (signatures by reference, measured there), version 3 made a score a plain
 number keyed by small integers, version 4 added the drafts queue and golden-review decisions,
-version 5 labels, version 6 the scoring options recorded with an import.
+version 5 reviewers' labels, version 6 the scoring options recorded with an import, version 7
+the golden rows' other columns (``golden_items.extra``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
@@ -32,6 +32,7 @@ from goldenlens.ui.summary.summary_view import SummaryView
 from goldenlens.ui.widgets.collapsible import CollapsibleSection
 from goldenlens.ui.widgets.layouts import stacked
 from goldenlens.ui.widgets.run_panel import RunPanel
+from goldenlens.ui.widgets.screen_fit import fit_to_screen
 
 
 class MainWindow(QMainWindow):
@@ -267,10 +268,12 @@ class MainWindow(QMainWindow):
     def _restore_window_state(self) -> None:
         settings = QSettings()
         geometry = settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        # Restored or first, the window fits the screen it opens on (a geometry saved on a larger
+        # monitor, or the first size on a laptop, would leave panes and rows off-screen).
+        if isinstance(geometry, QByteArray) and self.restoreGeometry(geometry):
+            fit_to_screen(self)
         else:
-            self.resize(1500, 900)
+            fit_to_screen(self, QSize(1500, 900))
         splitter = settings.value("window/splitter")
         if isinstance(splitter, QByteArray):
             self.splitter.restoreState(splitter)

@@ -21,6 +21,9 @@ BINARY_METRICS: Final = frozenset(
     {FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, EXACT_MATCH, QUASI_EXACT_MATCH}
 )
 
+#: Judge aspects are named ``aspect_<name>`` (as in ``judge.registry``, which core cannot import).
+ASPECT_PREFIX: Final = "aspect_"
+
 #: Labels in sentences and score tables.
 METRIC_LABELS: dict[str, str] = {
     FACTUAL_KNOWLEDGE: "Factual knowledge",
@@ -41,6 +44,24 @@ METRIC_SHORT: dict[str, str] = {
     RECALL: "Recall",
     EXACT_MATCH: "EM",
     QUASI_EXACT_MATCH: "QEM",
+}
+
+#: Judge metrics where space is short (a card's row, a chart's axis): words that read, not
+#: ``ans…ncy``. Their full names stay the ones threshold expressions and the grid take.
+JUDGE_SHORT: dict[str, str] = {
+    "faithfulness": "Faithfulness",
+    "answer_relevancy": "Ans. relevancy",
+    "answer_correctness": "Ans. correctness",
+    "context_precision": "Ctx precision",
+    "context_utilization": "Ctx utilization",
+    "context_recall": "Ctx recall",
+    "context_relevance": "Ctx relevance",
+    "factual_correctness": "Fact correctness",
+    "summarization_score": "Summarization",
+    "relevancy": "Relevancy",
+    "fact_check": "Fact check",
+    "semantic_similarity": "Similarity",
+    "bertscore": "BERTScore",
 }
 
 #: Tooltips: what the number means.
@@ -73,8 +94,12 @@ def metric_label(metric: str) -> str:
 
 
 def metric_short(metric: str) -> str:
-    """Chart axes and compact tables: ``F1``, ``FK``; an unknown (judge) metric by its label."""
-    return METRIC_SHORT.get(metric) or metric_label(metric)
+    """Chart axes, cards and compact tables: ``F1``, ``FK``, ``Ans. relevancy``; a custom
+    aspect (``aspect_harmfulness``) by its aspect, any other metric by its label."""
+    found = METRIC_SHORT.get(metric) or JUDGE_SHORT.get(metric)
+    if found:
+        return found
+    return metric_label(metric.removeprefix(ASPECT_PREFIX))
 
 
 def metric_header(metric: str) -> str:

@@ -4,16 +4,17 @@ Names are compared by :func:`column_key`: case-insensitive and ignoring spaces, 
 hyphens and dots, so ``Golden Answer``, ``golden_answer`` and ``GOLDEN-ANSWER`` are the same.
 
 An explicit mapping is ``{FIELD: COLUMN}``. The same mapping is applied to the golden and the
-responses file, so a field or column that does not apply to a file is ignored for that file;
-a mapped column that is present wins over detection. ``id`` and ``question_id`` name the same
-field. The import wizard shows a :class:`ColumnMap` / :class:`ResponseColumns` and sends the
-analyst's corrections back as such a mapping.
+responses file, so a field that does not apply to a file is ignored for that file; a mapped
+column that is present wins over detection. ``id`` and ``question_id`` name the same field.
+A mapped column that no input has is bad input (:func:`unmatched_mapping` finds it; the
+question and its id may be in either file). The import wizard shows a :class:`ColumnMap` /
+:class:`ResponseColumns` and sends the analyst's corrections back as such a mapping.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 
@@ -119,6 +120,19 @@ ROW_NUMBER_NAMES: frozenset[str] = frozenset(
 )
 
 
+def row_number_id(header: Sequence[str], values: Callable[[str], Sequence[str]]) -> str | None:
+    """The first column named as a row number (``#``, ``No.``, ``Nr`` …) whose cells
+    (``values(column)``) are distinct whole numbers: the analyst's own numbering of the
+    questions, which makes a better id than the row it happens to be on. ``None`` if none."""
+    for name in header:
+        if column_key(name) not in ROW_NUMBER_NAMES:
+            continue
+        cells = [cell.strip() for cell in values(name)]
+        if cells and all(cell.isdigit() for cell in cells) and len(set(map(int, cells))) == len(cells):
+            return name
+    return None
+
+
 # Columns that belong to a golden set (or hold contexts): never a pipeline in a wide file.
 _NOT_PIPELINES = frozenset(
     column_key(name) for field in ("answer", "fact", "notes") for name in GOLDEN_SYNONYMS[field]
@@ -129,7 +143,9 @@ _NOT_PIPELINES = frozenset(
 class ColumnMap:
     """Golden-set columns found in a header (column names as in the file; ``None`` if absent).
 
-    ``mapped`` lists the fields that came from the explicit mapping rather than detection.
+    ``mapped`` lists the fields that came from the explicit mapping rather than detection;
+    ``numbered_id`` says the id is the analyst's own numbering of the rows (a ``#`` column
+    of distinct whole numbers), taken because no column is named as an id.
     """
 
     id: str | None = None
@@ -138,6 +154,7 @@ class ColumnMap:
     fact: str | None = None
     notes: str | None = None
     mapped: frozenset[str] = frozenset()
+    numbered_id: bool = False
 
     @property
     def is_golden(self) -> bool:
@@ -146,7 +163,9 @@ class ColumnMap:
 
     def as_dict(self) -> dict[str, str | None]:
         """``{field: column}`` for every field, for display or to send back as a mapping."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "mapped"}
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("mapped", "numbered_id")
+        }
 
 
 @dataclass(frozen=True)
@@ -191,7 +210,14 @@ def detect_golden_columns(header: Sequence[str], mapping: Mapping[str, str] | No
     Raises :class:`MappingError` if ``mapping`` names an unknown field.
     """
     found, mapped = _assign(header, mapping, GOLDEN_SYNONYMS, _GOLDEN_KEYS)
-    return ColumnMap(**found, mapped=mapped)
+    return ColumnMap(
+        id=found["id"],
+        question=found["question"],
+        answer=found["answer"],
+        fact=found["fact"],
+        notes=found["notes"],
+        mapped=mapped,
+    )
 
 
 def detect_response_layout(
@@ -292,6 +318,26 @@ def _mapped_columns(
         if field is not None and present is not None:
             result[field] = present
     return result
+
+
+def unmatched_mapping(
+    header: Sequence[str], mapping: Mapping[str, str] | None, kind: Literal["golden", "responses"]
+) -> list[tuple[str, str]]:
+    """The ``(field, column)`` pairs of ``mapping`` whose field belongs to a ``kind`` input and
+    whose column is not in ``header``, in the mapping's order."""
+    accepted = _GOLDEN_KEYS if kind == "golden" else _RESPONSE_KEYS
+    return [
+        (field, column)
+        for field, column in (mapping or {}).items()
+        if column_key(field) in accepted and find_column(header, column) is None
+    ]
+
+
+def is_shared_field(field: str) -> bool:
+    """``field`` (``id``, ``question_id``, ``question``) belongs to both inputs: a mapping of it
+    applies to whichever file has the column."""
+    key = column_key(field)
+    return key in _GOLDEN_KEYS and key in _RESPONSE_KEYS
 
 
 def find_column(header: Sequence[str], name: str) -> str | None:

@@ -3,8 +3,11 @@
 Rules: the question is required (an empty one drops the row); an empty fact or fact part is
 an error that keeps the row, whose Factual Knowledge is then not scored; ids are stripped of
 surrounding spaces and must be unique ignoring case (responses are joined case-insensitively,
-so ``Q01`` and ``q01`` would be ambiguous); without an id column each question gets
+so ``Q01`` and ``q01`` would be ambiguous); without an id column the analyst's own numbering
+is the id (a ``#``, ``No.`` … column of distinct whole numbers), else each question gets
 ``row-<Excel row>``. Every other cell is kept verbatim: scoring depends on exact whitespace.
+The row's other columns (a category, an owner …) are kept as :attr:`GoldenItem.extra`, so
+they survive to the golden-set export.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from goldenlens.core.inputs import GoldenItem, GoldenSet
 from goldenlens.core.lexical.factual_knowledge import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
-from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap
+from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap, column_key
 from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
 
@@ -27,6 +30,9 @@ MISSING_ID_PREFIX = "row-"
 _EMPTY_QUESTION = "the question is empty; the row is skipped."
 _EMPTY_ID = "the id is empty; the row is skipped (every question needs an id)."
 _EMPTY_ANSWER = "the answer is empty; answer-based metrics will not be meaningful for this question."
+#: Columns the golden-set export writes from the project's review decisions: read back, they are
+#: not the analyst's own (the next export writes them afresh).
+_EXPORTED_REVIEW_COLUMNS = frozenset({"reviewstatus", "reviewnote"})
 
 #: A fact part that could strip or normalise to nothing, found from the start of the fact, a
 #: NUL or an operator up to the next (a NUL stands between facts joined into one text): one
@@ -49,7 +55,17 @@ def golden_from_table(table: RawTable, columns: ColumnMap) -> tuple[GoldenSet, l
     """Build the golden set; problems include the table's own. Raises :class:`InputError`."""
     problems = list(table.problems)
     _check_columns(table, columns, problems)
-    if columns.id is None:
+    if columns.numbered_id:
+        problems.append(
+            table.problem(
+                f"there is no id column ({_names('id')}); column '{columns.id}' numbers the questions "
+                "(distinct whole numbers), so its numbers are their ids. Map another column as the id "
+                "to use that instead.",
+                Severity.INFO,
+                column=columns.id,
+            )
+        )
+    elif columns.id is None:
         problems.append(
             table.problem(
                 f"there is no id column ({_names('id')}); each question gets the id "
@@ -77,7 +93,8 @@ def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Proble
     facts = table.values(columns.fact) if columns.fact else None
     notes = table.values(columns.notes) if columns.notes else None
 
-    kept: list[tuple[str, str, str, str, str, int]] = []  # the items' fields, made at once below
+    extras = _extras(table, columns)
+    kept: list[tuple[str, str, str, str, str, int, tuple[tuple[str, str], ...]]] = []  # made at once below
     first_row: dict[str, tuple[str, int]] = {}
     duplicates: list[Problem] = []
     any_unreadable = bool(table.unreadable)  # only workbooks have unreadable cells
@@ -109,7 +126,7 @@ def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Proble
             if problem is not None:
                 message, severity = problem
                 problems.append(table.problem(message, severity, row=row, column=columns.fact))
-        kept.append((item_id, questions[i], answer, fact, notes[i] if notes else "", row))
+        kept.append((item_id, questions[i], answer, fact, notes[i] if notes else "", row, extras[i]))
 
     if duplicates:
         raise InputError(duplicates[0], (*duplicates[1:], *problems))
@@ -143,7 +160,30 @@ def _items_at_once(table: RawTable, columns: ColumnMap) -> list[GoldenItem] | No
     if columns.fact and _suspect_facts(facts):
         return None
     notes = table.values(columns.notes) if columns.notes else [""] * count
-    return bulk_records(GoldenItem, ids, questions, answers, facts, notes, numbers)
+    return bulk_records(GoldenItem, ids, questions, answers, facts, notes, numbers, _extras(table, columns))
+
+
+def extra_columns(header: Sequence[str], columns: ColumnMap) -> list[str]:
+    """The columns of ``header`` kept as each question's other columns: not a field's, not the
+    golden-set export's review columns, each name once, in file order."""
+    used = {name for name in columns.as_dict().values() if name}
+    names: list[str] = []
+    for name in header:
+        review_column = column_key(name) in _EXPORTED_REVIEW_COLUMNS
+        if name and name not in used and name not in names and not review_column:
+            names.append(name)
+    return names
+
+
+def _extras(table: RawTable, columns: ColumnMap) -> list[tuple[tuple[str, str], ...]]:
+    """Each row's :func:`extra_columns`, ``(column, text)`` in file order, empty cells left out."""
+    names = extra_columns(table.header, columns)
+    if not names:
+        return [()] * len(table.rows)
+    cells = zip(*(table.values(name) for name in names), strict=True)
+    return [
+        tuple((name, text) for name, text in zip(names, row, strict=True) if text.strip()) for row in cells
+    ]
 
 
 def _suspect_facts(facts: Sequence[str]) -> set[int]:

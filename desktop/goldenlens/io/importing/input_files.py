@@ -32,8 +32,15 @@ from goldenlens.io.importing.columns import (
     column_letter,
     detect_golden_columns,
     detect_response_layout,
+    row_number_id,
+    unmatched_mapping,
 )
 from goldenlens.io.importing.golden_table import golden_column_problem, golden_from_table
+from goldenlens.io.importing.mapped_columns import (
+    check_mapping,
+    check_shared_mapping,
+    unmatched_mapping_problem,
+)
 from goldenlens.io.importing.response_join import join_responses
 from goldenlens.io.sheets.raw_table import RawTable, fatal
 from goldenlens.io.sheets.spreadsheet_reader import TableFile
@@ -77,11 +84,12 @@ def read_golden(
     """Read a golden set; returns it with every non-fatal problem (table problems included).
 
     Raises :class:`InputError` when the file cannot be read, has no question column, no
-    answer or fact column, no data rows, or repeats an id. ``header_row`` (1-based) fixes the
-    header row instead of detecting it.
+    answer or fact column, no data rows, repeats an id, or lacks a column ``mapping`` names.
+    ``header_row`` (1-based) fixes the header row instead of detecting it.
     """
     with TableFile(path, mapping=mapping, header_row=header_row) as source:
-        return _golden_from(source, sheet, mapping)
+        golden, problems, _ = _golden_from(source, sheet, mapping, alone=True)
+        return golden, problems
 
 
 def read_responses(
@@ -95,10 +103,12 @@ def read_responses(
     """Read pipeline responses (long or wide layout) and join them to ``golden``.
 
     Rows that cannot be joined are dropped with an ERROR problem; raises :class:`InputError`
-    when the file cannot be read, has no usable layout, or no row joins at all.
+    when the file cannot be read, has no usable layout, lacks a column ``mapping`` names, or no
+    row joins at all.
     """
     with TableFile(path, mapping=mapping, header_row=header_row) as source:
-        return _responses_from(source, golden, sheet, mapping, exclude=None)
+        responses, problems, _ = _responses_from(source, golden, sheet, mapping, exclude=None, alone=True)
+        return responses, problems
 
 
 def load_inputs(
@@ -113,20 +123,27 @@ def load_inputs(
     The same workbook may be given twice: then, unless sheets are named, the responses come
     from the first other sheet that maps as responses (or from the golden sheet itself when
     it also holds one column per pipeline).
+
+    A column the mapping names must be in the input its field belongs to (the question and its
+    id: in either); else :class:`InputError` names the file and the columns it has.
     """
     chosen = selection or InputSelection()
     mapping, header_row = chosen.mapping, chosen.header_row
+    alone = responses_path is None
     with TableFile(golden_path, mapping=mapping, header_row=header_row) as source:
-        golden, problems = _golden_from(source, chosen.golden_sheet, mapping)
+        golden, problems, golden_table = _golden_from(source, chosen.golden_sheet, mapping, alone=alone)
         if (
             responses_path is not None
             and _same_file(golden_path, responses_path)
             and chosen.responses_header == header_row
         ):
             with _keeping(problems):
-                responses, more = _responses_from(
-                    source, golden, chosen.responses_sheet, mapping, exclude=golden.sheet
+                responses, more, table = _responses_from(
+                    source, golden, chosen.responses_sheet, mapping, exclude=golden.sheet, alone=False
                 )
+                check_shared_mapping(golden_table, table, mapping)
+            if responses.sheet == golden.sheet:  # one sheet: its other columns are the pipelines
+                golden = replace(golden, items=tuple(replace(item, extra=()) for item in golden.items))
             return Loaded(golden, responses, _unique([*problems, *more]))
     if responses_path is None:
         return Loaded(golden, None, tuple(problems))
@@ -134,7 +151,10 @@ def load_inputs(
         _keeping(problems),
         TableFile(responses_path, mapping=mapping, header_row=chosen.responses_header) as other,
     ):
-        responses, more = _responses_from(other, golden, chosen.responses_sheet, mapping, exclude=None)
+        responses, more, table = _responses_from(
+            other, golden, chosen.responses_sheet, mapping, exclude=None, alone=False
+        )
+        check_shared_mapping(golden_table, table, mapping)
     return Loaded(golden, responses, (*problems, *more))
 
 
@@ -176,6 +196,10 @@ def preview(
         columns = _detect_responses(table, mapping)
         layout_problem = responses_layout_problem(table, columns)
         problems = [*table.problems, *([layout_problem] if layout_problem else [])]
+    # The wizard asks each file for its own fields, the question and its id included.
+    unmatched = unmatched_mapping(table.header, mapping, kind)
+    if unmatched and table.header:
+        problems.append(unmatched_mapping_problem(table, unmatched))
     if table.header and not table.rows:
         problems.append(_no_rows(table))
     elif not table.header:
@@ -225,16 +249,17 @@ def responses_layout_problem(table: RawTable, columns: ResponseColumns) -> Probl
 
 
 def _golden_from(
-    source: TableFile, sheet: str | None, mapping: Mapping[str, str] | None
-) -> tuple[GoldenSet, list[Problem]]:
+    source: TableFile, sheet: str | None, mapping: Mapping[str, str] | None, *, alone: bool
+) -> tuple[GoldenSet, list[Problem], RawTable]:
     chosen = sheet is None and source.is_workbook
     if chosen:
         sheet = _choose_sheet(source, mapping, "golden", exclude=None)
     table = source.read(sheet)
+    check_mapping(table, mapping, "golden", alone=alone)
     golden, problems = golden_from_table(table, _detect_golden(table, mapping))
     if chosen:
         problems.extend(_hidden_skipped(source, "--golden-sheet"))
-    return golden, problems
+    return golden, problems, table
 
 
 def _responses_from(
@@ -243,11 +268,14 @@ def _responses_from(
     sheet: str | None,
     mapping: Mapping[str, str] | None,
     exclude: str | None,
-) -> tuple[ResponseSet, list[Problem]]:
+    *,
+    alone: bool,
+) -> tuple[ResponseSet, list[Problem], RawTable]:
     chosen = sheet is None and source.is_workbook
     if chosen:
         sheet = _choose_sheet(source, mapping, "responses", exclude=exclude)
     table = source.read(sheet)
+    check_mapping(table, mapping, "responses", alone=alone)
     columns = _detect_responses(table, mapping)
     problem = responses_layout_problem(table, columns)
     if problem is not None:
@@ -257,7 +285,7 @@ def _responses_from(
         problems.append(wide_layout_note(table, columns))
     if chosen:
         problems.extend(_hidden_skipped(source, "--responses-sheet"))
-    return responses, problems
+    return responses, problems, table
 
 
 def _hidden_skipped(source: TableFile, option: str) -> list[Problem]:
@@ -344,9 +372,14 @@ def _responses_rank(table: RawTable, mapping: Mapping[str, str] | None, exclude:
 
 def _detect_golden(table: RawTable, mapping: Mapping[str, str] | None) -> ColumnMap:
     try:
-        return detect_golden_columns(table.header, mapping)
+        columns = detect_golden_columns(table.header, mapping)
     except MappingError as error:
         raise fatal(table.file, str(error), sheet=table.sheet) from None
+    if columns.id is not None:
+        return columns
+    # No column named as an id: the analyst's own numbering ("#", "No.") beats "row-<n>" ids.
+    numbered = row_number_id(table.header, table.values)
+    return columns if numbered is None else replace(columns, id=numbered, numbered_id=True)
 
 
 def _detect_responses(table: RawTable, mapping: Mapping[str, str] | None) -> ResponseColumns:

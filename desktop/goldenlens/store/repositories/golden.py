@@ -8,8 +8,10 @@ row whose ``last_history_id`` is the version's last entry, with a frozen copy of
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from goldenlens.core.errors import StoreError
@@ -45,6 +47,21 @@ def _item(row: Row) -> GoldenItem:
     return GoldenItem(
         id=row[0], question=row[1], answer=row[2], fact=row[3], notes=row[4], source_row=int(row[5])
     )
+
+
+def _current_item(row: Row) -> GoldenItem:
+    """An item of ``golden_items`` (``_ITEM_COLUMNS`` then ``extra``): history and named versions
+    keep no other columns, the current row does."""
+    item = _item(row)
+    if not row[6]:
+        return item
+    extra = tuple((str(column), str(text)) for column, text in json.loads(row[6]))
+    return replace(item, extra=extra)
+
+
+def _extra_json(item: GoldenItem) -> str:
+    """``golden_items.extra`` of ``item``: ``''`` when it has no other columns."""
+    return to_json([list(pair) for pair in item.extra]) if item.extra else ""
 
 
 def _content(item: GoldenItem) -> tuple[str, str, str, str, int]:
@@ -91,16 +108,18 @@ class GoldenRepository(Repository):
     def items(self) -> list[GoldenItem]:
         """All golden items in their spreadsheet order."""
         rows = self._fetch(
-            "SELECT id, question, answer, fact, notes, source_row FROM golden_items ORDER BY position, id"
+            "SELECT id, question, answer, fact, notes, source_row, extra FROM golden_items"
+            " ORDER BY position, id"
         )
-        return [_item(row) for row in rows]
+        return [_current_item(row) for row in rows]
 
     def item(self, item_id: str) -> GoldenItem | None:
         """One golden item by id, or ``None``."""
         row = self._fetch_one(
-            "SELECT id, question, answer, fact, notes, source_row FROM golden_items WHERE id = ?", [item_id]
+            "SELECT id, question, answer, fact, notes, source_row, extra FROM golden_items WHERE id = ?",
+            [item_id],
         )
-        return None if row is None else _item(row)
+        return None if row is None else _current_item(row)
 
     def history(self, item_id: str | None = None) -> list[HistoryEntry]:
         """Recorded changes, oldest first; of one item or of all."""
@@ -176,9 +195,12 @@ class GoldenRepository(Repository):
                 changed.append(item)
             else:
                 updated_at = old[1]  # only a move in the file: not a change of the item
-            rows.append((item.id, position, *_content(item), updated_at))
+            rows.append((item.id, position, *_content(item), updated_at, _extra_json(item)))
         self._insert_rows(
-            "golden_items", ("id", "position", *_ITEM_COLUMNS[1:], "updated_at"), rows, upsert_on="id"
+            "golden_items",
+            ("id", "position", *_ITEM_COLUMNS[1:], "updated_at", "extra"),
+            rows,
+            upsert_on="id",
         )
         self._record(changed, HISTORY_IMPORT, now, "", source, shared=True)
 
@@ -192,8 +214,8 @@ class GoldenRepository(Repository):
             self._unshare([item.id])
             self._conn.execute(
                 "UPDATE golden_items SET question = ?, answer = ?, fact = ?, notes = ?, source_row = ?,"
-                " updated_at = ? WHERE id = ?",
-                (*_content(item), now, item.id),
+                " updated_at = ?, extra = ? WHERE id = ?",
+                (*_content(item), now, _extra_json(item), item.id),
             )
             self._record([item], HISTORY_EDIT, now, reviewer, "", shared=True)
 
@@ -205,9 +227,9 @@ class GoldenRepository(Repository):
             now = utc_now()
             self._conn.execute(
                 "INSERT INTO golden_items (id, position, question, answer, fact, notes, source_row,"
-                " updated_at) VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM golden_items),"
-                " ?, ?, ?, ?, ?, ?)",
-                (item.id, *_content(item), now),
+                " updated_at, extra) VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM golden_items),"
+                " ?, ?, ?, ?, ?, ?, ?)",
+                (item.id, *_content(item), now, _extra_json(item)),
             )
             self._record([item], HISTORY_ADD, now, reviewer, "", shared=True)
 

@@ -382,11 +382,11 @@ class TablePage(QWizardPage):
         field = next((f for f, combo in self.field_combos.items() if combo is self.sender()), None)
         if self._updating or field is None:
             return
-        column = self.field_combos[field].currentText()
-        if column == NONE:
+        column = self.field_combos[field].currentData()
+        if column is None:
             self._overrides.pop(field, None)
         else:
-            self._overrides[field] = column
+            self._overrides[field] = str(column)
         self.refresh()
 
     def _on_preview(self, result: object) -> None:
@@ -432,8 +432,17 @@ class TablePage(QWizardPage):
         chosen = result.columns.as_dict()
         for field, combo in self.field_combos.items():
             combo.clear()
-            combo.addItems([NONE, *result.header])
-            combo.setCurrentText(chosen.get(field) or NONE)
+            combo.addItem(NONE, None)
+            for name in result.header:
+                combo.addItem(name, name)
+            chosen_column = self._overrides.get(field)
+            if chosen_column is not None and chosen_column not in result.header:
+                # A column chosen on another sheet or header row: shown as missing (the problems
+                # say so and Next waits) until the analyst picks another.
+                combo.addItem(f"{chosen_column} (not in this sheet)", chosen_column)
+                combo.setCurrentIndex(combo.count() - 1)
+            else:
+                combo.setCurrentIndex(max(combo.findData(chosen.get(field)), 0))
 
     def _show_problems(self, problems: tuple[Problem, ...]) -> None:
         advice = "choose the right sheet or columns above, or go Back and choose another file."

@@ -14,6 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QFont
 
 from goldenlens.io.importing.columns import ResponseColumns, detect_golden_columns, detect_response_layout
+from goldenlens.io.importing.golden_table import extra_columns
 from goldenlens.io.importing.input_files import Preview
 
 _CELL_LIMIT = 200
@@ -29,6 +30,8 @@ FIELD_LABELS = {
     "response": "Response",
     "contexts": "Contexts",
 }
+#: The mark of a golden-set column no field reads: kept with each question, exported with it.
+KEPT = "kept"
 _DELIMITERS = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
 Index = QModelIndex | QPersistentModelIndex
 
@@ -109,7 +112,10 @@ class PreviewTableModel(QAbstractTableModel):
             value = QFont()
             value.setBold(True)
         elif role == Qt.ItemDataRole.ToolTipRole:
-            value = f"Column '{name}' is read as the {mark}." if mark else f"Column '{name}' is not used."
+            if mark == KEPT:
+                value = f"Column '{name}' is not scored; it is kept with each question and exported with it."
+            else:
+                value = f"Column '{name}' is read as the {mark}." if mark else f"Column '{name}' is not used."
         return value
 
 
@@ -122,6 +128,8 @@ def preview_marks(result: Preview) -> dict[str, str]:
     if isinstance(result.columns, ResponseColumns):
         marks.update(dict.fromkeys(result.columns.pipelines, "pipeline"))
         marks.update({name: "not used" for name in result.columns.ignored if name not in marks})
+    else:  # a golden set keeps its other columns (GoldenItem.extra)
+        marks.update(dict.fromkeys(extra_columns(result.header, result.columns), KEPT))
     return marks
 
 

@@ -12,7 +12,9 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
+from goldenlens.core.view.metric_names import metric_label, metric_short
 from goldenlens.queries.detail import JudgeNote
+from goldenlens.ui.widgets.elided_label import ElidedLabel
 from goldenlens.ui.widgets.layouts import column_layout
 
 __all__ = ["JudgeSection", "detail_html", "note_model", "note_value_text"]
@@ -120,16 +122,21 @@ class _NoteRow(QWidget):
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setAutoRaise(True)
-        self.toggle.setText(note.metric)
-        self.toggle.setToolTip("Show why: statements, verdicts and reasons")
+        # The short name the charts use, whole: the model name beside it gives way instead.
+        self.toggle.setText(metric_short(note.metric))
+        self.toggle.setToolTip(
+            f"{metric_label(note.metric)} ({note.metric}): click to show why "
+            "(statements, verdicts and reasons)"
+        )
         self.value_label = QLabel(self._value_html())
         self.value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.value_label.setWordWrap(True)
         self.value_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.model_label = QLabel(html.escape(note_model(note) or "model unknown"))
+        self.model_label = ElidedLabel(
+            note_model(note) or "model unknown", "The model that produced this score"
+        )
         self.model_label.setObjectName("judgeModel")
         self.model_label.setStyleSheet("color: palette(dark); font-style: italic;")
-        self.model_label.setToolTip("The model that produced this score")
         self.body = QLabel(self._body_html())
         self.body.setWordWrap(True)
         self.body.setTextFormat(Qt.TextFormat.RichText)
@@ -175,9 +182,13 @@ class JudgeSection(QWidget):
         layout.setSpacing(0)
         heading = "<b>Judge</b>" if notes else "<b>Judge</b>: <i>no judge scores yet</i> (Judge ▸ Run)"
         self.judge_label = QLabel(heading)
+        self.judge_label.setWordWrap(True)  # "(Judge ▸ Run)" on a line of its own in a narrow card
         layout.addWidget(self.judge_label)
         self.rows = [_NoteRow(note, self) for note in notes]
+        # One width for every metric's name, so the values line up in a column.
+        widest = max((row.toggle.sizeHint().width() for row in self.rows), default=0)
         for row in self.rows:
+            row.toggle.setFixedWidth(widest)
             layout.addWidget(row)
 
     def row(self, metric: str) -> _NoteRow | None:

@@ -19,13 +19,14 @@ import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.stats.decision import Decision
 from goldenlens.core.view.metric_names import metric_short
 from goldenlens.core.view.pipeline_colours import pipeline_colour
+from goldenlens.ui.summary.metric_axis import axis_texts, coverage_note
 from goldenlens.ui.summary.reviewer_view import ReviewerView
 
 __all__ = [
@@ -86,6 +87,8 @@ class SummaryView(QWidget):
         self._pipelines: tuple[str, ...] = ()
         self._values: dict[str, FloatArray] = {}
         self._means: dict[str, dict[str, float]] = {}
+        # metric -> questions with a score, per pipeline (a judge run may cover a few questions)
+        self._counts: dict[str, tuple[int, ...]] = {}
         self._decision: Decision | None = None
         self._intervals: dict[tuple[str, str], tuple[float, float]] = {}
         # (label, x of its bar, width of its bar in data units, y of its foot)
@@ -98,6 +101,7 @@ class SummaryView(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.title_label.setFont(font)
         self.count_label = QLabel()
+        self.count_label.setWordWrap(True)  # many metrics on few questions: wrap, never widen the window
         self.intervals_label = QLabel()
         self.intervals_label.setToolTip(
             "Error bars: 95% confidence intervals of each mean (bootstrap over questions), drawn "
@@ -124,7 +128,7 @@ class SummaryView(QWidget):
         hist_box = QVBoxLayout()
         hist_box.addLayout(hist_header)
         hist_box.addWidget(self.hist_plot, 1)
-        charts = QHBoxLayout()
+        self._charts = charts = QHBoxLayout()
         charts.addWidget(self.means_plot, 3)
         charts.addLayout(hist_box, 2)
         self.reviewer = ReviewerView(self)
@@ -190,6 +194,17 @@ class SummaryView(QWidget):
             out[metric] = {p: counts[:, j] for j, p in enumerate(self._pipelines)}
         return out
 
+    def question_counts(self) -> dict[str, dict[str, int]]:
+        """The questions each drawn mean rests on: metric → pipeline → questions with a score."""
+        return {
+            metric: dict(zip(self._pipelines, counts, strict=True)) for metric, counts in self._counts.items()
+        }
+
+    def axis_texts(self) -> list[str]:
+        """The texts under the bars, one per metric, as drawn (lines split by ``\n``)."""
+        ticks = self.means_plot.getPlotItem().getAxis("bottom")._tickLevels
+        return [text for _, text in ticks[0]] if ticks and self._means else []
+
     def question_count(self) -> int:
         """Rows (visible questions) in the data shown."""
         return next((data.shape[0] for data in self._values.values()), 0)
@@ -202,21 +217,20 @@ class SummaryView(QWidget):
     def _render(self) -> None:
         count = self.question_count()
         self.title_label.setText(self._title or "Summary")
-        self.count_label.setText(
-            f"{count} question{'s' * (count != 1)} · {len(self._pipelines)} pipeline"
-            f"{'s' * (len(self._pipelines) != 1)}"
-        )
         self._means = {}
         self._intervals = {}
+        self._counts = {}
         if self._has_data():
             for metric, data in self._values.items():
                 means = column_means(data)
                 self._means[metric] = {p: float(means[j]) for j, p in enumerate(self._pipelines)}
                 counts = (~np.isnan(data)).sum(axis=0)
+                self._counts[metric] = tuple(int(c) for c in counts)
                 for j, p in enumerate(self._pipelines):
                     found = self._interval(p, metric, float(means[j]), int(counts[j]))
                     if found is not None:
                         self._intervals[(metric, p)] = found
+        self.count_label.setText(self._count_text(count))
         if self._intervals:
             self.intervals_label.setText("Error bars: 95% confidence intervals")
         else:
@@ -225,12 +239,33 @@ class SummaryView(QWidget):
         self.metric_combo.blockSignals(True)
         self.metric_combo.clear()
         for metric in self._values:
-            self.metric_combo.addItem(metric_short(metric), metric)
+            note = self._coverage(metric)
+            self.metric_combo.addItem(metric_short(metric) + (f" ({note} questions)" if note else ""), metric)
         index = self.metric_combo.findData(current)
         self.metric_combo.setCurrentIndex(max(index, 0))
         self.metric_combo.blockSignals(False)
+        # More metrics, more of the width for their means (the histogram shows one metric).
+        self._charts.setStretch(0, max(3, (len(self._means) + 1) // 2))
         self._draw_means()
         self._draw_histogram()
+
+    def _coverage(self, metric: str) -> str:
+        """``2 of 10`` when ``metric``'s means rest on fewer questions than are shown, else ``""``."""
+        return coverage_note(self._counts.get(metric, ()), self.question_count())
+
+    def _count_text(self, count: int) -> str:
+        """``10 questions · 3 pipelines``, then the metrics whose means rest on fewer questions
+        (a judge run on a few): ``Faithfulness, Ans. relevancy: 2 of 10 questions``."""
+        pipelines = len(self._pipelines)
+        text = f"{count} question{'s' * (count != 1)} · {pipelines} pipeline{'s' * (pipelines != 1)}"
+        fewer: dict[str, list[str]] = {}
+        for metric in self._counts:
+            note = self._coverage(metric)
+            if note:
+                fewer.setdefault(note, []).append(metric_short(metric))
+        for note, names in fewer.items():
+            text += f" · {', '.join(names)}: {note} questions"
+        return text
 
     def _interval(self, pipeline: str, metric: str, mean: float, n: int) -> tuple[float, float] | None:
         estimate = self._decision.estimate(pipeline, metric) if self._decision is not None else None
@@ -297,11 +332,13 @@ class SummaryView(QWidget):
                 label.setFont(font)
                 item.addItem(label)
                 self._labels.append((label, float(x), width * 0.92, top))
-        item.getAxis("bottom").setTicks([[(i, metric_short(m)) for i, m in enumerate(metrics)]])
         item.getAxis("left").setTicks([[(v, f"{v:.1f}") for v in np.linspace(0, 1, 6)]])
         item.setXRange(-0.5, len(metrics) - 0.5, padding=0)
         # A hair below 0 so the 0.0 tick label is not clipped; headroom above for labels/legend.
         item.setYRange(-0.01, 1.18, padding=0)
+        box = item.getViewBox()
+        # Before the chart has a size, one line per name; its first resize fits them.
+        self._set_metric_ticks(box.width() / len(metrics) if box.width() > 0 else float("inf"))
         self._place_labels()
 
     def _draw_errors(
@@ -346,6 +383,7 @@ class SummaryView(QWidget):
         pixels_per_unit = box.width() / max(x1 - x0, 1e-9)
         if pixels_per_unit <= 0:
             return
+        self._set_metric_ticks(pixels_per_unit)
         sizes = [label.textItem.boundingRect() for label, *_ in self._labels]
         widest = max(size.width() for size in sizes) + 2
         tall = max(size.height() for size in sizes) + 1
@@ -357,6 +395,21 @@ class SummaryView(QWidget):
             label.setAngle(90 if upright else 0)
             label.setAnchor((0, 0.5) if upright else (0.5, 1))
             label.setPos(x, top + 0.01)
+
+    def _set_metric_ticks(self, slot: float) -> None:
+        """The metric names under their bars, fitted to ``slot`` pixels each (one per metric)."""
+        axis = self.means_plot.getPlotItem().getAxis("bottom")
+        font = self.font()
+        axis.setStyle(tickFont=font)
+        metrics = list(self._means)
+        notes = [self._coverage(m) for m in metrics]
+        measure = QFontMetricsF(font)
+        texts = axis_texts([metric_short(m) for m in metrics], notes, slot, measure)
+        axis.setTicks([list(enumerate(texts))])
+        # pyqtgraph sizes the axis for 80% of a text's height, which cuts the last of several
+        # lines: room for every line, and the gap above them.
+        lines = max((text.count("\n") + 1 for text in texts), default=1)
+        axis.setHeight(int(lines * measure.lineSpacing() + 8))
 
     def _draw_histogram(self) -> None:
         item = self._reset(self.hist_plot)

@@ -53,6 +53,7 @@ _WIDTHS: dict[str, float] = {
     "review_status": 16,
     "review_note": 40,
 }
+_EXTRA_WIDTH = 20.0
 CHANGE_LOG_SHEET = "Change log"
 CHANGE_LOG_COLUMNS: tuple[str, ...] = ("version", "when", "who", "question id", "field", "before", "after")
 # Sized so that the seven columns print one landscape A4/Letter page wide at a readable size.
@@ -70,16 +71,20 @@ def write_golden_workbook(
     ``change_log`` (when given) to sheet "Change log" after it.
 
     Columns are ``id, question, answer, fact, notes`` (``notes`` holds the curation notes),
-    plus ``review_status, review_note`` when ``review`` (id → (status, note)) is given; items
-    without a review get blank review cells and reviews of ids not in ``items`` are ignored.
+    then the analyst's other columns (:attr:`GoldenItem.extra`, in first-seen order; a cell
+    an item lacks is blank), plus ``review_status, review_note`` when ``review`` (id →
+    (status, note)) is given; items without a review get blank review cells and reviews of ids
+    not in ``items`` are ignored.
 
     Every cell is checked first: a value that cannot be stored exactly (longer than 32,767
     characters, or holding a control character) raises :class:`ExportError` naming the id,
     Excel row and column, and ``path`` is neither created nor changed. The file is written
     beside ``path`` and renamed over it, so a crash never leaves half a workbook.
     """
-    headers = GOLDEN_COLUMNS + (REVIEW_COLUMNS if review is not None else ())
-    rows = [_values(item, review) for item in items]
+    # The analyst's other columns (GoldenItem.extra) follow the notes, so a round trip keeps them.
+    extra = _extra_columns(items, GOLDEN_COLUMNS + REVIEW_COLUMNS)
+    headers = GOLDEN_COLUMNS + extra + (REVIEW_COLUMNS if review is not None else ())
+    rows = [_values(item, extra, review) for item in items]
     refs = [
         RowRef(GOLDEN_SHEET, excel_row, headers, item.id) for excel_row, item in enumerate(items, start=2)
     ]
@@ -95,7 +100,7 @@ def write_golden_workbook(
 
     workbook = Workbook(write_only=True)
     ws = workbook.create_sheet(GOLDEN_SHEET)
-    widths = {col: _WIDTHS[name] for col, name in enumerate(headers, start=1)}
+    widths = {col: _WIDTHS.get(name, _EXTRA_WIDTH) for col, name in enumerate(headers, start=1)}
     # Keep the header and the id visible while scrolling through long answers.
     lay_out_table(ws, headers, rows=len(items), widths=widths, freeze="B2")
     try:
@@ -127,8 +132,24 @@ def _write_change_log(workbook: Workbook, rows: Sequence[list[str]], refs: Seque
         )
 
 
-def _values(item: GoldenItem, review: Mapping[str, tuple[str, str]] | None) -> list[str]:
+def _extra_columns(items: Sequence[GoldenItem], own: Sequence[str]) -> tuple[str, ...]:
+    """The other columns of ``items`` in first-seen order, less those named as the export's own."""
+    taken = {name.casefold() for name in own}
+    found: dict[str, None] = {}
+    for item in items:
+        for name, _ in item.extra:
+            if name.casefold() not in taken:
+                found.setdefault(name)
+    return tuple(found)
+
+
+def _values(
+    item: GoldenItem, extra: Sequence[str], review: Mapping[str, tuple[str, str]] | None
+) -> list[str]:
     values = [item.id, item.question, item.answer, item.fact, item.notes]
+    if extra:
+        cells = dict(item.extra)
+        values += [cells.get(name, "") for name in extra]
     if review is not None:
         status, note = review.get(item.id, ("", ""))
         values += [status, note]
