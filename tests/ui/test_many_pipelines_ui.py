@@ -115,3 +115,34 @@ def test_the_detail_pane_gives_cards_to_the_pipelines_the_grid_shows(qtbot: QtBo
     data = window.grid.grid()
     assert data is not None
     assert [card.pipeline for card in window.detail.cards()] == list(data.pipelines)
+
+
+def test_the_summary_draws_the_pipelines_the_grid_shows_and_sums_up_the_rest(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    from goldenlens.ui.main_window import MainWindow
+
+    golden, responses = write_sweep(tmp_path)
+    project = tmp_path / "sweep.goldenlens"
+    assert main(["score", str(golden), str(responses), "--project", str(project), "-q"]) == 0
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.projects.open_project(project)
+    qtbot.waitUntil(lambda: window.grid.model().rowCount() == 10, timeout=20_000)
+    shown = _score_pipelines(window.grid)
+    qtbot.waitUntil(lambda: list(window.summary.means()[FACTUAL_KNOWLEDGE]) == shown, timeout=20_000)
+    data = window.grid.grid()
+    assert data is not None
+    means = _fk_means(data)
+    others = [means[p] for p in data.pipelines if p not in shown]
+    title = window.summary.title_label.text()
+    assert f"{SHOWN_PIPELINES} of {SWEEP_PIPELINES} pipelines drawn" in title
+    assert (
+        f"the other {len(others)} have Factual Knowledge means from {min(others):.2f} to {max(others):.2f}"
+        in title
+    )
+    window.grid.filter_bar.pipelines.everyone.click()
+    qtbot.waitUntil(lambda: len(window.summary.means()[FACTUAL_KNOWLEDGE]) == SWEEP_PIPELINES, timeout=20_000)
+    assert "pipelines drawn" not in window.summary.title_label.text()

@@ -35,6 +35,7 @@ from goldenlens.ui.review.override_dialog import request_override
 from goldenlens.ui.review.undo_commands import curation_messages, push_add_fact_variant
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.shortcuts import keys_for
+from goldenlens.ui.summary.other_pipelines import others_note
 from goldenlens.ui.summary.summary_view import SummaryView
 from goldenlens.ui.variants.variant_dialog import RUNNER_NAME, VariantDialog, open_variant_dialog
 from goldenlens.ui.workers import JobRunner, LatestJobRunner
@@ -261,15 +262,19 @@ class ReviewController(QObject):
             self._summary.set_data((), {})
             return
         rows = self._grid.visible_rows()
-        values = {metric: np.asarray(grid.values[metric])[rows] for metric in grid.values}
+        # The pipelines the grid shows (its picker: the ten leaders of a sweep, unless chosen).
+        pipelines = self._grid.state().shown_pipelines(grid.pipelines)
+        columns = np.array([grid.pipelines.index(p) for p in pipelines], dtype=np.int64)
+        values = {metric: np.asarray(grid.values[metric])[np.ix_(rows, columns)] for metric in grid.values}
         title = f"{len(rows):,} of {len(grid):,} questions"
         if not grid.complete:
             title = f"{len(rows):,} of the first {len(grid):,} questions (loading {grid.total:,}…)"
+        title += others_note(grid, rows, pipelines)
         # The means at once; the error bars when the bootstrap of these very rows is done.
-        self._summary.set_data(grid.pipelines, values, title=title)
-        self._summary_shown = (tuple(grid.pipelines), values, title)
+        self._summary.set_data(pipelines, values, title=title)
+        self._summary_shown = (tuple(pipelines), values, title)
         question_ids = [str(grid.question_ids[r]) for r in rows]
-        job = summary_decision_job(question_ids, grid.pipelines, values)
+        job = summary_decision_job(question_ids, pipelines, values)
         if len(question_ids) <= INLINE_DECISION_QUESTIONS:
             self._decider.cancel()
             self._on_summary_decision(job(lambda _progress: None, CancelToken()))

@@ -45,6 +45,8 @@ BIN_EDGES: FloatArray = np.linspace(0.0, 1.0, 11)
 #: Intervals are shown only for an estimate of the very mean drawn (same value to this much).
 _SAME_MEAN = 1e-9
 NO_INTERVALS = "95% intervals not available"
+#: The histogram's narrow plot has its own legend up to this many pipelines (one row of them).
+_HISTOGRAM_LEGEND_UP_TO = 4
 
 
 def column_means(values: FloatArray) -> FloatArray:
@@ -100,6 +102,7 @@ class SummaryView(QWidget):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.title_label.setFont(font)
+        self.title_label.setWordWrap(True)  # a sweep's note on the pipelines not drawn: wrap it
         self.count_label = QLabel()
         self.count_label.setWordWrap(True)  # many metrics on few questions: wrap, never widen the window
         self.intervals_label = QLabel()
@@ -108,7 +111,7 @@ class SummaryView(QWidget):
             "when the scores shown are the ones the intervals were computed for"
         )
         header = QHBoxLayout()
-        header.addWidget(self.title_label)
+        header.addWidget(self.title_label, 2)
         header.addWidget(self.count_label, 1)
         header.addWidget(self.intervals_label)
 
@@ -429,7 +432,9 @@ class SummaryView(QWidget):
                 x=xs, height=counts[:, j], width=width * 0.92, brush=colour, pen=pg.mkPen(None)
             )
             item.addItem(bars)
-            item.legend.addItem(bars, pipeline)
+            if n <= _HISTOGRAM_LEGEND_UP_TO:  # more: the means chart's legend names the colours
+                item.legend.addItem(bars, pipeline)
+        item.legend.setVisible(self._has_data() and n <= _HISTOGRAM_LEGEND_UP_TO)
         top = max(float(counts.max()), 1.0)
         step = max(1, int(np.ceil(top / 6)))
         # Whole-question ticks only: no fractional counts, no minor grid.
