@@ -57,6 +57,7 @@ def test_the_grid_opens_on_the_leaders_and_the_picker_shows_the_rest(
     assert all(means[p] >= cut for p in shown)
     assert shown == [p for p in sweep_grid.pipelines if p in shown]
     picker = grid.filter_bar.pipelines
+    assert not picker.isHidden()
     assert picker.text() == f"Pipelines: {SHOWN_PIPELINES} of {SWEEP_PIPELINES}"
     # Ticking a hidden pipeline in the picker's list gives it columns.
     hidden = next(p for p in sweep_grid.pipelines if p not in shown)
@@ -92,7 +93,7 @@ def test_a_few_pipelines_are_all_shown(qtbot: QtBot, scored_project: Path) -> No
     grid.set_data(data)
     assert _score_pipelines(grid) == list(data.pipelines)
     assert grid.filter_bar.pipelines.text() == f"Pipelines: all {len(data.pipelines)}"
-    assert grid.filter_bar.pipelines.leaders.isHidden()  # no "Top 10" preset for three
+    assert grid.filter_bar.pipelines.isHidden()  # three: no picker taking width from the detail pane
 
 
 def test_the_detail_pane_gives_cards_to_the_pipelines_the_grid_shows(qtbot: QtBot, tmp_path: Path) -> None:

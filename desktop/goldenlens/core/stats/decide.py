@@ -16,8 +16,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import chain, pairwise
-from operator import countOf
 from typing import Any, Final, TypeVar
 
 import numpy as np
@@ -37,12 +35,10 @@ from goldenlens.core.stats.decision import (
 )
 from goldenlens.core.stats.mcnemar import mcnemar_exact
 from goldenlens.core.stats.pass_rates import pass_thresholds
+from goldenlens.core.stats.score_table import ScoreRow, ScoreTable, score_table, tabulate
 from goldenlens.core.stats.simultaneous import margins, rank_intervals
 from goldenlens.core.stats.verdicts import caveat, verdict
 from goldenlens.core.view.metric_names import BINARY_METRICS
-
-#: ``(question_id, pipeline, values in metric order)``; ``None``: not scored.
-ScoreRow = tuple[str, str, Sequence[float | None]]
 
 _Interval = tuple[float, float]
 #: From this many questions on, the statistics are drawn on threads (numpy's generators draw
@@ -132,119 +128,6 @@ class _Intervals:
         return self._found[key]
 
 
-@dataclass(frozen=True)
-class _Table:
-    """The rows as arrays: one value per pipeline, metric and question, and each pipeline's rows
-    in the order they came in (the order its means sum in)."""
-
-    #: Pipelines: those asked for, then any other in first-seen order.
-    names: list[str]
-    #: Questions in first-seen order.
-    question_ids: list[str]
-    #: Pipelines x metrics x questions; NaN: no response, or not scored.
-    values: FloatArray
-    #: Where :attr:`values` has a value (not NaN).
-    scored: BoolArray
-    #: Per pipeline, its rows' values (metrics x rows) in the order they came in (the first row
-    #: of a repeated key only), and where they are given (not ``None``: a NaN value counts).
-    in_order: list[FloatArray]
-    given: list[BoolArray]
-
-
-def _tabulate(rows: Iterable[ScoreRow], pipelines: Sequence[str], width: int) -> _Table:
-    listed = rows if isinstance(rows, list | tuple) else list(rows)
-    values = [row[2] for row in listed]
-    return _table(
-        [row[0] for row in listed],
-        [row[1] for row in listed],
-        _values(listed, values, width),
-        pipelines,
-        lambda by_metric, order: _given(by_metric, order, values),
-    )
-
-
-def _table(
-    question_of: Sequence[str],
-    pipeline_of: Sequence[str],
-    flat: FloatArray,
-    pipelines: Sequence[str],
-    given_of: Callable[[FloatArray, npt.NDArray[np.intp]], BoolArray],
-) -> _Table:
-    """The :class:`_Table` of rows given as their questions, pipelines and values (rows x
-    metrics, NaN where not scored); ``given_of(by_metric, order)`` says which of the kept rows'
-    values (metrics x rows ``order`` picks) the means sum."""
-    width = flat.shape[1]
-    question_ids = list(dict.fromkeys(question_of))
-    ordered = dict.fromkeys(pipelines)
-    ordered.update(dict.fromkeys(pipeline_of))
-    names = list(ordered)
-    question = _indices(question_of, question_ids)
-    pipeline = _indices(pipeline_of, names)
-    kept = _first_rows(pipeline * len(question_ids) + question, len(names) * len(question_ids))
-    # The kept rows by pipeline, each pipeline's in the order they came in (a stable sort).
-    order = kept[np.argsort(pipeline[kept], kind="stable")]
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(pipeline[order], minlength=len(names)))))
-    by_metric = np.ascontiguousarray(flat[order].T)  # metrics x rows, a pipeline's rows together
-    given = given_of(by_metric, order)
-    cube = np.full((len(names), width, len(question_ids)), np.nan)
-    spans = [slice(int(lo), int(hi)) for lo, hi in pairwise(bounds.tolist())]
-    for p, span in enumerate(spans):
-        cube[p][:, question[order[span]]] = by_metric[:, span]
-    return _Table(
-        names,
-        question_ids,
-        cube,
-        ~np.isnan(cube),
-        [by_metric[:, s] for s in spans],
-        [given[:, s] for s in spans],
-    )
-
-
-def _values(rows: Sequence[ScoreRow], values: list[Sequence[float | None]], width: int) -> FloatArray:
-    """Rows x metrics, ``None`` as NaN; a row with another number of values than ``width`` is
-    an error naming it (the first such row)."""
-    if any(found != width for found in set(map(len, values))):
-        for question_id, pipeline, row_values in rows:
-            if len(row_values) != width:
-                raise ValueError(f"{question_id}/{pipeline}: {len(row_values)} values for {width} metrics")
-    try:
-        # Straight from the values: a few times faster than np.array's nested lists...
-        flat = np.fromiter(chain.from_iterable(values), dtype=np.float64, count=len(values) * width)
-    except (TypeError, ValueError):
-        # ... which also reads None (not scored) as NaN.
-        flat = np.array(values, dtype=np.float64)
-    return flat.reshape(len(values), width)
-
-
-def _indices(labels: Sequence[str], order: Sequence[str]) -> npt.NDArray[np.intp]:
-    index = dict(zip(order, range(len(order)), strict=True))
-    return np.fromiter(map(index.__getitem__, labels), dtype=np.intp, count=len(labels))
-
-
-def _first_rows(keys: npt.NDArray[np.intp], size: int) -> npt.NDArray[np.intp]:
-    """The rows that are the first of their key, in row order (a repeated key keeps its first)."""
-    if len(keys) and int(np.bincount(keys, minlength=size).max()) > 1:
-        _levels, first = np.unique(keys, return_index=True)  # index of each key's first row
-        return np.sort(first)
-    return np.arange(len(keys))
-
-
-def _given(
-    by_metric: FloatArray, order: npt.NDArray[np.intp], values: Sequence[Sequence[float | None]]
-) -> BoolArray:
-    """Where a value is not ``None`` (metrics x the rows ``order`` picks): the values a mean
-    sums. A NaN value is summed too (as ``sum`` does), while the intervals leave it out."""
-    missing = np.isnan(by_metric)
-    given = ~missing
-    if missing.any():
-        gaps = np.flatnonzero(missing.any(axis=0)).tolist()
-        rows = order[gaps].tolist()
-        if sum(countOf(values[r], None) for r in rows) != int(np.count_nonzero(missing)):
-            for at, r in zip(gaps, rows, strict=True):
-                given[:, at] = [v is not None for v in values[r]]
-    return given
-
-
 def decide(
     rows: Iterable[ScoreRow],
     pipelines: Sequence[str],
@@ -260,7 +143,7 @@ def decide(
     :data:`~goldenlens.core.stats.pass_rates.DEFAULT_PASS_THRESHOLDS`) pick the pass rates.
     Beyond :data:`~goldenlens.core.stats.decision.ALL_PAIRS_UP_TO` pipelines each is compared
     with the leader and with ``baseline`` (when given) instead of every other."""
-    table = _tabulate(rows, pipelines, len(metrics))
+    table = tabulate(rows, pipelines, len(metrics))
     return _decision(table, metrics, thresholds, settings, baseline)
 
 
@@ -285,18 +168,14 @@ def decide_matrix(
             f"{values.shape} values for {len(question_of)} questions, {len(pipeline_of)} pipelines "
             f"and {len(metrics)} metrics"
         )
-    table = _table(
+    table = score_table(
         question_of, pipeline_of, values, pipelines, lambda by_metric, _order: ~np.isnan(by_metric)
     )
     return _decision(table, metrics, thresholds, settings, baseline)
 
 
-def _scored_given(by_metric: FloatArray, _order: npt.NDArray[np.intp]) -> BoolArray:
-    return ~np.isnan(by_metric)
-
-
 def _decision(
-    table: _Table,
+    table: ScoreTable,
     metrics: Sequence[str],
     thresholds: Mapping[str, float] | None,
     settings: Settings | None,
@@ -355,7 +234,11 @@ class _Field:
     the ranks it allows (:mod:`goldenlens.core.stats.simultaneous`), all linear in pipelines."""
 
     def __init__(
-        self, table: _Table, metrics: Sequence[str], estimates: Sequence[MetricEstimate], settings: Settings
+        self,
+        table: ScoreTable,
+        metrics: Sequence[str],
+        estimates: Sequence[MetricEstimate],
+        settings: Settings,
     ) -> None:
         self._names = table.names
         self._metrics = metrics
@@ -451,7 +334,7 @@ def _binary(values: FloatArray) -> bool:
     return bool(np.all((values == 0.0) | (values == 1.0)))
 
 
-def _estimates(table: _Table, metrics: Sequence[str], intervals: _Intervals) -> Iterable[MetricEstimate]:
+def _estimates(table: ScoreTable, metrics: Sequence[str], intervals: _Intervals) -> Iterable[MetricEstimate]:
     for p, in_order, given in zip(table.names, table.in_order, table.given, strict=True):
         for m, metric in enumerate(metrics):
             values = in_order[m][given[m]]  # the order the rows came in, as the summary sums
@@ -463,7 +346,7 @@ def _estimates(table: _Table, metrics: Sequence[str], intervals: _Intervals) -> 
 
 
 def _pass_rates(
-    table: _Table, metrics: Sequence[str], cuts: Mapping[str, float], intervals: _Intervals
+    table: ScoreTable, metrics: Sequence[str], cuts: Mapping[str, float], intervals: _Intervals
 ) -> Iterable[PassRate]:
     values, scored = table.values, table.scored
     for i, p in enumerate(table.names):
@@ -493,7 +376,7 @@ class _Paired:
 
 
 def _paired(
-    table: _Table, metrics: Sequence[str], triples: Iterable[tuple[int, int, int]]
+    table: ScoreTable, metrics: Sequence[str], triples: Iterable[tuple[int, int, int]]
 ) -> Iterable[_Paired]:
     """The pairs ``(a, b, metric)`` given as pipeline and metric indices, in their order."""
     names, values, scored = table.names, table.values, table.scored

@@ -17,7 +17,7 @@ from goldenlens.core.view.metric_names import METRIC_LABELS, METRIC_SHORT
 
 if TYPE_CHECKING:  # numpy: imported when a regression is checked, not by every command line
     from goldenlens.core.stats.bootstrap import Settings
-    from goldenlens.core.stats.decide import ScoreRow
+    from goldenlens.core.stats.score_table import ScoreRow
 
 
 def _alias(text: str) -> str:

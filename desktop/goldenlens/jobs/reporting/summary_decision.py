@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.stats.decide import ScoreRow, decide
+from goldenlens.core.stats.decide import decide
 from goldenlens.core.stats.decision import Decision
+from goldenlens.core.stats.score_table import ScoreRow
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 
 

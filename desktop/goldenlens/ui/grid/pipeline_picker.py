@@ -2,8 +2,8 @@
 
 A sweep of hundreds of pipelines cannot be read side by side, so beyond
 :data:`~goldenlens.core.view.grid_state.SHOWN_PIPELINES` the grid opens on the leaders by
-Factual Knowledge, and this button ("Pipelines: 10 of 500") opens a searchable, checkable list
-to show any others, with one click back to the leaders or to all of them.
+Factual Knowledge, and this button ("Pipelines: 10 of 500", shown only then) opens a
+searchable, checkable list to show any others, with one click back to the leaders or to all.
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ class PipelinePicker(QToolButton):
         self.everyone.clicked.connect(lambda: self._choose(None))
         self.nobody.clicked.connect(lambda: self._choose(frozenset()))
         self._show_label()
+        self.hide()  # until a sweep's pipelines arrive (show_pipelines)
 
     def show_pipelines(
         self, pipelines: Sequence[str], chosen: frozenset[str] | None, leaders: frozenset[str] | None
@@ -77,6 +78,9 @@ class PipelinePicker(QToolButton):
         ``leaders``: what the "Top" preset picks (``None``: there are few enough to show all)."""
         self._leaders = leaders
         self.leaders.setVisible(leaders is not None)
+        # A few pipelines all have columns (the detail pane's own menu hides cards): the button
+        # would only take width from the detail pane.
+        self.setVisible(len(pipelines) > SHOWN_PIPELINES)
         listed = [self.list.item(i).text() for i in range(self.list.count())]
         with QSignalBlocker(self.list):
             if listed != list(pipelines):  # another project, or its pipelines changed
