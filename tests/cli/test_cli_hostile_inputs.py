@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from tests.cli_process import PACKAGE_ROOT
-from tests.io.hostile_files import write_responses_csv, write_xlsx_bomb
+from tests.io.hostile_files import write_responses_csv, write_xlsx_bomb, write_xlsx_repeated
 
 from goldenlens.io.importing.sample import sample_dir
 
@@ -88,3 +88,19 @@ def test_an_over_long_csv_field_is_exit_2_naming_row_and_column(tmp_path: Path) 
     assert code == 2, err
     assert "golden.csv, row 3: the field in row 3, column D, holds 40,000 characters" in err
     assert "Traceback" not in err
+
+
+def test_a_string_repeated_into_a_gigabyte_is_refused_before_it_is_copied(tmp_path: Path) -> None:
+    """40,000 cells naming one string of 32,000 characters (200 KB on disk, 1.28 GB of cell
+    text once copied into each cell): exit 2 naming the sheet, in seconds and little memory."""
+    workbook = write_xlsx_repeated(tmp_path / "golden.xlsx", cells=40_000, length=32_000)
+    responses = write_responses_csv(tmp_path / "responses.csv")
+    out = tmp_path / "report.json"
+    code, err, seconds, peak_mb = _measured("score", str(workbook), str(responses), "-o", str(out), "-q")
+    assert code == 2, err
+    assert "golden.xlsx, sheet 'Sheet1'" in err
+    assert "repeat its shared strings so often that they would hold over" in err
+    assert "Traceback" not in err
+    assert seconds < 5, seconds
+    assert peak_mb < 300, peak_mb
+    assert not out.exists()

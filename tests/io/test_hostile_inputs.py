@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 from openpyxl import Workbook
-from tests.io.hostile_files import MIB, ROWS, write_ods, write_xlsx, write_xlsx_bomb
+from tests.io.hostile_files import MIB, ROWS, write_ods, write_xlsx, write_xlsx_bomb, write_xlsx_repeated
 
 from goldenlens.core.problems import InputError, Severity
-from goldenlens.io.sheets.cell_limit import MAX_CELL_CHARS
-from goldenlens.io.sheets.long_cell_scan import first_long_shared_string, may_hold_long_string
-from goldenlens.io.sheets.package_guard import MAX_RATIO
+from goldenlens.io.sheets.limits.cell_limit import MAX_CELL_CHARS
+from goldenlens.io.sheets.limits.long_cell_scan import first_long_shared_string
+from goldenlens.io.sheets.limits.package_guard import MAX_RATIO
+from goldenlens.io.sheets.limits.repeated_strings import string_sizes
 from goldenlens.io.sheets.spreadsheet_reader import read_table
 
 
@@ -193,6 +194,17 @@ def test_a_document_type_declaration_is_refused(tmp_path: Path) -> None:
     assert "declares a document type (DTD)" in _refusal(path).problem.message
 
 
+def _may_hold(data: bytes) -> bool:
+    """What the quick pass over the shared strings says of ``data``: a string may be over the
+    limit (its size in bytes, markup included, is; or markup that can hide an end tag is there)."""
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as book:
+        book.writestr("xl/sharedStrings.xml", data)
+    with zipfile.ZipFile(archive) as book:
+        sizes, sure = string_sizes(book, "xl/sharedStrings.xml")
+    return not sure or max(sizes, default=0) > MAX_CELL_CHARS
+
+
 def _strings(*items: bytes) -> bytes:
     return b'<?xml version="1.0"?><sst xmlns="s">' + b"".join(items) + b"</sst>"
 
@@ -200,11 +212,11 @@ def _strings(*items: bytes) -> bytes:
 def test_the_quick_scan_clears_short_strings_and_catches_long_ones_anywhere() -> None:
     short = b"<si><t>" + b"a" * 100 + b"</t></si>"
     many = short * (3 * MIB // len(short))  # pieces of 1 MiB cut strings anywhere
-    assert not may_hold_long_string(io.BytesIO(_strings(many, short)))
+    assert not _may_hold(_strings(many, short))
     for at in (0, MIB - 20_000, len(many) // 2, len(many)):
         long = b"<si><t>" + b"b" * 32_768 + b"</t></si>"
         data = _strings(many[: at - at % len(short)], long, many[at - at % len(short) :])
-        assert may_hold_long_string(io.BytesIO(data)), at
+        assert _may_hold(data), at
         cell, complete = first_long_shared_string(io.BytesIO(data))
         assert complete
         assert cell is not None
@@ -246,7 +258,32 @@ def test_text_that_looks_like_markup_cannot_hide_a_long_string() -> None:
         _strings(b"<si><t>a</t></si>", in_cdata),
         prefixed,
     ):
-        assert may_hold_long_string(io.BytesIO(data))
+        assert _may_hold(data)
         cell, _ = first_long_shared_string(io.BytesIO(data))
         assert cell is not None
         assert cell.index == (0 if data is prefixed else 1)
+
+
+def test_a_long_string_repeated_in_many_cells_is_refused_before_it_is_copied(tmp_path: Path) -> None:
+    """40,000 cells naming one string of 32,000 characters: every part is small and no cell is
+    over the limit, yet a reader copying the string into each cell would make 1.28 GB of text
+    from a file of 200 KB — over the budget (16 times what the parts unpack to, at least 1 GiB)."""
+    path = write_xlsx_repeated(tmp_path / "golden.xlsx", cells=40_000, length=32_000)
+    assert path.stat().st_size < 300_000
+    with zipfile.ZipFile(path) as book:
+        assert max(part.file_size for part in book.infolist()) < 3 * MIB  # no part out of proportion
+    with pytest.raises(InputError) as caught:
+        read_table(path)
+    problem = caught.value.problem
+    assert problem.severity is Severity.FATAL
+    assert (problem.file, problem.sheet) == ("golden.xlsx", "Sheet1")
+    assert "cells of sheet 'Sheet1' repeat its shared strings so often" in problem.message
+    assert "at most 1,024.0 MB is read" in problem.message
+
+
+def test_a_long_string_in_a_few_thousand_cells_is_read(tmp_path: Path) -> None:
+    """The same string in 3,000 cells (96 MB of text, far under the budget) reads as it is."""
+    path = write_xlsx_repeated(tmp_path / "golden.xlsx", cells=3_000, length=32_000)
+    table = read_table(path)
+    assert len(table.rows) == 3_000
+    assert {len(row[1]) for row in table.rows} == {32_000}

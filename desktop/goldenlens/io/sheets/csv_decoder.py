@@ -29,7 +29,7 @@ from itertools import chain
 
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import column_letter
-from goldenlens.io.sheets.cell_limit import MAX_CELL_CHARS, long_field_problem
+from goldenlens.io.sheets.limits.cell_limit import MAX_CELL_CHARS, long_field_problem
 
 DELIMITERS: tuple[str, ...] = (",", ";", "\t")
 

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Self
 
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import header_keys
-from goldenlens.io.sheets.cell_limit import refuse_long_cells
 from goldenlens.io.sheets.cell_text import column_text
 from goldenlens.io.sheets.csv_decoder import parse_records
+from goldenlens.io.sheets.limits.cell_limit import refuse_long_cells
 from goldenlens.io.sheets.link_paths import unreachable_reason
 from goldenlens.io.sheets.raw_table import CellProblem, RawTable, build_table, fatal
 from goldenlens.io.sheets.sheet_facts import SheetFacts, apply_facts
@@ -68,7 +68,7 @@ class TableFile:
             raise fatal(self.file, f"the header row must be 1 or more (got {header_row}).")
         if self._delimiter is None:
             if suffix != ".xls":  # the zip packages: refuse a bomb before calamine unpacks it
-                from goldenlens.io.sheets.package_guard import guard_package
+                from goldenlens.io.sheets.limits.package_guard import guard_package
 
                 guard_package(self.path, self.file, suffix)
             self._book = _open_workbook(self.path, self.file)

@@ -11,13 +11,16 @@ first, reading nothing:
   size and to more than :data:`SMALL_PART` bytes; so is the archive when all its parts
   together are. Real workbooks pack 4-15x (Excel, LibreOffice, openpyxl: sheets of 60,000 rows;
   a sheet of empty styled rows 21x), deflate at most about 1,030x;
-* every .xlsx shared-strings part is then streamed (:mod:`goldenlens.io.sheets.long_cell_scan`)
-  for a string longer than a cell can hold, which calamine would copy into each cell using it.
+* every .xlsx shared-strings part is then streamed (:mod:`goldenlens.io.sheets.limits.long_cell_scan`)
+  for a string longer than a cell can hold, which calamine would copy into each cell using it;
+* and the text the cells would hold, each shared string times the cells naming it, is bounded
+  (:mod:`goldenlens.io.sheets.limits.repeated_strings`): one long string in 800,000 tiny cells passes
+  the checks above yet unpacks to 26 GB.
 
 A part out of proportion is scanned for an over-long cell in its first few mebibytes, so the
 refusal names the cell when it can (``Sheet1!B2``) and the part when it cannot. Everything
 else (a long inline string, a long .ods cell) is bounded by these sizes and refused once read
-by :func:`~goldenlens.io.sheets.cell_limit.refuse_long_cells`.
+by :func:`~goldenlens.io.sheets.limits.cell_limit.refuse_long_cells`.
 """
 
 from __future__ import annotations
@@ -30,15 +33,15 @@ from pathlib import Path
 from typing import IO
 
 from goldenlens.core.problems import InputError
-from goldenlens.io.sheets.cell_limit import long_cell_error, long_cell_message
-from goldenlens.io.sheets.long_cell_scan import (
+from goldenlens.io.sheets.limits.cell_limit import MAX_CELL_CHARS, long_cell_error, long_cell_message
+from goldenlens.io.sheets.limits.long_cell_scan import (
     DeclaredTypeError,
     LongCell,
     first_long_ods_cell,
     first_long_shared_string,
     first_long_sheet_cell,
-    may_hold_long_string,
 )
+from goldenlens.io.sheets.limits.repeated_strings import repeated_text_sheet, string_sizes, text_budget
 from goldenlens.io.sheets.raw_table import fatal
 from goldenlens.io.sheets.sheet_facts import column_index
 from goldenlens.io.sheets.xlsx_facts import (
@@ -129,8 +132,25 @@ def _guard_xlsx(book: zipfile.ZipFile, file: str, flagged: list[zipfile.ZipInfo]
             cell = _scan_flagged(book, file, part, first_long_sheet_cell)
             raise long_cell_error(file, sheets[part.filename], cell.row, cell.col, None)
     if strings is not None and strings in book.namelist():
-        out_of_proportion = any(part.filename == strings for part in flagged)
-        _guard_shared_strings(book, file, book.getinfo(strings), sheets, out_of_proportion=out_of_proportion)
+        if any(part.filename == strings for part in flagged):
+            _refuse_shared_strings(book, file, book.getinfo(strings), sheets)
+        # Each string's size, in one pass: proves most parts hold no over-long string, and
+        # bounds the text the cells naming them would hold.
+        sizes, sure = string_sizes(book, strings)
+        if not sure or max(sizes, default=0) > MAX_CELL_CHARS:  # maybe: a size counts markup too
+            _guard_shared_strings(book, file, book.getinfo(strings), sheets)
+        budget = text_budget(book)
+        repeated = repeated_text_sheet(book, sizes, sheets, budget)
+        if repeated is not None:
+            sheet, cells, text = repeated
+            raise fatal(
+                file,
+                f"{file} is not read: {cells:,} cells of sheet '{sheet}' repeat its shared strings so "
+                f"often that they would hold over {_size(text)} of text (the workbook unpacks to "
+                f"{_size(sum(p.file_size for p in book.infolist()))}; at most {_size(budget)} is read): "
+                f"it is damaged or was built to exhaust memory. {_RESAVE}",
+                sheet=sheet,
+            )
 
 
 _RESAVE = "If you trust it, open it in Excel or LibreOffice, save it again and import the saved copy."
@@ -164,26 +184,26 @@ def _scan_flagged(book: zipfile.ZipFile, file: str, part: zipfile.ZipInfo, scan:
     return cell
 
 
+def _refuse_shared_strings(
+    book: zipfile.ZipFile, file: str, part: zipfile.ZipInfo, sheets: dict[str, str]
+) -> None:
+    """Refuse shared strings out of proportion: by the cells of their first long string."""
+    _refuse_users(book, file, part, sheets, _scan_flagged(book, file, part, first_long_shared_string))
+
+
 def _guard_shared_strings(
-    book: zipfile.ZipFile,
-    file: str,
-    part: zipfile.ZipInfo,
-    sheets: dict[str, str],
-    *,
-    out_of_proportion: bool,
+    book: zipfile.ZipFile, file: str, part: zipfile.ZipInfo, sheets: dict[str, str]
 ) -> None:
     """Refuse a shared string longer than a cell, naming the cells that use it."""
-    if out_of_proportion:
-        cell = _scan_flagged(book, file, part, first_long_shared_string)
-    else:
-        with book.open(part) as stream:
-            if not may_hold_long_string(stream):
-                return
-        with book.open(part) as stream:
-            found, _ = first_long_shared_string(stream, None)
-        if found is None:
-            return
-        cell = found
+    with book.open(part) as stream:
+        found, _ = first_long_shared_string(stream, None)
+    if found is not None:
+        _refuse_users(book, file, part, sheets, found)
+
+
+def _refuse_users(
+    book: zipfile.ZipFile, file: str, part: zipfile.ZipInfo, sheets: dict[str, str], cell: LongCell
+) -> None:
     users = _cells_using(book, sheets, cell.index)
     if not users:
         raise fatal(file, long_cell_message(f"shared string {cell.index + 1:,} of {part.filename}", None))

@@ -3,11 +3,11 @@
 calamine unpacks a whole part and copies a shared string into every cell that uses it, so a
 string too long for any cell must be found before calamine sees the file, and found without
 holding it: every scan here reads the part in pieces from the zip archive and stops at the
-first text over :data:`~goldenlens.io.sheets.cell_limit.MAX_CELL_CHARS` characters.
+first text over :data:`~goldenlens.io.sheets.limits.cell_limit.MAX_CELL_CHARS` characters.
 
-* :func:`may_hold_long_string` runs on every .xlsx shared-strings part at C speed: it proves
-  that no ``<si>`` element spans more than the limit in bytes (a character is at least a byte)
-  by checking that every 16 KiB of the part holds a ``</si>`` tag;
+* every .xlsx shared-strings part is first measured at C speed
+  (:func:`~goldenlens.io.sheets.limits.repeated_strings.string_sizes`): no ``<si>`` element
+  longer than the limit in bytes (a character is at least a byte) clears it;
 * the expat scans (:func:`first_long_shared_string`, :func:`first_long_sheet_cell`,
   :func:`first_long_ods_cell`) count characters exactly, for a part the quick check could not
   clear or whose declared size is out of proportion; ``budget`` bounds the bytes they read.
@@ -15,61 +15,20 @@ first text over :data:`~goldenlens.io.sheets.cell_limit.MAX_CELL_CHARS` characte
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 from xml.parsers import expat
 
-from goldenlens.io.sheets.cell_limit import MAX_CELL_CHARS
+from goldenlens.io.sheets.limits.cell_limit import MAX_CELL_CHARS
 from goldenlens.io.sheets.sheet_facts import column_index
 
 _CHUNK = 1 << 20
-# Every aligned window this long must hold an element boundary; a gap longer than twice the
-# window always contains a whole window, and twice the window is the limit in bytes.
-_WINDOW = (MAX_CELL_CHARS + 1) // 2
-# The root element, to learn the prefix of the closing tags (``</si>`` or ``</x:si>``): text
-# never holds a literal "<", so a closing tag cannot be faked inside a string...
-_ROOT = re.compile(rb"<([A-Za-z_][\w.-]*:)?sst[\s>/]")
-# ...except in a CDATA section or a comment, whose start sends the part to the exact scan.
-_MARKUP_DECLARATION = b"<!"
 
 
 class DeclaredTypeError(ValueError):
     """A part holds a document type declaration, which no spreadsheet writes (and whose
     entities could expand without bound)."""
-
-
-def may_hold_long_string(stream: IO[bytes]) -> bool:
-    """False when no shared string of the stream can exceed the limit, True when one may.
-
-    Reads the stream once in 1 MiB pieces, keeping only the bytes since the last closing tag."""
-    carry = stream.read(_CHUNK)
-    root = _ROOT.search(carry)
-    if root is None:
-        return True
-    boundary = b"</" + (root.group(1) or b"") + b"si>"
-    while True:
-        chunk = stream.read(_CHUNK)
-        data = carry + chunk
-        if _MARKUP_DECLARATION in data:
-            return True
-        last = data.rfind(boundary)
-        if last < 0:
-            if len(data) > MAX_CELL_CHARS:
-                return True
-        else:
-            for start in range(0, last, _WINDOW):
-                if data.find(boundary, start, start + _WINDOW + len(boundary)) >= 0:
-                    continue
-                before = data.rfind(boundary, 0, start)
-                after = data.find(boundary, start)
-                if after - max(before, 0) > MAX_CELL_CHARS:
-                    return True
-            data = data[last + len(boundary) :]
-        if not chunk:
-            return len(data) > MAX_CELL_CHARS
-        carry = data
 
 
 @dataclass(frozen=True)

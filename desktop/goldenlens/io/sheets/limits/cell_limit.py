@@ -6,7 +6,7 @@ shared string used by 30 cells made a 410 KB workbook take 23 GB. The readers re
 the file, sheet and cell (``Sheet1!B7``) or the CSV row and column, rather than read it.
 
 This module holds the limit, the wording of the refusal and the checks of a grid already read
-(workbooks) or parsed (CSV); :mod:`goldenlens.io.sheets.package_guard` refuses a workbook
+(workbooks) or parsed (CSV); :mod:`goldenlens.io.sheets.limits.package_guard` refuses a workbook
 before a library unpacks it.
 """
 

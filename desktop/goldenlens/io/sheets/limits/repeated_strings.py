@@ -1,0 +1,111 @@
+"""Refuse an .xlsx whose cells would hold far more text than the file does: a shared string
+repeated in very many cells (issue #22).
+
+A shared string is stored once and shown by every cell that names its index, and calamine
+copies it into each of them. A 16 MB sheet of 800,000 tiny cells ``<c t="s"><v>0</v></c>``
+naming one string of 32,767 characters passes every size check (no part is out of proportion,
+no cell over the limit) yet unpacks to 26 GB of cell text. So, before calamine reads it, the
+text the cells would hold is added up — each shared string's size in the part (its markup
+included: a bound from above) times the cells naming it — and the file is refused when that
+passes :func:`text_budget`: a fixed multiple of what the workbook unpacks to, and never less
+than 1 GiB, so that no real workbook is refused.
+
+Both passes stream (the shared strings split at ``</si>``, each sheet searched in 1 MiB
+pieces), and the second is skipped when even every cell of the sheets naming the longest
+string would stay within the budget; on a real 60,000-row workbook both passes take a fraction
+of a second.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from array import array
+from collections.abc import Iterator, Mapping
+from typing import Final
+
+#: The cell text a workbook may make, as a multiple of what its parts unpack to.
+TEXT_RATIO: Final = 16
+#: ... and never less than this (bytes), whatever the workbook.
+MIN_TEXT_BUDGET: Final = 1 << 30
+#: The fewest bytes a cell naming a shared string takes in a sheet: ``<c t="s"><v>0</v></c>``.
+MIN_STRING_CELL_BYTES: Final = 20
+_CHUNK: Final = 1 << 20
+_END_OF_STRING: Final = re.compile(rb"</(?:[\w.-]+:)?si\s*>")
+#: A cell of type ``s`` and the index in its value (attributes in any order).
+_STRING_CELL: Final = re.compile(
+    rb'<(?:[\w.-]+:)?c\s[^>]*?\bt="s"[^>]*>\s*<(?:[\w.-]+:)?v>\s*([0-9]{1,10})\s*<'
+)
+#: The longest cell markup a piece boundary may cut: carried over into the next piece.
+_CARRY: Final = 4096
+
+
+def text_budget(book: zipfile.ZipFile) -> int:
+    """The cell text a workbook may unpack to: :data:`TEXT_RATIO` times its parts' declared
+    sizes, at least :data:`MIN_TEXT_BUDGET`."""
+    return max(MIN_TEXT_BUDGET, TEXT_RATIO * sum(part.file_size for part in book.infolist()))
+
+
+def string_sizes(book: zipfile.ZipFile, part: str) -> tuple[array[int], bool]:
+    """Each shared string's size in bytes in ``part``, its markup included (a bound from above
+    on its text), streamed: split at ``</si>`` (C speed), or at a prefixed end tag. And whether
+    the sizes are sure: text cannot hold ``</si>`` but a CDATA section, a comment or a
+    processing instruction can, so any of those (``<!``, a second ``<?``) makes them unsure."""
+    sizes: array[int] = array("q")
+    pending = 0
+    plain: bool | None = None
+    unsure = False
+    instructions = 0
+    previous = b""
+    with book.open(part) as stream:
+        while chunk := stream.read(_CHUNK):
+            seam = previous[-1:] + chunk  # a "<!" or "<?" across two pieces
+            unsure = unsure or b"<!" in seam
+            instructions += seam.count(b"<?")
+            if plain is None:
+                plain = _END_OF_STRING.search(chunk) is None or b"</si>" in chunk
+            pieces = chunk.split(b"</si>") if plain else _END_OF_STRING.split(chunk)
+            for piece in pieces[:-1]:
+                sizes.append(pending + len(piece) + 5)
+                pending = 0
+            pending += len(pieces[-1])
+            previous = chunk
+    return sizes, not unsure and instructions <= 1  # the XML declaration is the one allowed
+
+
+def string_cells(book: zipfile.ZipFile, part: str) -> Iterator[int]:
+    """The shared-string index of every string cell of sheet ``part``, streamed in pieces."""
+    tail = b""
+    with book.open(part) as stream:
+        while chunk := stream.read(_CHUNK):
+            data = tail + chunk
+            # A match must end before the carried-over tail, which the next piece searches again.
+            cut = max(0, len(data) - _CARRY) if len(chunk) == _CHUNK else len(data)
+            for match in _STRING_CELL.finditer(data):
+                if match.start() >= cut:
+                    break
+                yield int(match.group(1))
+            tail = data[cut:]
+
+
+def repeated_text_sheet(
+    book: zipfile.ZipFile, sizes: array[int], sheets: Mapping[str, str], budget: int
+) -> tuple[str, int, int] | None:
+    """``(sheet, cells, bytes)`` where the text of the shared strings (``sizes``:
+    :func:`string_sizes`) in the cells passes ``budget`` (the sheet reached when it does, how
+    many string cells so far and their text), or ``None``."""
+    if not sizes:
+        return None
+    sheet_bytes = sum(book.getinfo(p).file_size for p in sheets if p in book.namelist())
+    if max(sizes) * (sheet_bytes // MIN_STRING_CELL_BYTES) <= budget:
+        return None  # even every possible cell naming the longest string stays within it
+    total = cells = 0
+    for part, sheet in sheets.items():
+        if part not in book.namelist():
+            continue
+        for index in string_cells(book, part):
+            cells += 1
+            total += sizes[index] if 0 <= index < len(sizes) else 0
+            if total > budget:
+                return sheet, cells, total
+    return None
