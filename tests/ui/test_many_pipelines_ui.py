@@ -18,6 +18,7 @@ from goldenlens.queries.grid_data import GridData
 from goldenlens.queries.grid_loading import load_grid
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.grid.score_grid import ScoreGrid
+from goldenlens.ui.main_window import MainWindow
 
 
 @pytest.fixture
@@ -96,9 +97,8 @@ def test_a_few_pipelines_are_all_shown(qtbot: QtBot, scored_project: Path) -> No
     assert grid.filter_bar.pipelines.isHidden()  # three: no picker taking width from the detail pane
 
 
-def test_the_detail_pane_gives_cards_to_the_pipelines_the_grid_shows(qtbot: QtBot, tmp_path: Path) -> None:
-    from goldenlens.ui.main_window import MainWindow
-
+def _sweep_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    """The app on a scored sweep of 14 pipelines, its grid loaded."""
     golden, responses = write_sweep(tmp_path)
     project = tmp_path / "sweep.goldenlens"
     assert main(["score", str(golden), str(responses), "--project", str(project), "-q"]) == 0
@@ -108,6 +108,11 @@ def test_the_detail_pane_gives_cards_to_the_pipelines_the_grid_shows(qtbot: QtBo
     qtbot.waitExposed(window)
     assert window.projects.open_project(project)
     qtbot.waitUntil(lambda: window.grid.model().rowCount() == 10, timeout=20_000)
+    return window
+
+
+def test_the_detail_pane_gives_cards_to_the_pipelines_the_grid_shows(qtbot: QtBot, tmp_path: Path) -> None:
+    window = _sweep_window(qtbot, tmp_path)
     assert window.grid.select_question("q03")
     qtbot.waitUntil(lambda: len(window.detail.cards()) == SHOWN_PIPELINES, timeout=20_000)
     shown = _score_pipelines(window.grid)
@@ -121,17 +126,7 @@ def test_the_detail_pane_gives_cards_to_the_pipelines_the_grid_shows(qtbot: QtBo
 def test_the_summary_draws_the_pipelines_the_grid_shows_and_sums_up_the_rest(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    from goldenlens.ui.main_window import MainWindow
-
-    golden, responses = write_sweep(tmp_path)
-    project = tmp_path / "sweep.goldenlens"
-    assert main(["score", str(golden), str(responses), "--project", str(project), "-q"]) == 0
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    assert window.projects.open_project(project)
-    qtbot.waitUntil(lambda: window.grid.model().rowCount() == 10, timeout=20_000)
+    window = _sweep_window(qtbot, tmp_path)
     shown = _score_pipelines(window.grid)
     qtbot.waitUntil(lambda: list(window.summary.means()[FACTUAL_KNOWLEDGE]) == shown, timeout=20_000)
     data = window.grid.grid()
