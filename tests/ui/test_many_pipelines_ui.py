@@ -142,3 +142,39 @@ def test_the_summary_draws_the_pipelines_the_grid_shows_and_sums_up_the_rest(
     window.grid.filter_bar.pipelines.everyone.click()
     qtbot.waitUntil(lambda: len(window.summary.means()[FACTUAL_KNOWLEDGE]) == SWEEP_PIPELINES, timeout=20_000)
     assert "pipelines drawn" not in window.summary.title_label.text()
+
+
+def test_the_labels_tab_makes_a_sweeps_answer_cards_a_batch_at_a_time(qtbot: QtBot, tmp_path: Path) -> None:
+    """60 pipelines giving 60 different answers to q01: 40 cards at once, a button for the rest,
+    and moving the selection past the last card made makes the cards it needs."""
+    import csv
+
+    from goldenlens.jobs import open_project
+    from goldenlens.queries.project import ProjectQueries
+    from goldenlens.ui.labelling.labelling_pane import CARD_BATCH, LabellingPane
+
+    golden, _ = write_sweep(tmp_path)
+    responses = tmp_path / "sixty.csv"
+    with responses.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["question_id", "pipeline", "response"])
+        writer.writerows(["q01", f"P{p:02d}", f"Answer number {p}"] for p in range(60))
+    project = tmp_path / "sixty.goldenlens"
+    assert main(["score", str(golden), str(responses), "--project", str(project), "-q"]) == 0
+    with open_project(project) as handle:
+        queries = ProjectQueries(handle)
+        question = queries.labelling_question(queries.latest_run_id(), "q01")
+    assert question is not None
+    assert len(question.cards) == 60
+    pane = LabellingPane()
+    qtbot.addWidget(pane)
+    pane.show_question(question)
+    assert len(pane.cards.cards()) == CARD_BATCH == 40
+    assert not pane.more_button.isHidden()
+    assert pane.more_button.text() == "Show 20 more of 20 other answers"
+    pane.select(45)
+    assert len(pane.cards.cards()) == 46
+    assert pane.selected == 45
+    pane.more_button.click()
+    assert len(pane.cards.cards()) == 60
+    assert pane.more_button.isHidden()

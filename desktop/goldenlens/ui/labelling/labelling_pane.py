@@ -41,6 +41,9 @@ VERDICT_KEYS: Final = {
     Qt.Key.Key_U: Verdict.UNSURE,
 }
 
+#: Answer cards made at once; more on request ("Show 40 more …") or as the selection moves on.
+CARD_BATCH: Final = 40
+
 
 class LabellingPane(QWidget):
     """Signals: ``verdict_given(index, verdict)`` (``None``: withdraw), ``detach_requested(pipeline)``,
@@ -64,6 +67,11 @@ class LabellingPane(QWidget):
         self.answer_label = wrapped_text("")
         self.fact_label = muted(wrapped_text(""))
         self.cards: CardList[AnswerCardWidget] = CardList(self)
+        #: Cards are made a batch at a time: a sweep's question may have hundreds of answers.
+        self._built: int = 0
+        self.more_button = QPushButton(self)
+        self.more_button.clicked.connect(lambda: self._build(self._built + CARD_BATCH))
+        self.more_button.hide()
         self.keys_label = muted(
             QLabel(
                 "1-9 select · C correct · X incorrect · U unsure · Backspace withdraw · Enter next question"
@@ -74,6 +82,7 @@ class LabellingPane(QWidget):
         left.addWidget(self.answer_label)
         left.addWidget(self.fact_label)
         left.addWidget(self.cards, 1)
+        left.addWidget(self.more_button)
         left.addWidget(self.keys_label)
         layout = QHBoxLayout(self)
         layout.addLayout(left, 3)
@@ -129,6 +138,8 @@ class LabellingPane(QWidget):
         self.question = question
         self.cards.clear()
         if question is None:
+            self._built = 0
+            self.more_button.hide()
             self.question_label.setText("No question to label.")
             self.answer_label.setText("")
             self.fact_label.setText("")
@@ -138,11 +149,8 @@ class LabellingPane(QWidget):
         self.question_label.setText(f"{item.id} · {item.question}")
         self.answer_label.setText(f"Golden answer: {item.answer}")
         self.fact_label.setText(f"Fact: {item.fact}")
-        for index, card in enumerate(question.cards):
-            widget = AnswerCardWidget(index, card, self.cards.host)
-            widget.chosen.connect(self.select)
-            widget.detach_requested.connect(self.detach_requested.emit)
-            self.cards.add(widget)
+        self._built = 0
+        self._build(CARD_BATCH)
         if keep_selection and 0 <= previous < len(question.cards):
             self.select(previous)
         else:
@@ -179,7 +187,25 @@ class LabellingPane(QWidget):
 
     # -- keys and selection ----------------------------------------------------------------
 
+    def _build(self, upto: int) -> None:
+        """Make the cards of the question's answers up to ``upto`` (those not made yet)."""
+        question = self.question
+        if question is None:
+            return
+        upto = min(upto, len(question.cards))
+        for index in range(self._built, upto):
+            widget = AnswerCardWidget(index, question.cards[index], self.cards.host)
+            widget.chosen.connect(self.select)
+            widget.detach_requested.connect(self.detach_requested.emit)
+            self.cards.add(widget)
+        self._built = max(self._built, upto)
+        left = len(question.cards) - self._built
+        self.more_button.setText(f"Show {min(left, CARD_BATCH)} more of {left} other answers")
+        self.more_button.setVisible(left > 0)
+
     def select(self, index: int) -> None:
+        if self.question is not None and index >= self._built:
+            self._build(index + 1)  # the next answer without a verdict may be further on
         cards = self.cards.cards()
         self.selected = index if 0 <= index < len(cards) else -1
         for card in cards:
