@@ -120,24 +120,27 @@ def write_xlsx_bomb(path: Path, size: int = 400 * MIB) -> Path:
     return write_xlsx(path, shared_length=size, shared_rows=ROWS)
 
 
-def write_xlsx_repeated(path: Path, *, cells: int, length: int) -> Path:
+def write_xlsx_repeated(
+    path: Path, *, cells: int, length: int, cell: str = '<c r="B{r}" t="s"><v>{i}</v></c>', empties: int = 0
+) -> Path:
     """A workbook whose question column names one shared string of ``length`` characters (within
     a cell's limit) in ``cells`` rows: small on disk and in every part, yet ``cells x length``
-    characters of cell text once a reader copies the string into each cell."""
-    rows = [
-        '<row r="1">' + "".join(f'<c r="{c}1" t="s"><v>{i}</v></c>' for i, c in enumerate("ABCD")) + "</row>"
-    ]
-    rows += [f'<row r="{r}"><c r="B{r}" t="s"><v>4</v></c></row>' for r in range(2, cells + 2)]
+    characters of cell text once a reader copies the string into each cell. ``cell`` is the
+    markup of each such cell (``{r}`` its row, ``{i}`` the string's index); ``empties`` empty
+    ``<si/>`` strings stand before the long one."""
+    header = "".join(f'<c r="{c}1" t="s"><v>{i}</v></c>' for i, c in enumerate("ABCD"))
+    rows = [f'<row r="1">{header}</row>']
+    index = len(HEADER) + empties
+    rows += [f'<row r="{r}">' + cell.format(r=r, i=index) + "</row>" for r in range(2, cells + 2)]
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as book:
         book.writestr("[Content_Types].xml", _CONTENT_TYPES)
         book.writestr("_rels/.rels", _PACKAGE_RELS)
         book.writestr("xl/workbook.xml", _WORKBOOK.format(sheet="Sheet1"))
         book.writestr("xl/_rels/workbook.xml.rels", _WORKBOOK_RELS)
         book.writestr("xl/worksheets/sheet1.xml", _SHEET_START + "".join(rows) + "</sheetData></worksheet>")
-        strings = "".join(f"<si><t>{name}</t></si>" for name in HEADER)
-        book.writestr(
-            "xl/sharedStrings.xml", _SST_START + strings + "<si><t>" + "R" * length + "</t></si></sst>"
-        )
+        strings = "".join(f"<si><t>{name}</t></si>" for name in HEADER) + "<si/>" * empties
+        strings += f"<si><t>{'R' * length}</t></si>"
+        book.writestr("xl/sharedStrings.xml", _SST_START + strings + "</sst>")
     return path
 
 

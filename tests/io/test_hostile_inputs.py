@@ -264,14 +264,28 @@ def test_text_that_looks_like_markup_cannot_hide_a_long_string() -> None:
         assert cell.index == (0 if data is prefixed else 1)
 
 
-def test_a_long_string_repeated_in_many_cells_is_refused_before_it_is_copied(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("cell", "empties"),
+    [
+        ('<c r="B{r}" t="s"><v>{i}</v></c>', 0),
+        ("<c r='B{r}' t = 's'><v>{i}</v></c>", 0),  # the other quote, spaces around "="
+        ('<c r="B{r}" t="s"><f>A1</f><v xml:space="preserve">{i}</v></c>', 0),  # a formula first
+        ('<c t="s" r="B{r}"><v>{i}</v></c>', 5_000),  # empty <si/> strings shift the index
+    ],
+)
+def test_a_long_string_repeated_in_many_cells_is_refused_before_it_is_copied(
+    tmp_path: Path, cell: str, empties: int
+) -> None:
     """40,000 cells naming one string of 32,000 characters: every part is small and no cell is
     over the limit, yet a reader copying the string into each cell would make 1.28 GB of text
-    from a file of 200 KB — over the budget (16 times what the parts unpack to, at least 1 GiB)."""
-    path = write_xlsx_repeated(tmp_path / "golden.xlsx", cells=40_000, length=32_000)
-    assert path.stat().st_size < 300_000
+    from a file of 200 KB — over the budget (16 times what the parts unpack to, at least 1 GiB),
+    however the cells are written."""
+    path = write_xlsx_repeated(
+        tmp_path / "golden.xlsx", cells=40_000, length=32_000, cell=cell, empties=empties
+    )
+    assert path.stat().st_size < 400_000
     with zipfile.ZipFile(path) as book:
-        assert max(part.file_size for part in book.infolist()) < 3 * MIB  # no part out of proportion
+        assert max(part.file_size for part in book.infolist()) < 4 * MIB  # no part out of proportion
     with pytest.raises(InputError) as caught:
         read_table(path)
     problem = caught.value.problem
@@ -279,6 +293,25 @@ def test_a_long_string_repeated_in_many_cells_is_refused_before_it_is_copied(tmp
     assert (problem.file, problem.sheet) == ("golden.xlsx", "Sheet1")
     assert "cells of sheet 'Sheet1' repeat its shared strings so often" in problem.message
     assert "at most 1,024.0 MB is read" in problem.message
+
+
+def test_an_end_of_string_cut_between_two_pieces_is_still_counted(tmp_path: Path) -> None:
+    """A first string sized so that its ``</si>`` straddles the 1 MiB boundary the sizes are
+    read in: the strings after it keep their places (the long one is still index 1)."""
+    from goldenlens.io.sheets.limits.repeated_strings import string_sizes
+
+    head = b'<?xml version="1.0"?><sst xmlns="s"><si><t>'
+    first = b"a" * (MIB - len(head) - 5)  # "</t></si>" then crosses the boundary
+    data = head + first + b"</t></si><si><t>" + b"b" * 30_000 + b"</t></si></sst>"
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as book:
+        book.writestr("xl/sharedStrings.xml", data)
+    with zipfile.ZipFile(archive) as book:
+        sizes, sure = string_sizes(book, "xl/sharedStrings.xml")
+    assert sure
+    assert len(sizes) == 2
+    assert sizes[1] >= 30_000
+    assert sum(sizes) <= len(data)
 
 
 def test_a_long_string_in_a_few_thousand_cells_is_read(tmp_path: Path) -> None:

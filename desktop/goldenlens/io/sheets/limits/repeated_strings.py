@@ -31,11 +31,17 @@ MIN_TEXT_BUDGET: Final = 1 << 30
 #: The fewest bytes a cell naming a shared string takes in a sheet: ``<c t="s"><v>0</v></c>``.
 MIN_STRING_CELL_BYTES: Final = 20
 _CHUNK: Final = 1 << 20
-_END_OF_STRING: Final = re.compile(rb"</(?:[\w.-]+:)?si\s*>")
-#: A cell of type ``s`` and the index in its value (attributes in any order).
+#: The end of a shared string: ``</si>`` (any prefix, any space) or an empty ``<si/>``.
+_END_OF_STRING: Final = re.compile(rb"</(?:[\w.-]+:)?si\s*>|<(?:[\w.-]+:)?si(?:\s[^>]*)?/>")
+#: A cell of type ``s`` (either quote, space around ``=``, attributes in any order) and the
+#: index in its value, a formula or other markup (up to 512 bytes) allowed before the value.
 _STRING_CELL: Final = re.compile(
-    rb'<(?:[\w.-]+:)?c\s[^>]*?\bt="s"[^>]*>\s*<(?:[\w.-]+:)?v>\s*([0-9]{1,10})\s*<'
+    rb"<(?:[\w.-]+:)?c\s[^>]*?\bt\s*=\s*[\"']s[\"'][^>]*>"
+    rb"(?:(?!</(?:[\w.-]+:)?c\s*>|<(?:[\w.-]+:)?v[\s>])[\s\S]){0,512}?"
+    rb"<(?:[\w.-]+:)?v(?:\s[^>]*)?>\s*([0-9]{1,10})\s*<"
 )
+#: Bytes an end of string may span: kept from one piece to the next, so a cut tag is found.
+_END_SPAN: Final = 256
 #: The longest cell markup a piece boundary may cut: carried over into the next piece.
 _CARRY: Final = 4096
 
@@ -48,28 +54,27 @@ def text_budget(book: zipfile.ZipFile) -> int:
 
 def string_sizes(book: zipfile.ZipFile, part: str) -> tuple[array[int], bool]:
     """Each shared string's size in bytes in ``part``, its markup included (a bound from above
-    on its text), streamed: split at ``</si>`` (C speed), or at a prefixed end tag. And whether
-    the sizes are sure: text cannot hold ``</si>`` but a CDATA section, a comment or a
+    on its text), streamed in pieces (an end tag cut between two is found in the second). And
+    whether the sizes are sure: text cannot hold ``</si>`` but a CDATA section, a comment or a
     processing instruction can, so any of those (``<!``, a second ``<?``) makes them unsure."""
     sizes: array[int] = array("q")
-    pending = 0
-    plain: bool | None = None
+    pending = 0  # bytes of the current string before ``tail``
+    tail = b""
     unsure = False
     instructions = 0
-    previous = b""
     with book.open(part) as stream:
         while chunk := stream.read(_CHUNK):
-            seam = previous[-1:] + chunk  # a "<!" or "<?" across two pieces
+            seam = tail[-1:] + chunk  # a "<!" or "<?" across two pieces
             unsure = unsure or b"<!" in seam
             instructions += seam.count(b"<?")
-            if plain is None:
-                plain = _END_OF_STRING.search(chunk) is None or b"</si>" in chunk
-            pieces = chunk.split(b"</si>") if plain else _END_OF_STRING.split(chunk)
-            for piece in pieces[:-1]:
-                sizes.append(pending + len(piece) + 5)
-                pending = 0
-            pending += len(pieces[-1])
-            previous = chunk
+            data = tail + chunk
+            start = 0
+            for end in _END_OF_STRING.finditer(data):
+                sizes.append(pending + end.end() - start)
+                pending, start = 0, end.end()
+            keep = min(len(data) - start, _END_SPAN)
+            pending += len(data) - start - keep
+            tail = data[len(data) - keep :]
     return sizes, not unsure and instructions <= 1  # the XML declaration is the one allowed
 
 
