@@ -20,7 +20,7 @@ from goldenlens.core.stats.decision import (
     LEADER_AND_BASELINE,
     UnknownBaselineError,
 )
-from goldenlens.core.stats.simultaneous import margins, rank_intervals
+from goldenlens.core.stats.simultaneous import MetricField, metric_field, rank_intervals
 
 METRICS = [FACTUAL_KNOWLEDGE, F1_SCORE]
 FAST = Settings(resamples=2_000)
@@ -113,14 +113,18 @@ def test_the_margin_holds_for_every_pair_at_once_in_95_percent_of_simulations() 
         right = (rng.random((pipelines, questions)) < prob).astype(np.float64)
         observed = right.mean(axis=1)
         everywhere = np.ones_like(right, dtype=bool)
-        (c,) = margins(right[:, None, :], everywhere[:, None, :], Settings(resamples=1_000, seed=seed))
+        found = metric_field(right, everywhere, Settings(resamples=1_000, seed=seed), "fk")
+        assert found is not None
+        c = found.margin * found.unit
         errors = (observed[:, None] - observed[None, :]) - (truth[:, None] - truth[None, :])
         covered += bool(np.abs(errors).max() <= c)
     assert covered / seeds >= 0.90, f"covered in {covered} of {seeds} simulations"
 
 
 def test_rank_intervals_count_the_pipelines_surely_above_and_below() -> None:
-    found = rank_intervals(["A", "B", "C", "D"], [0.9, 0.8, 0.5, 0.45], "m", 0.15)
+    sums = np.array([90.0, 80.0, 50.0, 45.0])  # means 0.90 ... 0.45 in units of 0.01
+    field = MetricField((0, 1, 2, 3), np.ones(100, dtype=bool), sums, 15.0, 0.01)
+    found = rank_intervals(["A", "B", "C", "D"], field, "m")
     # A: nothing is more than 0.15 above it; it is surely above C and D -> ranks 1..2.
     # B: nothing surely above; surely above C and D -> 1..2.
     # C: A and B are surely above (0.4, 0.3 > 0.15); nothing surely below -> 3..4. D alike.
@@ -130,6 +134,49 @@ def test_rank_intervals_count_the_pipelines_surely_above_and_below() -> None:
         ("C", 3, 3, 4),
         ("D", 4, 3, 4),
     ]
+    # A difference exactly at the margin is not "surely" (strictly more is): 65 - 50 = 15.
+    tied = MetricField((0, 1), np.ones(100, dtype=bool), np.array([65.0, 50.0]), 15.0, 0.01)
+    assert [(r.low, r.high) for r in rank_intervals(["A", "B"], tied, "m")] == [(1, 2), (1, 2)]
+
+
+def _window(pipeline: str, question: str) -> bool:
+    """Whether ``pipeline`` (Pnn) is scored on ``question`` (qnn): 130 questions from nn x 10."""
+    start = int(pipeline[1:]) * 10
+    return start <= int(question[1:]) < start + 130
+
+
+def test_comparisons_rest_on_the_questions_every_pipeline_shares() -> None:
+    """Pipelines scored on overlapping windows of questions: each comparison (and the margin)
+    uses the questions all of them have, so a pair's difference and its margin agree."""
+    rows = [(q, p, v if _window(p, q) else [None, None]) for q, p, v in _rows([0.6] * 12, 240, 5)]
+    decision = decide(rows, [], METRICS, settings=FAST)
+    shared = {q for q, _p, _v in rows if _window("P00", q) and _window("P11", q)}
+    assert len(shared) == 20
+    assert {c.n for c in decision.comparisons} == {len(shared)}
+
+
+def test_a_mean_that_is_nan_does_not_lead() -> None:
+    rows = _rows([0.5] * 11 + [0.9], 100, 6)
+    rows = [(q, p, [float("nan"), v[1]] if (p, q) == ("P03", "q0") else v) for q, p, v in rows]
+    decision = decide(rows, [], METRICS, settings=FAST)
+    fk = [c for c in decision.comparisons if c.metric == FACTUAL_KNOWLEDGE]
+    assert {c.a for c in fk if c.b != "P11"} == {"P11"}
+    ranks = {r.pipeline: r for r in decision.ranks if r.metric == FACTUAL_KNOWLEDGE}
+    assert ranks["P11"].rank == 1
+
+
+def test_verdicts_and_ranks_agree_to_the_last_bit() -> None:
+    """A 0/1 metric's difference often lands exactly on the margin: the leader's interval
+    against a pipeline excludes 0 exactly when that pipeline cannot rank first (someone is
+    surely above it, and then the leader is), worked out from the same exact sums."""
+    for seed in range(40):
+        rows = _rows([0.55] * 10 + [0.7, 0.75], 60, seed)
+        decision = decide(rows, [], METRICS, settings=Settings(resamples=500))
+        ranks = {r.pipeline: r for r in decision.ranks if r.metric == FACTUAL_KNOWLEDGE}
+        leader = next(p for p, r in ranks.items() if r.rank == 1)
+        for c in decision.comparisons:
+            if c.metric == FACTUAL_KNOWLEDGE and c.a == leader and c.low is not None:
+                assert (c.low > 0) == (ranks[c.b].low >= 2), (seed, c.b)
 
 
 @pytest.mark.parametrize(("n", "k"), [(300, 111), (30, 2), (1938, 1412), (10, 9), (50, 49)])

@@ -18,7 +18,7 @@ import pytest
 from openpyxl import Workbook
 from tests.io.hostile_files import MIB, ROWS, write_ods, write_xlsx, write_xlsx_bomb, write_xlsx_repeated
 
-from goldenlens.core.problems import InputError, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.sheets.limits.cell_limit import MAX_CELL_CHARS
 from goldenlens.io.sheets.limits.long_cell_scan import first_long_shared_string
 from goldenlens.io.sheets.limits.package_guard import MAX_RATIO
@@ -271,6 +271,7 @@ def test_text_that_looks_like_markup_cannot_hide_a_long_string() -> None:
         ("<c r='B{r}' t = 's'><v>{i}</v></c>", 0),  # the other quote, spaces around "="
         ('<c r="B{r}" t="s"><f>A1</f><v xml:space="preserve">{i}</v></c>', 0),  # a formula first
         ('<c t="s" r="B{r}"><v>{i}</v></c>', 5_000),  # empty <si/> strings shift the index
+        ('<c r="B{r}" a=">" t="s"><v>{i}</v></c>', 0),  # ">" inside a quoted value
     ],
 )
 def test_a_long_string_repeated_in_many_cells_is_refused_before_it_is_copied(
@@ -320,3 +321,71 @@ def test_a_long_string_in_a_few_thousand_cells_is_read(tmp_path: Path) -> None:
     table = read_table(path)
     assert len(table.rows) == 3_000
     assert {len(row[1]) for row in table.rows} == {32_000}
+
+
+def _repeated_with_strings(tmp_path: Path, strings: bytes, index: int) -> Path:
+    """The repeated-string workbook (40,000 cells) with ``strings`` as its shared strings part,
+    the cells naming string ``index``."""
+    source = write_xlsx_repeated(tmp_path / "source.xlsx", cells=40_000, length=10)
+    with zipfile.ZipFile(source) as book:
+        sheet = book.read("xl/worksheets/sheet1.xml").replace(b"<v>4</v>", f"<v>{index}</v>".encode())
+    return _repack(
+        source, tmp_path / "golden.xlsx", {"xl/sharedStrings.xml": strings, "xl/worksheets/sheet1.xml": sheet}
+    )
+
+
+def test_a_comment_holding_an_end_tag_does_not_shift_the_strings(tmp_path: Path) -> None:
+    """``<!-- </si> -->`` inside a string would count one string too many and give the long
+    string's cells the size of the one before it: such a part is counted exactly instead."""
+    long = b"<si><t>" + b"L" * 32_000 + b"</t></si>"
+    strings = _strings(
+        *(b"<si><t>%d</t></si>" % n for n in range(4)), b"<si><t>x</t><!-- </si> --></si>", long
+    )
+    path = _repeated_with_strings(tmp_path, strings, 5)
+    problem = _refusal_of_repeats(path)
+    assert problem.sheet == "Sheet1"
+
+
+def test_an_end_tag_padded_across_a_piece_boundary_is_followed(tmp_path: Path) -> None:
+    """Short strings up to just before the 1 MiB cut, then one whose ``</si`` + 600 spaces +
+    ``>`` straddles it: the strings after it keep their places (the long one's index)."""
+    head = b'<?xml version="1.0"?><sst xmlns="s">'
+    short = b"<si><t>" + b"a" * 100 + b"</t></si>"
+    count = (MIB - len(head) - 400) // len(short)
+    padded = b"<si><t>b</t></si" + b" " * 600 + b">"
+    assert (
+        len(head) + count * len(short) + len(b"<si><t>b</t></si")
+        < MIB
+        < len(head) + count * len(short) + len(padded)
+    )
+    long = b"<si><t>" + b"L" * 32_000 + b"</t></si></sst>"
+    path = _repeated_with_strings(tmp_path, head + short * count + padded + long, count + 1)
+    assert _refusal_of_repeats(path).sheet == "Sheet1"
+
+
+def test_a_sheet_of_unclosed_cell_tags_is_read_in_linear_time(tmp_path: Path) -> None:
+    """A sheet of ``<c <c <c …`` with no ``>`` used to make the cell search quadratic (a 3 KB
+    file hung the import): the search stops at the next ``<``."""
+    import time
+
+    from goldenlens.io.sheets.limits.repeated_strings import string_cells
+
+    data = _SHEET_OPEN + b"<c " * 400_000
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as book:
+        book.writestr("xl/worksheets/sheet1.xml", data)
+    start = time.perf_counter()
+    with zipfile.ZipFile(archive) as book:
+        assert list(string_cells(book, "xl/worksheets/sheet1.xml")) == []
+    assert time.perf_counter() - start < 5.0  # 1.2 MB: about a tenth of a second
+
+
+_SHEET_OPEN = b'<?xml version="1.0"?><worksheet xmlns="s"><sheetData><row r="2">'
+
+
+def _refusal_of_repeats(path: Path) -> Problem:
+    with pytest.raises(InputError) as caught:
+        read_table(path)
+    problem = caught.value.problem
+    assert "repeat its shared strings so often" in problem.message
+    return problem

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeVar
 
 import numpy as np
@@ -36,7 +36,7 @@ from goldenlens.core.stats.decision import (
 from goldenlens.core.stats.mcnemar import mcnemar_exact
 from goldenlens.core.stats.pass_rates import pass_thresholds
 from goldenlens.core.stats.score_table import ScoreRow, ScoreTable, score_table, tabulate
-from goldenlens.core.stats.simultaneous import margins, rank_intervals
+from goldenlens.core.stats.simultaneous import MetricField, metric_field, rank_intervals
 from goldenlens.core.stats.verdicts import caveat, verdict
 from goldenlens.core.view.metric_names import BINARY_METRICS
 
@@ -210,10 +210,10 @@ def _decision(
         triples = [(i, j, m) for i, j in _pairs(list(range(len(names)))) for m in range(len(metrics))]
         comparisons = _comparisons(_paired(table, metrics, triples), _bootstrapped(intervals), chosen.level)
     else:
-        field_ = _Field(table, metrics, estimates, chosen)
+        field_ = _Field(table, metrics, chosen)
         triples = [triple for m in range(len(metrics)) for triple in field_.pairs(m, baseline)]
         comparisons = _comparisons(
-            _paired(table, metrics, triples), field_.interval, chosen.level, "simultaneous CI"
+            _paired(field_.table, metrics, triples), field_.interval, chosen.level, "simultaneous CI"
         )
     return Decision(
         estimates=estimates,
@@ -231,31 +231,32 @@ def _decision(
 
 class _Field:
     """The many-pipeline side of a decision: per metric the leader, the simultaneous margin and
-    the ranks it allows (:mod:`goldenlens.core.stats.simultaneous`), all linear in pipelines."""
+    the ranks it allows (:mod:`goldenlens.core.stats.simultaneous`), all linear in pipelines.
+    Each metric's comparisons rest on the questions every pipeline has a score for, as its
+    margin does (:attr:`table`: the scores restricted to them)."""
 
-    def __init__(
-        self,
-        table: ScoreTable,
-        metrics: Sequence[str],
-        estimates: Sequence[MetricEstimate],
-        settings: Settings,
-    ) -> None:
+    def __init__(self, table: ScoreTable, metrics: Sequence[str], settings: Settings) -> None:
         self._names = table.names
-        self._metrics = metrics
-        mean_of = {(e.pipeline, e.metric): e.mean for e in estimates}
-        found = margins(table.values, table.scored, settings)
-        self.margins: dict[str, float] = dict(zip(metrics, found, strict=True))
+        self.margins: dict[str, float] = {}
         self.ranks: list[RankInterval] = []
-        #: Per metric, the pipelines (indices) with a mean, and the leader among them.
-        self._present: list[list[int]] = []
-        self._leader: list[int | None] = []
-        for metric in metrics:
-            present = [i for i, p in enumerate(table.names) if mean_of[(p, metric)] is not None]
-            means = [float(mean_of[(table.names[i], metric)] or 0.0) for i in present]
-            self._present.append(present)
-            self._leader.append(present[int(np.argmax(means))] if present else None)
-            names = [table.names[i] for i in present]
-            self.ranks.extend(rank_intervals(names, means, metric, self.margins[metric]))
+        self._fields: list[MetricField | None] = []
+        self._metric = {metric: m for m, metric in enumerate(metrics)}
+        #: Per metric, each present pipeline's position in its field.
+        self._position: list[dict[str, int]] = []
+        common = np.zeros_like(table.scored)
+        for m, metric in enumerate(metrics):
+            found = metric_field(table.values[:, m], table.scored[:, m], settings, metric)
+            self._fields.append(found)
+            self._position.append(
+                {} if found is None else {table.names[i]: k for k, i in enumerate(found.present)}
+            )
+            if found is None:
+                continue
+            common[list(found.present), m] = found.questions
+            self.margins[metric] = found.margin * found.unit
+            self.ranks.extend(rank_intervals(table.names, found, metric))
+        #: The scores the comparisons pair: each metric's on its field's common questions.
+        self.table = replace(table, scored=common)
 
     def decision_fields(self, baseline: str | None) -> dict[str, Any]:
         """What :class:`Decision` records of the field."""
@@ -267,12 +268,13 @@ class _Field:
         }
 
     def pairs(self, m: int, baseline: str | None) -> Iterable[tuple[int, int, int]]:
-        """Metric ``m``'s comparisons ``(a, b, m)``: the leader against every other pipeline,
-        then every other against the baseline."""
-        leader = self._leader[m]
-        if leader is None:
+        """Metric ``m``'s comparisons ``(a, b, m)``: the leader (the highest sum; the first
+        listed of a tie) against every other pipeline, then every other against the baseline."""
+        found = self._fields[m]
+        if found is None:
             return
-        present = self._present[m]
+        present = found.present
+        leader = present[int(np.argmax(found.sums))]
         yield from ((leader, i, m) for i in present if i != leader)
         if baseline is None:
             return
@@ -281,10 +283,13 @@ class _Field:
             yield from ((i, base, m) for i in present if i not in (base, leader))
 
     def interval(self, pair: _Paired) -> _Interval:
-        """The pair's ``difference ± margin``: it holds with every other pair's at once."""
-        c = self.margins[pair.metric]
-        difference = pair.difference or 0.0
-        return difference - c, difference + c
+        """The pair's difference ± margin, from the exact sums: it holds with every other
+        pair's at once, and its sign agrees with the ranks'."""
+        m = self._metric[pair.metric]
+        found, where = self._fields[m], self._position[m]
+        assert found is not None  # only fields with questions list pairs
+        difference = float(found.sums[where[pair.a]] - found.sums[where[pair.b]])  # exact integers
+        return (difference - found.margin) * found.unit, (difference + found.margin) * found.unit
 
 
 def _bootstrapped(intervals: _Intervals) -> Callable[[_Paired], _Interval]:

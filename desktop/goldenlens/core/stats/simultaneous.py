@@ -28,8 +28,8 @@ questions for every metric.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
@@ -46,60 +46,76 @@ BoolArray = npt.NDArray[np.bool_]
 _CHUNK_CELLS: Final = 1 << 21
 
 
-def margins(values: FloatArray, scored: BoolArray, settings: Settings) -> list[float]:
-    """Each metric's simultaneous margin ``c`` of the pipelines' means: ``values`` pipelines x
-    metrics x questions (where ``scored``; a pipeline with no scored question on a metric takes
-    no part in it). One resampling of the questions serves every metric, so the cost is that
-    of one product of the resample counts with all the values, in chunks of bounded memory."""
-    pipelines, metrics, n = values.shape
-    if pipelines < 2 or n == 0:
-        return [0.0] * metrics
-    # Questions x (metric, pipeline) columns, a metric's pipelines side by side.
-    flat = np.ascontiguousarray(values.transpose(2, 1, 0).reshape(n, metrics * pipelines))
-    where = np.ascontiguousarray(scored.transpose(2, 1, 0).reshape(n, metrics * pipelines))
-    bits = grid_bits(np.where(where, flat, 0.0), [Statistic("", (0,))])
+@dataclass(frozen=True)
+class MetricField:
+    """One metric's field of pipelines, on the questions every one of them has a score for (so
+    each pair's difference and the margin rest on the same questions): each pipeline's sum in
+    exact grid units, the margin in the same units, and :attr:`unit` to turn them into means."""
+
+    #: The pipelines taking part (indices into the caller's rows): those scored on any question.
+    present: tuple[int, ...]
+    #: The questions every present pipeline is scored on.
+    questions: BoolArray
+    #: Per present pipeline, the sum of its values on :attr:`questions` (exact integers).
+    sums: FloatArray
+    #: The simultaneous margin, in the sums' units.
+    margin: float
+    #: A sum's units per mean: ``1 / (questions x grid scale)``.
+    unit: float
+
+    def surely_above(self, a: int, b: int) -> bool:
+        """Whether present pipeline ``a`` (a position in :attr:`present`) is surely above ``b``."""
+        return bool(self.sums[a] - self.sums[b] > self.margin)
+
+
+def metric_field(values: FloatArray, scored: BoolArray, settings: Settings, key: str) -> MetricField | None:
+    """The field of pipelines x questions ``values`` (where ``scored``) on the questions every
+    scored pipeline shares, with its simultaneous margin (see the module docstring); ``None``
+    when they share none. ``key`` names the random stream (the metric)."""
+    present = np.flatnonzero(scored.any(axis=1))
+    common: BoolArray = np.asarray(scored[present].all(axis=0), dtype=np.bool_)
+    n = int(np.count_nonzero(common))
+    if n == 0:
+        return None
+    taken = values[np.ix_(present, np.flatnonzero(common))]
+    bits = grid_bits(taken.T, [Statistic("", (0,))])
     scale = float(2**bits)
-    grid = np.where(where, np.rint(flat * scale), 0.0)  # exact integers in float64
-    counted = where.astype(np.float64)
-    whole = bool(where.all())
-    with np.errstate(invalid="ignore", divide="ignore"):
-        observed = grid.sum(axis=0) / (counted.sum(axis=0) * scale)  # NaN: nothing scored
-    rng = stream(settings.seed, "simultaneous")
+    grid = np.rint(taken * scale)  # pipelines x questions, exact integers in float64
+    sums = grid.sum(axis=1)
+    unit = 1.0 / (n * scale)
+    if len(present) < 2:
+        return MetricField(tuple(int(i) for i in present), common, sums, 0.0, unit)
+    rng = stream(settings.seed, "simultaneous|" + key)
     dtype = np.uint16 if n <= 1 << 16 else np.int64
-    chunk = max(1, min(settings.resamples, _CHUNK_CELLS // max(n, metrics * pipelines)))
-    spread = np.empty((settings.resamples, metrics))
+    chunk = max(1, min(settings.resamples, _CHUNK_CELLS // max(n, len(present))))
+    spread = np.empty(settings.resamples)
+    columns = np.ascontiguousarray(grid.T)
     for start in range(0, settings.resamples, chunk):
         rows = min(chunk, settings.resamples - start)
         drawn = rng.integers(0, n, size=(rows, n), dtype=dtype).astype(np.int64)
         drawn += (np.arange(rows, dtype=np.int64) * n)[:, None]
         counts = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
-        sums = counts @ grid  # rows x columns, exact integer sums
-        taken = np.full_like(sums, float(n)) if whole else counts @ counted
-        with np.errstate(invalid="ignore", divide="ignore"):
-            # NaN: a pipeline with none of its scored questions drawn, or none scored at all.
-            deviations = (sums / (taken * scale) - observed).reshape(rows, metrics, pipelines)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # a metric no pipeline has
-            spread[start : start + rows] = np.nanmax(deviations, axis=2) - np.nanmin(deviations, axis=2)
-    found: list[float] = []
-    for m in range(metrics):
-        column = spread[:, m]
-        column = column[~np.isnan(column)]
-        found.append(float(np.quantile(column, settings.level)) if len(column) else 0.0)
-    return found
+        deviations = counts @ columns - sums  # rows x pipelines: exact integers, the same n each
+        spread[start : start + rows] = deviations.max(axis=1) - deviations.min(axis=1)
+    margin = float(np.quantile(spread, settings.level))
+    return MetricField(tuple(int(i) for i in present), common, sums, margin, unit)
 
 
-def rank_intervals(
-    pipelines: Sequence[str], means: Sequence[float], metric: str, margin_: float
-) -> list[RankInterval]:
-    """Each pipeline's rank by ``means`` and the ranks the simultaneous margin allows, in
-    ``pipelines`` order (``O(P log P)``: counts by binary search in the sorted means)."""
-    ordered = np.sort(np.asarray(means, dtype=np.float64))
+def rank_intervals(pipelines: Sequence[str], field: MetricField, metric: str) -> list[RankInterval]:
+    """Each present pipeline's rank by its sum and the ranks the simultaneous margin allows,
+    in ``field.present`` order (``O(P log P)``: counts by binary search in the sorted sums;
+    integer sums and the margin compare exactly)."""
+    ordered = np.sort(field.sums)
     total = len(ordered)
+    whole = float(np.floor(field.margin))
     found: list[RankInterval] = []
-    for pipeline, mean in zip(pipelines, means, strict=True):
-        higher = total - int(np.searchsorted(ordered, mean, side="right"))
-        surely_above = total - int(np.searchsorted(ordered, mean + margin_, side="right"))
-        surely_below = int(np.searchsorted(ordered, mean - margin_, side="left"))
-        found.append(RankInterval(pipeline, metric, 1 + higher, 1 + surely_above, total - surely_below))
+    for position, index in enumerate(field.present):
+        own = float(field.sums[position])
+        higher = total - int(np.searchsorted(ordered, own, side="right"))
+        # Integer sums: q - p > margin exactly when q > p + floor(margin), which is exact too.
+        surely_above = total - int(np.searchsorted(ordered, own + whole, side="right"))
+        surely_below = int(np.searchsorted(ordered, own - whole, side="left"))
+        found.append(
+            RankInterval(pipelines[index], metric, 1 + higher, 1 + surely_above, total - surely_below)
+        )
     return found

@@ -41,7 +41,12 @@ from goldenlens.io.sheets.limits.long_cell_scan import (
     first_long_shared_string,
     first_long_sheet_cell,
 )
-from goldenlens.io.sheets.limits.repeated_strings import repeated_text_sheet, string_sizes, text_budget
+from goldenlens.io.sheets.limits.repeated_strings import (
+    exact_string_sizes,
+    repeated_text_sheet,
+    string_sizes,
+    text_budget,
+)
 from goldenlens.io.sheets.raw_table import fatal
 from goldenlens.io.sheets.sheet_facts import column_index
 from goldenlens.io.sheets.xlsx_facts import (
@@ -139,6 +144,8 @@ def _guard_xlsx(book: zipfile.ZipFile, file: str, flagged: list[zipfile.ZipInfo]
         sizes, sure = string_sizes(book, strings)
         if not sure or max(sizes, default=0) > MAX_CELL_CHARS:  # maybe: a size counts markup too
             _guard_shared_strings(book, file, book.getinfo(strings), sheets)
+        if not sure:
+            sizes = exact_string_sizes(book, strings)
         budget = text_budget(book)
         repeated = repeated_text_sheet(book, sizes, sheets, budget)
         if repeated is not None:

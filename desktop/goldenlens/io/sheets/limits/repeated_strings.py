@@ -23,6 +23,7 @@ import zipfile
 from array import array
 from collections.abc import Iterator, Mapping
 from typing import Final
+from xml.parsers import expat
 
 #: The cell text a workbook may make, as a multiple of what its parts unpack to.
 TEXT_RATIO: Final = 16
@@ -33,15 +34,20 @@ MIN_STRING_CELL_BYTES: Final = 20
 _CHUNK: Final = 1 << 20
 #: The end of a shared string: ``</si>`` (any prefix, any space) or an empty ``<si/>``.
 _END_OF_STRING: Final = re.compile(rb"</(?:[\w.-]+:)?si\s*>|<(?:[\w.-]+:)?si(?:\s[^>]*)?/>")
-#: A cell of type ``s`` (either quote, space around ``=``, attributes in any order) and the
-#: index in its value, a formula or other markup (up to 512 bytes) allowed before the value.
+#: A cell of type ``s`` (either quote, space around ``=``, attributes in any order, ``>``
+#: inside a quoted value) and the index in its value, a formula or other markup (up to 512
+#: bytes) allowed before the value. An attribute cannot hold ``<``, so the look for ``t`` stops
+#: at the next ``<``: every byte is looked at from one tag start at most (no slow backtracking
+#: however the sheet is written).
 _STRING_CELL: Final = re.compile(
-    rb"<(?:[\w.-]+:)?c\s[^>]*?\bt\s*=\s*[\"']s[\"'][^>]*>"
+    rb"<(?:[\w.-]+:)?c\s(?=(?:[^>\"'<]|\"[^\"<]*\"|'[^'<]*')*?\bt\s*=\s*[\"']s[\"'])"
+    rb"(?:[^>\"'<]|\"[^\"<]*\"|'[^'<]*')*+>"
     rb"(?:(?!</(?:[\w.-]+:)?c\s*>|<(?:[\w.-]+:)?v[\s>])[\s\S]){0,512}?"
     rb"<(?:[\w.-]+:)?v(?:\s[^>]*)?>\s*([0-9]{1,10})\s*<"
 )
-#: Bytes an end of string may span: kept from one piece to the next, so a cut tag is found.
-_END_SPAN: Final = 256
+#: A tag left open at the end of a piece is kept for the next up to this many bytes; longer
+#: (a tag padded to hide an end of string) makes the sizes unsure, and they are counted exactly.
+_OPEN_TAG_LIMIT: Final = 1 << 20
 #: The longest cell markup a piece boundary may cut: carried over into the next piece.
 _CARRY: Final = 4096
 
@@ -54,9 +60,10 @@ def text_budget(book: zipfile.ZipFile) -> int:
 
 def string_sizes(book: zipfile.ZipFile, part: str) -> tuple[array[int], bool]:
     """Each shared string's size in bytes in ``part``, its markup included (a bound from above
-    on its text), streamed in pieces (an end tag cut between two is found in the second). And
+    on its text), streamed in pieces (a tag cut between two is read whole in the second). And
     whether the sizes are sure: text cannot hold ``</si>`` but a CDATA section, a comment or a
-    processing instruction can, so any of those (``<!``, a second ``<?``) makes them unsure."""
+    processing instruction can (``<!``, a second ``<?``), and a tag longer than
+    :data:`_OPEN_TAG_LIMIT` is not followed; then :func:`exact_string_sizes` counts."""
     sizes: array[int] = array("q")
     pending = 0  # bytes of the current string before ``tail``
     tail = b""
@@ -72,10 +79,44 @@ def string_sizes(book: zipfile.ZipFile, part: str) -> tuple[array[int], bool]:
             for end in _END_OF_STRING.finditer(data):
                 sizes.append(pending + end.end() - start)
                 pending, start = 0, end.end()
-            keep = min(len(data) - start, _END_SPAN)
+            opened = data.rfind(b"<", start)  # a tag the piece may have cut
+            keep = len(data) - opened if opened >= 0 and b">" not in data[opened:] else 0
+            if keep > _OPEN_TAG_LIMIT:
+                unsure, keep = True, 0
             pending += len(data) - start - keep
             tail = data[len(data) - keep :]
     return sizes, not unsure and instructions <= 1  # the XML declaration is the one allowed
+
+
+def exact_string_sizes(book: zipfile.ZipFile, part: str) -> array[int]:
+    """Each shared string's text in characters (phonetic runs included: a bound from above),
+    read by expat as a stream: for a part whose quick sizes are unsure."""
+    sizes: array[int] = array("q")
+    current = [0]
+
+    def start(name: str, _attrs: object) -> None:
+        if name.rpartition(":")[2] == "si":
+            current[0] = 0
+
+    def end(name: str) -> None:
+        if name.rpartition(":")[2] == "si":
+            sizes.append(current[0])
+
+    def text(data: str) -> None:
+        current[0] += len(data)
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text
+    try:
+        with book.open(part) as stream:
+            while chunk := stream.read(_CHUNK):
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+    except expat.ExpatError:
+        pass  # not XML: calamine refuses the part in its own words, having copied nothing
+    return sizes
 
 
 def string_cells(book: zipfile.ZipFile, part: str) -> Iterator[int]:
