@@ -4,10 +4,10 @@ human-calibrated estimates they give."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from tests.badinputs import write_csv
 
 from goldenlens.core.calibration.labels import LabelSource, LabelState, Verdict
 from goldenlens.core.inputs import GoldenItem
@@ -51,11 +51,7 @@ RESPONSES = {
 
 
 def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
+    return write_csv(path, [header, *rows])
 
 
 @pytest.fixture

@@ -4,12 +4,12 @@ walked with Enter, undo, judging a same-answer response on its own, and the esti
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
+from tests.badinputs import write_csv
 
 from goldenlens.core.calibration.labels import LabelSource, LabelState
 from goldenlens.jobs.importing.import_job import import_inputs
@@ -29,11 +29,7 @@ ANSWERS = {
 
 
 def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
+    return write_csv(path, [header, *rows])
 
 
 @pytest.fixture

@@ -441,18 +441,24 @@ def _joint_sums(
         for j, w in zip(statistics[k].index, statistics[k].weights, strict=True):
             weights[where[j], c] += w
     rng = stream(settings.seed, "questions|" + set_key)
-    dtype = np.uint16 if n <= 1 << 16 else np.int64
     chunk = max(1, min(settings.resamples, _CHUNK_CELLS // n))
     # Statistics x resamples: each statistic's sums contiguous, handed out without a copy.
     sums = np.empty((len(statistics), settings.resamples))
     for start in range(0, settings.resamples, chunk):
         rows = min(chunk, settings.resamples - start)
-        drawn = rng.integers(0, n, size=(rows, n), dtype=dtype).astype(np.int64)
-        drawn += (np.arange(rows, dtype=np.int64) * n)[:, None]
-        counts = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n)
-        base = counts.astype(np.float64) @ values  # rows x used columns, exact integer sums
+        base = resample_counts(rng, rows, n) @ values  # rows x used columns, exact integer sums
         if single:
             sums[single, start : start + rows] = base[:, taken].T
         if combined:
             sums[combined, start : start + rows] = (base @ weights).T
     return list(sums)
+
+
+def resample_counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:
+    """``rows`` resamples of ``n`` questions drawn with replacement, as how many times each
+    question is drawn (rows x n): what a matrix product turns into resampled sums."""
+    dtype = np.uint16 if n <= 1 << 16 else np.int64
+    drawn = rng.integers(0, n, size=(rows, n), dtype=dtype).astype(np.int64)
+    drawn += (np.arange(rows, dtype=np.int64) * n)[:, None]
+    counts: FloatArray = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
+    return counts

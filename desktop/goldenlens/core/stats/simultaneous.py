@@ -35,7 +35,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.stats.bootstrap import Settings, Statistic, grid_bits, stream
+from goldenlens.core.stats.bootstrap import Settings, Statistic, grid_bits, resample_counts, stream
 from goldenlens.core.stats.decision import RankInterval
 
 FloatArray = npt.NDArray[np.float64]
@@ -86,16 +86,14 @@ def metric_field(values: FloatArray, scored: BoolArray, settings: Settings, key:
     if len(present) < 2:
         return MetricField(tuple(int(i) for i in present), common, sums, 0.0, unit)
     rng = stream(settings.seed, "simultaneous|" + key)
-    dtype = np.uint16 if n <= 1 << 16 else np.int64
     chunk = max(1, min(settings.resamples, _CHUNK_CELLS // max(n, len(present))))
     spread = np.empty(settings.resamples)
     columns = np.ascontiguousarray(grid.T)
     for start in range(0, settings.resamples, chunk):
         rows = min(chunk, settings.resamples - start)
-        drawn = rng.integers(0, n, size=(rows, n), dtype=dtype).astype(np.int64)
-        drawn += (np.arange(rows, dtype=np.int64) * n)[:, None]
-        counts = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
-        deviations = counts @ columns - sums  # rows x pipelines: exact integers, the same n each
+        deviations = (
+            resample_counts(rng, rows, n) @ columns - sums
+        )  # rows x pipelines: exact integers, the same n each
         spread[start : start + rows] = deviations.max(axis=1) - deviations.min(axis=1)
     margin = float(np.quantile(spread, settings.level))
     return MetricField(tuple(int(i) for i in present), common, sums, margin, unit)

@@ -159,8 +159,15 @@ def leading_pipelines(data: GridArrays, top: int = SHOWN_PIPELINES) -> frozenset
     values = data.values.get(FACTUAL_KNOWLEDGE)
     if values is None or not values.size:
         return frozenset(data.pipelines[:top])
-    scored = ~np.isnan(values)
-    counts = scored.sum(axis=0)
-    means = np.where(counts > 0, np.nansum(values, axis=0) / np.maximum(counts, 1), -1.0)
+    means = np.nan_to_num(column_means(values), nan=-1.0)  # a pipeline without scores comes last
     order = np.argsort(-means, kind="stable")[:top]
     return frozenset(data.pipelines[int(i)] for i in order)
+
+
+def column_means(values: FloatArray) -> FloatArray:
+    """Per-column mean ignoring NaN; NaN for a column without any value (no warning)."""
+    present = ~np.isnan(values)
+    counts = present.sum(axis=0)
+    sums = np.where(present, values, 0.0).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)

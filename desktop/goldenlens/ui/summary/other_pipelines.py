@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
+from goldenlens.core.view.grid_state import column_means
 from goldenlens.queries.grid import GridData
 
 
@@ -27,9 +28,8 @@ def others_note(grid: GridData, rows: npt.NDArray[np.int64], shown: Sequence[str
     fk = grid.values.get(FACTUAL_KNOWLEDGE)
     if fk is None or not len(rows):
         return note
-    block = np.asarray(fk)[np.ix_(rows, others)]
-    counts = (~np.isnan(block)).sum(axis=0)
-    means = np.nansum(block, axis=0)[counts > 0] / counts[counts > 0]
+    means = column_means(np.asarray(fk)[np.ix_(rows, others)])
+    means = means[~np.isnan(means)]
     if not len(means):
         return note
     low, high = float(means.min()), float(means.max())

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.stats.decision import Decision
+from goldenlens.core.view.grid_state import column_means
 from goldenlens.core.view.metric_names import metric_short
 from goldenlens.core.view.pipeline_colours import pipeline_colour
 from goldenlens.ui.summary.metric_axis import axis_texts, coverage_note
@@ -47,15 +48,6 @@ _SAME_MEAN = 1e-9
 NO_INTERVALS = "95% intervals not available"
 #: The histogram's narrow plot has its own legend up to this many pipelines (one row of them).
 _HISTOGRAM_LEGEND_UP_TO = 4
-
-
-def column_means(values: FloatArray) -> FloatArray:
-    """Per-column mean ignoring NaN; NaN for a column without any value (no warning)."""
-    present = ~np.isnan(values)
-    counts = present.sum(axis=0)
-    sums = np.where(present, values, 0.0).sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
 def column_histograms(values: FloatArray) -> FloatArray:
