@@ -143,6 +143,27 @@ def test_a_mapping_to_a_missing_column_exits_2_naming_the_file_and_its_columns(t
     assert "golden.csv has no such column; its columns are: id, question, answer, fact." in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        ("--map", "fact", "--map: expected FIELD=COLUMN, got 'fact'"),
+        ("--map", "fact= ", "--map: expected FIELD=COLUMN, got 'fact= '"),
+        ("--aspect", "=is it polite?", "--aspect: expected NAME=DEFINITION, got '=is it polite?'"),
+    ],
+)
+def test_a_key_value_option_without_its_key_or_value_exits_2_saying_the_form(
+    tmp_path: Path, option: str, value: str, expected: str
+) -> None:
+    out = tmp_path / "s.json"
+    golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
+    extra = ["--metrics", "aspect_critic"] if option == "--aspect" else []
+    done = run_goldenlens("score", str(golden), str(responses), "-q", "-o", str(out), option, value, *extra)
+    assert done.returncode == 2, done.stderr
+    assert not out.exists()
+    assert expected in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_export_golden_from_spreadsheet_and_from_project(tmp_path: Path) -> None:
     out = tmp_path / "golden.xlsx"
     assert main(["export-golden", str(sample_dir() / "golden.csv"), "-o", str(out)]) == 0

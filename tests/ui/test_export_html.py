@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 from pytestqt.qtbot import QtBot
 
 from goldenlens.ui.export_controller import HTML_FILTER, XLSX_FILTER, ExportController
+from goldenlens.ui.window_parts import WindowParts
 
 
 class _NoProject:
@@ -43,7 +44,8 @@ def test_the_chosen_type_or_suffix_picks_the_format(
         return str(tmp_path / typed), chosen
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", answer)
-    controller = ExportController(window, cast(Any, None), cast(Any, None), cast(Any, _NoProject()))
+    none = cast(Any, None)
+    controller = ExportController(WindowParts(window, none, cast(Any, _NoProject()), none, none, none))
     target = controller._ask_path("Export report", "p-report.xlsx", html=True)
     assert target == tmp_path / expected
     assert offered == [f"{XLSX_FILTER};;{HTML_FILTER}"]

@@ -76,6 +76,12 @@ def test_the_dialog_lists_versions_newest_first_and_shows_what_the_current_one_c
     assert [dialog.model.headerData(c, Qt.Orientation.Horizontal) for c in range(len(COLUMNS))] == list(
         COLUMNS
     )
+    # The headers say what Who, Runs and the counts mean (these tips were written once and never shown).
+    runs_tip = dialog.model.headerData(
+        COLUMNS.index("Runs"), Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+    )
+    assert "(from vN)" in runs_tip
+    assert dialog.model.headerData(0, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) is None
     rows = [[r[0], r[1], r[3], r[4], r[5], r[6]] for r in _cells(dialog)]
     assert rows == [
         ["v3 (current)", "", "Ben", "9", "1", ""],

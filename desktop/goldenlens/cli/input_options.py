@@ -55,12 +55,18 @@ def input_selection(args: argparse.Namespace) -> InputSelection:
     )
 
 
+def parse_pairs(pairs: Iterable[str], option: str, form: str) -> list[tuple[str, str]]:
+    """Arguments ``KEY=VALUE`` of ``option`` as stripped ``(key, value)`` pairs; one with no ``=``,
+    no key or no value is bad input naming the option and the ``form`` it takes."""
+    parsed = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise InputError(Problem(option, f"expected {form}, got '{pair}'", Severity.FATAL))
+        parsed.append((key.strip(), value.strip()))
+    return parsed
+
+
 def parse_mapping(pairs: Iterable[str]) -> dict[str, str]:
     """``["fact=Key fact", ...]`` → ``{"fact": "Key fact"}``; a malformed pair is bad input."""
-    mapping: dict[str, str] = {}
-    for pair in pairs:
-        field, sep, column = pair.partition("=")
-        if not sep or not field.strip() or not column.strip():
-            raise InputError(Problem("--map", f"expected FIELD=COLUMN, got '{pair}'", Severity.FATAL))
-        mapping[field.strip().lower()] = column.strip()
-    return mapping
+    return {field.lower(): column for field, column in parse_pairs(pairs, "--map", "FIELD=COLUMN")}

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from goldenlens.cli.input_options import parse_pairs
 from goldenlens.cli.lazy_help import LazyHelpFormatter
 from goldenlens.cli.output import StderrProgress
 from goldenlens.core.judge_engine_spec import JudgeEngineSpec
@@ -255,16 +256,6 @@ def _parse_params(pairs: list[str]) -> dict[str, dict[str, Any]]:
     return params
 
 
-def _parse_aspects(pairs: list[str]) -> dict[str, str]:
-    aspects: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, definition = pair.partition("=")
-        if not sep or not name.strip() or not definition.strip():
-            raise InputError(Problem("--aspect", f"expected NAME=DEFINITION, got '{pair}'", Severity.FATAL))
-        aspects[name.strip()] = definition.strip()
-    return aspects
-
-
 def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
     """The judge options of ``score``, or None without ``--metrics``. Bad values are
     reported as bad input (exit 2) before anything is imported or scored."""
@@ -278,7 +269,7 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
             metrics=tuple(name for name in args.metrics.split(",") if name.strip()),
             engine=engine,
             metric_params=_parse_params(args.param),
-            custom_aspects=_parse_aspects(args.aspect),
+            custom_aspects=dict(parse_pairs(args.aspect, "--aspect", "NAME=DEFINITION")),
             only=tuple(q.strip() for q in (args.only or "").split(",") if q.strip()),
             where=args.where,
         )

@@ -10,16 +10,56 @@ different repositories nest into one commit (an edit and its re-score, an import
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlite_utils import Database
 
 from goldenlens.core.errors import StoreError
 
 Row = tuple[Any, ...]
+R = TypeVar("R")
+
+
+class RecordRows(Generic[R]):
+    """How one table's rows become records of one type.
+
+    ``columns`` are selected in order, each named as the keyword it fills in ``make``; a column
+    in ``convert`` passes through its function first, except a NULL, which stays ``None``. The
+    rows of a query built on :meth:`select` are then records through :meth:`record`, so a
+    column added to a table is named once instead of being counted by position.
+    """
+
+    def __init__(
+        self,
+        make: Callable[..., R],
+        columns: Sequence[str],
+        convert: Mapping[str, Callable[[Any], Any]] | None = None,
+    ) -> None:
+        convert = convert or {}
+        unknown = set(convert) - set(columns)
+        if unknown:
+            raise ValueError(f"conversions of columns not selected: {sorted(unknown)}")
+        self._make = make
+        self.columns = tuple(columns)
+        self._convert = tuple(convert.get(name) for name in self.columns)
+
+    def select(self, table: str = "") -> str:
+        """The column list of a ``SELECT``, each prefixed by ``table.`` when a table is named."""
+        prefix = f"{table}." if table else ""
+        return ", ".join(f'{prefix}"{name}"' for name in self.columns)
+
+    def record(self, row: Row) -> R:
+        fields = {
+            name: value if value is None or convert is None else convert(value)
+            for name, convert, value in zip(self.columns, self._convert, row, strict=True)
+        }
+        return self._make(**fields)
+
+    def records(self, rows: Iterable[Row]) -> list[R]:
+        return [self.record(row) for row in rows]
 
 
 class Connection:

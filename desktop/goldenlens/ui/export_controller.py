@@ -7,14 +7,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMainWindow
+from PySide6.QtWidgets import QFileDialog
 
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import export_golden_at, export_report_at
 from goldenlens.ui.dialog_folders import EXPORT_FOLDER, remember_folder, start_folder
-from goldenlens.ui.grid.score_grid import ScoreGrid
-from goldenlens.ui.project_controller import ProjectController
-from goldenlens.ui.widgets.run_panel import RunPanel
+from goldenlens.ui.window_parts import WindowParts
 
 XLSX_FILTER = "Excel workbook (*.xlsx)"
 HTML_FILTER = "HTML report, one self-contained file (*.html)"
@@ -23,35 +21,32 @@ HTML_FILTER = "HTML report, one self-contained file (*.html)"
 class ExportController(QObject):
     """Runs the core exporters in a worker with their own store connection."""
 
-    def __init__(
-        self, window: QMainWindow, run_panel: RunPanel, grid: ScoreGrid, projects: ProjectController
-    ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._run_panel = run_panel
-        self._grid = grid
-        self._projects = projects
-        self.filtered_only_action = QAction("Export Only &Filtered Rows", window)
+    def __init__(self, parts: WindowParts) -> None:
+        super().__init__(parts.window)
+        self._parts = parts
+        self.filtered_only_action = QAction("Export Only &Filtered Rows", parts.window)
         self.filtered_only_action.setCheckable(True)
         self.filtered_only_action.setToolTip("Exports contain only the questions the grid currently shows")
 
     def _project(self) -> Path | None:
-        session = self._projects.session
+        session = self._parts.projects.session
         return session.path if session is not None else None
 
     def _done(self, message: str) -> None:
-        self._window.statusBar().showMessage(message, 8000)
+        self._parts.window.statusBar().showMessage(message, 8000)
 
     def _question_ids(self) -> list[str] | None:
-        return self._grid.visible_question_ids() if self.filtered_only_action.isChecked() else None
+        return self._parts.grid.visible_question_ids() if self.filtered_only_action.isChecked() else None
 
     def _ask_path(self, title: str, suggested: str, *, html: bool = False) -> Path | None:
         project = self._project()
         # The project's own folder, unless it is the sample's (hidden in the data folder).
-        beside = project.parent if project is not None and not self._projects.is_sample_open() else None
+        beside = project.parent if project is not None and not self._parts.projects.is_sample_open() else None
         folder = start_folder(EXPORT_FOLDER, beside)
         filters = f"{XLSX_FILTER};;{HTML_FILTER}" if html else XLSX_FILTER
-        path, chosen = QFileDialog.getSaveFileName(self._window, title, str(folder / suggested), filters)
+        path, chosen = QFileDialog.getSaveFileName(
+            self._parts.window, title, str(folder / suggested), filters
+        )
         if not path:
             return None
         target = Path(path)
@@ -75,7 +70,7 @@ class ExportController(QObject):
         def job(_progress: ProgressFn, _cancel: CancelToken) -> int:
             return export_golden_at(project, target, question_ids=ids)
 
-        self._run_panel.run(
+        self._parts.run_panel.run(
             job,
             name="export",
             label=f"Writing {target.name}…",
@@ -94,7 +89,7 @@ class ExportController(QObject):
         def job(progress: ProgressFn, _cancel: CancelToken) -> int:
             return export_report_at(project, target, question_ids=ids, progress=progress)
 
-        self._run_panel.run(
+        self._parts.run_panel.run(
             job,
             name="export",
             label=f"Writing {target.name}…",

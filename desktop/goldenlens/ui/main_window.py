@@ -33,6 +33,7 @@ from goldenlens.ui.widgets.collapsible import CollapsibleSection
 from goldenlens.ui.widgets.layouts import stacked
 from goldenlens.ui.widgets.run_panel import RunPanel
 from goldenlens.ui.widgets.screen_fit import fit_to_screen
+from goldenlens.ui.window_parts import WindowParts
 
 
 class MainWindow(QMainWindow):
@@ -60,22 +61,20 @@ class MainWindow(QMainWindow):
         self._editor_host = QWidget(self)
         QVBoxLayout(self._editor_host).setContentsMargins(0, 0, 0, 0)
         self._build_layout()
-        self.exports = ExportController(self, self.run_panel, self.grid, self.projects)
-        self.review = ReviewController(self, self.grid, self.detail, self.summary, self.undo_stack)
-        self.judge = JudgeController(self, self.run_panel, self.projects, self.review)
-        views = (self.grid, self.advisor_pane, self.queue)
-        self.advisor = AdvisorController(self, self.projects, *views, self.undo_stack, self.editor_to_edit)
-        self.drafting = DraftsController(self, self.run_panel, self.projects, self.drafts)
+        parts = WindowParts(self, self.run_panel, self.projects, self.grid, self.undo_stack, self.tabs)
+        self.exports = ExportController(parts)
+        self.review = ReviewController(parts, self.detail, self.summary)
+        self.judge = JudgeController(parts, self.review)
+        self.advisor = AdvisorController(parts, self.advisor_pane, self.queue, self.editor_to_edit)
+        self.drafting = DraftsController(parts, self.drafts)
         self.drafting.drafted.connect(lambda _result: self.tabs.setCurrentWidget(self.drafts))
         # The review letters (j, k, a …) act on the Review tab's grid: not while another tab shows.
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.drafts.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.golden_review = GoldenReviewController(
-            self, self.run_panel, self.projects, self.golden_review_pane, self.grid
-        )
+        self.golden_review = GoldenReviewController(parts, self.golden_review_pane)
         self.judge.menu.addSeparator()
         self.judge.menu.addAction(self.golden_review.review_action)
-        self.labelling = LabellingController(self, self.tabs, self.labelling_pane, self.grid, self.undo_stack)
+        self.labelling = LabellingController(parts, self.labelling_pane)
         self.labelling.calibrated.connect(self.summary.show_calibrated)
         self.labelling.plan_changed.connect(self.queue.set_plan)
         self._build_menus()

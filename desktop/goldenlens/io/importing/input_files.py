@@ -248,18 +248,31 @@ def responses_layout_problem(table: RawTable, columns: ResponseColumns) -> Probl
     return table.problem(message, Severity.FATAL)
 
 
+def _table_of(
+    source: TableFile,
+    role: Kind,
+    sheet: str | None,
+    mapping: Mapping[str, str] | None,
+    *,
+    exclude: str | None,
+    alone: bool,
+) -> tuple[RawTable, list[Problem]]:
+    """The table of ``role`` (the sheet named; in a workbook with none named, the one chosen) with
+    its mapping checked, and a warning naming the hidden sheets a choice passed over."""
+    chosen = sheet is None and source.is_workbook
+    if chosen:
+        sheet = _choose_sheet(source, mapping, role, exclude=exclude)
+    table = source.read(sheet)
+    check_mapping(table, mapping, role, alone=alone)
+    return table, _hidden_skipped(source, f"--{role}-sheet") if chosen else []
+
+
 def _golden_from(
     source: TableFile, sheet: str | None, mapping: Mapping[str, str] | None, *, alone: bool
 ) -> tuple[GoldenSet, list[Problem], RawTable]:
-    chosen = sheet is None and source.is_workbook
-    if chosen:
-        sheet = _choose_sheet(source, mapping, "golden", exclude=None)
-    table = source.read(sheet)
-    check_mapping(table, mapping, "golden", alone=alone)
+    table, skipped = _table_of(source, "golden", sheet, mapping, exclude=None, alone=alone)
     golden, problems = golden_from_table(table, _detect_golden(table, mapping))
-    if chosen:
-        problems.extend(_hidden_skipped(source, "--golden-sheet"))
-    return golden, problems, table
+    return golden, problems + skipped, table
 
 
 def _responses_from(
@@ -271,11 +284,7 @@ def _responses_from(
     *,
     alone: bool,
 ) -> tuple[ResponseSet, list[Problem], RawTable]:
-    chosen = sheet is None and source.is_workbook
-    if chosen:
-        sheet = _choose_sheet(source, mapping, "responses", exclude=exclude)
-    table = source.read(sheet)
-    check_mapping(table, mapping, "responses", alone=alone)
+    table, skipped = _table_of(source, "responses", sheet, mapping, exclude=exclude, alone=alone)
     columns = _detect_responses(table, mapping)
     problem = responses_layout_problem(table, columns)
     if problem is not None:
@@ -283,9 +292,7 @@ def _responses_from(
     responses, problems = join_responses(table, columns, golden)
     if columns.layout == "wide":
         problems.append(wide_layout_note(table, columns))
-    if chosen:
-        problems.extend(_hidden_skipped(source, "--responses-sheet"))
-    return responses, problems, table
+    return responses, problems + skipped, table
 
 
 def _hidden_skipped(source: TableFile, option: str) -> list[Problem]:

@@ -17,13 +17,8 @@ from typing import Any
 from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.drafts import Draft, DraftProblem, DraftStatus, DraftText
 from goldenlens.core.golden.source_chunks import SourceChunk
-from goldenlens.store.base import Repository, Row
+from goldenlens.store.base import RecordRows, Repository
 from goldenlens.store.values import to_json, utc_now
-
-_SELECT = (
-    "SELECT id, document, page, chunk_id, chunk_text, question, answer, fact, status, problems, variants,"
-    " detail, run_id, golden_id, reviewer, note, created_at, reviewed_at FROM drafts"
-)
 
 
 @dataclass(frozen=True)
@@ -38,25 +33,42 @@ class NewDraft:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
-def _draft(row: Row) -> Draft:
-    return Draft(
-        id=int(row[0]),
-        document=row[1],
-        page=None if row[2] is None else int(row[2]),
-        chunk_id=row[3],
-        chunk_text=row[4],
-        text=DraftText(question=row[5], answer=row[6], fact=row[7]),
-        status=DraftStatus(row[8]),
-        problems=tuple(DraftProblem.from_dict(p) for p in json.loads(row[9])),
-        variants=tuple(json.loads(row[10])),
-        detail=json.loads(row[11]),
-        run_id=row[12],
-        golden_id=row[13],
-        reviewer=row[14],
-        note=row[15],
-        created_at=row[16],
-        reviewed_at=row[17],
-    )
+def _stored_draft(*, question: str, answer: str, fact: str, **fields: Any) -> Draft:
+    return Draft(text=DraftText(question=question, answer=answer, fact=fact), **fields)
+
+
+_DRAFTS = RecordRows(
+    _stored_draft,
+    (
+        "id",
+        "document",
+        "page",
+        "chunk_id",
+        "chunk_text",
+        "question",
+        "answer",
+        "fact",
+        "status",
+        "problems",
+        "variants",
+        "detail",
+        "run_id",
+        "golden_id",
+        "reviewer",
+        "note",
+        "created_at",
+        "reviewed_at",
+    ),
+    convert={
+        "id": int,
+        "page": int,
+        "status": DraftStatus,
+        "problems": lambda text: tuple(DraftProblem.from_dict(p) for p in json.loads(text)),
+        "variants": lambda text: tuple(json.loads(text)),
+        "detail": json.loads,
+    },
+)
+_SELECT = f"SELECT {_DRAFTS.select()} FROM drafts"  # noqa: S608
 
 
 class DraftRepository(Repository):
@@ -70,12 +82,12 @@ class DraftRepository(Repository):
             rows = self._fetch(_SELECT + " ORDER BY id")
         else:
             rows = self._fetch(_SELECT + " WHERE status = ? ORDER BY id", [status.value])
-        return [_draft(row) for row in rows]
+        return _DRAFTS.records(rows)
 
     def get(self, draft_id: int) -> Draft | None:
         """One draft by id, or ``None``."""
         row = self._fetch_one(_SELECT + " WHERE id = ?", [draft_id])
-        return None if row is None else _draft(row)
+        return None if row is None else _DRAFTS.record(row)
 
     def of_golden(self, golden_id: str) -> Draft | None:
         """The accepted draft a golden item came from (its provenance), or ``None``."""
@@ -83,7 +95,7 @@ class DraftRepository(Repository):
             _SELECT + " WHERE golden_id = ? ORDER BY id DESC LIMIT 1",
             [golden_id],
         )
-        return None if row is None else _draft(row)
+        return None if row is None else _DRAFTS.record(row)
 
     def keys(self) -> set[str]:
         """The ``draft_key`` of every draft (a chunk drafted by this model and prompt)."""

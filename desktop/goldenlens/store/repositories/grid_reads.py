@@ -30,7 +30,7 @@ import numpy.typing as npt
 from goldenlens.core.errors import StoreError
 from goldenlens.core.project_records import Override
 from goldenlens.store.base import Repository, Row
-from goldenlens.store.repositories.review import override_from_row
+from goldenlens.store.repositories.review import OVERRIDES
 from goldenlens.store.values import to_json
 
 #: A score value as an exact integer (see :meth:`GridQueries.score_column`); NULL
@@ -235,10 +235,10 @@ class GridQueries(Repository):
         """Overrides in effect (the latest per key, withdrawals left out), oldest first."""
         where, params = _only("o.question_id", question_ids)
         rows = self._fetch(
-            "SELECT o.id, o.question_id, o.pipeline, o.metric, o.value, o.passed, o.note, o.reviewer,"  # noqa: S608
-            " o.created_at FROM overrides AS o WHERE o.id IN (SELECT MAX(id) FROM overrides"
+            f"SELECT {OVERRIDES.select('o')} FROM overrides AS o WHERE"  # noqa: S608
+            " o.id IN (SELECT MAX(id) FROM overrides"
             f" GROUP BY question_id, pipeline, metric) AND NOT (o.value IS NULL AND o.passed IS NULL)"
             f" AND {where} ORDER BY o.id",
             params,
         )
-        return [override_from_row(row) for row in rows]
+        return OVERRIDES.records(rows)

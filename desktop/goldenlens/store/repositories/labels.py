@@ -20,16 +20,13 @@ from goldenlens.core.calibration.labels import (
     Verdict,
     labelled_responses,
 )
-from goldenlens.store.base import Repository, Row
+from goldenlens.store.base import RecordRows, Repository
 from goldenlens.store.keys import item_keys, name_keys
 from goldenlens.store.values import utc_now
 
 _TARGETS = (
     "SELECT r.question_id, r.pipeline, r.response, g.question, g.answer, g.fact FROM responses AS r"
     " JOIN golden_items AS g ON g.id = r.question_id JOIN pipelines AS p ON p.name = r.pipeline"
-)
-_LABEL_COLUMNS = (
-    "id, question_id, pipeline, kind, verdict, answer_key, golden_key, reviewer, note, created_at, source"
 )
 
 
@@ -65,20 +62,23 @@ class RoundInfo:
     created_at: str
 
 
-def _record(row: Row) -> LabelRecord:
-    return LabelRecord(
-        id=row[0],
-        question_id=row[1],
-        pipeline=row[2],
-        kind=LabelKind(row[3]),
-        verdict=None if row[4] is None else Verdict(row[4]),
-        answer_key=row[5],
-        golden_key=row[6],
-        reviewer=row[7],
-        note=row[8],
-        created_at=row[9],
-        source=row[10],
-    )
+_LABELS = RecordRows(
+    LabelRecord,
+    (
+        "id",
+        "question_id",
+        "pipeline",
+        "kind",
+        "verdict",
+        "answer_key",
+        "golden_key",
+        "reviewer",
+        "note",
+        "created_at",
+        "source",
+    ),
+    convert={"kind": LabelKind, "verdict": Verdict},
+)
 
 
 class LabelRepository(Repository):
@@ -114,13 +114,13 @@ class LabelRepository(Repository):
     def records(self, question_id: str | None = None) -> list[LabelRecord]:
         """Every label record (of one question), oldest first."""
         if question_id is None:
-            rows = self._fetch(f"SELECT {_LABEL_COLUMNS} FROM labels ORDER BY id")  # noqa: S608
+            rows = self._fetch(f"SELECT {_LABELS.select()} FROM labels ORDER BY id")  # noqa: S608
         else:
             rows = self._fetch(
-                f"SELECT {_LABEL_COLUMNS} FROM labels WHERE question_id = ? ORDER BY id",  # noqa: S608
+                f"SELECT {_LABELS.select()} FROM labels WHERE question_id = ? ORDER BY id",  # noqa: S608
                 [question_id],
             )
-        return [_record(row) for row in rows]
+        return _LABELS.records(rows)
 
     def targets(self, question_id: str | None = None) -> list[LabelTarget]:
         """What a label is given on: every response (of one question) with its golden item's

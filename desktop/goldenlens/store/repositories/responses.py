@@ -16,10 +16,23 @@ from goldenlens.core.errors import StoreError
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.problems import Problem, Severity
 from goldenlens.core.project_records import ImportInfo
-from goldenlens.store.base import Connection, Repository, Row
+from goldenlens.store.base import Connection, RecordRows, Repository, Row
 from goldenlens.store.repositories.golden import GoldenRepository
 from goldenlens.store.values import from_json_object, to_json, utc_now
 
+_IMPORTS = RecordRows(
+    ImportInfo,
+    (
+        "id",
+        "golden_source",
+        "responses_source",
+        "imported_at",
+        "golden_count",
+        "response_count",
+        "score_options",
+    ),
+    convert={"score_options": from_json_object},
+)
 _RESPONSE_COLUMNS = ("question_id", "pipeline", "response", "contexts", "source_row")
 
 
@@ -33,10 +46,9 @@ def _response(row: Row) -> PipelineResponse:
     )
 
 
-def _problem(row: Row) -> Problem:
-    return Problem(
-        file=row[0], sheet=row[1], row=row[2], column=row[3], severity=Severity(row[4]), message=row[5]
-    )
+_PROBLEMS = RecordRows(
+    Problem, ("file", "sheet", "row", "column", "severity", "message"), convert={"severity": Severity}
+)
 
 
 class ResponseRepository(Repository):
@@ -187,29 +199,14 @@ class ResponseRepository(Repository):
     def problems(self) -> list[Problem]:
         """The problems found by the latest import, in the order they were reported."""
         rows = self._fetch(
-            'SELECT file, sheet, "row", "column", severity, message FROM problems'
+            f"SELECT {_PROBLEMS.select()} FROM problems"  # noqa: S608
             " WHERE import_id = (SELECT MAX(id) FROM imports) ORDER BY id"
         )
-        return [_problem(row) for row in rows]
+        return _PROBLEMS.records(rows)
 
     def imports(self) -> list[ImportInfo]:
         """Every import, oldest first."""
-        rows = self._fetch(
-            "SELECT id, golden_source, responses_source, imported_at, golden_count, response_count,"
-            " score_options FROM imports ORDER BY id"
-        )
-        return [
-            ImportInfo(
-                id=row[0],
-                golden_source=row[1],
-                responses_source=row[2],
-                imported_at=row[3],
-                golden_count=row[4],
-                response_count=row[5],
-                score_options=None if row[6] is None else from_json_object(row[6]),
-            )
-            for row in rows
-        ]
+        return _IMPORTS.records(self._fetch(f"SELECT {_IMPORTS.select()} FROM imports ORDER BY id"))  # noqa: S608
 
 
 def _positions(names: Sequence[str]) -> list[tuple[str, int]]:

@@ -5,24 +5,15 @@ from __future__ import annotations
 
 from goldenlens.core.project_records import Override, Review
 from goldenlens.core.reviewer_decisions import REVIEW_STATUSES
-from goldenlens.store.base import Repository, Row
+from goldenlens.store.base import RecordRows, Repository
 from goldenlens.store.values import check_finite, utc_now
 
-
-def override_from_row(row: Row) -> Override:
-    """An :class:`Override` from ``(id, question_id, pipeline, metric, value, passed, note,
-    reviewer, created_at)``."""
-    return Override(
-        id=row[0],
-        question_id=row[1],
-        pipeline=row[2],
-        metric=row[3],
-        value=row[4],
-        passed=None if row[5] is None else bool(row[5]),
-        note=row[6],
-        reviewer=row[7],
-        created_at=row[8],
-    )
+#: An :class:`Override` from its row of ``overrides``.
+OVERRIDES = RecordRows(
+    Override,
+    ("id", "question_id", "pipeline", "metric", "value", "passed", "note", "reviewer", "created_at"),
+    convert={"passed": bool},
+)
 
 
 class ReviewRepository(Repository):
@@ -58,30 +49,29 @@ class ReviewRepository(Repository):
         oldest first, withdrawals included."""
         if all:
             rows = self._fetch(
-                "SELECT id, question_id, pipeline, metric, value, passed, note, reviewer, created_at"
-                " FROM overrides ORDER BY id"
+                f"SELECT {OVERRIDES.select()} FROM overrides ORDER BY id"  # noqa: S608
             )
-            return [override_from_row(row) for row in rows]
+            return OVERRIDES.records(rows)
         rows = self._fetch(
-            "SELECT o.id, o.question_id, o.pipeline, o.metric, o.value, o.passed, o.note, o.reviewer,"
-            " o.created_at FROM overrides AS o JOIN golden_items AS g ON g.id = o.question_id"
+            f"SELECT {OVERRIDES.select('o')} FROM overrides AS o"  # noqa: S608
+            " JOIN golden_items AS g ON g.id = o.question_id"
             " LEFT JOIN pipelines AS p ON p.name = o.pipeline"
             " WHERE o.id IN (SELECT MAX(id) FROM overrides GROUP BY question_id, pipeline, metric)"
             " AND NOT (o.value IS NULL AND o.passed IS NULL)"
             " ORDER BY g.position, p.position, o.pipeline, o.metric"
         )
-        return [override_from_row(row) for row in rows]
+        return OVERRIDES.records(rows)
 
     def override_in_effect(self, question_id: str, pipeline: str, metric: str) -> Override | None:
         """The latest override of one key, or ``None`` when there is none or it was withdrawn."""
         row = self._fetch_one(
-            "SELECT id, question_id, pipeline, metric, value, passed, note, reviewer, created_at"
-            " FROM overrides WHERE question_id = ? AND pipeline = ? AND metric = ? ORDER BY id DESC LIMIT 1",
+            f"SELECT {OVERRIDES.select()} FROM overrides"  # noqa: S608
+            " WHERE question_id = ? AND pipeline = ? AND metric = ? ORDER BY id DESC LIMIT 1",
             [question_id, pipeline, metric],
         )
         if row is None:
             return None
-        override = override_from_row(row)
+        override = OVERRIDES.record(row)
         return None if override.is_withdrawal else override
 
     def set(self, question_id: str, status: str, note: str = "", reviewer: str = "") -> None:

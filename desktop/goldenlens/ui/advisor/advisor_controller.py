@@ -21,8 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QMainWindow
 
 from goldenlens.core.advice.fixes import propose_variant
 from goldenlens.core.advice.values import Diagnosis, FixKind
@@ -35,13 +33,12 @@ from goldenlens.queries.advice_data import AdviceIndex
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.ui.advisor.advisor_pane import AdvisorPane, ShownDiagnosis
 from goldenlens.ui.errors import show_error
-from goldenlens.ui.grid.score_grid import ScoreGrid
-from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.review.golden_editor import GoldenEditor
 from goldenlens.ui.review.override_dialog import request_override
 from goldenlens.ui.review.review_queue import ReviewQueue
 from goldenlens.ui.review.undo_commands import push_add_fact_variant, push_edit
 from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.window_parts import WindowParts
 from goldenlens.ui.workers import JobRunner
 
 #: Milliseconds an edit waits before the advice is recomputed (an undo burst computes once).
@@ -59,22 +56,17 @@ def _advice_job(path: Path) -> Callable[[ProgressFn, CancelToken], AdviceIndex]:
 class AdvisorController(QObject):
     """Keeps :class:`AdvisorPane` and :class:`ReviewQueue` on the open project's advice."""
 
-    def __init__(  # noqa: PLR0917 - the views it wires
+    def __init__(
         self,
-        window: QMainWindow,
-        projects: ProjectController,
-        grid: ScoreGrid,
+        parts: WindowParts,
         pane: AdvisorPane,
         queue: ReviewQueue,
-        undo_stack: QUndoStack,
         editor: Callable[[], GoldenEditor | None],
     ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._grid = grid
+        super().__init__(parts.window)
+        self._parts = parts
         self._pane = pane
         self._queue = queue
-        self._undo = undo_stack
         self._editor = editor
         self._session: ProjectSession | None = None
         self.index = AdviceIndex.empty()
@@ -86,11 +78,11 @@ class AdvisorController(QObject):
         self._runner.progressed.connect(self._on_progress)
         self._delay = QTimer(self, singleShot=True, interval=RECOMPUTE_DELAY_MS)
         self._delay.timeout.connect(self.recompute)
-        projects.session_opened.connect(self.set_session)
-        projects.session_closing.connect(lambda: self.set_session(None))
-        grid.current_question_changed.connect(lambda _qid: self.show_current())
+        parts.projects.session_opened.connect(self.set_session)
+        parts.projects.session_closing.connect(lambda: self.set_session(None))
+        parts.grid.current_question_changed.connect(lambda _qid: self.show_current())
         pane.fix_requested.connect(self.apply_fix)
-        queue.message.connect(lambda text: window.statusBar().showMessage(text, 6000))
+        queue.message.connect(lambda text: parts.window.statusBar().showMessage(text, 6000))
 
     # -- advice ------------------------------------------------------------------------------
 
@@ -135,7 +127,7 @@ class AdvisorController(QObject):
         self._delay.start()
 
     def _refresh_fixes(self) -> None:
-        current = self._grid.current_question()
+        current = self._parts.grid.current_question()
         stale = self._stale is None or (current is not None and current in self._stale)
         self._pane.set_fixes_enabled(not stale)
 
@@ -162,7 +154,7 @@ class AdvisorController(QObject):
 
     def show_current(self) -> None:
         """Show the advice of the grid's current question."""
-        session, question_id = self._session, self._grid.current_question()
+        session, question_id = self._session, self._parts.grid.current_question()
         if session is None or question_id is None:
             if session is not None and self.index.advice.questions:
                 self._pane.show_message("Select a question to see what the advisor says about it.")
@@ -203,19 +195,21 @@ class AdvisorController(QObject):
         qid = shown.question_id
         try:
             if fix.kind is FixKind.ADD_VARIANT and shown.proposal is not None:
-                if not push_add_fact_variant(self._undo, session, qid, shown.proposal.text):
+                if not push_add_fact_variant(self._parts.undo, session, qid, shown.proposal.text):
                     self._status(f"“{shown.proposal.text}” is already an alternative of the fact")
             elif fix.kind is FixKind.OVERRIDE_SCORE:
                 reason = f"Advisor: {shown.diagnosis.label.lower()}. {shown.diagnosis.explanation}"
                 metric = fix.field or FACTUAL_KNOWLEDGE
-                request_override(self._window, session, self._undo, qid, fix.pipeline, metric, note=reason)
+                request_override(
+                    self._parts.window, session, self._parts.undo, qid, fix.pipeline, metric, note=reason
+                )
             elif fix.value and fix.kind is not FixKind.ADD_VARIANT:
                 self._edit(session, qid, fix.field, fix.value)
             else:
                 words = shown.diagnosis.words
                 self._open_editor(qid, fix.field, words[0] if words else "")
         except ValueError as error:
-            show_error(self._window, "The fix could not be applied", error)
+            show_error(self._parts.window, "The fix could not be applied", error)
 
     def _edit(self, session: ProjectSession, question_id: str, field: str, value: str) -> None:
         """Replace one field of the golden row with the advisor's value (undoable, re-scored)."""
@@ -223,7 +217,7 @@ class AdvisorController(QObject):
         if item is None or field not in EDITABLE_FIELDS:
             raise ValueError(f"there is no golden question {question_id!r} with a field {field!r}")
         changes: dict[str, Any] = {field: value}
-        if not push_edit(self._undo, session, replace(item, **changes)):
+        if not push_edit(self._parts.undo, session, replace(item, **changes)):
             self._status(f"The {field} of {question_id} is already as proposed")
 
     def _open_editor(self, question_id: str, field: str, select: str = "") -> None:
@@ -240,7 +234,7 @@ class AdvisorController(QObject):
         self._status(f"{question_id}: {what} (Ctrl+Z undoes).")
 
     def _status(self, text: str) -> None:
-        self._window.statusBar().showMessage(text, 8000)
+        self._parts.window.statusBar().showMessage(text, 8000)
 
     def shutdown(self) -> None:
         """Cancel and wait for the advice worker (the window is closing)."""

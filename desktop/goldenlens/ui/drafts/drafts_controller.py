@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFileDialog, QListWidget, QMainWindow, QSpinBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QListWidget, QSpinBox, QWidget
 
 from goldenlens.core.golden.drafts import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
@@ -24,8 +24,7 @@ from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.drafts.drafts_pane import DraftsPane
 from goldenlens.ui.judge.judge_jobs import JudgeJobController, JudgeJobDialog
 from goldenlens.ui.judge.judge_settings import judge_model_label
-from goldenlens.ui.project_controller import ProjectController
-from goldenlens.ui.widgets.run_panel import RunPanel
+from goldenlens.ui.window_parts import WindowParts
 
 SOURCE_FILTER = "Source documents (*.pdf *.txt *.md *.markdown *.csv *.tsv);;All files (*)"
 CANCELLED_MESSAGE = "Drafting cancelled; finished drafts are saved. Import the same files again to continue."
@@ -75,28 +74,26 @@ class DraftsController(JudgeJobController):
     refused = "Cannot draft"
     cancelled_message = CANCELLED_MESSAGE
 
-    def __init__(
-        self, window: QMainWindow, run_panel: RunPanel, projects: ProjectController, pane: DraftsPane
-    ) -> None:
-        super().__init__(window, run_panel, projects)
+    def __init__(self, parts: WindowParts, pane: DraftsPane) -> None:
+        super().__init__(parts)
         self._pane = pane
         self.last_result: DraftSourcesResult | None = None
         pane.import_requested.connect(self.ask_import)
 
     def ask_import(self) -> None:
         """Pick the files, then the limit and guardrail; "Draft" starts the run."""
-        if self._projects.session is None:
-            self._window.statusBar().showMessage("Open or create a project first.", 5000)
+        if self._parts.projects.session is None:
+            self._parts.window.statusBar().showMessage("Open or create a project first.", 5000)
             return
         names, _ = QFileDialog.getOpenFileNames(
-            self._window, "Source documents to draft from", "", SOURCE_FILTER
+            self._parts.window, "Source documents to draft from", "", SOURCE_FILTER
         )
         if names:
             self.ask_options([Path(n) for n in names])
 
     def ask_options(self, paths: Sequence[Path]) -> DraftSourcesDialog:
         settings = load_judge_settings()
-        dialog = DraftSourcesDialog(paths, judge_model_label(settings), self._window)
+        dialog = DraftSourcesDialog(paths, judge_model_label(settings), self._parts.window)
         dialog.accepted.connect(
             lambda: self.draft(dialog.paths, limit=dialog.limit(), max_answer_words=dialog.max_answer_words())
         )
@@ -109,7 +106,7 @@ class DraftsController(JudgeJobController):
     ) -> bool:
         """Draft the chunks of ``paths`` into the open project in the run panel's worker;
         ``False`` when it cannot start (no project, a judge that cannot load)."""
-        session = self._projects.session
+        session = self._parts.projects.session
         if session is None:
             return False
         path, sources = session.path, list(paths)
@@ -129,5 +126,5 @@ class DraftsController(JudgeJobController):
             message += f" {len(result.warnings)} warning(s) reading the files: " + "; ".join(
                 result.warnings[:3]
             )
-        self._window.statusBar().showMessage(message, 15000)
+        self._parts.window.statusBar().showMessage(message, 15000)
         self.drafted.emit(result)

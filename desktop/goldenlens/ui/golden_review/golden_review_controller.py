@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow, QWidget
+from PySide6.QtWidgets import QWidget
 
 from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.criteria import DEFAULT_MAX_ANSWER_WORDS
@@ -26,12 +26,10 @@ from goldenlens.jobs.project_runs import review_golden_set_at
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_review.golden_review_pane import GoldenReviewPane
-from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.judge.judge_jobs import JudgeJobController, JudgeJobDialog
 from goldenlens.ui.judge.judge_settings import judge_model_label
-from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.session import ProjectSession
-from goldenlens.ui.widgets.run_panel import RunPanel
+from goldenlens.ui.window_parts import WindowParts
 
 CANCELLED_MESSAGE = (
     "Golden review cancelled; finished rows are saved. Judge ▸ Review the Golden Set… again resumes it."
@@ -70,32 +68,24 @@ class GoldenReviewController(JudgeJobController):
     refused = "Cannot review the golden set"
     cancelled_message = CANCELLED_MESSAGE
 
-    def __init__(
-        self,
-        window: QMainWindow,
-        run_panel: RunPanel,
-        projects: ProjectController,
-        pane: GoldenReviewPane,
-        grid: ScoreGrid,
-    ) -> None:
-        super().__init__(window, run_panel, projects)
+    def __init__(self, parts: WindowParts, pane: GoldenReviewPane) -> None:
+        super().__init__(parts)
         self._pane = pane
-        self._grid = grid
         self._session: ProjectSession | None = None
         self.last_run_id: int | None = None
         self._stale = True  # the pane does not show the session's newest review
-        self.review_action = QAction("Review the &Golden Set…", window)
+        self.review_action = QAction("Review the &Golden Set…", parts.window)
         self.review_action.setToolTip("The judge rates every golden row on the curation criteria")
         self.review_action.triggered.connect(self.ask_review)
-        window.addAction(self.review_action)
+        parts.window.addAction(self.review_action)
         pane.review_requested.connect(self.ask_review)
         pane.decision_requested.connect(self.decide)
         pane.withdraw_requested.connect(self.withdraw)
-        pane.question_chosen.connect(grid.select_question)
+        pane.question_chosen.connect(parts.grid.select_question)
         pane.shown.connect(self._on_shown)
-        grid.current_question_changed.connect(pane.show_question)
-        projects.session_opened.connect(self._set_session)
-        projects.session_closing.connect(lambda: self._set_session(None))
+        parts.grid.current_question_changed.connect(pane.show_question)
+        parts.projects.session_opened.connect(self._set_session)
+        parts.projects.session_closing.connect(lambda: self._set_session(None))
 
     # -- session ---------------------------------------------------------------------------
 
@@ -131,16 +121,16 @@ class GoldenReviewController(JudgeJobController):
             self._pane.show_review(session.project.golden_review())
         except (StoreError, ValueError) as error:
             self._pane.show_review(None)
-            show_error(self._window, "Cannot read the golden review", error)
+            show_error(self._parts.window, "Cannot read the golden review", error)
 
     # -- running ---------------------------------------------------------------------------
 
     def ask_review(self) -> GoldenReviewDialog | None:
         """The review dialog; "Review" starts the run with the guardrail chosen."""
-        if self._projects.session is None:
-            self._window.statusBar().showMessage("Open a project first.", 5000)
+        if self._parts.projects.session is None:
+            self._parts.window.statusBar().showMessage("Open a project first.", 5000)
             return None
-        dialog = GoldenReviewDialog(judge_model_label(load_judge_settings()), self._window)
+        dialog = GoldenReviewDialog(judge_model_label(load_judge_settings()), self._parts.window)
         dialog.accepted.connect(lambda: self.review(max_answer_words=dialog.max_answer_words()))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
@@ -149,11 +139,11 @@ class GoldenReviewController(JudgeJobController):
     def review(self, *, max_answer_words: int = DEFAULT_MAX_ANSWER_WORDS) -> bool:
         """Review the open project's golden set in the run panel's worker; ``False`` when it
         cannot start (no project, no golden rows, a judge that cannot load)."""
-        session = self._projects.session
+        session = self._parts.projects.session
         if session is None:
             return False
         if session.project.question_count() == 0:
-            self._window.statusBar().showMessage("The project has no golden rows to review.", 5000)
+            self._parts.window.statusBar().showMessage("The project has no golden rows to review.", 5000)
             return False
         path = session.path
         return self._start(
@@ -167,9 +157,9 @@ class GoldenReviewController(JudgeJobController):
     def _on_finished(self, run_id: int) -> None:
         self.last_run_id = run_id
         self._notify()
-        session = self._projects.session
+        session = self._parts.projects.session
         rows = session.project.question_count() if session is not None else 0
-        self._window.statusBar().showMessage(
+        self._parts.window.statusBar().showMessage(
             f"Golden review finished: {rows:,} golden rows rated (Golden Review tab).", 15000
         )
         self.reviewed.emit(run_id)
@@ -191,7 +181,7 @@ class GoldenReviewController(JudgeJobController):
                 reviewer=session.reviewer,
             )
         except (StoreError, ValueError) as error:
-            show_error(self._window, "Cannot record the decision", error)
+            show_error(self._parts.window, "Cannot record the decision", error)
             return False
         self.reload()
         return True
@@ -206,7 +196,7 @@ class GoldenReviewController(JudgeJobController):
                 session.handle, question_id, criterion, reviewer=session.reviewer
             )
         except (StoreError, ValueError) as error:
-            show_error(self._window, "Cannot withdraw the decision", error)
+            show_error(self._parts.window, "Cannot withdraw the decision", error)
             return False
         self.reload()
         return True

@@ -18,6 +18,7 @@ from goldenlens.core.golden.versions import short_time
 from goldenlens.core.runs.run_comparison import IMPROVED, NOT_SCORED, REGRESSED, CellChange, RunComparison
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.jobs.reporting.run_history import RunListing
+from goldenlens.ui.widgets.row_table_model import RowTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -56,33 +57,18 @@ def _cell_text(cell: CellChange) -> str:
     return _score(cell.after)
 
 
-class RunListModel(QAbstractTableModel):
+class RunListModel(RowTableModel):
     """The project's runs, newest first."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._runs: list[RunListing] = []
+        super().__init__(RUN_COLUMNS, parent)
 
     def set_runs(self, runs: list[RunListing]) -> None:
-        self.beginResetModel()
-        self._runs = sorted(runs, key=lambda run: run.id, reverse=True)
-        self.endResetModel()
+        self.replace_rows(sorted(runs, key=lambda run: run.id, reverse=True))
 
     def run_at(self, row: int) -> RunListing | None:
-        return self._runs[row] if 0 <= row < len(self._runs) else None
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._runs)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(RUN_COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return RUN_COLUMNS[section] if 0 <= section < len(RUN_COLUMNS) else None
-        return None
+        run: RunListing | None = self.row_at(row)
+        return run
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         run = self.run_at(index.row()) if index.isValid() else None

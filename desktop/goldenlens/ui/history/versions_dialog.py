@@ -15,7 +15,7 @@ dialog is opened by hand, and what it shows cannot change while it is open (it i
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -41,6 +41,7 @@ from goldenlens.ui.errors import show_error
 from goldenlens.ui.history.version_diff_html import diff_html
 from goldenlens.ui.session import ProjectSession
 from goldenlens.ui.widgets.layouts import column_layout, list_table, with_close_button
+from goldenlens.ui.widgets.row_table_model import RowTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Version", "Name", "When", "Who", "Rows", "Changes", "Runs")
@@ -55,39 +56,24 @@ _HEADER_TIPS = {
 }
 
 
-class VersionTableModel(QAbstractTableModel):
+class VersionTableModel(RowTableModel):
     """The versions of a :class:`VersionList`, newest first (the one a reviewer looks for)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(COLUMNS, parent, tips=_HEADER_TIPS)
         self._listed = VersionList(())
-        self._rows: list[GoldenVersion] = []
 
     def set_versions(self, listed: VersionList) -> None:
-        self.beginResetModel()
         self._listed = listed
-        self._rows = list(reversed(listed.versions))
-        self.endResetModel()
+        self.replace_rows(reversed(listed.versions))
 
     def version_at(self, row: int) -> GoldenVersion | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
+        version: GoldenVersion | None = self.row_at(row)
+        return version
 
     def row_of(self, number: int) -> int:
         """The table row of version ``number`` (-1 if it is not listed)."""
         return next((row for row, v in enumerate(self._rows) if v.number == number), -1)
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section] if 0 <= section < len(COLUMNS) else None
-        return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         version = self.version_at(index.row()) if index.isValid() else None

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu
+from PySide6.QtWidgets import QMenu
 
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreStatus
@@ -26,10 +26,9 @@ from goldenlens.jobs.project_runs import judge_project_at
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.judge.judge_dialog import JudgeDialog
-from goldenlens.ui.project_controller import ProjectController
 from goldenlens.ui.review.review_controller import ReviewController
 from goldenlens.ui.shortcuts import keys_for
-from goldenlens.ui.widgets.run_panel import RunPanel
+from goldenlens.ui.window_parts import WindowParts
 
 CANCELLED_MESSAGE = "Judge run cancelled; finished rows are saved. Judge ▸ Resume completes the rest."
 
@@ -67,43 +66,35 @@ def judge_and_count(
 class JudgeController(QObject):
     """Owns the Judge menu of the main window."""
 
-    def __init__(
-        self,
-        window: QMainWindow,
-        run_panel: RunPanel,
-        projects: ProjectController,
-        review: ReviewController,
-    ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._run_panel = run_panel
-        self._projects = projects
+    def __init__(self, parts: WindowParts, review: ReviewController) -> None:
+        super().__init__(parts.window)
+        self._parts = parts
         self._review = review  # the detail pane reloads through the session's project_changed
         self.last_outcome: JudgeOutcome | None = None
         self.run_action = self._action("&Run Judge Metrics…", self.ask_run, keys_for("run_judge")[0])
         self.settings_action = self._action("Judge &Settings…", self.edit_settings)
         self.resume_action = self._action("Res&ume Interrupted Judge Run", self.resume)
-        self.menu = QMenu("&Judge", window)
+        self.menu = QMenu("&Judge", parts.window)
         self.menu.addAction(self.run_action)
         self.menu.addAction(self.settings_action)
         self.menu.addSeparator()
         self.menu.addAction(self.resume_action)
         self.menu.aboutToShow.connect(self._update_actions)
-        run_panel.runner.cancelled.connect(self._on_cancelled)
+        parts.run_panel.runner.cancelled.connect(self._on_cancelled)
 
     def _action(self, text: str, slot: object, keys: str = "") -> QAction:
-        action = QAction(text, self._window)
+        action = QAction(text, self._parts.window)
         if keys:
             action.setShortcut(QKeySequence(keys))
         action.triggered.connect(slot)
-        self._window.addAction(action)
+        self._parts.window.addAction(action)
         return action
 
     def menus(self) -> list[QMenu]:
         return [self.menu]
 
     def _update_actions(self) -> None:
-        session = self._projects.session
+        session = self._parts.projects.session
         has_rows = session is not None and session.project.question_count() > 0
         self.run_action.setEnabled(has_rows)
         self.resume_action.setEnabled(
@@ -114,10 +105,10 @@ class JudgeController(QObject):
 
     def ask_run(self) -> JudgeDialog | None:
         """Open the judge dialog; "Run" starts the run with its options."""
-        if self._projects.session is None:
-            self._window.statusBar().showMessage("Open a project first.", 5000)
+        if self._parts.projects.session is None:
+            self._parts.window.statusBar().showMessage("Open a project first.", 5000)
             return None
-        dialog = JudgeDialog(self._window, run=True, scope=self._review.judge_scope())
+        dialog = JudgeDialog(self._parts.window, run=True, scope=self._review.judge_scope())
         dialog.accepted.connect(lambda: self.run(dialog.options()))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
@@ -125,7 +116,7 @@ class JudgeController(QObject):
 
     def edit_settings(self) -> JudgeDialog:
         """The same dialog, saving only."""
-        dialog = JudgeDialog(self._window, run=False)
+        dialog = JudgeDialog(self._parts.window, run=False)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
@@ -133,21 +124,21 @@ class JudgeController(QObject):
     def resume(self) -> None:
         """Complete the newest interrupted judge run with the options it was started with:
         finished rows are kept, only the missing ones call the model."""
-        session = self._projects.session
+        session = self._parts.projects.session
         runs = session.project.unfinished_runs(JUDGE_RUN) if session is not None else []
         if not runs:
-            self._window.statusBar().showMessage("No interrupted judge run to resume.", 5000)
+            self._parts.window.statusBar().showMessage("No interrupted judge run to resume.", 5000)
             return
         try:
             options = JudgeOptions.from_params(runs[-1].params)
         except (TypeError, ValueError) as error:
-            show_error(self._window, "Cannot resume the judge run", error)
+            show_error(self._parts.window, "Cannot resume the judge run", error)
             return
         self.run(options)
 
     def run(self, options: JudgeOptions) -> None:
         """Judge the open project with ``options`` in the run panel's worker."""
-        session = self._projects.session
+        session = self._parts.projects.session
         if session is None:
             return
         path = session.path
@@ -155,7 +146,7 @@ class JudgeController(QObject):
         def job(progress: ProgressFn, cancel: CancelToken) -> JudgeOutcome:
             return judge_and_count(path, options, progress, cancel)
 
-        self._run_panel.run(
+        self._parts.run_panel.run(
             job,
             name=JUDGE_RUN,
             label="Loading the judge model…",
@@ -164,16 +155,16 @@ class JudgeController(QObject):
         )
 
     def _on_cancelled(self) -> None:
-        if self._run_panel.runner.name == JUDGE_RUN:
+        if self._parts.run_panel.runner.name == JUDGE_RUN:
             self._reload()  # the rows finished before Cancel are saved: show them
 
     def _on_finished(self, outcome: JudgeOutcome) -> None:
         self.last_outcome = outcome
         self._reload()
-        self._window.statusBar().showMessage(outcome.message(), 15000)
+        self._parts.window.statusBar().showMessage(outcome.message(), 15000)
 
     def _reload(self) -> None:
-        session = self._projects.session
+        session = self._parts.projects.session
         if session is None:
             return
         session.notify_project()

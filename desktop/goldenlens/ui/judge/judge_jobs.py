@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
-    QMainWindow,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -31,8 +30,7 @@ from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.judge.judge_settings import judge_model_problems
-from goldenlens.ui.project_controller import ProjectController
-from goldenlens.ui.widgets.run_panel import RunPanel
+from goldenlens.ui.window_parts import WindowParts
 
 Options = TypeVar("Options")
 Result = TypeVar("Result")
@@ -97,13 +95,11 @@ class JudgeJobController(QObject):
     #: The run panel's message when a job is cancelled.
     cancelled_message: str
 
-    def __init__(self, window: QMainWindow, run_panel: RunPanel, projects: ProjectController) -> None:
-        super().__init__(window)
-        self._window = window
-        self._run_panel = run_panel
-        self._projects = projects
+    def __init__(self, parts: WindowParts) -> None:
+        super().__init__(parts.window)
+        self._parts = parts
         self.engine_factory: Callable[[], JudgeEngine] | None = None
-        run_panel.runner.cancelled.connect(self._on_cancelled)
+        parts.run_panel.runner.cancelled.connect(self._on_cancelled)
 
     def _start(
         self,
@@ -117,18 +113,18 @@ class JudgeJobController(QObject):
         settings = load_judge_settings()
         problems = [] if factory is not None else judge_model_problems(settings)  # a scripted judge
         if problems:
-            show_error(self._window, self.refused, ValueError(" ".join(problems)))
+            show_error(self._parts.window, self.refused, ValueError(" ".join(problems)))
             return False
         try:
             options = make(settings.engine_spec())
         except ValueError as error:
-            show_error(self._window, self.refused, error)
+            show_error(self._parts.window, self.refused, error)
             return False
 
         def job(progress: ProgressFn, cancel: CancelToken) -> Result:
             return work(options, progress, cancel, factory() if factory is not None else None)
 
-        self._run_panel.run(
+        self._parts.run_panel.run(
             job,
             name=self.kind,
             label="Loading the judge model…",
@@ -138,11 +134,11 @@ class JudgeJobController(QObject):
         return True
 
     def _on_cancelled(self) -> None:
-        if self._run_panel.runner.name == self.kind:
+        if self._parts.run_panel.runner.name == self.kind:
             self._notify()
 
     def _notify(self) -> None:
         """The open project changed: its views reload."""
-        session = self._projects.session
+        session = self._parts.projects.session
         if session is not None:
             session.notify_project()

@@ -7,8 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QMainWindow, QTabWidget
 
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.calibration.label_plan import LabelPlan
@@ -18,10 +16,10 @@ from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_runs import calibrate_at, plan_labels_at
 from goldenlens.queries.labelling import PlanQueue
 from goldenlens.ui.errors import show_error
-from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.labelling.label_commands import DetachCommand, LabelCommand, own_record
 from goldenlens.ui.labelling.labelling_pane import LabellingPane
 from goldenlens.ui.session import ProjectSession
+from goldenlens.ui.window_parts import WindowParts
 from goldenlens.ui.workers import JobRunner, LatestJobRunner
 
 
@@ -32,15 +30,10 @@ class LabellingController(QObject):
     calibrated = Signal(object)
     plan_changed = Signal(object)
 
-    def __init__(
-        self, window: QMainWindow, tabs: QTabWidget, pane: LabellingPane, grid: ScoreGrid, undo: QUndoStack
-    ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._tabs = tabs
+    def __init__(self, parts: WindowParts, pane: LabellingPane) -> None:
+        super().__init__(parts.window)
+        self._parts = parts
         self._pane = pane
-        self._grid = grid
-        self._undo = undo
         self.session: ProjectSession | None = None
         self.question_id: str | None = None
         self.latest: HumanCalibrated | None = None
@@ -49,7 +42,7 @@ class LabellingController(QObject):
         self._planner = JobRunner(self)
         self._planner.succeeded.connect(self._on_planned)
         self._planner.failed.connect(
-            lambda error: show_error(self._window, "Could not plan the labels", error)
+            lambda error: show_error(self._parts.window, "Could not plan the labels", error)
         )
         pane.verdict_given.connect(self._on_verdict)
         pane.detach_requested.connect(self._on_detach)
@@ -58,7 +51,7 @@ class LabellingController(QObject):
 
     def show(self) -> None:
         """Bring the Labels tab forward, ready for the verdict keys."""
-        self._tabs.setCurrentWidget(self._pane)
+        self._parts.tabs.setCurrentWidget(self._pane)
         self._pane.setFocus()
 
     # -- the session -----------------------------------------------------------------------
@@ -85,7 +78,7 @@ class LabellingController(QObject):
         self._show_queue(queue)
         if self.question_id is None:
             first = queue.open_questions[0] if queue is not None and queue.open_questions else None
-            self.question_id = first or self._grid.current_question()
+            self.question_id = first or self._parts.grid.current_question()
         self.show_question(self.question_id)
         self.request_estimates()
 
@@ -121,14 +114,14 @@ class LabellingController(QObject):
             return
         card = question.cards[index]
         before = own_record(card.source, card.record)
-        self._undo.push(LabelCommand(session, question.item.id, card.pipelines[0], verdict, before))
+        self._parts.undo.push(LabelCommand(session, question.item.id, card.pipelines[0], verdict, before))
         if verdict is not None:
             self._pane.select_next_open()
 
     def _on_detach(self, pipeline: str) -> None:
         session = self.session
         if session is not None and self.question_id is not None:
-            self._undo.push(DetachCommand(session, self.question_id, pipeline))
+            self._parts.undo.push(DetachCommand(session, self.question_id, pipeline))
 
     def _on_question_changed(self, question_id: str) -> None:
         if question_id == self.question_id:
@@ -154,7 +147,7 @@ class LabellingController(QObject):
             later = [q for q in order[at + 1 :] + order[: at + 1] if q in queue.open_questions]
             self.show_question(later[0] if later else queue.open_questions[0])
             return
-        visible = self._grid.visible_question_ids()
+        visible = self._parts.grid.visible_question_ids()
         if visible:
             at = visible.index(self.question_id) if self.question_id in visible else -1
             self.show_question(visible[(at + 1) % len(visible)])
@@ -176,7 +169,7 @@ class LabellingController(QObject):
     def _on_planned(self, plan: LabelPlan) -> None:
         self.question_id = plan.rows[0].question_id if plan.rows else None
         self.refresh()
-        self._window.statusBar().showMessage(
+        self._parts.window.statusBar().showMessage(
             f"Round {plan.round_number}: {len(plan.rows)} answers to label, in the plan's order "
             "(Enter: next question)",
             8000,

@@ -14,8 +14,8 @@ from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoStack
-from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QInputDialog, QMenu
 
 from goldenlens.core.errors import StoreError
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
@@ -28,7 +28,6 @@ from goldenlens.jobs.reporting.summary_decision import summary_decision_job
 from goldenlens.queries.grid import HEAD_LIMIT, GridData
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.errors import show_error
-from goldenlens.ui.grid.score_grid import ScoreGrid
 from goldenlens.ui.review.detail_pane import DetailPane
 from goldenlens.ui.review.golden_editor import GoldenEditor
 from goldenlens.ui.review.override_dialog import request_override
@@ -38,6 +37,7 @@ from goldenlens.ui.shortcuts import keys_for
 from goldenlens.ui.summary.other_pipelines import others_note
 from goldenlens.ui.summary.summary_view import SummaryView
 from goldenlens.ui.variants.variant_dialog import RUNNER_NAME, VariantDialog, open_variant_dialog
+from goldenlens.ui.window_parts import WindowParts
 from goldenlens.ui.workers import JobRunner, LatestJobRunner
 
 _REVIEW_KEYS = {
@@ -80,20 +80,11 @@ class ReviewController(QObject):
     #: Questions shown at once on opening; a project with no more loads only these, no worker.
     head_limit = HEAD_LIMIT
 
-    def __init__(
-        self,
-        window: QMainWindow,
-        grid: ScoreGrid,
-        detail: DetailPane,
-        summary: SummaryView,
-        undo_stack: QUndoStack,
-    ) -> None:
-        super().__init__(window)
-        self._window = window
-        self._grid = grid
+    def __init__(self, parts: WindowParts, detail: DetailPane, summary: SummaryView) -> None:
+        super().__init__(parts.window)
+        self._parts = parts
         self._detail = detail
         self._summary = summary
-        self._undo = undo_stack
         self._session: ProjectSession | None = None
         self._editor: GoldenEditor | None = None
         self._current: str | None = None
@@ -106,11 +97,11 @@ class ReviewController(QObject):
         self.variant_dialog: VariantDialog | None = None  # the last one opened
         self._loader.succeeded.connect(self._on_grid_loaded)
         self._decider.succeeded.connect(self._on_summary_decision)
-        self._loader.failed.connect(lambda error: show_error(window, "Cannot load the scores", error))
-        grid.current_question_changed.connect(self._on_current_question)
-        grid.current_question_hidden.connect(self._on_current_question_hidden)
-        grid.state_changed.connect(lambda _state: self._refresh_summary())
-        grid.state_changed.connect(lambda state: detail.limit_to(state.pipelines))
+        self._loader.failed.connect(lambda error: show_error(parts.window, "Cannot load the scores", error))
+        parts.grid.current_question_changed.connect(self._on_current_question)
+        parts.grid.current_question_hidden.connect(self._on_current_question_hidden)
+        parts.grid.state_changed.connect(lambda _state: self._refresh_summary())
+        parts.grid.state_changed.connect(lambda state: detail.limit_to(state.pipelines))
         detail.fact_variant_requested.connect(self._on_fact_variant)
         detail.override_requested.connect(self._on_override)
         detail.variants_requested.connect(self.suggest_variants)
@@ -118,7 +109,7 @@ class ReviewController(QObject):
         # Single-letter review keys also work while the table has focus: the view would
         # otherwise eat letters for its own type-ahead search.
         self._keys = ReviewKeys(self._actions, self)
-        grid.table_view().installEventFilter(self._keys)
+        parts.grid.table_view().installEventFilter(self._keys)
 
     # -- session -----------------------------------------------------------------------------
 
@@ -131,15 +122,15 @@ class ReviewController(QObject):
         self._detail.show_question(None)
         self._loader.cancel()
         if session is None:
-            self._grid.set_data(GridData.empty())
+            self._parts.grid.set_data(GridData.empty())
             self._refresh_summary()
             return
         session.project_changed.connect(self.reload)
         session.question_changed.connect(self._on_question_changed)
         messages = curation_messages(session)
-        messages.message.connect(lambda text: self._window.statusBar().showMessage(text, 8000))
+        messages.message.connect(lambda text: self._parts.window.statusBar().showMessage(text, 8000))
         messages.failed.connect(
-            lambda text: show_error(self._window, "The edit could not be applied", ValueError(text))
+            lambda text: show_error(self._parts.window, "The edit could not be applied", ValueError(text))
         )
         self.reload()
 
@@ -154,17 +145,17 @@ class ReviewController(QObject):
         if self._session is None:
             return
         path, run_id = self._session.path, self._session.run_id
-        if not self._complete or len(self._grid.model().grid()) <= self.head_limit:
+        if not self._complete or len(self._parts.grid.model().grid()) <= self.head_limit:
             try:
                 head = self._session.project.grid_head(run_id, None, limit=self.head_limit)
             except StoreError as error:
-                show_error(self._window, "Cannot load the scores", error)
+                show_error(self._parts.window, "Cannot load the scores", error)
                 return
             self._show(head)
             if head.complete:
                 self._loader.cancel()  # a load still running from before would be stale
                 return
-        state = self._grid.state()
+        state = self._parts.grid.state()
         # The metrics on screen first (a column costs ~0.1 s per 300,000 scores); the others
         # follow in a second job (_load_other_metrics) while the grid is already in use.
         in_use = state.metrics_in_use()
@@ -188,7 +179,7 @@ class ReviewController(QObject):
         """Load the metrics the full grid on screen lacks (lexical, then judge), in a worker;
         the result is applied only onto the grid it started from (an edit meanwhile: it starts
         again)."""
-        grid = self._grid.grid()
+        grid = self._parts.grid.grid()
         if self._session is None or grid is None or not grid.complete:
             return
         wanted = [*LEXICAL_SCORE_NAMES, *grid.judge_metrics]
@@ -206,16 +197,16 @@ class ReviewController(QObject):
     def _on_grid_loaded(self, result: GridData | tuple[GridData, GridData]) -> None:
         if isinstance(result, GridData):
             self._show(result)
-        elif result[0] is self._grid.grid():
+        elif result[0] is self._parts.grid.grid():
             self._show(result[1])
         self._load_other_metrics()
 
     def _show(self, grid: GridData) -> None:
         self._complete = grid.complete
-        self._grid.set_data(grid)
-        rows = self._grid.visible_rows()
+        self._parts.grid.set_data(grid)
+        rows = self._parts.grid.visible_rows()
         if self._current is None and len(rows):
-            self._grid.select_question(str(grid.question_ids[int(rows[0])]))
+            self._parts.grid.select_question(str(grid.question_ids[int(rows[0])]))
         else:
             # The grid keeps its current question without announcing it again: re-read its
             # detail, which a rescore or judge run has changed.
@@ -237,12 +228,12 @@ class ReviewController(QObject):
     def _on_question_changed(self, question_id: str) -> None:
         """One question was edited, overridden or reviewed: patch its row in milliseconds
         instead of reloading 100,000 (update_rows reloads all itself when it must)."""
-        grid = self._grid.grid()
+        grid = self._parts.grid.grid()
         if self._session is None or grid is None or not grid.complete:
             self.reload()
         else:
             project = self._session.project
-            self._grid.set_data(project.grid_with_updates(grid, self._session.run_id, [question_id]))
+            self._parts.grid.set_data(project.grid_with_updates(grid, self._session.run_id, [question_id]))
             self._refresh_summary()
         if question_id == self._current:
             self._show_detail()
@@ -255,15 +246,15 @@ class ReviewController(QObject):
         self._detail.show_question(detail)
 
     def _refresh_summary(self) -> None:
-        grid = self._grid.grid()
+        grid = self._parts.grid.grid()
         if grid is None or not len(grid.question_ids):
             self._decider.cancel()
             self._summary_shown = None
             self._summary.set_data((), {})
             return
-        rows = self._grid.visible_rows()
+        rows = self._parts.grid.visible_rows()
         # The pipelines the grid shows (its picker: the ten leaders of a sweep, unless chosen).
-        pipelines = self._grid.state().shown_pipelines(grid.pipelines)
+        pipelines = self._parts.grid.state().shown_pipelines(grid.pipelines)
         columns = np.array([grid.pipelines.index(p) for p in pipelines], dtype=np.int64)
         values = {metric: np.asarray(grid.values[metric])[np.ix_(rows, columns)] for metric in grid.values}
         title = f"{len(rows):,} of {len(grid):,} questions"
@@ -291,18 +282,18 @@ class ReviewController(QObject):
         """The questions the Judge dialog can narrow a run to: the grid's selected rows and
         the rows it shows (``None`` while the grid still loads: its filter covers only the
         first rows then)."""
-        grid = self._grid.grid()
+        grid = self._parts.grid.grid()
         total = self._session.project.question_count() if self._session is not None else 0
         complete = grid is not None and grid.complete
-        shown = tuple(self._grid.visible_question_ids()) if complete else None
-        return JudgeScope(total, tuple(self._grid.selected_question_ids()), shown)
+        shown = tuple(self._parts.grid.visible_question_ids()) if complete else None
+        return JudgeScope(total, tuple(self._parts.grid.selected_question_ids()), shown)
 
     # -- review actions ----------------------------------------------------------------------
 
     def _build_actions(self) -> dict[str, QAction]:
         specs = {
-            "next_question": ("&Next Question", self._grid.next_question),
-            "previous_question": ("&Previous Question", self._grid.previous_question),
+            "next_question": ("&Next Question", self._parts.grid.next_question),
+            "previous_question": ("&Previous Question", self._parts.grid.previous_question),
             "next_pipeline": ("Next Pipe&line", self._detail.focus_next_pipeline),
             "previous_pipeline": ("Previous Pipel&ine", self._detail.focus_previous_pipeline),
             "accept": ("&Accept Question", self._accept),
@@ -312,13 +303,13 @@ class ReviewController(QObject):
         }
         actions: dict[str, QAction] = {}
         for name, (text, slot) in specs.items():
-            action = QAction(text, self._window)
+            action = QAction(text, self._parts.window)
             # Single keys only (j, k, a, c …): arrows stay with the widget that has focus.
             action.setShortcuts(
                 [QKeySequence(k) for k in keys_for(name) if k not in {"Up", "Down", "Left", "Right"}]
             )
             action.triggered.connect(slot)
-            self._window.addAction(action)
+            self._parts.window.addAction(action)
             actions[name] = action
         return actions
 
@@ -329,7 +320,7 @@ class ReviewController(QObject):
             action.setEnabled(enabled)
 
     def menus(self) -> list[QMenu]:
-        review = QMenu("&Review", self._window)
+        review = QMenu("&Review", self._parts.window)
         for name in ("accept", "needs_curation", "override", "suggest_variants"):
             review.addAction(self._actions[name])
         review.addSeparator()
@@ -352,18 +343,20 @@ class ReviewController(QObject):
 
     def _on_override(self, question_id: str, pipeline: str, metric: str) -> None:
         if self._session is not None:
-            request_override(self._window, self._session, self._undo, question_id, pipeline, metric)
+            request_override(
+                self._parts.window, self._session, self._parts.undo, question_id, pipeline, metric
+            )
 
     def _on_fact_variant(self, question_id: str, text: str) -> None:
         if self._session is None:
             return
         try:
-            added = push_add_fact_variant(self._undo, self._session, question_id, text)
+            added = push_add_fact_variant(self._parts.undo, self._session, question_id, text)
         except ValueError as error:
-            show_error(self._window, "Cannot add the fact variant", error)
+            show_error(self._parts.window, "Cannot add the fact variant", error)
             return
         if not added:
-            self._window.statusBar().showMessage(
+            self._parts.window.statusBar().showMessage(
                 f"'{text.strip()}' is already an alternative of the fact", 8000
             )
 
@@ -375,7 +368,7 @@ class ReviewController(QObject):
         """Open the fact-variant dialog on ``question_id`` (``None``: no project open)."""
         if self._session is None:
             return None
-        dialog = open_variant_dialog(self._window, self._session, self._undo, question_id)
+        dialog = open_variant_dialog(self._parts.window, self._session, self._parts.undo, question_id)
         dialog.destroyed.connect(self._on_variant_dialog_destroyed)
         self.variant_dialog = dialog
         return dialog
@@ -387,7 +380,7 @@ class ReviewController(QObject):
         if self._session is None:
             return
         name, ok = QInputDialog.getText(
-            self._window,
+            self._parts.window,
             "Reviewer name",
             "Your name, stored with overrides and reviews:",
             text=self._session.reviewer,
@@ -401,5 +394,5 @@ class ReviewController(QObject):
         if self.variant_dialog is not None:
             self.variant_dialog.shutdown()
         # Previews cancelled by closing their dialog may still be winding down.
-        for runner in self._window.findChildren(LatestJobRunner, RUNNER_NAME):
+        for runner in self._parts.window.findChildren(LatestJobRunner, RUNNER_NAME):
             runner.shutdown()

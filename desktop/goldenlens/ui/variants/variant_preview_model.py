@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT
@@ -20,8 +20,7 @@ from goldenlens.core.variants.generator import RISK_DIGITS, RISK_SHORT, RISK_YEA
 from goldenlens.core.variants.kinds import VariantKind
 from goldenlens.core.view.wording import plural
 from goldenlens.ui.widgets.highlight_html import snippet_html
-
-Index = QModelIndex | QPersistentModelIndex
+from goldenlens.ui.widgets.row_table_model import Index, RowTableModel
 
 #: Role of a suggestion row's :class:`VariantPreview` (``None`` on a kind header row).
 PREVIEW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -64,7 +63,7 @@ def flipped_pipelines(preview: VariantPreview) -> list[str]:
     return list(dict.fromkeys(r.pipeline for r in preview.flips))
 
 
-class SuggestionTableModel(QAbstractTableModel):
+class SuggestionTableModel(RowTableModel):
     """The suggestions grouped by kind: a header row per kind, then its suggestions, each
     with a check box (the ones "Add" adds). A header's check box checks its whole kind."""
 
@@ -72,21 +71,19 @@ class SuggestionTableModel(QAbstractTableModel):
     checked_changed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[VariantKind | VariantPreview] = []
+        super().__init__(self.COLUMNS, parent, tips=dict(zip(self.COLUMNS, _COLUMN_TIPS, strict=True)))
         self._checked: set[int] = set()  # row numbers of checked suggestions
 
     def set_previews(self, previews: Sequence[VariantPreview]) -> None:
         """Show ``previews`` grouped by kind (the core's order inside a kind); none checked."""
-        self.beginResetModel()
-        self._rows = []
+        rows: list[VariantKind | VariantPreview] = []
         for kind in KIND_LABELS:
             of_kind = [p for p in previews if p.variant.kind is kind]
             if of_kind:
-                self._rows.append(kind)
-                self._rows.extend(of_kind)
+                rows.append(kind)
+                rows.extend(of_kind)
         self._checked = set()
-        self.endResetModel()
+        self.replace_rows(rows)
         self.checked_changed.emit()
 
     def previews(self) -> list[VariantPreview]:
@@ -141,22 +138,6 @@ class SuggestionTableModel(QAbstractTableModel):
         return next((r for r in range(row, -1, -1) if self.is_header(r)), -1)
 
     # -- Qt model API ---------------------------------------------------------------------
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self.COLUMNS[section]
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return _COLUMN_TIPS[section]
-        return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -281,46 +262,31 @@ _COLUMN_TIPS = (
 )
 
 
-class PreviewRowsModel(QAbstractTableModel):
+class PreviewRowsModel(RowTableModel):
     """Preview rows of one kind for the variants shown: flips of this question
     (variant, pipeline, before → after, snippet) or responses of other questions
     (variant, question, pipeline, snippet)."""
 
     def __init__(self, kind: RowKind, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.kind = kind
-        self.columns = (
+        columns = (
             ("Variant", "Pipeline", "Before → after", "Response")
             if kind is RowKind.FLIP
             else ("Variant", "Question", "Pipeline", "Response")
         )
-        self._rows: list[tuple[VariantPreview, PreviewRow]] = []
+        super().__init__(columns, parent)
+        self.kind = kind
 
     def set_previews(self, previews: Sequence[VariantPreview]) -> None:
         """Show the rows of ``kind`` of every preview in ``previews``."""
-        self.beginResetModel()
-        self._rows = [(p, r) for p in previews for r in p.rows if r.kind is self.kind]
-        self.endResetModel()
+        self.replace_rows((p, r) for p in previews for r in p.rows if r.kind is self.kind)
 
     def row(self, row: int) -> PreviewRow:
-        return self._rows[row][1]
+        shown: PreviewRow = self._rows[row][1]
+        return shown
 
     @property
     def snippet_column(self) -> int:
         return len(self.columns) - 1
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.columns[section] if 0 <= section < len(self.columns) else None
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
