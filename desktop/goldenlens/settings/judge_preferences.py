@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from goldenlens.core.judge_engine_spec import (
     JudgeEngineSpec,
     setting_problem,
 )
+from goldenlens.core.record_dicts import record_dict
 from goldenlens.settings.folders import config_dir
 from goldenlens.settings.preferences import read_settings_file, write_settings_file
 
@@ -67,11 +68,13 @@ class JudgeSettings:
     custom_aspects: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> str:
-        data: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["metrics"] = list(self.metrics)
-        data["metric_params"] = {k: dict(v) for k, v in self.metric_params.items()}
-        data["custom_aspects"] = dict(self.custom_aspects)
-        data["schema_version"] = SCHEMA_VERSION
+        data = record_dict(
+            self,
+            metrics=list(self.metrics),
+            metric_params={k: dict(v) for k, v in self.metric_params.items()},
+            custom_aspects=dict(self.custom_aspects),
+            schema_version=SCHEMA_VERSION,
+        )
         return json.dumps(data, indent=2, ensure_ascii=False)
 
     @classmethod

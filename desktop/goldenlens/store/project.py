@@ -29,11 +29,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Final, Self
 
 from sqlite_utils import Database
 
+from goldenlens.core.closing import ClosedOnExit
 from goldenlens.core.errors import StoreError
 from goldenlens.core.project_handle import PROJECT_SUFFIX, ProjectHandle
 from goldenlens.store.base import Connection
@@ -52,7 +52,7 @@ from goldenlens.store.schema import open_database
 __all__ = ["PROJECT_SUFFIX", "ProjectStore", "StoreError", "store_of"]
 
 
-class ProjectStore:
+class ProjectStore(ClosedOnExit):
     """A GoldenLens project file. Open with :meth:`open`; use as a context manager.
 
     Its own methods are the project-level ones; reads and writes of data go through its
@@ -96,14 +96,6 @@ class ProjectStore:
     def close(self) -> None:
         """Close the file; safe to call twice."""
         self._connection.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"ProjectStore({str(self.path)!r})"

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
 from goldenlens.core.lexical.flags import FlagThresholds
+from goldenlens.core.record_dicts import record_dict
 
 
 class AdviceCode(StrEnum):
@@ -229,8 +230,7 @@ class AdviceThresholds:
 
     def as_dict(self) -> dict[str, float | int]:
         """Flat: the flag thresholds first, then the advisor's own."""
-        own = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "flags"}
-        return {**self.flags.as_dict(), **own}
+        return {**self.flags.as_dict(), **record_dict(self, leave_out=("flags",))}
 
     def with_values(self, values: Mapping[str, float]) -> AdviceThresholds:
         """A copy with some thresholds changed, by their flat names (:meth:`as_dict`).

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field, replace
 from math import fsum
 from typing import Any, Final
 
+from goldenlens.core.record_dicts import record_dict
+
 IMPROVED: Final = "improved"
 REGRESSED: Final = "regressed"
 UNCHANGED: Final = "unchanged"
@@ -74,15 +76,7 @@ class CellChange:
         return None if self.before is None or self.after is None else self.after - self.before
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "question_id": self.question_id,
-            "pipeline": self.pipeline,
-            "metric": self.metric,
-            "before": self.before,
-            "after": self.after,
-            "delta": self.delta,
-            "change": self.change,
-        }
+        return record_dict(self, delta=self.delta)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Literal
+
+from goldenlens.core.record_dicts import record_dict
 
 GOLDEN_SYNONYMS: dict[str, tuple[str, ...]] = {
     "id": ("id", "question_id", "qid"),
@@ -163,9 +165,7 @@ class ColumnMap:
 
     def as_dict(self) -> dict[str, str | None]:
         """``{field: column}`` for every field, for display or to send back as a mapping."""
-        return {
-            f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("mapped", "numbered_id")
-        }
+        return record_dict(self, leave_out=("mapped", "numbered_id"))
 
 
 @dataclass(frozen=True)

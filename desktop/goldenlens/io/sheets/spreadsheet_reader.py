@@ -16,9 +16,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
 
+from goldenlens.core.closing import ClosedOnExit
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import header_keys
 from goldenlens.io.sheets.cell_text import column_text
@@ -41,7 +41,7 @@ TEXT_SUFFIXES: dict[str, str] = {".csv": ",", ".tsv": "\t", ".txt": "\t"}
 SUPPORTED = ".xlsx, .xlsm, .xls, .xlsb, .ods, .csv, .tsv or .txt"
 
 
-class TableFile:
+class TableFile(ClosedOnExit):
     """An input file opened once; its tables are read on demand and cached.
 
     Use it as a context manager: an open workbook holds its file (and locks it on Windows).
@@ -78,14 +78,6 @@ class TableFile:
                 raise fatal(self.file, f"{self.file} has no worksheets.")
             self._hidden = _hidden_sheets(self._book)
             self._facts = _open_facts(self.path, self.file, suffix)
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         """Release the workbook's file handles."""

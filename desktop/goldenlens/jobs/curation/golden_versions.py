@@ -33,6 +33,7 @@ from goldenlens.core.golden.versions import (
     version_spans,
 )
 from goldenlens.core.project_records import RunInfo
+from goldenlens.core.record_dicts import record_dict
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 
@@ -61,15 +62,7 @@ class RunVersion:
         return self.version if self.rescored_version is None else self.rescored_version
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "run": self.run_id,
-            "kind": self.kind,
-            "status": self.status,
-            "started_at": self.started_at,
-            "version": self.version,
-            "rescored_version": self.rescored_version,
-            "recorded": self.recorded,
-        }
+        return record_dict(self, rename={"run_id": "run"})
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from typing import Any, Final
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.project_records import RunInfo
+from goldenlens.core.record_dicts import record_dict
 from goldenlens.core.runs.run_comparison import RunComparison, Scores, compare_runs
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.stats.bootstrap import Settings, Statistic, percentile_interval, resampled_means
@@ -77,20 +78,12 @@ class RunListing:
         return options_summary(self.options)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "status": self.status,
-            "started_at": self.started_at,
-            "finished_at": self.finished_at,
-            "rows": self.rows,
-            "options": dict(self.options),
-            "options_summary": self.options_summary,
-            "golden_version": self.golden_version,
-            "golden_version_number": self.golden_version_number,
-            "fingerprint": self.fingerprint,
-            "fingerprint_short": self.fingerprint_short,
-        }
+        return record_dict(
+            self,
+            options=dict(self.options),
+            options_summary=self.options_summary,
+            fingerprint_short=self.fingerprint_short,
+        )
 
 
 def options_summary(options: Mapping[str, Any]) -> str:

@@ -15,9 +15,9 @@ import queue
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
+from goldenlens.core.closing import ClosedOnExit
 from goldenlens.judge.engines.protocol import CancelCheck, JudgeReply, JudgeRequest
 
 __all__ = ["JudgeEngineBase", "OwnedEngine"]
@@ -58,7 +58,7 @@ class _OwnerThread:
                 future.set_exception(exc)
 
 
-class OwnedEngine:
+class OwnedEngine(ClosedOnExit):
     """An engine whose model work runs on one owner thread, named ``{thread_prefix}-{n}``.
 
     Subclasses submit work with :meth:`_submit`, free their resources in :meth:`_release`
@@ -90,17 +90,6 @@ class OwnedEngine:
         # the owner thread can finish.
         self._stop()
         self._owner.shutdown()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- for subclasses ----------------------------------------------------------------------
 
