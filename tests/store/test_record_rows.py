@@ -46,5 +46,5 @@ def test_a_row_of_another_width_or_a_conversion_of_no_column_is_refused(tmp_path
     with pytest.raises(ValueError, match="passd"):
         RecordRows(_Entry, ("id", "passed", "row"), convert={"passd": bool})
     entries = RecordRows(_Entry, ("id", "passed", "row"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="shorter"):
         entries.record((1, 1))

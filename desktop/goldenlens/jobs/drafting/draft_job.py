@@ -34,6 +34,7 @@ from goldenlens.core.golden.drafts import (
 )
 from goldenlens.core.golden.source_chunks import SourceChunk
 from goldenlens.core.judge_engine_spec import JudgeEngineSpec
+from goldenlens.core.record_dicts import record_dict
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
 from goldenlens.core.variants.generator import suggest_variants
 from goldenlens.jobs.judging import run_driver
@@ -141,18 +142,6 @@ def draft_key(chunk: SourceChunk, model_sha256: str, options: DraftOptions) -> s
             "chunk_id": chunk.chunk_id,
         }
     )
-
-
-def _reply_to_cache(reply: JudgeReply) -> dict[str, Any]:
-    return {
-        "text": reply.text,
-        "data": reply.data,
-        "finish_reason": reply.finish_reason,
-        "error": reply.error,
-        "prompt_tokens": reply.prompt_tokens,
-        "completion_tokens": reply.completion_tokens,
-        "seconds": reply.seconds,
-    }
 
 
 def _reply_from_cache(data: Mapping[str, Any]) -> JudgeReply | None:
@@ -330,7 +319,7 @@ class _DraftRun:
                     metric=CACHE_METRIC,
                     model_sha256=self.engine.model_sha256,
                     prompt_version=PROMPT_VERSION,
-                    output=_reply_to_cache(reply),
+                    output=record_dict(reply),
                 )
             self.saved.extend(self.store.drafts.add(run_id, [draft]))
 
