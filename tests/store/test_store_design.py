@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import goldenlens.store
+from goldenlens.core.closing import ClosedOnExit
 from goldenlens.store import ProjectStore, Repository
 
 #: What a project object does itself; everything else is a repository's business.
@@ -47,7 +48,12 @@ def test_the_project_object_has_only_project_level_methods(store: ProjectStore) 
     repositories = _repositories(store)
     assert len(repositories) >= 5, sorted(repositories)  # golden, responses, runs, reviews, cache at least
     assert _public(store) - set(repositories) == PROJECT_LEVEL
-    assert ProjectStore.__mro__ == (ProjectStore, object), "ProjectStore is built from mixins again"
+    # Its one base gives ``with store:`` (``__enter__``/``__exit__`` around its own ``close``) and
+    # no data method; any other base is a mixin again.
+    assert ProjectStore.__mro__ == (ProjectStore, ClosedOnExit, object), (
+        "ProjectStore is built from mixins again"
+    )
+    assert {name for name in vars(ClosedOnExit) if not name.startswith("_")} == {"close"}
 
 
 def test_every_repository_has_a_narrow_interface(store: ProjectStore) -> None:
