@@ -38,6 +38,16 @@ class FalseMatches(NamedTuple):
     questions: int
 
 
+class _FactHits(NamedTuple):
+    """The responses holding one fact, from questions whose golden answer does not hold it:
+    the first ones in response order with the group each matched, how many in all, and how
+    many per question."""
+
+    listed_first: tuple[tuple[int, tuple[str, ...]], ...]
+    responses: int
+    per_question: dict[str, int]
+
+
 @dataclass(frozen=True)
 class CorpusResponse:
     """One response of the project, as the corpus indexes read it."""
@@ -87,6 +97,11 @@ class Corpus:
             self._starts.append(at)
             at += len(token) + 1
         self._found: dict[str, frozenset[int]] = {}
+        self._fact_hits: dict[str, _FactHits] = {}
+        per_question: dict[str, int] = defaultdict(int)
+        for r in self.responses:
+            per_question[r.question_id] += 1
+        self._most_per_question = max(per_question.values(), default=0)
         self._answers: dict[str, str] = {}
         owned: dict[str, set[str]] = defaultdict(set)
         for word, by_pipeline in uses.items():
@@ -165,34 +180,22 @@ class Corpus:
         """Responses to OTHER questions that contain ``item``'s fact (exact inclusion, as
         Factual Knowledge tests), leaving out questions whose own golden answer contains it
         (there the fact is expected): all counted, the first :data:`LISTED_FALSE_MATCHES`
-        listed with an excerpt (a short fact of an open-domain set can be in thousands)."""
-        groups = [tuple(p.lower() for p in g) for g in fact_groups(item.fact) if all(p.strip() for p in g)]
-        if not groups:
-            return FalseMatches((), 0, 0)
-        hits: dict[int, tuple[str, ...]] = {}
-        for group in groups:
-            sets = [self.containing(p) for p in group]
-            for n in sorted(frozenset.intersection(*sets)):
-                hits.setdefault(n, group)
-        in_answer = lowered_groups(fact_groups(item.fact))
-        expected: dict[str, bool] = {}
+        listed with an excerpt (a short fact of an open-domain set can be in thousands).
+
+        The responses holding a fact are found once per distinct fact text; each question with
+        that fact then only leaves out its own responses. A set of yes/no questions (thousands
+        of questions with the fact "yes") costs one search, not one per question."""
+        hits = self._fact_hits.get(item.fact)
+        if hits is None:
+            hits = self._fact_hits[item.fact] = self._hits_of(item.fact)
+        own = hits.per_question.get(item.id, 0)
         found: list[FalseMatch] = []
-        total = 0
-        questions: set[str] = set()
-        for n in sorted(hits):
-            response = self.responses[n]
-            other = self.golden.get(response.question_id)
-            if response.question_id == item.id or other is None:
-                continue
-            if response.question_id not in expected:
-                expected[response.question_id] = groups_in(self._answer(other), in_answer)
-            if expected[response.question_id]:
-                continue
-            total += 1
-            questions.add(response.question_id)
+        for n, group in hits.listed_first:
             if len(found) == LISTED_FALSE_MATCHES:
+                break
+            response = self.responses[n]
+            if response.question_id == item.id:
                 continue
-            group = hits[n]
             start = self._lower[n].find(group[0])
             found.append(
                 FalseMatch(
@@ -202,7 +205,34 @@ class Corpus:
                     excerpt(response.text, start, start + len(group[0])),
                 )
             )
-        return FalseMatches(tuple(found), total, len(questions))
+        return FalseMatches(tuple(found), hits.responses - own, len(hits.per_question) - (1 if own else 0))
+
+    def _hits_of(self, fact: str) -> _FactHits:
+        """The responses that contain ``fact`` and whose question's golden answer does not."""
+        groups = [tuple(p.lower() for p in g) for g in fact_groups(fact) if all(p.strip() for p in g)]
+        matching: dict[int, tuple[str, ...]] = {}
+        for group in groups:
+            sets = [self.containing(p) for p in group]
+            for n in sorted(frozenset.intersection(*sets)):
+                matching.setdefault(n, group)
+        in_answer = lowered_groups(fact_groups(fact))
+        expected: dict[str, bool] = {}
+        per_question: dict[str, int] = defaultdict(int)
+        listed: list[tuple[int, tuple[str, ...]]] = []
+        for n in sorted(matching):
+            question_id = self.responses[n].question_id
+            other = self.golden.get(question_id)
+            if other is None:
+                continue
+            if question_id not in expected:
+                expected[question_id] = groups_in(self._answer(other), in_answer)
+            if expected[question_id]:
+                continue
+            per_question[question_id] += 1
+            # Enough for any one question to list its first ones after leaving out its own.
+            if len(listed) < LISTED_FALSE_MATCHES + self._most_per_question:
+                listed.append((n, matching[n]))
+        return _FactHits(tuple(listed), sum(per_question.values()), dict(per_question))
 
     def _answer(self, item: GoldenItem) -> str:
         """``item``'s golden answer lower-cased (once per question)."""
