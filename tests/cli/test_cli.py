@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from cli_process import run_goldenlens
+from cli_process import PACKAGE_ROOT, run_goldenlens
 from goldenlens.cli.main import main
 from goldenlens.io.importing.sample import sample_dir
 from sample_expectations import FK_REPORT, PIPELINES
@@ -162,6 +163,31 @@ def test_a_key_value_option_without_its_key_or_value_exits_2_saying_the_form(
     assert not out.exists()
     assert expected in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_output_piped_into_a_reader_that_left_ends_quietly(tmp_path: Path) -> None:
+    """``goldenlens advise p | head -1``: the reader closes the pipe. The read end is closed
+    before the command starts, so its first write meets the closed pipe every time."""
+    project = tmp_path / "p.goldenlens"
+    golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
+    assert main(["score", str(golden), str(responses), "-q", "--project", str(project)]) == 0
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([PACKAGE_ROOT, os.environ.get("PYTHONPATH", "")])}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "goldenlens", "advise", str(project)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141
+    assert done.stderr == ""
 
 
 def test_export_golden_from_spreadsheet_and_from_project(tmp_path: Path) -> None:

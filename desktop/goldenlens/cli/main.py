@@ -39,6 +39,8 @@ from goldenlens.core.problems import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
 
 EXIT_CANCELLED = 130
+#: The output's reader left before it was all written (128 + SIGPIPE, as a shell reports it).
+EXIT_BROKEN_PIPE = 141
 EXIT_NOT_READY = 1
 
 
@@ -297,6 +299,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GoldenLensError as error:  # a project, export, run or engine error: its one-line message
         print(f"goldenlens: error: {error}", file=sys.stderr)
         return error.exit_code
+    except BrokenPipeError:
+        # The reader of the output left (``goldenlens advise p | head``): end quietly, as a
+        # shell tool ended by SIGPIPE does, and keep the interpreter's last flush from failing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except OSError as error:
         name = Path(error.filename).name if error.filename else ""
         print(f"goldenlens: error: {name + ': ' if name else ''}{error.strerror or error}", file=sys.stderr)
