@@ -32,7 +32,7 @@ def _table(tmp_path: Path) -> sqlite3.Connection:
 def test_rows_become_records_by_name_with_conversions_and_nulls_kept(tmp_path: Path) -> None:
     entries = RecordRows(_Entry, ("note", "row", "passed", "id"), convert={"passed": bool})
     conn = _table(tmp_path)
-    rows = conn.execute(f"SELECT {entries.select()} FROM entries ORDER BY id").fetchall()
+    rows = conn.execute(f"SELECT {entries.select('entries')} FROM entries ORDER BY id").fetchall()
     assert entries.records(rows) == [
         _Entry(id=1, passed=True, row=7, note="a"),
         _Entry(id=2, passed=None, row=8, note="b"),
@@ -40,6 +40,15 @@ def test_rows_become_records_by_name_with_conversions_and_nulls_kept(tmp_path: P
     ]
     joined = conn.execute(f"SELECT {entries.select('e')} FROM entries AS e WHERE e.id = 3").fetchone()
     assert entries.record(joined) == _Entry(id=3, passed=False, row=9)
+
+
+def test_a_misspelt_column_fails_instead_of_reading_as_its_own_name(tmp_path: Path) -> None:
+    """Unqualified, SQLite reads ``"passd"`` as the string 'passd' when no column has that name."""
+    conn = _table(tmp_path)
+    assert conn.execute('SELECT "passd" FROM entries').fetchone() == ("passd",)
+    entries = RecordRows(_Entry, ("id", "passd", "row"))
+    with pytest.raises(sqlite3.OperationalError, match="no such column"):
+        conn.execute(f"SELECT {entries.select('entries')} FROM entries")
 
 
 def test_a_row_of_another_width_or_a_conversion_of_no_column_is_refused(tmp_path: Path) -> None:

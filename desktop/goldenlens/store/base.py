@@ -46,10 +46,15 @@ class RecordRows(Generic[R]):
         self.columns = tuple(columns)
         self._convert = tuple(convert.get(name) for name in self.columns)
 
-    def select(self, table: str = "") -> str:
-        """The column list of a ``SELECT``, each prefixed by ``table.`` when a table is named."""
-        prefix = f"{table}." if table else ""
-        return ", ".join(f'{prefix}"{name}"' for name in self.columns)
+    def select(self, table: str) -> str:
+        """The column list of a ``SELECT`` from ``table`` (its name or its alias in the query).
+
+        Each column is named as ``table."column"``: quoted, so that keywords (``row``,
+        ``column``) are columns, and qualified, because SQLite reads a quoted name that is no
+        column of an unqualified query as a string: a misspelt column would fill every record
+        with its own name instead of failing.
+        """
+        return ", ".join(f'{table}."{name}"' for name in self.columns)
 
     def record(self, row: Row) -> R:
         fields = {

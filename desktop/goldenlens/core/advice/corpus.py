@@ -40,12 +40,14 @@ class FalseMatches(NamedTuple):
 
 class _FactHits(NamedTuple):
     """The responses holding one fact, from questions whose golden answer does not hold it:
-    the first ones in response order with the group each matched, how many in all, and how
-    many per question."""
+    the first ones in response order with the group each matched (enough for each question
+    with this fact to list :data:`LISTED_FALSE_MATCHES` once its own are left out), how many
+    responses and questions in all, and how many of them are each such question's own."""
 
     listed_first: tuple[tuple[int, tuple[str, ...]], ...]
     responses: int
-    per_question: dict[str, int]
+    questions: int
+    own: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -97,11 +99,11 @@ class Corpus:
             self._starts.append(at)
             at += len(token) + 1
         self._found: dict[str, frozenset[int]] = {}
+        # Kept only for a fact text more than one question has: the others are asked once.
         self._fact_hits: dict[str, _FactHits] = {}
-        per_question: dict[str, int] = defaultdict(int)
-        for r in self.responses:
-            per_question[r.question_id] += 1
-        self._most_per_question = max(per_question.values(), default=0)
+        self._with_fact: dict[str, list[str]] = defaultdict(list)
+        for item in golden:
+            self._with_fact[item.fact].append(item.id)
         self._answers: dict[str, str] = {}
         owned: dict[str, set[str]] = defaultdict(set)
         for word, by_pipeline in uses.items():
@@ -186,9 +188,11 @@ class Corpus:
         that fact then only leaves out its own responses. A set of yes/no questions (thousands
         of questions with the fact "yes") costs one search, not one per question."""
         hits = self._fact_hits.get(item.fact)
-        if hits is None:
-            hits = self._fact_hits[item.fact] = self._hits_of(item.fact)
-        own = hits.per_question.get(item.id, 0)
+        if hits is None or item.id not in hits.own:
+            hits = self._hits_of(item.fact, {*self._with_fact.get(item.fact, ()), item.id})
+            if len(hits.own) > 1:
+                self._fact_hits[item.fact] = hits
+        own = hits.own[item.id]
         found: list[FalseMatch] = []
         for n, group in hits.listed_first:
             if len(found) == LISTED_FALSE_MATCHES:
@@ -205,10 +209,11 @@ class Corpus:
                     excerpt(response.text, start, start + len(group[0])),
                 )
             )
-        return FalseMatches(tuple(found), hits.responses - own, len(hits.per_question) - (1 if own else 0))
+        return FalseMatches(tuple(found), hits.responses - own, hits.questions - (1 if own else 0))
 
-    def _hits_of(self, fact: str) -> _FactHits:
-        """The responses that contain ``fact`` and whose question's golden answer does not."""
+    def _hits_of(self, fact: str, with_fact: set[str]) -> _FactHits:
+        """The responses that contain ``fact`` and whose question's golden answer does not, for
+        the questions ``with_fact`` (ids) to count theirs apart."""
         groups = [tuple(p.lower() for p in g) for g in fact_groups(fact) if all(p.strip() for p in g)]
         matching: dict[int, tuple[str, ...]] = {}
         for group in groups:
@@ -229,10 +234,11 @@ class Corpus:
             if expected[question_id]:
                 continue
             per_question[question_id] += 1
-            # Enough for any one question to list its first ones after leaving out its own.
-            if len(listed) < LISTED_FALSE_MATCHES + self._most_per_question:
-                listed.append((n, matching[n]))
-        return _FactHits(tuple(listed), sum(per_question.values()), dict(per_question))
+            listed.append((n, matching[n]))
+        own = {question_id: per_question.get(question_id, 0) for question_id in with_fact}
+        # Each of these questions lists the first ones not its own: at most its own more.
+        keep = LISTED_FALSE_MATCHES + max(own.values(), default=0)
+        return _FactHits(tuple(listed[:keep]), len(listed), len(per_question), own)
 
     def _answer(self, item: GoldenItem) -> str:
         """``item``'s golden answer lower-cased (once per question)."""

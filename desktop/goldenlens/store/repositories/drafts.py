@@ -68,7 +68,7 @@ _DRAFTS = RecordRows(
         "detail": json.loads,
     },
 )
-_SELECT = f"SELECT {_DRAFTS.select()} FROM drafts"  # noqa: S608
+_SELECT = f"SELECT {_DRAFTS.select('drafts')} FROM drafts"  # noqa: S608
 
 
 class DraftRepository(Repository):

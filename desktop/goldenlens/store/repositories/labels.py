@@ -114,10 +114,10 @@ class LabelRepository(Repository):
     def records(self, question_id: str | None = None) -> list[LabelRecord]:
         """Every label record (of one question), oldest first."""
         if question_id is None:
-            rows = self._fetch(f"SELECT {_LABELS.select()} FROM labels ORDER BY id")  # noqa: S608
+            rows = self._fetch(f"SELECT {_LABELS.select('labels')} FROM labels ORDER BY id")  # noqa: S608
         else:
             rows = self._fetch(
-                f"SELECT {_LABELS.select()} FROM labels WHERE question_id = ? ORDER BY id",  # noqa: S608
+                f"SELECT {_LABELS.select('labels')} FROM labels WHERE question_id = ? ORDER BY id",  # noqa: S608
                 [question_id],
             )
         return _LABELS.records(rows)

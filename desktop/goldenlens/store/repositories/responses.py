@@ -199,14 +199,14 @@ class ResponseRepository(Repository):
     def problems(self) -> list[Problem]:
         """The problems found by the latest import, in the order they were reported."""
         rows = self._fetch(
-            f"SELECT {_PROBLEMS.select()} FROM problems"  # noqa: S608
+            f"SELECT {_PROBLEMS.select('problems')} FROM problems"  # noqa: S608
             " WHERE import_id = (SELECT MAX(id) FROM imports) ORDER BY id"
         )
         return _PROBLEMS.records(rows)
 
     def imports(self) -> list[ImportInfo]:
         """Every import, oldest first."""
-        return _IMPORTS.records(self._fetch(f"SELECT {_IMPORTS.select()} FROM imports ORDER BY id"))  # noqa: S608
+        return _IMPORTS.records(self._fetch(f"SELECT {_IMPORTS.select('imports')} FROM imports ORDER BY id"))  # noqa: S608
 
 
 def _positions(names: Sequence[str]) -> list[tuple[str, int]]:

@@ -49,7 +49,7 @@ class ReviewRepository(Repository):
         oldest first, withdrawals included."""
         if all:
             rows = self._fetch(
-                f"SELECT {OVERRIDES.select()} FROM overrides ORDER BY id"  # noqa: S608
+                f"SELECT {OVERRIDES.select('overrides')} FROM overrides ORDER BY id"  # noqa: S608
             )
             return OVERRIDES.records(rows)
         rows = self._fetch(
@@ -65,7 +65,7 @@ class ReviewRepository(Repository):
     def override_in_effect(self, question_id: str, pipeline: str, metric: str) -> Override | None:
         """The latest override of one key, or ``None`` when there is none or it was withdrawn."""
         row = self._fetch_one(
-            f"SELECT {OVERRIDES.select()} FROM overrides"  # noqa: S608
+            f"SELECT {OVERRIDES.select('overrides')} FROM overrides"  # noqa: S608
             " WHERE question_id = ? AND pipeline = ? AND metric = ? ORDER BY id DESC LIMIT 1",
             [question_id, pipeline, metric],
         )
