@@ -12,6 +12,8 @@ decides.
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -54,7 +56,7 @@ def _problems_html(problems: tuple[DraftProblem, ...] | list[DraftProblem], edit
     what = "as edited" if edited else "as drafted"
     if not problems:
         return f"<b>No problems found</b> in the draft {what}."
-    items = "".join(f"<li>{p.message}</li>" for p in problems)
+    items = "".join(f"<li>{html.escape(p.message, quote=False)}</li>" for p in problems)
     return f"<b>⚠ Flagged ({what}):</b><ul style='margin:2px 0 0 -20px;'>{items}</ul>"
 
 
@@ -206,9 +208,10 @@ class DraftForm(QWidget):
             self.update_buttons()
             return
         model = draft.detail.get("model", "")
-        by = f" · drafted by {model}" if model else ""
+        by = f" · drafted by {html.escape(str(model), quote=False)}" if model else ""
         self.provenance_label.setText(
-            f"<b>Draft {draft.id}</b> · {draft.provenance()} · <i>{status_text(draft)}</i>{by}"
+            f"<b>Draft {draft.id}</b> · {html.escape(draft.provenance(), quote=False)} · "
+            f"<i>{html.escape(status_text(draft), quote=False)}</i>{by}"
         )
         self.decision_label.setText(self._decision_text(draft))
         if accepted is not None:

@@ -7,6 +7,7 @@ the most recent answer is shown. Its fatal problems keep the wizard from going o
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
@@ -171,8 +172,8 @@ class FilesPage(QWizardPage):
         existing = "an existing project: its golden set and responses are replaced"
         state = existing if replaces else "a new project"
         self.into_label = into = QLabel(
-            f"Importing into <b>{project_path.name}</b> ({state}).<br>GoldenLens reads {SUPPORTED} "
-            "files; drop one on a field to use it."
+            f"Importing into <b>{html.escape(project_path.name, quote=False)}</b> ({state}).<br>"
+            f"GoldenLens reads {SUPPORTED} files; drop one on a field to use it."
         )
         into.setWordWrap(True)
         grid.addWidget(into, 5, 0, 1, 2)
@@ -411,7 +412,7 @@ class TablePage(QWizardPage):
         self.preview_model.clear()
         for widget in (self.sheet_label, self.sheet_combo):
             widget.hide()
-        self.file_label.setText(f"<b>{self._error[0].file}</b>")
+        self.file_label.setText(f"<b>{html.escape(self._error[0].file, quote=False)}</b>")
         self._show_problems(self._error)
 
     def _fill_combos(self, result: Preview) -> None:

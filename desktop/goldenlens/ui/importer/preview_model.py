@@ -6,6 +6,7 @@ column choices of two previews. Nothing here knows about pages.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from itertools import product
 from typing import Any
@@ -139,17 +140,22 @@ def describe_preview(result: Preview) -> str:
         delimiter = _DELIMITERS.get(result.delimiter or "", "delimited")
         how = f"CSV, {result.encoding or 'text'}, {delimiter}-separated"
     else:
-        how = f"sheet '{result.sheet}' ({len(result.sheets)} in the workbook)"
+        how = f"sheet '{html.escape(result.sheet, quote=False)}' ({len(result.sheets)} in the workbook)"
     shown, total = len(result.rows), result.total_rows
     rows = f"{total} data rows" + (f" (showing the first {shown})" if shown < total else "")
-    return f"<b>{result.file}</b> — {how} · {rows}"
+    return f"<b>{html.escape(result.file, quote=False)}</b> — {how} · {rows}"
 
 
 def describe_layout(columns: ResponseColumns) -> str:
     """The responses layout in one sentence (rich text)."""
     if columns.layout == "wide":
-        text = f"<b>Layout: wide</b> — one column per pipeline: {', '.join(columns.pipelines)}."
-        return text + (f" Not pipelines: {', '.join(columns.ignored)}." if columns.ignored else "")
+        pipelines = html.escape(", ".join(columns.pipelines), quote=False)
+        text = f"<b>Layout: wide</b> — one column per pipeline: {pipelines}."
+        return text + (
+            f" Not pipelines: {html.escape(', '.join(columns.ignored), quote=False)}."
+            if columns.ignored
+            else ""
+        )
     if columns.layout == "long":
         return "<b>Layout: long</b> — one row per question and pipeline."
     return "<b>Layout: not recognised</b> — choose the pipeline and response columns."

@@ -4,6 +4,7 @@ what to do about it."""
 
 from __future__ import annotations
 
+import html
 from collections import Counter
 from collections.abc import Iterable
 
@@ -103,7 +104,8 @@ class ProblemsPanel(QWidget):
         if fatal is not None:
             todo = advice if advice is not None else advice_for(fatal)
             self.fatal_label.setText(
-                f"<b>Cannot continue</b> — {fatal.location()}: {fatal.message}<br><b>What to do:</b> {todo}"
+                f"<b>Cannot continue</b> — {html.escape(f'{fatal.location()}: {fatal.message}', quote=False)}"
+                f"<br><b>What to do:</b> {html.escape(todo, quote=False)}"
             )
         self.fatal_label.setVisible(fatal is not None)
 

@@ -10,6 +10,7 @@ of a failed run. The job then runs in the run panel's worker with its own connec
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -64,7 +65,7 @@ class JudgeJobDialog(QDialog):
 
     def add_judge_row(self, judge: str) -> None:
         """The judge that will run (changed in the Judge settings, not here)."""
-        label = QLabel(f"{judge} <i>(Judge ▸ Judge Settings… to change)</i>", self)
+        label = QLabel(f"{html.escape(judge, quote=False)} <i>(Judge ▸ Judge Settings… to change)</i>", self)
         label.setWordWrap(True)
         self.form.addRow("Judge", label)
 

@@ -3,6 +3,7 @@ response, its Factual Knowledge and the verdict in force with where it comes fro
 
 from __future__ import annotations
 
+import html
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
@@ -59,7 +60,9 @@ class AnswerCardWidget(QFrame):
         self.key_label = QLabel(f"<b>{index + 1}</b>")
         self.key_label.setToolTip(f"Press {index + 1} to select this answer")
         others = f" (the same answer: {', '.join(card.pipelines[1:])})" if len(card.pipelines) > 1 else ""
-        self.pipelines_label = QLabel(f"<b>{card.pipelines[0]}</b>{others}")
+        self.pipelines_label = QLabel(
+            f"<b>{html.escape(card.pipelines[0], quote=False)}</b>{html.escape(others, quote=False)}"
+        )
         self.pipelines_label.setTextFormat(Qt.TextFormat.RichText)
         fk = card.factual_knowledge
         self.fk_label = muted(QLabel("FK —" if fk is None else f"FK {fk:g}"))

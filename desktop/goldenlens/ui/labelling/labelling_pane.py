@@ -10,6 +10,7 @@ of the plan. A question with five answers takes six keys.
 
 from __future__ import annotations
 
+import html
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
@@ -174,7 +175,8 @@ class LabellingPane(QWidget):
             self.estimates_label.setText(found.headline())
             return
         rows = "".join(
-            f"<tr><td>{e.pipeline}</td><td align='right'>{e.interval.estimate:.2f}</td>"
+            f"<tr><td>{html.escape(e.pipeline, quote=False)}</td>"
+            f"<td align='right'>{e.interval.estimate:.2f}</td>"
             f"<td align='right'>±{(e.interval.high - e.interval.low) / 2:.2f}</td>"
             f"<td align='right'>{e.labelled}</td></tr>"
             for e in found.estimates
@@ -182,7 +184,7 @@ class LabellingPane(QWidget):
         )
         self.estimates_label.setText(
             f"<table><tr><th align='left'>Pipeline</th><th>Correct</th><th>±</th><th>Labelled</th></tr>"
-            f"{rows}</table><p>{found.headline()}</p>"
+            f"{rows}</table><p>{html.escape(found.headline(), quote=False)}</p>"
         )
 
     # -- keys and selection ----------------------------------------------------------------

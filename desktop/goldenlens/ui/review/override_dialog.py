@@ -9,6 +9,7 @@ the undoable command.
 
 from __future__ import annotations
 
+import html
 from dataclasses import replace
 
 from PySide6.QtGui import QUndoStack
@@ -92,7 +93,11 @@ class OverrideDialog(QDialog):
         self.save_button = self.buttons.addButton("Save override", QDialogButtonBox.ButtonRole.AcceptRole)
         self.remove_button: QPushButton | None = None
 
-        heading = QLabel(f"<b>{label[:1].upper() + label[1:]}</b> of {question_id} / {pipeline}", self)
+        heading = QLabel(
+            f"<b>{html.escape(label[:1].upper() + label[1:], quote=False)}</b> of "
+            f"{html.escape(f'{question_id} / {pipeline}', quote=False)}",
+            self,
+        )
         form = QFormLayout()
         shown = _shown(original)
         if self.binary and original is not None:
