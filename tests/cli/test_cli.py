@@ -190,6 +190,38 @@ def test_output_piped_into_a_reader_that_left_ends_quietly(tmp_path: Path) -> No
     assert done.stderr == ""
 
 
+def test_the_golden_file_given_as_the_responses_too_is_refused_not_scored_as_a_pipeline(
+    tmp_path: Path,
+) -> None:
+    """It used to score a pipeline called 'answer' (the golden answer against itself): 1.000 everywhere."""
+    out = tmp_path / "s.json"
+    golden = sample_dir() / "golden.csv"
+    done = run_goldenlens("score", str(golden), str(golden), "-q", "-o", str(out))
+    assert done.returncode == 2
+    assert not out.exists()
+    assert "'answer' of the golden set's own golden.csv" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_report_name_of_no_format_is_refused_before_anything_is_scored(tmp_path: Path) -> None:
+    project = tmp_path / "p.goldenlens"
+    golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
+    done = run_goldenlens(
+        "score", str(golden), str(responses), "--project", str(project), "-o", str(tmp_path / "r.txt")
+    )
+    assert done.returncode == 2
+    assert "r.txt: the report must be .xlsx, .html, .json or .csv" in done.stderr
+    assert not project.exists()  # refused up front: nothing imported or scored
+
+
+def test_export_golden_refuses_an_output_that_is_not_a_workbook(tmp_path: Path) -> None:
+    out = tmp_path / "golden.csv"
+    done = run_goldenlens("export-golden", str(sample_dir() / "golden.csv"), "-o", str(out))
+    assert done.returncode == 2
+    assert "golden.csv: export-golden writes a workbook: name the output FILE.xlsx" in done.stderr
+    assert not out.exists()  # used to be an .xlsx under a .csv name
+
+
 def test_export_golden_from_spreadsheet_and_from_project(tmp_path: Path) -> None:
     out = tmp_path / "golden.xlsx"
     assert main(["export-golden", str(sample_dir() / "golden.csv"), "-o", str(out)]) == 0

@@ -33,7 +33,7 @@ from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd
 from goldenlens.cli.gate import add_baseline_option, add_gate_options, gate_usage_error, minimums_exit
 from goldenlens.cli.input_options import add_input_options, input_selection
 from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
-from goldenlens.cli.output import StderrProgress, print_problems, write_report
+from goldenlens.cli.output import StderrProgress, check_report_path, print_problems, write_report
 from goldenlens.core.errors import EXIT_BAD_INPUT, GoldenLensError
 from goldenlens.core.problems import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
@@ -131,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    check_report_path(args.output)
     wrong = gate_usage_error(args)
     if wrong is not None:
         print(f"goldenlens: error: {wrong}", file=sys.stderr)

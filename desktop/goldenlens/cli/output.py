@@ -321,6 +321,16 @@ def with_calibrated(
     return summary
 
 
+#: What a report may be written as: the output's name picks the format.
+REPORT_SUFFIXES = (".xlsx", ".html", ".htm", ".json", ".csv")
+
+
+def check_report_path(out: Path | None) -> None:
+    """Refuse a report name of no format (``-o out.txt``) before any work is done."""
+    if out is not None and out.suffix.lower() not in REPORT_SUFFIXES:
+        raise InputError(Problem(out.name, "the report must be .xlsx, .html, .json or .csv", Severity.FATAL))
+
+
 def write_report(
     report: Report, out: Path | None, *, judge: JudgeScores | None = None, sources: Sequence[str] = ()
 ) -> None:
@@ -333,6 +343,7 @@ def write_report(
             print("\nJudge metrics (mean of the scored rows):")
             print(format_judge_summary(report, judge))
         return
+    check_report_path(out)
     suffix = out.suffix.lower()
     if suffix == ".json":
         from goldenlens.io.reports.json_report import write_report_json
@@ -350,6 +361,4 @@ def write_report(
         from goldenlens.io.reports.html.page import write_report_html
 
         write_report_html(report, out, sources=list(sources), judge=judge)
-    else:
-        raise InputError(Problem(out.name, "the report must be .xlsx, .html, .json or .csv", Severity.FATAL))
     print(f"Wrote {len(report.rows)} scored responses to {out}", file=sys.stderr)

@@ -16,7 +16,8 @@ from pathlib import Path
 from goldenlens.cli.commands.resume import cmd_resume
 from goldenlens.cli.gate import combined, minimums_exit, regression_exit
 from goldenlens.cli.input_options import input_selection
-from goldenlens.cli.output import StderrProgress, print_problems, write_outputs
+from goldenlens.cli.output import StderrProgress, check_report_path, print_problems, write_outputs
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.jobs import open_project
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.importing.import_job import ImportResult
@@ -69,12 +70,19 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    check_report_path(args.output)
     with open_project(args.project) as project:
         summary = write_outputs(project, None, args.output, baseline=args.baseline)
     return minimums_exit(summary, args.fail_under)  # after the report is written
 
 
 def _cmd_export_golden(args: argparse.Namespace) -> int:
+    if args.output.suffix.lower() != ".xlsx":
+        raise InputError(
+            Problem(
+                args.output.name, "export-golden writes a workbook: name the output FILE.xlsx", Severity.FATAL
+            )
+        )
     from goldenlens.io.importing.input_files import read_golden
     from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
 
