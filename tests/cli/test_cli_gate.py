@@ -116,6 +116,9 @@ def test_fail_under_passes_names_a_pipeline_and_reads_labels(tmp_path: Path) -> 
         ("fk=high", "'high' is not a number"),
         ("fk", "expected METRIC=VALUE"),
         ("Nobody.fk=0.5", "names pipeline 'Nobody'"),
+        # A percentage where a share is meant: it could never pass (it used to fail every pipeline).
+        ("f1=60", "a mean of f1_score is a share from 0 to 1; did you mean f1=0.6?"),
+        ("Good.calibrated=-0.1", "a mean of calibrated is a share from 0 to 1"),
     ],
 )
 def test_a_bad_gate_exits_2(tmp_path: Path, spec: str, fragment: str) -> None:

@@ -73,7 +73,12 @@ class MinimumMean:
             raise ValueError(f"expected METRIC=VALUE or PIPELINE.METRIC=VALUE, got {text!r}")
         value = finite_number(number, context=text)
         pipeline, dot, metric = target.rpartition(".")
-        return cls(resolve_metric(metric, metrics), value, pipeline.strip() if dot else None)
+        resolved = resolve_metric(metric, metrics)
+        if not 0.0 <= value <= 1.0:
+            # Every gated mean is a share: a minimum above 1 always fails, one below 0 never does.
+            guess = f"; did you mean {target.strip()}={value / 100:g}?" if 1.0 < value <= 100.0 else ""
+            raise ValueError(f"{text!r}: a mean of {resolved} is a share from 0 to 1{guess}")
+        return cls(resolved, value, pipeline.strip() if dot else None)
 
 
 @dataclass(frozen=True)
