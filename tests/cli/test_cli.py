@@ -203,6 +203,14 @@ def test_the_golden_file_given_as_the_responses_too_is_refused_not_scored_as_a_p
     assert "Traceback" not in done.stderr
 
 
+def test_the_two_files_given_the_other_way_round_are_named_as_such(tmp_path: Path) -> None:
+    golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
+    done = run_goldenlens("score", str(responses), str(golden), "-q", "-o", str(tmp_path / "s.json"))
+    assert done.returncode == 2
+    assert "responses.csv has no question column" in done.stderr
+    assert "were the golden set and the responses given the other way round?" in done.stderr
+
+
 def test_a_report_name_of_no_format_is_refused_before_anything_is_scored(tmp_path: Path) -> None:
     project = tmp_path / "p.goldenlens"
     golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"

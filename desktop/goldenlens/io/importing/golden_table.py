@@ -21,7 +21,7 @@ from goldenlens.core.inputs import GoldenItem, GoldenSet
 from goldenlens.core.lexical.factual_knowledge import AND, OR, fact_not_scored_reason, quasi_not_scored_reason
 from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
-from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap, column_key
+from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap, column_key, detect_response_layout
 from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
 
@@ -245,9 +245,16 @@ def golden_column_problem(table: RawTable, columns: ColumnMap) -> Problem | None
     """Why ``columns`` cannot make a golden set of ``table`` (a fatal problem), or ``None``."""
     found = ", ".join(table.header) or "(none)"
     if columns.question is None:
+        layout = detect_response_layout(table.header)
+        swapped = (
+            " It holds a pipeline and a response column, as a responses file does: were the golden set "
+            "and the responses given the other way round? The golden set comes first."
+            if layout.layout == "long"
+            else ""
+        )
         return table.problem(
             f"{table.where()} has no question column (looked for {_names('question')}); "
-            f"columns found: {found}.",
+            f"columns found: {found}.{swapped}",
             Severity.FATAL,
         )
     if columns.answer is None and columns.fact is None:
