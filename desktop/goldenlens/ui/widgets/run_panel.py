@@ -42,11 +42,16 @@ class RunPanel(QWidget):
         self.runner.succeeded.connect(self._on_succeeded)
         self.runner.failed.connect(self._on_failed)
         self.runner.cancelled.connect(self._on_cancelled)
+        # Until the job's ending has been shown here: the worker thread ends as soon as it has
+        # sent its last signal, before this (GUI) thread has handled it.
+        self._showing = False
+        self.runner.done.connect(self._on_done)
         self.setVisible(False)
 
     @property
     def busy(self) -> bool:
-        return self.runner.running
+        """A job runs, or its end (result, error or cancellation) is not shown yet."""
+        return self._showing or self.runner.running
 
     def run(
         self,
@@ -63,7 +68,11 @@ class RunPanel(QWidget):
         self._label.setText(label)
         self._bar.setRange(0, 0)  # busy until the first progress report
         self.setVisible(True)
+        self._showing = True
         self.runner.start(job, name=name)
+
+    def _on_done(self) -> None:
+        self._showing = False
 
     def _on_progress(self, progress: Progress) -> None:
         if progress.total > 0:
