@@ -20,7 +20,6 @@ Not a pytest test (the name is ``bench_*.py``, outside pytest's ``test_*.py`` pa
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import statistics
@@ -31,6 +30,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+
+from bench_end_to_end import input_writers  # noqa: E402
+
 TARGET_RATIO = 1.5
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
 
@@ -38,14 +41,7 @@ PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")
 def write_project_inputs(folder: Path, questions: int) -> tuple[Path, Path]:
     """A yes/no golden set and the long responses of three pipelines (one always right, one
     always "yes", one that hedges)."""
-    golden, responses = folder / "golden.csv", folder / "responses.csv"
-    with (
-        golden.open("w", newline="", encoding="utf-8") as g,
-        responses.open("w", newline="", encoding="utf-8") as r,
-    ):
-        gw, rw = csv.writer(g), csv.writer(r)
-        gw.writerow(["id", "question", "answer", "fact"])
-        rw.writerow(["question_id", "pipeline", "response"])
+    with input_writers(folder) as (golden, responses, gw, rw):
         for i in range(questions):
             truth = "yes" if i % 3 else "no"
             gw.writerow(

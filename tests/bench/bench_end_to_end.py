@@ -38,8 +38,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
@@ -57,13 +59,11 @@ TARGET_RSS_MB = 500.0
 TARGET_FILE_MB = 60.0
 
 
-def write_inputs(folder: Path, questions: int, pipelines: int, seed: int) -> tuple[Path, Path]:
-    """``golden.csv`` and ``responses.csv`` (long layout) of valid inputs only: no empty
-    responses (an empty cell is an import problem for GoldenLens) and no fact part that
-    normalises to nothing (not scored by GoldenLens, on purpose)."""
-    rng = random.Random(seed)
+@contextmanager
+def input_writers(folder: Path) -> Iterator[tuple[Path, Path, Any, Any]]:
+    """``golden.csv`` and ``responses.csv`` (long layout) in ``folder``, open for writing with
+    their header rows written: ``(golden, responses, golden writer, responses writer)``."""
     golden, responses = folder / "golden.csv", folder / "responses.csv"
-    names = [f"Pipeline{n + 1}" for n in range(pipelines)]
     with (
         golden.open("w", newline="", encoding="utf-8") as g,
         responses.open("w", newline="", encoding="utf-8") as r,
@@ -71,6 +71,16 @@ def write_inputs(folder: Path, questions: int, pipelines: int, seed: int) -> tup
         gw, rw = csv.writer(g), csv.writer(r)
         gw.writerow(["id", "question", "answer", "fact"])
         rw.writerow(["question_id", "pipeline", "response"])
+        yield golden, responses, gw, rw
+
+
+def write_inputs(folder: Path, questions: int, pipelines: int, seed: int) -> tuple[Path, Path]:
+    """``golden.csv`` and ``responses.csv`` (long layout) of valid inputs only: no empty
+    responses (an empty cell is an import problem for GoldenLens) and no fact part that
+    normalises to nothing (not scored by GoldenLens, on purpose)."""
+    rng = random.Random(seed)
+    names = [f"Pipeline{n + 1}" for n in range(pipelines)]
+    with input_writers(folder) as (golden, responses, gw, rw):
         for n in range(questions):
             item = make_item(rng)
             while not _valid_fact(item.fact):
