@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -56,10 +57,17 @@ def evouna_labelled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, objec
             for row in rows:
                 verdict = "correct" if human[(row["question_id"], row["pipeline"])] == "1" else "incorrect"
                 writer.writerow([row["question_id"], row["pipeline"], verdict])
-        assert "200 labels from" in _ok("label", str(project), "--from", str(labels))
+        said = _ok("label", str(project), "--from", str(labels))
+        assert "200 labels from" in said
     report = work / "r.json"
     _ok("report", str(project), "-o", str(report))
-    return {"project": project, "report": json.loads(report.read_text(encoding="utf-8")), "work": work}
+    found = json.loads(report.read_text(encoding="utf-8"))
+    # The label command says why the report counts more labelled responses than labels given.
+    in_force = re.search(r"(\d+) responses now have a verdict: (\d+) of them hold it because another", said)
+    assert in_force is not None, said
+    assert int(in_force.group(1)) == found["human_calibrated"]["labelled"] > 600
+    assert int(in_force.group(1)) - int(in_force.group(2)) == 600
+    return {"project": project, "report": found, "work": work}
 
 
 def test_600_labels_estimate_every_system_as_the_person_judged_it(evouna_labelled: dict[str, object]) -> None:

@@ -119,6 +119,11 @@ def cmd_label(args: argparse.Namespace) -> int:
                 notes += [f"{done.unchanged} already in force"] if done.unchanged else []
                 shown = f" ({'; '.join(notes)})" if notes else ""
                 print(f"{name}: {done.written} labels from {done.file}{shown}")
+                if done.by_same_answer:
+                    print(
+                        f"{done.in_force} responses now have a verdict: {done.by_same_answer} of them "
+                        "hold it because another pipeline gave the same answer to the question"
+                    )
             elif args.confirm_stale:
                 confirmed = label_edits.confirm_stale(project, reviewer=reviewer_of(args))
                 print(f"{name}: {confirmed} stale labels confirmed")

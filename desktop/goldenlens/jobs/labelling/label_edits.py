@@ -18,6 +18,7 @@ from goldenlens.core.calibration.labels import (
     LabelledResponses,
     LabelRecord,
     LabelSource,
+    LabelState,
     Verdict,
     parse_verdict,
 )
@@ -162,6 +163,10 @@ class LabelsImport:
     skipped: int
     file: str
     unchanged: int = 0
+    #: Responses with a verdict in force afterwards, and how many of them hold it because another
+    #: pipeline gave the same answer to the question (a verdict holds for the same answer).
+    in_force: int = 0
+    by_same_answer: int = 0
 
 
 @takes_project
@@ -223,4 +228,7 @@ def labels_from_file(
         raise InputError(problems[0], tuple(problems[1:]))
     if new:
         store.labels.add(new, what=f"save the labels of {path.name}")
-    return LabelsImport(len(new), found.skipped, path.name, unchanged)
+    after = store.labels.in_force().labels
+    in_force = sum(1 for label in after if label.state is not LabelState.NONE)
+    by_same_answer = sum(1 for label in after if label.source is LabelSource.SAME_ANSWER)
+    return LabelsImport(len(new), found.skipped, path.name, unchanged, in_force, by_same_answer)
