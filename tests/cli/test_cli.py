@@ -203,6 +203,14 @@ def test_the_golden_file_given_as_the_responses_too_is_refused_not_scored_as_a_p
     assert "Traceback" not in done.stderr
 
 
+def test_a_mapping_that_takes_the_question_column_says_so(tmp_path: Path) -> None:
+    """It used to say 'no question column … columns found: id, question, …', which read as a contradiction."""
+    golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
+    done = run_goldenlens("score", str(golden), str(responses), "-q", "--map", "answer=question")
+    assert done.returncode == 2
+    assert "Column 'question' is mapped to answer, so no column is left for the question" in done.stderr
+
+
 def test_the_two_files_given_the_other_way_round_are_named_as_such(tmp_path: Path) -> None:
     golden, responses = sample_dir() / "golden.csv", sample_dir() / "responses.csv"
     done = run_goldenlens("score", str(responses), str(golden), "-q", "-o", str(tmp_path / "s.json"))

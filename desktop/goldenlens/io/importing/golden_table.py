@@ -254,7 +254,7 @@ def golden_column_problem(table: RawTable, columns: ColumnMap) -> Problem | None
         )
         return table.problem(
             f"{table.where()} has no question column (looked for {_names('question')}); "
-            f"columns found: {found}.{swapped}",
+            f"columns found: {found}.{swapped}{_taken_by_mapping(table, columns)}",
             Severity.FATAL,
         )
     if columns.answer is None and columns.fact is None:
@@ -264,6 +264,23 @@ def golden_column_problem(table: RawTable, columns: ColumnMap) -> Problem | None
             Severity.FATAL,
         )
     return None
+
+
+def _taken_by_mapping(table: RawTable, columns: ColumnMap) -> str:
+    """`` Column 'question' is mapped to answer …`` when the question's own column was given to
+    another field by the mapping (``--map answer=question``), else ``""``."""
+    names = {column_key(name) for name in GOLDEN_SYNONYMS["question"]}
+    claimed = {
+        getattr(columns, field): field for field in sorted(columns.mapped) if getattr(columns, field, None)
+    }
+    taken = [name for name in table.header if column_key(name) in names and name in claimed]
+    if not taken:
+        return ""
+    name = taken[0]
+    return (
+        f" Column '{name}' is mapped to {claimed[name]}, so no column is left for the question: map "
+        f"{claimed[name]} to another column."
+    )
 
 
 def _check_columns(table: RawTable, columns: ColumnMap, problems: list[Problem]) -> None:
