@@ -359,3 +359,29 @@ def test_cli_says_how_the_workbook_was_read(tmp_path: Path) -> None:
     bad = _cli("score", str(path), str(path), "--header-row", "0")
     assert bad.returncode == 2
     assert "a row number is 1 or more" in bad.stderr
+
+
+def test_responses_taken_from_the_golden_sheet_warn_when_another_sheet_was_passed_over(
+    tmp_path: Path,
+) -> None:
+    """A responses sheet keyed by '#' maps as no responses: the golden sheet's other columns are
+    scored instead. That used to be an info line only; it is a warning naming the sheet passed over."""
+    book = Workbook()
+    golden = book.active
+    assert golden is not None
+    golden.title = "Golden"
+    golden.append(["#", "Question", "Ideal answer", "Key fact", "Owner"])
+    golden.append([1, "Who is the CEO?", "Andy Jassy is the CEO.", "Andy Jassy", "Ana"])
+    golden.append([2, "Where is HQ?", "HQ is in Seattle.", "Seattle", "Ben"])
+    responses = book.create_sheet("Responses")
+    responses.append(["#", "pipeline", "response"])
+    responses.append([1, "P1", "Andy Jassy"])
+    path = tmp_path / "analyst.xlsx"
+    book.save(path)
+    loaded = load_inputs(path, path)
+    assert loaded.responses is not None
+    assert loaded.responses.pipelines == ("Owner",)
+    warnings = [p for p in loaded.problems if p.severity is Severity.WARNING]
+    assert len(warnings) == 1
+    assert warnings[0].sheet == "Golden"
+    assert "other column(s) 'Owner', scored as pipelines: sheet(s) 'Responses'" in warnings[0].message

@@ -35,6 +35,10 @@ from goldenlens.io.importing.columns import (
     row_number_id,
     unmatched_mapping,
 )
+from goldenlens.io.importing.golden_sheet_responses import (
+    other_sheets_passed_over,
+    refuse_golden_columns_as_pipelines,
+)
 from goldenlens.io.importing.golden_table import golden_column_problem, golden_from_table
 from goldenlens.io.importing.mapped_columns import (
     check_mapping,
@@ -143,8 +147,10 @@ def load_inputs(
                 )
                 check_shared_mapping(golden_table, table, mapping)
             if responses.sheet == golden.sheet:  # one sheet: its other columns are the pipelines
-                _refuse_golden_columns_as_pipelines(golden_table, mapping, responses.pipelines)
+                refuse_golden_columns_as_pipelines(golden_table, mapping, responses.pipelines)
                 golden = replace(golden, items=tuple(replace(item, extra=()) for item in golden.items))
+                if chosen.responses_sheet is None:
+                    more = [*more, *other_sheets_passed_over(source, golden_table, responses.pipelines)]
             return Loaded(golden, responses, _unique([*problems, *more]))
     if responses_path is None:
         return Loaded(golden, None, tuple(problems))
@@ -157,26 +163,6 @@ def load_inputs(
         )
         check_shared_mapping(golden_table, table, mapping)
     return Loaded(golden, responses, (*problems, *more))
-
-
-def _refuse_golden_columns_as_pipelines(
-    table: RawTable, mapping: Mapping[str, str] | None, pipelines: Sequence[str]
-) -> None:
-    """Responses read from the golden set's own sheet may be its other columns, never its answer,
-    fact or notes: ``score golden.csv golden.csv`` would score the golden answer against itself
-    as a pipeline named 'answer' (1.000 everywhere)."""
-    columns = _detect_golden(table, mapping)
-    own = [name for name in (columns.answer, columns.fact, columns.notes) if name and name in pipelines]
-    if own:
-        named = ", ".join(f"'{name}'" for name in own)
-        raise InputError(
-            table.problem(
-                f"the responses would be {named} of the golden set's own {table.where()}, which hold "
-                "the golden set, not a pipeline's responses: give the responses file (or name its "
-                "sheet with --responses-sheet).",
-                Severity.FATAL,
-            )
-        )
 
 
 @contextmanager
