@@ -16,9 +16,10 @@ from goldenlens.core.inputs import GoldenItem, PipelineResponse
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreRecord
-from goldenlens.jobs.curation.advice_job import advice_at, build_advice
+from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.importing.sample_project import ensure_sample_project
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
+from goldenlens.jobs.project_access import on_project_at
 from goldenlens.jobs.reporting.stored_run import NoScoresError
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT, PIPELINES
@@ -33,7 +34,7 @@ def sample_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def advice(sample_project: Path) -> ProjectAdvice:
-    return advice_at(sample_project)
+    return on_project_at(sample_project, build_advice)
 
 
 def _find(advice: ProjectAdvice, code: AdviceCode, question_id: str, pipeline: str = "") -> list[Diagnosis]:
@@ -107,9 +108,9 @@ def test_similarity_of_the_newest_judge_run_is_used(tmp_path: Path) -> None:
 def test_threshold_changes_reach_the_advice(sample_project: Path) -> None:
     # q03/Pipeline1 ("located in Seattle, Washington") has recall 7/13 = 0.538: correct but
     # rephrased from 0.3 on, not from 0.6 on.
-    default = advice_at(sample_project)
+    default = on_project_at(sample_project, build_advice)
     assert _find(default, AdviceCode.CORRECT_BUT_REPHRASED, "q03", "Pipeline1")
-    changed = advice_at(sample_project, {"rephrased_recall": 0.6})
+    changed = on_project_at(sample_project, build_advice, {"rephrased_recall": 0.6})
     assert not _find(changed, AdviceCode.CORRECT_BUT_REPHRASED, "q03", "Pipeline1")
     assert _find(changed, AdviceCode.CORRECT_BUT_REPHRASED, "q03", "Pipeline3")
 
@@ -127,10 +128,10 @@ def test_advice_reports_each_question_and_stops_when_cancelled(sample_project: P
     """The desktop app computes the advice in a worker: progress per question, and a cancel
     (a newer edit, the window closing) stops it after the question under way."""
     seen: list[Progress] = []
-    advice = advice_at(sample_project, progress=seen.append)
+    advice = on_project_at(sample_project, build_advice, progress=seen.append)
     assert [(p.done, p.total) for p in seen] == [(n, 10) for n in range(1, 11)]
     assert len(advice.questions) == 10
     token = CancelToken()
     token.cancel()
     with pytest.raises(Cancelled):
-        advice_at(sample_project, cancel=token)
+        on_project_at(sample_project, build_advice, cancel=token)

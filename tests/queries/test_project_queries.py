@@ -22,7 +22,8 @@ from goldenlens.core.reviewer_decisions import REVIEW_ACCEPTED
 from goldenlens.jobs import open_project
 from goldenlens.jobs.curation import edits as curation
 from goldenlens.jobs.importing.import_and_score import import_and_score
-from goldenlens.jobs.project_runs import export_golden_at, export_report_at
+from goldenlens.jobs.project_access import on_project_at
+from goldenlens.jobs.reporting.report_job import export_golden, export_report
 from goldenlens.queries.project import ProjectQueries
 
 
@@ -139,14 +140,14 @@ def test_a_review_written_through_jobs_is_read_back_and_undone(
 def test_exports_at_a_path(project_path: Path, tmp_path: Path, sample_dir: Path) -> None:
     golden = _rows(sample_dir / "golden.csv")
     out = tmp_path / "golden.xlsx"
-    assert export_golden_at(project_path, out, question_ids={"q01", "q03"}) == 2
+    assert on_project_at(project_path, export_golden, out, question_ids={"q01", "q03"}) == 2
     sheet = openpyxl.load_workbook(out, read_only=True).worksheets[0]
     ids = [row[0] for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] is not None]
     assert ids == [r["id"] for r in golden if r["id"] in {"q01", "q03"}]
 
     responses = _rows(sample_dir / "responses.csv")
-    listed = export_report_at(project_path, tmp_path / "report.xlsx")
-    assert listed == len(responses)
+    listed = on_project_at(project_path, export_report, tmp_path / "report.xlsx")
+    assert len(listed.rows) == len(responses)
     assert (tmp_path / "report.xlsx").stat().st_size > 0
 
 

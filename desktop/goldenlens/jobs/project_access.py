@@ -12,6 +12,10 @@ functions it calls. It never reaches the store behind it.
 Jobs functions work on the store; :func:`takes_project` is how one becomes callable with the
 handle, with its own signature otherwise unchanged. The jobs' own callers (other jobs,
 tests) may still pass a store: it is a handle too.
+
+A worker thread of the desktop app holds only the project's path: :func:`on_project_at` runs
+one jobs function on a connection of its own there and closes it again (SQLite's WAL lets it
+work beside the connection the GUI thread reads through).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from goldenlens.core.project_handle import ProjectHandle
 if TYPE_CHECKING:
     from goldenlens.store.project import ProjectStore
 
-__all__ = ["ProjectHandle", "open_project", "takes_project"]
+__all__ = ["ProjectHandle", "on_project_at", "open_project", "takes_project"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -58,3 +62,12 @@ def takes_project(
         return job(store_of(project), *args, **kwargs)
 
     return on_project
+
+
+def on_project_at(
+    path: Path, job: Callable[Concatenate[ProjectHandle, P], R], /, *args: P.args, **kwargs: P.kwargs
+) -> R:
+    """``job(project, *args, **kwargs)`` on a connection of its own to the project at ``path``,
+    closed when the job returns or raises (for a worker thread)."""
+    with open_project(path) as project:
+        return job(project, *args, **kwargs)

@@ -1,7 +1,7 @@
 """The curation advice shaped for the review queue and the advisor pane.
 
 :class:`AdviceIndex` wraps a :class:`~goldenlens.core.advice.values.ProjectAdvice` (built in a
-worker by :func:`goldenlens.jobs.curation.advice_job.advice_at`) with what the GUI thread asks of it
+worker by :func:`goldenlens.jobs.curation.advice_job.build_advice`) with what the GUI thread asks of it
 many times a second: one question's diagnoses, the questions that have a diagnosis code, and
 how many questions have each code. The review queue filters *questions*, so its counts are
 questions per code (q03 with two "correct but rephrased" responses counts once);

@@ -10,7 +10,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
 from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.jobs.project_runs import export_golden_at, export_report_at
+from goldenlens.jobs.project_access import on_project_at
+from goldenlens.jobs.reporting.report_job import export_golden, export_report
 from goldenlens.ui.dialog_folders import EXPORT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.window_parts import WindowParts
 
@@ -68,7 +69,7 @@ class ExportController(QObject):
         ids = self._question_ids()
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> int:
-            return export_golden_at(project, target, question_ids=ids)
+            return on_project_at(project, export_golden, target, question_ids=ids)
 
         self._parts.run_panel.run(
             job,
@@ -87,7 +88,8 @@ class ExportController(QObject):
         ids = self._question_ids()
 
         def job(progress: ProgressFn, _cancel: CancelToken) -> int:
-            return export_report_at(project, target, question_ids=ids, progress=progress)
+            report = on_project_at(project, export_report, target, question_ids=ids, progress=progress)
+            return len(report.rows)
 
         self._parts.run_panel.run(
             job,

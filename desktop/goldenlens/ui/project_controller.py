@@ -13,7 +13,8 @@ from goldenlens.core.errors import StoreError
 from goldenlens.core.project_handle import PROJECT_SUFFIX
 from goldenlens.jobs.importing.sample_project import default_sample_path, ensure_sample_project
 from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.jobs.project_runs import score_project_at
+from goldenlens.jobs.project_access import on_project_at
+from goldenlens.jobs.scoring.pending import finish_scoring
 from goldenlens.ui.dialog_folders import PROJECT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.session import ProjectSession
@@ -147,7 +148,7 @@ class ProjectController(QObject):
         path = self.session.path
 
         def job(progress: ProgressFn, cancel: CancelToken) -> int:
-            return score_project_at(path, progress=progress, cancel=cancel)
+            return on_project_at(path, finish_scoring, progress=progress, cancel=cancel)
 
         self._run_panel.run(
             job,

@@ -21,8 +21,7 @@ from goldenlens.core.errors import EXIT_BAD_INPUT
 from goldenlens.core.project_handle import ProjectHandle
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.jobs import open_project
-from goldenlens.jobs.scoring.pending import PendingScoring, never_scored, options_to_finish, pending_scoring
-from goldenlens.jobs.scoring.score_job import score_project
+from goldenlens.jobs.scoring.pending import PendingScoring, finish_scoring, never_scored, pending_scoring
 from goldenlens.queries.project import ProjectQueries
 
 
@@ -77,8 +76,8 @@ def _resume_lexical(project: ProjectHandle, pending: PendingScoring | None, *, q
         )
     progress = StderrProgress(quiet=quiet)
     # The interrupted run's own options (counting and flag thresholds), else the import's; on
-    # changed inputs score_project starts a fresh run rather than finish the interrupted one.
-    run_id = score_project(project, options_to_finish(project), progress=progress)
+    # changed inputs the scoring starts a fresh run rather than finish the interrupted one.
+    run_id = finish_scoring(project, progress=progress)
     progress.finish()
     if interrupted and run_id != interrupted[-1].id:
         print(

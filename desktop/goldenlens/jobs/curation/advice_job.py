@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from goldenlens.core.advice.advisor import SEMANTIC_SIMILARITY, advise, similarity_from_records
 from goldenlens.core.advice.values import AdviceThresholds, ProjectAdvice
@@ -19,7 +18,7 @@ from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scored_rows import Report
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
-from goldenlens.jobs.project_access import open_project, takes_project
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.reporting.stored_run import build_report
 from goldenlens.store.project import ProjectStore
 
@@ -101,21 +100,13 @@ def advice_from_inputs(
 
 
 @takes_project
-def build_advice(store: ProjectStore, changes: Mapping[str, float] | None = None) -> ProjectAdvice:
-    """The advice of an open project (see :func:`advice_from_inputs`)."""
-    return advice_from_inputs(read_advice_inputs(store), changes)
-
-
-def advice_at(
-    path: Path,
+def build_advice(
+    store: ProjectStore,
     changes: Mapping[str, float] | None = None,
     *,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ProjectAdvice:
-    """The advice of the project at ``path``, on its own connection (for a worker thread);
-    a set ``cancel`` stops it after the question under way
-    (:class:`~goldenlens.jobs.progress.Cancelled`)."""
-    with open_project(path) as project:
-        inputs = read_advice_inputs(project)
-    return advice_from_inputs(inputs, changes, progress=progress, cancel=cancel)
+    """The advice of an open project (see :func:`advice_from_inputs`); a set ``cancel`` stops
+    it after the question under way (:class:`~goldenlens.jobs.progress.Cancelled`)."""
+    return advice_from_inputs(read_advice_inputs(store), changes, progress=progress, cancel=cancel)

@@ -1,11 +1,10 @@
-"""Read source documents and draft their chunks into the project at a path, for a worker
-thread: what the desktop app's "Import Sources and Draft…" runs.
-
-It opens its own connection (like :mod:`goldenlens.jobs.project_runs`), so the front end
-needs only the project's path; the reading (:func:`goldenlens.io.importing.source_documents.read_sources`)
-and the drafting (:func:`goldenlens.jobs.drafting.draft_job.draft_chunks`) are the CLI's
-``goldenlens draft``. A file that cannot be read raises
-:class:`~goldenlens.core.problems.InputError` naming it, before anything is drafted.
+"""Read source documents and draft their chunks into a project: what the desktop app's
+"Import Sources and Draft…" runs (on a worker thread, through
+:func:`~goldenlens.jobs.project_access.on_project_at`). The reading
+(:func:`goldenlens.io.importing.source_documents.read_sources`) and the drafting
+(:func:`goldenlens.jobs.drafting.draft_job.draft_chunks`) are the CLI's ``goldenlens draft``.
+A file that cannot be read raises :class:`~goldenlens.core.problems.InputError` naming it,
+before anything is drafted.
 """
 
 from __future__ import annotations
@@ -19,10 +18,11 @@ from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.source_documents import read_sources
 from goldenlens.jobs.drafting.draft_job import DraftOptions, DraftRunResult, draft_chunks
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
+from goldenlens.jobs.project_access import takes_project
 from goldenlens.judge.engines.protocol import JudgeEngine
 from goldenlens.store.project import ProjectStore
 
-__all__ = ["DraftSourcesResult", "draft_sources_at"]
+__all__ = ["DraftSourcesResult", "draft_sources"]
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,9 @@ class DraftSourcesResult:
         return text + "."
 
 
-def draft_sources_at(
-    path: Path,
+@takes_project
+def draft_sources(
+    store: ProjectStore,
     sources: Sequence[Path],
     options: DraftOptions,
     *,
@@ -55,13 +56,12 @@ def draft_sources_at(
     cancel: CancelToken | None = None,
     engine: JudgeEngine | None = None,
 ) -> DraftSourcesResult:
-    """Read ``sources`` and draft their chunks not drafted yet into the project at ``path``
-    (``engine``: a judge already open, e.g. a scripted one in tests)."""
+    """Read ``sources`` and draft their chunks not drafted yet into the project (``engine``: a
+    judge already open, e.g. a scripted one in tests)."""
     documents = read_sources(sources, max_words=chunk_words)
     warnings = tuple(problem.format() for document in documents for problem in document.problems)
     chunks = [chunk for document in documents for chunk in document.chunks]
     if not chunks:
         raise InputError(Problem(", ".join(p.name for p in sources), "no text to draft from", Severity.FATAL))
-    with ProjectStore.open(path) as store:
-        result = draft_chunks(store, chunks, options, progress=progress, cancel=cancel, engine=engine)
+    result = draft_chunks(store, chunks, options, progress=progress, cancel=cancel, engine=engine)
     return DraftSourcesResult(len(chunks), result, warnings)

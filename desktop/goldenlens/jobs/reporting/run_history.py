@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from math import fsum
-from pathlib import Path
 from typing import Any, Final
 
 from goldenlens.core.errors import GoldenLensError
@@ -320,13 +319,7 @@ class RunHistory:
     trend: RunTrend
 
 
-def run_history_at(path: Path) -> RunHistory:
-    """The runs of the project at ``path`` and their trend, on its own connection."""
-    with ProjectStore.open(path) as store:
-        return RunHistory(tuple(list_runs(store)), run_trend(store))
-
-
-def compare_runs_at(path: Path, base_ref: str, head_ref: str) -> RunPairComparison:
-    """:func:`compare_project_runs` on its own connection to the project at ``path``."""
-    with ProjectStore.open(path) as store:
-        return compare_project_runs(store, base_ref, head_ref)
+@takes_project
+def run_history(store: ProjectStore) -> RunHistory:
+    """The project's runs and their lexical trend."""
+    return RunHistory(tuple(list_runs(store)), run_trend(store))

@@ -25,7 +25,9 @@ from goldenlens.core.judge_engine_spec import JudgeEngineSpec
 from goldenlens.core.project_records import ImportInfo
 from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.jobs.curation.edits import run_options
+from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
 from goldenlens.jobs.project_access import takes_project
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
 
@@ -153,6 +155,16 @@ def options_to_finish(store: ProjectStore) -> ScoreOptions | None:
         return pending.options
     interrupted = store.runs.unfinished(LEXICAL_RUN)
     return run_options(interrupted[-1].params) if interrupted else None
+
+
+@takes_project
+def finish_scoring(
+    store: ProjectStore, *, progress: ProgressFn = no_progress, cancel: CancelToken | None = None
+) -> int:
+    """Score the project with :func:`options_to_finish` (resuming an unfinished run, or the
+    scoring its newest import asked for and never began); returns the run id. What the desktop
+    app runs when it opens a project without a finished run, and ``goldenlens resume``."""
+    return score_project(store, options_to_finish(store), progress=progress, cancel=cancel)
 
 
 @takes_project

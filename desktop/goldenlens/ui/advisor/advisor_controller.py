@@ -1,7 +1,7 @@
 """Advisor wiring: the project's advice in a worker, the pane on the current question, the fixes.
 
 The advice of a whole project is computed off the GUI thread
-(:func:`goldenlens.jobs.curation.advice_job.advice_at`, on its own connection) whenever a project opens,
+(:func:`goldenlens.jobs.curation.advice_job.build_advice`, on its own connection) whenever a project opens,
 a run finishes or a question changes (debounced: an undo burst computes once); a newer request
 cancels the older one. What one question needs besides its advice — the responses a variant
 proposal is checked against, the overrides in effect — is read on the GUI thread from its
@@ -25,9 +25,10 @@ from PySide6.QtCore import QObject, QTimer
 from goldenlens.core.advice.fixes import propose_variant
 from goldenlens.core.advice.values import Diagnosis, FixKind
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
-from goldenlens.jobs.curation.advice_job import advice_at
+from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.curation.edits import EDITABLE_FIELDS
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
+from goldenlens.jobs.project_access import on_project_at
 from goldenlens.jobs.reporting.stored_run import NoScoresError
 from goldenlens.queries.advice_data import AdviceIndex
 from goldenlens.queries.detail import QuestionDetail
@@ -48,7 +49,7 @@ NO_SCORES_TEXT = "No finished scoring run yet: score the project (File ▸ Resco
 
 def _advice_job(path: Path) -> Callable[[ProgressFn, CancelToken], AdviceIndex]:
     def job(progress: ProgressFn, cancel: CancelToken) -> AdviceIndex:
-        return AdviceIndex.of(advice_at(path, progress=progress, cancel=cancel))
+        return AdviceIndex.of(on_project_at(path, build_advice, progress=progress, cancel=cancel))
 
     return job
 

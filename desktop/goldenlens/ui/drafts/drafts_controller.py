@@ -3,7 +3,7 @@ golden items from their chunks into the review queue, in a worker with progress 
 
 The judge is the one the Judge settings name (model file, server, or the bundled default:
 :class:`~goldenlens.ui.judge.judge_jobs.JudgeJobController`). The job
-(:func:`goldenlens.jobs.drafting.draft_sources.draft_sources_at`) opens its own connection; a cancelled
+(:func:`goldenlens.jobs.drafting.draft_sources.draft_sources`) runs on its own connection; a cancelled
 run keeps its finished drafts, and importing the same files again drafts only what is left.
 When it ends the session's ``project_changed`` fires and the Drafts tab shows the queue.
 """
@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QFileDialog, QListWidget, QSpinBox, QWidget
 from goldenlens.core.golden.drafts import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.runs.run_kinds import DRAFT_RUN
 from goldenlens.jobs.drafting.draft_job import DraftOptions
-from goldenlens.jobs.drafting.draft_sources import DraftSourcesResult, draft_sources_at
+from goldenlens.jobs.drafting.draft_sources import DraftSourcesResult, draft_sources
+from goldenlens.jobs.project_access import on_project_at
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.drafts.drafts_pane import DraftsPane
 from goldenlens.ui.judge.judge_jobs import JudgeJobController, JudgeJobDialog
@@ -112,8 +113,8 @@ class DraftsController(JudgeJobController):
         path, sources = session.path, list(paths)
         return self._start(
             lambda engine: DraftOptions(engine=engine, max_answer_words=max_answer_words, limit=limit),
-            lambda options, progress, cancel, engine: draft_sources_at(
-                path, sources, options, progress=progress, cancel=cancel, engine=engine
+            lambda options, progress, cancel, engine: on_project_at(
+                path, draft_sources, sources, options, progress=progress, cancel=cancel, engine=engine
             ),
             self._on_succeeded,
         )

@@ -5,7 +5,7 @@ its verdicts for the reviewer to accept or dismiss.
 The judge is the one the Judge settings name (model file, server or the bundled default, with
 their context size, threads, temperature and seed:
 :class:`~goldenlens.ui.judge.judge_jobs.JudgeJobController`). The job
-(:func:`goldenlens.jobs.project_runs.review_golden_set_at`) opens its own connection; a cancelled
+(:func:`goldenlens.jobs.judging.golden_review_job.review_golden_set`) runs on its own connection; a cancelled
 review keeps its finished rows, and starting it again with the same options resumes it (the
 judge cache answers what was already asked). Decisions are single writes on the GUI
 thread through :mod:`goldenlens.jobs.curation.golden_review_decisions`.
@@ -21,8 +21,8 @@ from goldenlens.core.errors import StoreError
 from goldenlens.core.golden.criteria import DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.runs.run_kinds import GOLDEN_REVIEW_RUN
 from goldenlens.jobs.curation import golden_review_decisions
-from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions
-from goldenlens.jobs.project_runs import review_golden_set_at
+from goldenlens.jobs.judging.golden_review_job import GoldenReviewOptions, review_golden_set
+from goldenlens.jobs.project_access import on_project_at
 from goldenlens.settings.judge_preferences import load_judge_settings
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.golden_review.golden_review_pane import GoldenReviewPane
@@ -148,8 +148,8 @@ class GoldenReviewController(JudgeJobController):
         path = session.path
         return self._start(
             lambda engine: GoldenReviewOptions(engine=engine, max_answer_words=max_answer_words),
-            lambda options, progress, cancel, engine: review_golden_set_at(
-                path, options, progress=progress, cancel=cancel, engine=engine
+            lambda options, progress, cancel, engine: on_project_at(
+                path, review_golden_set, options, progress=progress, cancel=cancel, engine=engine
             ),
             self._on_finished,
         )

@@ -31,12 +31,13 @@ from goldenlens.core.golden.versions import short_time
 from goldenlens.core.runs.run_comparison import NOT_SCORED
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.jobs.progress import CancelToken, ProgressFn
+from goldenlens.jobs.project_access import on_project_at
 from goldenlens.jobs.reporting.run_history import (
     RunHistory,
     RunPairComparison,
     RunReferenceError,
-    compare_runs_at,
-    run_history_at,
+    compare_project_runs,
+    run_history,
 )
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.history.run_comparison_model import ComparisonTableModel, RunListModel
@@ -129,7 +130,7 @@ class RunsDialog(QDialog):
         path = self._path
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> RunHistory:
-            return run_history_at(path)
+            return on_project_at(path, run_history)
 
         self.counts_label.setText("Reading the runs…")
         self.loader.start(job, name="run-history")
@@ -143,7 +144,7 @@ class RunsDialog(QDialog):
         path = self._path
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> RunPairComparison:
-            return compare_runs_at(path, str(base), str(head))
+            return on_project_at(path, compare_project_runs, str(base), str(head))
 
         self.counts_label.setText(f"Comparing run {head} with run {base}…")
         self.comparer.start(job, name="run-comparison")

@@ -3,7 +3,7 @@ settings, resume an interrupted judge run.
 
 The job opens its own connection on the worker thread and calls
 :func:`goldenlens.jobs.judging.judge_job.judge_project` (through
-:func:`goldenlens.jobs.project_runs.judge_project_at`); the run panel shows its progress (rows,
+:func:`goldenlens.jobs.project_access.on_project_at`); the run panel shows its progress (rows,
 tokens/s, ETA) and its Cancel button (finished rows stay saved). When the run ends the
 session's ``project_changed`` fires so the grid and the detail pane reload.
 """
@@ -22,7 +22,7 @@ from goldenlens.core.scores import ScoreStatus
 from goldenlens.jobs import open_project
 from goldenlens.jobs.judging.judge_options import JudgeOptions
 from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.jobs.project_runs import judge_project_at
+from goldenlens.jobs.project_access import on_project_at
 from goldenlens.queries.project import ProjectQueries
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.judge.judge_dialog import JudgeDialog
@@ -55,7 +55,10 @@ def judge_and_count(
 ) -> JudgeOutcome:
     """Run the judge on the project at ``path`` with its own connection (worker thread) and
     count what the run holds."""
-    run_id = judge_project_at(path, options, progress=progress, cancel=cancel)
+    # The judge job imports the engines' modules: only when a judge run starts.
+    from goldenlens.jobs.judging.judge_job import judge_project
+
+    run_id = on_project_at(path, judge_project, options, progress=progress, cancel=cancel)
     with open_project(path) as project:
         records = ProjectQueries(project).scores(run_id)
     rows = {(r.question_id, r.pipeline) for r in records}

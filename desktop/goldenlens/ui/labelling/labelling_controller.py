@@ -12,8 +12,10 @@ from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.calibration.label_plan import LabelPlan
 from goldenlens.core.calibration.labels import Verdict
 from goldenlens.core.calibration.sampling_plan import Mode
+from goldenlens.jobs.labelling.calibration import calibrate
+from goldenlens.jobs.labelling.plan import plan_labels
 from goldenlens.jobs.progress import CancelToken, ProgressFn
-from goldenlens.jobs.project_runs import calibrate_at, plan_labels_at
+from goldenlens.jobs.project_access import on_project_at
 from goldenlens.queries.labelling import PlanQueue
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.labelling.label_commands import DetachCommand, LabelCommand, own_record
@@ -98,7 +100,8 @@ class LabellingController(QObject):
         path = session.path
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> HumanCalibrated:
-            return calibrate_at(path)
+            # The advisor's diagnosis checks are left to the reports.
+            return on_project_at(path, calibrate, with_diagnoses=False)
 
         self._estimates.request(job)
 
@@ -162,7 +165,7 @@ class LabellingController(QObject):
         chosen: Mode = "question" if mode == "question" else "response"
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> LabelPlan:
-            return plan_labels_at(path, budget=budget, seed=seed, mode=chosen)
+            return on_project_at(path, plan_labels, budget=budget, seed=seed, mode=chosen)
 
         self._planner.start(job, name="plan labels")
 
