@@ -178,3 +178,45 @@ def test_each_diagnosis_says_how_often_it_held_on_the_labels(
     assert "Likely hallucination\n(right on 3 of 4 labelled)" in cells
     note = next(c for c in cells if c.startswith("Checked against the reviewer's labels:\n"))
     assert "right on 0 of 5" in note
+
+
+def test_a_refuted_diagnosis_says_so_in_the_text_and_the_workbook(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After the reviewer overrides q02/Pipeline2's Factual Knowledge to 1, its "likely
+    hallucination" (a claim that the response is wrong) reads as refuted, under its heading in
+    the text and first in its explanation cell in the workbook, and the summary counts it."""
+    reviewed = ensure_sample_project(tmp_path / "reviewed.goldenlens")
+    assert (
+        main(
+            [
+                "override",
+                str(reviewed),
+                "q02",
+                "Pipeline2",
+                "FK",
+                "1",
+                "--note",
+                "restated",
+                "--reviewer",
+                "Ana",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["advise", str(reviewed)]) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("[medium] Likely hallucination — Pipeline2") :].split("\n")
+    said = " ".join(line.strip() for line in block[1:3])
+    assert said.startswith(
+        "The reviewer counted this response correct (Factual Knowledge overridden to 1 by Ana: restated): "
+        "this diagnosis does not hold here."
+    )
+    assert "The reviewer's verdict refutes 1 of them." in out
+
+    book = tmp_path / "advice.xlsx"
+    assert main(["advise", str(reviewed), "-o", str(book)]) == 0
+    rows = list(openpyxl.load_workbook(book)["Advice"].iter_rows(values_only=True))
+    (row,) = [r for r in rows if r[0] == "q02" and r[1] == "Pipeline2"]
+    assert str(row[4]).startswith("Reviewer: The reviewer counted this response correct")

@@ -17,10 +17,13 @@ from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scores import ScoreRecord
 from goldenlens.jobs.curation.advice_job import build_advice
+from goldenlens.jobs.curation.review_job import override_score
 from goldenlens.jobs.importing.sample_project import ensure_sample_project
+from goldenlens.jobs.labelling.label_edits import label_response
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
-from goldenlens.jobs.project_access import on_project_at
+from goldenlens.jobs.project_access import on_project_at, open_project
 from goldenlens.jobs.reporting.stored_run import NoScoresError
+from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT, PIPELINES
 
@@ -135,3 +138,86 @@ def test_advice_reports_each_question_and_stops_when_cancelled(sample_project: P
     token.cancel()
     with pytest.raises(Cancelled):
         on_project_at(sample_project, build_advice, cancel=token)
+
+
+def _said(advice: ProjectAdvice, question_id: str, pipeline: str, code: AdviceCode) -> Diagnosis:
+    (found,) = _find(advice, code, question_id, pipeline)
+    return found
+
+
+def test_a_diagnosis_says_what_the_reviewer_said_of_its_response(tmp_path: Path) -> None:
+    """The sample's q02/Pipeline2 ("$170.0 billion") is a likely hallucination: a claim that the
+    response is wrong. A reviewer who overrides its Factual Knowledge to 1 says it is right, so
+    the diagnosis must read as refuted, not as an open finding. q03/Pipeline1 ("Seattle,
+    Washington"), correct but rephrased, labelled correct: the reviewer agrees. A label wins
+    over an override on the same response; the golden row's diagnosis lists both verdicts."""
+    path = ensure_sample_project(tmp_path / "reviewed.goldenlens")
+    with open_project(path) as project:
+        before = build_advice(project)
+        assert not any(d.reviewer or d.refuted for d in before.diagnoses)
+        override_score(project, "q02", "Pipeline2", "FK", "1", note="the filing restated it", reviewer="Ana")
+        label_response(project, "q03", "Pipeline1", "correct", reviewer="Bo", note="Seattle is enough")
+        override_score(project, "q03", "Pipeline3", "FK", "0", note="address only", reviewer="Ana")
+        label_response(project, "q03", "Pipeline3", "correct", reviewer="Bo")
+        advice = build_advice(project)
+
+    hallucination = _said(advice, "q02", "Pipeline2", AdviceCode.LIKELY_HALLUCINATION)
+    assert hallucination.refuted
+    assert hallucination.reviewer == (
+        "The reviewer counted this response correct (Factual Knowledge overridden to 1 by Ana: "
+        "the filing restated it): this diagnosis does not hold here."
+    )
+    assert hallucination.as_dict()["refuted"] is True
+    rephrased = _said(advice, "q03", "Pipeline1", AdviceCode.CORRECT_BUT_REPHRASED)
+    assert not rephrased.refuted
+    assert rephrased.reviewer == (
+        "The reviewer counted this response correct (labelled by Bo: Seattle is enough), as this "
+        "diagnosis says."
+    )
+    labelled_over_override = _said(advice, "q03", "Pipeline3", AdviceCode.CORRECT_BUT_REPHRASED)
+    assert (labelled_over_override.refuted, labelled_over_override.reviewer) == (
+        False,
+        "The reviewer counted this response correct (labelled by Bo), as this diagnosis says.",
+    )
+    (ambiguous,) = _find(advice, AdviceCode.AMBIGUOUS_QUESTION, "q03")
+    assert ambiguous.reviewer == (
+        "The reviewer counted Pipeline1 correct (labelled by Bo: Seattle is enough); "
+        "Pipeline3 correct (labelled by Bo)."
+    )
+    # The diagnoses themselves are what the automatic scoring saw: the same set as before.
+    assert [(d.code, d.question_id, d.pipeline) for d in advice.diagnoses] == [
+        (d.code, d.question_id, d.pipeline) for d in before.diagnoses
+    ]
+    # The checks count labels only (a random sample), not the overrides a diagnosis prompted.
+    assert advice.checks["correct_but_rephrased"].labelled == 2
+    assert "likely_hallucination" not in advice.checks
+
+
+def test_a_false_match_the_reviewer_overrode_still_counts_for_the_fact_check(tmp_path: Path) -> None:
+    """'117' is inside 'DOC-2117-B': the fact matched (Factual Knowledge 1) by accident, so the
+    fact is prone to false matches. The reviewer labels that response incorrect and also
+    overrides its Factual Knowledge to 0: the check of the fact diagnosis must still count it
+    (the fact matched as scored), as it does without the override."""
+    path = tmp_path / "prone.goldenlens"
+    with ProjectStore.open(path, create=True) as store:
+        store.golden.replace(
+            [GoldenItem("q1", "What is the contract number?", "The contract number is 117.", "117")]
+        )
+        store.responses.replace(
+            [
+                PipelineResponse("q1", "A", "See document DOC-2117-B for details."),
+                PipelineResponse("q1", "B", "The contract number is 117."),
+            ],
+            ["A", "B"],
+        )
+        score_project(store)
+        label_response(store, "q1", "A", "incorrect", reviewer="Ana")
+        labelled_only = build_advice(store).checks
+        override_score(store, "q1", "A", "FK", "0", note="not the contract", reviewer="Ana")
+        both = build_advice(store).checks
+    assert labelled_only["fact_prone_to_false_matches"].as_dict() == {
+        "held": 1,
+        "labelled": 1,
+        "demoted": False,
+    }
+    assert both == labelled_only

@@ -17,6 +17,8 @@ from pytestqt.qtbot import QtBot
 from goldenlens.core.calibration.labels import Verdict
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
+from goldenlens.jobs.curation.review_job import override_score
+from goldenlens.jobs.importing.sample_project import ensure_sample_project
 from goldenlens.jobs.labelling.label_edits import label_response
 from goldenlens.store.project import ProjectStore
 from goldenlens.ui.advisor.advisor_controller import NO_SCORES_TEXT
@@ -238,4 +240,24 @@ def test_a_diagnosis_says_how_often_it_held_on_the_labels(qtbot: QtBot, scored_p
     assert card.held.text() == "On the reviewer's labels: right on 2 of 3 labelled"
     ambiguous = _show(qtbot, window, "q06")[0]
     assert ambiguous.held is None
+    window.close()
+
+
+def test_a_diagnosis_the_reviewer_refuted_says_so_on_its_card(qtbot: QtBot, tmp_path: Path) -> None:
+    """The reviewer overrides q02/Pipeline2's Factual Knowledge to 1 (a note with markup in
+    it): its likely-hallucination card says the reviewer counted the response correct and that
+    the diagnosis does not hold, in bold, with the note shown as written."""
+    project = ensure_sample_project(tmp_path / "reviewed.goldenlens")
+    with ProjectStore.open(project) as store:
+        override_score(store, "q02", "Pipeline2", "FK", "1", note="<b>restated</b> & checked", reviewer="Ana")
+    window = _window(qtbot, project)
+    card = _card(_show(qtbot, window, "q02"), "likely_hallucination", "Pipeline2")
+    assert card.reviewer is not None
+    shown = QTextDocumentFragment.fromHtml(card.reviewer.text()).toPlainText()
+    assert shown == (
+        "The reviewer counted this response correct (Factual Knowledge overridden to 1 by Ana: "
+        "<b>restated</b> & checked): this diagnosis does not hold here."
+    )
+    assert "font-weight:600" in card.reviewer.text()
+    assert _card(_show(qtbot, window, "q06"), "ambiguous_question").reviewer is None
     window.close()

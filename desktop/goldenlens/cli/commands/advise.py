@@ -103,6 +103,8 @@ def format_advice(advice: ProjectAdvice, project: str) -> str:
             who = f" — {d.pipeline}" if d.pipeline else ""
             held = advice.check_note(d.code.value)
             lines.append(f"  [{d.severity.value}] {d.label}{who}" + (f"  ({held})" if held else ""))
+            if d.reviewer:
+                lines.append(_wrapped(d.reviewer, "      "))
             lines.append(_wrapped(d.explanation, "      "))
             lines += [_wrapped(line, "      ") for line in evidence_lines(d)]
             lines.append(_wrapped(f"→ {d.action}", "      "))
@@ -115,9 +117,11 @@ def format_advice(advice: ProjectAdvice, project: str) -> str:
         lines.append(f"No diagnosis on any of the {len(advice.questions)} questions.")
     else:
         by_code = ", ".join(f"{ADVICE_LABELS[c]} {counts[c.value]}" for c in CODE_ORDER if c.value in counts)
+        refuted = sum(1 for d in advice.diagnoses if d.refuted)
         lines.append(
             f"{total} diagnos{'is' if total == 1 else 'es'} on {len(diagnosed)} of "
             f"{len(advice.questions)} questions: {by_code}."
+            + (f" The reviewer's verdict refutes {refuted} of them." if refuted else "")
         )
     checked = advice.check_lines()
     if checked:

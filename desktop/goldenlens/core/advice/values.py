@@ -168,6 +168,11 @@ class Diagnosis:
     false_matches: tuple[FalseMatch, ...] = ()
     trimmed: tuple[TrimmedScores, ...] = ()
     words: tuple[str, ...] = ()
+    #: What the reviewer said of the responses it is about (labels, Factual Knowledge
+    #: overrides: :mod:`~goldenlens.core.advice.reviewer_views`); ``refuted``: the reviewer
+    #: judged the response the other way than the diagnosis claims.
+    reviewer: str = ""
+    refuted: bool = False
 
     @property
     def label(self) -> str:
@@ -194,6 +199,8 @@ class Diagnosis:
             "false_matches": [asdict(m) for m in self.false_matches],
             "trimmed": [asdict(t) for t in self.trimmed],
             "words": list(self.words),
+            "reviewer": self.reviewer,
+            "refuted": self.refuted,
         }
 
 

@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from goldenlens.core.advice.advisor import SEMANTIC_SIMILARITY, advise, similarity_from_records
+from goldenlens.core.advice.reviewer_views import ReviewerVerdict, with_reviewer_verdicts
 from goldenlens.core.advice.values import AdviceThresholds, ProjectAdvice
 from goldenlens.core.calibration.diagnosis_check import check_diagnoses, labelled_diagnoses
-from goldenlens.core.calibration.labels import LabelState
+from goldenlens.core.calibration.labels import LabelSource, LabelState
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scored_rows import Report
@@ -31,8 +32,9 @@ class AdviceInputs:
     report: Report
     similarity: Mapping[tuple[str, str], float] = field(default_factory=dict)
     similarity_source: str = ""
-    #: The reviewer's verdict in force per ``(question_id, pipeline)`` (True: correct).
-    verdicts: Mapping[tuple[str, str], bool] = field(default_factory=dict)
+    #: The reviewer's word per ``(question_id, pipeline)``: the label in force, else an
+    #: override of Factual Knowledge.
+    verdicts: Mapping[tuple[str, str], ReviewerVerdict] = field(default_factory=dict)
 
 
 @takes_project
@@ -41,7 +43,7 @@ def read_advice_inputs(store: ProjectStore) -> AdviceInputs:
     (:class:`~goldenlens.jobs.reporting.stored_run.NoScoresError` without one) and the newest judge
     run's ``semantic_similarity`` scores."""
     report = build_report(store)
-    verdicts = _verdicts(store)
+    verdicts = {**_overridden(report), **_labelled(store)}
     judge = store.runs.latest(JUDGE_RUN)
     if judge is None:
         return AdviceInputs(report, verdicts=verdicts)
@@ -50,15 +52,38 @@ def read_advice_inputs(store: ProjectStore) -> AdviceInputs:
     return AdviceInputs(report, similarity, source, verdicts)
 
 
-def _verdicts(store: ProjectStore) -> dict[tuple[str, str], bool]:
+def _labelled(store: ProjectStore) -> dict[tuple[str, str], ReviewerVerdict]:
     if not store.labels.count():
         return {}
     found = store.labels.in_force()
-    return {
-        key: label.state is LabelState.CORRECT
-        for key, label in zip(found.keys, found.labels, strict=True)
-        if label.known
-    }
+    verdicts = {}
+    for key, label in zip(found.keys, found.labels, strict=True):
+        if not label.known or label.record is None:
+            continue
+        record = label.record
+        said = f"labelled by {record.reviewer or 'a reviewer'}"
+        if label.source is LabelSource.SAME_ANSWER:
+            said += f" on the same answer from {record.pipeline}"
+        verdicts[key] = ReviewerVerdict(
+            label.state is LabelState.CORRECT,
+            said + (f": {record.note}" if record.note else ""),
+            labelled=True,
+        )
+    return verdicts
+
+
+def _overridden(report: Report) -> dict[tuple[str, str], ReviewerVerdict]:
+    verdicts = {}
+    for row in report.rows:
+        override = row.overrides.get(FACTUAL_KNOWLEDGE)
+        if override is not None:
+            said = (
+                f"Factual Knowledge overridden to {override.value:g} by {override.reviewer or 'a reviewer'}"
+            )
+            verdicts[row.key] = ReviewerVerdict(
+                override.value >= 1.0, said + (f": {override.note}" if override.note else "")
+            )
+    return verdicts
 
 
 def advice_from_inputs(
@@ -87,13 +112,15 @@ def advice_from_inputs(
     )
     if not inputs.verdicts:
         return advice
+    advice = with_reviewer_verdicts(advice, inputs.verdicts)
+    labelled = {key: v.correct for key, v in inputs.verdicts.items() if v.labelled}
     fact_found: dict[str, list[str]] = {}
-    for row in inputs.report.rows:
-        if row.scores.get(FACTUAL_KNOWLEDGE) == 1.0:
+    for row in inputs.report.rows:  # the fact matched as scored, whatever a reviewer overrode
+        if row.result.scores.get(FACTUAL_KNOWLEDGE) == 1.0:
             fact_found.setdefault(row.item.id, []).append(row.response.pipeline)
     found = labelled_diagnoses(
         ((d.code.value, d.question_id, d.pipeline) for d in advice.diagnoses),
-        lambda question_id, pipeline: inputs.verdicts.get((question_id, pipeline)),
+        lambda question_id, pipeline: labelled.get((question_id, pipeline)),
         lambda question_id: fact_found.get(question_id, ()),
     )
     return replace(advice, checks=check_diagnoses(found))

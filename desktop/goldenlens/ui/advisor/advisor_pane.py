@@ -189,6 +189,18 @@ class DiagnosisCard(QFrame):
             )
             layout.addWidget(self.held)
 
+        self.reviewer: QLabel | None = None
+        if d.reviewer:
+            weight = "600" if d.refuted else "400"
+            self.reviewer = wrapped_text(
+                f"<span style='font-weight:{weight}'>{html.escape(d.reviewer)}</span>", rich=True
+            )
+            self.reviewer.setObjectName("reviewerView")
+            self.reviewer.setToolTip(
+                "The reviewer's label on this response, else their override of its Factual Knowledge"
+            )
+            layout.addWidget(self.reviewer)
+
         self.explanation = wrapped_text(d.explanation)
         layout.addWidget(self.explanation)
         if d.answers:

@@ -1,0 +1,72 @@
+"""What the reviewer already said of the responses a diagnosis is about.
+
+The advisor diagnoses what the automatic scoring saw (a golden-set fix changes that), so a
+reviewer's verdict does not remove a diagnosis. But a diagnosis that tells the analyst a
+response is wrong when the reviewer counted it correct must not read as an open finding:
+each diagnosis carries the reviewer's word on its responses (:attr:`Diagnosis.reviewer`),
+and says whether that word agrees with what the diagnosis claims
+(:data:`~goldenlens.core.calibration.diagnosis_check.CLAIMS`).
+
+The reviewer's word on a response is its label in force, else an override of its Factual
+Knowledge (1: correct, 0: incorrect).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from goldenlens.core.advice.values import Diagnosis, ProjectAdvice, QuestionAdvice
+from goldenlens.core.calibration.diagnosis_check import CLAIMS
+
+
+@dataclass(frozen=True)
+class ReviewerVerdict:
+    """The reviewer's word on one response: ``correct``, and how it was given (``said``:
+    "labelled by Ana: checked the filing", "Factual Knowledge overridden to 1 by root")."""
+
+    correct: bool
+    said: str
+    #: From a label (the diagnosis checks count these), not from an override.
+    labelled: bool = False
+
+    @property
+    def word(self) -> str:
+        return "correct" if self.correct else "incorrect"
+
+
+def with_reviewer_verdicts(
+    advice: ProjectAdvice, verdicts: Mapping[tuple[str, str], ReviewerVerdict]
+) -> ProjectAdvice:
+    """``advice`` with each diagnosis told what the reviewer said of its responses: a response's
+    diagnosis of that response, a golden row's of each of the question's responses."""
+    if not verdicts:
+        return advice
+    pipelines = advice.pipelines
+    questions = []
+    for question in advice.questions:
+        said = {
+            p: verdicts[(question.question_id, p)] for p in pipelines if (question.question_id, p) in verdicts
+        }
+        if not said or not question.diagnoses:
+            questions.append(question)
+            continue
+        diagnoses = tuple(_told(d, said) for d in question.diagnoses)
+        questions.append(QuestionAdvice(question.question_id, question.question, diagnoses))
+    return replace(advice, questions=tuple(questions))
+
+
+def _told(diagnosis: Diagnosis, said: Mapping[str, ReviewerVerdict]) -> Diagnosis:
+    if not diagnosis.pipeline:
+        parts = [f"{pipeline} {v.word} ({v.said})" for pipeline, v in said.items()]
+        return replace(diagnosis, reviewer="The reviewer counted " + "; ".join(parts) + ".")
+    verdict = said.get(diagnosis.pipeline)
+    if verdict is None:
+        return diagnosis
+    text = f"The reviewer counted this response {verdict.word} ({verdict.said})"
+    claim = CLAIMS.get(diagnosis.code.value)
+    if claim is None:
+        return replace(diagnosis, reviewer=text + ".")
+    if claim == verdict.correct:
+        return replace(diagnosis, reviewer=text + ", as this diagnosis says.")
+    return replace(diagnosis, reviewer=text + ": this diagnosis does not hold here.", refuted=True)
