@@ -173,3 +173,42 @@ def test_fail_on_regression_compares_with_the_previous_run(tmp_path: Path) -> No
     ]
     assert all(line.startswith("REGRESSION A ") for line in lines)
     assert json.loads(out.read_text(encoding="utf-8"))["summary"]["A"]["factual_knowledge"] == 0.0
+
+
+@pytest.mark.parametrize("report", ["report.xlsx", "report.json", "report.html", "report.csv"])
+@pytest.mark.parametrize("with_project", [False, True])
+def test_a_gate_naming_an_unknown_pipeline_leaves_no_report(
+    tmp_path: Path, report: str, with_project: bool
+) -> None:
+    """A typo in the pipeline of --fail-under is bad input: exit 2 and no report written, which
+    an analyst could otherwise take for the output of a command that worked (the report used
+    to be written first). With --project the scores are kept; `report` checks it the same way."""
+    golden = _golden(tmp_path)
+    responses = _responses(tmp_path, "responses.csv", {"Good": 12})
+    out = tmp_path / report
+    project = ["--project", str(tmp_path / "p.goldenlens")] if with_project else []
+    done = _score(str(golden), str(responses), "-o", str(out), *project, "--fail-under", "Goood.fk=0.5")
+    assert done.returncode == 2
+    assert "--fail-under names pipeline 'Goood'; the report has: Good; no report was written" in done.stderr
+    assert not out.exists()
+    if with_project:
+        env = {**os.environ, "PYTHONPATH": DESKTOP}
+        again = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "goldenlens",
+                "report",
+                project[1],
+                "-o",
+                str(out),
+                "--fail-under",
+                "Goood.fk=0.5",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert again.returncode == 2, again.stderr
+        assert not out.exists()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from goldenlens.core.errors import EXIT_BAD_INPUT
@@ -72,6 +72,20 @@ def gate_usage_error(args: argparse.Namespace) -> str | None:
     if getattr(args, "fail_on_regression", False) and args.project is None:
         return "--fail-on-regression needs --project (the previous run it compares with is kept there)"
     return None
+
+
+def unknown_pipeline_exit(pipelines: Collection[str], minimums: Sequence[MinimumMean]) -> int:
+    """Before a report is written: exit 2 with the reason when ``--fail-under`` names a pipeline
+    the inputs do not have (a typo must not look like a passing gate, nor leave a report
+    behind as if the command had worked); 0 otherwise."""
+    from goldenlens.core.stats.gates import UnknownPipelineError, check_pipelines
+
+    try:
+        check_pipelines(pipelines, minimums)
+    except UnknownPipelineError as error:
+        print(f"goldenlens: error: {error}; no report was written", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
 
 
 def minimums_exit(summary: Mapping[str, Mapping[str, float | None]], minimums: Sequence[MinimumMean]) -> int:

@@ -30,7 +30,13 @@ from goldenlens.cli.commands.review_golden import add_golden_review_command, cmd
 from goldenlens.cli.commands.runs import add_runs_commands, cmd_compare, cmd_runs
 from goldenlens.cli.commands.variants import add_curation_commands, cmd_variants
 from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd_versions
-from goldenlens.cli.gate import add_baseline_option, add_gate_options, gate_usage_error, minimums_exit
+from goldenlens.cli.gate import (
+    add_baseline_option,
+    add_gate_options,
+    gate_usage_error,
+    minimums_exit,
+    unknown_pipeline_exit,
+)
 from goldenlens.cli.input_options import add_input_options, input_selection
 from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
 from goldenlens.cli.output import StderrProgress, check_report_path, print_problems, write_report
@@ -172,6 +178,9 @@ def _score_files_paused(args: argparse.Namespace) -> int:
             baseline=args.baseline,
         )
         print_problems(done.problems)
+        refused = unknown_pipeline_exit(done.pipelines, args.fail_under)
+        if refused:
+            return refused
         if out is not None and out.suffix.lower() == ".json":
             summary = done.write_json(out)  # rows written as the workers return them
             progress.finish()

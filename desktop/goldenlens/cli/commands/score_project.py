@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from goldenlens.cli.commands.resume import cmd_resume
-from goldenlens.cli.gate import combined, minimums_exit, regression_exit
+from goldenlens.cli.gate import combined, minimums_exit, regression_exit, unknown_pipeline_exit
 from goldenlens.cli.input_options import input_selection
 from goldenlens.cli.output import StderrProgress, check_report_path, print_problems, write_outputs
 from goldenlens.core.problems import InputError, Problem, Severity
@@ -24,6 +24,7 @@ from goldenlens.jobs.importing.import_job import ImportResult
 from goldenlens.jobs.importing.sample_project import SAMPLE_PROJECT_NAME, ensure_sample_project
 from goldenlens.jobs.judging.judge_job import JudgeOptions
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
+from goldenlens.queries.project import ProjectQueries
 
 
 def _import_and_score(
@@ -58,6 +59,9 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
             project, args.golden, args.responses, args, multiset=args.multiset, judge=judge
         )
         print_problems(result.problems)
+        refused = unknown_pipeline_exit(result.pipelines, getattr(args, "fail_under", []))
+        if refused:
+            return refused
         with open_project(project) as scored:
             summary = write_outputs(
                 scored, run_id, args.output, judge_run_id=judge_run, baseline=getattr(args, "baseline", None)
@@ -72,6 +76,9 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
 def _cmd_report(args: argparse.Namespace) -> int:
     check_report_path(args.output)
     with open_project(args.project) as project:
+        refused = unknown_pipeline_exit(ProjectQueries(project).pipelines(), args.fail_under)
+        if refused:
+            return refused
         summary = write_outputs(project, None, args.output, baseline=args.baseline)
     return minimums_exit(summary, args.fail_under)  # after the report is written
 

@@ -6,7 +6,7 @@ jobs fetch the previous run (:mod:`goldenlens.jobs.reporting.run_regression`).""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -111,18 +111,24 @@ class UnknownPipelineError(ValueError):
     """A minimum names a pipeline the report does not have (bad input, exit 2)."""
 
 
+def check_pipelines(pipelines: Collection[str], minimums: Iterable[MinimumMean]) -> None:
+    """Raise :class:`UnknownPipelineError` when a minimum names a pipeline not in ``pipelines``
+    (the command line checks this before it writes a report)."""
+    for check in minimums:
+        if check.pipeline is not None and check.pipeline not in pipelines:
+            known = ", ".join(pipelines) or "none"
+            raise UnknownPipelineError(
+                f"--fail-under names pipeline {check.pipeline!r}; the report has: {known}"
+            )
+
+
 def failing_minimums(
     summary: Mapping[str, Mapping[str, float | None]], minimums: Iterable[MinimumMean]
 ) -> list[GateFailure]:
     """Each (pipeline, metric) whose mean is under its minimum, in summary order (a pipeline
     with nothing scored on the metric fails: a gate does not pass on no evidence)."""
     checks = list(minimums)
-    for check in checks:
-        if check.pipeline is not None and check.pipeline not in summary:
-            known = ", ".join(summary) or "none"
-            raise UnknownPipelineError(
-                f"--fail-under names pipeline {check.pipeline!r}; the report has: {known}"
-            )
+    check_pipelines(list(summary), checks)
     failures: list[GateFailure] = []
     for pipeline, means in summary.items():
         for check in checks:
