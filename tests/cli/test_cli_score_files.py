@@ -444,3 +444,36 @@ def test_a_json_score_ends_at_once_with_everything_said_and_its_status(tmp_path:
     as_csv = score("-o", str(tmp_path / "out.csv"))
     assert as_csv.returncode == 0, as_csv.stderr
     assert as_csv.stderr.splitlines()[-1] == "torn down"
+
+
+@pytest.mark.parametrize("command", ["score", "score --project", "report"])
+def test_writing_a_workbook_reports_progress_unless_quiet(tmp_path: Path, command: str) -> None:
+    """A workbook of ten thousand responses takes tens of seconds: the command says how far it
+    is on stderr (a line every few seconds off a terminal, and the last one always). The sample's
+    30 responses: the Scores and Highlights sheets are 60 rows; ``-q`` keeps ``score`` silent."""
+    out = tmp_path / "report.xlsx"
+    inputs = [str(sample_dir() / "golden.csv"), str(sample_dir() / "responses.csv")]
+    project = str(tmp_path / "p.goldenlens")
+    if command == "report":
+        assert main(["score", *inputs, "--project", project, "-q"]) == 0
+        args = ["report", project, "-o", str(out)]
+    else:
+        args = ["score", *inputs, "-o", str(out), *(["--project", project] if "--project" in command else [])]
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "goldenlens", *args, *extra],
+            env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    done = run()
+    assert done.returncode == 0, done.stderr
+    assert "writing the workbook: 60/60 (100%, ETA 0s)\n" in done.stderr
+    assert out.stat().st_size > 0
+    if command != "report":
+        quiet = run("-q")
+        assert quiet.returncode == 0, quiet.stderr
+        assert "writing the workbook" not in quiet.stderr

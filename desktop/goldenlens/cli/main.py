@@ -189,7 +189,7 @@ def _score_files_paused(args: argparse.Namespace) -> int:
         else:
             report = done.report()
             progress.finish()
-            write_report(report, out, sources=done.sources)
+            write_report(report, out, sources=done.sources, progress=progress)
             summary = report.summary()
     except KeyboardInterrupt:
         print("goldenlens: cancelled; nothing was written.", file=sys.stderr)

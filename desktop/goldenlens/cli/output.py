@@ -42,7 +42,7 @@ class StderrProgress:
         if now - self._last < self._interval and not last_item:
             return
         self._last = now
-        line = f"{progress.stage}: {progress.message}"
+        line = f"{progress.stage}: {progress.message}" if progress.message else f"{progress.stage}:"
         # A job that words its own counter and ETA ("judged 12/30 rows · … · ETA 1m05s") is
         # printed as it is.
         if progress.total > 2 and f"{progress.done}/{progress.total}" not in progress.message:
@@ -287,6 +287,7 @@ def write_outputs(
     *,
     judge_run_id: int | None = None,
     baseline: str | None = None,
+    progress: StderrProgress | None = None,
 ) -> dict[str, dict[str, float | None]]:
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
@@ -303,7 +304,7 @@ def write_outputs(
     built = build_report(project, run_id, judge_run_id=judge_run_id)
     report = calibrated_report(project, replace(built, baseline=baseline))
     judge = judge_scores(project, judge_run_id)
-    write_report(report, out, judge=judge, sources=report_sources(project))
+    write_report(report, out, judge=judge, sources=report_sources(project), progress=progress)
     return with_calibrated(report.summary(), report.human_calibrated)
 
 
@@ -332,10 +333,16 @@ def check_report_path(out: Path | None) -> None:
 
 
 def write_report(
-    report: Report, out: Path | None, *, judge: JudgeScores | None = None, sources: Sequence[str] = ()
+    report: Report,
+    out: Path | None,
+    *,
+    judge: JudgeScores | None = None,
+    sources: Sequence[str] = (),
+    progress: StderrProgress | None = None,
 ) -> None:
     """Write ``report`` in the format OUT's extension picks (``sources``: the input files, for
-    the workbook's About block), or print the summary when ``out`` is ``None``."""
+    the workbook's About block), or print the summary when ``out`` is ``None``. ``progress``
+    hears how far a workbook is (tens of seconds for ten thousand responses)."""
     judge = judge or {}
     if out is None:
         print_summary(report)
@@ -355,8 +362,15 @@ def write_report(
         write_report_csv(report, out, judge)
     elif suffix == ".xlsx":
         from goldenlens.io.reports.xlsx.workbook import write_report_workbook  # openpyxl: only for .xlsx
+        from goldenlens.jobs.progress import Progress
 
-        write_report_workbook(report, out, sources=list(sources), judge=judge)
+        def rows_written(done: int, total: int) -> None:
+            if progress is not None:
+                progress(Progress("writing the workbook", done, total))
+
+        write_report_workbook(report, out, sources=list(sources), judge=judge, progress=rows_written)
+        if progress is not None:
+            progress.finish()
     elif suffix in (".html", ".htm"):
         from goldenlens.io.reports.html.page import write_report_html
 

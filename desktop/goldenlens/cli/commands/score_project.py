@@ -64,7 +64,12 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
             return refused
         with open_project(project) as scored:
             summary = write_outputs(
-                scored, run_id, args.output, judge_run_id=judge_run, baseline=getattr(args, "baseline", None)
+                scored,
+                run_id,
+                args.output,
+                judge_run_id=judge_run,
+                baseline=getattr(args, "baseline", None),
+                progress=StderrProgress(quiet=getattr(args, "quiet", False)),
             )
             # The gate decides once the report is written.
             code = minimums_exit(summary, getattr(args, "fail_under", []))
@@ -79,7 +84,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         refused = unknown_pipeline_exit(ProjectQueries(project).pipelines(), args.fail_under)
         if refused:
             return refused
-        summary = write_outputs(project, None, args.output, baseline=args.baseline)
+        summary = write_outputs(project, None, args.output, baseline=args.baseline, progress=StderrProgress())
     return minimums_exit(summary, args.fail_under)  # after the report is written
 
 
