@@ -99,3 +99,37 @@ def test_with_labels(tmp_path: Path) -> None:
     calibrated = json.loads(stored)["human_calibrated"]
     assert (calibrated["labelled"], calibrated["unsure_labels"]) == (2, 1)  # correct or incorrect; unsure
     assert set(calibrated["estimates"]) == {"Pipeline1", "Pipeline2", "Pipeline3"}
+    rows = {(row["question_id"], row["pipeline"]): row for row in json.loads(stored)["rows"]}
+    label = rows[("q02", "Pipeline2")]["label"]
+    assert {key: label[key] for key in ("verdict", "reviewer", "note")} == {
+        "verdict": "incorrect",
+        "reviewer": "Ana",
+        "note": "",
+    }
+    assert label["created_at"].startswith("20")
+    assert rows[("q03", "Pipeline3")]["label"]["verdict"] == "unsure"
+    assert rows[("q04", "Pipeline1")]["label"] is None
+    labelled = {key for key, row in rows.items() if row["label"] is not None}
+    assert {("q01", "Pipeline1"), ("q02", "Pipeline2"), ("q03", "Pipeline3")} <= labelled
+
+
+def test_the_csv_report_carries_each_responses_label(tmp_path: Path) -> None:
+    """The CSV a script reads gets the verdict in force, who gave it, when and why, per row (it
+    used to carry no label at all); a row nobody labelled has the four cells empty."""
+    import csv
+
+    from goldenlens.io.reports.csv_report import write_report_csv
+
+    with ProjectStore.open(ensure_sample_project(tmp_path / "p.goldenlens")) as store:
+        label_response(store, "q02", "Pipeline2", Verdict.INCORRECT, reviewer="Ana", note="wrong year")
+        report = calibrated_report(store, build_report(store))
+    out = tmp_path / "report.csv"
+    write_report_csv(report, out)
+    with out.open(encoding="utf-8-sig", newline="") as handle:
+        rows = {(row["question_id"], row["pipeline"]): row for row in csv.DictReader(handle)}
+    row = rows[("q02", "Pipeline2")]
+    assert (row["label"], row["label_by"], row["label_note"]) == ("incorrect", "Ana", "wrong year")
+    assert row["label_at"].startswith("20")
+    assert [rows[("q01", "Pipeline1")][c] for c in ("label", "label_by", "label_at", "label_note")] == [
+        ""
+    ] * 4

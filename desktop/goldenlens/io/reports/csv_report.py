@@ -48,13 +48,31 @@ def _override_cells(overrides: Mapping[str, Any], metrics: Sequence[str]) -> dic
     return cells
 
 
+#: A response's label in the CSV: the verdict in force, who gave it, when and why.
+LABEL_COLUMNS: tuple[str, ...] = ("label", "label_by", "label_at", "label_note")
+
+
+def _label_cells(label: dict[str, str] | None) -> dict[str, str]:
+    if label is None:
+        return dict.fromkeys(LABEL_COLUMNS, "")
+    return dict(
+        zip(
+            LABEL_COLUMNS,
+            (label["verdict"], label["reviewer"], label["created_at"], label["note"]),
+            strict=True,
+        )
+    )
+
+
 def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = None) -> None:
     """UTF-8 with BOM so Excel opens accented text correctly; flags joined with ``;``.
 
     Scores are the effective values (reviewer overrides applied); a not-scored lexical value is
     an empty cell, with the reason in ``<metric>_reason`` (the two Factual Knowledge metrics,
     the only lexical ones that can be not scored). ``review_status`` and ``review_note`` give
-    the question's review, ``overridden`` the row's overridden metrics (``;``-joined), and each
+    the question's review, ``label`` the response's verdict in force (``label_by``, ``label_at``
+    and ``label_note``: who gave it, when and why), ``overridden`` the row's overridden
+    metrics (``;``-joined), and each
     metric overridden anywhere in the report adds the columns ``<metric>_original`` (empty when
     it was not scored), ``_override_by``, ``_override_at`` and ``_override_note``. With
     ``judge``, each judge metric adds a value column (empty when not scored) and a
@@ -78,6 +96,7 @@ def _write_csv(report: Report, path: Path, judge: JudgeScores | None) -> None:
         *judge_columns,
         "review_status",
         "review_note",
+        *LABEL_COLUMNS,
         "overridden",
         *override_columns,
     ]
@@ -101,6 +120,7 @@ def _write_csv(report: Report, path: Path, judge: JudgeScores | None) -> None:
             cells = {name: values.get(name) for name in metrics}
             cells |= {f"{name}_reason": reasons.get(name, "") for name in metrics}
             cells |= _override_cells(row.pop("overrides"), overridden)
+            cells |= _label_cells(row.pop("label"))
             line = {**row, **cells_lexical, "flags": ";".join(row["flags"]), **cells}
             for name in texts:
                 text = line[name]

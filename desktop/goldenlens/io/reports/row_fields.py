@@ -71,6 +71,12 @@ def label_fields(verdict: str, record: LabelRecord | None) -> dict[str, str]:
     return {"verdict": verdict} | {key: getattr(record, key) if record else "" for key in _LABEL_KEYS}
 
 
+def report_label(report: Report, key: tuple[str, str]) -> dict[str, str] | None:
+    """The :func:`label_fields` of a response's verdict in force in ``report`` (``None``: none)."""
+    verdict = report.labels.get(key)
+    return None if verdict is None else label_fields(verdict, report.label_records.get(key))
+
+
 def utc_time(stamp: str) -> str:
     """``2026-12-01T09:05:03.123+00:00`` → ``2026-12-01 09:05:03`` (the stores keep UTC)."""
     return stamp[:19].replace("T", " ")
@@ -110,6 +116,7 @@ def scored_row_fields(
         row.flags,
         review=report.review(row.item.id),
         overrides=row.overrides,
+        label=report_label(report, row.key),
         judge=judge,
         judge_metrics=judge_metrics,
     )
@@ -123,6 +130,7 @@ def report_row_fields(
     *,
     review: QuestionReview,
     overrides: Mapping[str, AppliedOverride],
+    label: Mapping[str, str] | None = None,
     judge: JudgeScores | None = None,
     judge_metrics: Sequence[str] = (),
 ) -> dict[str, Any]:
@@ -137,6 +145,7 @@ def report_row_fields(
         flags=[flag.value for flag in flags],
         review=review,
         overrides=overrides,
+        label=label,
     )
     if judge:
         fields |= _judge_fields(key, judge, judge_metrics)
@@ -156,11 +165,13 @@ def row_fields(
     flags: Sequence[str],
     review: QuestionReview,
     overrides: Mapping[str, AppliedOverride],
+    label: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """A report row: ids, the seven effective scores (overrides applied; ``None``: not
     scored), the ``status`` of each and the ``reasons`` of the not-scored ones, the flag
-    names, the question's ``review_status``/``review_note`` and ``overrides``
-    {metric: :func:`override_fields`} (lexical and judge metrics)."""
+    names, the question's ``review_status``/``review_note``, ``overrides``
+    {metric: :func:`override_fields`} (lexical and judge metrics) and the response's
+    ``label`` in force (:func:`label_fields`; ``None``: no verdict)."""
     values = [scores[name] for name in LEXICAL_SCORE_NAMES]
     if None in values:
         pairs = list(zip(LEXICAL_SCORE_NAMES, values, strict=True))
@@ -178,6 +189,7 @@ def row_fields(
         "review_status": review.status,
         "review_note": review.note,
         "overrides": {metric: override_fields(o) for metric, o in overrides.items()},
+        "label": None if label is None else dict(label),
     }
 
 

@@ -30,6 +30,7 @@ from goldenlens.core.lexical.scorer import (
 from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scored_rows import Report
 from goldenlens.core.stats.decision import ALL_PAIRS_UP_TO
+from goldenlens.io.reports.row_fields import label_fields
 from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
@@ -91,6 +92,20 @@ def calibrated_report(store: ProjectStore, report: Report) -> Report:
 
 #: How a verdict in force is written in reports.
 LABEL_WORDS: Final = {state: verdict.value for verdict, state in STATE_OF_VERDICT.items()}
+
+
+@takes_project
+def label_rows(store: ProjectStore) -> dict[tuple[str, str], dict[str, str]]:
+    """Each labelled response's label in force as the reports write it
+    (:func:`~goldenlens.io.reports.row_fields.label_fields`), by ``(question_id, pipeline)``."""
+    if not store.labels.count():
+        return {}
+    found = store.labels.in_force()
+    return {
+        key: label_fields(LABEL_WORDS[label.state], label.record)
+        for key, label in zip(found.keys, found.labels, strict=True)
+        if label.state is not LabelState.NONE
+    }
 
 
 def _not_checked(store: ProjectStore) -> HumanCalibrated:

@@ -23,7 +23,7 @@ from goldenlens.io.reports.row_fields import report_row_fields
 from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
 from goldenlens.io.reports.xlsx.workbook import write_report_workbook
 from goldenlens.jobs.curation.golden_versions import golden_change_log
-from goldenlens.jobs.labelling.calibration import calibrate, calibrated_report
+from goldenlens.jobs.labelling.calibration import calibrate, calibrated_report, label_rows
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.reporting.stored_run import build_report, judge_scores, load_stored_run
@@ -64,6 +64,7 @@ def write_stored_json(
         write_report_json(report, out, judge)
         return WrittenJson(len(report.rows), report.summary(), report.human_calibrated)
     human_calibrated = calibrate(store)
+    labels = label_rows(store)
     run = load_stored_run(store, run_id, judge_run_id=judge_run_id)
     keys = [key for key in store.responses.row_keys() if run.has(*key)]
     values: list[tuple[str, list[float | None]]] = []
@@ -80,11 +81,15 @@ def write_stored_json(
             question_ids.append(key[0])
             if overrides:
                 overridden.append((key[1], overrides))
-            elif key[0] not in run.reviews:  # the usual row: from the template
+            elif key[0] not in run.reviews and key not in labels:  # the usual row: from the template
                 yield fresh_row_json(*key, values[-1][1], flags=[flag.value for flag in flags], reasons=why)
                 continue
             review = run.reviews.get(key[0]) or QuestionReview()
-            yield row_json(report_row_fields(key, effective, why, flags, review=review, overrides=overrides))
+            yield row_json(
+                report_row_fields(
+                    key, effective, why, flags, review=review, overrides=overrides, label=labels.get(key)
+                )
+            )
 
     def tail() -> dict[str, object]:
         from goldenlens.core.stats.decide import decide  # numpy: only for reports that show it

@@ -59,7 +59,7 @@ from goldenlens.io.reports.html.reviewer_decisions import (
     score_cell,
 )
 from goldenlens.io.reports.judge_summary import judge_signature_lines
-from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, label_fields, scored_row_fields
+from goldenlens.io.reports.row_fields import JudgeScores, judge_metric_names, scored_row_fields
 from goldenlens.io.reports.xlsx.highlights_sheet import Segment, segments
 from goldenlens.io.reports.xlsx.table_sheets import ordered_rows
 
@@ -259,8 +259,7 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow], judge: JudgeScores)
     for row in rows:
         # The row as the JSON and CSV reports have it: effective scores, reasons, review, judge.
         fields = scored_row_fields(report, row, judge, metrics)
-        verdict = report.labels.get(row.key)
-        label = None if verdict is None else label_fields(verdict, report.label_records.get(row.key))
+        label = fields["label"]
         explained = row.explained  # the spans the scores counted, derived now, never stored
         alignment = explained.alignment
         facts = [(m.start, m.end) for m in explained.fact.matches]
