@@ -199,8 +199,15 @@ def test_a_mapped_column_no_input_has_is_fatal_and_names_the_columns(tmp_path: P
 
 
 def test_unknown_mapping_field_is_fatal(sample_dir: Path) -> None:
-    with pytest.raises(InputError, match="unknown field 'golden' in the column mapping"):
+    with pytest.raises(InputError, match="unknown field 'golden' in the column mapping") as raised:
         read_golden(sample_dir / "golden.csv", mapping={"golden": "answer"})
+    # The list names question_id too: the responses' key, accepted as a field like id.
+    assert "fields are: id (or question_id), question, answer, fact, notes, pipeline" in str(raised.value)
+    golden, _problems = read_golden(sample_dir / "golden.csv")
+    mapped, _problems = read_responses(
+        sample_dir / "responses.csv", golden, mapping={"question_id": "question_id"}
+    )
+    assert len(mapped.responses) == 30
 
 
 @pytest.mark.parametrize(

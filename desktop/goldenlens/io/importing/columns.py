@@ -74,6 +74,8 @@ MAPPING_FIELDS: tuple[str, ...] = (
     "response",
     "contexts",
 )
+#: The fields as an error names them: ``id`` is also the responses' ``question_id``.
+_FIELDS_TEXT = ", ".join("id (or question_id)" if f == "id" else f for f in MAPPING_FIELDS)
 
 _SEPARATORS = re.compile(r"[\s_\-.]+")
 
@@ -311,7 +313,7 @@ def _mapped_columns(
         key = column_key(raw_field)
         if key not in _GOLDEN_KEYS and key not in _RESPONSE_KEYS:
             raise MappingError(
-                f"unknown field '{raw_field}' in the column mapping; fields are: {', '.join(MAPPING_FIELDS)}"
+                f"unknown field '{raw_field}' in the column mapping; fields are: {_FIELDS_TEXT}"
             )
         field = accepted.get(key)
         present = find_column(header, column)
