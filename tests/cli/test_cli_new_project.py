@@ -84,3 +84,32 @@ def test_a_failed_import_into_an_existing_project_keeps_it(tmp_path: Path) -> No
         assert len(store.golden.items()) == 3
         assert len(store.responses.imports()) == 1
     assert not (tmp_path / "kept.goldenlens.lock").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("newproj", "a new project's file name ends in .goldenlens: did you mean newproj.goldenlens?"),
+        ("report.xlsx", "a new project's file name ends in .goldenlens, not .xlsx"),
+    ],
+)
+def test_a_new_project_must_be_named_goldenlens(
+    tmp_path: Path, name: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--project report.xlsx` (meant for -o) used to create an SQLite project under that name,
+    which the app's Open dialog never lists. A new file must end in .goldenlens; an existing
+    project is opened whatever its name (its content is checked)."""
+    golden = write_csv(tmp_path / "golden.csv", [GOLDEN_HEADER, *GOLDEN_ROWS])
+    responses = write_csv(tmp_path / "responses.csv", [RESPONSES_HEADER, ["q01", "p1", "He is the CEO.", ""]])
+    with pytest.raises(SystemExit) as stopped:
+        main(["score", str(golden), str(responses), "--project", str(tmp_path / name), "-q"])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / name).exists()
+
+    kept = tmp_path / "kept.goldenlens"
+    assert main(["score", str(golden), str(responses), "--project", str(kept), "-q"]) == 0
+    renamed = kept.rename(tmp_path / "kept.db")
+    assert main(["score", str(golden), str(responses), "--project", str(renamed), "-q"]) == 0
+    with ProjectStore.open(renamed) as store:
+        assert len(store.runs.all()) == 2

@@ -39,7 +39,13 @@ from goldenlens.cli.gate import (
 )
 from goldenlens.cli.input_options import add_input_options, input_selection
 from goldenlens.cli.judge_options import JudgeHelpFormatter, add_judge_options, judge_options
-from goldenlens.cli.output import StderrProgress, check_report_path, print_problems, write_report
+from goldenlens.cli.output import (
+    StderrProgress,
+    check_report_path,
+    print_problems,
+    project_file,
+    write_report,
+)
 from goldenlens.core.errors import EXIT_BAD_INPUT, GoldenLensError
 from goldenlens.core.problems import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
@@ -75,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="report file: .xlsx workbook, .html page, .json or .csv (default: print a summary)",
     )
     score.add_argument(
-        "--project", type=Path, help="keep the project in this .goldenlens file (created or updated)"
+        "--project", type=project_file, help="keep the project in this .goldenlens file (created or updated)"
     )
     score.add_argument(
         "--multiset",

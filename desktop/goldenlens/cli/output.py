@@ -93,6 +93,22 @@ def print_result(
         print(text())
 
 
+def project_file(text: str) -> Path:
+    """An argparse ``type`` for a project a command may create: an existing file is taken as it
+    is (opening it checks it), a new one must be named ``*.goldenlens`` — the app's Open dialog
+    lists only those, and a typo such as ``--project report.xlsx`` must not become a project."""
+    from goldenlens.core.project_handle import PROJECT_SUFFIX
+
+    path = Path(text)
+    if path.exists() or path.suffix.lower() == PROJECT_SUFFIX:
+        return path
+    raise argparse.ArgumentTypeError(
+        f"a new project's file name ends in {PROJECT_SUFFIX}: did you mean {path.name}{PROJECT_SUFFIX}?"
+        if not path.suffix
+        else f"a new project's file name ends in {PROJECT_SUFFIX}, not {path.suffix}"
+    )
+
+
 def counting_number(what: str) -> Callable[[str], int]:
     """An argparse ``type`` for a number counted from 1; ``what`` names it in the error
     ("a row number": "expected a row number (1, 2, ...), got 'x'")."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args
-from goldenlens.cli.output import StderrProgress, counting_number, print_problems, print_result
+from goldenlens.cli.output import StderrProgress, counting_number, print_problems, print_result, project_file
 from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
 from goldenlens.core.problems import InputError, Problem, Severity
 
@@ -42,7 +42,10 @@ def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     draft.add_argument("sources", type=Path, nargs="+", help=".pdf .txt .md files, or .csv/.tsv chunk files")
     draft.add_argument(
-        "--project", type=Path, required=True, help="the .goldenlens project (created when it does not exist)"
+        "--project",
+        type=project_file,
+        required=True,
+        help="the .goldenlens project (created when it does not exist)",
     )
     draft.add_argument("--limit", type=_count, metavar="N", help="draft at most N new chunks in this call")
     draft.add_argument(
