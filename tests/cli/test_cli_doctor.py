@@ -143,6 +143,17 @@ def test_gui_without_a_display_prints_advice_instead_of_aborting(tmp_path: Path)
     assert proc.stderr.startswith("goldenlens: error: the desktop app cannot start")
     assert "DISPLAY" in proc.stderr
     assert "Traceback" not in proc.stderr
+    # The quick start on a machine with no screen: what to run instead, and it works.
+    assert "Without a window, `goldenlens sample` scores the sample" in proc.stderr
+    sample = subprocess.run(
+        [sys.executable, "-m", "goldenlens", "sample", "-q", "--out-dir", str(tmp_path / "s")],
+        env=_env(tmp_path, DISPLAY=None, WAYLAND_DISPLAY=None, QT_QPA_PLATFORM=None),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert sample.returncode == 0, sample.stderr
+    assert (tmp_path / "s" / "amazon_q2_2023-report.xlsx").stat().st_size > 0
 
 
 def test_the_desktop_entry_point_checks_too(tmp_path: Path) -> None:

@@ -345,6 +345,10 @@ def gui_advice() -> str | None:
     lines = ["the desktop app cannot start on this machine:"]
     lines += report_lines([c for c in checks if not c.ok], [DISPLAY_USE])
     lines.append("(run `goldenlens doctor` for every check)")
+    lines.append(
+        "Without a window, `goldenlens sample` scores the sample and writes its report (goldenlens-sample/), "
+        "and every other command works as it does with the app."
+    )
     return "\n".join(lines)
 
 
