@@ -74,7 +74,7 @@ def general_line(
     """The line as Python's ``json`` writes the row's fields."""
     scores = dict(zip(LEXICAL_SCORE_NAMES, values, strict=True))
     fields = row_fields(
-        question_id, pipeline, scores, reasons=reasons, flags=flags, review=QuestionReview(), overrides={}
+        (question_id, pipeline), scores, reasons=reasons, flags=flags, review=QuestionReview(), overrides={}
     )
     return json.dumps(fields, ensure_ascii=False)
 

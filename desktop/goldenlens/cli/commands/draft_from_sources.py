@@ -42,10 +42,7 @@ def add_draft_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     draft.add_argument("sources", type=Path, nargs="+", help=".pdf .txt .md files, or .csv/.tsv chunk files")
     draft.add_argument(
-        "--project",
-        type=project_file,
-        required=True,
-        help="the .goldenlens project (created when it does not exist)",
+        "--project", type=project_file, required=True, help="the .goldenlens project (made if missing)"
     )
     draft.add_argument("--limit", type=_count, metavar="N", help="draft at most N new chunks in this call")
     draft.add_argument(

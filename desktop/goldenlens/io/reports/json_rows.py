@@ -165,7 +165,7 @@ def _general_row_json(row: FreshRow) -> str:
     question_id, pipeline, values, flags, reasons = row
     scores = dict(zip(LEXICAL_SCORE_NAMES, values, strict=True))
     fields = row_fields(
-        question_id, pipeline, scores, reasons=reasons, flags=flags, review=QuestionReview(), overrides={}
+        (question_id, pipeline), scores, reasons=reasons, flags=flags, review=QuestionReview(), overrides={}
     )
     return row_json(fields)
 
@@ -184,8 +184,7 @@ def _fresh_row_pieces() -> tuple[str, ...]:
     markers = [0.015625 * (n + 1) for n in range(_VALUES)]  # exact binary fractions
     text = row_json(
         row_fields(
-            "\x00q",
-            "\x00p",
+            ("\x00q", "\x00p"),
             dict(zip(LEXICAL_SCORE_NAMES, markers, strict=True)),
             reasons={},
             flags=["\x00f"],

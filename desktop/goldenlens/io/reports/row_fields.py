@@ -10,7 +10,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from goldenlens.core.calibration.labels import LabelRecord
-from goldenlens.core.lexical.flags import Flag
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 from goldenlens.core.scored_rows import Report, ScoredRow
@@ -98,7 +97,7 @@ def ordered_overrides(rows: Sequence[ScoredRow]) -> list[tuple[ScoredRow, Applie
 
 
 def iter_report_rows(report: Report, judge: JudgeScores | None = None) -> Iterator[dict[str, Any]]:
-    """One dict per (question, pipeline) (:func:`report_row_fields`)."""
+    """One dict per (question, pipeline) (:func:`row_fields`)."""
     metrics = judge_metric_names(judge) if judge else []
     for row in report.rows:
         yield scored_row_fields(report, row, judge, metrics)
@@ -107,13 +106,13 @@ def iter_report_rows(report: Report, judge: JudgeScores | None = None) -> Iterat
 def scored_row_fields(
     report: Report, row: ScoredRow, judge: JudgeScores | None, judge_metrics: Sequence[str]
 ) -> dict[str, Any]:
-    """:func:`report_row_fields` of one of ``report``'s rows (``judge_metrics``: the
+    """:func:`row_fields` of one of ``report``'s rows (``judge_metrics``: the
     :func:`judge_metric_names` of ``judge``, worked out once per report)."""
-    return report_row_fields(
+    return row_fields(
         row.key,
         row.scores,
-        row.result.reasons,
-        row.flags,
+        reasons=row.result.reasons,
+        flags=[flag.value for flag in row.flags],
         review=report.review(row.item.id),
         overrides=row.overrides,
         label=report_label(report, row.key),
@@ -122,43 +121,12 @@ def scored_row_fields(
     )
 
 
-def report_row_fields(
-    key: tuple[str, str],
-    scores: Mapping[str, float | None],
-    reasons: Mapping[str, str],
-    flags: Sequence[Flag],
-    *,
-    review: QuestionReview,
-    overrides: Mapping[str, AppliedOverride],
-    label: Mapping[str, str] | None = None,
-    judge: JudgeScores | None = None,
-    judge_metrics: Sequence[str] = (),
-) -> dict[str, Any]:
-    """A report row: :func:`row_fields` of the effective ``scores``; with ``judge``, also
-    ``judge``/``judge_status``/``judge_reasons`` of ``judge_metrics``
-    (:func:`judge_metric_names` of ``judge``, worked out once per report)."""
-    fields = row_fields(
-        key[0],
-        key[1],
-        scores,
-        reasons=reasons,
-        flags=[flag.value for flag in flags],
-        review=review,
-        overrides=overrides,
-        label=label,
-    )
-    if judge:
-        fields |= _judge_fields(key, judge, judge_metrics)
-    return fields
-
-
 _SCORED, _NOT_SCORED = ScoreStatus.SCORED.value, ScoreStatus.NOT_SCORED.value
 _ALL_SCORED = dict.fromkeys(LEXICAL_SCORE_NAMES, _SCORED)
 
 
 def row_fields(
-    question_id: str,
-    pipeline: str,
+    key: tuple[str, str],
     scores: Mapping[str, float | None],
     *,
     reasons: Mapping[str, str],
@@ -166,12 +134,16 @@ def row_fields(
     review: QuestionReview,
     overrides: Mapping[str, AppliedOverride],
     label: Mapping[str, str] | None = None,
+    judge: JudgeScores | None = None,
+    judge_metrics: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """A report row: ids, the seven effective scores (overrides applied; ``None``: not
-    scored), the ``status`` of each and the ``reasons`` of the not-scored ones, the flag
-    names, the question's ``review_status``/``review_note``, ``overrides``
-    {metric: :func:`override_fields`} (lexical and judge metrics) and the response's
-    ``label`` in force (:func:`label_fields`; ``None``: no verdict)."""
+    """A report row: ids (``key``: question id, pipeline), the seven effective scores
+    (overrides applied; ``None``: not scored), the ``status`` of each and the ``reasons`` of
+    the not-scored ones, the flag names, the question's ``review_status``/``review_note``,
+    ``overrides`` {metric: :func:`override_fields`} (lexical and judge metrics) and the
+    response's ``label`` in force (:func:`label_fields`; ``None``: no verdict). With ``judge``,
+    also ``judge``/``judge_status``/``judge_reasons`` of ``judge_metrics``
+    (:func:`judge_metric_names` of ``judge``, worked out once per report)."""
     values = [scores[name] for name in LEXICAL_SCORE_NAMES]
     if None in values:
         pairs = list(zip(LEXICAL_SCORE_NAMES, values, strict=True))
@@ -179,9 +151,9 @@ def row_fields(
         why = {name: reasons.get(name, "") for name, v in pairs if v is None}
     else:  # the common case, without a comparison per metric
         status, why = dict(_ALL_SCORED), {}
-    return {
-        "question_id": question_id,
-        "pipeline": pipeline,
+    fields = {
+        "question_id": key[0],
+        "pipeline": key[1],
         **dict(zip(LEXICAL_SCORE_NAMES, values, strict=True)),
         "status": status,
         "reasons": why,
@@ -191,6 +163,9 @@ def row_fields(
         "overrides": {metric: override_fields(o) for metric, o in overrides.items()},
         "label": None if label is None else dict(label),
     }
+    if judge:
+        fields |= _judge_fields(key, judge, judge_metrics)
+    return fields
 
 
 def judge_signatures(judge: JudgeScores) -> dict[str, str]:

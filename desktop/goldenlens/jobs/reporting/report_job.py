@@ -19,7 +19,7 @@ from goldenlens.io.reports.json_report import (
     write_report_json,
 )
 from goldenlens.io.reports.json_rows import fresh_row_json, row_json
-from goldenlens.io.reports.row_fields import report_row_fields
+from goldenlens.io.reports.row_fields import row_fields
 from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
 from goldenlens.io.reports.xlsx.workbook import write_report_workbook
 from goldenlens.jobs.curation.golden_versions import golden_change_log
@@ -86,8 +86,14 @@ def write_stored_json(
                 continue
             review = run.reviews.get(key[0]) or QuestionReview()
             yield row_json(
-                report_row_fields(
-                    key, effective, why, flags, review=review, overrides=overrides, label=labels.get(key)
+                row_fields(
+                    key,
+                    effective,
+                    reasons=why,
+                    flags=[flag.value for flag in flags],
+                    review=review,
+                    overrides=overrides,
+                    label=labels.get(key),
                 )
             )
 

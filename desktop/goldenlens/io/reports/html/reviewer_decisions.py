@@ -55,7 +55,7 @@ def score_cell(value: float | None, override: AppliedOverride | None, reason: st
 
 
 def judge_cells(row: ScoredRow, fields: Mapping[str, Any], metrics: Sequence[str]) -> str:
-    """The judge metrics' ``<td>`` cells of ``row`` (its :func:`report_row_fields` with a
+    """The judge metrics' ``<td>`` cells of ``row`` (its :func:`row_fields` with a
     judge): the value, or "n/s" with its reason, or "not judged" when the run holds no record."""
     cells = []
     for name in metrics:
