@@ -220,3 +220,41 @@ def test_a_refuted_diagnosis_says_so_in_the_text_and_the_workbook(
     rows = list(openpyxl.load_workbook(book)["Advice"].iter_rows(values_only=True))
     (row,) = [r for r in rows if r[0] == "q02" and r[1] == "Pipeline2"]
     assert str(row[4]).startswith("Reviewer: The reviewer counted this response correct")
+
+
+def test_the_report_workbooks_advice_sheet_knows_the_reviewers_word(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`goldenlens report -o x.xlsx` (and the app's export) used to work the Advice sheet out
+    from the scores alone: no reviewer verdict on a diagnosis, no "right on N of M labelled".
+    It is now the advice `goldenlens advise` gives, on the report's own rows."""
+    reviewed = ensure_sample_project(tmp_path / "reviewed.goldenlens")
+    assert (
+        main(
+            [
+                "override",
+                str(reviewed),
+                "q02",
+                "Pipeline2",
+                "FK",
+                "1",
+                "--note",
+                "restated",
+                "--reviewer",
+                "Ana",
+            ]
+        )
+        == 0
+    )
+    assert main(["label", str(reviewed), "q03", "Pipeline1", "incorrect", "--reviewer", "Bo"]) == 0
+    capsys.readouterr()
+    book = tmp_path / "report.xlsx"
+    assert main(["report", str(reviewed), "-o", str(book)]) == 0
+    rows = list(openpyxl.load_workbook(book)["Advice"].iter_rows(values_only=True))
+    (hallucination,) = [r for r in rows if r[0] == "q02" and r[1] == "Pipeline2"]
+    assert str(hallucination[4]).startswith(
+        "Reviewer: The reviewer counted this response correct (Factual Knowledge overridden to 1 by Ana"
+    )
+    rephrased = next(r for r in rows if r[0] == "q03" and r[1] == "Pipeline1")
+    assert rephrased[3] == "Correct but rephrased\n(right on 0 of 1 labelled)"
+    assert "this diagnosis does not hold here" in str(rephrased[4])

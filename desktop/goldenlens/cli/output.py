@@ -16,6 +16,7 @@ from goldenlens.core.problems import InputError, Problem, Severity
 # Every command line imports this module (progress and problems are printed by all), so the
 # report, its formats and the judge summary load only where a summary or report is written.
 if TYPE_CHECKING:
+    from goldenlens.core.advice.values import ProjectAdvice
     from goldenlens.core.calibration.human_calibrated import HumanCalibrated
     from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.core.scored_rows import Report
@@ -308,6 +309,7 @@ def write_outputs(
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
     judge run) go into every report format; ``baseline``: ``--baseline``."""
+    from goldenlens.jobs.curation.advice_job import build_advice
     from goldenlens.jobs.labelling.calibration import calibrated_report
     from goldenlens.jobs.reporting.report_job import report_sources, write_stored_json
     from goldenlens.jobs.reporting.stored_run import build_report, judge_scores
@@ -320,7 +322,11 @@ def write_outputs(
     built = build_report(project, run_id, judge_run_id=judge_run_id)
     report = calibrated_report(project, replace(built, baseline=baseline))
     judge = judge_scores(project, judge_run_id)
-    write_report(report, out, judge=judge, sources=report_sources(project), progress=progress)
+    # A project's Advice sheet says what the reviewer said of each diagnosis and how often each held.
+    advice = (
+        build_advice(project, report=report) if out is not None and out.suffix.lower() == ".xlsx" else None
+    )
+    write_report(report, out, judge=judge, sources=report_sources(project), progress=progress, advice=advice)
     return with_calibrated(report.summary(), report.human_calibrated)
 
 
@@ -355,6 +361,7 @@ def write_report(
     judge: JudgeScores | None = None,
     sources: Sequence[str] = (),
     progress: StderrProgress | None = None,
+    advice: ProjectAdvice | None = None,
 ) -> None:
     """Write ``report`` in the format OUT's extension picks (``sources``: the input files, for
     the workbook's About block), or print the summary when ``out`` is ``None``. ``progress``
@@ -384,7 +391,9 @@ def write_report(
             if progress is not None:
                 progress(Progress("writing the workbook", done, total))
 
-        write_report_workbook(report, out, sources=list(sources), judge=judge, progress=rows_written)
+        write_report_workbook(
+            report, out, sources=list(sources), judge=judge, progress=rows_written, advice=advice
+        )
         if progress is not None:
             progress.finish()
     elif suffix in (".html", ".htm"):

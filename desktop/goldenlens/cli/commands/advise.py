@@ -138,11 +138,10 @@ def cmd_advise(args: argparse.Namespace) -> int:
         raise InputError(Problem(out.name, "the advice must be written to .json or .xlsx", Severity.FATAL))
     from goldenlens.io.reports.xlsx.advice_sheet import write_advice_json, write_advice_workbook
     from goldenlens.jobs import open_project
-    from goldenlens.jobs.curation.advice_job import advice_from_inputs, read_advice_inputs
+    from goldenlens.jobs.curation.advice_job import build_advice
 
     with open_project(args.project) as project:
-        inputs = read_advice_inputs(project)
-    advice = advice_from_inputs(inputs, changes)
+        advice = build_advice(project, changes)
     if out is not None:
         if out.suffix.lower() == ".json":
             write_advice_json(advice, out)

@@ -2,7 +2,8 @@
 advisor (:mod:`goldenlens.core.advice.advisor`), with the semantic similarity of the newest judge
 run when that run measured it.
 
-Everything read from the store goes through :func:`read_advice_inputs`, one small adapter.
+Everything read from the store goes through :func:`read_advice_inputs`, one small adapter;
+:func:`build_advice` is the one way to the advice, for the app, the command line and the reports.
 """
 
 from __future__ import annotations
@@ -38,11 +39,12 @@ class AdviceInputs:
 
 
 @takes_project
-def read_advice_inputs(store: ProjectStore) -> AdviceInputs:
+def read_advice_inputs(store: ProjectStore, report: Report | None = None) -> AdviceInputs:
     """The store reads of the advice, all here: the latest finished lexical run's report
-    (:class:`~goldenlens.jobs.reporting.stored_run.NoScoresError` without one) and the newest judge
+    (:class:`~goldenlens.jobs.reporting.stored_run.NoScoresError` without one; ``report``: one
+    already built, as a report workbook has it), the reviewer's verdicts and the newest judge
     run's ``semantic_similarity`` scores."""
-    report = build_report(store)
+    report = report if report is not None else build_report(store)
     verdicts = {**_overridden(report), **_labelled(store)}
     judge = store.runs.latest(JUDGE_RUN)
     if judge is None:
@@ -86,16 +88,20 @@ def _overridden(report: Report) -> dict[tuple[str, str], ReviewerVerdict]:
     return verdicts
 
 
-def advice_from_inputs(
-    inputs: AdviceInputs,
+@takes_project
+def build_advice(
+    store: ProjectStore,
     changes: Mapping[str, float] | None = None,
     *,
+    report: Report | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ProjectAdvice:
-    """The advice of read inputs: the run's own flag thresholds and the advisor's defaults,
-    with ``changes`` (flat threshold names, :meth:`AdviceThresholds.with_values`) applied.
-    ``progress`` hears of every question; ``cancel`` is checked after each one."""
+    """The advice of an open project (:func:`read_advice_inputs`; of ``report`` when given):
+    the run's own flag thresholds and the advisor's defaults, with ``changes`` (flat threshold names,
+    :meth:`AdviceThresholds.with_values`) applied. ``progress`` hears of every question; a set
+    ``cancel`` stops it after the question under way (:class:`~goldenlens.jobs.progress.Cancelled`)."""
+    inputs = read_advice_inputs(store, report)
     thresholds = AdviceThresholds(flags=inputs.report.thresholds).with_values(changes or {})
 
     def on_question(done: int, total: int) -> None:
@@ -124,16 +130,3 @@ def advice_from_inputs(
         lambda question_id: fact_found.get(question_id, ()),
     )
     return replace(advice, checks=check_diagnoses(found))
-
-
-@takes_project
-def build_advice(
-    store: ProjectStore,
-    changes: Mapping[str, float] | None = None,
-    *,
-    progress: ProgressFn = no_progress,
-    cancel: CancelToken | None = None,
-) -> ProjectAdvice:
-    """The advice of an open project (see :func:`advice_from_inputs`); a set ``cancel`` stops
-    it after the question under way (:class:`~goldenlens.jobs.progress.Cancelled`)."""
-    return advice_from_inputs(read_advice_inputs(store), changes, progress=progress, cancel=cancel)

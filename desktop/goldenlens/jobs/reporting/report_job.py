@@ -22,6 +22,7 @@ from goldenlens.io.reports.json_rows import fresh_row_json, row_json
 from goldenlens.io.reports.row_fields import row_fields
 from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
 from goldenlens.io.reports.xlsx.workbook import write_report_workbook
+from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.curation.golden_versions import golden_change_log
 from goldenlens.jobs.labelling.calibration import calibrate, calibrated_report, label_rows
 from goldenlens.jobs.progress import Progress, ProgressFn, no_progress
@@ -162,7 +163,8 @@ def export_report(
     if out.suffix.lower() in HTML_SUFFIXES:
         write_report_html(report, out, sources=report_sources(store), judge=judge)
     else:
-        write_report_workbook(report, out, sources=report_sources(store), judge=judge)
+        advice = build_advice(store, report=report)  # the reviewer's verdicts and label checks with it
+        write_report_workbook(report, out, sources=report_sources(store), judge=judge, advice=advice)
     progress(Progress("export", 1, 1, f"Wrote {out.name}"))
     return report
 
