@@ -319,13 +319,13 @@ def write_outputs(
         written = write_stored_json(project, out, run_id, judge_run_id=judge_run_id, baseline=baseline)
         print(f"Wrote {written.rows} scored responses to {out}", file=sys.stderr)
         return with_calibrated(written.summary, written.human_calibrated)
-    built = build_report(project, run_id, judge_run_id=judge_run_id)
-    report = calibrated_report(project, replace(built, baseline=baseline))
+    built = replace(build_report(project, run_id, judge_run_id=judge_run_id), baseline=baseline)
+    # A project's Advice sheet says what the reviewer said of each diagnosis and how often each
+    # held; worked out once, for it and for the labels' diagnosis checks.
+    workbook = out is not None and out.suffix.lower() == ".xlsx"
+    advice = build_advice(project, report=built) if workbook else None
+    report = calibrated_report(project, built, advice=advice)
     judge = judge_scores(project, judge_run_id)
-    # A project's Advice sheet says what the reviewer said of each diagnosis and how often each held.
-    advice = (
-        build_advice(project, report=report) if out is not None and out.suffix.lower() == ".xlsx" else None
-    )
     write_report(report, out, judge=judge, sources=report_sources(project), progress=progress, advice=advice)
     return with_calibrated(report.summary(), report.human_calibrated)
 

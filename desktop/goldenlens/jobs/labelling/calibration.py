@@ -13,7 +13,7 @@ from typing import Final
 
 import numpy as np
 
-from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
+from goldenlens.core.advice.values import ProjectAdvice
 from goldenlens.core.calibration.estimator import estimate, fitted_predictions
 from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated, not_checked
 from goldenlens.core.calibration.labels import STATE_OF_VERDICT, LabelSource, LabelState
@@ -71,9 +71,11 @@ def calibrate(store: ProjectStore, *, with_diagnoses: bool = True) -> HumanCalib
 
 
 @takes_project
-def calibrated_report(store: ProjectStore, report: Report) -> Report:
+def calibrated_report(store: ProjectStore, report: Report, *, advice: ProjectAdvice | None = None) -> Report:
     """``report`` with what reviewers would judge (:attr:`Report.human_calibrated`) and each
-    response's verdict in force (:attr:`Report.labels`), as every report of a project shows them."""
+    response's verdict in force (:attr:`Report.labels`), as every report of a project shows them.
+    ``advice``: the project's advice when the caller has it already (a workbook's Advice sheet),
+    so the diagnosis checks are not worked out twice."""
     if not store.labels.count():
         return replace(report, human_calibrated=_not_checked(store))
     responses = load_responses(store)
@@ -84,7 +86,7 @@ def calibrated_report(store: ProjectStore, report: Report) -> Report:
     ]
     return replace(
         report,
-        human_calibrated=calibrate_responses(store, responses),
+        human_calibrated=calibrate_responses(store, responses, advice=advice),
         labels={key: LABEL_WORDS[label.state] for key, label in in_force},
         label_records={key: label.record for key, label in in_force if label.record is not None},
     )
@@ -123,7 +125,11 @@ def _not_checked(store: ProjectStore) -> HumanCalibrated:
 
 
 def calibrate_responses(
-    store: ProjectStore, responses: ProjectResponses, *, with_diagnoses: bool = True
+    store: ProjectStore,
+    responses: ProjectResponses,
+    *,
+    with_diagnoses: bool = True,
+    advice: ProjectAdvice | None = None,
 ) -> HumanCalibrated:
     population = responses.run.population
     state = responses.state()
@@ -169,14 +175,9 @@ def calibrate_responses(
         rounds_outdated=rounds.outdated,
         predictor_features=responses.run.feature_names,
         agreements=agreements,
-        diagnoses=_diagnosis_checks(store) if with_diagnoses and known.any() else {},
+        diagnoses=dict((advice or build_advice(store)).checks) if with_diagnoses and known.any() else {},
         labels_needed=needed,
         stale=sum(1 for label in responses.labels if label.source is LabelSource.STALE),
         unsure=int(np.count_nonzero(state == LabelState.UNSURE)),
         notes=tuple(notes),
     )
-
-
-def _diagnosis_checks(store: ProjectStore) -> dict[str, DiagnosisCheck]:
-    """How often each advisor diagnosis held on the labels (the advice works it out)."""
-    return dict(build_advice(store).checks)

@@ -156,14 +156,18 @@ def export_report(
     an ``out`` ending in ``.html`` gets the self-contained HTML report instead (with the same
     judge scores)."""
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
-    report = calibrated_report(store, build_report(store, run_id, judge_run_id=judge_run_id))
+    built = build_report(store, run_id, judge_run_id=judge_run_id)
+    workbook = out.suffix.lower() not in HTML_SUFFIXES
+    # Worked out once for the labels' diagnosis checks and the workbook's Advice sheet.
+    advice = build_advice(store, report=built) if workbook or store.labels.count() else None
+    report = calibrated_report(store, built, advice=advice)
     if question_ids is not None:
         report = only_questions(report, question_ids)
+        advice = build_advice(store, report=report) if workbook else None  # of the rows exported
     judge = judge_scores(store, judge_run_id)
-    if out.suffix.lower() in HTML_SUFFIXES:
+    if not workbook:
         write_report_html(report, out, sources=report_sources(store), judge=judge)
     else:
-        advice = build_advice(store, report=report)  # the reviewer's verdicts and label checks with it
         write_report_workbook(report, out, sources=report_sources(store), judge=judge, advice=advice)
     progress(Progress("export", 1, 1, f"Wrote {out.name}"))
     return report
