@@ -219,7 +219,7 @@ def test_a_refuted_diagnosis_says_so_in_the_text_and_the_workbook(
     assert main(["advise", str(reviewed), "-o", str(book)]) == 0
     rows = list(openpyxl.load_workbook(book)["Advice"].iter_rows(values_only=True))
     (row,) = [r for r in rows if r[0] == "q02" and r[1] == "Pipeline2"]
-    assert str(row[4]).startswith("Reviewer: The reviewer counted this response correct")
+    assert str(row[4]).startswith("The reviewer counted this response correct")
 
 
 def test_the_report_workbooks_advice_sheet_knows_the_reviewers_word(
@@ -253,7 +253,7 @@ def test_the_report_workbooks_advice_sheet_knows_the_reviewers_word(
     rows = list(openpyxl.load_workbook(book)["Advice"].iter_rows(values_only=True))
     (hallucination,) = [r for r in rows if r[0] == "q02" and r[1] == "Pipeline2"]
     assert str(hallucination[4]).startswith(
-        "Reviewer: The reviewer counted this response correct (Factual Knowledge overridden to 1 by Ana"
+        "The reviewer counted this response correct (Factual Knowledge overridden to 1 by Ana"
     )
     rephrased = next(r for r in rows if r[0] == "q03" and r[1] == "Pipeline1")
     assert rephrased[3] == "Correct but rephrased\n(right on 0 of 1 labelled)"

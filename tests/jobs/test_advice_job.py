@@ -221,3 +221,26 @@ def test_a_false_match_the_reviewer_overrode_still_counts_for_the_fact_check(tmp
         "demoted": False,
     }
     assert both == labelled_only
+
+
+def test_a_filtered_export_shows_the_projects_advice_on_the_rows_exported(tmp_path: Path) -> None:
+    """Exporting q02 and q03 only: the Advice sheet lists those two questions, with the whole
+    project's label checks (as the Decision sheet has them), not checks worked out again on the
+    two questions' labels. The labels: q02/P2 and q07/P2 incorrect, q08/P2 correct, so "likely
+    hallucination" held on 2 of 3 over the project, on 1 of 1 over q02 and q03 alone."""
+    import openpyxl
+
+    from goldenlens.jobs.reporting.report_job import export_report
+
+    path = ensure_sample_project(tmp_path / "labelled.goldenlens")
+    out = tmp_path / "filtered.xlsx"
+    with open_project(path) as project:
+        for question_id, verdict in [("q02", "incorrect"), ("q07", "incorrect"), ("q08", "correct")]:
+            label_response(project, question_id, "Pipeline2", verdict, reviewer="Ana")
+        assert build_advice(project).check_note("likely_hallucination") == "right on 2 of 3 labelled"
+        export_report(project, out, question_ids={"q02", "q03"})
+    rows = list(openpyxl.load_workbook(out)["Advice"].iter_rows(values_only=True))
+    ids = {r[0] for r in rows[1:] if r[0] and str(r[0]).startswith("q")}
+    assert ids == {"q02", "q03"}
+    (hallucination,) = [r for r in rows if r[0] == "q02" and r[1] == "Pipeline2"]
+    assert hallucination[3] == "Likely hallucination\n(right on 2 of 3 labelled)"

@@ -126,7 +126,10 @@ def test_the_csv_report_carries_each_responses_label(tmp_path: Path) -> None:
     out = tmp_path / "report.csv"
     write_report_csv(report, out)
     with out.open(encoding="utf-8-sig", newline="") as handle:
-        rows = {(row["question_id"], row["pipeline"]): row for row in csv.DictReader(handle)}
+        reader = csv.DictReader(handle)
+        rows = {(row["question_id"], row["pipeline"]): row for row in reader}
+    # Last, so a script that reads the override columns by position finds them where they were.
+    assert list(reader.fieldnames or [])[-4:] == ["label", "label_by", "label_at", "label_note"]
     row = rows[("q02", "Pipeline2")]
     assert (row["label"], row["label_by"], row["label_note"]) == ("incorrect", "Ana", "wrong year")
     assert row["label_at"].startswith("20")

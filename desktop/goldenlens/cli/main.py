@@ -108,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_gate_options(report, regression=False)
     add_baseline_option(report)
+    report.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
     resume = sub.add_parser(
         "resume",

@@ -57,6 +57,11 @@ class StderrProgress:
             sys.stderr.write(line + "\n")
         sys.stderr.flush()
 
+    def restart(self) -> None:
+        """A new stage begins: its ETA counts from now, and its first line is printed."""
+        self._started = time.monotonic()
+        self._last = 0.0
+
     def finish(self) -> None:
         if self._live:
             sys.stderr.write("\n")
@@ -323,7 +328,7 @@ def write_outputs(
     # A project's Advice sheet says what the reviewer said of each diagnosis and how often each
     # held; worked out once, for it and for the labels' diagnosis checks.
     workbook = out is not None and out.suffix.lower() == ".xlsx"
-    advice = build_advice(project, report=built) if workbook else None
+    advice = build_advice(project, report=built, judge_run_id=judge_run_id) if workbook else None
     report = calibrated_report(project, built, advice=advice)
     judge = judge_scores(project, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(project), progress=progress, advice=advice)
@@ -386,6 +391,9 @@ def write_report(
     elif suffix == ".xlsx":
         from goldenlens.io.reports.xlsx.workbook import write_report_workbook  # openpyxl: only for .xlsx
         from goldenlens.jobs.progress import Progress
+
+        if progress is not None:
+            progress.restart()
 
         def rows_written(done: int, total: int) -> None:
             if progress is not None:

@@ -84,7 +84,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
         refused = unknown_pipeline_exit(ProjectQueries(project).pipelines(), args.fail_under)
         if refused:
             return refused
-        summary = write_outputs(project, None, args.output, baseline=args.baseline, progress=StderrProgress())
+        summary = write_outputs(
+            project, None, args.output, baseline=args.baseline, progress=StderrProgress(quiet=args.quiet)
+        )
     return minimums_exit(summary, args.fail_under)  # after the report is written
 
 

@@ -15,9 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Final
 
 from goldenlens.core.advice.values import Diagnosis, ProjectAdvice, QuestionAdvice
 from goldenlens.core.calibration.diagnosis_check import CLAIMS
+
+#: Pipelines a golden row's diagnosis names the reviewer's verdicts of (the rest are counted).
+SHOWN_VERDICTS: Final = 6
+#: Characters of a reviewer's note quoted (a cell of the Advice sheet holds 32,767 at most).
+NOTE_CHARS: Final = 160
+
+
+def quoted_note(note: str) -> str:
+    """``": note"`` for a verdict's words, cut to :data:`NOTE_CHARS` (``""`` without a note)."""
+    note = " ".join(note.split())
+    if not note:
+        return ""
+    return ": " + (note if len(note) <= NOTE_CHARS else note[: NOTE_CHARS - 1] + "…")
 
 
 @dataclass(frozen=True)
@@ -58,8 +72,10 @@ def with_reviewer_verdicts(
 
 def _told(diagnosis: Diagnosis, said: Mapping[str, ReviewerVerdict]) -> Diagnosis:
     if not diagnosis.pipeline:
-        parts = [f"{pipeline} {v.word} ({v.said})" for pipeline, v in said.items()]
-        return replace(diagnosis, reviewer="The reviewer counted " + "; ".join(parts) + ".")
+        parts = [f"{pipeline} {v.word} ({v.said})" for pipeline, v in list(said.items())[:SHOWN_VERDICTS]]
+        more = len(said) - SHOWN_VERDICTS
+        text = "The reviewer counted " + "; ".join(parts)
+        return replace(diagnosis, reviewer=text + (f"; and {more} more pipelines." if more > 0 else "."))
     verdict = said.get(diagnosis.pipeline)
     if verdict is None:
         return diagnosis

@@ -96,9 +96,9 @@ def _write_csv(report: Report, path: Path, judge: JudgeScores | None) -> None:
         *judge_columns,
         "review_status",
         "review_note",
-        *LABEL_COLUMNS,
         "overridden",
         *override_columns,
+        *LABEL_COLUMNS,
     ]
     # Decided by column, not by each value's type: a pipeline named "-1" is text all the same.
     numbers = {

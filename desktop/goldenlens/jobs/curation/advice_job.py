@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from goldenlens.core.advice.advisor import SEMANTIC_SIMILARITY, advise, similarity_from_records
-from goldenlens.core.advice.reviewer_views import ReviewerVerdict, with_reviewer_verdicts
+from goldenlens.core.advice.reviewer_views import ReviewerVerdict, quoted_note, with_reviewer_verdicts
 from goldenlens.core.advice.values import AdviceThresholds, ProjectAdvice
 from goldenlens.core.calibration.diagnosis_check import check_diagnoses, labelled_diagnoses
 from goldenlens.core.calibration.labels import LabelSource, LabelState
@@ -39,14 +39,16 @@ class AdviceInputs:
 
 
 @takes_project
-def read_advice_inputs(store: ProjectStore, report: Report | None = None) -> AdviceInputs:
+def read_advice_inputs(
+    store: ProjectStore, report: Report | None = None, *, judge_run_id: int | None = None
+) -> AdviceInputs:
     """The store reads of the advice, all here: the latest finished lexical run's report
     (:class:`~goldenlens.jobs.reporting.stored_run.NoScoresError` without one; ``report``: one
-    already built, as a report workbook has it), the reviewer's verdicts and the newest judge
-    run's ``semantic_similarity`` scores."""
+    already built, as a report workbook has it), the reviewer's verdicts and the
+    ``semantic_similarity`` scores of judge run ``judge_run_id`` (default: the newest)."""
     report = report if report is not None else build_report(store)
     verdicts = {**_overridden(report), **_labelled(store)}
-    judge = store.runs.latest(JUDGE_RUN)
+    judge = store.runs.latest(JUDGE_RUN) if judge_run_id is None else store.runs.get(judge_run_id)
     if judge is None:
         return AdviceInputs(report, verdicts=verdicts)
     similarity = similarity_from_records(store.results.scores(judge.id, metrics=[SEMANTIC_SIMILARITY]))
@@ -68,7 +70,7 @@ def _labelled(store: ProjectStore) -> dict[tuple[str, str], ReviewerVerdict]:
             said += f" on the same answer from {record.pipeline}"
         verdicts[key] = ReviewerVerdict(
             label.state is LabelState.CORRECT,
-            said + (f": {record.note}" if record.note else ""),
+            said + quoted_note(record.note),
             labelled=True,
         )
     return verdicts
@@ -82,9 +84,7 @@ def _overridden(report: Report) -> dict[tuple[str, str], ReviewerVerdict]:
             said = (
                 f"Factual Knowledge overridden to {override.value:g} by {override.reviewer or 'a reviewer'}"
             )
-            verdicts[row.key] = ReviewerVerdict(
-                override.value >= 1.0, said + (f": {override.note}" if override.note else "")
-            )
+            verdicts[row.key] = ReviewerVerdict(override.value >= 1.0, said + quoted_note(override.note))
     return verdicts
 
 
@@ -94,6 +94,7 @@ def build_advice(
     changes: Mapping[str, float] | None = None,
     *,
     report: Report | None = None,
+    judge_run_id: int | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
 ) -> ProjectAdvice:
@@ -101,7 +102,7 @@ def build_advice(
     the run's own flag thresholds and the advisor's defaults, with ``changes`` (flat threshold names,
     :meth:`AdviceThresholds.with_values`) applied. ``progress`` hears of every question; a set
     ``cancel`` stops it after the question under way (:class:`~goldenlens.jobs.progress.Cancelled`)."""
-    inputs = read_advice_inputs(store, report)
+    inputs = read_advice_inputs(store, report, judge_run_id=judge_run_id)
     thresholds = AdviceThresholds(flags=inputs.report.thresholds).with_values(changes or {})
 
     def on_question(done: int, total: int) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from goldenlens.core.advice.values import ProjectAdvice
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
@@ -129,6 +130,12 @@ def report_sources(store: ProjectStore) -> list[str]:
     return [Path(name).name for name in (latest.golden_source, latest.responses_source) if name]
 
 
+def only_questions_advice(advice: ProjectAdvice, question_ids: Collection[str]) -> ProjectAdvice:
+    """The advice of the questions exported (the desktop app's "export filtered rows")."""
+    keep = set(question_ids)
+    return replace(advice, questions=tuple(q for q in advice.questions if q.question_id in keep))
+
+
 def only_questions(report: Report, question_ids: Collection[str]) -> Report:
     """The report restricted to some questions (the desktop app's "export filtered rows")."""
     keep = set(question_ids)
@@ -158,12 +165,14 @@ def export_report(
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
     built = build_report(store, run_id, judge_run_id=judge_run_id)
     workbook = out.suffix.lower() not in HTML_SUFFIXES
-    # Worked out once for the labels' diagnosis checks and the workbook's Advice sheet.
-    advice = build_advice(store, report=built) if workbook or store.labels.count() else None
+    # Worked out once for the workbook's Advice sheet and the labels' diagnosis checks.
+    advice = build_advice(store, report=built, judge_run_id=judge_run_id) if workbook else None
     report = calibrated_report(store, built, advice=advice)
     if question_ids is not None:
         report = only_questions(report, question_ids)
-        advice = build_advice(store, report=report) if workbook else None  # of the rows exported
+        # The whole project's advice, on the rows exported: its false matches and its label
+        # checks are the project's, as the Decision sheet's are.
+        advice = None if advice is None else only_questions_advice(advice, question_ids)
     judge = judge_scores(store, judge_run_id)
     if not workbook:
         write_report_html(report, out, sources=report_sources(store), judge=judge)

@@ -145,7 +145,7 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
         for d in question.diagnoses:
             excel_row += 1
             where = RowRef(ADVICE_SHEET, excel_row, ADVICE_COLUMNS, question.question_id, d.pipeline)
-            reviewer = [f"Reviewer: {d.reviewer}"] if d.reviewer else []
+            reviewer = [d.reviewer] if d.reviewer else []
             explanation = "\n".join([*reviewer, d.explanation, *evidence_lines(d)])
             held = advice.check_note(d.code.value)
             label = f"{d.label}\n({held})" if held else d.label
