@@ -180,30 +180,32 @@ def test_each_diagnosis_says_how_often_it_held_on_the_labels(
     assert "right on 0 of 5" in note
 
 
+def _overridden_sample(folder: Path) -> Path:
+    """The sample with q02/Pipeline2's Factual Knowledge overridden to 1 by Ana ("restated")."""
+    project = ensure_sample_project(folder / "reviewed.goldenlens")
+    override = [
+        "override",
+        str(project),
+        "q02",
+        "Pipeline2",
+        "FK",
+        "1",
+        "--note",
+        "restated",
+        "--reviewer",
+        "Ana",
+    ]
+    assert main(override) == 0
+    return project
+
+
 def test_a_refuted_diagnosis_says_so_in_the_text_and_the_workbook(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """After the reviewer overrides q02/Pipeline2's Factual Knowledge to 1, its "likely
     hallucination" (a claim that the response is wrong) reads as refuted, under its heading in
     the text and first in its explanation cell in the workbook, and the summary counts it."""
-    reviewed = ensure_sample_project(tmp_path / "reviewed.goldenlens")
-    assert (
-        main(
-            [
-                "override",
-                str(reviewed),
-                "q02",
-                "Pipeline2",
-                "FK",
-                "1",
-                "--note",
-                "restated",
-                "--reviewer",
-                "Ana",
-            ]
-        )
-        == 0
-    )
+    reviewed = _overridden_sample(tmp_path)
     capsys.readouterr()
     assert main(["advise", str(reviewed)]) == 0
     out = capsys.readouterr().out
@@ -228,24 +230,7 @@ def test_the_report_workbooks_advice_sheet_knows_the_reviewers_word(
     """`goldenlens report -o x.xlsx` (and the app's export) used to work the Advice sheet out
     from the scores alone: no reviewer verdict on a diagnosis, no "right on N of M labelled".
     It is now the advice `goldenlens advise` gives, on the report's own rows."""
-    reviewed = ensure_sample_project(tmp_path / "reviewed.goldenlens")
-    assert (
-        main(
-            [
-                "override",
-                str(reviewed),
-                "q02",
-                "Pipeline2",
-                "FK",
-                "1",
-                "--note",
-                "restated",
-                "--reviewer",
-                "Ana",
-            ]
-        )
-        == 0
-    )
+    reviewed = _overridden_sample(tmp_path)
     assert main(["label", str(reviewed), "q03", "Pipeline1", "incorrect", "--reviewer", "Bo"]) == 0
     capsys.readouterr()
     book = tmp_path / "report.xlsx"
