@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import goldenlens
+from goldenlens.store.project import ProjectStore
 
 DESKTOP = str(Path(goldenlens.__file__).resolve().parents[1])
 
@@ -182,33 +183,40 @@ def test_a_gate_naming_an_unknown_pipeline_leaves_no_report(
 ) -> None:
     """A typo in the pipeline of --fail-under is bad input: exit 2 and no report written, which
     an analyst could otherwise take for the output of a command that worked (the report used
-    to be written first). With --project the scores are kept; `report` checks it the same way."""
+    to be written first). With --project it is caught once the inputs are read, before they
+    are written or scored (a judge run can take hours): a new project is not made, an existing
+    one keeps what it had. `report` checks it the same way."""
     golden = _golden(tmp_path)
     responses = _responses(tmp_path, "responses.csv", {"Good": 12})
     out = tmp_path / report
-    project = ["--project", str(tmp_path / "p.goldenlens")] if with_project else []
+    path = tmp_path / "p.goldenlens"
+    project = ["--project", str(path)] if with_project else []
     done = _score(str(golden), str(responses), "-o", str(out), *project, "--fail-under", "Goood.fk=0.5")
     assert done.returncode == 2
     assert "--fail-under names pipeline 'Goood'; the report has: Good; no report was written" in done.stderr
     assert not out.exists()
-    if with_project:
-        env = {**os.environ, "PYTHONPATH": DESKTOP}
-        again = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "goldenlens",
-                "report",
-                project[1],
-                "-o",
-                str(out),
-                "--fail-under",
-                "Goood.fk=0.5",
-            ],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert again.returncode == 2, again.stderr
-        assert not out.exists()
+    assert not path.exists()
+    if not with_project:
+        return
+    assert _score(str(golden), str(responses), *project).returncode == 0
+    with ProjectStore.open(path) as store:
+        before = (len(store.responses.imports()), len(store.runs.all()))
+    again = _score(str(golden), str(responses), *project, "--fail-under", "Goood.fk=0.5")
+    assert again.returncode == 2
+    with ProjectStore.open(path) as store:
+        assert (len(store.responses.imports()), len(store.runs.all())) == before == (1, 1)
+    env = {**os.environ, "PYTHONPATH": DESKTOP}
+    command = [
+        sys.executable,
+        "-m",
+        "goldenlens",
+        "report",
+        str(path),
+        "-o",
+        str(out),
+        "--fail-under",
+        "Goood.fk=0.5",
+    ]
+    reported = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    assert reported.returncode == 2, reported.stderr
+    assert not out.exists()

@@ -83,9 +83,15 @@ def unknown_pipeline_exit(pipelines: Collection[str], minimums: Sequence[Minimum
     try:
         check_pipelines(pipelines, minimums)
     except UnknownPipelineError as error:
-        print(f"goldenlens: error: {error}; no report was written", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return refuse_unknown_pipeline(error)
     return 0
+
+
+def refuse_unknown_pipeline(error: ValueError) -> int:
+    """Exit 2 with why: ``--fail-under`` names a pipeline the inputs lack (checked before a
+    report is written, or before an import is written and scored)."""
+    print(f"goldenlens: error: {error}; no report was written", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def minimums_exit(summary: Mapping[str, Mapping[str, float | None]], minimums: Sequence[MinimumMean]) -> int:

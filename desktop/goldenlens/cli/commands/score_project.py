@@ -14,10 +14,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from goldenlens.cli.commands.resume import cmd_resume
-from goldenlens.cli.gate import combined, minimums_exit, regression_exit, unknown_pipeline_exit
+from goldenlens.cli.gate import (
+    combined,
+    minimums_exit,
+    refuse_unknown_pipeline,
+    regression_exit,
+    unknown_pipeline_exit,
+)
 from goldenlens.cli.input_options import input_selection
 from goldenlens.cli.output import StderrProgress, check_report_path, print_problems, write_outputs
 from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.stats.gates import UnknownPipelineError, check_pipelines
 from goldenlens.jobs import open_project
 from goldenlens.jobs.importing.import_and_score import import_and_score
 from goldenlens.jobs.importing.import_job import ImportResult
@@ -37,6 +44,7 @@ def _import_and_score(
     judge: JudgeOptions | None = None,
 ) -> tuple[ImportResult, int, int | None]:
     progress = StderrProgress(quiet=getattr(args, "quiet", False))
+    minimums = getattr(args, "fail_under", [])
     done = import_and_score(
         project,
         golden,
@@ -45,6 +53,8 @@ def _import_and_score(
         options=ScoreOptions(multiset=multiset),
         judge=judge,
         progress=progress,
+        # A gate naming a pipeline the inputs lack stops before anything is written or scored.
+        check_pipelines=lambda pipelines: check_pipelines(pipelines, minimums) if minimums else None,
     )
     progress.finish()
     assert done.run_id is not None  # scoring errors are raised, not reported, here
@@ -55,13 +65,13 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
     """``score`` into a project: ``--project FILE``, or a temporary one for judge metrics."""
     with tempfile.TemporaryDirectory(prefix="goldenlens-") as tmp:
         project = args.project or Path(tmp) / "scores.goldenlens"
-        result, run_id, judge_run = _import_and_score(
-            project, args.golden, args.responses, args, multiset=args.multiset, judge=judge
-        )
+        try:
+            result, run_id, judge_run = _import_and_score(
+                project, args.golden, args.responses, args, multiset=args.multiset, judge=judge
+            )
+        except UnknownPipelineError as error:
+            return refuse_unknown_pipeline(error)
         print_problems(result.problems)
-        refused = unknown_pipeline_exit(result.pipelines, getattr(args, "fail_under", []))
-        if refused:
-            return refused
         with open_project(project) as scored:
             summary = write_outputs(
                 scored,

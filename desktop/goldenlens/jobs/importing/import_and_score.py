@@ -9,6 +9,7 @@ happens to the scoring (the run can be resumed).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -52,13 +53,15 @@ def import_and_score(
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
     report_scoring_errors: bool = False,
+    check_pipelines: Callable[[Sequence[str]], None] | None = None,
 ) -> ImportedAndScored:
     """Import ``golden`` and ``responses`` (read as ``selection`` says) into ``project`` (created
     if needed), score every response with the lexical metrics and, with ``judge``, judge them.
 
-    An import failure raises and leaves the project as it was. A scoring failure after the
-    import raises too, unless ``report_scoring_errors`` (the wizard, which keeps the import
-    and tells the analyst): it is then returned as ``scoring_error``.
+    An import failure raises and leaves the project as it was, as does whatever
+    ``check_pipelines`` raises (it is given the pipelines read, before anything is written). A
+    scoring failure after the import raises too, unless ``report_scoring_errors`` (the wizard,
+    which keeps the import and tells the analyst): it is then returned as ``scoring_error``.
     """
     options = options or ScoreOptions()
     # Recorded with the import, in its transaction: a process killed before the runs start
@@ -73,6 +76,7 @@ def import_and_score(
             progress=progress,
             cancel=cancel,
             score_options=asked,
+            check_pipelines=check_pipelines,
         )
         error: str | None = None
         try:

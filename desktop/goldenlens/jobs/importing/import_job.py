@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,13 +36,15 @@ def import_inputs(
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
     score_options: Mapping[str, Any] | None = None,
+    check_pipelines: Callable[[Sequence[str]], None] | None = None,
 ) -> ImportResult:
     """Read and validate both inputs completely (as ``selection`` says: sheets, column mapping,
     header rows), then write them to ``store`` in one transaction, with ``score_options``, the
     scoring asked for with them (:func:`goldenlens.jobs.scoring.pending.recorded_scoring`).
 
     A fatal problem raises :class:`goldenlens.core.problems.InputError` before the store is
-    touched, so an existing project keeps everything it had.
+    touched, so an existing project keeps everything it had; so does whatever
+    ``check_pipelines`` raises, given the pipelines read (a gate naming one there is not).
     """
     loaded: Loaded = read_inputs(
         golden_path, responses_path, selection=selection, progress=progress, cancel=cancel
@@ -50,6 +52,8 @@ def import_inputs(
     progress(Progress("write", 1, 2, f"Saving {len(loaded.golden.items)} golden items"))
     responses = loaded.responses.responses if loaded.responses else ()
     pipelines = loaded.responses.pipelines if loaded.responses else ()
+    if check_pipelines is not None:
+        check_pipelines(pipelines)
     # Never replace the inputs under a run that another process is scoring.
     with project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
         import_id = store.responses.import_inputs(
