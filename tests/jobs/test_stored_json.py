@@ -101,10 +101,11 @@ def test_with_labels(tmp_path: Path) -> None:
     assert set(calibrated["estimates"]) == {"Pipeline1", "Pipeline2", "Pipeline3"}
     rows = {(row["question_id"], row["pipeline"]): row for row in json.loads(stored)["rows"]}
     label = rows[("q02", "Pipeline2")]["label"]
-    assert {key: label[key] for key in ("verdict", "reviewer", "note")} == {
+    assert {key: label[key] for key in ("verdict", "reviewer", "note", "same_answer_as")} == {
         "verdict": "incorrect",
         "reviewer": "Ana",
         "note": "",
+        "same_answer_as": "",
     }
     assert label["created_at"].startswith("20")
     assert rows[("q03", "Pipeline3")]["label"]["verdict"] == "unsure"
@@ -129,10 +130,42 @@ def test_the_csv_report_carries_each_responses_label(tmp_path: Path) -> None:
         reader = csv.DictReader(handle)
         rows = {(row["question_id"], row["pipeline"]): row for row in reader}
     # Last, so a script that reads the override columns by position finds them where they were.
-    assert list(reader.fieldnames or [])[-4:] == ["label", "label_by", "label_at", "label_note"]
+    assert list(reader.fieldnames or [])[-5:] == [
+        "label",
+        "label_by",
+        "label_at",
+        "label_note",
+        "label_same_answer_as",
+    ]
     row = rows[("q02", "Pipeline2")]
     assert (row["label"], row["label_by"], row["label_note"]) == ("incorrect", "Ana", "wrong year")
     assert row["label_at"].startswith("20")
     assert [rows[("q01", "Pipeline1")][c] for c in ("label", "label_by", "label_at", "label_note")] == [
         ""
     ] * 4
+
+
+def test_a_label_given_to_the_same_answer_elsewhere_says_so(tmp_path: Path) -> None:
+    """Two pipelines answer "Paris." word for word; the reviewer labels A's. B's row carries the
+    verdict too (it holds for the same answer), and says it was given to A's answer, so Ana's
+    name and note are not read as a judgement of B's row on its own. Both JSON paths agree."""
+    from goldenlens.core.inputs import GoldenItem, PipelineResponse
+    from goldenlens.io.reports.html.page import write_report_html
+    from goldenlens.jobs.scoring.score_job import score_project
+
+    answers = [PipelineResponse("q1", "A", "Paris."), PipelineResponse("q1", "B", "Paris.")]
+    with ProjectStore.open(tmp_path / "same.goldenlens", create=True) as store:
+        store.golden.replace([GoldenItem("q1", "Capital of France?", "Paris.", "Paris")])
+        store.responses.replace([*answers, PipelineResponse("q1", "C", "Lyon.")], ["A", "B", "C"])
+        score_project(store)
+        label_response(store, "q1", "A", Verdict.CORRECT, reviewer="Ana", note="checked")
+        stored, full = _both(store, tmp_path)
+        page = tmp_path / "report.html"
+        write_report_html(calibrated_report(store, build_report(store)), page)
+    # The HTML's label cell of B names where its verdict was given.
+    assert "Ana · checked · same answer as A</small>" in page.read_text(encoding="utf-8")
+    assert stored == full
+    labels = {row["pipeline"]: row["label"] for row in json.loads(stored)["rows"]}
+    assert labels["A"] == {**labels["A"], "verdict": "correct", "reviewer": "Ana", "same_answer_as": ""}
+    assert labels["B"] == {**labels["A"], "same_answer_as": "A"}
+    assert labels["C"] is None

@@ -48,20 +48,16 @@ def _override_cells(overrides: Mapping[str, Any], metrics: Sequence[str]) -> dic
     return cells
 
 
-#: A response's label in the CSV: the verdict in force, who gave it, when and why.
-LABEL_COLUMNS: tuple[str, ...] = ("label", "label_by", "label_at", "label_note")
+#: A response's label in the CSV: the verdict in force, who gave it, when, why, and the pipeline
+#: whose same answer it was given to (empty: this one).
+LABEL_COLUMNS: tuple[str, ...] = ("label", "label_by", "label_at", "label_note", "label_same_answer_as")
 
 
 def _label_cells(label: dict[str, str] | None) -> dict[str, str]:
     if label is None:
         return dict.fromkeys(LABEL_COLUMNS, "")
-    return dict(
-        zip(
-            LABEL_COLUMNS,
-            (label["verdict"], label["reviewer"], label["created_at"], label["note"]),
-            strict=True,
-        )
-    )
+    keys = ("verdict", "reviewer", "created_at", "note", "same_answer_as")
+    return {column: label[key] for column, key in zip(LABEL_COLUMNS, keys, strict=True)}
 
 
 def write_report_csv(report: Report, path: Path, judge: JudgeScores | None = None) -> None:

@@ -64,16 +64,19 @@ def review_fields(review: QuestionReview) -> dict[str, str]:
     return {key: getattr(review, key) for key in _REVIEW_KEYS}
 
 
-def label_fields(verdict: str, record: LabelRecord | None) -> dict[str, str]:
-    """A response's label in force: the ``verdict``, and from its ``record`` (``None``: not
-    known) the reviewer, their note and when it was given."""
-    return {"verdict": verdict} | {key: getattr(record, key) if record else "" for key in _LABEL_KEYS}
+def label_fields(verdict: str, record: LabelRecord | None, pipeline: str) -> dict[str, str]:
+    """A response's (of ``pipeline``) label in force: the ``verdict``, and from its ``record``
+    (``None``: not known) the reviewer, their note and when it was given, and ``same_answer_as``:
+    the pipeline whose identical answer the reviewer labelled, when not this one (``""``)."""
+    fields = {"verdict": verdict} | {key: getattr(record, key) if record else "" for key in _LABEL_KEYS}
+    fields["same_answer_as"] = record.pipeline if record is not None and record.pipeline != pipeline else ""
+    return fields
 
 
 def report_label(report: Report, key: tuple[str, str]) -> dict[str, str] | None:
     """The :func:`label_fields` of a response's verdict in force in ``report`` (``None``: none)."""
     verdict = report.labels.get(key)
-    return None if verdict is None else label_fields(verdict, report.label_records.get(key))
+    return None if verdict is None else label_fields(verdict, report.label_records.get(key), key[1])
 
 
 def utc_time(stamp: str) -> str:

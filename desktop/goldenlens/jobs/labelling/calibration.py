@@ -104,7 +104,7 @@ def label_rows(store: ProjectStore) -> dict[tuple[str, str], dict[str, str]]:
         return {}
     found = store.labels.in_force()
     return {
-        key: label_fields(LABEL_WORDS[label.state], label.record)
+        key: label_fields(LABEL_WORDS[label.state], label.record, key[1])
         for key, label in zip(found.keys, found.labels, strict=True)
         if label.state is not LabelState.NONE
     }

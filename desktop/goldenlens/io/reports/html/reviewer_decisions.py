@@ -82,10 +82,12 @@ def review_cell(fields: Mapping[str, Any]) -> str:
 
 def label_cell(label: Mapping[str, str] | None) -> str:
     """A response's label (:func:`~goldenlens.io.reports.row_fields.label_fields`): the verdict,
-    then who gave it and their note (blank when unlabelled)."""
+    then who gave it, their note and the pipeline whose same answer it was given to (blank when
+    unlabelled)."""
     if label is None:
         return '<td class="label"></td>'
-    by = " · ".join(filter(None, (label["reviewer"], label["note"])))
+    origin = f"same answer as {label['same_answer_as']}" if label["same_answer_as"] else ""
+    by = " · ".join(filter(None, (label["reviewer"], label["note"], origin)))
     detail = f'<br><small class="by">{escape(by)}</small>' if by else ""
     return f'<td class="label">{escape(label["verdict"])}{detail}</td>'
 
