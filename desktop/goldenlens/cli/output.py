@@ -7,7 +7,6 @@ import json
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -314,22 +313,19 @@ def write_outputs(
     """Write the report in the format OUT's extension picks, or print the summary; returns the
     means per pipeline (for the CI gate). Judge scores (of ``judge_run_id``, else the newest
     judge run) go into every report format; ``baseline``: ``--baseline``."""
-    from goldenlens.jobs.curation.advice_job import build_advice
-    from goldenlens.jobs.labelling.calibration import calibrated_report
-    from goldenlens.jobs.reporting.report_job import report_sources, write_stored_json
-    from goldenlens.jobs.reporting.stored_run import build_report, judge_scores
+    from goldenlens.jobs.reporting.report_job import report_and_advice, report_sources, write_stored_json
+    from goldenlens.jobs.reporting.stored_run import judge_scores
 
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.
         written = write_stored_json(project, out, run_id, judge_run_id=judge_run_id, baseline=baseline)
         print(f"Wrote {written.rows} scored responses to {out}", file=sys.stderr)
         return with_calibrated(written.summary, written.human_calibrated)
-    built = replace(build_report(project, run_id, judge_run_id=judge_run_id), baseline=baseline)
-    # A project's Advice sheet says what the reviewer said of each diagnosis and how often each
-    # held; worked out once, for it and for the labels' diagnosis checks.
+    # A project's Advice sheet says what the reviewer said of each diagnosis and how often each held.
     workbook = out is not None and out.suffix.lower() == ".xlsx"
-    advice = build_advice(project, report=built, judge_run_id=judge_run_id) if workbook else None
-    report = calibrated_report(project, built, advice=advice)
+    report, advice = report_and_advice(
+        project, run_id, judge_run_id=judge_run_id, baseline=baseline, with_advice=workbook
+    )
     judge = judge_scores(project, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(project), progress=progress, advice=advice)
     return with_calibrated(report.summary(), report.human_calibrated)

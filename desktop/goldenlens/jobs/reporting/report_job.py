@@ -149,6 +149,23 @@ def only_questions(report: Report, question_ids: Collection[str]) -> Report:
 
 
 @takes_project
+def report_and_advice(
+    store: ProjectStore,
+    run_id: int | None = None,
+    *,
+    judge_run_id: int | None = None,
+    baseline: str | None = None,
+    with_advice: bool = False,
+) -> tuple[Report, ProjectAdvice | None]:
+    """The full report of a run (labels and what reviewers would judge included) and, with
+    ``with_advice`` (a workbook's Advice sheet), the project's advice on the same rows: worked
+    out once, for the sheet and for the labels' diagnosis checks."""
+    built = replace(build_report(store, run_id, judge_run_id=judge_run_id), baseline=baseline)
+    advice = build_advice(store, report=built, judge_run_id=judge_run_id) if with_advice else None
+    return calibrated_report(store, built, advice=advice), advice
+
+
+@takes_project
 def export_report(
     store: ProjectStore,
     out: Path,
@@ -163,11 +180,8 @@ def export_report(
     an ``out`` ending in ``.html`` gets the self-contained HTML report instead (with the same
     judge scores)."""
     progress(Progress("export", 0, 1, f"Writing {out.name}"))
-    built = build_report(store, run_id, judge_run_id=judge_run_id)
     workbook = out.suffix.lower() not in HTML_SUFFIXES
-    # Worked out once for the workbook's Advice sheet and the labels' diagnosis checks.
-    advice = build_advice(store, report=built, judge_run_id=judge_run_id) if workbook else None
-    report = calibrated_report(store, built, advice=advice)
+    report, advice = report_and_advice(store, run_id, judge_run_id=judge_run_id, with_advice=workbook)
     if question_ids is not None:
         report = only_questions(report, question_ids)
         # The whole project's advice, on the rows exported: its false matches and its label
