@@ -149,3 +149,43 @@ def test_the_page_works_in_a_headless_browser(report: Report, tmp_path: Path) ->
     flagged = sum(1 for r in report.rows if r.flags)
     dom = _dump_dom(browser, page, "#flag=*", tmp_path / "profile")
     assert len(_visible_rows(dom)) == flagged
+
+
+def _html_rates(page: str) -> dict[str, list[str]]:
+    """The HTML's pass-rate cells by pipeline, as shown (``80% 8/10 [..]``)."""
+    table = re.search(r'<table class="rates">(.*?)</table>', page, re.S)
+    assert table is not None
+    found: dict[str, list[str]] = {}
+    for pipeline, cells in re.findall(r"<tr><th>([^<]+)</th>(.*?)</tr>", table.group(1)):
+        shown = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells)]
+        if shown:  # the header row has none
+            found[pipeline] = shown
+    return found
+
+
+def test_pass_rates_count_the_rows_and_match_the_workbook(report: Report, tmp_path: Path) -> None:
+    """The pass-rate table holds, per pipeline, the responses at Factual knowledge 1 counted from
+    the rows, and the same cell texts as the workbook's Decision sheet."""
+    import openpyxl
+
+    from goldenlens.io.reports.xlsx.workbook import write_report_workbook
+
+    page = report_html(report)
+    assert "<th>Factual knowledge = 1</th>" in page
+    rates = _html_rates(page)
+    assert list(rates) == list(report.pipelines)
+    for pipeline in report.pipelines:
+        rows = [r for r in report.rows if r.response.pipeline == pipeline]
+        passed = sum(1 for r in rows if (r.scores[FACTUAL_KNOWLEDGE] or 0.0) >= 1.0)
+        assert rates[pipeline][0].startswith(f"{passed / len(rows):.0%} {passed}/{len(rows)} [")
+
+    path = tmp_path / "r.xlsx"
+    write_report_workbook(report, path)
+    sheet = openpyxl.load_workbook(path)["Decision"]
+    cells = [[c.value for c in row] for row in sheet.iter_rows()]
+    header = next(i for i, row in enumerate(cells) if row[0] == "Pass rate")
+    for offset, pipeline in enumerate(report.pipelines):
+        values, detail = cells[header + 1 + 2 * offset], cells[header + 2 + 2 * offset]
+        assert values[0] == pipeline
+        shown = [f"{v:.0%} {d}" for v, d in zip(values[1:], detail[1:], strict=False) if v is not None]
+        assert shown == rates[pipeline]

@@ -7,8 +7,6 @@ own question's golden answer does not (false matches), and which pipelines use e
 
 from __future__ import annotations
 
-import bisect
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,12 +15,11 @@ from typing import Final, NamedTuple
 from goldenlens.core.advice.values import FalseMatch
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_groups
-from goldenlens.core.lexical.flags import groups_in, lowered_groups
+from goldenlens.core.lexical.flags import lowered_groups
 from goldenlens.core.lexical.normalise import word_set
+from goldenlens.core.lexical.text_index import IndexedTexts
 
 _EXCERPT_CHARS = 40
-#: A run of letters and digits; the search index splits responses and fact parts alike.
-_RUN = re.compile(r"[^\W_]+")
 
 
 #: False matches listed per fact with an excerpt (all of them are counted).
@@ -85,26 +82,15 @@ class Corpus:
             for word in self.words(r.text):
                 uses[word][r.pipeline].add(r.question_id)
         self._uses = uses
-        # letter-and-digit runs of the lower-cased responses -> the responses holding them
-        postings: dict[str, set[int]] = defaultdict(set)
-        for n, lower in enumerate(self._lower):
-            for run in _RUN.findall(lower):
-                postings[run].add(n)
-        self._postings = postings
-        self._vocabulary = sorted(postings)
-        self._vocabulary_text = "\n".join(self._vocabulary)
-        self._starts: list[int] = []
-        at = 0
-        for token in self._vocabulary:
-            self._starts.append(at)
-            at += len(token) + 1
-        self._found: dict[str, frozenset[int]] = {}
+        self._index = IndexedTexts(self._lower)
+        # The golden answers, lower-cased, to find the questions whose answer holds a fact.
+        self._answer_ids = tuple(self.golden)
+        self._answer_index = IndexedTexts([item.answer.lower() for item in self.golden.values()])
         # Kept only for a fact text more than one question has: the others are asked once.
         self._fact_hits: dict[str, _FactHits] = {}
         self._with_fact: dict[str, list[str]] = defaultdict(list)
         for item in golden:
             self._with_fact[item.fact].append(item.id)
-        self._answers: dict[str, str] = {}
         owned: dict[str, set[str]] = defaultdict(set)
         for word, by_pipeline in uses.items():
             if len(by_pipeline) == 1:
@@ -118,65 +104,11 @@ class Corpus:
             found = self._words[text] = word_set(text)
         return found
 
-    def _tokens_with(self, run: str, *, suffix: bool) -> list[str]:
-        """Vocabulary runs that end with ``run`` (``suffix``) or contain it: one search of
-        the joined vocabulary, not a test per run."""
-        found: list[str] = []
-        text, starts = self._vocabulary_text, self._starts
-        at = text.find(run)
-        while at >= 0:
-            n = bisect.bisect_right(starts, at) - 1
-            token = self._vocabulary[n]
-            if not suffix or at + len(run) == starts[n] + len(token):
-                found.append(token)
-                at = starts[n] + len(token) + 1  # the next run: one hit per run is enough
-            else:
-                at += 1
-            at = text.find(run, at)
-        return found
-
-    def _with_run(self, run: str, *, left: bool, right: bool) -> set[int]:
-        """Responses with a letter-and-digit run that is ``run`` (closed on both sides),
-        starts with it (``left`` only), ends with it (``right`` only) or contains it."""
-        if left and right:
-            return set(self._postings.get(run, ()))
-        if left:
-            start = bisect.bisect_left(self._vocabulary, run)
-            tokens = []
-            for token in self._vocabulary[start:]:
-                if not token.startswith(run):
-                    break
-                tokens.append(token)
-        else:
-            tokens = self._tokens_with(run, suffix=right)
-        found: set[int] = set()
-        for token in tokens:
-            found |= self._postings[token]
-        return found
-
     def containing(self, part: str) -> frozenset[int]:
-        """Indexes of the responses whose lower-cased text contains ``part.lower()``.
-
-        A letter-and-digit run of the part that has a non-run character on a side must meet
-        a run boundary of the response on that side too, so the index narrows the candidates
-        to responses with a matching run (exact, else prefix, else suffix or inner — the
-        narrowest kind the part has); each candidate is then tested by plain inclusion,
-        exactly as Factual Knowledge tests it.
-        """
-        needle = part.lower()
-        cached = self._found.get(needle)
-        if cached is not None:
-            return cached
-        runs = [(m.group(), m.start() > 0, m.end() < len(needle)) for m in _RUN.finditer(needle)]
-        if runs:
-            # exact runs first, then prefixes, then the rest; longer runs first within a kind
-            run, left, right = min(runs, key=lambda r: (-(r[1] and r[2]), -r[1], -len(r[0])))
-            candidates: set[int] | range = self._with_run(run, left=left, right=right)
-        else:
-            candidates = range(len(self._lower))
-        result = frozenset(n for n in candidates if needle in self._lower[n])
-        self._found[needle] = result
-        return result
+        """Indexes of the responses whose lower-cased text contains ``part.lower()`` (found
+        through the index of their letter-and-digit runs, then tested by plain inclusion,
+        exactly as Factual Knowledge tests it)."""
+        return self._index.containing(part.lower())
 
     def false_matches(self, item: GoldenItem) -> FalseMatches:
         """Responses to OTHER questions that contain ``item``'s fact (exact inclusion, as
@@ -220,18 +152,12 @@ class Corpus:
             sets = [self.containing(p) for p in group]
             for n in sorted(frozenset.intersection(*sets)):
                 matching.setdefault(n, group)
-        in_answer = lowered_groups(fact_groups(fact))
-        expected: dict[str, bool] = {}
+        expected = self._answers_holding(lowered_groups(fact_groups(fact)))
         per_question: dict[str, int] = defaultdict(int)
         listed: list[tuple[int, tuple[str, ...]]] = []
         for n in sorted(matching):
             question_id = self.responses[n].question_id
-            other = self.golden.get(question_id)
-            if other is None:
-                continue
-            if question_id not in expected:
-                expected[question_id] = groups_in(self._answer(other), in_answer)
-            if expected[question_id]:
+            if question_id not in self.golden or expected is None or question_id in expected:
                 continue
             per_question[question_id] += 1
             listed.append((n, matching[n]))
@@ -240,12 +166,16 @@ class Corpus:
         keep = LISTED_FALSE_MATCHES + max(own.values(), default=0)
         return _FactHits(tuple(listed[:keep]), len(listed), len(per_question), own)
 
-    def _answer(self, item: GoldenItem) -> str:
-        """``item``'s golden answer lower-cased (once per question)."""
-        lower = self._answers.get(item.id)
-        if lower is None:
-            lower = self._answers[item.id] = item.answer.lower()
-        return lower
+    def _answers_holding(self, groups: Sequence[tuple[str, ...]]) -> set[str] | None:
+        """The questions whose lower-cased golden answer holds all the parts of some group of
+        :func:`~goldenlens.core.lexical.flags.lowered_groups` (``None``: every question, as
+        a group with no part left holds in any answer)."""
+        if any(not group for group in groups):
+            return None
+        found: set[int] = set()
+        for group in groups:
+            found |= frozenset.intersection(*(self._answer_index.containing(p) for p in group))
+        return {self._answer_ids[n] for n in found}
 
     def own_words(self, pipeline: str) -> frozenset[str]:
         """The words that ``pipeline`` uses and no other pipeline ever does."""

@@ -2,8 +2,8 @@
 
 The flip preview asks this once per suggested variant over every response of the project
 (100k and more). Testing responses one by one in Python costs about 1 µs each per variant;
-here the lower-cased and the normalised responses are each joined once into one string
-(separated by ``\\x00``, which no fact part contains) and each part is looked up with
+here the lower-cased and the normalised responses are each joined once
+(:class:`~goldenlens.core.lexical.text_index.ScannedTexts`) and each part is looked up with
 ``str.find``, which skips from one hit to the next response. The answer is the same as
 :meth:`~goldenlens.core.lexical.factual_knowledge.FactMatcher.scores` for every response
 (a property test checks).
@@ -11,40 +11,11 @@ here the lower-cased and the normalised responses are each joined once into one 
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 
 from goldenlens.core.lexical.factual_knowledge import fact_groups
 from goldenlens.core.lexical.normalise import normalise
-
-_SEPARATOR = "\x00"
-
-
-class _Joined:
-    """Texts joined with a separator, and where each starts."""
-
-    def __init__(self, texts: Sequence[str]) -> None:
-        self.texts = list(texts)
-        self.starts: list[int] = []
-        position = 0
-        for text in self.texts:
-            self.starts.append(position)
-            position += len(text) + len(_SEPARATOR)
-        self.joined = _SEPARATOR.join(self.texts)
-
-    def containing(self, needle: str) -> set[int]:
-        """Indices of the texts that contain ``needle``."""
-        if _SEPARATOR in needle or not needle:
-            return {i for i, text in enumerate(self.texts) if needle in text}
-        found: set[int] = set()
-        at = self.joined.find(needle)
-        while at >= 0:
-            index = bisect_right(self.starts, at) - 1
-            found.add(index)
-            if index + 1 >= len(self.starts):
-                break
-            at = self.joined.find(needle, self.starts[index + 1])
-        return found
+from goldenlens.core.lexical.text_index import ScannedTexts
 
 
 class ResponseIndex:
@@ -53,11 +24,11 @@ class ResponseIndex:
     def __init__(self, responses: Sequence[str]) -> None:
         # Each response is lower-cased on its own: joined first, a Greek final sigma at the
         # end of one response could lower differently.
-        self._lower = _Joined([r.lower() for r in responses])
-        self._normalised = _Joined([normalise(r.strip()) for r in responses])
+        self._lower = ScannedTexts([r.lower() for r in responses])
+        self._normalised = ScannedTexts([normalise(r.strip()) for r in responses])
         self.size = len(responses)
 
-    def _satisfying(self, joined: _Joined, groups: list[list[str]]) -> set[int]:
+    def _satisfying(self, joined: ScannedTexts, groups: list[list[str]]) -> set[int]:
         found: set[int] = set()
         for group in groups:
             hits: set[int] | None = None

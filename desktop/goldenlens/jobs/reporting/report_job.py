@@ -11,6 +11,7 @@ from goldenlens.core.advice.values import ProjectAdvice
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
+from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.core.scored_rows import Report, count_overrides, effective_scores, summarise_values
 from goldenlens.io.reports.html.page import write_report_html
 from goldenlens.io.reports.json_report import (
@@ -61,8 +62,7 @@ def write_stored_json(
     ``baseline``: see :func:`~goldenlens.core.stats.decide.decide`."""
     judge = judge_scores(store, judge_run_id)
     if judge:  # the judge's means and agreement are worked out over the Report's rows
-        built = build_report(store, run_id, judge_run_id=judge_run_id)
-        report = calibrated_report(store, replace(built, baseline=baseline))
+        report, _advice = report_and_advice(store, run_id, judge_run_id=judge_run_id, baseline=baseline)
         write_report_json(report, out, judge)
         return WrittenJson(len(report.rows), report.summary(), report.human_calibrated)
     human_calibrated = calibrate(store)
@@ -158,11 +158,31 @@ def report_and_advice(
     with_advice: bool = False,
 ) -> tuple[Report, ProjectAdvice | None]:
     """The full report of a run (labels and what reviewers would judge included) and, with
-    ``with_advice`` (a workbook's Advice sheet), the project's advice on the same rows: worked
-    out once, for the sheet and for the labels' diagnosis checks."""
+    ``with_advice`` (a workbook's Advice sheet), the advice on the same rows.
+
+    What reviewers would judge is the project's as it stands: the latest run's responses, and
+    its diagnosis checks the advice of that run with the newest judge run, whichever run the
+    report shows. When the report is that one the advice is worked out once, for the sheet
+    and the checks alike (the checks need it wherever there are labels)."""
     built = replace(build_report(store, run_id, judge_run_id=judge_run_id), baseline=baseline)
-    advice = build_advice(store, report=built, judge_run_id=judge_run_id) if with_advice else None
-    return calibrated_report(store, built, advice=advice), advice
+    current = _is_current(store, run_id, judge_run_id)
+    wanted = with_advice or (current and store.labels.count() > 0)
+    advice = build_advice(store, report=built, judge_run_id=judge_run_id) if wanted else None
+    report = calibrated_report(store, built, advice=advice if current else None)
+    return report, advice if with_advice else None
+
+
+def _is_current(store: ProjectStore, run_id: int | None, judge_run_id: int | None) -> bool:
+    """Whether a report of ``run_id`` with ``judge_run_id`` is of the project as it stands:
+    the latest finished lexical run, the newest judge run (the defaults of both)."""
+    if run_id is not None:
+        latest = store.runs.latest(LEXICAL_RUN, finished_only=True)
+        if latest is None or latest.id != run_id:
+            return False
+    if judge_run_id is not None:
+        newest = store.runs.latest(JUDGE_RUN)
+        return newest is not None and newest.id == judge_run_id
+    return True
 
 
 @takes_project

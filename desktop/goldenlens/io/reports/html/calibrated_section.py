@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from html import escape
 
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated, pair_verdict
-from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.scored_rows import Report
 from goldenlens.io.reports.calibrated_text import (
     TITLE,
@@ -17,6 +16,7 @@ from goldenlens.io.reports.calibrated_text import (
     diagnosis_sentences,
     ordered_pairs,
 )
+from goldenlens.io.reports.decision_tables import reviewer_rows
 
 
 def calibrated_section(report: Report) -> Iterator[str]:
@@ -34,25 +34,17 @@ def calibrated_section(report: Report) -> Iterator[str]:
 
 
 def _table(report: Report, found: HumanCalibrated) -> Iterator[str]:
-    fk = report.summary()
     yield '<table class="means" id="reviewer-shares"><thead><tr><th>Pipeline</th><th>Judged correct</th>'
     yield "<th>95% CI</th><th>Labelled</th><th>Factual Knowledge</th></tr></thead><tbody>"
     colour_of = {p: i for i, p in enumerate(report.pipelines)}
-    for estimate in found.estimates:
-        interval = estimate.interval
-        share = "-" if interval.estimate is None else f"{interval.estimate:.3f}"
-        ci = (
-            ""
-            if interval.low is None or interval.high is None
-            else f"[{interval.low:.2f}, {interval.high:.2f}]"
-        )
-        mean = fk.get(estimate.pipeline, {}).get(FACTUAL_KNOWLEDGE)
-        colour = colour_of.get(estimate.pipeline, 0) % 7
+    for row in reviewer_rows(report, found):
+        share = "-" if row.share is None else f"{row.share:.3f}"
+        fk = "-" if row.factual_knowledge is None else f"{row.factual_knowledge:.3f}"
+        colour = colour_of.get(row.pipeline, 0) % 7
         yield (
-            f'<tr><th><span class="chip c{colour}"></span>{escape(estimate.pipeline)}</th>'
-            f'<td class="num">{share}</td><td class="num">{ci}</td>'
-            f'<td class="num">{estimate.labelled} of {estimate.responses}</td>'
-            f'<td class="num">{"-" if mean is None else f"{mean:.3f}"}</td></tr>'
+            f'<tr><th><span class="chip c{colour}"></span>{escape(row.pipeline)}</th>'
+            f'<td class="num">{share}</td><td class="num">{row.interval}</td>'
+            f'<td class="num">{row.labelled}</td><td class="num">{fk}</td></tr>'
         )
     yield "</tbody></table>\n"
 

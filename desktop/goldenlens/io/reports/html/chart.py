@@ -9,11 +9,11 @@ fonts, no images), so the chart renders offline in any browser.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from goldenlens.core.stats.decision import MetricEstimate
 from goldenlens.core.view.metric_names import metric_short
 from goldenlens.core.view.pipeline_colours import pipeline_colour
+from goldenlens.io.reports.decision_tables import MeansRow
 
 WIDTH = 900
 HEIGHT = 320
@@ -24,18 +24,13 @@ def _esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def means_svg(
-    pipelines: Sequence[str],
-    metrics: Sequence[str],
-    means: Mapping[str, Mapping[str, float | None]],
-    intervals: Mapping[tuple[str, str], MetricEstimate],
-) -> str:
-    """``<svg>`` of ``means[pipeline][metric]`` with the error bars of ``intervals[(pipeline,
-    metric)]``; a missing mean draws no bar (its tooltip says n/a)."""
+def means_svg(rows: Sequence[MeansRow], metrics: Sequence[str]) -> str:
+    """``<svg>`` of each row's ``means[metric]`` with the error bars of its ``estimates[metric]``;
+    a missing mean draws no bar (its tooltip says n/a)."""
     plot_w = WIDTH - _LEFT - _RIGHT
     plot_h = HEIGHT - _TOP - _BOTTOM
     group = plot_w / max(len(metrics), 1)
-    bar = group * 0.8 / max(len(pipelines), 1)
+    bar = group * 0.8 / max(len(rows), 1)
 
     def y(value: float) -> float:
         return _TOP + plot_h * (1.0 - min(max(value, 0.0), 1.0))
@@ -57,10 +52,11 @@ def means_svg(
             f'<text class="tick" x="{centre:.1f}" y="{HEIGHT - _BOTTOM + 18}" text-anchor="middle">'
             f"{_esc(metric_short(metric))}</text>"
         )
-        for j, pipeline in enumerate(pipelines):
-            x = centre + (j - (len(pipelines) - 1) / 2) * bar
-            mean = means.get(pipeline, {}).get(metric)
-            estimate = intervals.get((pipeline, metric))
+        for j, row in enumerate(rows):
+            pipeline = row.pipeline
+            x = centre + (j - (len(rows) - 1) / 2) * bar
+            mean = row.means.get(metric)
+            estimate = row.estimates.get(metric)
             tip = f"{pipeline} · {metric_short(metric)}: " + ("n/a" if mean is None else f"{mean:.3f}")
             if estimate is not None and estimate.low is not None and estimate.high is not None:
                 tip += f" (95% CI {estimate.low:.2f} to {estimate.high:.2f})"
@@ -84,7 +80,7 @@ def means_svg(
     )
     legend_y = HEIGHT - 18
     x = float(_LEFT)
-    for j, pipeline in enumerate(pipelines):
+    for j, pipeline in enumerate(row.pipeline for row in rows):
         out.append(
             f'<rect x="{x:.1f}" y="{legend_y - 10}" width="12" height="12" fill="{pipeline_colour(j)}"/>'
         )

@@ -32,20 +32,14 @@ from pathlib import Path
 from goldenlens.core.lexical.flags import FLAG_LABELS, Flag
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, WordKind
 from goldenlens.core.scored_rows import Report, ScoredRow
-from goldenlens.core.stats.decision import Decision, MetricEstimate
+from goldenlens.core.stats.decision import Decision
 from goldenlens.core.stats.decision_source import decision_for
 from goldenlens.core.view.grid_state import SHOWN_PIPELINES
 from goldenlens.core.view.highlight_styles import FACT
 from goldenlens.core.view.metric_names import metric_label, metric_short
 from goldenlens.io.atomic_files import write_atomically
-from goldenlens.io.reports.decision_text import (
-    NO_INTERVALS,
-    interval_text,
-    ordered_verdicts,
-    pass_rate_label,
-    ranked_pipelines,
-    shown_estimate,
-)
+from goldenlens.io.reports.decision_tables import PassRateTable, means_rows, pass_rate_table
+from goldenlens.io.reports.decision_text import NO_INTERVALS, interval_text, ordered_verdicts
 from goldenlens.io.reports.html.assets import CSS, SCRIPT
 from goldenlens.io.reports.html.calibrated_section import calibrated_section
 from goldenlens.io.reports.html.chart import means_svg
@@ -148,45 +142,31 @@ def report_html_pieces(
 
 def _decision_section(report: Report, decision: Decision | None) -> Iterator[str]:
     # Beyond ten pipelines, by rank on factual knowledge: the chart draws the first ten.
-    pipelines = ranked_pipelines(decision, report.pipelines)
-    means = report.summary()
-    counts = dict.fromkeys(pipelines, 0)
-    for row in report.rows:
-        counts[row.response.pipeline] = counts.get(row.response.pipeline, 0) + 1
-    shown: dict[str, dict[str, float | None]] = {
-        p: {m: means[p][m] if counts[p] else None for m in LEXICAL_SCORE_NAMES} for p in pipelines
-    }
-    intervals: dict[tuple[str, str], MetricEstimate] = {}
-    for p in pipelines:
-        for m in LEXICAL_SCORE_NAMES:
-            found = shown_estimate(decision, p, m, shown[p][m])
-            if found is not None:
-                intervals[(p, m)] = found
+    table = means_rows(report, decision)
     yield '<section id="decision"><h2>Means with 95% confidence intervals</h2>'
     if decision is None:
         yield f'<p class="warn" id="no-intervals">{esc(NO_INTERVALS)}</p>'
     yield '<table class="means"><thead><tr><th>Pipeline</th>'
     yield "".join(f"<th>{esc(metric_label(m))}</th>" for m in LEXICAL_SCORE_NAMES)
     yield "<th>Responses</th></tr></thead><tbody>"
-    for p in pipelines:
-        index = report.pipelines.index(p)
-        yield f'<tr><th><span class="chip c{index % 7}"></span>{esc(p)}</th>'
+    for row in table:
+        index = report.pipelines.index(row.pipeline)
+        yield f'<tr><th><span class="chip c{index % 7}"></span>{esc(row.pipeline)}</th>'
         for m in LEXICAL_SCORE_NAMES:
-            mean = shown[p][m]
-            found = intervals.get((p, m))
+            mean, found = row.means[m], row.estimates[m]
             ci = interval_text(found.low, found.high) if found is not None else ""
             text = "-" if mean is None else f"{mean:.3f}"
             yield f'<td class="num">{text}' + (f'<br><small class="ci">{ci}</small>' if ci else "") + "</td>"
-        yield f'<td class="num">{counts[p]}</td></tr>'
+        yield f'<td class="num">{row.responses}</td></tr>'
     yield "</tbody></table>\n"
-    yield means_svg(pipelines[:SHOWN_PIPELINES], LEXICAL_SCORE_NAMES, shown, intervals)
-    if len(pipelines) > SHOWN_PIPELINES:
+    yield means_svg(table[:SHOWN_PIPELINES], LEXICAL_SCORE_NAMES)
+    if len(table) > SHOWN_PIPELINES:
         yield (
             f'<p class="note" id="chart-note">The chart draws the {SHOWN_PIPELINES} leading pipelines by '
-            f"factual knowledge; the table lists all {len(pipelines)} by rank.</p>"
+            f"factual knowledge; the table lists all {len(table)} by rank.</p>"
         )
     if decision is not None and decision.pass_rates:
-        yield from _pass_rates(decision, pipelines)
+        yield from _pass_rates(pass_rate_table(decision, tuple(row.pipeline for row in table)))
     if decision is not None and decision.comparisons:
         yield '<h2>Verdicts</h2><ul class="verdicts">'
         for c in ordered_verdicts(decision):
@@ -197,21 +177,13 @@ def _decision_section(report: Report, decision: Decision | None) -> Iterator[str
     yield "</section>\n"
 
 
-def _pass_rates(decision: Decision, pipelines: Sequence[str]) -> Iterator[str]:
-    columns: list[tuple[str, float]] = []
-    for rate in decision.pass_rates:
-        if (rate.metric, rate.threshold) not in columns:
-            columns.append((rate.metric, rate.threshold))
-    by_key = {(r.pipeline, r.metric, r.threshold): r for r in decision.pass_rates}
+def _pass_rates(table: PassRateTable) -> Iterator[str]:
     yield '<h2>Pass rates</h2><table class="rates"><thead><tr><th>Pipeline</th>'
-    for metric, threshold in columns:
-        sample = next(r for r in decision.pass_rates if (r.metric, r.threshold) == (metric, threshold))
-        yield f"<th>{esc(pass_rate_label(sample))}</th>"
+    yield "".join(f"<th>{esc(label)}</th>" for label in table.labels)
     yield "</tr></thead><tbody>"
-    for p in pipelines:
-        yield f"<tr><th>{esc(p)}</th>"
-        for metric, threshold in columns:
-            r = by_key.get((p, metric, threshold))
+    for pipeline, rates in table.rows:
+        yield f"<tr><th>{esc(pipeline)}</th>"
+        for r in rates:
             if r is None or r.rate is None:
                 yield '<td class="num">-</td>'
                 continue

@@ -13,7 +13,6 @@ from openpyxl.styles import Alignment, Font
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated, pair_verdict
-from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
 from goldenlens.core.scored_rows import Report
 from goldenlens.io.reports.calibrated_text import (
     TITLE,
@@ -21,6 +20,7 @@ from goldenlens.io.reports.calibrated_text import (
     diagnosis_sentences,
     ordered_pairs,
 )
+from goldenlens.io.reports.decision_tables import reviewer_rows
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
 from goldenlens.io.reports.xlsx.row_heights import append_across, append_fitted
 from goldenlens.io.reports.xlsx.style import (
@@ -60,22 +60,15 @@ def write_calibrated_block(
     where = RowRef("Decision", row, _HEADERS)
     append_fitted(ws, row, [text_cell(ws, h, where, c, HEADER) for c, h in enumerate(_HEADERS, start=1)])
     row += 1
-    fk = report.summary()
-    for estimate in found.estimates:
-        where = RowRef("Decision", row, _HEADERS, pipeline=estimate.pipeline)
-        interval = estimate.interval
-        ci = (
-            ""
-            if interval.low is None or interval.high is None
-            else f"[{interval.low:.2f}, {interval.high:.2f}]"
-        )
+    for found_row in reviewer_rows(report, found):
+        where = RowRef("Decision", row, _HEADERS, pipeline=found_row.pipeline)
         ws.append(
             [
-                text_cell(ws, estimate.pipeline, where, 1, BOLD),
-                number_cell(ws, interval.estimate, where, 2, SCORE),
-                text_cell(ws, ci, where, 3, _CI),
-                text_cell(ws, f"{estimate.labelled} of {estimate.responses}", where, 4, _CI),
-                number_cell(ws, fk.get(estimate.pipeline, {}).get(FACTUAL_KNOWLEDGE), where, 5, SCORE),
+                text_cell(ws, found_row.pipeline, where, 1, BOLD),
+                number_cell(ws, found_row.share, where, 2, SCORE),
+                text_cell(ws, found_row.interval, where, 3, _CI),
+                text_cell(ws, found_row.labelled, where, 4, _CI),
+                number_cell(ws, found_row.factual_knowledge, where, 5, SCORE),
             ]
         )
         row += 1

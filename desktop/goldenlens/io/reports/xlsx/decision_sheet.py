@@ -30,13 +30,12 @@ from goldenlens.core.stats.decision import Decision, MetricEstimate
 from goldenlens.core.view.grid_state import SHOWN_PIPELINES
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.core.view.pipeline_colours import pipeline_colour
+from goldenlens.io.reports.decision_tables import PassRateTable, means_rows, pass_rate_table
 from goldenlens.io.reports.decision_text import (
     NO_INTERVALS,
     interval_text,
     ordered_verdicts,
-    pass_rate_label,
     ranked_pipelines,
-    shown_estimate,
     verdict_line,
 )
 from goldenlens.io.reports.xlsx.calibrated_block import block_rows, write_calibrated_block
@@ -122,21 +121,15 @@ def write_decision_sheet(
         ws, layout.header_row, [text_cell(ws, h, where, c, HEADER) for c, h in enumerate(headers, start=1)]
     )
 
-    means = report.summary()
-    counts = dict.fromkeys(pipelines, 0)
-    for row in report.rows:
-        counts[row.response.pipeline] = counts.get(row.response.pipeline, 0) + 1
-    for index, pipeline in enumerate(pipelines):
+    for index, row in enumerate(means_rows(report, decision)):
         excel_row = layout.mean_row(index)
-        where = RowRef(DECISION_SHEET, excel_row, headers, pipeline=pipeline)
-        answered = counts[pipeline] > 0
-        shown = {m: means[pipeline][m] if answered else None for m in LEXICAL_SCORE_NAMES}
-        estimates = {m: shown_estimate(decision, pipeline, m, shown[m]) for m in LEXICAL_SCORE_NAMES}
-        cells: list[Cell | None] = [text_cell(ws, pipeline, where, 1, BOLD)]
+        where = RowRef(DECISION_SHEET, excel_row, headers, pipeline=row.pipeline)
+        shown, estimates = row.means, row.estimates
+        cells: list[Cell | None] = [text_cell(ws, row.pipeline, where, 1, BOLD)]
         cells += [
             number_cell(ws, shown[m], where, c, SCORE) for c, m in enumerate(LEXICAL_SCORE_NAMES, start=2)
         ]
-        cells.append(number_cell(ws, counts[pipeline], where, _LAST_PRINTED_COL))
+        cells.append(number_cell(ws, row.responses, where, _LAST_PRINTED_COL))
         cells += [None] * (_ERROR_FIRST_COL - _LAST_PRINTED_COL - 1)
         # Error-bar lengths for the chart: above the mean on this row, below it on the next.
         cells += [
@@ -144,7 +137,7 @@ def write_decision_sheet(
             for c, m in enumerate(LEXICAL_SCORE_NAMES, start=_ERROR_FIRST_COL)
         ]
         ws.append(cells)
-        where = RowRef(DECISION_SHEET, excel_row + 1, headers, pipeline=pipeline)
+        where = RowRef(DECISION_SHEET, excel_row + 1, headers, pipeline=row.pipeline)
         ci_cells: list[Cell | None] = [text_cell(ws, "95% CI" if decision is not None else "", where, 1, _CI)]
         ci_cells += [
             text_cell(
@@ -165,7 +158,7 @@ def write_decision_sheet(
 
     next_row = layout.after_means
     if decision is not None and decision.pass_rates:
-        next_row = _write_pass_rates(ws, decision, pipelines, next_row)
+        next_row = _write_pass_rates(ws, pass_rate_table(decision, pipelines), next_row)
     if decision is not None and decision.comparisons:
         next_row = _write_verdicts(ws, decision, next_row)
     if pipelines and report.rows:
@@ -234,25 +227,16 @@ def _error(
     return number_cell(ws, max(0.0, (estimate.high - mean) if up else (mean - estimate.low)), where, col)
 
 
-def _write_pass_rates(
-    ws: WriteOnlyWorksheet, decision: Decision, pipelines: Sequence[str], first_row: int
-) -> int:
+def _write_pass_rates(ws: WriteOnlyWorksheet, table: PassRateTable, first_row: int) -> int:
     """Pass rates: one column per (metric, threshold), the rate over its CI and count."""
     ws.append([])
-    columns: list[tuple[str, float]] = []
-    for rate in decision.pass_rates:
-        if (rate.metric, rate.threshold) not in columns:
-            columns.append((rate.metric, rate.threshold))
-    by_key = {(r.pipeline, r.metric, r.threshold): r for r in decision.pass_rates}
-    labels = [pass_rate_label(by_key[next(k for k in by_key if k[1:] == c)]) for c in columns]
-    headers = ("Pass rate", *labels)
+    headers = ("Pass rate", *table.labels)
     row = first_row + 1
     where = RowRef(DECISION_SHEET, row, headers)
     append_fitted(ws, row, [text_cell(ws, h, where, c, HEADER) for c, h in enumerate(headers, start=1)])
     row += 1
-    for pipeline in pipelines:
+    for pipeline, found in table.rows:
         where = RowRef(DECISION_SHEET, row, headers, pipeline=pipeline)
-        found = [by_key.get((pipeline, metric, threshold)) for metric, threshold in columns]
         cells = [text_cell(ws, pipeline, where, 1, BOLD)]
         cells += [
             number_cell(ws, r.rate if r else None, where, c, _RATE) for c, r in enumerate(found, start=2)
