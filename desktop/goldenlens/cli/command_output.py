@@ -4,13 +4,10 @@ in a file written whole or not at all."""
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from goldenlens.io.atomic_files import write_atomically
+from goldenlens.cli.output import print_result
 
 
 def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -22,23 +19,8 @@ def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
     return lines
 
 
-def json_text(data: dict[str, Any]) -> str:
-    """``data`` as the commands write JSON: indented, non-ASCII kept, a final newline."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
 def emit(args: argparse.Namespace, data: dict[str, Any], text: str, what: str) -> None:
     """Write ``data`` as JSON to ``-o FILE`` (saying ``Wrote {what} to FILE`` on stderr), or
-    print it with ``--json``, or else print ``text``."""
-    out: Path | None = args.output
-    if out is not None:
-
-        def write(path: Path) -> None:
-            path.write_text(json_text(data), encoding="utf-8")
-
-        write_atomically(out, write)
-        print(f"Wrote {what} to {out}", file=sys.stderr)
-    elif args.json:
-        sys.stdout.write(json_text(data))
-    else:
-        print(text)
+    print it with ``--json``, or else print ``text`` (:func:`~goldenlens.cli.output.print_result`
+    of the command's ``-o`` and ``--json``)."""
+    print_result(data, lambda: text, output=args.output, as_json=args.json, wrote=f"Wrote {what}")

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from goldenlens.cli.output import counting_number
 from goldenlens.core.input_selection import InputSelection
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.problems import InputError
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +62,7 @@ def parse_pairs(pairs: Iterable[str], option: str, form: str) -> list[tuple[str,
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise InputError(Problem(option, f"expected {form}, got '{pair}'", Severity.FATAL))
+            raise InputError.fatal(option, f"expected {form}, got '{pair}'")
         parsed.append((key.strip(), value.strip()))
     return parsed
 

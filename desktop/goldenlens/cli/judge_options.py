@@ -94,7 +94,7 @@ def engine_spec_from_args(args: argparse.Namespace, where: str) -> JudgeEngineSp
             parallel=getattr(args, "parallel", defaults.parallel),
         )
     except ValueError as error:
-        raise InputError(Problem(where, str(error), Severity.FATAL)) from error
+        raise InputError.fatal(where, str(error)) from error
 
 
 class _RunOptions(Protocol):
@@ -172,9 +172,8 @@ def _run_recorded(
     try:
         options = from_params(params)
     except ValueError as error:  # recorded by a version that allowed what this one refuses
-        raise InputError(
-            Problem(store.path.name, f"the {name} cannot be resumed: {error}; {restart}", Severity.FATAL)
-        ) from error
+        message = f"the {name} cannot be resumed: {error}; {restart}"
+        raise InputError.fatal(store.path.name, message) from error
     for label, path in (("judge", options.engine.judge_model), ("embedding", options.engine.embed_model)):
         if path is not None and not path.is_file():
             raise InputError(
@@ -237,7 +236,7 @@ def _model_path(value: str | None, option: str) -> Path | None:
         return None
     path = Path(value)
     if not path.is_file():
-        raise InputError(Problem(option, f"model file not found: {path}", Severity.FATAL))
+        raise InputError.fatal(option, f"model file not found: {path}")
     return path
 
 
@@ -247,7 +246,7 @@ def _parse_params(pairs: list[str]) -> dict[str, dict[str, Any]]:
         target, sep, raw = pair.partition("=")
         metric, dot, key = target.partition(".")
         if not sep or not dot or not metric.strip() or not key.strip():
-            raise InputError(Problem("--param", f"expected METRIC.KEY=VALUE, got '{pair}'", Severity.FATAL))
+            raise InputError.fatal("--param", f"expected METRIC.KEY=VALUE, got '{pair}'")
         try:
             value: Any = json.loads(raw)
         except ValueError:
@@ -275,7 +274,7 @@ def judge_options(args: argparse.Namespace) -> JudgeOptions | None:
         )
         options.build_metrics()
     except ValueError as error:
-        raise InputError(Problem("--metrics", str(error), Severity.FATAL)) from error
+        raise InputError.fatal("--metrics", str(error)) from error
     return options
 
 

@@ -46,6 +46,7 @@ from goldenlens.cli.output import (
     project_file,
     write_report,
 )
+from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.core.errors import EXIT_BAD_INPUT, GoldenLensError
 from goldenlens.core.problems import InputError, Severity
 from goldenlens.jobs.progress import Cancelled
@@ -102,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_input_options(export)
 
     report = sub.add_parser("report", help="write the report of a scored project")
-    report.add_argument("project", type=Path)
+    add_project_argument(report, scored=True)
     report.add_argument(
         "-o", "--output", type=Path, help=".xlsx, .html, .json or .csv (default: print a summary)"
     )
@@ -114,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         "resume",
         help="finish the interrupted lexical and judge runs and golden review of a project (same models)",
     )
-    resume.add_argument("project", type=Path)
+    add_project_argument(resume)
     resume.add_argument("-q", "--quiet", action="store_true")
 
     sample = sub.add_parser("sample", help="score the bundled Amazon Q2 2023 sample and write its report")

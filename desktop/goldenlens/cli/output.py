@@ -98,6 +98,13 @@ def print_result(
         print(text())
 
 
+def check_json_output(output: Path | None, what: str) -> None:
+    """Refuse an ``-o`` that does not end in ``.json`` ("the ``what`` must be .json") before
+    any work is done."""
+    if output is not None and output.suffix.lower() != ".json":
+        raise InputError.fatal(output.name, f"the {what} must be .json")
+
+
 def project_file(text: str) -> Path:
     """An argparse ``type`` for a project a command may create: an existing file is taken as it
     is (opening it checks it), a new one must be named ``*.goldenlens`` — the app's Open dialog
@@ -352,7 +359,7 @@ REPORT_SUFFIXES = (".xlsx", ".html", ".htm", ".json", ".csv")
 def check_report_path(out: Path | None) -> None:
     """Refuse a report name of no format (``-o out.txt``) before any work is done."""
     if out is not None and out.suffix.lower() not in REPORT_SUFFIXES:
-        raise InputError(Problem(out.name, "the report must be .xlsx, .html, .json or .csv", Severity.FATAL))
+        raise InputError.fatal(out.name, "the report must be .xlsx, .html, .json or .csv")
 
 
 def write_report(

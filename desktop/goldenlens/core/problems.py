@@ -71,3 +71,16 @@ class InputError(GoldenLensError):
         super().__init__(problem.format())
         self.problem = problem
         self.others = others
+
+    @classmethod
+    def fatal(
+        cls,
+        where: str,
+        message: str,
+        *,
+        sheet: str | None = None,
+        row: int | None = None,
+        column: str | None = None,
+    ) -> InputError:
+        """The error of one fatal :class:`Problem` at ``where`` (a file, an option, a command)."""
+        return cls(Problem(where, message, Severity.FATAL, sheet=sheet, row=row, column=column))

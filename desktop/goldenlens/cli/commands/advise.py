@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.cli.lazy_help import LazyHelpFormatter
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.cli.project_argument import add_project_argument
+from goldenlens.core.problems import InputError
+from goldenlens.core.view.wording import plural
 
 if TYPE_CHECKING:  # the advisor's values load when advice is asked for, not for every command line
     from goldenlens.core.advice.values import ProjectAdvice
@@ -45,7 +47,7 @@ def add_advise_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         help="diagnose every golden row from the scores of all pipelines (curation advice)",
         formatter_class=AdviseHelpFormatter,
     )
-    advise.add_argument("project", type=Path, help="a scored .goldenlens project")
+    add_project_argument(advise, scored=True)
     advise.add_argument("-o", "--output", type=Path, help="write the advice to FILE.json or FILE.xlsx")
     advise.add_argument("--json", action="store_true", help="print the advice as JSON instead of text")
     advise.add_argument(
@@ -72,12 +74,12 @@ def _changes(pairs: list[str]) -> dict[str, float]:
         name, sep, value = pair.partition("=")
         number = _float(value) if sep else None
         if number is None:
-            raise InputError(Problem("--threshold", f"expected NAME=NUMBER, got {pair!r}", Severity.FATAL))
+            raise InputError.fatal("--threshold", f"expected NAME=NUMBER, got {pair!r}")
         changes[name.strip()] = number
     try:
         AdviceThresholds().with_values(changes)
     except ValueError as error:
-        raise InputError(Problem("--threshold", str(error), Severity.FATAL)) from None
+        raise InputError.fatal("--threshold", str(error)) from None
     return changes
 
 
@@ -119,7 +121,7 @@ def format_advice(advice: ProjectAdvice, project: str) -> str:
         by_code = ", ".join(f"{ADVICE_LABELS[c]} {counts[c.value]}" for c in CODE_ORDER if c.value in counts)
         refuted = sum(1 for d in advice.diagnoses if d.refuted)
         lines.append(
-            f"{total} diagnos{'is' if total == 1 else 'es'} on {len(diagnosed)} of "
+            f"{plural(total, 'diagnosis', 'diagnoses')} on {len(diagnosed)} of "
             f"{len(advice.questions)} questions: {by_code}."
             + (f" The reviewer's verdict refutes {refuted} of them." if refuted else "")
         )
@@ -135,7 +137,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     changes = _changes(args.threshold)
     out: Path | None = args.output
     if out is not None and out.suffix.lower() not in (".json", ".xlsx"):
-        raise InputError(Problem(out.name, "the advice must be written to .json or .xlsx", Severity.FATAL))
+        raise InputError.fatal(out.name, "the advice must be written to .json or .xlsx")
     from goldenlens.io.reports.xlsx.advice_sheet import write_advice_json, write_advice_workbook
     from goldenlens.jobs import open_project
     from goldenlens.jobs.curation.advice_job import build_advice

@@ -17,9 +17,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args
-from goldenlens.cli.output import StderrProgress, counting_number, print_problems, print_result, project_file
+from goldenlens.cli.output import (
+    StderrProgress,
+    check_json_output,
+    counting_number,
+    print_problems,
+    print_result,
+    project_file,
+)
 from goldenlens.core.golden.draft_values import DEFAULT_CHUNK_WORDS, DEFAULT_MAX_ANSWER_WORDS
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.problems import InputError
 
 if TYPE_CHECKING:
     from goldenlens.core.golden.drafts import Draft
@@ -73,13 +80,12 @@ def _options(args: argparse.Namespace) -> DraftOptions:
     try:
         return DraftOptions(engine=engine, max_answer_words=args.max_answer_words, limit=args.limit)
     except ValueError as error:
-        raise InputError(Problem("draft", str(error), Severity.FATAL)) from None
+        raise InputError.fatal("draft", str(error)) from None
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
     """``goldenlens draft``: read the sources, draft the new chunks, print what was drafted."""
-    if args.output is not None and args.output.suffix.lower() != ".json":
-        raise InputError(Problem(args.output.name, "the drafts file must be .json", Severity.FATAL))
+    check_json_output(args.output, "drafts file")
     options = _options(args)
     from goldenlens.io.importing.source_documents import read_sources
     from goldenlens.jobs import open_project
@@ -92,9 +98,7 @@ def cmd_draft(args: argparse.Namespace) -> int:
         print_problems(document.problems)
     chunks = [chunk for document in documents for chunk in document.chunks]
     if not chunks:
-        raise InputError(
-            Problem(", ".join(a.name for a in args.sources), "no text to draft from", Severity.FATAL)
-        )
+        raise InputError.fatal(", ".join(a.name for a in args.sources), "no text to draft from")
     progress = StderrProgress(quiet=args.quiet)
     with open_project(args.project, create=True) as store:
         result = draft_chunks(store, chunks, options, progress=progress)

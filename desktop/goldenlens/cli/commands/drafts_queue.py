@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.cli.output import json_text
+from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
 from goldenlens.core.golden.draft_values import DraftStatus
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.problems import InputError
 
 if TYPE_CHECKING:  # the store loads when the command runs, not for every command line
     from goldenlens.core.project_handle import ProjectHandle
@@ -30,7 +30,7 @@ def add_drafts_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "drafts",
         help="list a project's drafts review queue, or accept or reject a draft",
     )
-    drafts.add_argument("project", type=Path, help="the .goldenlens project")
+    add_project_argument(drafts)
     action = drafts.add_mutually_exclusive_group()
     action.add_argument("--accept", type=int, metavar="ID", help="accept draft ID into the golden set")
     action.add_argument("--reject", type=int, metavar="ID", help="reject draft ID")
@@ -69,17 +69,13 @@ def cmd_drafts(args: argparse.Namespace) -> int:
     ):
         options = "--question, --answer, --fact, --variant, --no-variants, --id and --accept-flagged"
         message = f"{options} go with --accept"
-        raise InputError(Problem("drafts", message, Severity.FATAL))
+        raise InputError.fatal("drafts", message)
     with open_project(args.project) as store:
         if args.accept is not None:
             return _accept(store, args)
         if args.reject is not None:
             return _reject(store, args)
         return _list(store, args)
-
-
-def _refused(args: argparse.Namespace, error: ValueError) -> InputError:
-    return InputError(Problem(args.project.name, str(error), Severity.FATAL))
 
 
 def _accept(store: ProjectHandle, args: argparse.Namespace) -> int:
@@ -107,7 +103,7 @@ def _accept(store: ProjectHandle, args: argparse.Namespace) -> int:
             accept_flagged=args.accept_flagged,
         )
     except DraftReviewError as error:
-        raise _refused(args, error) from None
+        raise InputError.fatal(args.project.name, str(error)) from None
     item = accepted.item
     print(f"{args.project.name}: draft {args.accept} is now golden item {item.id} (fact {item.fact!r})")
     for problem in accepted.problems:
@@ -121,7 +117,7 @@ def _reject(store: ProjectHandle, args: argparse.Namespace) -> int:
     try:
         reject_draft(store, args.reject, reviewer=reviewer_of(args), note=args.note)
     except DraftReviewError as error:
-        raise _refused(args, error) from None
+        raise InputError.fatal(args.project.name, str(error)) from None
     print(f"{args.project.name}: draft {args.reject} rejected")
     return 0
 

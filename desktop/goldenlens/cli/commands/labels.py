@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.cli.output import counting_number, json_text
+from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.problems import InputError
+from goldenlens.core.view.wording import one_line
 
 if TYPE_CHECKING:
     from goldenlens.core.calibration.human_calibrated import HumanCalibrated
@@ -31,7 +33,7 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         description="Record what a reviewer judged. A verdict holds for every response to the same "
         "question with the same answer. With --from, every row of the file is written, or none.",
     )
-    label.add_argument("project", type=Path, help="the scored .goldenlens project")
+    add_project_argument(label, scored=True)
     label.add_argument("question_id", nargs="?")
     label.add_argument("pipeline", nargs="?")
     label.add_argument(
@@ -70,7 +72,7 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         description="Draw the next round of labels: distinct answers with no verdict yet, chosen so the "
         "pipelines' intervals shrink fastest, reproducible by --seed. Label them, then plan the next round.",
     )
-    plan.add_argument("project", type=Path, help="the scored .goldenlens project")
+    add_project_argument(plan, scored=True)
     plan.add_argument(
         "--budget", required=True, type=counting_number("a number of labels"), help="labels to ask for"
     )
@@ -88,10 +90,6 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     out.add_argument("--json", action="store_true", help="print the plan as JSON")
 
 
-def _bad(where: str, message: str) -> InputError:
-    return InputError(Problem(where, message, Severity.FATAL))
-
-
 def cmd_label(args: argparse.Namespace) -> int:
     """``goldenlens label``: one verdict, a file of them, or an undo."""
     from goldenlens.jobs import open_project
@@ -101,14 +99,16 @@ def cmd_label(args: argparse.Namespace) -> int:
     name = args.project.name
     if args.source is not None or args.confirm_stale:
         if given:
-            raise _bad(
+            raise InputError.fatal(
                 name, "give either QUESTION_ID PIPELINE VERDICT or --from FILE / --confirm-stale, not both"
             )
     elif args.clear or args.detach or args.attach:
         if len(given) != 2:
-            raise _bad(name, "--clear, --detach and --attach take QUESTION_ID PIPELINE (no verdict)")
+            raise InputError.fatal(
+                name, "--clear, --detach and --attach take QUESTION_ID PIPELINE (no verdict)"
+            )
     elif len(given) != 3:
-        raise _bad(name, "give QUESTION_ID PIPELINE VERDICT, or --from FILE")
+        raise InputError.fatal(name, "give QUESTION_ID PIPELINE VERDICT, or --from FILE")
     with open_project(args.project) as project:
         try:
             if args.source is not None:
@@ -150,7 +150,7 @@ def cmd_label(args: argparse.Namespace) -> int:
                 verdict = outcome.verdict.value if outcome.verdict else ""
                 print(f"{args.question_id} / {args.pipeline}: {verdict}{also}")
         except label_edits.LabelError as error:
-            raise _bad(name, str(error)) from None
+            raise InputError.fatal(name, str(error)) from None
     return 0
 
 
@@ -177,9 +177,7 @@ def cmd_plan_labels(args: argparse.Namespace) -> int:
 def _print_plan(plan: LabelPlan) -> None:
     for row in plan.rows:
         also = f" (also {', '.join(row.same_answer)})" if row.same_answer else ""
-        text = " ".join(row.response.split())
-        shown = text if len(text) <= 70 else text[:69] + "…"
-        print(f"{row.order:>4}  {row.question_id}  {row.pipeline}{also}: {shown}")
+        print(f"{row.order:>4}  {row.question_id}  {row.pipeline}{also}: {one_line(row.response, 70)}")
 
 
 def _plan_summary(plan: LabelPlan, calibrated: HumanCalibrated, output: Path | None) -> str:

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.reviewer_decisions import REVIEW_ORDER
@@ -28,7 +29,7 @@ def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         "override",
         help="override one score of a project (reports then use the new value and show the original)",
     )
-    override.add_argument("project", type=Path, help="the .goldenlens project")
+    add_project_argument(override, scored=True)
     override.add_argument("question_id")
     override.add_argument("pipeline")
     override.add_argument(
@@ -47,7 +48,7 @@ def add_review_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
 
     review = sub.add_parser("review", help="set the review state of a golden question")
-    review.add_argument("project", type=Path, help="the .goldenlens project")
+    add_project_argument(review)
     review.add_argument("question_id")
     # Checked by the job rather than by argparse ``choices``: a wrong status is then one line
     # naming the statuses, like every other refused review input.
@@ -66,7 +67,7 @@ def _checked(path: Path) -> Iterator[ProjectHandle]:
         try:
             yield project
         except ReviewInputError as error:
-            raise InputError(Problem(path.name, str(error), Severity.FATAL)) from None
+            raise InputError.fatal(path.name, str(error)) from None
 
 
 def _shown(value: float | None) -> str:

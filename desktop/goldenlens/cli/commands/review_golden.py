@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.judge_options import add_engine_arguments, engine_spec_from_args, resume_newest
-from goldenlens.cli.output import StderrProgress, print_result
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.cli.output import StderrProgress, check_json_output, print_result
+from goldenlens.cli.project_argument import add_project_argument
+from goldenlens.core.problems import InputError
 
 if TYPE_CHECKING:
     from goldenlens.core.project_handle import ProjectHandle
@@ -35,7 +36,7 @@ def add_golden_review_command(sub: argparse._SubParsersAction[argparse.ArgumentP
         help="the judge rates each golden triplet: unambiguous question, answer consistent with the fact, "
         "fact minimal, LLM-agnostic wording, verbosity (suggestions for the reviewer)",
     )
-    parser.add_argument("project", type=Path, help="a .goldenlens project")
+    add_project_argument(parser)
     parser.add_argument(
         "--criteria",
         metavar="NAME,...",
@@ -76,14 +77,13 @@ def review_options(args: argparse.Namespace) -> GoldenReviewOptions:
             )
         return GoldenReviewOptions(engine=engine, **chosen)
     except ValueError as error:
-        raise InputError(Problem("review-golden", str(error), Severity.FATAL)) from error
+        raise InputError.fatal("review-golden", str(error)) from error
 
 
 def cmd_review_golden(args: argparse.Namespace) -> int:
     """``goldenlens review-golden``: review (or resume the review of) the golden set, then
     print or write the verdicts and the judge-reviewer agreement."""
-    if args.output is not None and args.output.suffix.lower() != ".json":
-        raise InputError(Problem(args.output.name, "the review file must be .json", Severity.FATAL))
+    check_json_output(args.output, "review file")
     options = review_options(args)
     from goldenlens.jobs import open_project
     from goldenlens.jobs.judging.golden_review_job import review_golden_set

@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldenlens.cli.command_output import json_text, table_lines
+from goldenlens.cli.command_output import table_lines
+from goldenlens.cli.output import json_text
+from goldenlens.cli.project_argument import add_project_argument
 
 if TYPE_CHECKING:  # the jobs (and the store behind them) load only when a command runs
     from goldenlens.jobs.reporting.run_history import RunListing, RunPairComparison
@@ -26,13 +28,13 @@ def add_runs_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     runs = sub.add_parser(
         "runs", help="list a project's scoring runs: options, golden version, input fingerprint"
     )
-    runs.add_argument("project", type=Path, help="a .goldenlens project")
+    add_project_argument(runs)
     runs.add_argument("--json", action="store_true", help="print JSON instead of the table")
 
     compare = sub.add_parser(
         "compare", help="compare two runs: per question and pipeline, improved / regressed / unchanged"
     )
-    compare.add_argument("project", type=Path, help="a .goldenlens project")
+    add_project_argument(compare)
     compare.add_argument(
         "--base",
         default="previous",

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.cli.command_output import emit, table_lines
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.cli.output import check_json_output
+from goldenlens.core.problems import InputError
 from goldenlens.core.variants.flip_preview_sizes import ELSEWHERE_EXAMPLES
 
 if TYPE_CHECKING:  # the variant generators load when the command runs, not for every command line
@@ -53,13 +54,10 @@ def add_curation_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
 def cmd_variants(args: argparse.Namespace) -> int:
     """``goldenlens variants``: print or write the suggestions (and preview)."""
     if (args.project is None) != (args.question is None):
-        raise InputError(
-            Problem("variants", "give --project and --question together (or neither)", Severity.FATAL)
-        )
+        raise InputError.fatal("variants", "give --project and --question together (or neither)")
     if args.fact is None and args.question is None:
-        raise InputError(Problem("variants", "give a FACT, or --project and --question", Severity.FATAL))
-    if args.output is not None and args.output.suffix.lower() != ".json":
-        raise InputError(Problem(args.output.name, "the variants file must be .json", Severity.FATAL))
+        raise InputError.fatal("variants", "give a FACT, or --project and --question")
+    check_json_output(args.output, "variants file")
     data: dict[str, Any]
     if args.project is not None:
         from goldenlens.jobs import open_project
@@ -71,7 +69,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
                     project, args.question, args.fact, examples=max(0, args.examples)
                 )
             except UnknownQuestionError as error:
-                raise InputError(Problem(args.project.name, str(error), Severity.FATAL)) from None
+                raise InputError.fatal(args.project.name, str(error)) from None
         data = {"project": str(args.project), **preview.as_dict()}
         text = format_preview(preview)
     else:

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.cli.command_output import emit, table_lines
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.cli.output import check_json_output
+from goldenlens.cli.project_argument import add_project_argument
+from goldenlens.core.problems import InputError
 
 if TYPE_CHECKING:  # the jobs (and the store behind them) load only when a command runs
     from goldenlens.jobs.curation.golden_versions import RunVersion, VersionDiff, VersionList
@@ -28,7 +30,7 @@ def add_version_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         "versions",
         help="list the golden set's versions (every import and editing session makes one); --name names one",
     )
-    versions.add_argument("project", type=Path, help="a .goldenlens project")
+    add_project_argument(versions)
     versions.add_argument("--name", metavar="NAME", help="give the current version (or --version) this name")
     versions.add_argument(
         "--version",
@@ -42,7 +44,7 @@ def add_version_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     diff = sub.add_parser(
         "diff", help="what changed between two golden-set versions: rows added, removed, edited"
     )
-    diff.add_argument("project", type=Path, help="a .goldenlens project")
+    add_project_argument(diff)
     diff.add_argument(
         "old", metavar="A", help="the older version: a number, v3, a name, latest, or 0 (empty)"
     )
@@ -56,18 +58,9 @@ def _add_output(parser: argparse.ArgumentParser) -> None:
     output.add_argument("-o", "--output", type=Path, metavar="FILE.json", help="write JSON to FILE.json")
 
 
-def _bad(project: Path, message: str) -> InputError:
-    return InputError(Problem(project.name, message, Severity.FATAL))
-
-
-def _check_output(args: argparse.Namespace) -> None:
-    if args.output is not None and args.output.suffix.lower() != ".json":
-        raise InputError(Problem(args.output.name, "the output file must be .json", Severity.FATAL))
-
-
 def cmd_versions(args: argparse.Namespace) -> int:
     """``goldenlens versions``: name a version (``--name``), then list them all."""
-    _check_output(args)
+    check_json_output(args.output, "output file")
     from goldenlens.jobs import open_project
     from goldenlens.jobs.curation.golden_versions import list_versions, name_version
 
@@ -76,7 +69,7 @@ def cmd_versions(args: argparse.Namespace) -> int:
             try:
                 named = name_version(project, args.name, args.version_ref)
             except ValueError as error:  # UnknownVersionError is one
-                raise _bad(args.project, str(error)) from None
+                raise InputError.fatal(args.project.name, str(error)) from None
             print(f"Named {named.label}", file=sys.stderr)
         listed = list_versions(project)
     data = {"project": str(args.project), **listed.as_dict()}
@@ -86,7 +79,7 @@ def cmd_versions(args: argparse.Namespace) -> int:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     """``goldenlens diff``: rows added, removed and changed from version A to version B."""
-    _check_output(args)
+    check_json_output(args.output, "output file")
     from goldenlens.core.golden.versions import UnknownVersionError
     from goldenlens.jobs import open_project
     from goldenlens.jobs.curation.golden_versions import diff_versions
@@ -95,7 +88,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         try:
             diff = diff_versions(project, args.old, args.new)
         except UnknownVersionError as error:
-            raise _bad(args.project, str(error)) from None
+            raise InputError.fatal(args.project.name, str(error)) from None
     data = {"project": str(args.project), **diff.as_dict()}
     emit(args, data, format_diff(diff), f"the diff ({diff.diff.summary()})")
     return 0

@@ -19,6 +19,7 @@ from typing import Final
 
 from goldenlens.core.advice.values import Diagnosis, ProjectAdvice, QuestionAdvice
 from goldenlens.core.calibration.diagnosis_check import CLAIMS
+from goldenlens.core.view.wording import one_line
 
 #: Pipelines a golden row's diagnosis names the reviewer's verdicts of (the rest are counted).
 SHOWN_VERDICTS: Final = 6
@@ -28,10 +29,8 @@ NOTE_CHARS: Final = 160
 
 def quoted_note(note: str) -> str:
     """``": note"`` for a verdict's words, cut to :data:`NOTE_CHARS` (``""`` without a note)."""
-    note = " ".join(note.split())
-    if not note:
-        return ""
-    return ": " + (note if len(note) <= NOTE_CHARS else note[: NOTE_CHARS - 1] + "…")
+    shown = one_line(note, NOTE_CHARS)
+    return ": " + shown if shown else ""
 
 
 @dataclass(frozen=True)

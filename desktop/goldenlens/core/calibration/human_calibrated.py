@@ -21,6 +21,7 @@ from goldenlens.core.calibration.estimator import Interval, PairEstimate, Pipeli
 from goldenlens.core.calibration.features import PRIOR_HIGH, PRIOR_LOW
 from goldenlens.core.calibration.labels_needed import labels_needed
 from goldenlens.core.calibration.metric_agreement import MetricAgreement
+from goldenlens.core.view.wording import interval_text, p_text, signed_text
 
 METHOD: Final = (
     "stratified difference estimator over rounds of labels GoldenLens sampled (prediction-powered "
@@ -28,19 +29,6 @@ METHOD: Final = (
 )
 #: The interval half-widths a report says the labels needed for.
 PLANNED_WIDTHS: Final = (0.05, 0.03)
-
-
-def _number(value: float) -> str:
-    return f"{value:.2f}".replace("-0.00", "0.00")
-
-
-def _signed(value: float) -> str:
-    text = _number(value)
-    return text if text.startswith("-") else "+" + text
-
-
-def _p_text(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
 
 
 def pair_verdict(pair: PairEstimate, level: float) -> str:
@@ -54,10 +42,10 @@ def pair_verdict(pair: PairEstimate, level: float) -> str:
         sign = 1.0 if pair.better == pair.a else -1.0
         loser = pair.b if pair.better == pair.a else pair.a
         low, high = sorted((sign * interval.low, sign * interval.high))
-        held = f", Holm-adjusted {_p_text(pair.p_holm)}" if pair.p_holm is not None else ""
+        held = f", Holm-adjusted {p_text(pair.p_holm)}" if pair.p_holm is not None else ""
         return (
-            f"{pair.better} beats {loser} as reviewers would judge it: {_signed(sign * interval.estimate)}, "
-            f"{percent} [{_number(low)}, {_number(high)}]{held}"
+            f"{pair.better} beats {loser} as reviewers would judge it: "
+            f"{signed_text(sign * interval.estimate)}, {percent} {interval_text(low, high)}{held}"
         )
     low, high = interval.low, interval.high
     if (low > 0 or high < 0) and pair.p_holm is not None:
@@ -66,12 +54,12 @@ def pair_verdict(pair: PairEstimate, level: float) -> str:
         low, high = sorted((sign * low, sign * high))
         return (
             f"{ahead} may be ahead of {behind} as reviewers would judge it (not confirmed once the other "
-            f"comparisons are accounted for, Holm-adjusted {_p_text(pair.p_holm)}): "
-            f"{_signed(sign * interval.estimate)}, {percent} [{_number(low)}, {_number(high)}]"
+            f"comparisons are accounted for, Holm-adjusted {p_text(pair.p_holm)}): "
+            f"{signed_text(sign * interval.estimate)}, {percent} {interval_text(low, high)}"
         )
     return (
-        f"Cannot tell {pair.a} and {pair.b} apart as reviewers would judge it: {_signed(interval.estimate)}, "
-        f"{percent} [{_number(low)}, {_number(high)}]"
+        f"Cannot tell {pair.a} and {pair.b} apart as reviewers would judge it: "
+        f"{signed_text(interval.estimate)}, {percent} {interval_text(low, high)}"
     )
 
 

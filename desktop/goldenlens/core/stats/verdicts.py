@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from goldenlens.core.stats.mcnemar import MIN_DISCORDANT_FOR_5_PERCENT
 from goldenlens.core.view.metric_names import metric_label
+from goldenlens.core.view.wording import interval_text, p_text, signed_text
 
 #: Below this many paired questions the interval is called too wide to separate small
 #: differences (a 0/1 metric's difference of means then moves in steps of 1/n > 0.03).
@@ -20,14 +21,6 @@ def sentence_label(metric: str) -> str:
     if len(label) > 1 and (label[1].isupper() or label[1].isdigit()):
         return label  # F1, an acronym
     return label[:1].lower() + label[1:]
-
-
-def _number(value: float) -> str:
-    return f"{value:.2f}".replace("-0.00", "0.00")
-
-
-def _p_text(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"
 
 
 def _questions(n: int) -> str:
@@ -61,24 +54,20 @@ def verdict(
         if p_value is not None and p_value >= ALPHA:
             # The interval excludes 0 but McNemar's exact test does not reject: a decision-maker
             # is not told "beats" on evidence one of the two tests does not give.
-            head = f"{ahead} may be ahead of {loser} on {name} (not confirmed): +{_number(sign * difference)}"
+            ahead_by = signed_text(sign * difference)
+            head = f"{ahead} may be ahead of {loser} on {name} (not confirmed): {ahead_by}"
             winner = None
         else:
-            head = f"{ahead} beats {loser} on {name}: +{_number(sign * difference)}"
+            head = f"{ahead} beats {loser} on {name}: {signed_text(sign * difference)}"
             winner = ahead
     else:
         winner, lo, hi = None, low, high
-        head = f"cannot tell {a} and {b} apart on {name}: {_signed(difference)}"
-    parts = [head, f"{round(level * 100):d}% {interval} [{_number(lo)}, {_number(hi)}]"]
+        head = f"cannot tell {a} and {b} apart on {name}: {signed_text(difference)}"
+    parts = [head, f"{round(level * 100):d}% {interval} {interval_text(lo, hi)}"]
     if p_value is not None:
-        parts.append(_p_text(p_value))
+        parts.append(p_text(p_value))
     text = ", ".join(parts) + f" — {_questions(n)}"
     return winner, text[:1].upper() + text[1:]
-
-
-def _signed(value: float) -> str:
-    text = _number(value)
-    return text if text.startswith("-") else "+" + text
 
 
 def caveat(
@@ -105,6 +94,6 @@ def caveat(
             )
         elif p_value is not None and (low > 0 or high < 0) and p_value >= ALPHA:
             reasons.append(
-                f"McNemar's test does not confirm the interval ({_p_text(p_value)}): treat it as not shown"
+                f"McNemar's test does not confirm the interval ({p_text(p_value)}): treat it as not shown"
             )
     return "; ".join(reasons)

@@ -19,6 +19,7 @@ from goldenlens.core.bulk_records import bulk_records
 from goldenlens.core.inputs import GoldenSet, PipelineResponse, ResponseSet
 from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.view.wording import one_line
 from goldenlens.io.importing.columns import ResponseColumns
 from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
@@ -480,5 +481,4 @@ def _quoted(values: Sequence[str]) -> list[str]:
 
 def _short(text: str, limit: int = 80) -> str:
     """One line of at most ``limit`` characters, invisible characters shown as ``<U+XXXX>``."""
-    flat = " ".join(visible(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return one_line(visible(text), limit)

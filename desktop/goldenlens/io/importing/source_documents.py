@@ -49,7 +49,7 @@ class SourceDocument:
 
 
 def _fatal(file: str, message: str, *, row: int | None = None, column: str | None = None) -> InputError:
-    return InputError(Problem(file, message, Severity.FATAL, row=row, column=column))
+    return InputError.fatal(file, message, row=row, column=column)
 
 
 def read_source(path: Path, *, max_words: int = DEFAULT_CHUNK_WORDS) -> SourceDocument:

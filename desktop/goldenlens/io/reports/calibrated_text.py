@@ -11,6 +11,7 @@ from goldenlens.core.calibration.estimator import PairEstimate, PipelineEstimate
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated, pair_verdict
 from goldenlens.core.calibration.metric_agreement import PREDICTOR, MetricAgreement
 from goldenlens.core.view.metric_names import metric_label
+from goldenlens.core.view.wording import interval_text, number_text
 
 TITLE: Final = "As a reviewer would judge them"
 #: The diagnosis labels a report names (the advisor's, for the codes a label can check).
@@ -27,7 +28,7 @@ def share_text(estimate: PipelineEstimate) -> str:
     interval = estimate.interval
     if interval.estimate is None or interval.low is None or interval.high is None:
         return "not estimated"
-    return f"{interval.estimate:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
+    return f"{number_text(interval.estimate)} {interval_text(interval.low, interval.high)}"
 
 
 def _agreement_part(found: MetricAgreement) -> str:

@@ -14,8 +14,8 @@ from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.scored_rows import Report
 from goldenlens.core.stats.decision import Decision, MetricEstimate, PassRate
+from goldenlens.core.view.wording import interval_text
 from goldenlens.io.reports.decision_text import (
-    interval_text,
     pass_rate_label,
     ranked_pipelines,
     shown_estimate,

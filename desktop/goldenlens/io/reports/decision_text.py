@@ -4,7 +4,6 @@ them, pass-rate labels. No spreadsheet or HTML library: the command line prints 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE
@@ -12,15 +11,6 @@ from goldenlens.core.stats.decision import ALL_PAIRS, Decision, MetricEstimate, 
 from goldenlens.core.view.metric_names import metric_label
 
 NO_INTERVALS = "Confidence intervals not available for this report."
-
-
-def interval_text(low: float | None, high: float | None, *, percent: bool = False) -> str:
-    """``[0.55, 1.00]`` (``[55%, 100%]``); empty when either end is missing."""
-    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
-        return ""
-    if percent:
-        return f"[{low:.0%}, {high:.0%}]"
-    return f"[{low:.2f}, {high:.2f}]"
 
 
 def shown_estimate(

@@ -24,7 +24,7 @@ from openpyxl.cell import Cell
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from goldenlens.core.golden.versions import short_time
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.problems import InputError
 from goldenlens.core.runs.run_comparison import IMPROVED, NOT_SCORED, REGRESSED, CellChange
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.io.atomic_files import write_atomically
@@ -63,9 +63,7 @@ _SIGNED: Final = CellStyle(number_format="+0.000;-0.000;0.000")
 def check_comparison_output(path: Path) -> None:
     """Refuse an output name whose suffix is not one we write, before any work is done."""
     if path.suffix.lower() not in COMPARISON_SUFFIXES:
-        raise InputError(
-            Problem(path.name, "the comparison file must be .json, .xlsx or .csv", Severity.FATAL)
-        )
+        raise InputError.fatal(path.name, "the comparison file must be .json, .xlsx or .csv")
 
 
 def write_comparison(path: Path, data: dict[str, Any], cells: list[CellChange]) -> None:

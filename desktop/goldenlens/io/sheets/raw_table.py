@@ -80,7 +80,7 @@ class RawTable:
 
 def fatal(file: str, message: str, *, sheet: str | None = None) -> InputError:
     """An :class:`InputError` carrying one fatal problem."""
-    return InputError(Problem(file, message, Severity.FATAL, sheet=sheet))
+    return InputError.fatal(file, message, sheet=sheet)
 
 
 @dataclass(frozen=True)

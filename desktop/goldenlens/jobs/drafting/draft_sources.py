@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldenlens.core.golden.source_chunks import DEFAULT_CHUNK_WORDS
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.problems import InputError
 from goldenlens.io.importing.source_documents import read_sources
 from goldenlens.jobs.drafting.draft_job import DraftOptions, DraftRunResult, draft_chunks
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
@@ -62,6 +62,6 @@ def draft_sources(
     warnings = tuple(problem.format() for document in documents for problem in document.problems)
     chunks = [chunk for document in documents for chunk in document.chunks]
     if not chunks:
-        raise InputError(Problem(", ".join(p.name for p in sources), "no text to draft from", Severity.FATAL))
+        raise InputError.fatal(", ".join(p.name for p in sources), "no text to draft from")
     result = draft_chunks(store, chunks, options, progress=progress, cancel=cancel, engine=engine)
     return DraftSourcesResult(len(chunks), result, warnings)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
-from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.problems import InputError
 from goldenlens.core.view.threshold import parse_threshold
 from goldenlens.store.project import ProjectStore
 
@@ -80,15 +80,13 @@ def selected_questions(store: ProjectStore, only: Sequence[str], where: str) -> 
         known = set(ids)
         unknown = [q for q in only if q not in known]
         if unknown:
-            raise InputError(Problem(_ONLY, f"no such question: {', '.join(unknown)}", Severity.FATAL))
+            raise InputError.fatal(_ONLY, f"no such question: {', '.join(unknown)}")
         wanted = set(only)
         chosen = [q for q in ids if q in wanted]
     if where.strip():
         chosen = _where(store, chosen, where)
     if not chosen:
-        raise InputError(
-            Problem(_WHERE if where.strip() else _ONLY, "no question is selected", Severity.FATAL)
-        )
+        raise InputError.fatal(_WHERE if where.strip() else _ONLY, "no question is selected")
     return chosen
 
 
@@ -97,12 +95,10 @@ def _where(store: ProjectStore, ids: list[str], where: str) -> list[str]:
     try:
         expression = parse_threshold(where, LEXICAL_SCORE_NAMES, pipelines)
     except ValueError as error:
-        raise InputError(Problem(_WHERE, str(error), Severity.FATAL)) from error
+        raise InputError.fatal(_WHERE, str(error)) from error
     run = store.runs.latest(finished_only=True)
     if run is None:
-        raise InputError(
-            Problem(_WHERE, "no finished lexical scoring run to read the scores of", Severity.FATAL)
-        )
+        raise InputError.fatal(_WHERE, "no finished lexical scoring run to read the scores of")
     scores = {metric: store.results.score_matrix(run.id, metric) for metric in expression.metrics}
     return [
         q

@@ -39,6 +39,7 @@ from goldenlens.core.advice.values import (
     QuestionAdvice,
 )
 from goldenlens.core.project_records import Override
+from goldenlens.core.view.wording import one_line, plural, short_number
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.ui.review.response_card import chip
 from goldenlens.ui.widgets.card_labels import card_layout, muted, wrapped_text
@@ -87,24 +88,9 @@ class ShownDiagnosis:
         return self.diagnosis.question_id
 
 
-def _number(value: Number) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:g}"
-    return str(value)
-
-
 def numbers_text(numbers: dict[str, Number]) -> str:
     """``recall 0.917 · hallucination recall 0.7`` — the numbers that triggered a diagnosis."""
-    return " · ".join(f"{name.replace('_', ' ')} {_number(value)}" for name, value in numbers.items())
-
-
-def _shortened(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
-def _diagnoses(count: int) -> str:
-    return f"{count} diagnos{'is' if count == 1 else 'es'}"
+    return " · ".join(f"{name.replace('_', ' ')} {short_number(value)}" for name, value in numbers.items())
 
 
 def fix_texts(shown: ShownDiagnosis) -> tuple[str, str]:
@@ -122,7 +108,7 @@ def fix_texts(shown: ShownDiagnosis) -> tuple[str, str]:
             return "", _override_text(shown.override)
         return f"{fix.label}…", "Opens the override dialog with the verdict chosen; say why in the note."
     if fix.value:
-        return fix.label, f"New {fix.field}: “{_shortened(fix.value, 160)}”"
+        return fix.label, f"New {fix.field}: “{one_line(fix.value, 160)}”"
     return f"{fix.label}…", f"Opens the {fix.field} in the golden editor."
 
 
@@ -143,7 +129,7 @@ def _variant_texts(d: Diagnosis, proposal: VariantProposal | None) -> tuple[str,
 
 def _override_text(override: Override) -> str:
     verdict = override.passed
-    state = ("Pass" if verdict else "Fail") if verdict is not None else _number(override.value or 0.0)
+    state = ("Pass" if verdict else "Fail") if verdict is not None else short_number(override.value or 0.0)
     by = f" by {override.reviewer}" if override.reviewer else ""
     return f"✓ Overridden to {state}{by}: “{override.note}”"
 
@@ -313,7 +299,7 @@ def _response(pipeline: str, response: str, detail: QuestionDetail | None) -> QL
     if shown is not None and shown.response == response and len(response) <= ANSWER_CHARS:
         body = response_html(response, shown.alignment, shown.fact)
     else:
-        body = html.escape(_shortened(response, ANSWER_CHARS)) or "<i>(no response)</i>"
+        body = html.escape(one_line(response, ANSWER_CHARS)) or "<i>(no response)</i>"
     label = wrapped_text(body, rich=True)
     label.setToolTip(response if len(response) > ANSWER_CHARS else "")
     return label
@@ -377,7 +363,8 @@ class AdvisorPane(QWidget):
             for severity in AdviceSeverity
             if any(s.diagnosis.severity is severity for s in shown)
         ]
-        self.summary.setText(f"· {qid} · {_diagnoses(len(shown))} ({', '.join(by_severity)})")
+        count = plural(len(shown), "diagnosis", "diagnoses")
+        self.summary.setText(f"· {qid} · {count} ({', '.join(by_severity)})")
         answered = any(s.diagnosis.answers for s in shown)
         for item in shown:
             card = DiagnosisCard(item, detail, self.cards_scroll.host, quote=not answered)

@@ -37,9 +37,10 @@ from goldenlens.core.stats.decision_source import decision_for
 from goldenlens.core.view.grid_state import SHOWN_PIPELINES
 from goldenlens.core.view.highlight_styles import FACT
 from goldenlens.core.view.metric_names import metric_label, metric_short
+from goldenlens.core.view.wording import interval_text
 from goldenlens.io.atomic_files import write_atomically
 from goldenlens.io.reports.decision_tables import PassRateTable, means_rows, pass_rate_table
-from goldenlens.io.reports.decision_text import NO_INTERVALS, interval_text, ordered_verdicts
+from goldenlens.io.reports.decision_text import NO_INTERVALS, ordered_verdicts
 from goldenlens.io.reports.html.assets import CSS, SCRIPT
 from goldenlens.io.reports.html.calibrated_section import calibrated_section
 from goldenlens.io.reports.html.chart import means_svg

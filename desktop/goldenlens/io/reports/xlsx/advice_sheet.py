@@ -19,7 +19,8 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from goldenlens.core.advice.values import Diagnosis, Number, ProjectAdvice
+from goldenlens.core.advice.values import Diagnosis, ProjectAdvice
+from goldenlens.core.view.wording import one_line, plural, short_number
 from goldenlens.io.atomic_files import streaming_failure, write_atomically
 from goldenlens.io.reports.xlsx.cells import RowRef, discard_streams, save_atomically, text_cell
 from goldenlens.io.reports.xlsx.row_heights import append_fitted
@@ -57,15 +58,9 @@ _SEVERITY_FONTS = {
 }
 
 
-def _number(value: Number) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:g}"
-    return str(value)
-
-
 def numbers_text(diagnosis: Diagnosis) -> str:
     """``name = value`` per number, one a line."""
-    return "\n".join(f"{name} = {_number(value)}" for name, value in diagnosis.numbers.items())
+    return "\n".join(f"{name} = {short_number(value)}" for name, value in diagnosis.numbers.items())
 
 
 def _score(value: float | None) -> str:
@@ -79,11 +74,6 @@ EVIDENCE_CHARS = 600
 EVIDENCE_MATCHES = 20
 
 
-def _shortened(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
 def evidence_lines(diagnosis: Diagnosis, *, limit: int = EVIDENCE_CHARS) -> list[str]:
     """The evidence under a diagnosis's explanation, one line per item; each response cut to
     ``limit`` characters."""
@@ -93,7 +83,7 @@ def evidence_lines(diagnosis: Diagnosis, *, limit: int = EVIDENCE_CHARS) -> list
         reading = f", {a.reading.replace('_', ' ')}" if a.reading else ""
         lines.append(
             f"• {a.pipeline} (FK {_score(a.factual_knowledge)}, recall {a.recall:.3f}{similarity}{reading}): "
-            f"{_shortened(a.response, limit)}"
+            f"{one_line(a.response, limit)}"
         )
     shown = diagnosis.false_matches[:EVIDENCE_MATCHES]
     lines += [f"• {m.question_id}/{m.pipeline}: “{m.excerpt}”" for m in shown]
@@ -129,7 +119,7 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
         excel_row += 1
         count = len(question.diagnoses)
         summary = (
-            f"{question.question}  ({count} diagnos{'is' if count == 1 else 'es'})"
+            f"{question.question}  ({plural(count, 'diagnosis', 'diagnoses')})"
             if count
             else (f"{question.question}  (no diagnosis)")
         )
@@ -165,7 +155,10 @@ def write_advice_sheet(ws: WriteOnlyWorksheet, advice: ProjectAdvice) -> None:
             )
     ws.append([])
     notes = [
-        ("Thresholds", ", ".join(f"{name} {_number(v)}" for name, v in advice.thresholds.as_dict().items())),
+        (
+            "Thresholds",
+            ", ".join(f"{name} {short_number(v)}" for name, v in advice.thresholds.as_dict().items()),
+        ),
         (
             "Similarity",
             advice.similarity_source or "not measured (run the judge's semantic_similarity to use it)",

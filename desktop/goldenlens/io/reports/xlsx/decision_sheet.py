@@ -30,10 +30,10 @@ from goldenlens.core.stats.decision import Decision, MetricEstimate
 from goldenlens.core.view.grid_state import SHOWN_PIPELINES
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.core.view.pipeline_colours import pipeline_colour
+from goldenlens.core.view.wording import interval_text
 from goldenlens.io.reports.decision_tables import PassRateTable, means_rows, pass_rate_table
 from goldenlens.io.reports.decision_text import (
     NO_INTERVALS,
-    interval_text,
     ordered_verdicts,
     ranked_pipelines,
     verdict_line,
