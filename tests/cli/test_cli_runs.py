@@ -90,13 +90,13 @@ def test_compare_prints_counts_and_means(project: Path) -> None:
     out = done.stdout
     assert out.startswith("Run 2 (")
     assert "compared with run 1" in out
-    # Pipeline1's FK: q02 lost its fact; 0 improved, 1 regressed, 9 unchanged; 0.800 -> 0.700.
+    # Pipeline1's FK: q02 lost its fact; 0 improved, 1 regressed, 9 unchanged; 0.800 → 0.700.
     before, after = reference_scores(), reference_scores(CHANGED_RESPONSES)
     fk = [before[(f"q{i:02d}", "Pipeline1", "factual_knowledge")] for i in range(1, 11)]
     fk_after = [after[(f"q{i:02d}", "Pipeline1", "factual_knowledge")] for i in range(1, 11)]
     line = next(line for line in out.splitlines() if line.split()[:2] == ["Pipeline1", "FK"])
     assert line.split()[2:5] == ["0", "1", "9"]
-    assert f"{sum(fk) / 10:.3f} -> {sum(fk_after) / 10:.3f} (-0.100)" in line
+    assert f"{sum(fk) / 10:.3f} → {sum(fk_after) / 10:.3f} (-0.100)" in line
 
 
 def test_compare_json_file(project: Path, tmp_path: Path) -> None:

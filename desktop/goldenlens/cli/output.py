@@ -193,9 +193,7 @@ def format_summary(report: Report) -> str:
 
     summary = report.summary()
     width = max([len("pipeline"), *(len(p) for p in report.pipelines)])
-    counts = dict.fromkeys(report.pipelines, 0)
-    for row in report.rows:
-        counts[row.response.pipeline] = counts.get(row.response.pipeline, 0) + 1
+    counts = report.response_counts()
     heads = {n: metric_short(n) for n in LEXICAL_SCORE_NAMES}
     widths = {n: max(5, len(h)) for n, h in heads.items()}
     header = f"{'pipeline':<{width}}  {'n':>5}  " + "  ".join(f"{heads[n]:>{widths[n]}}" for n in heads)

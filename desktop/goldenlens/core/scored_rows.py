@@ -126,6 +126,13 @@ class Report:
         """How many values a reviewer overrode, per pipeline (report order) and metric."""
         return override_counts(self.rows, self.pipelines)
 
+    def response_counts(self) -> dict[str, int]:
+        """How many responses each pipeline gave, in report order (0 where it gave none)."""
+        counts = dict.fromkeys(self.pipelines, 0)
+        for row in self.rows:
+            counts[row.response.pipeline] = counts.get(row.response.pipeline, 0) + 1
+        return counts
+
     def row(self, question_id: str, pipeline: str) -> ScoredRow | None:
         for r in self.rows:
             if r.key == (question_id, pipeline):

@@ -111,10 +111,6 @@ def format_runs(runs: list[RunListing]) -> str:
     return "\n".join([f"Runs: {len(runs)}", *table_lines(header, rows)])
 
 
-def _mean(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
 def format_comparison(compared: RunPairComparison) -> str:
     """Per pipeline and metric: improved / regressed / unchanged (and not scored) counts, and
     the mean before → after over the questions both runs scored."""
@@ -143,22 +139,20 @@ def format_comparison(compared: RunPairComparison) -> str:
         "regressed",
         "unchanged",
         "not scored",
-        "mean before -> after",
+        "mean before → after",
     ]
-    rows = []
-    for item in comparison.summary:
-        change = "" if item.mean_change is None else f" ({item.mean_change:+.3f})"
-        rows.append(
-            [
-                item.pipeline,
-                metric_short(item.metric),
-                str(item.improved),
-                str(item.regressed),
-                str(item.unchanged),
-                str(item.not_scored),
-                f"{_mean(item.mean_before)} -> {_mean(item.mean_after)}{change}",
-            ]
-        )
+    rows = [
+        [
+            item.pipeline,
+            metric_short(item.metric),
+            str(item.improved),
+            str(item.regressed),
+            str(item.unchanged),
+            str(item.not_scored),
+            item.means_text(),
+        ]
+        for item in comparison.summary
+    ]
     lines.append("")
     lines += table_lines(header, rows)
     return "\n".join(lines)

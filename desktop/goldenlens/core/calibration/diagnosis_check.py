@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from math import sqrt
 from typing import Final
 
+from goldenlens.core.calibration.sampling_plan import two_sided_z
+
 #: Diagnosis code -> the verdict it claims (True: correct) for a response it names.
 CLAIMS: Final[dict[str, bool]] = {
     "likely_hallucination": False,
@@ -24,7 +26,7 @@ CLAIMS: Final[dict[str, bool]] = {
     "fact_prone_to_false_matches": False,
 }
 MIN_LABELLED: Final = 5
-_Z: Final = 1.959963984540054
+_Z: Final = two_sided_z(0.95)
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import erfc, sqrt
-from statistics import NormalDist
 from typing import Final
 
 import numpy as np
@@ -42,7 +41,7 @@ import numpy.typing as npt
 
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.logistic import fit_logistic
-from goldenlens.core.calibration.sampling_plan import VARIANCE_FLOOR, RoundDesign
+from goldenlens.core.calibration.sampling_plan import RoundDesign, predicted_variance, two_sided_z
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -308,8 +307,7 @@ def _anticipated(
     order = np.lexsort((answer, stratum))
     frame, stratum, answer = frame[order], stratum[order], answer[order]
     pipelines = population.pipeline[frame]
-    f = fbar[frame]
-    variance = np.maximum(f * (1.0 - f), VARIANCE_FLOOR)
+    variance = predicted_variance(fbar[frame])
     weight = 1.0 / counts[pipelines]
     covariance = np.zeros((len(sizes), k, k))
     longest = int(np.max(np.unique(answer, return_counts=True)[1])) if len(answer) else 0
@@ -435,7 +433,7 @@ def _combined(
         point += w * r.point
         lower += w * r.lower
         upper += w * r.upper
-    z = NormalDist().inv_cdf(0.5 + level / 2.0)
+    z = two_sided_z(level)
     return _Combined(results, weights, point, lower, upper, proven_low, proven_high, z)
 
 

@@ -11,12 +11,11 @@ one in ten and one in four: more disagreement needs more labels).
 from __future__ import annotations
 
 from math import ceil
-from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.calibration.sampling_plan import VARIANCE_FLOOR
+from goldenlens.core.calibration.sampling_plan import predicted_variance, two_sided_z
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -35,13 +34,12 @@ def labels_needed(
     ``± half_width``; 0 when nothing is left to label."""
     if not len(frame):
         return 0
-    z = NormalDist().inv_cdf(0.5 + level / 2.0)
+    z = two_sided_z(level)
     pipelines = int(pipeline.max()) + 1
     counts = np.bincount(pipeline, minlength=pipelines).astype(np.float64)
     _levels, unit = np.unique(answer[frame], return_inverse=True)
     units = int(unit.max()) + 1
-    f = prediction[frame]
-    variance = np.maximum(f * (1.0 - f), VARIANCE_FLOOR)
+    variance = predicted_variance(prediction[frame])
     target = (half_width / z) ** 2
     needed = 0
     for p in range(pipelines):

@@ -24,6 +24,7 @@ here: the frame, each frame response's unit, each unit's stratum and the sampled
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Final, Literal
 
 import numpy as np
@@ -45,6 +46,17 @@ LABELS_PER_STRATUM: Final = 10
 VARIANCE_FLOOR: Final = 0.02
 #: Labels per stratum at least, where the stratum has that many units.
 MIN_PER_STRATUM: Final = 2
+
+
+def predicted_variance(prediction: FloatArray) -> FloatArray:
+    """Each response's residual variance as the predictor anticipates it: ``f (1 - f)`` of its
+    predicted chance ``f`` of being judged correct, never below :data:`VARIANCE_FLOOR`."""
+    return np.maximum(prediction * (1.0 - prediction), VARIANCE_FLOOR)
+
+
+def two_sided_z(level: float) -> float:
+    """The normal quantile of a two-sided interval at ``level`` (1.96 at 95%)."""
+    return NormalDist().inv_cdf(0.5 + level / 2.0)
 
 
 @dataclass(frozen=True)
@@ -100,10 +112,7 @@ def unit_scores(
 ) -> FloatArray:
     """``a_u`` of every unit (see the module docstring)."""
     per_pipeline = np.bincount(pipeline, minlength=int(pipeline.max()) + 1 if len(pipeline) else 0)
-    f = prediction[frame]
-    variance = (
-        np.maximum(f * (1.0 - f), VARIANCE_FLOOR) / per_pipeline[pipeline[frame]].astype(np.float64) ** 2
-    )
+    variance = predicted_variance(prediction[frame]) / per_pipeline[pipeline[frame]].astype(np.float64) ** 2
     return np.sqrt(np.bincount(unit, weights=variance, minlength=units))
 
 

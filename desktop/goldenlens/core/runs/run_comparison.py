@@ -79,6 +79,10 @@ class CellChange:
         return record_dict(self, delta=self.delta)
 
 
+def _mean_text(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
 @dataclass(frozen=True, slots=True)
 class MetricChange:
     """Counts and means of one pipeline and metric over the questions both runs hold.
@@ -100,6 +104,11 @@ class MetricChange:
     mean_after: float | None
     mean_change: float | None
     mean_change_interval: tuple[float, float, float] | None = None
+
+    def means_text(self) -> str:
+        """``0.500 → 0.750 (+0.250)``: the mean over the paired questions before and after."""
+        change = "" if self.mean_change is None else f" ({self.mean_change:+.3f})"
+        return f"{_mean_text(self.mean_before)} → {_mean_text(self.mean_after)}{change}"
 
     def count(self, change: str) -> int:
         """The number of cells with ``change`` (one of :data:`CHANGES`)."""

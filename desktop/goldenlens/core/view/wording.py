@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import math
+from datetime import datetime
 
 
 def plural(count: int, noun: str, nouns: str = "") -> str:
     """``1 question``, ``3 questions``; ``nouns``: the plural where it is not a plain ``s``
     (``plural(2, "diagnosis", "diagnoses")``)."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def time_text(at: datetime | None = None) -> str:
+    """``2026-12-02 23:53:42+00:00``: when a report was generated (``None``: now, local time)."""
+    return (at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
 
 
 def one_line(text: str, limit: int) -> str:

@@ -6,7 +6,6 @@ render these same rows, each in its own format."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from goldenlens.core.calibration.estimator import PipelineEstimate
@@ -37,7 +36,7 @@ def means_rows(report: Report, decision: Decision | None) -> tuple[MeansRow, ...
     """The means table of ``report``, its pipelines in the order a report lists them
     (:func:`~goldenlens.io.reports.decision_text.ranked_pipelines`)."""
     summary = report.summary()
-    counts = Counter(row.response.pipeline for row in report.rows)
+    counts = report.response_counts()
     rows: list[MeansRow] = []
     for pipeline in ranked_pipelines(decision, report.pipelines):
         answered = counts[pipeline] > 0

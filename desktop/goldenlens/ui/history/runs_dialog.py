@@ -47,10 +47,6 @@ from goldenlens.ui.widgets.layouts import column_layout, list_table, with_close_
 from goldenlens.ui.workers import JobRunner
 
 
-def _mean(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
 class RunsDialog(QDialog):
     """Runs of the open project; compare any two; the trend of a metric across runs."""
 
@@ -239,14 +235,11 @@ class RunsDialog(QDialog):
             f"{counts['unchanged']} unchanged"
             + (f" · {counts[NOT_SCORED]} not scored" if counts[NOT_SCORED] else "")
         ]
-        per_pipeline = []
-        for item in comparison.summary:
-            if item.metric == metric:
-                change = "" if item.mean_change is None else f" ({item.mean_change:+.3f})"
-                per_pipeline.append(
-                    f"{item.pipeline}: mean {_mean(item.mean_before)} → {_mean(item.mean_after)}{change}, "
-                    f"▲{item.improved} ▼{item.regressed}"
-                )
+        per_pipeline = [
+            f"{item.pipeline}: mean {item.means_text()}, ▲{item.improved} ▼{item.regressed}"
+            for item in comparison.summary
+            if item.metric == metric
+        ]
         parts.append(" &nbsp;|&nbsp; ".join(per_pipeline))
         self.counts_label.setText("<br>".join(parts))
 

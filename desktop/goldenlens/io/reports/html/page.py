@@ -37,7 +37,7 @@ from goldenlens.core.stats.decision_source import decision_for
 from goldenlens.core.view.grid_state import SHOWN_PIPELINES
 from goldenlens.core.view.highlight_styles import FACT
 from goldenlens.core.view.metric_names import metric_label, metric_short
-from goldenlens.core.view.wording import interval_text
+from goldenlens.core.view.wording import interval_text, time_text
 from goldenlens.io.atomic_files import write_atomically
 from goldenlens.io.reports.decision_tables import PassRateTable, means_rows, pass_rate_table
 from goldenlens.io.reports.decision_text import NO_INTERVALS, ordered_verdicts
@@ -115,7 +115,7 @@ def report_html_pieces(
 ) -> Iterator[str]:
     """The page in pieces, row by row, so a large report is never held whole in memory."""
     judge = judge or {}
-    generated = (generated_at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
+    generated = time_text(generated_at)
     decision = decision_for(report)
     rows = ordered_rows(report)
     title = f"GoldenLens report · {len(report.golden)} questions · {len(report.pipelines)} pipelines"

@@ -43,6 +43,7 @@ from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.core.stats.decision_source import decision_for
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.core.view.pipeline_colours import pipeline_colour
+from goldenlens.core.view.wording import time_text
 from goldenlens.io.atomic_files import ExportError, streaming_failure
 from goldenlens.io.reports.row_fields import JudgeScores
 from goldenlens.io.reports.xlsx.about_sheet import (
@@ -169,7 +170,7 @@ def write_report_workbook(
     """
     rows = ordered_rows(report)
     tick = _Ticker(progress, 2 * len(rows)) if progress is not None else None
-    generated = (generated_at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
+    generated = time_text(generated_at)
     decision = decision_for(report)
     workbook = Workbook(write_only=True)
     try:
@@ -281,12 +282,11 @@ def _write_summary_sheet(
     )
 
     means = report.summary()
-    counts = dict.fromkeys(report.pipelines, 0)
+    counts = report.response_counts()
     flagged = dict.fromkeys(report.pipelines, 0)
     overridden = {p: sum(by_metric.values()) for p, by_metric in report.override_counts().items()}
     for row in rows:
         pipeline = row.response.pipeline
-        counts[pipeline] = counts.get(pipeline, 0) + 1
         flagged[pipeline] = flagged.get(pipeline, 0) + bool(row.flags)
     for excel_row, pipeline in enumerate(report.pipelines, start=SUMMARY_HEADER_ROW + 1):
         where = RowRef(SUMMARY_SHEET, excel_row, headers, pipeline=pipeline)
