@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+import goldenlens.core.advice.corpus as corpus_module
 from fmeval_reference import FACTUAL_KNOWLEDGE, fact_setting, factual_knowledge
 from goldenlens.core.advice.corpus import LISTED_FALSE_MATCHES, Corpus, CorpusResponse
 from goldenlens.core.inputs import GoldenItem
@@ -58,7 +61,17 @@ def _project(seed: int) -> tuple[list[GoldenItem], list[CorpusResponse]]:
     return golden, responses
 
 
-def test_false_matches_equal_fmevals_rule_applied_to_every_response() -> None:
+@pytest.fixture(params=["tested one by one", "indexed"])
+def answers_found(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways of finding the questions whose golden answer holds the fact: the answers of
+    the questions asked tested one by one, or the answers' index (whatever their number)."""
+    monkeypatch.setattr(
+        corpus_module, "_TESTED_ANSWERS", 10**9 if request.param == "tested one by one" else 0
+    )
+    return str(request.param)
+
+
+def test_false_matches_equal_fmevals_rule_applied_to_every_response(answers_found: str) -> None:
     for seed in range(6):
         golden, responses = _project(seed)
         corpus = Corpus(golden, responses)
@@ -79,7 +92,7 @@ def test_false_matches_equal_fmevals_rule_applied_to_every_response() -> None:
             assert [(m.question_id, m.pipeline) for m in found.listed] == listed, (seed, item)
 
 
-def test_questions_sharing_a_fact_each_leave_out_only_their_own_responses() -> None:
+def test_questions_sharing_a_fact_each_leave_out_only_their_own_responses(answers_found: str) -> None:
     """Three questions with the fact 'yes', answers without it: each counts the other two's."""
     golden = [GoldenItem(f"q{i}", f"Is {i} odd?", "Maybe.", "yes") for i in range(3)]
     responses = [CorpusResponse(f"q{i}", f"P{p}", "yes") for i in range(3) for p in range(2)]
@@ -88,3 +101,13 @@ def test_questions_sharing_a_fact_each_leave_out_only_their_own_responses() -> N
         found = corpus.false_matches(item)
         assert (found.responses, found.questions) == (4, 2)
         assert item.id not in {m.question_id for m in found.listed}
+
+
+def test_a_fact_with_a_blank_alternative_is_in_every_answer(answers_found: str) -> None:
+    """A blank alternative holds in any golden answer (that row has its own flag, empty fact
+    part), so no response to another question is a false match of it."""
+    golden = [GoldenItem("q0", "Is it?", "Maybe.", "yes<OR> ")]
+    golden += [GoldenItem(f"q{i}", f"Question {i}?", "No idea.", "no") for i in range(1, 4)]
+    responses = [CorpusResponse(f"q{i}", "P", "yes") for i in range(4)]
+    found = Corpus(golden, responses).false_matches(golden[0])
+    assert (found.responses, found.questions, found.listed) == (0, 0, ())

@@ -15,7 +15,7 @@ from typing import Final, NamedTuple
 from goldenlens.core.advice.values import FalseMatch
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.factual_knowledge import fact_groups
-from goldenlens.core.lexical.flags import lowered_groups
+from goldenlens.core.lexical.flags import groups_in, lowered_groups
 from goldenlens.core.lexical.normalise import word_set
 from goldenlens.core.lexical.text_index import IndexedTexts
 
@@ -24,6 +24,8 @@ _EXCERPT_CHARS = 40
 
 #: False matches listed per fact with an excerpt (all of them are counted).
 LISTED_FALSE_MATCHES: Final = 25
+#: Questions whose golden answers are tested one by one for a fact; beyond, they are indexed.
+_TESTED_ANSWERS: Final = 64
 
 
 class FalseMatches(NamedTuple):
@@ -83,9 +85,11 @@ class Corpus:
                 uses[word][r.pipeline].add(r.question_id)
         self._uses = uses
         self._index = IndexedTexts(self._lower)
-        # The golden answers, lower-cased, to find the questions whose answer holds a fact.
-        self._answer_ids = tuple(self.golden)
-        self._answer_index = IndexedTexts([item.answer.lower() for item in self.golden.values()])
+        # The golden answers lower-cased, and indexed once a fact is found in the responses to
+        # many questions (:meth:`_answers_holding`).
+        self._answers = {question_id: item.answer.lower() for question_id, item in self.golden.items()}
+        self._answer_ids: tuple[str, ...] = ()
+        self._answer_index: IndexedTexts | None = None
         # Kept only for a fact text more than one question has: the others are asked once.
         self._fact_hits: dict[str, _FactHits] = {}
         self._with_fact: dict[str, list[str]] = defaultdict(list)
@@ -152,12 +156,13 @@ class Corpus:
             sets = [self.containing(p) for p in group]
             for n in sorted(frozenset.intersection(*sets)):
                 matching.setdefault(n, group)
-        expected = self._answers_holding(lowered_groups(fact_groups(fact)))
+        asked = {self.responses[n].question_id for n in matching} & self._answers.keys()
+        expected = self._answers_holding(lowered_groups(fact_groups(fact)), asked)
         per_question: dict[str, int] = defaultdict(int)
         listed: list[tuple[int, tuple[str, ...]]] = []
         for n in sorted(matching):
             question_id = self.responses[n].question_id
-            if question_id not in self.golden or expected is None or question_id in expected:
+            if question_id not in asked or question_id in expected:
                 continue
             per_question[question_id] += 1
             listed.append((n, matching[n]))
@@ -166,16 +171,24 @@ class Corpus:
         keep = LISTED_FALSE_MATCHES + max(own.values(), default=0)
         return _FactHits(tuple(listed[:keep]), len(listed), len(per_question), own)
 
-    def _answers_holding(self, groups: Sequence[tuple[str, ...]]) -> set[str] | None:
-        """The questions whose lower-cased golden answer holds all the parts of some group of
-        :func:`~goldenlens.core.lexical.flags.lowered_groups` (``None``: every question, as
-        a group with no part left holds in any answer)."""
+    def _answers_holding(self, groups: Sequence[tuple[str, ...]], asked: set[str]) -> set[str]:
+        """Those of the questions ``asked`` whose lower-cased golden answer holds all the parts
+        of some group of :func:`~goldenlens.core.lexical.flags.lowered_groups` (every one when
+        a group has no part left: it holds in any answer). Up to :data:`_TESTED_ANSWERS`
+        questions their answers are tested one by one; beyond, the answers' index is asked once
+        per part (a fact such as "yes", in the responses to thousands of questions)."""
+        if len(asked) <= _TESTED_ANSWERS:
+            return {q for q in asked if groups_in(self._answers[q], groups)}
         if any(not group for group in groups):
-            return None
+            return set(asked)
+        if self._answer_index is None:
+            self._answer_ids = tuple(self._answers)
+            self._answer_index = IndexedTexts(list(self._answers.values()))
+        index = self._answer_index
         found: set[int] = set()
         for group in groups:
-            found |= frozenset.intersection(*(self._answer_index.containing(p) for p in group))
-        return {self._answer_ids[n] for n in found}
+            found |= frozenset.intersection(*(index.containing(p) for p in group))
+        return {self._answer_ids[n] for n in found} & asked
 
     def own_words(self, pipeline: str) -> frozenset[str]:
         """The words that ``pipeline`` uses and no other pipeline ever does."""

@@ -96,12 +96,12 @@ class IndexedTexts:
         if left and right:
             return set(self._postings.get(run, ()))
         if left:
-            start = bisect.bisect_left(self._vocabulary, run)
+            vocabulary = self._vocabulary
+            at = bisect.bisect_left(vocabulary, run)
             tokens = []
-            for token in self._vocabulary[start:]:
-                if not token.startswith(run):
-                    break
-                tokens.append(token)
+            while at < len(vocabulary) and vocabulary[at].startswith(run):
+                tokens.append(vocabulary[at])
+                at += 1
         else:
             tokens = self._tokens_with(run, suffix=right)
         found: set[int] = set()

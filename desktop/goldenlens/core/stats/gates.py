@@ -14,7 +14,6 @@ from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.stats.decision import PairComparison
 from goldenlens.core.typed_number import finite_number
 from goldenlens.core.view.metric_names import METRIC_LABELS, METRIC_SHORT
-from goldenlens.core.view.wording import interval_text, signed_text
 
 if TYPE_CHECKING:  # numpy: imported when a regression is checked, not by every command line
     from goldenlens.core.stats.bootstrap import Settings
@@ -157,11 +156,12 @@ class Regression:
         assert c.difference is not None
         assert c.low is not None
         assert c.high is not None
-        # The exact p-value (three significant digits): a CI log is read for it, not rounded.
+        # Written for a CI log: the sign of a drop kept however small it is ("-0.00", never the
+        # "+0.00" of a sentence's rounding), and the p-value to three significant digits.
         p = "" if c.p_value is None else f", p = {c.p_value:.3g}"
         return (
-            f"REGRESSION {self.pipeline} {c.metric} {head} - {previous} = {signed_text(c.difference)}, "
-            f"95% CI {interval_text(c.low, c.high)}{p} — {c.n} questions"
+            f"REGRESSION {self.pipeline} {c.metric} {head} - {previous} = {c.difference:+.2f}, "
+            f"95% CI [{c.low:.2f}, {c.high:.2f}]{p} — {c.n} questions"
         )
 
 

@@ -71,11 +71,15 @@ def calibrate(store: ProjectStore, *, with_diagnoses: bool = True) -> HumanCalib
 
 
 @takes_project
-def calibrated_report(store: ProjectStore, report: Report, *, advice: ProjectAdvice | None = None) -> Report:
+def calibrated_report(
+    store: ProjectStore, report: Report, *, advice: ProjectAdvice | None = None, current: bool = False
+) -> Report:
     """``report`` with what reviewers would judge (:attr:`Report.human_calibrated`) and each
     response's verdict in force (:attr:`Report.labels`), as every report of a project shows them.
     ``advice``: the project's advice when the caller has it already (a workbook's Advice sheet),
-    so the diagnosis checks are not worked out twice."""
+    so the diagnosis checks are not worked out twice; ``current``: ``report`` is of the project
+    as it stands (the latest run, the newest judge run), so the advice the checks need, when
+    labels with a verdict need it, is worked out from it rather than from a report built again."""
     if not store.labels.count():
         return replace(report, human_calibrated=_not_checked(store))
     responses = load_responses(store)
@@ -86,7 +90,9 @@ def calibrated_report(store: ProjectStore, report: Report, *, advice: ProjectAdv
     ]
     return replace(
         report,
-        human_calibrated=calibrate_responses(store, responses, advice=advice),
+        human_calibrated=calibrate_responses(
+            store, responses, advice=advice, report=report if current else None
+        ),
         labels={key: LABEL_WORDS[label.state] for key, label in in_force},
         label_records={key: label.record for key, label in in_force if label.record is not None},
     )
@@ -130,6 +136,7 @@ def calibrate_responses(
     *,
     with_diagnoses: bool = True,
     advice: ProjectAdvice | None = None,
+    report: Report | None = None,
 ) -> HumanCalibrated:
     population = responses.run.population
     state = responses.state()
@@ -175,7 +182,9 @@ def calibrate_responses(
         rounds_outdated=rounds.outdated,
         predictor_features=responses.run.feature_names,
         agreements=agreements,
-        diagnoses=dict((advice or build_advice(store)).checks) if with_diagnoses and known.any() else {},
+        diagnoses=dict((advice or build_advice(store, report=report)).checks)
+        if with_diagnoses and known.any()
+        else {},
         labels_needed=needed,
         stale=sum(1 for label in responses.labels if label.source is LabelSource.STALE),
         unsure=int(np.count_nonzero(state == LabelState.UNSURE)),

@@ -162,14 +162,14 @@ def report_and_advice(
 
     What reviewers would judge is the project's as it stands: the latest run's responses, and
     its diagnosis checks the advice of that run with the newest judge run, whichever run the
-    report shows. When the report is that one the advice is worked out once, for the sheet
-    and the checks alike (the checks need it wherever there are labels)."""
+    report shows. When the report is that one the advice is worked out once at most, from
+    the report, for the sheet and the checks alike (the checks need it where a label gives a
+    verdict)."""
     built = replace(build_report(store, run_id, judge_run_id=judge_run_id), baseline=baseline)
     current = _is_current(store, run_id, judge_run_id)
-    wanted = with_advice or (current and store.labels.count() > 0)
-    advice = build_advice(store, report=built, judge_run_id=judge_run_id) if wanted else None
-    report = calibrated_report(store, built, advice=advice if current else None)
-    return report, advice if with_advice else None
+    advice = build_advice(store, report=built, judge_run_id=judge_run_id) if with_advice else None
+    report = calibrated_report(store, built, advice=advice if current else None, current=current)
+    return report, advice
 
 
 def _is_current(store: ProjectStore, run_id: int | None, judge_run_id: int | None) -> bool:
