@@ -7,7 +7,7 @@ against the one estimated best (Holm's correction is over the comparisons made).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -67,7 +67,7 @@ def calibrate(store: ProjectStore, *, with_diagnoses: bool = True) -> HumanCalib
     if not store.labels.count():
         return _not_checked(store)
     responses = load_responses(store)
-    return calibrate_responses(store, responses, with_diagnoses=with_diagnoses)
+    return calibrate_responses(store, responses, (lambda: build_advice(store)) if with_diagnoses else None)
 
 
 @takes_project
@@ -82,6 +82,10 @@ def calibrated_report(
     labels with a verdict need it, is worked out from it rather than from a report built again."""
     if not store.labels.count():
         return replace(report, human_calibrated=_not_checked(store))
+
+    def project_advice() -> ProjectAdvice:
+        return advice if advice is not None else build_advice(store, report=report if current else None)
+
     responses = load_responses(store)
     in_force = [
         (key, label)
@@ -90,9 +94,7 @@ def calibrated_report(
     ]
     return replace(
         report,
-        human_calibrated=calibrate_responses(
-            store, responses, advice=advice, report=report if current else None
-        ),
+        human_calibrated=calibrate_responses(store, responses, project_advice),
         labels={key: LABEL_WORDS[label.state] for key, label in in_force},
         label_records={key: label.record for key, label in in_force if label.record is not None},
     )
@@ -131,13 +133,10 @@ def _not_checked(store: ProjectStore) -> HumanCalibrated:
 
 
 def calibrate_responses(
-    store: ProjectStore,
-    responses: ProjectResponses,
-    *,
-    with_diagnoses: bool = True,
-    advice: ProjectAdvice | None = None,
-    report: Report | None = None,
+    store: ProjectStore, responses: ProjectResponses, advice_of: Callable[[], ProjectAdvice] | None
 ) -> HumanCalibrated:
+    """What reviewers would judge of ``responses``; ``advice_of`` gives the project's advice for
+    the diagnosis checks, asked only where a label gives a verdict (``None``: no checks)."""
     population = responses.run.population
     state = responses.state()
     rounds = usable_rounds(store, responses)
@@ -182,9 +181,7 @@ def calibrate_responses(
         rounds_outdated=rounds.outdated,
         predictor_features=responses.run.feature_names,
         agreements=agreements,
-        diagnoses=dict((advice or build_advice(store, report=report)).checks)
-        if with_diagnoses and known.any()
-        else {},
+        diagnoses=dict(advice_of().checks) if advice_of is not None and known.any() else {},
         labels_needed=needed,
         stale=sum(1 for label in responses.labels if label.source is LabelSource.STALE),
         unsure=int(np.count_nonzero(state == LabelState.UNSURE)),
