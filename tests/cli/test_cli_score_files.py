@@ -252,6 +252,37 @@ def test_scoring_files_imports_no_other_commands_modules(tmp_path: Path) -> None
     assert _loaded_by_scoring_files(tmp_path, OTHER_COMMANDS_ONLY) == []
 
 
+def test_scoring_files_imports_numpy_only_once_the_scoring_has_started(tmp_path: Path) -> None:
+    """numpy (a tenth of a second to import) is for the report's tail: the means and the decision.
+    A ``score`` to JSON imports it while the workers score, not before the reading (a label
+    type named by the report's rows once brought it in ahead of everything, 7% of the
+    benchmark's time)."""
+    golden, responses = _awkward_inputs(tmp_path)
+    out = tmp_path / "out.json"
+    probe = (
+        "import json, sys; sys.argv = ['goldenlens', *sys.argv[1:]]\n"
+        "import goldenlens.jobs.scoring.score_files as score_files\n"
+        "seen = []\n"
+        "scoring = score_files.score_slices\n"
+        "def score_slices(*args, **kwargs):\n"
+        "    seen.append('numpy' in sys.modules)\n"
+        "    return scoring(*args, **kwargs)\n"
+        "score_files.score_slices = score_slices\n"
+        "from goldenlens.cli.main import main\n"
+        "try:\n    main()\n"
+        "finally:\n    print(json.dumps([seen, 'numpy' in sys.modules]))"
+    )
+    argv = ["score", str(golden), str(responses), "-o", str(out), "-q"]
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *argv], env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    at_scoring, at_end = json.loads(done.stdout)
+    assert at_scoring == [False]
+    assert at_end is True  # the decision needed it in the end: the probe saw the run through
+
+
 def _children(pid: int) -> list[str]:
     try:
         return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()

@@ -7,13 +7,15 @@ order, their pass/fail verdict and time, a response's label."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from goldenlens.core.calibration.labels import LabelRecord
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
 from goldenlens.core.scored_rows import Report, ScoredRow
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
+
+if TYPE_CHECKING:  # a name only: the label module brings numpy, which scoring files imports later
+    from goldenlens.core.calibration.labels import LabelRecord
 
 #: Judge scores of a run: ``{(question_id, pipeline): {metric: record}}``.
 JudgeScores = Mapping[tuple[str, str], Mapping[str, ScoreRecord]]
