@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -444,9 +444,9 @@ def _joint_sums(
     chunk = max(1, min(settings.resamples, _CHUNK_CELLS // n))
     # Statistics x resamples: each statistic's sums contiguous, handed out without a copy.
     sums = np.empty((len(statistics), settings.resamples))
-    for start in range(0, settings.resamples, chunk):
-        rows = min(chunk, settings.resamples - start)
-        base = resample_counts(rng, rows, n) @ values  # rows x used columns, exact integer sums
+    for start, counts in resample_counts(rng, settings.resamples, n, chunk):
+        rows = counts.shape[0]
+        base = counts @ values  # rows x used columns, exact integer sums
         if single:
             sums[single, start : start + rows] = base[:, taken].T
         if combined:
@@ -454,11 +454,26 @@ def _joint_sums(
     return list(sums)
 
 
-def resample_counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:
-    """``rows`` resamples of ``n`` questions drawn with replacement, as how many times each
-    question is drawn (rows x n): what a matrix product turns into resampled sums."""
+def resample_counts(
+    rng: np.random.Generator, resamples: int, n: int, chunk: int
+) -> Iterator[tuple[int, FloatArray]]:
+    """``resamples`` resamples of ``n`` questions drawn with replacement, ``chunk`` at a time:
+    each chunk's first resample and how many times each question is drawn in each of its
+    resamples (rows x n), what a matrix product turns into resampled sums.
+
+    The chunks are drawn into the same two arrays, so a chunk's counts hold only until the next
+    is asked for. Arrays made anew for every chunk were given back to the system and asked for
+    again each time: the page faults doubled the time of a decision's joint resampling."""
     dtype = np.uint16 if n <= 1 << 16 else np.int64
-    drawn = rng.integers(0, n, size=(rows, n), dtype=dtype).astype(np.int64)
-    drawn += (np.arange(rows, dtype=np.int64) * n)[:, None]
-    counts: FloatArray = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
-    return counts
+    rows = min(chunk, resamples)
+    offsets = (np.arange(rows, dtype=np.int64) * n)[:, None]
+    drawn = np.empty((rows, n), dtype=np.int64)
+    counts = np.empty((rows, n), dtype=np.float64)
+    for start in range(0, resamples, rows):
+        size = min(rows, resamples - start)
+        these = drawn[:size]
+        these[...] = rng.integers(0, n, size=(size, n), dtype=dtype)
+        these += offsets[:size]
+        found = counts[:size]
+        found.reshape(-1)[...] = np.bincount(these.reshape(-1), minlength=size * n)
+        yield start, found

@@ -89,12 +89,9 @@ def metric_field(values: FloatArray, scored: BoolArray, settings: Settings, key:
     chunk = max(1, min(settings.resamples, _CHUNK_CELLS // max(n, len(present))))
     spread = np.empty(settings.resamples)
     columns = np.ascontiguousarray(grid.T)
-    for start in range(0, settings.resamples, chunk):
-        rows = min(chunk, settings.resamples - start)
-        deviations = (
-            resample_counts(rng, rows, n) @ columns - sums
-        )  # rows x pipelines: exact integers, the same n each
-        spread[start : start + rows] = deviations.max(axis=1) - deviations.min(axis=1)
+    for start, counts in resample_counts(rng, settings.resamples, n, chunk):
+        deviations = counts @ columns - sums  # rows x pipelines: exact integers, the same n each
+        spread[start : start + len(counts)] = deviations.max(axis=1) - deviations.min(axis=1)
     margin = float(np.quantile(spread, settings.level))
     return MetricField(tuple(int(i) for i in present), common, sums, margin, unit)
 
