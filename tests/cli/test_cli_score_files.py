@@ -190,18 +190,20 @@ def test_a_bad_input_writes_nothing_and_names_the_cell(tmp_path: Path) -> None:
     assert list(tmp_path.glob("*.goldenlens*")) == []
 
 
-def _loaded_by_scoring_files(folder: Path, modules: tuple[str, ...]) -> list[str]:
-    """Which of ``modules`` a fresh ``python -m goldenlens score GOLDEN RESPONSES -o out.json -q``
-    process has imported when it is done (a subprocess: this one has imported everything)."""
+def _scoring_files_probe(folder: Path, seen: str, *, before: str = "") -> Any:
+    """What the expression ``seen`` (JSON) gives at the end of a fresh ``python -m goldenlens
+    score GOLDEN RESPONSES -o out.json -q`` process (a subprocess: this one has imported
+    everything); ``before``: lines run before the command line is imported."""
     golden, responses = _awkward_inputs(folder)
     out = folder / "out.json"
     # What the console script runs but its end (after a JSON report it ends at once, before
     # anything could be printed).
     probe = (
         "import json, sys; sys.argv = ['goldenlens', *sys.argv[1:]]\n"
+        f"{before}"
         "from goldenlens.cli.main import main\n"
         "try:\n    main()\n"
-        f"finally:\n    print(json.dumps(sorted(m for m in {modules!r} if m in sys.modules)))"
+        f"finally:\n    print(json.dumps({seen}))"
     )
     argv = ["score", str(golden), str(responses), "-o", str(out), "-q"]
     done = subprocess.run(
@@ -210,7 +212,12 @@ def _loaded_by_scoring_files(folder: Path, modules: tuple[str, ...]) -> list[str
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(out.read_text(encoding="utf-8"))["rows"], "the run wrote no rows"
-    loaded: list[str] = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+def _loaded_by_scoring_files(folder: Path, modules: tuple[str, ...]) -> list[str]:
+    """Which of ``modules`` a fresh ``score`` to JSON process has imported when it is done."""
+    loaded: list[str] = _scoring_files_probe(folder, f"sorted(m for m in {modules!r} if m in sys.modules)")
     return loaded
 
 
@@ -257,10 +264,7 @@ def test_scoring_files_imports_numpy_only_once_the_scoring_has_started(tmp_path:
     A ``score`` to JSON imports it while the workers score, not before the reading (a label
     type named by the report's rows once brought it in ahead of everything, 7% of the
     benchmark's time)."""
-    golden, responses = _awkward_inputs(tmp_path)
-    out = tmp_path / "out.json"
-    probe = (
-        "import json, sys; sys.argv = ['goldenlens', *sys.argv[1:]]\n"
+    before = (
         "import goldenlens.jobs.scoring.score_files as score_files\n"
         "seen = []\n"
         "scoring = score_files.score_slices\n"
@@ -268,17 +272,8 @@ def test_scoring_files_imports_numpy_only_once_the_scoring_has_started(tmp_path:
         "    seen.append('numpy' in sys.modules)\n"
         "    return scoring(*args, **kwargs)\n"
         "score_files.score_slices = score_slices\n"
-        "from goldenlens.cli.main import main\n"
-        "try:\n    main()\n"
-        "finally:\n    print(json.dumps([seen, 'numpy' in sys.modules]))"
     )
-    argv = ["score", str(golden), str(responses), "-o", str(out), "-q"]
-    done = subprocess.run(
-        [sys.executable, "-c", probe, *argv], env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    at_scoring, at_end = json.loads(done.stdout)
+    at_scoring, at_end = _scoring_files_probe(tmp_path, "[seen, 'numpy' in sys.modules]", before=before)
     assert at_scoring == [False]
     assert at_end is True  # the decision needed it in the end: the probe saw the run through
 
