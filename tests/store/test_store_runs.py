@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -271,3 +272,27 @@ def test_run_killed_halfway_keeps_exactly_the_committed_rows(project_path: Path,
         store.runs.finish(run_id)
         assert store.results.scored_keys(run_id) == set(keys)
         assert store.runs.unfinished() == []
+
+
+@pytest.mark.parametrize(
+    ("stored", "read"),
+    [("7", 7), ("0", 0), ("true", None), ("2.0", None), ('"3"', None), ("null", None)],
+)
+def test_a_golden_version_is_read_back_only_as_a_whole_number(
+    project_path: Path, imported: ProjectStore, stored: str, read: int | None
+) -> None:
+    """A run's golden-history ids come from its JSON parameters, which another program may
+    have written: JSON's ``true`` is not version 1, nor ``2.0`` version 2."""
+    run_id = imported.runs.start("lexical", {}, total=6)
+    imported.runs.record_rescore(run_id, 5)
+    edited = f'{{"multiset": false, "golden_history_id": {stored}, "golden_rescored_id": {stored}}}'
+    conn = sqlite3.connect(project_path)
+    try:
+        with conn:
+            conn.execute("UPDATE runs SET params = ? WHERE id = ?", (edited, run_id))
+    finally:
+        conn.close()
+    info = imported.runs.get(run_id)
+    assert info is not None
+    assert (info.golden_history_id, info.golden_rescored_id) == (read, read)
+    assert info.params == {"multiset": False}

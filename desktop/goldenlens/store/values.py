@@ -103,6 +103,12 @@ def from_json_object(text: str | None) -> dict[str, Any]:
     return value
 
 
+def json_int(value: Any) -> int | None:
+    """A whole number read back from a JSON object (:func:`from_json_object`), else ``None``:
+    ``true`` is not taken for 1, nor ``2.0`` for 2."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def check_finite(value: float | None, what: str) -> float | None:
     """``value`` as float, refusing NaN and infinities (SQLite would store NaN as NULL)."""
     if value is None:

@@ -30,6 +30,7 @@ from goldenlens.jobs.project_access import takes_project
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.jobs.scoring.score_rows import ScoreOptions
 from goldenlens.store.project import ProjectStore
+from goldenlens.store.values import json_int
 
 #: The keys of the recorded JSON: the lexical options, the judge run's parameters (only when
 #: the judge was asked for) and how the input files were read (for a command that re-imports).
@@ -60,10 +61,6 @@ def recorded_scoring(
     return recorded
 
 
-def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -75,8 +72,8 @@ def _selection(raw: Any) -> InputSelection:
         golden_sheet=_text_or_none(given.get("golden_sheet")),
         responses_sheet=_text_or_none(given.get("responses_sheet")),
         mapping={str(k): str(v) for k, v in mapping.items()} if isinstance(mapping, Mapping) else {},
-        header_row=_int_or_none(given.get("header_row")),
-        responses_header_row=_int_or_none(given.get("responses_header_row")),
+        header_row=json_int(given.get("header_row")),
+        responses_header_row=json_int(given.get("responses_header_row")),
     )
 
 

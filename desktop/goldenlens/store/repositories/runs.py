@@ -20,7 +20,7 @@ from goldenlens.core.project_records import (
     RunInfo,
 )
 from goldenlens.store.base import Repository, Row
-from goldenlens.store.values import from_json_object, to_json, utc_now
+from goldenlens.store.values import from_json_object, json_int, to_json, utc_now
 
 #: Key under which a run's input fingerprint rides in its stored ``params`` JSON. It is not
 #: an option: :class:`RunInfo` hands it out as ``inputs_sha256`` and ``params`` without it.
@@ -31,10 +31,6 @@ _INPUTS_KEY = "inputs_sha256"
 _GOLDEN_KEY = "golden_history_id"
 _RESCORED_KEY = "golden_rescored_id"
 _RESERVED = (_INPUTS_KEY, _GOLDEN_KEY, _RESCORED_KEY)
-
-
-def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _run(row: Row) -> RunInfo:
@@ -52,8 +48,8 @@ def _run(row: Row) -> RunInfo:
         total=row[6],
         import_id=row[7],
         inputs_sha256=inputs if isinstance(inputs, str) else "",
-        golden_history_id=_int_or_none(golden),
-        golden_rescored_id=_int_or_none(rescored),
+        golden_history_id=json_int(golden),
+        golden_rescored_id=json_int(rescored),
     )
 
 
