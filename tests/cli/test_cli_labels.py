@@ -13,6 +13,9 @@ import pytest
 from openpyxl import load_workbook
 from tests.cli_process import run_goldenlens
 
+from goldenlens.store.project import ProjectStore
+from goldenlens.store.repositories.labels import StoredRound
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "evouna_tq"
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
@@ -36,28 +39,49 @@ def _ok(*args: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def evouna_labelled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+def evouna_scored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """EVOUNA scored into a project nobody labelled yet (copied by the tests that change it)."""
+    project = tmp_path_factory.mktemp("evouna-scored") / "tq.goldenlens"
+    _ok("score", str(DATA / "golden.csv"), str(DATA / "responses.csv"), "--project", str(project), "-q")
+    return project
+
+
+def _copy_project(project: Path, folder: Path) -> Path:
+    copied = folder / project.name
+    copied.write_bytes(project.read_bytes())
+    return copied
+
+
+def _plan_rows(plan: Path) -> list[dict[str, str]]:
+    with plan.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _label_as_the_person(project: Path, rows: list[dict[str, str]], labels: Path) -> str:
+    """Fill ``rows`` (a plan's) with the person's verdicts into ``labels`` and give them."""
+    human = _human()
+    with labels.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["question_id", "pipeline", "verdict"])
+        for row in rows:
+            verdict = "correct" if human[(row["question_id"], row["pipeline"])] == "1" else "incorrect"
+            writer.writerow([row["question_id"], row["pipeline"], verdict])
+    return _ok("label", str(project), "--from", str(labels))
+
+
+@pytest.fixture(scope="module")
+def evouna_labelled(evouna_scored: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """The issue's acceptance flow: score, then three rounds of plan-labels (200, a seed each)
     and label --from a file of the person's verdicts (question_id,pipeline,verdict), then the
     report as JSON."""
     work = tmp_path_factory.mktemp("evouna")
-    project = work / "tq.goldenlens"
-    _ok("score", str(DATA / "golden.csv"), str(DATA / "responses.csv"), "--project", str(project), "-q")
-    human = _human()
+    project = _copy_project(evouna_scored, work)
     for seed in (11, 12, 13):
         plan = work / f"plan{seed}.csv"
         _ok("plan-labels", str(project), "--budget", "200", "--seed", str(seed), "-o", str(plan))
-        with plan.open(encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle))
+        rows = _plan_rows(plan)
         assert len(rows) == 200
-        labels = work / f"labels{seed}.csv"
-        with labels.open("w", encoding="utf-8", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(["question_id", "pipeline", "verdict"])
-            for row in rows:
-                verdict = "correct" if human[(row["question_id"], row["pipeline"])] == "1" else "incorrect"
-                writer.writerow([row["question_id"], row["pipeline"], verdict])
-        said = _ok("label", str(project), "--from", str(labels))
+        said = _label_as_the_person(project, rows, work / f"labels{seed}.csv")
         assert "200 labels from" in said
     report = work / "r.json"
     _ok("report", str(project), "-o", str(report))
@@ -137,6 +161,132 @@ def test_the_gate_fails_on_the_calibrated_lower_bound(
     assert failing.returncode == 1
     assert "FAIL GPT-3.5 calibrated (lower end of the 95% interval)" in failing.stderr
     assert (tmp_path / "r.json").exists()  # the report is written before the gate decides
+
+
+def _calibrated(project: Path, folder: Path) -> dict[str, object]:
+    report = folder / "calibrated.json"
+    _ok("report", str(project), "-o", str(report))
+    block: dict[str, object] = json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]
+    return block
+
+
+def test_planning_again_before_any_label_draws_nothing_new(evouna_scored: Path, tmp_path: Path) -> None:
+    """A first-time user planned twice (a CSV, then a workbook) and labelled once: the second
+    plan was a second round from the same frame, the same sample, and the report counted the
+    labels twice, every interval sqrt(2) too narrow (4 of 5 missed the person's accuracy)."""
+    once, twice = tmp_path / "once", tmp_path / "twice"
+    once.mkdir()
+    twice.mkdir()
+    single, again = _copy_project(evouna_scored, once), _copy_project(evouna_scored, twice)
+    plan = ("--budget", "200", "--seed", "1")
+    _ok("plan-labels", str(single), *plan, "-o", str(once / "plan.csv"))
+    _ok("plan-labels", str(again), *plan, "-o", str(twice / "plan.csv"))
+    relisted = run_goldenlens("plan-labels", str(again), *plan, "--json", timeout=300)
+    assert relisted.returncode == 0, relisted.stderr
+    assert (
+        "Round 1 was planned earlier and has no label yet: listed again, nothing new drawn" in relisted.stderr
+    )
+    listed = json.loads(relisted.stdout)
+    rows = _plan_rows(twice / "plan.csv")
+    assert listed["round"] == 1
+    assert [(r["question_id"], r["pipeline"]) for r in listed["rows"]] == [
+        (r["question_id"], r["pipeline"]) for r in rows
+    ]
+    # Other settings while the round waits: refused, and nothing is drawn.
+    other = run_goldenlens("plan-labels", str(again), "--budget", "200", "--seed", "2", timeout=300)
+    assert other.returncode == 2
+    assert "round 1 (200 labels, seed 1, by response" in other.stderr
+    assert "has no label yet: label it first" in other.stderr
+    assert "--replace" in other.stderr
+
+    _label_as_the_person(single, _plan_rows(once / "plan.csv"), once / "labels.csv")
+    _label_as_the_person(again, rows, twice / "labels.csv")
+    expected, found = _calibrated(single, once), _calibrated(again, twice)
+    assert found["rounds"] == expected["rounds"] == 1
+    assert found["estimates"] == expected["estimates"]
+    assert found["pairs"] == expected["pairs"]
+
+
+def test_a_round_drawn_anew_replaces_the_unlabelled_one(evouna_scored: Path, tmp_path: Path) -> None:
+    project = _copy_project(evouna_scored, tmp_path)
+    _ok("plan-labels", str(project), "--budget", "100", "--seed", "1", "-o", str(tmp_path / "first.csv"))
+    said = _ok(
+        "plan-labels",
+        str(project),
+        "--budget",
+        "150",
+        "--seed",
+        "2",
+        "--replace",
+        "-o",
+        str(tmp_path / "new.csv"),
+    )
+    assert "Round 1: 150 answers to label" in said
+    first, new = _plan_rows(tmp_path / "first.csv"), _plan_rows(tmp_path / "new.csv")
+    assert len(new) == 150
+    assert {(r["question_id"], r["pipeline"]) for r in first} != {
+        (r["question_id"], r["pipeline"]) for r in new
+    }
+    _label_as_the_person(project, new[:120], tmp_path / "labels.csv")
+    # The round has labels now: it is not replaced, and the next plan is round 2.
+    refused = run_goldenlens("plan-labels", str(project), "--budget", "50", "--replace", timeout=300)
+    assert refused.returncode == 2
+    assert "no unlabelled round to replace" in refused.stderr
+    nxt = _ok("plan-labels", str(project), "--budget", "50", "--seed", "2", "-o", str(tmp_path / "next.csv"))
+    assert "Round 2: 50 answers to label" in nxt
+    asked = {(r["question_id"], r["pipeline"]) for r in new[:120]}
+    assert not asked & {(r["question_id"], r["pipeline"]) for r in _plan_rows(tmp_path / "next.csv")}
+
+
+def test_a_round_an_earlier_version_drew_twice_counts_once(evouna_scored: Path, tmp_path: Path) -> None:
+    """Projects planned twice before this version hold two rounds with one sample: counted once."""
+    once, twice = tmp_path / "once", tmp_path / "twice"
+    once.mkdir()
+    twice.mkdir()
+    single, again = _copy_project(evouna_scored, once), _copy_project(evouna_scored, twice)
+    for project, folder in ((single, once), (again, twice)):
+        _ok("plan-labels", str(project), "--budget", "200", "--seed", "1", "-o", str(folder / "plan.csv"))
+    with ProjectStore.open(again) as store:  # what planning again wrote before: the same draw
+        info = store.labels.rounds()[0]
+        frame = store.labels.round_frame(info.id)
+        store.labels.add_round(
+            StoredRound(info.run_id, info.mode, info.seed, info.budget, info.population, info.strata, frame)
+        )
+        assert len(store.labels.rounds()) == 2
+    for project, folder in ((single, once), (again, twice)):
+        _label_as_the_person(project, _plan_rows(folder / "plan.csv"), folder / "labels.csv")
+    expected, found = _calibrated(single, once), _calibrated(again, twice)
+    assert found["rounds"] == 1
+    assert found["estimates"] == expected["estimates"]
+    assert found["pairs"] == expected["pairs"]
+    assert any("1 round(s) drew exactly the sample of an earlier round" in n for n in found["notes"])  # type: ignore[attr-defined]
+
+
+def test_labels_outside_the_plans_are_counted_and_said_to_wait(evouna_scored: Path, tmp_path: Path) -> None:
+    """Labels picked by hand are not a random sample: the estimate does not use them until the
+    next round is planned (which counts them exactly), and says how many wait."""
+    project = _copy_project(evouna_scored, tmp_path)
+    _ok("plan-labels", str(project), "--budget", "200", "--seed", "1", "-o", str(tmp_path / "plan.csv"))
+    planned = _plan_rows(tmp_path / "plan.csv")
+    _label_as_the_person(project, planned, tmp_path / "labels.csv")
+    before = _calibrated(project, tmp_path)
+    assert not before["notes"]
+    asked = {(r["question_id"], r["pipeline"]) for r in planned}
+    others = [
+        {"question_id": q, "pipeline": p}
+        for (q, p) in sorted(_human())
+        if (q, p) not in asked and p == "GPT-4"
+    ][:60]
+    _label_as_the_person(project, others, tmp_path / "picked.csv")
+    after = _calibrated(project, tmp_path)
+    notes = [n for n in after["notes"] if "were in no round's sample" in n]  # type: ignore[attr-defined]
+    assert len(notes) == 1, after["notes"]
+    waiting = int(notes[0].split(" ")[0].replace(",", ""))
+    assert waiting == int(after["labelled"]) - int(before["labelled"]) >= 60  # type: ignore[call-overload]
+    # The next round's frame leaves them out: then they count exactly, and nothing waits.
+    _ok("plan-labels", str(project), "--budget", "100", "--seed", "2", "-o", str(tmp_path / "next.csv"))
+    _label_as_the_person(project, _plan_rows(tmp_path / "next.csv"), tmp_path / "next-labels.csv")
+    assert not [n for n in _calibrated(project, tmp_path)["notes"] if "no round's sample" in n]  # type: ignore[attr-defined]
 
 
 @pytest.fixture

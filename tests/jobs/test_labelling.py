@@ -175,12 +175,14 @@ def test_a_plan_asks_each_distinct_answer_once_and_never_a_labelled_one(project:
         assert all(
             r.same_answer == ("B",) for r in plan.rows if r.question_id in ("q1", "q2") and r.pipeline == "A"
         )
-        rest = plan_labels(store, budget=100, seed=4)
+        # The first plan has no label yet: drawn anew in its place, it asks for everything still
+        # unlabelled, and stays round 1.
+        rest = plan_labels(store, budget=100, seed=4, replace=True)
         again = {(r.question_id, r.pipeline) for r in rest.rows}
-        # The second plan has not been labelled yet: it asks for everything still unlabelled.
         assert ("q4", "A") not in again
         assert len(rest.rows) == rest.unlabelled_answers == 9
-        assert len(store.labels.rounds()) == 2
+        assert rest.round_number == 1
+        assert [info.budget for info in store.labels.rounds()] == [100]
 
 
 def test_without_labels_the_estimates_say_so_and_how_many_labels_would_do(project: Path) -> None:
@@ -202,6 +204,9 @@ def test_every_response_labelled_gives_each_pipelines_exact_share(project: Path,
         found = calibrate(store)
     shares = {e.pipeline: (e.interval.estimate, e.interval.low, e.interval.high) for e in found.estimates}
     assert shares == {"A": (1.0, 1.0, 1.0), "B": (0.5, 0.5, 0.5), "C": (0.5, 0.5, 0.5)}
+    assert found.headline() == (
+        "Estimated from 12 labelled responses of 12 (the labels alone, no sampled round)."
+    )
     pairs = {(p.a, p.b): p.better for p in found.pairs}
     assert pairs == {("A", "B"): "A", ("A", "C"): "A", ("B", "C"): None}
     block = found.as_dict()

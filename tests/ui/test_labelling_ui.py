@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 from tests.badinputs import write_csv
 
@@ -166,4 +167,40 @@ def test_the_review_letters_wait_on_the_labels_tab(qtbot: QtBot, project: Path) 
         assert store.reviews.of_question("q1") is None
     window.tabs.setCurrentIndex(0)  # back on the Review tab, N is "next unreviewed" again
     assert window.queue.next_unreviewed_action.isEnabled()
+    window.close()
+
+
+def test_planning_beside_an_unlabelled_round_asks_to_draw_it_anew(qtbot: QtBot, project: Path) -> None:
+    """The fixture's round has no label: another plan would come from the same frame. The app
+    asks; "Draw anew" replaces the round, and planning it again with its settings lists it."""
+    window = _window(qtbot, project)
+    pane = window.labelling_pane
+    pane.budget.setValue(6)
+    pane.seed.setValue(2)
+    qtbot.mouseClick(pane.plan_button, Qt.MouseButton.LeftButton)
+
+    def asked() -> QMessageBox | None:
+        found = [box for box in window.findChildren(QMessageBox, "replaceRoundDialog") if box.isVisible()]
+        return found[0] if found else None
+
+    qtbot.waitUntil(lambda: asked() is not None, timeout=TIMEOUT)
+    box = asked()
+    assert box is not None
+    assert "Round 1 (100 labels, seed 1, by response) has no label yet" in box.text()
+    anew = box.button(QMessageBox.StandardButton.Yes)
+    assert anew.text() == "Draw anew"
+    qtbot.mouseClick(anew, Qt.MouseButton.LeftButton)
+
+    def rounds() -> list[tuple[int, int]]:
+        with ProjectStore.open(project) as store:
+            return [(info.budget, info.seed) for info in store.labels.rounds()]
+
+    qtbot.waitUntil(lambda: rounds() == [(6, 2)], timeout=TIMEOUT)
+    qtbot.waitUntil(
+        lambda: "Round 1: 6 answers to label" in window.statusBar().currentMessage(), timeout=TIMEOUT
+    )
+    qtbot.mouseClick(pane.plan_button, Qt.MouseButton.LeftButton)  # the same settings: listed again
+    qtbot.waitUntil(lambda: "listed again" in window.statusBar().currentMessage(), timeout=TIMEOUT)
+    assert rounds() == [(6, 2)]
+    assert asked() is None
     window.close()

@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from calibration_data import evouna
+from scipy.stats import hypergeom
 
 from goldenlens.core.calibration.estimator import fitted_predictions
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.sampling_plan import MIN_PER_STRATUM, plan_round, unit_scores
 
 
-def _plan(budget: int, seed: int = 7, mode: str = "response", known: int = 600):
+def _plan(budget: int, seed: int = 7, mode: str = "response", known: int = 600, stream: int = 0):
     """A plan after the person's verdicts on the first ``known`` responses (the predictor fitted
     on them)."""
     benchmark = evouna()
@@ -29,6 +30,7 @@ def _plan(budget: int, seed: int = 7, mode: str = "response", known: int = 600):
         budget=budget,
         seed=seed,
         mode=mode,  # type: ignore[arg-type]
+        stream=stream,
     )
     return benchmark, design, prediction
 
@@ -105,3 +107,46 @@ def test_a_budget_larger_than_what_is_left_labels_everything_left() -> None:
 def test_a_plan_needs_a_budget() -> None:
     with pytest.raises(ValueError, match="budget"):
         _plan(0)
+
+
+def test_rounds_with_one_seed_draw_independently_of_each_other() -> None:
+    """Rounds planned with the same --seed from the same frame (nothing labelled in between) share
+    no draws: each pair of samples overlaps per stratum as two independent simple random samples
+    do (hypergeometric: scipy's mean and variance), where one stream for all gave the same sample."""
+    designs = [_plan(200, seed=5, stream=t)[1] for t in range(4)]
+    first = designs[0]
+    assert all(np.array_equal(d.stratum, first.stratum) for d in designs)  # the same frame and strata
+    sizes = np.bincount(first.stratum)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            one, other = designs[a], designs[b]
+            mean = variance = 0.0
+            overlap = 0
+            for h in range(len(sizes)):
+                mine = set(one.sampled[one.stratum[one.sampled] == h].tolist())
+                theirs = set(other.sampled[other.stratum[other.sampled] == h].tolist())
+                assert len(mine) == len(theirs)
+                law = hypergeom(int(sizes[h]), len(mine), len(theirs))
+                mean += float(law.mean())
+                variance += float(law.var())
+                overlap += len(mine & theirs)
+            assert abs(overlap - mean) <= 4 * np.sqrt(variance), (a, b, overlap, mean)
+            assert overlap < len(one.sampled) / 2
+
+
+def test_the_first_round_draws_from_the_seed_alone() -> None:
+    """Plans made before rounds had streams of their own are drawn again as they were."""
+    _b, design, prediction = _plan(200, seed=5)
+    benchmark = evouna()
+    population = benchmark.run.population
+    again = plan_round(
+        frame=design.frame,
+        question=benchmark.run.question,
+        answer=population.answer,
+        pipeline=population.pipeline,
+        prediction=prediction,
+        budget=200,
+        seed=5,
+    )
+    assert np.array_equal(again.sampled, design.sampled)
+    assert not np.array_equal(_plan(200, seed=5, stream=1)[1].sampled, design.sampled)

@@ -10,6 +10,7 @@ columns) all or nothing. Bad input is one line naming the file, row and column, 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,6 +83,11 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         choices=("response", "question"),
         default="response",
         help="response: distinct answers anywhere; question: whole questions, every answer in each",
+    )
+    plan.add_argument(
+        "--replace",
+        action="store_true",
+        help="draw the newest round anew while none of its answers is labelled (its earlier list is void)",
     )
     out = plan.add_mutually_exclusive_group()
     out.add_argument(
@@ -162,7 +168,7 @@ def cmd_plan_labels(args: argparse.Namespace) -> int:
     from goldenlens.jobs.labelling.plan import plan_labels
 
     with open_project(args.project) as project:
-        plan = plan_labels(project, budget=args.budget, seed=args.seed, mode=args.by)
+        plan = plan_labels(project, budget=args.budget, seed=args.seed, mode=args.by, replace=args.replace)
         calibrated = calibrate(project, with_diagnoses=False)
     if args.json:
         print(json_text(plan_to_dict(plan)))
@@ -170,7 +176,7 @@ def cmd_plan_labels(args: argparse.Namespace) -> int:
         write_plan(plan, args.output)
     else:
         _print_plan(plan)
-    print(_plan_summary(plan, calibrated, args.output), file=sys.stderr)
+    print(_plan_summary(plan, calibrated, args.project, args.output), file=sys.stderr)
     return 0
 
 
@@ -180,13 +186,21 @@ def _print_plan(plan: LabelPlan) -> None:
         print(f"{row.order:>4}  {row.question_id}  {row.pipeline}{also}: {one_line(row.response, 70)}")
 
 
-def _plan_summary(plan: LabelPlan, calibrated: HumanCalibrated, output: Path | None) -> str:
+def _plan_summary(plan: LabelPlan, calibrated: HumanCalibrated, project: Path, output: Path | None) -> str:
     where = f" written to {output}" if output is not None else ""
     lines = [
         f"Round {plan.round_number}: {len(plan.rows)} answers to label{where} "
         f"({plan.unlabelled_answers} distinct answers of {plan.unlabelled} responses have no verdict yet).",
-        "Label them (fill the verdict column: correct / incorrect / unsure), then: "
-        "goldenlens label PROJECT --from FILE",
     ]
+    if plan.listed_again:
+        lines.append(
+            f"Round {plan.round_number} was planned earlier and has no label yet: listed again, nothing new "
+            "drawn (--replace draws it anew)."
+        )
+    filled = shlex.quote(str(output)) if output is not None else "FILE"
+    lines.append(
+        "Label them (fill the verdict column: correct / incorrect / unsure), then: "
+        f"goldenlens label {shlex.quote(str(project))} --from {filled}"
+    )
     lines.append(calibrated.headline())
     return "\n".join(lines)

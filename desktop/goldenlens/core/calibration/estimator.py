@@ -323,6 +323,20 @@ def _anticipated(
     return np.asarray(covariance / sizes[:, None, None], dtype=np.float64)
 
 
+def _labels_waiting(population: Population, state: npt.NDArray[np.int8], used: Sequence[RoundDesign]) -> int:
+    """Responses with a verdict that no used round reads as a verdict: inside every round's
+    frame (no verdict when it was planned) and sampled by none (labelled outside the plans)."""
+    if not used:
+        return 0
+    waiting = _known(state)
+    for design in used:
+        in_frame = np.zeros(population.size, dtype=bool)
+        in_frame[design.frame] = True
+        in_frame[design.frame[np.isin(design.unit, design.sampled)]] = False
+        waiting &= in_frame
+    return int(np.count_nonzero(waiting))
+
+
 def _unit_members(design: RoundDesign) -> list[IntArray]:
     order = np.argsort(design.unit, kind="stable")
     bounds = np.searchsorted(design.unit[order], np.arange(design.units + 1))
@@ -447,7 +461,8 @@ def estimate(
 ) -> Calibrated:
     """The estimates of every pipeline and of the ``pairs`` (pipeline indices ``(a, b)``: the
     difference ``a - b``) from the labels in force (``state`` per response) and the rounds."""
-    results = [found for design in rounds if (found := _round(population, state, design)) is not None]
+    used = [(design, found) for design in rounds if (found := _round(population, state, design)) is not None]
+    results = [found for _design, found in used]
     combined = _combined(population, state, results, level)
     names = population.pipelines
     known = _known(state)
@@ -473,6 +488,13 @@ def estimate(
     notes = []
     if not results and any(e.interval.estimate is None for e in estimates):
         notes.append("no planned sample labelled yet: plan a round of labels to estimate")
+    waiting = _labels_waiting(population, state, [design for design, _found in used])
+    if waiting:
+        notes.append(
+            f"{waiting:,} labelled responses were in no round's sample and had no verdict when the rounds "
+            "were planned: the estimates rest on the sampled ones; the next round planned counts these "
+            "exactly"
+        )
     return Calibrated(
         estimates, tuple(pair_estimates), len(results), int(np.count_nonzero(known)), level, tuple(notes)
     )

@@ -110,10 +110,12 @@ class HumanCalibrated:
                 + (self.notes[0] if self.notes else "no estimate yet")
                 + "."
             )
-        return (
-            f"Estimated from {self.labelled} labelled responses of {self.responses} "
-            f"({self.rounds} round{'s' if self.rounds != 1 else ''} of sampled labels)."
+        how = (
+            f"{self.rounds} round{'s' if self.rounds != 1 else ''} of sampled labels"
+            if self.rounds
+            else "the labels alone, no sampled round"
         )
+        return f"Estimated from {self.labelled} labelled responses of {self.responses} ({how})."
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON ``human_calibrated`` block."""

@@ -40,3 +40,5 @@ class LabelPlan:
     #: Responses still without a verdict (the round's frame), and the distinct answers among them.
     unlabelled: int
     unlabelled_answers: int
+    #: The round was planned earlier and had no label yet: listed again, nothing new drawn.
+    listed_again: bool = False

@@ -15,7 +15,10 @@ responses whose verdict is not known yet, drawn so the pipelines' intervals shri
   at least 2 per stratum (a variance needs two) and at most ``N_h``.
 - **Draw.** A simple random sample without replacement in each stratum, from a seeded generator
   (the same project state and seed give the same plan), listed in an order that interleaves the
-  strata, so a reviewer who stops part-way has labelled a smaller stratified sample.
+  strata, so a reviewer who stops part-way has labelled a smaller stratified sample. Each round
+  of a project draws from a stream of its own (the seed and the round's place), so no two rounds
+  share their random draws: the estimator adds the rounds' variances, which holds only for
+  samples drawn independently of each other.
 
 The estimator (:mod:`~goldenlens.core.calibration.estimator`) reads back exactly what is kept
 here: the frame, each frame response's unit, each unit's stratum and the sampled units.
@@ -166,14 +169,17 @@ def plan_round(
     budget: int,
     seed: int,
     mode: Mode = "response",
+    stream: int = 0,
 ) -> RoundDesign:
     """Draw one round of about ``budget`` labels from the ``frame`` (see the module docstring).
-    ``question``, ``answer``, ``pipeline`` and ``prediction`` are per population response."""
+    ``question``, ``answer``, ``pipeline`` and ``prediction`` are per population response;
+    ``stream``: how many rounds the project planned before this one (the first round draws from
+    ``seed`` alone, round ``k`` from ``(seed, k)``)."""
     if budget < 1:
         raise ValueError("a plan needs a budget of at least one label")
     unit, cost = frame_units(frame, question, answer, mode)
     units = len(cost)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed if stream == 0 else [seed, stream])
     if units == 0:
         empty = np.zeros(0, dtype=np.intp)
         return RoundDesign(frame, unit, empty, empty, seed, mode)

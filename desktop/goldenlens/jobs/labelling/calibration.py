@@ -166,6 +166,11 @@ def calibrate_responses(
         for width in PLANNED_WIDTHS
     }
     notes = list(result.notes)
+    if rounds.repeated:
+        notes.append(
+            f"{rounds.repeated} round(s) drew exactly the sample of an earlier round (planned again before "
+            "any label) and are left out: one sample counted twice would narrow the intervals"
+        )
     if rounds.outdated:
         notes.append(
             f"{rounds.outdated} round(s) of labels were planned before the responses changed and are "

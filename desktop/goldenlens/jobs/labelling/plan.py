@@ -4,6 +4,12 @@ A round is drawn from the responses with no verdict in force (see
 :mod:`goldenlens.core.calibration.sampling_plan`), kept in the project with everything its
 estimator reads back, and listed one row per distinct answer to label, in the order to label
 them (stopping part-way still leaves a smaller stratified sample).
+
+While the newest round has no label yet, planning again draws nothing new: with the same
+budget, seed and mode the round is listed again; otherwise :class:`RoundWaitingError` says so,
+and ``replace=True`` draws it anew in its place. A second round drawn beside an unlabelled one
+would come from the same frame as the first, and two samples of one frame, labelled once, are
+not the independent rounds whose variances the estimator adds.
 """
 
 from __future__ import annotations
@@ -14,16 +20,55 @@ from goldenlens.core.calibration.estimator import fitted_predictions
 from goldenlens.core.calibration.label_plan import LabelPlan, PlanRow
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, plan_round
-from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
+from goldenlens.core.errors import GoldenLensError
+from goldenlens.jobs.labelling.population import ProjectResponses, Rounds, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
-from goldenlens.store.repositories.labels import StoredRound
+from goldenlens.store.repositories.labels import RoundInfo, StoredRound
+
+
+class RoundWaitingError(GoldenLensError):
+    """The newest round has no label yet and another plan was asked for (see the module)."""
+
+    def __init__(self, number: int, info: RoundInfo) -> None:
+        self.number = number
+        self.info = info
+        super().__init__(
+            f"round {number} ({info.budget} labels, seed {info.seed}, by {info.mode}, planned "
+            f"{info.created_at[:16].replace('T', ' ')} UTC) has no label yet: label it first. Planning "
+            "with its budget, seed and mode lists it again; replacing it draws it anew "
+            "(goldenlens plan-labels --replace), and its earlier list is then void."
+        )
+
+
+class NothingToReplaceError(GoldenLensError):
+    """``replace=True`` with no unlabelled round to replace."""
 
 
 @takes_project
-def plan_labels(store: ProjectStore, *, budget: int, seed: int = 0, mode: Mode = "response") -> LabelPlan:
-    """Draw, keep and list the next round of about ``budget`` labels."""
+def plan_labels(
+    store: ProjectStore, *, budget: int, seed: int = 0, mode: Mode = "response", replace: bool = False
+) -> LabelPlan:
+    """Draw, keep and list the next round of about ``budget`` labels; while the newest round has
+    no label, list it again or (``replace``) draw it anew (see the module)."""
     responses = load_responses(store)
+    stored = store.labels.rounds()
+    waiting = _waiting_round(stored, usable_rounds(store, responses), responses)
+    if waiting is not None:
+        info, design = waiting
+        number = stored.index(info) + 1
+        if replace:
+            store.labels.drop_round(info.id)
+            stored.remove(info)
+        elif (info.budget, info.seed, info.mode) == (budget, seed, mode):
+            return _plan(responses, design, info.id, number, budget, listed_again=True)
+        else:
+            raise RoundWaitingError(number, info)
+    elif replace:
+        raise NothingToReplaceError(
+            "there is no unlabelled round to replace: the newest round has labels already (or none "
+            "was planned); plan the next round without --replace"
+        )
     population = responses.run.population
     state = responses.state()
     known = (state == LabelState.CORRECT) | (state == LabelState.INCORRECT)
@@ -38,6 +83,7 @@ def plan_labels(store: ProjectStore, *, budget: int, seed: int = 0, mode: Mode =
         budget=budget,
         seed=seed,
         mode=mode,
+        stream=len(stored),
     )
     position = np.full(design.units, -1, dtype=np.int64)
     position[design.sampled] = np.arange(len(design.sampled))
@@ -54,17 +100,44 @@ def plan_labels(store: ProjectStore, *, budget: int, seed: int = 0, mode: Mode =
     round_id = store.labels.add_round(
         StoredRound(responses.run_id, mode, seed, budget, responses.fingerprint, design.strata, stored_frame)
     )
-    number = len(store.labels.rounds())
+    return _plan(responses, design, round_id, len(stored) + 1, budget)
+
+
+def _plan(
+    responses: ProjectResponses,
+    design: RoundDesign,
+    round_id: int,
+    number: int,
+    budget: int,
+    *,
+    listed_again: bool = False,
+) -> LabelPlan:
+    frame = design.frame
     return LabelPlan(
         round_id,
         number,
-        mode,
-        seed,
+        design.mode,
+        design.seed,
         budget,
         tuple(_rows(responses, design)),
         len(frame),
-        len(set(population.answer[frame].tolist())),
+        len(set(responses.run.population.answer[frame].tolist())),
+        listed_again=listed_again,
     )
+
+
+def _waiting_round(
+    stored: list[RoundInfo], rounds: Rounds, responses: ProjectResponses
+) -> tuple[RoundInfo, RoundDesign] | None:
+    """The newest round and its design when it is planned on the responses there are now and
+    none of the responses it sampled has a verdict yet (labelled or judged unsure)."""
+    if not stored or not rounds.infos or rounds.infos[-1].id != stored[-1].id:
+        return None
+    design = rounds.designs[-1]
+    sampled = design.frame[np.isin(design.unit, design.sampled)]
+    if np.any(responses.state()[sampled] != LabelState.NONE):
+        return None
+    return rounds.infos[-1], design
 
 
 def _rows(responses: ProjectResponses, design: RoundDesign) -> list[PlanRow]:

@@ -23,13 +23,14 @@ from goldenlens.core.calibration.labels import (
     ResponseKey,
 )
 from goldenlens.core.calibration.population import RunResponses, run_responses
-from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign
+from goldenlens.core.calibration.sampling_plan import IntArray, Mode, RoundDesign
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.jobs.reporting.stored_run import NoScoresError
 from goldenlens.jobs.scoring.pending import no_finished_run
 from goldenlens.store.project import ProjectStore
+from goldenlens.store.repositories.labels import RoundInfo
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -122,6 +123,12 @@ class Rounds:
 
     designs: tuple[RoundDesign, ...]
     outdated: int
+    #: The stored round of each design.
+    infos: tuple[RoundInfo, ...] = ()
+    #: Rounds that drew exactly the sample of an earlier round (planned again before any label,
+    #: with the same seed, by a version that drew every round from the seed alone): left out,
+    #: since one sample counted twice would halve its variance.
+    repeated: int = 0
 
 
 def usable_rounds(store: ProjectStore, responses: ProjectResponses) -> Rounds:
@@ -129,8 +136,9 @@ def usable_rounds(store: ProjectStore, responses: ProjectResponses) -> Rounds:
     population's indices (a round planned before the responses changed measures another
     population: it is left out, its labels still count where they hold)."""
     index = responses.index()
-    designs = []
-    outdated = 0
+    designs: list[RoundDesign] = []
+    infos: list[RoundInfo] = []
+    outdated = repeated = 0
     for info in store.labels.rounds():
         if info.population != responses.fingerprint:
             outdated += 1
@@ -148,8 +156,29 @@ def usable_rounds(store: ProjectStore, responses: ProjectResponses) -> Rounds:
         sampled = np.flatnonzero(position >= 0)
         sampled = sampled[np.argsort(position[sampled], kind="stable")].astype(np.intp)
         mode: Mode = "question" if info.mode == "question" else "response"
-        designs.append(RoundDesign(frame, unit, stratum, sampled, info.seed, mode))
-    return Rounds(tuple(designs), outdated)
+        design = RoundDesign(frame, unit, stratum, sampled, info.seed, mode)
+        if any(_same_draw(design, earlier) for earlier in designs):
+            repeated += 1
+            continue
+        designs.append(design)
+        infos.append(info)
+    return Rounds(tuple(designs), outdated, tuple(infos), repeated)
+
+
+def _same_draw(one: RoundDesign, other: RoundDesign) -> bool:
+    """Whether two rounds sampled the same responses from the same frame."""
+    if len(one.frame) != len(other.frame) or len(one.sampled) != len(other.sampled):
+        return False
+    return bool(
+        np.array_equal(np.sort(one.frame), np.sort(other.frame))
+        and np.array_equal(np.sort(_sampled_responses(one)), np.sort(_sampled_responses(other)))
+    )
+
+
+def _sampled_responses(design: RoundDesign) -> IntArray:
+    """The population indices of the responses whose unit ``design`` sampled."""
+    picked: IntArray = design.frame[np.isin(design.unit, design.sampled)]
+    return picked
 
 
 def known_count(responses: ProjectResponses) -> int:

@@ -184,6 +184,12 @@ class LabelRepository(Repository):
             )
         return round_id
 
+    def drop_round(self, round_id: int) -> None:
+        """Forget a labelling round and its frame (labels are kept: they belong to responses)."""
+        with self._write("drop the labelling plan") as conn:
+            conn.execute("DELETE FROM label_round_frame WHERE round_id = ?", (round_id,))
+            conn.execute("DELETE FROM label_rounds WHERE id = ?", (round_id,))
+
     def rounds(self) -> list[RoundInfo]:
         """Every labelling round, oldest first."""
         rows = self._fetch(

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QMessageBox
 
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 from goldenlens.core.calibration.label_plan import LabelPlan
 from goldenlens.core.calibration.labels import Verdict
 from goldenlens.core.calibration.sampling_plan import Mode
 from goldenlens.jobs.labelling.calibration import calibrate
-from goldenlens.jobs.labelling.plan import plan_labels
+from goldenlens.jobs.labelling.plan import RoundWaitingError, plan_labels
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_access import on_project_at
 from goldenlens.queries.labelling import PlanQueue
@@ -43,9 +44,9 @@ class LabellingController(QObject):
         self._estimates.succeeded.connect(self._on_estimates)
         self._planner = JobRunner(self)
         self._planner.succeeded.connect(self._on_planned)
-        self._planner.failed.connect(
-            lambda error: show_error(self._parts.window, "Could not plan the labels", error)
-        )
+        self._planner.failed.connect(self._on_plan_failed)
+        #: The settings of the plan asked for last (to draw a waiting round anew with them).
+        self._asked: tuple[int, int, str] | None = None
         pane.verdict_given.connect(self._on_verdict)
         pane.detach_requested.connect(self._on_detach)
         pane.next_requested.connect(self.next_question)
@@ -157,26 +158,59 @@ class LabellingController(QObject):
 
     # -- planning ----------------------------------------------------------------------------
 
-    def plan(self, budget: int, seed: int, mode: str) -> None:
+    def plan(self, budget: int, seed: int, mode: str, *, replace: bool = False) -> None:
+        """Plan the next round (``replace``: draw the waiting, unlabelled round anew)."""
         session = self.session
         if session is None:
             return
         path: Path = session.path
         chosen: Mode = "question" if mode == "question" else "response"
+        self._asked = (budget, seed, mode)
 
         def job(_progress: ProgressFn, _cancel: CancelToken) -> LabelPlan:
-            return on_project_at(path, plan_labels, budget=budget, seed=seed, mode=chosen)
+            return on_project_at(path, plan_labels, budget=budget, seed=seed, mode=chosen, replace=replace)
 
         self._planner.start(job, name="plan labels")
 
     def _on_planned(self, plan: LabelPlan) -> None:
         self.question_id = plan.rows[0].question_id if plan.rows else None
         self.refresh()
+        again = " (planned earlier, no label yet: listed again)" if plan.listed_again else ""
         self._parts.window.statusBar().showMessage(
-            f"Round {plan.round_number}: {len(plan.rows)} answers to label, in the plan's order "
+            f"Round {plan.round_number}{again}: {len(plan.rows)} answers to label, in the plan's order "
             "(Enter: next question)",
             8000,
         )
+
+    def _on_plan_failed(self, error: BaseException) -> None:
+        asked = self._asked
+        if not isinstance(error, RoundWaitingError) or asked is None:
+            show_error(self._parts.window, "Could not plan the labels", error)
+            return
+        info = error.info
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Plan labels",
+            f"Round {error.number} ({info.budget} labels, seed {info.seed}, by {info.mode}) has no label "
+            "yet. Planning another round beside it would count one sample twice.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            self._parts.window,
+        )
+        box.setInformativeText(
+            f"Draw round {error.number} anew with the settings you chose? Its earlier list is then void. "
+            "Cancel keeps it: plan with its own settings to list it again."
+        )
+        box.setObjectName("replaceRoundDialog")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        anew = box.button(QMessageBox.StandardButton.Yes)
+        anew.setText("Draw anew")
+
+        def chosen(clicked: object) -> None:
+            if clicked is anew:
+                self.plan(*asked, replace=True)
+
+        box.buttonClicked.connect(chosen)
+        box.open()
 
     def _on_estimates(self, found: HumanCalibrated) -> None:
         self.latest = found
