@@ -17,7 +17,6 @@ from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import StoredRound
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "evouna_tq"
-SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
 
 def _human() -> dict[tuple[str, str], str]:
@@ -289,16 +288,6 @@ def test_labels_outside_the_plans_are_counted_and_said_to_wait(evouna_scored: Pa
     assert not [n for n in _calibrated(project, tmp_path)["notes"] if "no round's sample" in n]  # type: ignore[attr-defined]
 
 
-@pytest.fixture
-def sample_project(tmp_path: Path) -> Path:
-    project = tmp_path / "sample.goldenlens"
-    done = run_goldenlens(
-        "score", str(SAMPLE / "golden.csv"), str(SAMPLE / "responses.csv"), "--project", str(project), "-q"
-    )
-    assert done.returncode == 0, done.stderr
-    return project
-
-
 def test_one_label_from_the_command_line_and_its_mistakes(sample_project: Path) -> None:
     done = run_goldenlens(
         "label",
@@ -383,3 +372,39 @@ def test_a_team_labels_in_the_report_workbook_and_reads_it_back(sample_project: 
     again = tmp_path / "again.json"
     assert run_goldenlens("report", project, "-o", str(again)).returncode == 0
     assert json.loads(again.read_text(encoding="utf-8"))["human_calibrated"]["labelled"] == 3
+
+
+def test_the_workbook_lists_every_verdict_of_the_reviewers_view(
+    evouna_labelled: dict[str, object], tmp_path: Path
+) -> None:
+    """The Decision sheet has room for six of the ten pairs' verdicts and says where the rest
+    are; the Comparisons sheet lists all ten first, with the JSON report's numbers."""
+    book_path = tmp_path / "r.xlsx"
+    _ok("report", str(evouna_labelled["project"]), "-o", str(book_path), "-q")
+    pairs = evouna_labelled["report"]["human_calibrated"]["pairs"]  # type: ignore[index]
+    book = load_workbook(book_path, read_only=True)
+    rows = list(book["Comparisons"].iter_rows(values_only=True))
+    header, reviewer = rows[0], [r for r in rows[1:] if r[0] == "Judged correct (reviewer's view)"]
+    assert [r[0] for r in rows[1 : 1 + len(pairs)]] == ["Judged correct (reviewer's view)"] * len(pairs)
+    column = {name: n for n, name in enumerate(header)}
+    found = {
+        (r[column["Pipeline A"]], r[column["Pipeline B"]]): (
+            r[column["Difference (A - B)"]],
+            r[column["95% CI low"]],
+            r[column["95% CI high"]],
+            r[column["McNemar p"]],
+            r[column["Verdict"]],
+        )
+        for r in reviewer
+    }
+    assert found == {
+        (p["a"], p["b"]): (p["difference"], p["low"], p["high"], p["p_holm"], p["verdict"])
+        for p in pairs  # type: ignore[union-attr]
+    }
+    decision = [str(r[0]) for r in book["Decision"].iter_rows(values_only=True) if r and r[0]]
+    listed = [line for line in decision if "as reviewers would judge it" in line]
+    assert len(listed) == 6
+    # Confirmed verdicts first, then those whose interval alone excludes 0.
+    kinds = [0 if " beats " in line else 1 if " may be ahead " in line else 2 for line in listed]
+    assert kinds == sorted(kinds)
+    assert "… and 4 more pair(s) on the Comparisons sheet" in "\n".join(decision)

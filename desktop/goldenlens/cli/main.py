@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -327,11 +328,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"goldenlens: error: {name + ': ' if name else ''}{error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (Cancelled, KeyboardInterrupt):
-        print(
-            "goldenlens: cancelled; finished rows are saved (run 'goldenlens resume PROJECT').",
-            file=sys.stderr,
-        )
+        print(f"goldenlens: cancelled; {_after_cancel(args)}", file=sys.stderr)
         return EXIT_CANCELLED
+
+
+def _after_cancel(args: argparse.Namespace) -> str:
+    """What a cancel left, read from the project: a run to resume, scores saved with no report
+    written, or nothing changed (every other write is one transaction or an atomic file)."""
+    project = getattr(args, "project", None)
+    if not isinstance(project, Path) or not project.is_file():
+        return "nothing was written."
+    from goldenlens.jobs import open_project
+    from goldenlens.jobs.scoring.pending import left_to_resume
+
+    quoted = shlex.quote(str(project))
+    try:
+        with open_project(project) as opened:
+            resumable = left_to_resume(opened)
+    except (GoldenLensError, OSError):  # what it left cannot be read: say what would finish it
+        return f"if a run was interrupted, `goldenlens resume {quoted}` finishes it."
+    if resumable:
+        return f"the finished rows are saved: `goldenlens resume {quoted}` finishes the run."
+    output = getattr(args, "output", None)
+    if args.command == "score" and isinstance(output, Path) and not output.exists():
+        return (
+            f"the scores are saved in {project.name}, the report was not written: "
+            f"`goldenlens report {quoted} -o {shlex.quote(str(output))}` writes it."
+        )
+    return f"{project.name} has nothing half-done (every change is saved whole or not at all)."
 
 
 if __name__ == "__main__":

@@ -106,8 +106,9 @@ def labelled_rounds(
             pipeline=population.pipeline,
             prediction=prediction,
             budget=budget,
-            seed=seed * 100 + t,
+            seed=seed,
             mode=mode,
+            stream=t,  # one --seed for every round, as a user gives it: each its own stream
         )
         reviewer_labels(population, benchmark.verdict, design, state)
         designs.append(design)

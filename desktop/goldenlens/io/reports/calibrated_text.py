@@ -62,11 +62,16 @@ def diagnosis_sentences(checks: dict[str, DiagnosisCheck] | None) -> list[str]:
 
 
 def ordered_pairs(pairs: Sequence[PairEstimate]) -> list[PairEstimate]:
-    """The decided pairs first (largest difference first), then the others."""
-    decided = sorted(
-        (p for p in pairs if p.better is not None), key=lambda p: -abs(p.interval.estimate or 0.0)
-    )
-    return decided + [p for p in pairs if p.better is None]
+    """The decided pairs first, then those whose interval alone excludes 0 ("may be ahead"),
+    each group largest difference first, then the others in their order."""
+
+    def group(pair: PairEstimate) -> int:
+        if pair.better is not None:
+            return 0
+        low, high = pair.interval.low, pair.interval.high
+        return 1 if low is not None and high is not None and (low > 0 or high < 0) else 2
+
+    return sorted(pairs, key=lambda p: (group(p), -abs(p.interval.estimate or 0.0) if group(p) < 2 else 0.0))
 
 
 def summary_lines(found: HumanCalibrated, *, verdicts: int = 10) -> list[str]:

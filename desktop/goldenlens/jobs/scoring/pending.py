@@ -142,6 +142,14 @@ def pending_scoring(store: ProjectStore) -> PendingScoring | None:
 
 
 @takes_project
+def left_to_resume(store: ProjectStore) -> bool:
+    """Whether ``goldenlens resume`` has anything to do: an interrupted run of any kind, or
+    scoring the newest import asked for and never began."""
+    pending = pending_scoring(store)
+    return bool(store.runs.unfinished()) or (pending is not None and pending.resumable)
+
+
+@takes_project
 def options_to_finish(store: ProjectStore) -> ScoreOptions | None:
     """The options a lexical scoring of the project goes on with: those the newest import
     recorded for the run it never began (it is newer than any run), else the newest interrupted

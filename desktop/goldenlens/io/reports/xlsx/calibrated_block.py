@@ -34,7 +34,7 @@ from goldenlens.io.reports.xlsx.style import (
     CellStyle,
 )
 
-#: Verdicts on the reviewer's view listed on the page (the rest are in the JSON and HTML).
+#: Verdicts on the reviewer's view listed on the page (all of them are on the Comparisons sheet).
 MAX_VERDICTS: Final = 6
 _HEADERS: Final = ("Pipeline", "Judged correct", "95% CI", "Labelled", "Factual Knowledge")
 _CI: Final = CellStyle(font=Font(size=9, color="FF404040"), alignment=Alignment(horizontal="right"))
@@ -44,7 +44,7 @@ def block_rows(found: HumanCalibrated | None) -> int:
     """How many sheet rows :func:`write_calibrated_block` writes (0: nothing to show)."""
     if found is None or not found.checked:
         return 0
-    verdicts = min(MAX_VERDICTS, len(found.pairs))
+    verdicts = min(MAX_VERDICTS, len(found.pairs)) + (len(found.pairs) > MAX_VERDICTS)
     notes = len(diagnosis_sentences(dict(found.diagnoses))) + len(found.notes) + 1  # + agreement
     return 2 + len(found.estimates) + verdicts + notes + 1  # title, header, ..., blank
 
@@ -72,10 +72,20 @@ def write_calibrated_block(
             ]
         )
         row += 1
-    lines = [pair_verdict(p, found.level) for p in ordered_pairs(found.pairs)[:MAX_VERDICTS]]
+    ordered = ordered_pairs(found.pairs)
+    lines = [pair_verdict(p, found.level) for p in ordered[:MAX_VERDICTS]]
+    rest = ordered[MAX_VERDICTS:]
+    more = (
+        [
+            f"… and {len(rest)} more pair(s) on the Comparisons sheet ("
+            f"{sum(1 for p in rest if p.better is None)} of them not confirmed)."
+        ]
+        if rest
+        else []
+    )
     agreement = agreement_sentence(found)
     notes = [f"{agreement}." if agreement else "", *diagnosis_sentences(dict(found.diagnoses)), *found.notes]
-    for text, style in [*((v, WRAP) for v in lines), *((n, WRAPPED_NOTE) for n in notes)]:
+    for text, style in [*((v, WRAP) for v in lines), *((n, WRAPPED_NOTE) for n in [*more, *notes])]:
         append_across(ws, RowRef("Decision", row), text, style, last_col=width)
         row += 1
     ws.append([text_cell(ws, "FMEval's metrics, as scored:", RowRef("Decision", row), 1, NOTE)])

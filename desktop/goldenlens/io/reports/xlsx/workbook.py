@@ -200,8 +200,10 @@ def write_report_workbook(
             write_review_sheet(_sheet(workbook, REVIEW_SHEET), report)
         if report.problems:
             write_problems_sheet(_sheet(workbook, PROBLEMS_SHEET), report.problems)
-        if decision is not None and decision.comparisons:
-            write_comparisons_sheet(_sheet(workbook, COMPARISONS_SHEET), decision)
+        calibrated = report.human_calibrated
+        reviewer_pairs = calibrated.pairs if calibrated is not None and calibrated.checked else ()
+        if (decision is not None and decision.comparisons) or reviewer_pairs:
+            write_comparisons_sheet(_sheet(workbook, COMPARISONS_SHEET), decision, calibrated)
         entries = about_entries(report, rows, sources=sources, generated=generated, decision=decision)
         entries += judge_about_entries(judge) if judge else []
         write_about_sheet(_sheet(workbook, ABOUT_SHEET, header_row=ABOUT_HEADER_ROW), entries)
