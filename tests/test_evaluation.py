@@ -95,3 +95,47 @@ def test_evaluate_into_a_project_keeps_the_run(sample_dir: Path, tmp_path: Path)
 def test_only_lexical_metrics_are_accepted(sample_dir: Path, metrics: list[str] | str) -> None:
     with pytest.raises((ValueError, TypeError), match="lexical"):
         goldenlens.evaluate(sample_dir / "golden.csv", sample_dir / "responses.csv", metrics=metrics)
+
+
+EVOUNA = Path(__file__).resolve().parent / "data" / "evouna_tq"
+
+
+def test_a_labelled_project_gives_what_reviewers_would_judge(tmp_path: Path) -> None:
+    """With every answer labelled (the person's verdicts on EVOUNA), the calibrated share is each
+    system's accuracy over those verdicts, and assert_passes checks it as --fail-under does."""
+    import csv
+
+    from tests.cli_process import run_goldenlens
+
+    golden, responses = EVOUNA / "golden.csv", EVOUNA / "responses.csv"
+    unlabelled = goldenlens.evaluate(golden, responses)
+    assert unlabelled.calibrated is not None
+    assert not unlabelled.calibrated.checked
+    with pytest.raises(AssertionError, match=r"FAIL GPT-4 calibrated: not checked against a reviewer"):
+        unlabelled.assert_passes(min={"calibrated": 0.5})
+
+    project = tmp_path / "tq.goldenlens"
+    goldenlens.evaluate(golden, responses, project=project)
+    labelled = run_goldenlens("label", str(project), "--from", str(EVOUNA / "human.csv"), timeout=300)
+    assert labelled.returncode == 0, labelled.stderr
+    result = goldenlens.evaluate(golden, responses, project=project)
+    with (EVOUNA / "human.csv").open(encoding="utf-8", newline="") as handle:
+        verdicts = [(row["pipeline"], int(row["acceptable"])) for row in csv.DictReader(handle)]
+    accuracy = {
+        p: sum(v for q, v in verdicts if q == p) / sum(1 for q, _v in verdicts if q == p)
+        for p, _v in verdicts
+    }
+    found = result.calibrated
+    assert found is not None
+    assert found.checked
+    assert {e.pipeline for e in found.estimates} == set(accuracy)
+    for e in found.estimates:  # every answer labelled: exact, an interval of no width
+        assert (e.interval.estimate, e.interval.low, e.interval.high) == pytest.approx(
+            (accuracy[e.pipeline],) * 3
+        )
+    result.assert_passes(min={"calibrated": min(accuracy.values()) - 0.001})
+    worst = min(accuracy, key=accuracy.__getitem__)
+    with pytest.raises(
+        AssertionError, match=rf"FAIL {re.escape(worst)} calibrated \(lower end of the 95% interval\)"
+    ):
+        result.assert_passes(min={"calibrated": min(accuracy.values()) + 0.001})

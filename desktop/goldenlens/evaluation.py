@@ -10,6 +10,9 @@ check the result, the way a unit test asserts on a response::
 The numbers are the CLI's: without ``project`` the files are scored as ``goldenlens score``
 scores them (no project file); with ``project`` they are imported into that project and scored
 as ``goldenlens score --project`` does (the run is kept, a later one can be compared with it).
+A project's reviewer labels give :attr:`Evaluation.calibrated`, what reviewers would judge,
+and ``assert_passes(min={"calibrated": 0.8})`` checks the lower ends of its intervals, as
+``--fail-under calibrated=0.8`` does.
 """
 
 from __future__ import annotations
@@ -25,11 +28,19 @@ from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
 from goldenlens.core.scored_rows import Report
 from goldenlens.core.stats.decide import decide
 from goldenlens.core.stats.decision import Decision
-from goldenlens.core.stats.gates import MinimumMean, failing_minimums, resolve_metric
+from goldenlens.core.stats.gates import (
+    CALIBRATED,
+    MinimumMean,
+    failing_minimums,
+    resolve_metric,
+    with_calibrated,
+)
 from goldenlens.core.stats.pass_rates import DEFAULT_PASS_THRESHOLDS
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 
 
 def lexical_metrics(metrics: Sequence[str] | None) -> tuple[str, ...]:
@@ -114,18 +125,32 @@ class Evaluation:
         )
         return decide(rows, self.report.pipelines, self.metrics, thresholds=dict(self.thresholds))
 
+    @property
+    def calibrated(self) -> HumanCalibrated | None:
+        """What reviewers would judge (each pipeline's share a reviewer would judge correct,
+        with its interval, and the verdicts on it), from the project's labels; without a
+        project, or before any label, it says it was not checked (``checked`` is false)."""
+        return self.report.human_calibrated
+
     def assert_passes(self, min: Mapping[str, float], pipeline: str | None = None) -> None:
         """Raise ``AssertionError`` listing every pipeline (or only ``pipeline``) whose mean of
-        a metric in ``min`` (``{"factual_knowledge": 0.6, "f1": 0.5}``) is under its minimum."""
+        a metric in ``min`` (``{"factual_knowledge": 0.6, "f1": 0.5}``) is under its minimum;
+        ``"calibrated"``: the lower end of the 95% interval of the share a reviewer would judge
+        correct (a pipeline not checked against a reviewer fails it)."""
         if not min:
             raise ValueError("assert_passes needs at least one minimum, e.g. min={'factual_knowledge': 0.6}")
         if pipeline is not None and pipeline not in self.means:
             raise ValueError(f"no pipeline {pipeline!r}; the report has: {', '.join(self.means) or 'none'}")
         checks = [
-            MinimumMean(resolve_metric(name, self.metrics), float(value), pipeline)
+            MinimumMean(resolve_metric(name, (*self.metrics, CALIBRATED)), float(value), pipeline)
             for name, value in min.items()
         ]
-        failures = failing_minimums(self.means, checks)
+        means = {p: dict(m) for p, m in self.means.items()}
+        if any(check.metric == CALIBRATED for check in checks):
+            means = with_calibrated(means, self.calibrated)
+            for found in means.values():
+                found.setdefault(CALIBRATED, None)
+        failures = failing_minimums(means, checks)
         if failures:
             lines = "\n".join(failure.line() for failure in failures)
             raise AssertionError(f"{len(failures)} minimum(s) not met:\n{lines}")
@@ -177,11 +202,12 @@ def evaluate(
     else:
         from goldenlens.jobs import open_project
         from goldenlens.jobs.importing.import_and_score import import_and_score
+        from goldenlens.jobs.labelling.calibration import calibrated_report
         from goldenlens.jobs.reporting.stored_run import build_report
 
         done = import_and_score(
             Path(project), Path(golden), Path(responses), selection=selection, options=options
         )
         with open_project(project) as scored:
-            report = build_report(scored, done.run_id)
+            report = calibrated_report(scored, build_report(scored, done.run_id), current=True)
     return Evaluation(report, chosen, cuts)

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.stats.gates import with_calibrated
 
 # Every command line imports this module (progress and problems are printed by all), so the
 # report, its formats and the judge summary load only where a summary or report is written.
 if TYPE_CHECKING:
     from goldenlens.core.advice.values import ProjectAdvice
-    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
     from goldenlens.core.project_handle import ProjectHandle
     from goldenlens.core.scored_rows import Report
     from goldenlens.io.reports.row_fields import JudgeScores
@@ -334,20 +334,6 @@ def write_outputs(
     judge = judge_scores(project, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(project), progress=progress, advice=advice)
     return with_calibrated(report.summary(), report.human_calibrated)
-
-
-def with_calibrated(
-    summary: dict[str, dict[str, float | None]], found: HumanCalibrated | None
-) -> dict[str, dict[str, float | None]]:
-    """The means with, per pipeline, the lower end of its interval of the share a reviewer
-    would judge correct (``calibrated``: what ``--fail-under calibrated=…`` checks)."""
-    if found is None:
-        return summary
-    from goldenlens.core.stats.gates import CALIBRATED
-
-    for estimate in found.estimates:
-        summary.setdefault(estimate.pipeline, {})[CALIBRATED] = estimate.interval.low
-    return summary
 
 
 #: What a report may be written as: the output's name picks the format.

@@ -16,6 +16,7 @@ from goldenlens.core.typed_number import finite_number
 from goldenlens.core.view.metric_names import METRIC_LABELS, METRIC_SHORT
 
 if TYPE_CHECKING:  # numpy: imported when a regression is checked, not by every command line
+    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
     from goldenlens.core.stats.bootstrap import Settings
     from goldenlens.core.stats.score_table import ScoreRow
 
@@ -53,6 +54,19 @@ def resolve_metric(text: str, metrics: Sequence[str] = LEXICAL_SCORE_NAMES) -> s
 #: reviewer would judge correct (issue 21) must reach the minimum.
 CALIBRATED = "calibrated"
 GATE_METRICS: tuple[str, ...] = (*LEXICAL_SCORE_NAMES, CALIBRATED)
+
+
+def with_calibrated(
+    summary: dict[str, dict[str, float | None]], found: HumanCalibrated | None
+) -> dict[str, dict[str, float | None]]:
+    """The means with, per pipeline, the lower end of its interval of the share a reviewer
+    would judge correct (:data:`CALIBRATED`: what ``--fail-under calibrated=…`` and
+    ``assert_passes(min={"calibrated": …})`` check); ``summary`` is updated in place."""
+    if found is None:
+        return summary
+    for estimate in found.estimates:
+        summary.setdefault(estimate.pipeline, {})[CALIBRATED] = estimate.interval.low
+    return summary
 
 
 @dataclass(frozen=True)
