@@ -408,3 +408,47 @@ def test_the_workbook_lists_every_verdict_of_the_reviewers_view(
     kinds = [0 if " beats " in line else 1 if " may be ahead " in line else 2 for line in listed]
     assert kinds == sorted(kinds)
     assert "… and 4 more pair(s) on the Comparisons sheet" in "\n".join(decision)
+
+
+def test_the_flags_say_how_often_they_held_on_the_labels(
+    evouna_labelled: dict[str, object], tmp_path: Path
+) -> None:
+    """On EVOUNA most "likely hallucination" flags sit on answers the person judged correct: the
+    Flags sheet and the HTML report say how often each flag held on the labelled responses, and
+    the sheet gives each flagged response's verdict (counts from the JSON report's rows)."""
+    rows = evouna_labelled["report"]["rows"]  # type: ignore[index]
+    held: dict[str, list[int]] = {}
+    claims = {"likely_hallucination": "incorrect", "accidental_fact_match": "incorrect"}
+    for row in rows:  # type: ignore[union-attr]
+        label = row["label"]
+        if label is None or label["verdict"] not in ("correct", "incorrect"):
+            continue
+        for flag in row["flags"]:
+            if flag in claims:
+                counts = held.setdefault(flag, [0, 0])
+                counts[0] += label["verdict"] == claims[flag]
+                counts[1] += 1
+    assert held["likely_hallucination"][1] >= 5
+    assert held["likely_hallucination"][0] < held["likely_hallucination"][1] / 2  # mostly wrong
+
+    book_path, page = tmp_path / "r.xlsx", tmp_path / "r.html"
+    project = str(evouna_labelled["project"])
+    _ok("report", project, "-o", str(book_path), "-q")
+    _ok("report", project, "-o", str(page), "-q")
+    sheet = list(load_workbook(book_path, read_only=True)["Flags"].iter_rows(values_only=True))
+    column = {name: n for n, name in enumerate(sheet[0])}
+    for flag, (right, labelled) in held.items():
+        explained = {r[column["explanation"]] for r in sheet[1:] if r[column["flag_code"]] == flag}
+        assert len(explained) == 1
+        assert f"Against the reviewer's labels: right on {right} of {labelled} labelled" in explained.pop()
+    verdicts = {
+        (r["question_id"], r["pipeline"]): (r["label"] or {}).get("verdict", "")
+        for r in rows  # type: ignore[union-attr]
+    }
+    for r in sheet[1:]:
+        if r[column["level"]] == "response":
+            expected = verdicts[(r[column["question_id"]], r[column["pipeline"]])]
+            assert (r[column["reviewer_verdict"]] or "") == expected
+    html = page.read_text(encoding="utf-8")
+    right, labelled = held["likely_hallucination"]
+    assert f"Likely hallucination: right on {right} of {labelled} labelled — demoted" in html

@@ -497,7 +497,7 @@ def test_writing_a_workbook_reports_progress_unless_quiet(tmp_path: Path, comman
 
     done = run()
     assert done.returncode == 0, done.stderr
-    assert "writing the workbook: 60/60 (100%, ETA 0s)\n" in done.stderr
+    assert "writing the workbook: rows of its sheets 60/60 (100%, ETA 0s)\n" in done.stderr
     assert out.stat().st_size > 0
     quiet = run("-q")
     assert quiet.returncode == 0, quiet.stderr

@@ -398,7 +398,9 @@ def test_segments(
 def test_flags_sheet(book: openpyxl.Workbook, report: Report) -> None:
     ws = book["Flags"]
     rows = _rows(ws)
-    assert rows[0] == ("level", "question_id", "pipeline", "flag", "flag_code", "explanation")
+    assert rows[0] == (
+        "level", "question_id", "pipeline", "flag", "flag_code", "explanation", "reviewer_verdict"
+    )  # fmt: skip
     hallucination = Flag.LIKELY_HALLUCINATION
     assert (
         "response",
@@ -407,6 +409,7 @@ def test_flags_sheet(book: openpyxl.Workbook, report: Report) -> None:
         FLAG_LABELS[hallucination],
         "likely_hallucination",
         explain(hallucination, report.thresholds),
+        None,  # no label: no verdict, and no check against the labels in the explanation
     ) in rows
     ambiguous = Flag.AMBIGUOUS_QUESTION
     assert (
@@ -416,10 +419,11 @@ def test_flags_sheet(book: openpyxl.Workbook, report: Report) -> None:
         FLAG_LABELS[ambiguous],
         "ambiguous_question",
         explain(ambiguous, report.thresholds),
+        None,
     ) in rows
     expected = sum(len(r.flags) for r in report.rows) + sum(len(f) for f in report.golden_flags.values())
     assert len(rows) - 1 == expected
-    assert ws.auto_filter.ref == f"A1:F{expected + 1}"
+    assert ws.auto_filter.ref == f"A1:G{expected + 1}"
 
 
 def test_problems_sheet_only_when_there_are_problems(tmp_path: Path, report: Report) -> None:

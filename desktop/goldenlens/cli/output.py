@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ class StderrProgress:
     """Progress lines on stderr: a live line on a terminal, a line every few seconds otherwise."""
 
     def __init__(self, *, quiet: bool = False, interval: float = 2.0) -> None:
-        self._quiet = quiet
+        self.quiet = quiet
         self._tty = sys.stderr.isatty()
         self._interval = 0.1 if self._tty else interval
         self._last = 0.0
@@ -35,7 +36,7 @@ class StderrProgress:
         self._live = False
 
     def __call__(self, progress: Progress, /) -> None:
-        if self._quiet:
+        if self.quiet:
             return
         now = time.monotonic()
         last_item = progress.total > 0 and progress.done >= progress.total
@@ -65,6 +66,22 @@ class StderrProgress:
         if self._live:
             sys.stderr.write("\n")
             self._live = False
+
+
+@contextmanager
+def working(what: str, *, quiet: bool = False) -> Iterator[None]:
+    """On a terminal, a line saying what is being worked out while it is (cleared afterwards),
+    for the steps that take seconds and count nothing; elsewhere (a script, a log) nothing."""
+    if quiet or not sys.stderr.isatty():
+        yield
+        return
+    sys.stderr.write(f"{what}…")
+    sys.stderr.flush()
+    try:
+        yield
+    finally:
+        sys.stderr.write("\r\x1b[2K")
+        sys.stderr.flush()
 
 
 def json_text(data: Mapping[str, Any]) -> str:
@@ -321,16 +338,23 @@ def write_outputs(
     from goldenlens.jobs.reporting.report_job import report_and_advice, report_sources, write_stored_json
     from goldenlens.jobs.reporting.stored_run import judge_scores
 
+    quiet = progress is None or progress.quiet
     if out is not None and out.suffix.lower() == ".json":
         # Straight from the project, row by row: no row objects, no response texts in memory.
-        written = write_stored_json(project, out, run_id, judge_run_id=judge_run_id, baseline=baseline)
+        with working(
+            f"writing {out.name}: the rows, the decision and what reviewers would judge", quiet=quiet
+        ):
+            written = write_stored_json(project, out, run_id, judge_run_id=judge_run_id, baseline=baseline)
         print(f"Wrote {written.rows} scored responses to {out}", file=sys.stderr)
         return with_calibrated(written.summary, written.human_calibrated)
     # A project's Advice sheet says what the reviewer said of each diagnosis and how often each held.
     workbook = out is not None and out.suffix.lower() == ".xlsx"
-    report, advice = report_and_advice(
-        project, run_id, judge_run_id=judge_run_id, baseline=baseline, with_advice=workbook
-    )
+    with working(
+        "reading the scores; working out the decision, what reviewers would judge and the advice", quiet=quiet
+    ):
+        report, advice = report_and_advice(
+            project, run_id, judge_run_id=judge_run_id, baseline=baseline, with_advice=workbook
+        )
     judge = judge_scores(project, judge_run_id)
     write_report(report, out, judge=judge, sources=report_sources(project), progress=progress, advice=advice)
     return with_calibrated(report.summary(), report.human_calibrated)
@@ -384,7 +408,7 @@ def write_report(
 
         def rows_written(done: int, total: int) -> None:
             if progress is not None:
-                progress(Progress("writing the workbook", done, total))
+                progress(Progress("writing the workbook", done, total, "rows of its sheets"))
 
         write_report_workbook(
             report, out, sources=list(sources), judge=judge, progress=rows_written, advice=advice

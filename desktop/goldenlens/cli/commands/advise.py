@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldenlens.cli.lazy_help import LazyHelpFormatter
+from goldenlens.cli.output import working
 from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.core.problems import InputError
 from goldenlens.core.view.wording import plural
@@ -142,7 +143,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     from goldenlens.jobs import open_project
     from goldenlens.jobs.curation.advice_job import build_advice
 
-    with open_project(args.project) as project:
+    with open_project(args.project) as project, working("working out the advice"):
         advice = build_advice(project, changes)
     if out is not None:
         if out.suffix.lower() == ".json":

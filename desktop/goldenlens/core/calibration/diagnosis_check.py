@@ -11,7 +11,7 @@ often it holds stays below one half: on this data set the rule is more often wro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from math import sqrt
 from typing import Final
@@ -24,6 +24,13 @@ CLAIMS: Final[dict[str, bool]] = {
     "accidental_fact_match": False,
     "correct_but_rephrased": True,
     "fact_prone_to_false_matches": False,
+}
+#: Response flag code -> the verdict it claims: the per-response flags a report lists, checked
+#: against the labels the same way (:func:`check_flags`).
+FLAG_CLAIMS: Final[dict[str, bool]] = {
+    "likely_hallucination": False,
+    "accidental_fact_match": False,
+    "possibly_correct_rephrased": True,
 }
 MIN_LABELLED: Final = 5
 _Z: Final = two_sided_z(0.95)
@@ -97,3 +104,24 @@ def labelled_diagnoses(
             said = verdict(question_id, each)
             if said is not None:
                 yield code, said
+
+
+def check_flags(
+    flagged: Iterable[tuple[tuple[str, str], Iterable[str]]], verdicts: Mapping[tuple[str, str], str]
+) -> dict[str, DiagnosisCheck]:
+    """Per response flag of :data:`FLAG_CLAIMS`, how often it held on the labelled responses
+    that carry it: ``flagged`` gives each response's key and flag codes, ``verdicts`` the label
+    in force by key (``correct`` / ``incorrect``; any other word is not a verdict)."""
+    held: dict[str, int] = {}
+    labelled: dict[str, int] = {}
+    for key, codes in flagged:
+        said = verdicts.get(key)
+        if said not in ("correct", "incorrect"):
+            continue
+        for code in codes:
+            claim = FLAG_CLAIMS.get(code)
+            if claim is None:
+                continue
+            labelled[code] = labelled.get(code, 0) + 1
+            held[code] = held.get(code, 0) + (1 if (said == "correct") == claim else 0)
+    return {code: DiagnosisCheck(code, held[code], labelled[code]) for code in labelled}

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
+from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck, check_flags
 from goldenlens.core.calibration.estimator import PairEstimate, PipelineEstimate
 from goldenlens.core.calibration.human_calibrated import HumanCalibrated, pair_verdict
 from goldenlens.core.calibration.metric_agreement import PREDICTOR, MetricAgreement
+from goldenlens.core.scored_rows import Report
 from goldenlens.core.view.metric_names import metric_label
 from goldenlens.core.view.wording import interval_text, number_text
 
@@ -98,3 +99,12 @@ def summary_lines(found: HumanCalibrated, *, verdicts: int = 10) -> list[str]:
     lines += [f"  {sentence}" for sentence in diagnosis_sentences(dict(found.diagnoses))]
     lines += [f"  note: {note}" for note in found.notes]
     return lines
+
+
+def report_flag_checks(report: Report) -> dict[str, DiagnosisCheck]:
+    """How often each response flag that claims a verdict held on the report's labelled
+    responses (all of its rows, also when only some are written), by flag code."""
+    if not report.labels:
+        return {}
+    flagged = (((r.item.id, r.response.pipeline), [f.value for f in r.flags]) for r in report.rows if r.flags)
+    return check_flags(flagged, report.labels)

@@ -39,6 +39,7 @@ from goldenlens.core.view.highlight_styles import FACT
 from goldenlens.core.view.metric_names import metric_label, metric_short
 from goldenlens.core.view.wording import interval_text, time_text
 from goldenlens.io.atomic_files import write_atomically
+from goldenlens.io.reports.calibrated_text import report_flag_checks
 from goldenlens.io.reports.decision_tables import PassRateTable, means_rows, pass_rate_table
 from goldenlens.io.reports.decision_text import NO_INTERVALS, ordered_verdicts
 from goldenlens.io.reports.html.assets import CSS, SCRIPT
@@ -219,6 +220,11 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow], judge: JudgeScores)
     yield "".join(f'<option value="{esc(f.value)}">{esc(FLAG_LABELS[f])}</option>' for f in flags_seen)
     yield '</select></label> <label>Search <input id="f-text" type="search" placeholder="words in any cell">'
     yield f'</label> <span id="shown">{len(rows)} of {len(rows)} rows shown</span></div>'
+    checks = report_flag_checks(report)
+    checked = [checks[f.value].sentence(FLAG_LABELS[f]) for f in flags_seen if f.value in checks]
+    if checked:
+        yield '<p class="note" id="flag-checks">Flags against the reviewer\'s labels: '
+        yield esc("; ".join(checked)) + ".</p>"
     yield _legend(any(row.overrides for row in rows))
     metrics = judge_metric_names(judge)
     yield '<table id="rows"><thead><tr><th>ID</th><th>Question</th><th>Pipeline</th><th>Flags</th>'

@@ -17,6 +17,7 @@ from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAME
 from goldenlens.core.problems import Problem
 from goldenlens.core.reviewer_decisions import REVIEW_UNREVIEWED, QuestionReview
 from goldenlens.core.scored_rows import Report, ScoredRow
+from goldenlens.io.reports.calibrated_text import report_flag_checks
 from goldenlens.io.reports.xlsx.cells import RowRef, number_cell, text_cell
 from goldenlens.io.reports.xlsx.review_sheets import MARK_NOTE, OVERRIDDEN_FLAG, override_summary, score_cell
 from goldenlens.io.reports.xlsx.row_heights import append_fitted
@@ -59,7 +60,15 @@ SCORE_COLUMNS: tuple[str, ...] = (
 LABEL_COL = SCORE_COLUMNS.index("label") + 1
 _FIRST_SCORE_COL = 4
 _LAST_SCORE_COL = _FIRST_SCORE_COL + len(LEXICAL_SCORE_NAMES) - 1
-FLAG_COLUMNS: tuple[str, ...] = ("level", "question_id", "pipeline", "flag", "flag_code", "explanation")
+FLAG_COLUMNS: tuple[str, ...] = (
+    "level",
+    "question_id",
+    "pipeline",
+    "flag",
+    "flag_code",
+    "explanation",
+    "reviewer_verdict",
+)
 PROBLEM_COLUMNS: tuple[str, ...] = ("file", "sheet", "row", "column", "severity", "message")
 GOLDEN_LEVEL = "golden row"
 RESPONSE_LEVEL = "response"
@@ -247,11 +256,17 @@ def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[Sco
         occurrences += [(GOLDEN_LEVEL, item.id, "", f) for f in report.golden_flags.get(item.id, ())]
         for row in by_question.get(item.id, ()):
             occurrences += [(RESPONSE_LEVEL, item.id, row.response.pipeline, f) for f in row.flags]
-    widths = {1: 12, 2: 12, 3: 14, 4: 28, 5: 28, 6: 100}
+    widths = {1: 12, 2: 12, 3: 14, 4: 28, 5: 28, 6: 100, 7: 14}
     lay_out_table(ws, FLAG_COLUMNS, rows=len(occurrences), widths=widths)
     append_header(ws, FLAGS_SHEET, FLAG_COLUMNS)
-    explanations = {flag: explain(flag, report.thresholds) for flag in Flag}
+    checks = report_flag_checks(report)
+    explanations = {
+        flag: explain(flag, report.thresholds)
+        + (f"\nAgainst the reviewer's labels: {checks[flag.value].note()}." if flag.value in checks else "")
+        for flag in Flag
+    }
     for excel_row, (level, question_id, pipeline, flag) in enumerate(occurrences, start=2):
+        verdict = report.labels.get((question_id, pipeline), "") if pipeline else ""
         where = RowRef(FLAGS_SHEET, excel_row, FLAG_COLUMNS, question_id, pipeline)
         append_fitted(
             ws,
@@ -263,6 +278,7 @@ def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[Sco
                 text_cell(ws, FLAG_LABELS[flag], where, 4, TOP),
                 text_cell(ws, flag.value, where, 5, TOP),
                 text_cell(ws, explanations[flag], where, 6, WRAP),
+                text_cell(ws, verdict, where, 7, TOP),
             ],
         )
 
