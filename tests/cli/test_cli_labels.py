@@ -392,13 +392,13 @@ def test_the_workbook_lists_every_verdict_of_the_reviewers_view(
             r[column["Difference (A - B)"]],
             r[column["95% CI low"]],
             r[column["95% CI high"]],
-            r[column["McNemar p"]],
+            r[column["McNemar p"]],  # not McNemar's test: empty
             r[column["Verdict"]],
         )
         for r in reviewer
     }
     assert found == {
-        (p["a"], p["b"]): (p["difference"], p["low"], p["high"], p["p_holm"], p["verdict"])
+        (p["a"], p["b"]): (p["difference"], p["low"], p["high"], None, p["verdict"])
         for p in pairs  # type: ignore[union-attr]
     }
     decision = [str(r[0]) for r in book["Decision"].iter_rows(values_only=True) if r and r[0]]
@@ -440,7 +440,10 @@ def test_the_flags_say_how_often_they_held_on_the_labels(
     for flag, (right, labelled) in held.items():
         explained = {r[column["explanation"]] for r in sheet[1:] if r[column["flag_code"]] == flag}
         assert len(explained) == 1
-        assert f"Against the reviewer's labels: right on {right} of {labelled} labelled" in explained.pop()
+        assert (
+            f"This flag against the reviewer's labels: right on {right} of {labelled} labelled"
+            in explained.pop()
+        )
     verdicts = {
         (r["question_id"], r["pipeline"]): (r["label"] or {}).get("verdict", "")
         for r in rows  # type: ignore[union-attr]
@@ -451,4 +454,4 @@ def test_the_flags_say_how_often_they_held_on_the_labels(
             assert (r[column["reviewer_verdict"]] or "") == expected
     html = page.read_text(encoding="utf-8")
     right, labelled = held["likely_hallucination"]
-    assert f"Likely hallucination: right on {right} of {labelled} labelled — demoted" in html
+    assert f"Likely hallucination flag: right on {right} of {labelled} labelled — demoted" in html

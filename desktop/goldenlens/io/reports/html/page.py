@@ -221,7 +221,7 @@ def _rows_section(report: Report, rows: Sequence[ScoredRow], judge: JudgeScores)
     yield '</select></label> <label>Search <input id="f-text" type="search" placeholder="words in any cell">'
     yield f'</label> <span id="shown">{len(rows)} of {len(rows)} rows shown</span></div>'
     checks = report_flag_checks(report)
-    checked = [checks[f.value].sentence(FLAG_LABELS[f]) for f in flags_seen if f.value in checks]
+    checked = [checks[f.value].sentence(f"{FLAG_LABELS[f]} flag") for f in flags_seen if f.value in checks]
     if checked:
         yield '<p class="note" id="flag-checks">Flags against the reviewer\'s labels: '
         yield esc("; ".join(checked)) + ".</p>"

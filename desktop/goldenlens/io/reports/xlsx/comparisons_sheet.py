@@ -3,8 +3,8 @@
 questions, the verdict and its caveat). The Decision sheet lists the first few verdicts.
 
 When a reviewer labelled a sample, the pairs on the share of responses a reviewer would judge
-correct come first (their p is Holm-adjusted over those pairs, from the calibrated estimator;
-McNemar's columns stay empty)."""
+correct come first: McNemar's columns stay empty, and each verdict gives its p, Holm-adjusted
+over those pairs (from the calibrated estimator)."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def _reviewer_row(ws: WriteOnlyWorksheet, excel_row: int, pair: PairEstimate, fo
     where = RowRef(COMPARISONS_SHEET, excel_row, COMPARISON_COLUMNS)
     interval = pair.interval
     caveat = (
-        f"Estimated from {found.labelled:,} labelled responses; p is Holm-adjusted over the "
+        f"Estimated from {found.labelled:,} labelled responses; a verdict's p is Holm-adjusted over the "
         f"{len(found.pairs)} pair(s) compared on this view."
     )
     append_fitted(
@@ -100,7 +100,7 @@ def _reviewer_row(ws: WriteOnlyWorksheet, excel_row: int, pair: PairEstimate, fo
             number_cell(ws, interval.estimate, where, 5, _DIFFERENCE),
             number_cell(ws, interval.low, where, 6, _DIFFERENCE),
             number_cell(ws, interval.high, where, 7, _DIFFERENCE),
-            number_cell(ws, pair.p_holm, where, 8, _P_VALUE),
+            text_cell(ws, "", where, 8, TOP),  # not McNemar's: the Holm-adjusted p is in the verdict
             text_cell(ws, "", where, 9, TOP),
             text_cell(ws, "", where, 10, TOP),
             text_cell(ws, pair.better or "cannot tell", where, 11, WRAP),

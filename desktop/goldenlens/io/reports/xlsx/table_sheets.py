@@ -256,13 +256,17 @@ def write_flags_sheet(ws: WriteOnlyWorksheet, report: Report, rows: Sequence[Sco
         occurrences += [(GOLDEN_LEVEL, item.id, "", f) for f in report.golden_flags.get(item.id, ())]
         for row in by_question.get(item.id, ()):
             occurrences += [(RESPONSE_LEVEL, item.id, row.response.pipeline, f) for f in row.flags]
-    widths = {1: 12, 2: 12, 3: 14, 4: 28, 5: 28, 6: 100, 7: 14}
+    widths = {1: 12, 2: 12, 3: 14, 4: 28, 5: 28, 6: 100, 7: 17}
     lay_out_table(ws, FLAG_COLUMNS, rows=len(occurrences), widths=widths)
     append_header(ws, FLAGS_SHEET, FLAG_COLUMNS)
     checks = report_flag_checks(report)
     explanations = {
         flag: explain(flag, report.thresholds)
-        + (f"\nAgainst the reviewer's labels: {checks[flag.value].note()}." if flag.value in checks else "")
+        + (
+            f"\nThis flag against the reviewer's labels: {checks[flag.value].note()}."
+            if flag.value in checks
+            else ""
+        )
         for flag in Flag
     }
     for excel_row, (level, question_id, pipeline, flag) in enumerate(occurrences, start=2):
