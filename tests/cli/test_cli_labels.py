@@ -311,6 +311,26 @@ def test_one_label_from_the_command_line_and_its_mistakes(sample_project: Path) 
     assert "'maybe' is not a verdict" in bad.stderr
 
 
+def test_a_labels_file_says_how_many_verdicts_it_changed(sample_project: Path, tmp_path: Path) -> None:
+    """A first-time user flipped 50 verdicts in a file and was told only "50 labels"."""
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    rows = [("q01", "Pipeline1"), ("q02", "Pipeline2"), ("q03", "Pipeline3"), ("q04", "Pipeline1")]
+    first.write_text("question_id,pipeline,verdict\n" + "".join(f"{q},{p},correct\n" for q, p in rows))
+    flipped = [(q, p, "incorrect" if n < 2 else "correct") for n, (q, p) in enumerate(rows)]
+    second.write_text(
+        "question_id,pipeline,verdict\n"
+        + "".join(f"{q},{p},{v}\n" for q, p, v in flipped)
+        + "q05,Pipeline2,unsure\n"
+    )
+    assert _ok("label", str(sample_project), "--from", str(first)).startswith(
+        "sample.goldenlens: 4 labels from first.csv\n"
+    )
+    said = _ok("label", str(sample_project), "--from", str(second))
+    assert said.startswith(
+        "sample.goldenlens: 3 labels from second.csv (2 already in force; 2 replace an earlier verdict)"
+    )
+
+
 def test_a_bad_labels_file_names_its_row_and_column_and_writes_nothing(
     sample_project: Path, tmp_path: Path
 ) -> None:

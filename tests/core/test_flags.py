@@ -23,6 +23,7 @@ from goldenlens.core.lexical.flags import (
     explain,
     fact_in_answer,
     fact_missing_everywhere,
+    false_match_reason,
     golden_flags,
     golden_flags_in_force,
     prone_parts,
@@ -366,3 +367,16 @@ def test_golden_flags_are_their_rules_each_on_its_own(
         if raised
     ]
     assert golden_flags(answer, fact, found, t) == expected
+
+
+@pytest.mark.parametrize(
+    ("part", "reason"),
+    [
+        ("👖", "'👖' is a single word of 1 character (at most 3)"),
+        ("ABC", "'ABC' is a single word of 3 characters (at most 3)"),
+        ("the", "'the' is only articles or punctuation"),
+    ],
+)
+def test_a_false_match_reason_counts_characters_in_words(part: str, reason: str) -> None:
+    """The advisor read "'👖' is a single word of 1 letters": a character, and in the singular."""
+    assert false_match_reason(part) == reason

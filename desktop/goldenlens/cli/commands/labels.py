@@ -123,6 +123,7 @@ def cmd_label(args: argparse.Namespace) -> int:
                 )
                 notes = [f"{done.skipped} rows without a verdict skipped"] if done.skipped else []
                 notes += [f"{done.unchanged} already in force"] if done.unchanged else []
+                notes += [f"{done.replaced} replace an earlier verdict"] if done.replaced else []
                 shown = f" ({'; '.join(notes)})" if notes else ""
                 print(f"{name}: {done.written} labels from {done.file}{shown}")
                 if done.by_same_answer:

@@ -17,6 +17,7 @@ from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.lexical.number_words import UNITS
 from goldenlens.core.lexical.refusal import is_refusal
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, FACTUAL_KNOWLEDGE_QUASI_EXACT, PRECISION, RECALL
+from goldenlens.core.view.wording import plural
 
 
 class Flag(StrEnum):
@@ -309,7 +310,8 @@ def false_match_reason(part: str, thresholds: FlagThresholds | None = None) -> s
     if len(words) != 1:
         return ""
     if len(words[0]) <= t.short_word_chars:
-        return f"{text!r} is a single word of {len(words[0])} letters (at most {t.short_word_chars})"
+        size = plural(len(words[0]), "character")
+        return f"{text!r} is a single word of {size} (at most {t.short_word_chars})"
     return f"{text!r} is a single common word" if words[0] in _COMMON_WORDS else ""
 
 

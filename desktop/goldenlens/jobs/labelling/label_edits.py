@@ -167,6 +167,8 @@ class LabelsImport:
     #: pipeline gave the same answer to the question (a verdict holds for the same answer).
     in_force: int = 0
     by_same_answer: int = 0
+    #: Of those written, the verdicts that replace another one in force (correct to incorrect…).
+    replaced: int = 0
 
 
 @takes_project
@@ -184,7 +186,7 @@ def labels_from_file(
     problems: list[Problem] = []
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[LabelRecord] = []
-    unchanged = 0
+    unchanged = replaced = 0
     for row in found.rows:
         n = index.get((row.question_id, row.pipeline))
         if n is None:
@@ -210,9 +212,11 @@ def labels_from_file(
             )
             continue
         given[n] = (row.row, row.verdict)
-        if responses.labels[n].state is STATE_OF_VERDICT[row.verdict]:
+        state = responses.labels[n].state
+        if state is STATE_OF_VERDICT[row.verdict]:
             unchanged += 1  # the verdict in force already (a report read back, a plan labelled twice)
             continue
+        replaced += state is not LabelState.NONE
         new.append(
             _new(
                 responses,
@@ -231,4 +235,4 @@ def labels_from_file(
     after = store.labels.in_force().labels
     in_force = sum(1 for label in after if label.state is not LabelState.NONE)
     by_same_answer = sum(1 for label in after if label.source is LabelSource.SAME_ANSWER)
-    return LabelsImport(len(new), found.skipped, path.name, unchanged, in_force, by_same_answer)
+    return LabelsImport(len(new), found.skipped, path.name, unchanged, in_force, by_same_answer, replaced)
