@@ -153,7 +153,10 @@ def _golden_cases(root: Path) -> list[BadCase]:
         write_csv(
             root / "no_question_column" / "golden.csv", [("id", "text", "answer", "fact"), *GOLDEN_ROWS]
         ),
-        ("golden.csv has no question column", "columns found: id, text, answer, fact"),
+        (
+            "golden.csv has no question column",
+            "columns found: id, text, answer, fact. If one of them holds it, map it: --map question=COLUMN",
+        ),
     )
     golden_only(
         "no_answer_or_fact_column",

@@ -241,6 +241,13 @@ def _unreadable_cells(table: RawTable, columns: ColumnMap, row: int) -> Problem 
     )
 
 
+#: What names a column the synonyms do not: the mapping, on the command line or in the app.
+_MAP_HINT = (
+    " If one of them holds it, map it: --map {field}=COLUMN on the command line, the column "
+    "mapping in the app's import."
+)
+
+
 def golden_column_problem(table: RawTable, columns: ColumnMap) -> Problem | None:
     """Why ``columns`` cannot make a golden set of ``table`` (a fatal problem), or ``None``."""
     found = ", ".join(table.header) or "(none)"
@@ -254,13 +261,15 @@ def golden_column_problem(table: RawTable, columns: ColumnMap) -> Problem | None
         )
         return table.problem(
             f"{table.where()} has no question column (looked for {_names('question')}); "
-            f"columns found: {found}.{swapped}{_taken_by_mapping(table, columns)}",
+            f"columns found: {found}.{swapped}{_taken_by_mapping(table, columns)}"
+            + ("" if swapped else _MAP_HINT.format(field="question")),
             Severity.FATAL,
         )
     if columns.answer is None and columns.fact is None:
         return table.problem(
             f"{table.where()} has a question column but no answer column ({_names('answer')}) "
-            f"and no fact column ({_names('fact')}); columns found: {found}.",
+            f"and no fact column ({_names('fact')}); columns found: {found}."
+            + _MAP_HINT.format(field="answer"),
             Severity.FATAL,
         )
     return None
