@@ -4,6 +4,7 @@ PROJECT')" after every cancel, where resume then found nothing to do or no proje
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.cli_process import run_goldenlens
@@ -14,8 +15,11 @@ from goldenlens.store.project import ProjectStore
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
 
-def _said(*argv: str) -> str:
-    return _after_cancel(build_parser().parse_args(list(argv)))
+def _said(*argv: str, started_at: str = "") -> str:
+    """What a cancel of the command ``argv`` started at ``started_at`` (ISO, UTC) would say."""
+    args = build_parser().parse_args(list(argv))
+    args.started_at = started_at
+    return _after_cancel(args)
 
 
 def test_a_cancel_before_the_project_exists_wrote_nothing(tmp_path: Path) -> None:
@@ -47,6 +51,11 @@ def test_scores_saved_without_their_report_name_the_report_command(
         f"the scores are saved in sample.goldenlens, the report was not written: "
         f"`goldenlens report {sample_project} -o {out}` writes it."
     )
+    # Cancelled while importing into a project scored before: its scores are not this command's.
+    later = datetime.now(UTC).isoformat(timespec="milliseconds")
+    assert _said(
+        "score", golden, responses, "--project", str(sample_project), "-o", str(out), started_at=later
+    ) == ("sample.goldenlens has nothing half-done (every change is saved whole or not at all).")
     written = run_goldenlens("report", str(sample_project), "-o", str(out))
     assert written.returncode == 0, written.stderr
     assert out.exists()

@@ -194,7 +194,7 @@ def test_planning_again_before_any_label_draws_nothing_new(evouna_scored: Path, 
     # Other settings while the round waits: refused, and nothing is drawn.
     other = run_goldenlens("plan-labels", str(again), "--budget", "200", "--seed", "2", timeout=300)
     assert other.returncode == 2
-    assert "round 1 (200 labels, seed 1, by response" in other.stderr
+    assert "round 1 (200 labels, seed 1, --by response" in other.stderr
     assert "has no label yet: label it first" in other.stderr
     assert "--replace" in other.stderr
 
@@ -252,6 +252,14 @@ def test_a_round_an_earlier_version_drew_twice_counts_once(evouna_scored: Path, 
             StoredRound(info.run_id, info.mode, info.seed, info.budget, info.population, info.strata, frame)
         )
         assert len(store.labels.rounds()) == 2
+    # Planning again still finds the round waiting: listed again, no third round.
+    relisted = _ok(
+        "plan-labels", str(again), "--budget", "200", "--seed", "1", "-o", str(twice / "again.csv")
+    )
+    assert "listed again, nothing new drawn" in relisted
+    assert _plan_rows(twice / "again.csv") == _plan_rows(twice / "plan.csv")
+    with ProjectStore.open(again) as store:
+        assert len(store.labels.rounds()) == 2
     for project, folder in ((single, once), (again, twice)):
         _label_as_the_person(project, _plan_rows(folder / "plan.csv"), folder / "labels.csv")
     expected, found = _calibrated(single, once), _calibrated(again, twice)
@@ -284,6 +292,11 @@ def test_labels_outside_the_plans_are_counted_and_said_to_wait(evouna_scored: Pa
     assert waiting == int(after["labelled"]) - int(before["labelled"]) >= 60  # type: ignore[call-overload]
     # The next round's frame leaves them out: then they count exactly, and nothing waits.
     _ok("plan-labels", str(project), "--budget", "100", "--seed", "2", "-o", str(tmp_path / "next.csv"))
+    # One answer of the new round labelled: that round is not used yet (fewer than two), and its
+    # own label is not one "in no round's sample".
+    _label_as_the_person(project, _plan_rows(tmp_path / "next.csv")[:1], tmp_path / "first-label.csv")
+    started = _calibrated(project, tmp_path)["notes"]
+    assert [n for n in started if "no round's sample" in n] == notes  # type: ignore[attr-defined]
     _label_as_the_person(project, _plan_rows(tmp_path / "next.csv"), tmp_path / "next-labels.csv")
     assert not [n for n in _calibrated(project, tmp_path)["notes"] if "no round's sample" in n]  # type: ignore[attr-defined]
 
@@ -439,12 +452,16 @@ def test_the_flags_say_how_often_they_held_on_the_labels(
     rows = evouna_labelled["report"]["rows"]  # type: ignore[index]
     held: dict[str, list[int]] = {}
     claims = {"likely_hallucination": "incorrect", "accidental_fact_match": "incorrect"}
+    counted = set()
     for row in rows:  # type: ignore[union-attr]
         label = row["label"]
         if label is None or label["verdict"] not in ("correct", "incorrect"):
             continue
+        # A verdict given to an answer several systems gave is one judgement, whoever carries the flag.
+        judged = (row["question_id"], label["same_answer_as"] or row["pipeline"])
         for flag in row["flags"]:
-            if flag in claims:
+            if flag in claims and (flag, judged) not in counted:
+                counted.add((flag, judged))
                 counts = held.setdefault(flag, [0, 0])
                 counts[0] += label["verdict"] == claims[flag]
                 counts[1] += 1

@@ -22,7 +22,7 @@ from goldenlens.jobs.labelling.label_edits import (
     label_response,
     labels_from_file,
 )
-from goldenlens.jobs.labelling.plan import plan_labels
+from goldenlens.jobs.labelling.plan import NothingToReplaceError, plan_labels
 from goldenlens.jobs.labelling.population import load_responses
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
@@ -214,3 +214,25 @@ def test_every_response_labelled_gives_each_pipelines_exact_share(project: Path,
         "estimate": 1.0, "low": 1.0, "high": 1.0, "se": 0.0, "labelled": 4, "responses": 4,
     }  # fmt: skip
     assert block["pairs"][0]["verdict"].startswith("A beats B as reviewers would judge it: +0.50")
+
+
+def test_a_round_whose_labels_went_stale_is_not_replaced_or_listed_as_unlabelled(project: Path) -> None:
+    """Stale labels are labels the reviewer gave: their round has begun, so planning again draws
+    the next round, and --replace refuses (it would drop what the reviewer labelled)."""
+    with ProjectStore.open(project) as store:
+        plan = plan_labels(store, budget=100, seed=1)  # every distinct answer
+        label_response(store, "q3", "A", "correct")
+        item = store.golden.item("q3")
+        assert item is not None
+        store.golden.update(GoldenItem(item.id, item.question, item.answer, "4<OR>four<OR>IV", item.notes))
+        assert _states(store)[("q3", "A")] == (LabelState.NONE, LabelSource.STALE)
+        with pytest.raises(NothingToReplaceError, match="no unlabelled round to replace"):
+            plan_labels(store, budget=100, seed=1, replace=True)
+        following = plan_labels(store, budget=100, seed=1)
+        assert not following.listed_again
+        assert (plan.round_number, following.round_number) == (1, 2)
+        # A budget below one is refused before anything is dropped (the replace is one transaction).
+        before = [info.id for info in store.labels.rounds()]
+        with pytest.raises(ValueError, match="at least one label"):
+            plan_labels(store, budget=0, seed=1, replace=True)
+        assert [info.id for info in store.labels.rounds()] == before

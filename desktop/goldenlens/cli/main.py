@@ -17,6 +17,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
 
@@ -302,6 +303,7 @@ class _Ending:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: the exit status of the command ``argv`` (default: ``sys.argv``) asks for."""
     args = build_parser().parse_args(argv)
+    args.started_at = datetime.now(UTC).isoformat(timespec="milliseconds")  # what a cancel left
     try:
         command = COMMANDS.get(args.command) or _project_command(args.command)
         with _sigterm_stops_the_command(args.command):
@@ -339,18 +341,19 @@ def _after_cancel(args: argparse.Namespace) -> str:
     if not isinstance(project, Path) or not project.is_file():
         return "nothing was written."
     from goldenlens.jobs import open_project
-    from goldenlens.jobs.scoring.pending import left_to_resume
+    from goldenlens.jobs.scoring.pending import left_to_resume, scored_since
 
     quoted = shlex.quote(str(project))
     try:
         with open_project(project) as opened:
             resumable = left_to_resume(opened)
+            scored = scored_since(opened, getattr(args, "started_at", ""))
     except (GoldenLensError, OSError):  # what it left cannot be read: say what would finish it
         return f"if a run was interrupted, `goldenlens resume {quoted}` finishes it."
     if resumable:
         return f"the finished rows are saved: `goldenlens resume {quoted}` finishes the run."
     output = getattr(args, "output", None)
-    if args.command == "score" and isinstance(output, Path) and not output.exists():
+    if args.command == "score" and scored and isinstance(output, Path):  # scored, not reported
         return (
             f"the scores are saved in {project.name}, the report was not written: "
             f"`goldenlens report {quoted} -o {shlex.quote(str(output))}` writes it."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from scipy.stats import binomtest
 
-from goldenlens.core.calibration.diagnosis_check import check_diagnoses, wilson_upper
+from goldenlens.core.calibration.diagnosis_check import check_diagnoses, check_flags, wilson_upper
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 5), (1, 19), (43, 342), (286, 408), (10, 10)])
@@ -29,3 +29,22 @@ def test_a_rule_right_on_1_of_19_labelled_is_demoted_with_its_reason() -> None:
 
 def test_too_few_labels_never_demote() -> None:
     assert not check_diagnoses([("accidental_fact_match", True)] * 4)["accidental_fact_match"].demoted
+
+
+def test_a_flag_is_checked_once_per_verdict_not_once_per_pipeline() -> None:
+    """One "correct" verdict on an answer five systems gave, each flagged a likely hallucination:
+    one judgement against the flag (0 of 1, too few to demote it), not five (0 of 5, demoted,
+    since the 95% Wilson upper end of 0/5 is 0.43)."""
+    shared = [(("record", 7), "correct", ["likely_hallucination"]) for _system in range(5)]
+    found = check_flags(shared)
+    assert (found["likely_hallucination"].held, found["likely_hallucination"].labelled) == (0, 1)
+    assert not found["likely_hallucination"].demoted
+    five = check_flags([((f"q{n}", "A"), "correct", ["likely_hallucination"]) for n in range(5)])
+    assert (five["likely_hallucination"].held, five["likely_hallucination"].labelled) == (0, 5)
+    assert five["likely_hallucination"].demoted
+    assert (
+        check_flags(
+            [(("q1", "A"), "unsure", ["likely_hallucination"]), (("q2", "A"), "correct", ["verbose"])]
+        )
+        == {}
+    )

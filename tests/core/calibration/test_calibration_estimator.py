@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from goldenlens.core.calibration import estimator
-from goldenlens.core.calibration.estimator import Population, estimate, holm
+from goldenlens.core.calibration.estimator import Population, estimate
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.sampling_plan import RoundDesign
+from goldenlens.core.stats.holm import holm
 
 C, WRONG, N, U = LabelState.CORRECT, LabelState.INCORRECT, LabelState.NONE, LabelState.UNSURE
 

@@ -11,7 +11,7 @@ often it holds stays below one half: on this data set the rule is more often wro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from math import sqrt
 from typing import Final
@@ -106,22 +106,22 @@ def labelled_diagnoses(
                 yield code, said
 
 
-def check_flags(
-    flagged: Iterable[tuple[tuple[str, str], Iterable[str]]], verdicts: Mapping[tuple[str, str], str]
-) -> dict[str, DiagnosisCheck]:
-    """Per response flag of :data:`FLAG_CLAIMS`, how often it held on the labelled responses
-    that carry it: ``flagged`` gives each response's key and flag codes, ``verdicts`` the label
-    in force by key (``correct`` / ``incorrect``; any other word is not a verdict)."""
+def check_flags(flagged: Iterable[tuple[Hashable, str, Iterable[str]]]) -> dict[str, DiagnosisCheck]:
+    """Per response flag of :data:`FLAG_CLAIMS`, how often it held on the labelled answers that
+    carry it: ``flagged`` gives, per flagged response, the verdict's identity (one verdict
+    given to an answer that several pipelines gave counts once per flag), the verdict in force
+    (``correct`` / ``incorrect``; any other word is not a verdict) and the flag codes."""
     held: dict[str, int] = {}
     labelled: dict[str, int] = {}
-    for key, codes in flagged:
-        said = verdicts.get(key)
+    counted: set[tuple[str, Hashable]] = set()
+    for verdict_id, said, codes in flagged:
         if said not in ("correct", "incorrect"):
             continue
         for code in codes:
             claim = FLAG_CLAIMS.get(code)
-            if claim is None:
+            if claim is None or (code, verdict_id) in counted:
                 continue
+            counted.add((code, verdict_id))
             labelled[code] = labelled.get(code, 0) + 1
             held[code] = held.get(code, 0) + (1 if (said == "correct") == claim else 0)
     return {code: DiagnosisCheck(code, held[code], labelled[code]) for code in labelled}

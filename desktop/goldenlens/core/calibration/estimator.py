@@ -42,6 +42,8 @@ import numpy.typing as npt
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.logistic import fit_logistic
 from goldenlens.core.calibration.sampling_plan import RoundDesign, predicted_variance, two_sided_z
+from goldenlens.core.stats.holm import holm
+from goldenlens.core.view.wording import plural
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -323,17 +325,24 @@ def _anticipated(
     return np.asarray(covariance / sizes[:, None, None], dtype=np.float64)
 
 
-def _labels_waiting(population: Population, state: npt.NDArray[np.int8], used: Sequence[RoundDesign]) -> int:
-    """Responses with a verdict that no used round reads as a verdict: inside every round's
-    frame (no verdict when it was planned) and sampled by none (labelled outside the plans)."""
+def _labels_waiting(
+    population: Population,
+    state: npt.NDArray[np.int8],
+    used: Sequence[RoundDesign],
+    rounds: Sequence[RoundDesign],
+) -> int:
+    """Responses with a verdict that no used round reads as a verdict, labelled outside the
+    plans: inside every used round's frame (no verdict when it was planned) and sampled by no
+    round (one whose sample is not answered enough to be used yet counts them later)."""
     if not used:
         return 0
     waiting = _known(state)
     for design in used:
         in_frame = np.zeros(population.size, dtype=bool)
         in_frame[design.frame] = True
-        in_frame[design.frame[np.isin(design.unit, design.sampled)]] = False
         waiting &= in_frame
+    for design in rounds:
+        waiting[design.frame[np.isin(design.unit, design.sampled)]] = False
     return int(np.count_nonzero(waiting))
 
 
@@ -383,18 +392,6 @@ def _p_value(point: float, se: float, lower: float, upper: float) -> float:
     if se <= 0:
         return 0.0
     return erfc(distance / se / sqrt(2.0))
-
-
-def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm's step-down adjusted p-values (valid under any dependence between the tests)."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [1.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
 
 
 @dataclass(frozen=True)
@@ -488,12 +485,12 @@ def estimate(
     notes = []
     if not results and any(e.interval.estimate is None for e in estimates):
         notes.append("no planned sample labelled yet: plan a round of labels to estimate")
-    waiting = _labels_waiting(population, state, [design for design, _found in used])
+    waiting = _labels_waiting(population, state, [design for design, _found in used], rounds)
     if waiting:
         notes.append(
-            f"{waiting:,} labelled responses were in no round's sample and had no verdict when the rounds "
-            "were planned: the estimates rest on the sampled ones; the next round planned counts these "
-            "exactly"
+            f"{plural(waiting, 'labelled response')} {'was' if waiting == 1 else 'were'} in no round's "
+            "sample and had no verdict when the rounds were planned: the estimates rest on the sampled "
+            "ones; a round planned after them counts them exactly"
         )
     return Calibrated(
         estimates, tuple(pair_estimates), len(results), int(np.count_nonzero(known)), level, tuple(notes)

@@ -102,9 +102,18 @@ def summary_lines(found: HumanCalibrated, *, verdicts: int = 10) -> list[str]:
 
 
 def report_flag_checks(report: Report) -> dict[str, DiagnosisCheck]:
-    """How often each response flag that claims a verdict held on the report's labelled
-    responses (all of its rows, also when only some are written), by flag code."""
+    """How often each response flag that claims a verdict held on the report's labelled answers
+    (all of its rows, also when only some are written), by flag code."""
     if not report.labels:
         return {}
-    flagged = (((r.item.id, r.response.pipeline), [f.value for f in r.flags]) for r in report.rows if r.flags)
-    return check_flags(flagged, report.labels)
+    records = report.label_records
+    flagged = []
+    for row in report.rows:
+        key = (row.item.id, row.response.pipeline)
+        said = report.labels.get(key)
+        if row.flags and said is not None:
+            record = records.get(key)
+            # One verdict on an answer several pipelines gave is one judgement: counted once.
+            verdict_id = ("record", record.id) if record is not None else key
+            flagged.append((verdict_id, said, [f.value for f in row.flags]))
+    return check_flags(flagged)

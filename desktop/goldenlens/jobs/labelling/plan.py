@@ -18,7 +18,7 @@ import numpy as np
 
 from goldenlens.core.calibration.estimator import fitted_predictions
 from goldenlens.core.calibration.label_plan import LabelPlan, PlanRow
-from goldenlens.core.calibration.labels import LabelState
+from goldenlens.core.calibration.labels import LabelSource, LabelState
 from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, plan_round
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.jobs.labelling.population import ProjectResponses, Rounds, load_responses, usable_rounds
@@ -34,9 +34,9 @@ class RoundWaitingError(GoldenLensError):
         self.number = number
         self.info = info
         super().__init__(
-            f"round {number} ({info.budget} labels, seed {info.seed}, by {info.mode}, planned "
+            f"round {number} ({info.budget} labels, seed {info.seed}, --by {info.mode}, planned "
             f"{info.created_at[:16].replace('T', ' ')} UTC) has no label yet: label it first. Planning "
-            "with its budget, seed and mode lists it again; replacing it draws it anew "
+            "with its budget, seed and --by lists it again; replacing it draws it anew "
             "(goldenlens plan-labels --replace), and its earlier list is then void."
         )
 
@@ -51,15 +51,19 @@ def plan_labels(
 ) -> LabelPlan:
     """Draw, keep and list the next round of about ``budget`` labels; while the newest round has
     no label, list it again or (``replace``) draw it anew (see the module)."""
+    if budget < 1:
+        raise ValueError("a plan needs a budget of at least one label")
     responses = load_responses(store)
     stored = store.labels.rounds()
     waiting = _waiting_round(stored, usable_rounds(store, responses), responses)
+    replacing: list[int] = []
     if waiting is not None:
         info, design = waiting
         number = stored.index(info) + 1
         if replace:
-            store.labels.drop_round(info.id)
-            stored.remove(info)
+            # Forgotten in the transaction that saves the new draw, with the rounds that repeat it.
+            replacing = [r.id for r in stored[number - 1 :]]
+            stored = stored[: number - 1]
         elif (info.budget, info.seed, info.mode) == (budget, seed, mode):
             return _plan(responses, design, info.id, number, budget, listed_again=True)
         else:
@@ -98,7 +102,8 @@ def plan_labels(
         for r, u in zip(design.frame.tolist(), design.unit.tolist(), strict=True)
     ]
     round_id = store.labels.add_round(
-        StoredRound(responses.run_id, mode, seed, budget, responses.fingerprint, design.strata, stored_frame)
+        StoredRound(responses.run_id, mode, seed, budget, responses.fingerprint, design.strata, stored_frame),
+        replacing=replacing,
     )
     return _plan(responses, design, round_id, len(stored) + 1, budget)
 
@@ -130,14 +135,19 @@ def _waiting_round(
     stored: list[RoundInfo], rounds: Rounds, responses: ProjectResponses
 ) -> tuple[RoundInfo, RoundDesign] | None:
     """The newest round and its design when it is planned on the responses there are now and
-    none of the responses it sampled has a verdict yet (labelled or judged unsure)."""
-    if not stored or not rounds.infos or rounds.infos[-1].id != stored[-1].id:
+    no response it sampled has a label yet (a verdict, unsure, or one gone stale). Rounds stored
+    after it that repeat an earlier draw do not count: they are left out of every estimate."""
+    if not rounds.infos:
         return None
+    newest = rounds.infos[-1]
+    if any(info.id > newest.id and info.id not in rounds.repeated_ids for info in stored):
+        return None  # a newer round, planned on other responses
     design = rounds.designs[-1]
     sampled = design.frame[np.isin(design.unit, design.sampled)]
-    if np.any(responses.state()[sampled] != LabelState.NONE):
+    labels = responses.labels
+    if any(labels[r].state is not LabelState.NONE or labels[r].source is LabelSource.STALE for r in sampled):
         return None
-    return rounds.infos[-1], design
+    return newest, design
 
 
 def _rows(responses: ProjectResponses, design: RoundDesign) -> list[PlanRow]:

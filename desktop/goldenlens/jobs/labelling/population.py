@@ -129,6 +129,8 @@ class Rounds:
     #: with the same seed, by a version that drew every round from the seed alone): left out,
     #: since one sample counted twice would halve its variance.
     repeated: int = 0
+    #: The stored rounds left out as repeated.
+    repeated_ids: tuple[int, ...] = ()
 
 
 def usable_rounds(store: ProjectStore, responses: ProjectResponses) -> Rounds:
@@ -138,7 +140,8 @@ def usable_rounds(store: ProjectStore, responses: ProjectResponses) -> Rounds:
     index = responses.index()
     designs: list[RoundDesign] = []
     infos: list[RoundInfo] = []
-    outdated = repeated = 0
+    outdated = 0
+    repeated: list[int] = []
     for info in store.labels.rounds():
         if info.population != responses.fingerprint:
             outdated += 1
@@ -158,11 +161,11 @@ def usable_rounds(store: ProjectStore, responses: ProjectResponses) -> Rounds:
         mode: Mode = "question" if info.mode == "question" else "response"
         design = RoundDesign(frame, unit, stratum, sampled, info.seed, mode)
         if any(_same_draw(design, earlier) for earlier in designs):
-            repeated += 1
+            repeated.append(info.id)
             continue
         designs.append(design)
         infos.append(info)
-    return Rounds(tuple(designs), outdated, tuple(infos), repeated)
+    return Rounds(tuple(designs), outdated, tuple(infos), len(repeated), tuple(repeated))
 
 
 def _same_draw(one: RoundDesign, other: RoundDesign) -> bool:

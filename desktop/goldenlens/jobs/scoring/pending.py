@@ -150,6 +150,14 @@ def left_to_resume(store: ProjectStore) -> bool:
 
 
 @takes_project
+def scored_since(store: ProjectStore, started_at: str) -> bool:
+    """Whether a lexical run finished at or after ``started_at`` (ISO-8601 UTC, as the store
+    writes its times)."""
+    run = store.runs.latest(LEXICAL_RUN, finished_only=True)
+    return run is not None and run.finished_at is not None and run.finished_at >= started_at
+
+
+@takes_project
 def options_to_finish(store: ProjectStore) -> ScoreOptions | None:
     """The options a lexical scoring of the project goes on with: those the newest import
     recorded for the run it never began (it is newer than any run), else the newest interrupted

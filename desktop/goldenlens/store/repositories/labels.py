@@ -151,11 +151,15 @@ class LabelRepository(Repository):
         row = self._fetch_one("SELECT COUNT(*) FROM labels")
         return int(row[0]) if row else 0
 
-    def add_round(self, stored: StoredRound) -> int:
-        """Write a labelling round and its frame in one transaction; its id."""
+    def add_round(self, stored: StoredRound, *, replacing: Sequence[int] = ()) -> int:
+        """Write a labelling round and its frame in one transaction; its id. ``replacing``:
+        rounds forgotten in the same transaction (the round drawn anew in their place)."""
         units = len({unit for _q, _p, unit, _s, _pos in stored.frame})
         sampled = len({unit for _q, _p, unit, _s, position in stored.frame if position is not None})
         with self._write("save the labelling plan") as conn:
+            for old in replacing:
+                conn.execute("DELETE FROM label_round_frame WHERE round_id = ?", (old,))
+                conn.execute("DELETE FROM label_rounds WHERE id = ?", (old,))
             cursor = conn.execute(
                 "INSERT INTO label_rounds (run_id, mode, seed, budget, population, units, sampled, strata,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -183,12 +187,6 @@ class LabelRepository(Repository):
                 ),
             )
         return round_id
-
-    def drop_round(self, round_id: int) -> None:
-        """Forget a labelling round and its frame (labels are kept: they belong to responses)."""
-        with self._write("drop the labelling plan") as conn:
-            conn.execute("DELETE FROM label_round_frame WHERE round_id = ?", (round_id,))
-            conn.execute("DELETE FROM label_rounds WHERE id = ?", (round_id,))
 
     def rounds(self) -> list[RoundInfo]:
         """Every labelling round, oldest first."""
