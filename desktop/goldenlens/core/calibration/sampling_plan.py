@@ -159,6 +159,12 @@ def _allocate(sizes: IntArray, shares: FloatArray, costs: FloatArray, budget: fl
     return counts
 
 
+def check_budget(budget: int) -> None:
+    """Refuse a plan of fewer than one label (``ValueError``)."""
+    if budget < 1:
+        raise ValueError("a plan needs a budget of at least one label")
+
+
 def plan_round(
     *,
     frame: IntArray,
@@ -175,8 +181,7 @@ def plan_round(
     ``question``, ``answer``, ``pipeline`` and ``prediction`` are per population response;
     ``stream``: how many rounds the project planned before this one (the first round draws from
     ``seed`` alone, round ``k`` from ``(seed, k)``)."""
-    if budget < 1:
-        raise ValueError("a plan needs a budget of at least one label")
+    check_budget(budget)
     unit, cost = frame_units(frame, question, answer, mode)
     units = len(cost)
     rng = np.random.default_rng(seed if stream == 0 else [seed, stream])

@@ -66,13 +66,13 @@ def ordered_pairs(pairs: Sequence[PairEstimate]) -> list[PairEstimate]:
     """The decided pairs first, then those whose interval alone excludes 0 ("may be ahead"),
     each group largest difference first, then the others in their order."""
 
-    def group(pair: PairEstimate) -> int:
-        if pair.better is not None:
-            return 0
+    def rank(pair: PairEstimate) -> tuple[int, float]:
         low, high = pair.interval.low, pair.interval.high
-        return 1 if low is not None and high is not None and (low > 0 or high < 0) else 2
+        if pair.better is None and not (low is not None and high is not None and (low > 0 or high < 0)):
+            return (2, 0.0)  # the rest keep their order
+        return (0 if pair.better is not None else 1, -abs(pair.interval.estimate or 0.0))
 
-    return sorted(pairs, key=lambda p: (group(p), -abs(p.interval.estimate or 0.0) if group(p) < 2 else 0.0))
+    return sorted(pairs, key=rank)
 
 
 def summary_lines(found: HumanCalibrated, *, verdicts: int = 10) -> list[str]:

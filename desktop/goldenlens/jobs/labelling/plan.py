@@ -19,7 +19,7 @@ import numpy as np
 from goldenlens.core.calibration.estimator import fitted_predictions
 from goldenlens.core.calibration.label_plan import LabelPlan, PlanRow
 from goldenlens.core.calibration.labels import LabelSource, LabelState
-from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, plan_round
+from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, check_budget, plan_round
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.jobs.labelling.population import ProjectResponses, Rounds, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
@@ -51,8 +51,7 @@ def plan_labels(
 ) -> LabelPlan:
     """Draw, keep and list the next round of about ``budget`` labels; while the newest round has
     no label, list it again or (``replace``) draw it anew (see the module)."""
-    if budget < 1:
-        raise ValueError("a plan needs a budget of at least one label")
+    check_budget(budget)  # before a waiting round is looked at, let alone replaced
     responses = load_responses(store)
     stored = store.labels.rounds()
     waiting = _waiting_round(stored, usable_rounds(store, responses), responses)
