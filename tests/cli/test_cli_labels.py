@@ -324,6 +324,25 @@ def test_one_label_from_the_command_line_and_its_mistakes(sample_project: Path) 
     assert "'maybe' is not a verdict" in bad.stderr
 
 
+def test_a_seed_out_of_range_is_a_usage_error_and_plans_nothing(sample_project: Path, tmp_path: Path) -> None:
+    """``--seed -1`` ended in numpy's traceback; a seed of 2**32 or more could repeat another
+    seed's round. Both are refused by argparse (exit 2) before the project is touched."""
+    for seed, said in (("-1", "got -1"), ("4294967296", "got 4,294,967,296"), ("x", "got 'x'")):
+        done = run_goldenlens(
+            "plan-labels", str(sample_project), "--budget", "5", "--seed", seed, "-o", str(tmp_path / "p.csv")
+        )
+        assert done.returncode == 2, done.stderr
+        assert "argument --seed:" in done.stderr
+        assert said in done.stderr
+        assert "Traceback" not in done.stderr
+    with ProjectStore.open(sample_project) as store:
+        assert store.labels.rounds() == []
+    assert not (tmp_path / "p.csv").exists()
+    largest = ("--budget", "5", "--seed", "4294967295")
+    _ok("plan-labels", str(sample_project), *largest, "-o", str(tmp_path / "p.csv"))
+    assert len(_plan_rows(tmp_path / "p.csv")) == 5
+
+
 def test_a_labels_file_says_how_many_verdicts_it_changed(sample_project: Path, tmp_path: Path) -> None:
     """A first-time user flipped 50 verdicts in a file and was told only "50 labels"."""
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"

@@ -109,6 +109,18 @@ def test_a_plan_needs_a_budget() -> None:
         _plan(0)
 
 
+def test_a_seed_is_one_32_bit_word_so_no_round_repeats_another_seeds() -> None:
+    """numpy reads the words ``[seed, k]`` of round k + 1 as the number seed + k * 2**32: round 2 of
+    seed 5 would draw exactly round 1 of seed 5 + 2**32. Such a seed, and a negative one (which
+    numpy refuses with a traceback), are refused with the range; the largest word is taken."""
+    words, number = np.random.default_rng([5, 1]), np.random.default_rng(5 + 2**32)
+    assert np.array_equal(words.integers(0, 2**62, 8), number.integers(0, 2**62, 8))
+    for seed in (-1, 2**32, 5 + 2**32):
+        with pytest.raises(ValueError, match=r"seed is a whole number from 0 to 4,294,967,295"):
+            _plan(50, seed=seed)
+    assert len(_plan(50, seed=2**32 - 1, stream=1)[1].sampled) > 0
+
+
 def test_rounds_with_one_seed_draw_independently_of_each_other() -> None:
     """Rounds planned with the same --seed from the same frame (nothing labelled in between) share
     no draws: each pair of samples overlaps per stratum as two independent simple random samples

@@ -26,6 +26,21 @@ if TYPE_CHECKING:
     from goldenlens.core.calibration.label_plan import LabelPlan
 
 
+def _plan_seed(text: str) -> int:
+    """``--seed`` of ``plan-labels``, refused as the plan would refuse it (a usage error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number as the seed, got {text!r}") from None
+    from goldenlens.core.calibration.sampling_plan import check_seed  # numpy: only for this command
+
+    try:
+        check_seed(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return value
+
+
 def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``label`` and ``plan-labels`` sub-commands."""
     label = sub.add_parser(
@@ -77,7 +92,7 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     plan.add_argument(
         "--budget", required=True, type=counting_number("a number of labels"), help="labels to ask for"
     )
-    plan.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
+    plan.add_argument("--seed", type=_plan_seed, default=0, help="the sample's seed (default 0)")
     plan.add_argument(
         "--by",
         choices=("response", "question"),

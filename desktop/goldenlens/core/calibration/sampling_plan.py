@@ -165,6 +165,19 @@ def check_budget(budget: int) -> None:
         raise ValueError("a plan needs a budget of at least one label")
 
 
+#: Seeds a plan takes: ``0`` to ``SEED_LIMIT - 1``, one 32-bit word. A round after the first
+#: draws from the words ``[seed, stream]``, which no single word equals: with a larger seed,
+#: round 2 of seed 5 would draw exactly what round 1 of seed 5 + 2**32 draws.
+SEED_LIMIT: Final = 2**32
+
+
+def check_seed(seed: int) -> None:
+    """Refuse a seed outside ``0`` to ``SEED_LIMIT - 1`` (``ValueError``; numpy's generators take
+    no negative seed, and a larger one could repeat another seed's round)."""
+    if not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"a plan's seed is a whole number from 0 to {SEED_LIMIT - 1:,}, got {seed:,}")
+
+
 def plan_round(
     *,
     frame: IntArray,
@@ -182,6 +195,7 @@ def plan_round(
     ``stream``: how many rounds the project planned before this one (the first round draws from
     ``seed`` alone, round ``k`` from ``(seed, k)``)."""
     check_budget(budget)
+    check_seed(seed)
     unit, cost = frame_units(frame, question, answer, mode)
     units = len(cost)
     rng = np.random.default_rng(seed if stream == 0 else [seed, stream])

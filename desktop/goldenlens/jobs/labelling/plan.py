@@ -19,7 +19,7 @@ import numpy as np
 from goldenlens.core.calibration.estimator import fitted_predictions
 from goldenlens.core.calibration.label_plan import LabelPlan, PlanRow
 from goldenlens.core.calibration.labels import LabelSource, LabelState
-from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, check_budget, plan_round
+from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, check_budget, check_seed, plan_round
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.jobs.labelling.population import ProjectResponses, Rounds, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
@@ -52,6 +52,7 @@ def plan_labels(
     """Draw, keep and list the next round of about ``budget`` labels; while the newest round has
     no label, list it again or (``replace``) draw it anew (see the module)."""
     check_budget(budget)  # before a waiting round is looked at, let alone replaced
+    check_seed(seed)
     responses = load_responses(store)
     stored = store.labels.rounds()
     waiting = _waiting_round(stored, usable_rounds(store, responses), responses)
@@ -70,7 +71,7 @@ def plan_labels(
     elif replace:
         raise NothingToReplaceError(
             "there is no unlabelled round to replace: the newest round has labels already (or none "
-            "was planned); plan the next round without --replace"
+            "was planned); plan the next round instead, replacing none"
         )
     population = responses.run.population
     state = responses.state()
