@@ -230,6 +230,36 @@ def test_a_report_name_of_no_format_is_refused_before_anything_is_scored(tmp_pat
     assert not project.exists()  # refused up front: nothing imported or scored
 
 
+def test_an_output_that_is_a_file_the_command_reads_is_refused_and_the_file_kept(tmp_path: Path) -> None:
+    """``score g.csv r.csv -o g.csv`` replaced the analyst's golden set with the report (exit 0).
+    Refused up front, whichever input it is and however it is named (a link, ``./``)."""
+    golden, responses = tmp_path / "golden.csv", tmp_path / "responses.csv"
+    golden.write_bytes((sample_dir() / "golden.csv").read_bytes())
+    responses.write_bytes((sample_dir() / "responses.csv").read_bytes())
+    (tmp_path / "link.json").symlink_to(responses)  # a report name whose file is the responses
+    workbook = tmp_path / "both.xlsx"
+    assert main(["export-golden", str(golden), "-o", str(workbook)]) == 0
+    before = {path: path.read_bytes() for path in (golden, responses, workbook)}
+    cases = [
+        (("score", str(golden), str(responses), "-o", str(golden)), "golden set"),
+        (("score", str(golden), str(responses), "-o", f"{tmp_path}/./responses.csv"), "responses file"),
+        (("score", str(golden), str(responses), "-o", str(tmp_path / "link.json")), "responses file"),
+        (("export-golden", str(workbook), "-o", str(workbook)), "golden set"),
+    ]
+    for arguments, what in cases:
+        done = run_goldenlens(*arguments)
+        assert done.returncode == 2, (arguments, done.stderr)
+        assert f"the output (-o) would replace the {what} this command reads" in done.stderr
+        assert "Traceback" not in done.stderr
+    assert {path: path.read_bytes() for path in before} == before
+    project = tmp_path / "p.goldenlens"
+    assert main(["score", str(golden), str(responses), "-q", "--project", str(project)]) == 0
+    done = run_goldenlens("score", str(golden), str(responses), "--project", str(project), "-o", str(golden))
+    assert done.returncode == 2
+    assert "would replace the golden set" in done.stderr
+    assert golden.read_bytes() == before[golden]
+
+
 def test_export_golden_refuses_an_output_that_is_not_a_workbook(tmp_path: Path) -> None:
     out = tmp_path / "golden.csv"
     done = run_goldenlens("export-golden", str(sample_dir() / "golden.csv"), "-o", str(out))

@@ -147,7 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    check_report_path(args.output)
+    check_report_path(
+        args.output,
+        reads=(("golden set", args.golden), ("responses file", args.responses), ("project", args.project)),
+    )
     wrong = gate_usage_error(args)
     if wrong is not None:
         print(f"goldenlens: error: {wrong}", file=sys.stderr)

@@ -364,10 +364,32 @@ def write_outputs(
 REPORT_SUFFIXES = (".xlsx", ".html", ".htm", ".json", ".csv")
 
 
-def check_report_path(out: Path | None) -> None:
-    """Refuse a report name of no format (``-o out.txt``) before any work is done."""
-    if out is not None and out.suffix.lower() not in REPORT_SUFFIXES:
+def check_report_path(out: Path | None, *, reads: Sequence[tuple[str, Path | None]] = ()) -> None:
+    """Refuse a report name of no format (``-o out.txt``), or a file the command reads
+    (:func:`check_not_read`), before any work is done."""
+    if out is None:
+        return
+    if out.suffix.lower() not in REPORT_SUFFIXES:
         raise InputError.fatal(out.name, "the report must be .xlsx, .html, .json or .csv")
+    check_not_read(out, reads)
+
+
+def check_not_read(out: Path, reads: Sequence[tuple[str, Path | None]]) -> None:
+    """Refuse to write ``out`` when it is one of the files the command reads (``reads``: what
+    each is, and its path): ``-o golden.csv`` would replace the analyst's golden set."""
+    for what, path in reads:
+        if path is not None and _same_file(out, path):
+            raise InputError.fatal(
+                out.name, f"the output (-o) would replace the {what} this command reads; give it another name"
+            )
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """Whether both paths name one existing file (through links, case-insensitive systems...)."""
+    try:
+        return one.samefile(other)
+    except OSError:  # either is missing (or unreadable): not one file that exists
+        return False
 
 
 def write_report(

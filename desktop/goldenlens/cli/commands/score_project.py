@@ -22,7 +22,13 @@ from goldenlens.cli.gate import (
     unknown_pipeline_exit,
 )
 from goldenlens.cli.input_options import input_selection
-from goldenlens.cli.output import StderrProgress, check_report_path, print_problems, write_outputs
+from goldenlens.cli.output import (
+    StderrProgress,
+    check_not_read,
+    check_report_path,
+    print_problems,
+    write_outputs,
+)
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.stats.gates import UnknownPipelineError, check_pipelines
 from goldenlens.jobs import open_project
@@ -89,7 +95,7 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    check_report_path(args.output)
+    check_report_path(args.output, reads=(("project", args.project),))
     with open_project(args.project) as project:
         refused = unknown_pipeline_exit(ProjectQueries(project).pipelines(), args.fail_under)
         if refused:
@@ -107,6 +113,7 @@ def _cmd_export_golden(args: argparse.Namespace) -> int:
                 args.output.name, "export-golden writes a workbook: name the output FILE.xlsx", Severity.FATAL
             )
         )
+    check_not_read(args.output, (("golden set", args.source),))
     from goldenlens.io.importing.input_files import read_golden
     from goldenlens.io.reports.xlsx.golden_workbook import write_golden_workbook
 

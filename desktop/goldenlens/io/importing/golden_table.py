@@ -170,7 +170,8 @@ def extra_columns(header: Sequence[str], columns: ColumnMap) -> list[str]:
     names: list[str] = []
     for name in header:
         review_column = column_key(name) in _EXPORTED_REVIEW_COLUMNS
-        if name and name not in used and name not in names and not review_column:
+        if name and name not in used and not review_column:
+            used.add(name)  # each name once (a set: a sheet may have thousands of columns)
             names.append(name)
     return names
 

@@ -22,12 +22,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
-from typing import cast
+from typing import Final, cast
 
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import column_key, column_letter
 from goldenlens.io.sheets.header_names import clean_header_name, header_name_problems
+
+#: Columns a table may have: a spreadsheet's (Excel's last column is XFD). A wider header
+#: row is no table of questions or responses (a one-line file of delimiters: 25 million empty
+#: columns took two minutes and 6 GB before anything was said).
+MAX_COLUMNS: Final = 16_384
 
 # How far down a header row is looked for (title rows, notes and blank rows above it).
 HEADER_SEARCH_ROWS = 20
@@ -60,8 +66,20 @@ class RawTable:
         return column is not None and (row, column) in self.unreadable
 
     def index(self, column: str) -> int:
-        """Position of the first column named exactly ``column``."""
-        return self.header.index(column)
+        """Position of the first column named exactly ``column`` (``ValueError`` if none is)."""
+        found = self._positions.get(column)
+        if found is None:
+            raise ValueError(f"{column!r} is not in the header")
+        return found
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        """Each header name's first position: found at once in a sheet of thousands of columns,
+        where searching the header for each column took time growing with their square."""
+        positions: dict[str, int] = {}
+        for position, name in enumerate(self.header):
+            positions.setdefault(name, position)
+        return positions
 
     def values(self, column: str) -> list[str]:
         """Every data cell of ``column``, in row order."""
@@ -115,6 +133,18 @@ def build_table(
     start = _header_index(file, sheet, grid, header_row=header_row, known=known, problems=problems)
     if start is None:
         return RawTable(file, sheet, (), (), (), tuple(problems))
+    if len(grid[start]) > MAX_COLUMNS:
+        raise InputError(
+            Problem(
+                file,
+                f"the header row has {len(grid[start]):,} columns, more than a spreadsheet holds "
+                f"({MAX_COLUMNS:,}, up to column {column_letter(MAX_COLUMNS - 1)}): this is not a golden set "
+                "or responses table (a file with no line breaks?).",
+                Severity.FATAL,
+                sheet=sheet,
+                row=start + 1,
+            )
+        )
     names = [clean_header_name(cell) for cell in grid[start]]
     problems.extend(header_name_problems(file, sheet, grid[start], start + 1))
     width = len(names)
@@ -277,14 +307,13 @@ def _resolve_duplicates(
         if len(columns) == 1:
             continue
         others = [j for j in columns if j != used]
-        listed = ", ".join(column_letter(j) for j in columns)
-        empty = [column_letter(j) for j in others if not filled[j]]
-        why = " (the others are empty)" if len(empty) == len(others) else ""
+        empty = sum(1 for j in others if not filled[j])
+        why = " (the others are empty)" if empty == len(others) else ""
         problems.append(
             Problem(
                 file,
-                f"column name '{names[used]}' appears {len(columns)} times (columns {listed}); column "
-                f"{column_letter(used)} is used{why} and {', '.join(column_letter(j) for j in others)} "
+                f"column name '{names[used]}' appears {len(columns):,} times (columns {_letters(columns)}); "
+                f"column {column_letter(used)} is used{why} and {_letters(others)} "
                 "ignored. Rename the columns so each name is unique.",
                 Severity.WARNING,
                 sheet=sheet,
@@ -293,6 +322,17 @@ def _resolve_duplicates(
             )
         )
     return [j for j in keep if j in chosen], problems
+
+
+#: Columns a duplicate name's warning lists before it says how many more there are.
+_LISTED: Final = 8
+
+
+def _letters(columns: Sequence[int]) -> str:
+    """The columns' letters, joined: the first :data:`_LISTED` and how many more."""
+    shown = ", ".join(column_letter(j) for j in columns[:_LISTED])
+    more = len(columns) - _LISTED
+    return f"{shown} and {more:,} more" if more > 0 else shown
 
 
 def _ragged(file: str, sheet: str | None, row: Sequence[str], width: int, number: int) -> Problem:
