@@ -1,6 +1,6 @@
-"""The golden reader's one search for facts that may have an empty or hollow part never
-misses a fact the full check (:func:`_fact_problem`) reports: a fact it does not find is not
-checked one by one."""
+"""The golden reader's one search for facts that may have an empty or hollow part, or text not
+likely meant, never misses a fact the full check (:func:`_fact_problems`) reports: a fact it
+does not find is not checked one by one."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from goldenlens.core.problems import Severity
 from goldenlens.io.importing.columns import detect_golden_columns
 from goldenlens.io.importing.golden_table import (
     _MAYBE_HOLLOW_PART,
-    _fact_problem,
+    _UNLIKE_MEANT,
+    _fact_problems,
     _suspect_facts,
     golden_from_table,
 )
@@ -49,7 +50,7 @@ _PIECES = st.sampled_from(
         "a", "an", "the", "A", "An", "THE", "tHe", "t.h.e", "a-n", "(the)", "an,", "at", "that",
         "net", "hen", "thea", "cat", "x", "1", "$", ".", "!!", "'", " ", "  ", "\n", "\t", "\xa0",
         "\u3000", "\u2028", "<OR>", "<AND>", "<", ">", "<OR", "AND>", "\x00", "İ", "ß", "é", "\uff21",
-        "\u212a", "\u00c5", "ﬁ", "\u0301",
+        "\u212a", "\u00c5", "ﬁ", "\u0301", "<or>", "< OR >", "<And>", " <OR> ", "\u202f",
     ]
 )  # fmt: skip
 _facts = st.lists(st.one_of(_PIECES, st.text(max_size=3)), max_size=10).map("".join)
@@ -58,14 +59,14 @@ _facts = st.lists(st.one_of(_PIECES, st.text(max_size=3)), max_size=10).map("".j
 @settings(max_examples=600, deadline=None)
 @given(_facts)
 def test_a_fact_with_a_problem_is_always_found(fact: str) -> None:
-    if _fact_problem(fact) is not None:
-        assert _MAYBE_HOLLOW_PART.search(fact) is not None
+    if _fact_problems(fact):
+        assert _MAYBE_HOLLOW_PART.search(fact) is not None or _UNLIKE_MEANT.search(fact) is not None
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_facts, max_size=12))
 def test_the_facts_found_together_hold_every_fact_with_a_problem(facts: list[str]) -> None:
-    with_problem = {i for i, fact in enumerate(facts) if _fact_problem(fact) is not None}
+    with_problem = {i for i, fact in enumerate(facts) if _fact_problems(fact)}
     assert with_problem <= _suspect_facts(facts)
 
 
@@ -82,9 +83,7 @@ def test_the_golden_set_reports_each_fact_problem_in_row_order(rows: list[tuple[
     for n, (fact, answer) in enumerate(rows):
         if not answer.strip():
             expected.append((n + 2, "answer", Severity.WARNING))
-        found = _fact_problem(fact)
-        if found is not None:
-            expected.append((n + 2, "fact", found[1]))
+        expected += [(n + 2, "fact", severity) for _message, severity in _fact_problems(fact)]
     assert [(p.row, p.column, p.severity) for p in problems if p.row is not None] == expected
 
 
@@ -99,3 +98,47 @@ def test_the_usual_facts_are_not_looked_at_one_by_one() -> None:
     assert _suspect_facts(usual) == set()
     hollow = ["ok", "the", "x<AND> <AND>y", "", "T.h.E<OR>cat", "a an the", "\n", "<OR>", "x<AND>!!"]
     assert _suspect_facts(hollow) == set(range(1, len(hollow)))
+
+
+def test_text_fmeval_takes_literally_and_few_mean_is_a_warning_naming_the_cell() -> None:
+    """A no-break space in "134.4 billion", ``<or>`` and ``Redmond <OR> Seattle`` scored
+    Factual Knowledge 0 against "$134.4 billion", "Jassy" and "Seattle, WA" without a word (the
+    golden row flagged ambiguous instead). The fact is kept as FMEval scores it; each is said."""
+    facts = ["134.4\xa0billion", "Bezos<or>Jassy", "Redmond <OR> Seattle", "x< AND >y", "5\u202f%<OR>five"]
+    header = ("id", "question", "answer", "fact")
+    cells = tuple((f"q{n}", f"Question {n}?", "answer", fact) for n, fact in enumerate(facts))
+    table = RawTable("g.csv", None, header, cells, tuple(range(2, len(cells) + 2)))
+    golden, problems = golden_from_table(table, detect_golden_columns(header))
+    assert [item.fact for item in golden.items] == facts
+    said = [(p.row, p.column, p.severity, p.message) for p in problems]
+    assert said == [
+        (
+            2,
+            "fact",
+            Severity.WARNING,
+            "the fact '134.4<U+00A0>billion' holds a space-like character that is not a space "
+            "(<U+00A0>): a response with a plain space there does not contain the fact. Replace it "
+            "with a space unless it is meant.",
+        ),
+        (
+            3,
+            "fact",
+            Severity.WARNING,
+            "'<or>' in the fact 'Bezos<or>Jassy' is not a delimiter: FMEval splits a fact at '<OR>' "
+            "and '<AND>' exactly (upper case, no spaces inside), so this fact is one text a response "
+            "must hold whole. Write it so if alternatives or parts are meant.",
+        ),
+        (
+            4,
+            "fact",
+            Severity.WARNING,
+            "the fact 'Redmond <OR> Seattle' has a space beside '<OR>' or '<AND>': FMEval keeps it in "
+            "the part it touches, so that part is found only with the space (' Seattle' is not in "
+            "'Seattle, WA'). Remove the spaces unless they are meant.",
+        ),
+        (5, "fact", Severity.WARNING, said[3][3]),
+        (6, "fact", Severity.WARNING, said[4][3]),
+    ]
+    assert said[3][3].startswith("'< AND >' in the fact 'x< AND >y' is not a delimiter")
+    assert "(<U+202F>)" in said[4][3]
+    assert _suspect_facts(["Bezos<OR>Jassy", "5%<AND>net", "134.4 billion"]) == set()

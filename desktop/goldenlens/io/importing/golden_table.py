@@ -23,7 +23,7 @@ from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import GOLDEN_SYNONYMS, ColumnMap, column_key, detect_response_layout
 from goldenlens.io.sheets.raw_table import RawTable
-from goldenlens.io.sheets.visible_text import visible
+from goldenlens.io.sheets.visible_text import ODD_SPACES, visible
 
 MISSING_ID_PREFIX = "row-"
 # What an empty cell of a row means: the row is skipped (question, id) or kept (answer).
@@ -122,9 +122,7 @@ def _items_row_by_row(table: RawTable, columns: ColumnMap, problems: list[Proble
             problems.append(table.problem(_EMPTY_ANSWER, Severity.WARNING, row=row, column=columns.answer))
         # An unreadable fact cell (an error value) was reported by the table already.
         if i in suspect_facts and not (any_unreadable and table.is_unreadable(row, columns.fact)):
-            problem = _fact_problem(fact)
-            if problem is not None:
-                message, severity = problem
+            for message, severity in _fact_problems(fact):
                 problems.append(table.problem(message, severity, row=row, column=columns.fact))
         kept.append((item_id, questions[i], answer, fact, notes[i] if notes else "", row, extras[i]))
 
@@ -188,31 +186,89 @@ def _extras(table: RawTable, columns: ColumnMap) -> list[tuple[tuple[str, str], 
 
 
 def _suspect_facts(facts: Sequence[str]) -> set[int]:
-    """The positions of the facts :func:`_fact_problem` may find a problem in: those with a
-    part :data:`_MAYBE_HOLLOW_PART` matches (one search of all facts settles the usual file)."""
-    if _MAYBE_HOLLOW_PART.search("\x00".join(facts)) is None:
-        return set()
-    return {i for i, fact in enumerate(facts) if _MAYBE_HOLLOW_PART.search(fact) is not None}
+    """The positions of the facts :func:`_fact_problems` may find a problem in: those with a
+    part :data:`_MAYBE_HOLLOW_PART` matches, or text :data:`_UNLIKE_MEANT` finds (one search of
+    all facts, each pattern, settles the usual file)."""
+    joined = "\x00".join(facts)
+    found: set[int] = set()
+    for pattern in (_MAYBE_HOLLOW_PART, _UNLIKE_MEANT):
+        if pattern.search(joined) is not None:
+            found.update(i for i, fact in enumerate(facts) if pattern.search(fact) is not None)
+    return found
 
 
-def _fact_problem(fact: str) -> tuple[str, Severity] | None:
+def _fact_problems(fact: str) -> list[tuple[str, Severity]]:
     """An empty fact or fact part is an error (its Factual Knowledge is not scored, where FMEval
     would score it 1.0); a part that only quasi-exact normalisation empties is a warning (the
-    exact score stands)."""
+    exact score stands); so is text FMEval takes literally that was hardly meant so
+    (:func:`_unlike_meant`)."""
+    found = _unlike_meant(fact)
     parts = [part.strip() for group in fact.split(OR) for part in group.split(AND)]
-    if all(parts) and all(map(normalise, parts)):  # the usual fact: nothing to report
-        return None
+    if all(parts) and all(map(normalise, parts)):  # the usual fact: nothing else to report
+        return found
     reason = fact_not_scored_reason(fact)
     if reason:
-        return (
-            f"{reason}; Factual Knowledge (exact and quasi-exact) is not scored for this question "
-            "until the fact is fixed.",
-            Severity.ERROR,
-        )
+        return [
+            (
+                f"{reason}; Factual Knowledge (exact and quasi-exact) is not scored for this question "
+                "until the fact is fixed.",
+                Severity.ERROR,
+            ),
+            *found,
+        ]
     reason = quasi_not_scored_reason(fact)
     if reason:
-        return f"{reason}; quasi-exact Factual Knowledge is not scored for this question.", Severity.WARNING
-    return None
+        message = f"{reason}; quasi-exact Factual Knowledge is not scored for this question."
+        return [(message, Severity.WARNING), *found]
+    return found
+
+
+#: What a fact may hold that FMEval takes literally and the analyst hardly meant: a space-like
+#: character that is no space (a no-break space, as Excel and web pages put into "134.4 billion"),
+#: a delimiter in the wrong case or with spaces inside (``<or>``, ``< OR >``: no delimiter, so
+#: the fact is one text), and a space beside a delimiter (kept in the part it touches).
+_ODD_SPACE = re.compile(f"[{ODD_SPACES}]")
+_LOOKALIKE = re.compile(r"<(?!OR>|AND>)\s*(?:[oO][rR]|[aA][nN][dD])\s*>")
+_SPACED = re.compile(r"\s(?:<OR>|<AND>)|(?:<OR>|<AND>)\s")
+_UNLIKE_MEANT = re.compile(f"{_ODD_SPACE.pattern}|{_LOOKALIKE.pattern}|{_SPACED.pattern}")
+
+
+def _unlike_meant(fact: str) -> list[tuple[str, Severity]]:
+    """Warnings for what :data:`_UNLIKE_MEANT` finds in ``fact``: each counts in Factual
+    Knowledge as FMEval scores it, so the fact is kept as it is and the analyst told."""
+    shown = visible(fact)
+    found: list[tuple[str, Severity]] = []
+    odd = _ODD_SPACE.findall(fact)
+    if odd:
+        names = ", ".join(dict.fromkeys(visible(char) for char in odd))
+        found.append(
+            (
+                f"the fact '{shown}' holds a space-like character that is not a space ({names}): "
+                "a response with a plain space there does not contain the fact. Replace it with a "
+                "space unless it is meant.",
+                Severity.WARNING,
+            )
+        )
+    lookalike = _LOOKALIKE.search(fact)
+    if lookalike is not None:
+        found.append(
+            (
+                f"'{lookalike.group()}' in the fact '{shown}' is not a delimiter: FMEval splits a fact "
+                f"at '{OR}' and '{AND}' exactly (upper case, no spaces inside), so this fact is one text "
+                "a response must hold whole. Write it so if alternatives or parts are meant.",
+                Severity.WARNING,
+            )
+        )
+    if _SPACED.search(fact) is not None:
+        found.append(
+            (
+                f"the fact '{shown}' has a space beside '{OR}' or '{AND}': FMEval keeps it in the part "
+                "it touches, so that part is found only with the space (' Seattle' is not in "
+                "'Seattle, WA'). Remove the spaces unless they are meant.",
+                Severity.WARNING,
+            )
+        )
+    return found
 
 
 def _repeated_id(
