@@ -15,7 +15,7 @@ from goldenlens.io.atomic_files import ExportError
 from goldenlens.jobs.drafting.draft_job import DraftRunError
 from goldenlens.jobs.judging.judge_job import JudgeRunError
 from goldenlens.jobs.reporting.run_history import RunReferenceError
-from goldenlens.jobs.reporting.stored_run import NoScoresError
+from goldenlens.jobs.scoring.pending import NoScoresError
 from goldenlens.judge.engines.protocol import JudgeEngineError
 from goldenlens.judge.model_files import ModelNotFoundError
 from goldenlens.store.lock import ProjectBusyError

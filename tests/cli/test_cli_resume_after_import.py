@@ -261,3 +261,43 @@ def test_the_options_of_a_newer_import_win_over_an_older_interrupted_run(
             2,
             True,
         )
+
+
+def test_a_report_is_refused_while_newer_inputs_wait_for_their_scoring(tmp_path: Path) -> None:
+    """A project scored once, then given a new golden set and responses whose ``score`` was
+    killed: ``report`` took the older run's scores for the new inputs (every mean 0.000 over 0
+    responses, exit 0, and ``--fail-under`` failed on those zeros). It now says that the newest
+    inputs wait and what finishes them; ``resume`` does, and the report is the new inputs'."""
+    first_golden, first_responses = _workload(tmp_path, 3)
+    later = tmp_path / "later"
+    later.mkdir()
+    golden, responses = _workload(later, 40)
+    project = tmp_path / "p.goldenlens"
+    assert main(["score", str(first_golden), str(first_responses), "-q", "--project", str(project)]) == 0
+
+    done = _killed_after_import("score", str(golden), str(responses), "-q", "--project", str(project))
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    report = run_goldenlens("report", str(project), "--fail-under", "factual_knowledge=0.1")
+    assert report.returncode == 2
+    assert (
+        "p.goldenlens: its import 2 was never scored; the last finished run (1) scored earlier "
+        f"inputs, so its numbers are not the project's now. `goldenlens resume {project}` finishes it."
+    ) in report.stderr
+    assert "0.000" not in report.stdout
+    assert run_goldenlens("plan-labels", str(project), "--budget", "5", "--json").returncode == 2
+
+    # A scoring of the new inputs begun and killed midway: the same refusal, naming the run.
+    with ProjectStore.open(project) as store:
+        store.runs.start(LEXICAL_RUN, ScoreOptions().params(), total=120)
+    report = run_goldenlens("report", str(project))
+    assert report.returncode == 2
+    assert "its scoring run 2 did not finish (it was interrupted, or runs now)" in report.stderr
+
+    assert run_goldenlens("resume", str(project), "-q").returncode == 0
+    report = run_goldenlens("report", str(project), "-o", str(tmp_path / "r.json"))
+    assert report.returncode == 0, report.stderr
+    written = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert len(written["rows"]) == 120
+    assert {row["question_id"].rsplit("-", 1)[0] for row in written["rows"]} <= {
+        f"q{n:02d}" for n in range(1, 11)
+    }

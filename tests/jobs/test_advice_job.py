@@ -22,7 +22,7 @@ from goldenlens.jobs.importing.sample_project import ensure_sample_project
 from goldenlens.jobs.labelling.label_edits import label_response
 from goldenlens.jobs.progress import Cancelled, CancelToken, Progress
 from goldenlens.jobs.project_access import on_project_at, open_project
-from goldenlens.jobs.reporting.stored_run import NoScoresError
+from goldenlens.jobs.scoring.pending import NoScoresError
 from goldenlens.jobs.scoring.score_job import score_project
 from goldenlens.store.project import ProjectStore
 from sample_expectations import FK_REPORT, PIPELINES

@@ -243,3 +243,33 @@ def test_the_summary_tab_draws_the_intervals_of_the_rows_shown(qtbot: QtBot, sco
         timeout=TIMEOUT,
     )
     window.close()
+
+
+def test_a_project_whose_new_inputs_wait_is_scored_when_opened(qtbot: QtBot, tmp_path: Path) -> None:
+    """A project scored once, then given a new golden set whose ``score`` died after the import:
+    the app showed the older run's scores beside the new questions (none of them scored). It
+    now scores the new inputs when it opens the project, as it does a project never scored."""
+    from goldenlens.core.runs.run_kinds import LEXICAL_RUN
+    from goldenlens.jobs.importing.import_job import import_inputs
+    from goldenlens.jobs.scoring.score_job import score_project
+    from goldenlens.store.project import ProjectStore
+
+    project = tmp_path / "p.goldenlens"
+    golden = tmp_path / "golden.csv"
+    lines = (sample_dir() / "golden.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    golden.write_text("".join(lines[:6]), encoding="utf-8")  # the header and five questions
+    with ProjectStore.open(project, create=True) as store:
+        import_inputs(store, golden, sample_dir() / "responses.csv")
+        score_project(store)
+        import_inputs(store, sample_dir() / "golden.csv", sample_dir() / "responses.csv")  # ten
+        (first,) = store.runs.all()
+    window = _window(qtbot)
+    _open(qtbot, window, project)
+    with ProjectStore.open(project) as store:
+        qtbot.waitUntil(lambda: len(store.runs.all()) == 2 and not store.runs.unfinished(LEXICAL_RUN))
+        newest = store.runs.latest(LEXICAL_RUN, finished_only=True)
+        assert newest is not None
+        assert newest.id != first.id
+        assert newest.total == 30
+    qtbot.waitUntil(lambda: window.summary.intervals().get(("factual_knowledge", "Pipeline1")) is not None)
+    window.close()

@@ -14,7 +14,7 @@ from goldenlens.core.project_handle import PROJECT_SUFFIX
 from goldenlens.jobs.importing.sample_project import default_sample_path, ensure_sample_project
 from goldenlens.jobs.progress import CancelToken, ProgressFn
 from goldenlens.jobs.project_access import on_project_at
-from goldenlens.jobs.scoring.pending import finish_scoring
+from goldenlens.jobs.scoring.pending import finish_scoring, scores_wait
 from goldenlens.ui.dialog_folders import PROJECT_FOLDER, remember_folder, start_folder
 from goldenlens.ui.errors import show_error
 from goldenlens.ui.session import ProjectSession
@@ -52,7 +52,8 @@ class ProjectController(QObject):
         session.set_preferences(session.preferences.with_recent(path))
         self.session_opened.emit(session)
         # A COUNT, not golden_items(): opening a 100,000-question project must not read them all.
-        if session.project.question_count() and session.run_id is None and not self._run_panel.busy:
+        # Scored when no run finished, or the newest inputs wait (a score killed after its import).
+        if session.project.question_count() and not self._run_panel.busy and scores_wait(session.handle):
             self.rescore()
         return True
 

@@ -43,7 +43,7 @@ def read_advice_inputs(
     store: ProjectStore, report: Report | None = None, *, judge_run_id: int | None = None
 ) -> AdviceInputs:
     """The store reads of the advice, all here: the latest finished lexical run's report
-    (:class:`~goldenlens.jobs.reporting.stored_run.NoScoresError` without one; ``report``: one
+    (:class:`~goldenlens.jobs.scoring.pending.NoScoresError` without one; ``report``: one
     already built, as a report workbook has it), the reviewer's verdicts and the
     ``semantic_similarity`` scores of judge run ``judge_run_id`` (default: the newest)."""
     report = report if report is not None else build_report(store)

@@ -27,15 +27,13 @@ from goldenlens.core.lexical.scorer import (
     QUASI_EXACT_MATCH,
     RECALL,
 )
-from goldenlens.core.runs.run_kinds import LEXICAL_RUN
 from goldenlens.core.scored_rows import Report
 from goldenlens.core.stats.decision import ALL_PAIRS_UP_TO
 from goldenlens.io.reports.row_fields import label_fields
 from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.labelling.population import ProjectResponses, load_responses, usable_rounds
 from goldenlens.jobs.project_access import takes_project
-from goldenlens.jobs.reporting.stored_run import NoScoresError
-from goldenlens.jobs.scoring.pending import no_finished_run
+from goldenlens.jobs.scoring.pending import scored_run
 from goldenlens.store.project import ProjectStore
 
 #: The metrics whose agreement with the labels a report shows.
@@ -121,9 +119,7 @@ def label_rows(store: ProjectStore) -> dict[tuple[str, str], dict[str, str]]:
 def _not_checked(store: ProjectStore) -> HumanCalibrated:
     """No label yet (:func:`~goldenlens.core.calibration.human_calibrated.not_checked`), from
     the latest run's Factual Knowledge."""
-    run = store.runs.latest(LEXICAL_RUN, finished_only=True)
-    if run is None:
-        raise NoScoresError(no_finished_run(store))
+    run = scored_run(store)
     keys, columns = store.results.score_columns(run.id, [FACTUAL_KNOWLEDGE])
     names = list(dict.fromkeys([*store.responses.pipelines(), *(p for _q, p in keys)]))
     index = {name: i for i, name in enumerate(names)}

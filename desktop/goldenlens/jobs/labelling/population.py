@@ -26,9 +26,8 @@ from goldenlens.core.calibration.population import RunResponses, run_responses
 from goldenlens.core.calibration.sampling_plan import IntArray, Mode, RoundDesign
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES
-from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
-from goldenlens.jobs.reporting.stored_run import NoScoresError
-from goldenlens.jobs.scoring.pending import no_finished_run
+from goldenlens.core.runs.run_kinds import JUDGE_RUN
+from goldenlens.jobs.scoring.pending import scored_run
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import RoundInfo
 
@@ -59,9 +58,7 @@ def _column(values: list[float | None]) -> FloatArray:
 def load_responses(store: ProjectStore) -> ProjectResponses:
     """The project's calibration population (raises :class:`NoScoresError` with no finished
     lexical run)."""
-    run = store.runs.latest(LEXICAL_RUN, finished_only=True)
-    if run is None:
-        raise NoScoresError(no_finished_run(store))
+    run = scored_run(store)
     run_keys, columns = store.results.score_columns(run.id, LEXICAL_SCORE_NAMES)
     everyone = store.labels.in_force()
     at = everyone.index()

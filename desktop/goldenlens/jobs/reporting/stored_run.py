@@ -10,7 +10,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import (
     FLAG_INPUTS,
@@ -26,23 +25,19 @@ from goldenlens.core.lexical.scorer import (
 )
 from goldenlens.core.lexical.signature import Signature
 from goldenlens.core.reviewer_decisions import AppliedOverride, QuestionReview
-from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
+from goldenlens.core.runs.run_kinds import JUDGE_RUN
 from goldenlens.core.scored_rows import Report, ScoredRow, row_from_scores
 from goldenlens.core.scores import ScoreRecord, ScoreStatus
 from goldenlens.io.reports.row_fields import JudgeScores
 from goldenlens.jobs.curation.golden_versions import run_version_label
 from goldenlens.jobs.project_access import takes_project
-from goldenlens.jobs.scoring.pending import no_finished_run
+from goldenlens.jobs.scoring.pending import scored_run
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.values import Override
 
 #: The run kind of judge scores (``goldenlens.jobs.judging.judge_job.JUDGE_RUN``; not imported from
 #: there, which would load the judge packages for every report).
 JUDGE_RUN_KIND = JUDGE_RUN
-
-
-class NoScoresError(GoldenLensError):
-    """The project has no finished lexical run to report on."""
 
 
 def _judge_run(store: ProjectStore, judge_run_id: int | None) -> int | None:
@@ -173,14 +168,12 @@ class StoredRun:
 def load_stored_run(
     store: ProjectStore, run_id: int | None = None, *, judge_run_id: int | None = None
 ) -> StoredRun:
-    """:class:`StoredRun` of ``run_id`` (default: the latest finished lexical run; raises
-    :class:`NoScoresError` when there is none), with the overrides of lexical and judge metrics
-    (judge originals from ``judge_run_id``, default the newest judge run)."""
+    """:class:`StoredRun` of ``run_id`` (default: the project's scores now,
+    :func:`~goldenlens.jobs.scoring.pending.scored_run`, which raises ``NoScoresError`` when no
+    finished run is), with the overrides of lexical and judge metrics (judge originals from
+    ``judge_run_id``, default the newest judge run)."""
     if run_id is None:
-        run = store.runs.latest(LEXICAL_RUN, finished_only=True)
-        if run is None:
-            raise NoScoresError(no_finished_run(store))
-        run_id = run.id
+        run_id = scored_run(store).id
     run_info = store.runs.get(run_id)
     items = tuple(store.golden.items())
     # Plain numbers, one query per metric: no record objects, signatures once per metric.

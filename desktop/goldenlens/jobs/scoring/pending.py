@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.judge_engine_spec import JudgeEngineSpec
-from goldenlens.core.project_records import ImportInfo
+from goldenlens.core.project_records import ImportInfo, RunInfo
 from goldenlens.core.runs.run_kinds import JUDGE_RUN, LEXICAL_RUN
 from goldenlens.jobs.curation.edits import run_options
 from goldenlens.jobs.progress import CancelToken, ProgressFn, no_progress
@@ -178,6 +179,60 @@ def finish_scoring(
     scoring its newest import asked for and never began); returns the run id. What the desktop
     app runs when it opens a project without a finished run, and ``goldenlens resume``."""
     return score_project(store, options_to_finish(store), progress=progress, cancel=cancel)
+
+
+class NoScoresError(GoldenLensError):
+    """The project has no finished lexical run to report on, or its newest finished run is not
+    its scores now (:func:`scored_run`)."""
+
+
+@takes_project
+def scored_run(store: ProjectStore) -> RunInfo:
+    """The lexical run whose scores are the project's now: the newest finished one, unless a
+    lexical run begun after it did not finish or a newer import's scoring never began — its
+    numbers would then be of earlier inputs, shown beside the current ones (a report of a
+    project whose new import was killed while scoring showed every mean as 0.000 over 0
+    responses). Raises :class:`NoScoresError` saying what finishes the scoring."""
+    run = store.runs.latest(LEXICAL_RUN, finished_only=True)
+    if run is None:
+        raise NoScoresError(no_finished_run(store))
+    later = [other for other in store.runs.unfinished(LEXICAL_RUN) if other.id > run.id]
+    pending = pending_scoring(store)
+    newer = (
+        pending is not None
+        and pending.lexical
+        and (run.import_id is None or pending.imported.id > run.import_id)
+    )
+    if not later and not newer:
+        return run
+    if later:
+        what = f"its scoring run {later[-1].id} did not finish (it was interrupted, or runs now)"
+    else:
+        assert pending is not None
+        what = f"its import {pending.imported.id} was never scored"
+    command = (
+        f"`{shlex.join(['goldenlens', 'resume', str(store.path)])}` finishes it"
+        if later or (pending is not None and pending.resumable)
+        else f"`{pending.score_command()}` scores it"
+        if pending is not None
+        else "score it again"
+    )
+    raise NoScoresError(
+        f"{store.path.name}: {what}; the last finished run ({run.id}) scored earlier inputs, so its "
+        f"numbers are not the project's now. {command[0].upper()}{command[1:]}."
+    )
+
+
+@takes_project
+def scores_wait(store: ProjectStore) -> bool:
+    """Whether the project's newest inputs wait for a lexical scoring that finishes them: there
+    is no finished run, or the newest is of earlier inputs (:func:`scored_run`). The desktop app
+    scores (:func:`finish_scoring`) when it opens such a project."""
+    try:
+        scored_run(store)
+    except NoScoresError:
+        return True
+    return False
 
 
 @takes_project

@@ -29,7 +29,7 @@ from goldenlens.jobs.curation.advice_job import build_advice
 from goldenlens.jobs.curation.edits import EDITABLE_FIELDS
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn
 from goldenlens.jobs.project_access import on_project_at
-from goldenlens.jobs.reporting.stored_run import NoScoresError
+from goldenlens.jobs.scoring.pending import NoScoresError
 from goldenlens.queries.advice_data import AdviceIndex
 from goldenlens.queries.detail import QuestionDetail
 from goldenlens.ui.advisor.advisor_pane import AdvisorPane, ShownDiagnosis
