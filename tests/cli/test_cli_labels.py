@@ -13,6 +13,7 @@ import pytest
 from openpyxl import load_workbook
 from tests.cli_process import run_goldenlens
 
+from goldenlens.core.calibration.labels import LabelState
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import StoredRound
 
@@ -341,6 +342,75 @@ def test_a_seed_out_of_range_is_a_usage_error_and_plans_nothing(sample_project: 
     largest = ("--budget", "5", "--seed", "4294967295")
     _ok("plan-labels", str(sample_project), *largest, "-o", str(tmp_path / "p.csv"))
     assert len(_plan_rows(tmp_path / "p.csv")) == 5
+
+
+def test_a_verdict_is_never_given_to_an_answer_the_reviewer_did_not_read(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    """A plan listed Pipeline3's answer to q07 ("$54.3 billion"), the reviewer marked it
+    incorrect, the pipeline answered again ("$50.1 billion", the fact) and the filled plan was
+    read back: "incorrect" landed on the new, right answer without a word. Now the file is
+    refused, naming the row and its response column; without the row, the rest is written.
+    A response only written differently (a CSV's apostrophe before "=", line endings or spaces
+    a spreadsheet program changed) is the same answer."""
+    sample = Path(__file__).resolve().parents[2] / "resources" / "sample"
+    with (sample / "responses.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    answers = {(r["question_id"], r["pipeline"]): r["response"] for r in rows}
+    plan = tmp_path / "plan.csv"
+    _ok("plan-labels", str(sample_project), "--budget", "30", "--seed", "1", "-o", str(plan))
+    listed = _plan_rows(plan)
+    assert {(r["question_id"], r["pipeline"]) for r in listed} >= {("q07", "Pipeline3"), ("q01", "Pipeline1")}
+    for row in listed:
+        row["verdict"] = (
+            "incorrect" if (row["question_id"], row["pipeline"]) == ("q07", "Pipeline3") else "correct"
+        )
+        if (row["question_id"], row["pipeline"]) == ("q01", "Pipeline1"):
+            row["response"] = row["response"].replace(" ", "  ").replace(".", ".\r\n", 1)
+    filled = tmp_path / "filled.csv"
+    with filled.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(listed[0]))
+        writer.writeheader()
+        writer.writerows(listed)
+
+    new_answer = "Amazon had $50.1 billion of cash, cash equivalents and restricted cash."
+    assert answers[("q07", "Pipeline3")] != new_answer
+    answered_again = tmp_path / "responses.csv"
+    with answered_again.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["question_id", "pipeline", "response"])
+        for (question, pipeline), text in answers.items():
+            writer.writerow(
+                [question, pipeline, new_answer if (question, pipeline) == ("q07", "Pipeline3") else text]
+            )
+    _ok("score", str(sample / "golden.csv"), str(answered_again), "--project", str(sample_project), "-q")
+
+    refused = run_goldenlens("label", str(sample_project), "--from", str(filled))
+    assert refused.returncode == 2
+    line = next(
+        n
+        for n, row in enumerate(listed, start=2)
+        if row["question_id"] == "q07" and row["pipeline"] == "Pipeline3"
+    )
+    assert (
+        f"filled.csv, row {line}, column 'response': this is not Pipeline3's response to q07 now "
+        "('Amazon had $50.1 billion of cash, cash equivalents and rest…'): it was answered again"
+    ) in refused.stderr
+    assert refused.stderr.count("this is not") == 1  # q01's spacing is the same answer
+    with ProjectStore.open(sample_project) as store:
+        assert not [label for label in store.labels.in_force().labels if label.state is not LabelState.NONE]
+
+    kept = [row for row in listed if (row["question_id"], row["pipeline"]) != ("q07", "Pipeline3")]
+    with filled.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(listed[0]))
+        writer.writeheader()
+        writer.writerows(kept)
+    _ok("label", str(sample_project), "--from", str(filled))
+    with ProjectStore.open(sample_project) as store:
+        in_force = store.labels.in_force()
+        state = {key: in_force.labels[n].state for n, key in enumerate(in_force.keys)}
+    assert state[("q01", "Pipeline1")] is LabelState.CORRECT  # its response spaced otherwise: the same
+    assert state[("q07", "Pipeline3")] is LabelState.NONE
 
 
 def test_a_labels_file_says_how_many_verdicts_it_changed(sample_project: Path, tmp_path: Path) -> None:

@@ -36,6 +36,9 @@ LABEL_COLUMNS: Final[dict[str, tuple[str, ...]]] = {
     ),
     "note": ("note", "label note", "comment"),
     "reviewer": ("reviewer", "labelled by", "annotator"),
+    #: The answer the reviewer read (a plan's, the Scores sheet's): checked against the answer
+    #: the project holds now, so a verdict never lands on an answer given since.
+    "response": ("response",),
 }
 #: The sheet read from a workbook that has it (the report workbook's).
 SCORES_SHEET: Final = "Scores"
@@ -51,6 +54,8 @@ class LabelRow:
     verdict: Verdict
     note: str = ""
     reviewer: str = ""
+    #: The response the file shows beside the verdict (``None``: the file has no such column).
+    response: str | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,7 @@ def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:
                 verdict,
                 cells[at["note"]].strip() if "note" in at else "",
                 cells[at["reviewer"]].strip() if "reviewer" in at else "",
+                cells[at["response"]] if "response" in at else None,
             )
         )
     if problems:

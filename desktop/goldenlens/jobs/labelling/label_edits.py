@@ -24,7 +24,9 @@ from goldenlens.core.calibration.labels import (
 )
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.view.wording import one_line
 from goldenlens.io.importing.labels_file import read_labels_file
+from goldenlens.io.reports.csv_cells import neutralised
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
 
@@ -171,6 +173,32 @@ class LabelsImport:
     replaced: int = 0
 
 
+class _AnswersNow:
+    """Each question's responses as the project holds them, read once per question asked for."""
+
+    def __init__(self, store: ProjectStore) -> None:
+        self._store = store
+        self._read: dict[str, dict[str, str]] = {}
+
+    def of(self, question_id: str) -> dict[str, str]:
+        found = self._read.get(question_id)
+        if found is None:
+            found = self._read[question_id] = {
+                r.pipeline: r.response for r in self._store.responses.of_question(question_id)
+            }
+        return found
+
+
+def same_answer_shown(shown: str, now: str) -> bool:
+    """Whether a file's response cell shows the answer ``now``: the same text, as a CSV writes
+    it (:func:`~goldenlens.io.reports.csv_cells.neutralised`: a leading apostrophe before
+    formula-like text), or with its spaces and line breaks changed (a spreadsheet program's
+    round trip turns line endings, and a reader strips a cell's ends)."""
+    if shown == now or shown == neutralised(now):
+        return True
+    return " ".join(shown.split()) == " ".join(now.split())
+
+
 @takes_project
 def labels_from_file(
     store: ProjectStore, path: Path, *, sheet: str | None = None, reviewer: str = ""
@@ -184,6 +212,7 @@ def labels_from_file(
     index = responses.index()
     questions = {q for q, _p in responses.keys}
     problems: list[Problem] = []
+    answers_now = _AnswersNow(store)
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[LabelRecord] = []
     unchanged = replaced = 0
@@ -212,6 +241,21 @@ def labels_from_file(
             )
             continue
         given[n] = (row.row, row.verdict)
+        if row.response is not None:
+            now = answers_now.of(row.question_id).get(row.pipeline, "")
+            if not same_answer_shown(row.response, now):
+                problems.append(
+                    table.problem(
+                        f"this is not {row.pipeline}'s response to {row.question_id} now "
+                        f"('{one_line(now, 60)}'): it was answered again after this file was written, and "
+                        "the verdict may not hold for the new answer. Remove the row, or label the new "
+                        "answer (the next plan lists it).",
+                        Severity.FATAL,
+                        row=row.row,
+                        column=found.columns["response"],
+                    )
+                )
+                continue
         state = responses.labels[n].state
         if state is STATE_OF_VERDICT[row.verdict]:
             unchanged += 1  # the verdict in force already (a report read back, a plan labelled twice)
