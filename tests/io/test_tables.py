@@ -24,6 +24,14 @@ NUMBERS_AND_DATES: list[tuple[object, str]] = [
     (158.0, "158"),
     (10317750796, "10317750796"),
     (10317750796.0, "10317750796"),
+    # A whole number of more than 15 digits is shown in scientific form, from the double the
+    # cell holds (LibreOffice saving as shown: 1.23456789012346E+018), as the same float is;
+    # its int from calamine had been written out digit by digit, binary noise included.
+    (999999999999999, "999999999999999"),
+    (1234567890123456789, "1.23456789012346E+18"),
+    (12345678901234567, "1.23456789012346E+16"),
+    (10**20, "1E+20"),
+    (-(10**16), "-1E+16"),
     (0.1, "0.1"),
     (12.5, "12.5"),
     (0.1 + 0.2, "0.3"),

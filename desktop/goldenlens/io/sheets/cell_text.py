@@ -12,7 +12,7 @@ from datetime import date, datetime, time, timedelta
 from numbers import Integral, Real
 from typing import Any, cast
 
-from goldenlens.io.sheets.number_format.numbers import general_text
+from goldenlens.io.sheets.number_format.numbers import EXCEL_DIGITS, general_text
 
 
 def cell_text(value: object) -> str:
@@ -36,6 +36,20 @@ def float_text(value: float) -> str:
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     return general_text(value)
+
+
+def int_text(value: int) -> str:
+    """A whole number as General shows it: its digits up to 15 of them, else as
+    :func:`general_text` shows the number the cell holds (a spreadsheet number is a double:
+    python-calamine hands a whole one over as an ``int``, ``1234567890123456789`` for a cell
+    holding 1234567890123456768 and showing ``1.23456789012346E+18``)."""
+    if -_GENERAL_WHOLE < value < _GENERAL_WHOLE:
+        return str(value)
+    return general_text(float(value))
+
+
+#: From here on General shows a whole number in scientific form (:data:`EXCEL_DIGITS` digits).
+_GENERAL_WHOLE = 10**EXCEL_DIGITS
 
 
 def datetime_text(value: datetime) -> str:
@@ -62,7 +76,7 @@ def time_text(value: time) -> str:
 # Order matters: bool is an Integral, and datetime is a date.
 _RENDERERS: tuple[tuple[type, Callable[[Any], str]], ...] = (
     (bool, lambda value: "TRUE" if value else "FALSE"),
-    (Integral, lambda value: str(int(value))),
+    (Integral, lambda value: int_text(int(value))),
     (Real, lambda value: float_text(float(value))),
     (datetime, datetime_text),
     (date, date.isoformat),
@@ -74,7 +88,7 @@ _RENDERERS: tuple[tuple[type, Callable[[Any], str]], ...] = (
 # Exact-type lookups for the cell types calamine produces, before the general isinstance walk.
 _BY_TYPE: dict[type, Callable[[Any], str]] = {
     str: str,
-    int: str,
+    int: int_text,
     float: float_text,
     bool: _RENDERERS[0][1],
     datetime: datetime_text,
