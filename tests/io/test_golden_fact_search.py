@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import string
 import sys
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -142,3 +143,28 @@ def test_text_fmeval_takes_literally_and_few_mean_is_a_warning_naming_the_cell()
     assert said[3][3].startswith("'< AND >' in the fact 'x< AND >y' is not a delimiter")
     assert "(<U+202F>)" in said[4][3]
     assert _suspect_facts(["Bezos<OR>Jassy", "5%<AND>net", "134.4 billion"]) == set()
+
+
+def test_a_fact_padded_by_its_number_format_is_kept_as_shown_and_said(tmp_path: Path) -> None:
+    """Accounting formats pad a number with spaces (``_(``, ``_)``): LibreOffice shows the cell
+    `` $1,234.50 `` (tests/io/number_formats/expected.csv), and so does the reader. FMEval keeps
+    the spaces, so "It was $1,234.50." scored Factual Knowledge 0 and the question was flagged
+    ambiguous, without a word: each such fact is now a warning naming its cell."""
+    from openpyxl import Workbook
+
+    from goldenlens.io.importing.input_files import read_golden
+
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["id", "question", "answer", "fact"])
+    formats = ["#,##0.00_)", '_("$"* #,##0.00_);_("$"* (#,##0.00);_("$"* "-"??_);_(@_)', "0.0%_)", "#,##0.00"]
+    for n, (value, number_format) in enumerate(zip([1234.5, 1234.5, 0.11, 1234.5], formats, strict=True)):
+        sheet.append([f"q{n}", "How much?", "It was that much.", value])
+        sheet.cell(n + 2, 4).number_format = number_format
+    path = tmp_path / "padded.xlsx"
+    book.save(path)
+    golden, problems = read_golden(path)
+    assert [item.fact for item in golden.items] == ["1,234.50 ", " $1,234.50 ", "11.0% ", "1,234.50"]
+    padded = [(p.row, p.column) for p in problems if "begins or ends with a space" in p.message]
+    assert padded == [(2, "fact"), (3, "fact"), (4, "fact")]

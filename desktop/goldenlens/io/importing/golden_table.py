@@ -226,11 +226,13 @@ def _fact_problems(fact: str) -> list[tuple[str, Severity]]:
 #: What a fact may hold that FMEval takes literally and the analyst hardly meant: a space-like
 #: character that is no space (a no-break space, as Excel and web pages put into "134.4 billion"),
 #: a delimiter in the wrong case or with spaces inside (``<or>``, ``< OR >``: no delimiter, so
-#: the fact is one text), and a space beside a delimiter (kept in the part it touches).
+#: the fact is one text), a space beside a delimiter (kept in the part it touches) and a space
+#: at the fact's ends (a typing slip, or the padding of an accounting format: `` $1,234.50 ``).
 _ODD_SPACE = re.compile(f"[{ODD_SPACES}]")
 _LOOKALIKE = re.compile(r"<(?!OR>|AND>)\s*(?:[oO][rR]|[aA][nN][dD])\s*>")
 _SPACED = re.compile(r"\s(?:<OR>|<AND>)|(?:<OR>|<AND>)\s")
-_UNLIKE_MEANT = re.compile(f"{_ODD_SPACE.pattern}|{_LOOKALIKE.pattern}|{_SPACED.pattern}")
+_ENDS = re.compile(r"(?:\A|\x00)\s|\s(?:\x00|\Z)")  # a fact's ends, alone or joined by NULs
+_UNLIKE_MEANT = re.compile(f"{_ODD_SPACE.pattern}|{_LOOKALIKE.pattern}|{_SPACED.pattern}|{_ENDS.pattern}")
 
 
 def _unlike_meant(fact: str) -> list[tuple[str, Severity]]:
@@ -256,6 +258,16 @@ def _unlike_meant(fact: str) -> list[tuple[str, Severity]]:
                 f"'{lookalike.group()}' in the fact '{shown}' is not a delimiter: FMEval splits a fact "
                 f"at '{OR}' and '{AND}' exactly (upper case, no spaces inside), so this fact is one text "
                 "a response must hold whole. Write it so if alternatives or parts are meant.",
+                Severity.WARNING,
+            )
+        )
+    if fact.strip() and _ENDS.search(fact) is not None:
+        found.append(
+            (
+                f"the fact '{shown}' begins or ends with a space: FMEval keeps it, so only a response "
+                "with the space there contains the fact. A number format's padding (_( and _) of an "
+                "accounting format) shows as such a space: format the cell as a plain number, or remove "
+                "the space, unless it is meant.",
                 Severity.WARNING,
             )
         )
