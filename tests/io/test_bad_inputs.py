@@ -125,3 +125,34 @@ def test_cases_are_rewritten_cleanly(tmp_path: Path) -> None:
     first = make_bad_inputs(tmp_path)
     again = make_bad_inputs(tmp_path)  # the jobs tests may call it twice on one folder
     assert [c.name for c in first] == [c.name for c in again]
+
+
+def test_a_pipeline_with_no_response_in_any_row_is_a_warning(tmp_path: Path) -> None:
+    """A wide column whose every cell is empty (no pipeline's, or its answers lost on export)
+    was scored as a pipeline that answered nothing, every mean 0.000, "beaten" on every metric,
+    with no word. Each such pipeline is now a warning naming its column; one empty answer among
+    others is a pipeline's answer and says nothing."""
+    golden = tmp_path / "golden.csv"
+    golden.write_text(
+        "id,question,answer,fact\nq1,Who?,Andy Jassy is CEO.,Jassy\nq2,Where?,Seattle.,Seattle\n"
+    )
+    wide = tmp_path / "wide.csv"
+    wide.write_text("id,question,P1,P2,P3\nq1,Who?,Jassy,,\nq2,Where?,Seattle, ,Seattle\n")
+    loaded = load_inputs(golden, wide)
+    assert loaded.responses is not None
+    assert loaded.responses.pipelines == ("P1", "P2", "P3")
+    silent = [(p.column, p.message) for p in loaded.problems if "no response in any" in p.message]
+    assert silent == [
+        (
+            "P2",
+            "pipeline 'P2' has no response in any of its 2 row(s): every cell is empty. It is scored "
+            "as a pipeline that answered nothing (every score 0) and compared with the others; if it "
+            "is no pipeline's, leave it out of the file.",
+        )
+    ]
+    long = tmp_path / "long.csv"
+    long.write_text("question_id,pipeline,response\nq1,A,\nq2,A,\nq1,B,Jassy\nq2,B,\n")
+    loaded = load_inputs(golden, long)
+    assert [(p.column, p.message[:40]) for p in loaded.problems if "no response in any" in p.message] == [
+        ("response", "pipeline 'A' has no response in any of i")
+    ]

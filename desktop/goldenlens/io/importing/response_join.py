@@ -21,13 +21,13 @@ from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.view.wording import one_line
 from goldenlens.io.importing.columns import ResponseColumns
+from goldenlens.io.importing.response_coverage import listing, missing_problems, silent_problems
 from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
 
 FUZZY_CUTOFF = 90.0
 # The best fuzzy match must beat the second best by this much to be trusted.
 FUZZY_MARGIN = 3.0
-_MAX_LISTED = 20
 # Keys tried, in order, when a contexts list holds objects instead of strings.
 _TEXT_KEYS = ("text", "page_content", "content", "passage")
 #: Marks an id not looked up yet (``None`` means looked up and not found).
@@ -291,7 +291,14 @@ def join_responses(
         _read_wide(joiner, ids, questions)
     if not joiner.responses:
         raise InputError(_nothing_matched(joiner), tuple(joiner.problems))
-    joiner.problems.extend(_missing(joiner))
+    wide = columns.layout == "wide"
+    golden_ids = [item.id for item in golden.items]
+    joiner.problems.extend(
+        missing_problems(table, wide, golden_ids, list(joiner.pipelines), joiner.first_row)
+    )
+    joiner.problems.extend(
+        silent_problems(table, wide, columns.response, joiner.responses, list(joiner.pipelines))
+    )
     result = ResponseSet(
         tuple(joiner.responses),
         tuple(joiner.pipelines),
@@ -429,27 +436,6 @@ def _read_wide(joiner: _Joiner, ids: Sequence[str] | None, questions: Sequence[s
             joiner.add(golden_id, name, cells[position], (), row, column=name)
 
 
-def _missing(joiner: _Joiner) -> list[Problem]:
-    """One warning per pipeline that lacks responses for some golden questions."""
-    problems: list[Problem] = []
-    golden_ids = [item.id for item in joiner.index.golden.items]
-    if len(joiner.first_row) == len(golden_ids) * len(joiner.pipelines):
-        return problems  # its keys are golden (id, pipeline) pairs: every one is there
-    wide = joiner.columns.layout == "wide"
-    for pipeline in joiner.pipelines:
-        missing = [golden_id for golden_id in golden_ids if (golden_id, pipeline) not in joiner.first_row]
-        if missing:
-            problems.append(
-                joiner.table.problem(
-                    f"pipeline '{pipeline}' has no response for {len(missing)} of {len(golden_ids)} golden "
-                    f"questions: {_listing(missing)}.",
-                    Severity.WARNING,
-                    column=pipeline if wide else None,
-                )
-            )
-    return problems
-
-
 def _nothing_matched(joiner: _Joiner) -> Problem:
     table = joiner.table
     golden = joiner.index.golden
@@ -459,20 +445,14 @@ def _nothing_matched(joiner: _Joiner) -> Problem:
         sample = ", ".join(f"'{item.id}'" for item in golden.items[:3])
         message = (
             f"no row of {table.where()} matches a golden question of {golden.source}: its question "
-            f"ids ({_listing(_quoted(joiner.unmatched), 3)}) are not golden ids ({sample}, ...)."
+            f"ids ({listing(_quoted(joiner.unmatched), 3)}) are not golden ids ({sample}, ...)."
         )
     else:
         message = (
             f"no row of {table.where()} matches a golden question of {golden.source} by question "
-            f"text (for example {_listing(_quoted(joiner.unmatched), 2)})."
+            f"text (for example {listing(_quoted(joiner.unmatched), 2)})."
         )
     return table.problem(message, Severity.FATAL)
-
-
-def _listing(values: Sequence[str], limit: int = _MAX_LISTED) -> str:
-    unique = list(dict.fromkeys(values))
-    shown = ", ".join(unique[:limit])
-    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
 
 
 def _quoted(values: Sequence[str]) -> list[str]:

@@ -1,0 +1,80 @@
+"""Which pipelines of a responses file lack answers: one warning per pipeline with no response
+for some golden questions (:func:`missing_problems`), and one per pipeline whose every response
+is empty (:func:`silent_problems`), each naming its column in a wide file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from goldenlens.core.inputs import PipelineResponse
+from goldenlens.core.problems import Problem, Severity
+from goldenlens.io.sheets.raw_table import RawTable
+
+#: Values a message lists before it says how many more there are.
+MAX_LISTED: Final = 20
+
+
+def listing(values: Sequence[str], limit: int = MAX_LISTED) -> str:
+    """The distinct values joined, the first ``limit`` of them and how many more."""
+    unique = list(dict.fromkeys(values))
+    shown = ", ".join(unique[:limit])
+    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
+
+
+def missing_problems(
+    table: RawTable,
+    wide: bool,
+    golden_ids: Sequence[str],
+    pipelines: Sequence[str],
+    first_row: Mapping[tuple[str, str], int],
+) -> list[Problem]:
+    """One warning per pipeline that lacks responses for some golden questions (``first_row``:
+    the row of each (golden id, pipeline) read)."""
+    problems: list[Problem] = []
+    if len(first_row) == len(golden_ids) * len(pipelines):
+        return problems  # its keys are golden (id, pipeline) pairs: every one is there
+    for pipeline in pipelines:
+        missing = [golden_id for golden_id in golden_ids if (golden_id, pipeline) not in first_row]
+        if missing:
+            problems.append(
+                table.problem(
+                    f"pipeline '{pipeline}' has no response for {len(missing)} of {len(golden_ids)} golden "
+                    f"questions: {listing(missing)}.",
+                    Severity.WARNING,
+                    column=pipeline if wide else None,
+                )
+            )
+    return problems
+
+
+def silent_problems(
+    table: RawTable,
+    wide: bool,
+    response_column: str | None,
+    responses: Sequence[PipelineResponse],
+    pipelines: Sequence[str],
+) -> list[Problem]:
+    """One warning per pipeline whose every response is empty: a column that is no pipeline's
+    (or whose answers were lost on export) would be scored as a pipeline that answered nothing,
+    every score 0, and compared with the others. The responses are looked at only until every
+    pipeline has answered once (the first rows, in the usual file)."""
+    silent = dict.fromkeys(pipelines, 0)
+    for response in responses:
+        if response.pipeline in silent:
+            if response.response and not response.response.isspace():
+                del silent[response.pipeline]
+                if not silent:
+                    return []
+            else:
+                silent[response.pipeline] += 1
+    return [
+        table.problem(
+            f"pipeline '{pipeline}' has no response in any of its {count} row(s): every cell is empty. "
+            "It is scored as a pipeline that answered nothing (every score 0) and compared with the "
+            "others; if it is no pipeline's, leave it out of the file.",
+            Severity.WARNING,
+            column=pipeline if wide else response_column,
+        )
+        for pipeline, count in silent.items()
+    ]
