@@ -435,3 +435,33 @@ def test_workbook_where_no_sheet_fits_lists_the_sheets(tmp_path: Path) -> None:
         "no sheet of book.xlsx has a question column and an answer or fact column; "
         "sheets: 'A' (x, y); 'B' (z)."
     )
+
+
+def test_a_pipeline_answering_with_counting_numbers_is_still_a_pipeline(tmp_path: Path) -> None:
+    """``GPT4`` answered 1, 2 and 3 to three "How many?" questions, and the column was left out
+    as a row numbering (only an info line said so): the report showed Claude alone. Only a
+    column named as a row number ("No.", "#", "Line") is taken for one; another counting column
+    is scored, with a warning naming it."""
+    golden = tmp_path / "golden.csv"
+    golden.write_text("id,question,answer,fact\nq1,How many A?,1,1\nq2,How many B?,2,2\nq3,How many C?,3,3\n")
+    wide = tmp_path / "wide.csv"
+    wide.write_text(
+        "No.,id,question,GPT4,Claude\n"
+        "1,q1,How many A?,1,one\n2,q2,How many B?,2,two\n3,q3,How many C?,3,three\n"
+    )
+    loaded = load_inputs(golden, wide)
+    assert loaded.responses is not None
+    assert loaded.responses.pipelines == ("GPT4", "Claude")
+    given = {(r.question_id, r.pipeline): r.response for r in loaded.responses.responses}
+    assert [given[(f"q{n}", "GPT4")] for n in (1, 2, 3)] == ["1", "2", "3"]
+    (layout,) = [p.message for p in loaded.problems if p.message.startswith("wide layout")]
+    assert layout.endswith("Not pipelines (golden-set, contexts or row-number columns): 'No.' (A).")
+    warned = [(p.severity, p.column, p.message) for p in loaded.problems if "row order" in p.message]
+    assert warned == [
+        (
+            Severity.WARNING,
+            "GPT4",
+            "pipeline 'GPT4' (D) answers 1, 2, 3, … in row order, as a row numbering would: it is scored "
+            "as a pipeline. If it numbers the rows, name it 'No.' or leave it out of the file.",
+        )
+    ]

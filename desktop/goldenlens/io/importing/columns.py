@@ -177,7 +177,8 @@ class ResponseColumns:
     ``long``: one row per (question, pipeline) with ``pipeline`` and ``response`` columns.
     ``wide``: one row per question, one column per pipeline (``pipelines``, file order).
     ``layout`` is ``None`` when neither fits; ``ignored`` lists wide-layout columns that look
-    like golden-set or contexts columns and so are not taken as pipelines.
+    like golden-set or contexts columns (or number the rows) and so are not taken as pipelines;
+    ``counting`` the pipelines that answer 1, 2, 3, … in row order, as a row numbering would.
     """
 
     layout: Literal["long", "wide"] | None
@@ -189,6 +190,7 @@ class ResponseColumns:
     pipelines: tuple[str, ...] = ()
     ignored: tuple[str, ...] = ()
     mapped: frozenset[str] = frozenset()
+    counting: tuple[str, ...] = ()
 
     @property
     def has_key(self) -> bool:

@@ -14,10 +14,9 @@ file, sheet, Excel row and column name; fatal ones raise
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
@@ -29,9 +28,7 @@ from goldenlens.io.importing.columns import (
     ColumnMap,
     MappingError,
     ResponseColumns,
-    column_letter,
     detect_golden_columns,
-    detect_response_layout,
     row_number_id,
     unmatched_mapping,
 )
@@ -46,6 +43,7 @@ from goldenlens.io.importing.mapped_columns import (
     unmatched_mapping_problem,
 )
 from goldenlens.io.importing.response_join import join_responses
+from goldenlens.io.importing.wide_columns import detect_responses, wide_layout_notes
 from goldenlens.io.sheets.raw_table import RawTable, fatal
 from goldenlens.io.sheets.spreadsheet_reader import TableFile
 
@@ -200,7 +198,7 @@ def preview(
         columns = _detect_golden(table, mapping)
         problems = _golden_preview_problems(table, columns)
     else:
-        columns = _detect_responses(table, mapping)
+        columns = detect_responses(table, mapping)
         layout_problem = responses_layout_problem(table, columns)
         problems = [*table.problems, *([layout_problem] if layout_problem else [])]
     # The wizard asks each file for its own fields, the question and its id included.
@@ -292,13 +290,13 @@ def _responses_from(
     alone: bool,
 ) -> tuple[ResponseSet, list[Problem], RawTable]:
     table, skipped = _table_of(source, "responses", sheet, mapping, exclude=exclude, alone=alone)
-    columns = _detect_responses(table, mapping)
+    columns = detect_responses(table, mapping)
     problem = responses_layout_problem(table, columns)
     if problem is not None:
         raise InputError(problem, table.problems)
     responses, problems = join_responses(table, columns, golden)
     if columns.layout == "wide":
-        problems.append(wide_layout_note(table, columns))
+        problems.extend(wide_layout_notes(table, columns))
     return responses, problems + skipped, table
 
 
@@ -315,17 +313,6 @@ def _hidden_skipped(source: TableFile, option: str) -> list[Problem]:
             Severity.WARNING,
         )
     ]
-
-
-def wide_layout_note(table: RawTable, columns: ResponseColumns) -> Problem:
-    """An INFO problem saying which columns became pipelines and which were left out, and why."""
-    letters = {name: column_letter(i) for i, name in enumerate(table.header)}
-    pipelines = ", ".join(f"'{name}' ({letters.get(name, '?')})" for name in columns.pipelines)
-    message = f"wide layout: {len(columns.pipelines)} pipeline column(s): {pipelines}."
-    if columns.ignored:
-        ignored = ", ".join(f"'{name}' ({letters.get(name, '?')})" for name in columns.ignored)
-        message += f" Not pipelines (golden-set, contexts or row-number columns): {ignored}."
-    return table.problem(message, Severity.INFO)
 
 
 def _choose_sheet(
@@ -372,11 +359,11 @@ def _golden_rank(table: RawTable, mapping: Mapping[str, str] | None) -> int | No
         return None
     if not columns.is_golden:
         return 2
-    return 1 if _detect_responses(table, mapping).pipeline is not None else 0
+    return 1 if detect_responses(table, mapping).pipeline is not None else 0
 
 
 def _responses_rank(table: RawTable, mapping: Mapping[str, str] | None, exclude: str | None) -> int | None:
-    columns = _detect_responses(table, mapping)
+    columns = detect_responses(table, mapping)
     if columns.layout is None:
         return None
     combined = columns.layout == "wide" and _detect_golden(table, mapping).is_golden
@@ -394,32 +381,6 @@ def _detect_golden(table: RawTable, mapping: Mapping[str, str] | None) -> Column
     # No column named as an id: the analyst's own numbering ("#", "No.") beats "row-<n>" ids.
     numbered = row_number_id(table.header, table.values)
     return columns if numbered is None else replace(columns, id=numbered, numbered_id=True)
-
-
-def _detect_responses(table: RawTable, mapping: Mapping[str, str] | None) -> ResponseColumns:
-    try:
-        columns = detect_response_layout(table.header, mapping)
-    except MappingError as error:
-        raise fatal(table.file, str(error), sheet=table.sheet) from None
-    if columns.layout != "wide":
-        return columns
-    # A column of consecutive whole numbers (1, 2, 3, ...) numbers the rows; it is no pipeline.
-    numbering = [name for name in columns.pipelines if _is_row_numbering(table.values(name))]
-    if not numbering or len(numbering) == len(columns.pipelines):
-        return columns
-    return replace(
-        columns,
-        pipelines=tuple(name for name in columns.pipelines if name not in numbering),
-        ignored=(*columns.ignored, *numbering),
-    )
-
-
-def _is_row_numbering(values: Sequence[str]) -> bool:
-    cells = [value.strip() for value in values]
-    if len(cells) < 2 or not all(cell.isdigit() for cell in cells):
-        return False
-    numbers = [int(cell) for cell in cells]
-    return all(b - a == 1 for a, b in pairwise(numbers))
 
 
 def _golden_preview_problems(table: RawTable, columns: ColumnMap) -> list[Problem]:
