@@ -62,3 +62,25 @@ def test_one_pipeline_prints_no_comparisons(tmp_path: Path, capsys: pytest.Captu
     printed = capsys.readouterr().out
     assert "Pipeline1" in printed
     assert "Comparisons" not in printed
+
+
+def test_when_no_comparison_tells_pipelines_apart_the_line_says_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two pipelines that answered alike: every comparison is a tie, and the count read
+    "7 all comparison(s) cannot tell the pipelines apart"."""
+    responses = tmp_path / "twins.csv"
+    with (sample_dir() / "responses.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    first = [r for r in rows[1:] if r[1] == "Pipeline1"]
+    with responses.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([rows[0], *first, *([r[0], "Twin", *r[2:]] for r in first)])
+    out = tmp_path / "twins.json"
+    assert main(["score", str(sample_dir() / "golden.csv"), str(responses), "-o", str(out), "-q"]) == 0
+    pairs = json.loads(out.read_text(encoding="utf-8"))["comparisons"]["pairs"]
+    assert pairs
+    assert all(p["better"] is None and p["low"] <= 0 <= p["high"] for p in pairs)
+    capsys.readouterr()
+    assert main(["score", str(sample_dir() / "golden.csv"), str(responses), "-q"]) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert f"none of the {len(pairs)} comparison(s) can tell the pipelines apart" in lines

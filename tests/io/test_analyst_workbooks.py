@@ -325,6 +325,8 @@ def test_a_real_value_at_xfd1048576_is_refused_with_a_message(tmp_path: Path) ->
     message = read["fatal"]
     assert isinstance(message, str)
     assert "values as far apart as A1 and XFD1048576" in message
+    # 16,384 x 1,048,576 cells of 32 bytes: 512 GiB (it said "more than 0 GiB").
+    assert "reading that range would take about 512 GiB of memory" in message
     assert "Ctrl+End" in message
 
 

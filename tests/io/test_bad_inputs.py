@@ -156,3 +156,39 @@ def test_a_pipeline_with_no_response_in_any_row_is_a_warning(tmp_path: Path) -> 
     assert [(p.column, p.message[:40]) for p in loaded.problems if "no response in any" in p.message] == [
         ("response", "pipeline 'A' has no response in any of i")
     ]
+
+
+def test_pipeline_names_that_differ_only_in_case_or_spaces_are_a_warning(tmp_path: Path) -> None:
+    """``GPT4`` and ``gpt4 `` became two pipelines of one answer each, and a verdict "GPT4 beats
+    Claude" over one question; only two "no response for 1 of 2" lines hinted at it. The names
+    stay as written (never merged on a guess), with a warning naming them; an invisible
+    character is shown as such."""
+    golden = tmp_path / "golden.csv"
+    golden.write_text(
+        "id,question,answer,fact\nq1,Who?,Andy Jassy is CEO.,Jassy\nq2,Where?,Seattle.,Seattle\n"
+    )
+    long = tmp_path / "long.csv"
+    long.write_text(
+        "question_id,pipeline,response\nq1,GPT4,Jassy\nq2,gpt4 ,Seattle\nq1,Claude,Jassy\n"
+        "q2,Claude,Seattle\nq1,P\u200b1,x\nq2,P1,y\n",
+        encoding="utf-8",
+    )
+    loaded = load_inputs(golden, long)
+    assert loaded.responses is not None
+    assert loaded.responses.pipelines == ("GPT4", "gpt4", "Claude", "P\u200b1", "P1")
+    said = [(p.column, p.message) for p in loaded.problems if "differ only" in p.message]
+    assert said == [
+        (
+            "pipeline",
+            "pipelines 'GPT4', 'gpt4' differ only in case or spaces: they are scored as separate "
+            "pipelines. If they are one, write its name the same way in every row.",
+        ),
+        (
+            "pipeline",
+            "pipelines 'P<U+200B>1', 'P1' differ only in case or spaces: they are scored as separate "
+            "pipelines. If they are one, write its name the same way in every row.",
+        ),
+    ]
+    assert any(
+        p.message.startswith("pipeline 'P<U+200B>1' has no response for 1 of 2") for p in loaded.problems
+    )

@@ -272,9 +272,10 @@ def format_verdict_lines(report: Report) -> list[str]:
         more = len(leaning) - len(shown)
         lines.append(f"  {more} more like these: every comparison is in the .json, .xlsx and .html reports")
     apart = len(decision.comparisons) - len(leaning)
-    if apart:
-        other = "all" if not leaning else "other"
-        lines.append(f"  {apart} {other} comparison(s) cannot tell the pipelines apart")
+    if apart and leaning:
+        lines.append(f"  {apart} other comparison(s) cannot tell the pipelines apart")
+    elif apart:  # "70 all comparison(s)" read as a typo
+        lines.append(f"  none of the {apart} comparison(s) can tell the pipelines apart")
     return lines
 
 

@@ -1,6 +1,8 @@
-"""Which pipelines of a responses file lack answers: one warning per pipeline with no response
-for some golden questions (:func:`missing_problems`), and one per pipeline whose every response
-is empty (:func:`silent_problems`), each naming its column in a wide file."""
+"""Which pipelines of a responses file lack answers, or look like another: one warning per
+pipeline with no response for some golden questions (:func:`missing_problems`), one per
+pipeline whose every response is empty (:func:`silent_problems`), each naming its column in a
+wide file, and one per group of names that differ only in case or spaces
+(:func:`lookalike_problems`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Final
 from goldenlens.core.inputs import PipelineResponse
 from goldenlens.core.problems import Problem, Severity
 from goldenlens.io.sheets.raw_table import RawTable
+from goldenlens.io.sheets.visible_text import ZERO_WIDTH_PATTERN, visible
 
 #: Values a message lists before it says how many more there are.
 MAX_LISTED: Final = 20
@@ -39,8 +42,8 @@ def missing_problems(
         if missing:
             problems.append(
                 table.problem(
-                    f"pipeline '{pipeline}' has no response for {len(missing)} of {len(golden_ids)} golden "
-                    f"questions: {listing(missing)}.",
+                    f"pipeline '{visible(pipeline)}' has no response for {len(missing)} of "
+                    f"{len(golden_ids)} golden questions: {listing(missing)}.",
                     Severity.WARNING,
                     column=pipeline if wide else None,
                 )
@@ -70,11 +73,34 @@ def silent_problems(
                 silent[response.pipeline] += 1
     return [
         table.problem(
-            f"pipeline '{pipeline}' has no response in any of its {count} row(s): every cell is empty. "
-            "It is scored as a pipeline that answered nothing (every score 0) and compared with the "
-            "others; if it is no pipeline's, leave it out of the file.",
+            f"pipeline '{visible(pipeline)}' has no response in any of its {count} row(s): every cell "
+            "is empty. It is scored as a pipeline that answered nothing (every score 0) and compared "
+            "with the others; if it is no pipeline's, leave it out of the file.",
             Severity.WARNING,
             column=pipeline if wide else response_column,
         )
         for pipeline, count in silent.items()
+    ]
+
+
+def lookalike_problems(
+    table: RawTable, wide: bool, pipeline_column: str | None, pipelines: Sequence[str]
+) -> list[Problem]:
+    """A warning per group of pipeline names that differ only in case, spaces or invisible
+    characters (``GPT4`` and ``gpt4 ``): they are scored as the pipelines they are named, each
+    with part of the answers, and compared with each other."""
+    groups: dict[str, list[str]] = {}
+    for name in pipelines:
+        key = " ".join(ZERO_WIDTH_PATTERN.sub("", name).casefold().split())
+        groups.setdefault(key, []).append(name)
+    return [
+        table.problem(
+            f"pipelines {', '.join(repr(visible(name)) for name in names)} differ only in case or spaces: "
+            "they are scored as separate pipelines. If they are one, write its name the same way in "
+            "every row.",
+            Severity.WARNING,
+            column=None if wide else pipeline_column,
+        )
+        for names in groups.values()
+        if len(names) > 1
     ]

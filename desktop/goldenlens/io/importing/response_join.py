@@ -21,7 +21,12 @@ from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.view.wording import one_line
 from goldenlens.io.importing.columns import ResponseColumns
-from goldenlens.io.importing.response_coverage import listing, missing_problems, silent_problems
+from goldenlens.io.importing.response_coverage import (
+    listing,
+    lookalike_problems,
+    missing_problems,
+    silent_problems,
+)
 from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import visible
 
@@ -292,13 +297,11 @@ def join_responses(
     if not joiner.responses:
         raise InputError(_nothing_matched(joiner), tuple(joiner.problems))
     wide = columns.layout == "wide"
+    pipelines = list(joiner.pipelines)
     golden_ids = [item.id for item in golden.items]
-    joiner.problems.extend(
-        missing_problems(table, wide, golden_ids, list(joiner.pipelines), joiner.first_row)
-    )
-    joiner.problems.extend(
-        silent_problems(table, wide, columns.response, joiner.responses, list(joiner.pipelines))
-    )
+    joiner.problems.extend(missing_problems(table, wide, golden_ids, pipelines, joiner.first_row))
+    joiner.problems.extend(silent_problems(table, wide, columns.response, joiner.responses, pipelines))
+    joiner.problems.extend(lookalike_problems(table, wide, columns.pipeline, pipelines))
     result = ResponseSet(
         tuple(joiner.responses),
         tuple(joiner.pipelines),

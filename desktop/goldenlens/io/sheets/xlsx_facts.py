@@ -356,7 +356,7 @@ def _trim(data: bytes, patterns: _Patterns, blank_shared: list[bool], sheet: str
         far = cell_name(max_row - 1, max_col - 1)
         raise SheetTooLargeError(
             f"sheet '{sheet}' has values as far apart as A1 and {far}: reading that range would take "
-            f"more than {MAX_GRID_CELLS * 32 // 2**30} GiB of memory. Delete the stray values far from the "
+            f"about {_memory(max_row * max_col * 32)} of memory. Delete the stray values far from the "
             "table (Ctrl+End in Excel shows the last used cell) and import again."
         )
 
@@ -372,3 +372,12 @@ def _trim(data: bytes, patterns: _Patterns, blank_shared: list[bool], sheet: str
     dimension = b"<" + patterns.prefix + b'dimension ref="A1:' + corner.encode() + b'"'
     trimmed = patterns.dimension.sub(dimension, trimmed, count=1)
     return trimmed, corner
+
+
+def _memory(size: int) -> str:
+    """``512 GiB``, ``1.3 GiB`` or ``640 MB``: a memory size for a message."""
+    if size >= 10 * 2**30:
+        return f"{size / 2**30:,.0f} GiB"
+    if size >= 2**30:
+        return f"{size / 2**30:.1f} GiB"
+    return f"{size / 2**20:,.0f} MB"
