@@ -431,6 +431,12 @@ def test_a_labels_file_says_how_many_verdicts_it_changed(sample_project: Path, t
     assert said.startswith(
         "sample.goldenlens: 3 labels from second.csv (2 already in force; 2 replace an earlier verdict)"
     )
+    # A row given twice with the same verdict is one label ("2 labels" were said, one stored).
+    third = tmp_path / "third.csv"
+    third.write_text("question_id,pipeline,verdict\nq06,Pipeline1,correct\nq06,Pipeline1,correct\n")
+    assert _ok("label", str(sample_project), "--from", str(third)).startswith(
+        "sample.goldenlens: 1 label from third.csv (1 repeat an earlier row)\n"
+    )
 
 
 def test_a_bad_labels_file_names_its_row_and_column_and_writes_nothing(

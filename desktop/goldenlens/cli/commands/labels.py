@@ -19,7 +19,7 @@ from goldenlens.cli.output import counting_number, json_text
 from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
 from goldenlens.core.problems import InputError
-from goldenlens.core.view.wording import one_line
+from goldenlens.core.view.wording import one_line, plural
 
 if TYPE_CHECKING:
     from goldenlens.core.calibration.human_calibrated import HumanCalibrated
@@ -139,8 +139,9 @@ def cmd_label(args: argparse.Namespace) -> int:
                 notes = [f"{done.skipped} rows without a verdict skipped"] if done.skipped else []
                 notes += [f"{done.unchanged} already in force"] if done.unchanged else []
                 notes += [f"{done.replaced} replace an earlier verdict"] if done.replaced else []
+                notes += [f"{done.repeated} repeat an earlier row"] if done.repeated else []
                 shown = f" ({'; '.join(notes)})" if notes else ""
-                print(f"{name}: {done.written} labels from {done.file}{shown}")
+                print(f"{name}: {plural(done.written, 'label')} from {done.file}{shown}")
                 if done.by_same_answer:
                     print(
                         f"{done.in_force} responses now have a verdict: {done.by_same_answer} of them "

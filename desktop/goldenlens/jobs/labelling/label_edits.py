@@ -171,6 +171,8 @@ class LabelsImport:
     by_same_answer: int = 0
     #: Of those written, the verdicts that replace another one in force (correct to incorrect…).
     replaced: int = 0
+    #: Rows giving a response the verdict an earlier row of the file gave it (not written again).
+    repeated: int = 0
 
 
 class _AnswersNow:
@@ -215,7 +217,7 @@ def labels_from_file(
     answers_now = _AnswersNow(store)
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[LabelRecord] = []
-    unchanged = replaced = 0
+    unchanged = replaced = repeated = 0
     for row in found.rows:
         n = index.get((row.question_id, row.pipeline))
         if n is None:
@@ -239,6 +241,9 @@ def labels_from_file(
                     column=found.columns["verdict"],
                 )
             )
+            continue
+        if earlier is not None:  # the same verdict again: one label, the row said so
+            repeated += 1
             continue
         given[n] = (row.row, row.verdict)
         if row.response is not None:
@@ -279,4 +284,6 @@ def labels_from_file(
     after = store.labels.in_force().labels
     in_force = sum(1 for label in after if label.state is not LabelState.NONE)
     by_same_answer = sum(1 for label in after if label.source is LabelSource.SAME_ANSWER)
-    return LabelsImport(len(new), found.skipped, path.name, unchanged, in_force, by_same_answer, replaced)
+    return LabelsImport(
+        len(new), found.skipped, path.name, unchanged, in_force, by_same_answer, replaced, repeated
+    )
