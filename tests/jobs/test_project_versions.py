@@ -231,3 +231,28 @@ def test_an_old_run_is_labelled_with_the_version_current_at_its_start(tmp_path: 
     with ProjectStore.open(copy) as opened:
         assert run_version_label(opened, 1) == "v2 (the version current when the run started)"
         assert run_version_label(opened, 99) == ""
+
+
+def test_a_golden_set_leaving_questions_out_says_which(tmp_path: Path) -> None:
+    """Importing a 3-question golden set into a 10-question project dropped 7 questions from
+    its current set with no word (only their responses' "not in the golden set" lines, cut off
+    after twenty). The import says how many leave and which; the history keeps them."""
+    project = tmp_path / "p.goldenlens"
+    lines = (sample_dir() / "golden.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    three = tmp_path / "three.csv"
+    three.write_text("".join(lines[:4]), encoding="utf-8")
+    with ProjectStore.open(project, create=True) as store:
+        first = import_inputs(store, sample_dir() / "golden.csv", sample_dir() / "responses.csv")
+        assert not [p for p in first.problems if "not in this golden set" in p.message]
+        fewer = import_inputs(store, three, sample_dir() / "responses.csv")
+        (said,) = [p for p in fewer.problems if "not in this golden set" in p.message]
+        assert fewer.problems[0] is said  # first, before the responses' own lines
+        assert (said.file, said.severity.value) == ("three.csv", "warning")
+        assert said.message == (
+            "7 questions of the 10 the project had are not in this golden set (q04, q05, q06, q07, "
+            "q08, q09, q10): they leave the project's questions; the history keeps them "
+            "(goldenlens versions p.goldenlens)."
+        )
+        assert store.golden.ids() == ["q01", "q02", "q03"]
+        again = import_inputs(store, three, sample_dir() / "responses.csv")
+        assert not [p for p in again.problems if "not in this golden set" in p.message]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import datetime
 
 
@@ -15,6 +16,13 @@ def plural(count: int, noun: str, nouns: str = "") -> str:
 def time_text(at: datetime | None = None) -> str:
     """``2026-12-02 23:53:42+00:00``: when a report was generated (``None``: now, local time)."""
     return (at or datetime.now().astimezone()).isoformat(sep=" ", timespec="seconds")
+
+
+def listing(values: Sequence[str], limit: int = 20) -> str:
+    """The distinct values joined by commas, the first ``limit`` of them and how many more."""
+    unique = list(dict.fromkeys(values))
+    shown = ", ".join(unique[:limit])
+    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
 
 
 def one_line(text: str, limit: int) -> str:

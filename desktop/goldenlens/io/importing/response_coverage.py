@@ -7,22 +7,12 @@ wide file, and one per group of names that differ only in case or spaces
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final
 
 from goldenlens.core.inputs import PipelineResponse
 from goldenlens.core.problems import Problem, Severity
+from goldenlens.core.view.wording import listing
 from goldenlens.io.sheets.raw_table import RawTable
 from goldenlens.io.sheets.visible_text import ZERO_WIDTH_PATTERN, visible
-
-#: Values a message lists before it says how many more there are.
-MAX_LISTED: Final = 20
-
-
-def listing(values: Sequence[str], limit: int = MAX_LISTED) -> str:
-    """The distinct values joined, the first ``limit`` of them and how many more."""
-    unique = list(dict.fromkeys(values))
-    shown = ", ".join(unique[:limit])
-    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
 
 
 def missing_problems(

@@ -19,10 +19,9 @@ from goldenlens.core.bulk_records import bulk_records
 from goldenlens.core.inputs import GoldenSet, PipelineResponse, ResponseSet
 from goldenlens.core.lexical.normalise import normalise
 from goldenlens.core.problems import InputError, Problem, Severity
-from goldenlens.core.view.wording import one_line
+from goldenlens.core.view.wording import listing, one_line
 from goldenlens.io.importing.columns import ResponseColumns
 from goldenlens.io.importing.response_coverage import (
-    listing,
     lookalike_problems,
     missing_problems,
     silent_problems,

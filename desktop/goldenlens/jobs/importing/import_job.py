@@ -10,7 +10,8 @@ from typing import Any
 
 from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import Loaded
-from goldenlens.core.problems import Problem
+from goldenlens.core.problems import Problem, Severity
+from goldenlens.core.view.wording import listing, plural
 from goldenlens.jobs.importing.read_inputs import read_inputs
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
 from goldenlens.store.lock import project_lock
@@ -56,6 +57,7 @@ def import_inputs(
         check_pipelines(pipelines)
     # Never replace the inputs under a run that another process is scoring.
     with project_lock(store.path, while_waiting=None if cancel is None else cancel.raise_if_cancelled):
+        left = _questions_left(store, loaded, golden_path)
         import_id = store.responses.import_inputs(
             loaded.golden.items,
             responses,
@@ -67,8 +69,28 @@ def import_inputs(
         )
     progress(Progress("write", 2, 2, "Imported"))
     return ImportResult(
-        import_id, len(loaded.golden.items), len(responses), tuple(pipelines), tuple(loaded.problems)
+        import_id, len(loaded.golden.items), len(responses), tuple(pipelines), (*left, *loaded.problems)
     )
+
+
+def _questions_left(store: ProjectStore, loaded: Loaded, golden_path: Path) -> list[Problem]:
+    """A warning when the new golden set leaves out questions the project has: they leave its
+    current set without a word otherwise (their history stays, and an earlier version has them)."""
+    before = store.golden.ids()
+    kept = {item.id.casefold() for item in loaded.golden.items}
+    left = [question for question in before if question.casefold() not in kept]
+    if not left:
+        return []
+    return [
+        Problem(
+            golden_path.name,
+            f"{plural(len(left), 'question')} of the {len(before)} the project had "
+            f"{'is' if len(left) == 1 else 'are'} not in this golden set ({listing(left, 10)}): "
+            f"{'it leaves' if len(left) == 1 else 'they leave'} the project's questions; the history "
+            f"keeps them (goldenlens versions {store.path.name}).",
+            Severity.WARNING,
+        )
+    ]
 
 
 @contextmanager

@@ -113,6 +113,10 @@ class GoldenRepository(Repository):
         )
         return [_current_item(row) for row in rows]
 
+    def ids(self) -> list[str]:
+        """Every golden item's id, in spreadsheet order, without the texts."""
+        return [row[0] for row in self._fetch("SELECT id FROM golden_items ORDER BY position, id")]
+
     def item(self, item_id: str) -> GoldenItem | None:
         """One golden item by id, or ``None``."""
         row = self._fetch_one(
