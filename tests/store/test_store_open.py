@@ -149,6 +149,22 @@ def test_meta_table_of_another_program_is_refused(tmp_path: Path) -> None:
         ProjectStore.open(path)
 
 
+def test_a_project_cut_short_is_called_damaged_and_left_as_it_is(
+    tmp_path: Path, items: list[GoldenItem]
+) -> None:
+    """A project file cut in half (a full disk, a copy stopped midway) was called "not a
+    GoldenLens project"; it is one, damaged, and the message says so and what to do."""
+    path = tmp_path / "cut.goldenlens"
+    with ProjectStore.open(path, create=True) as store:
+        store.golden.replace(items)
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(StoreError, match=r"cut\.goldenlens is damaged: SQLite cannot read it \(") as caught:
+        ProjectStore.open(path)
+    assert "open a copy saved earlier, or score the inputs into a new project" in str(caught.value)
+    assert path.read_bytes() == whole[: len(whole) // 2]
+
+
 def test_empty_file_is_a_project_only_when_creating(tmp_path: Path) -> None:
     path = tmp_path / "empty.goldenlens"
     path.touch()

@@ -137,7 +137,12 @@ def _inspect(db: Database, path: Path) -> tuple[int, set[str]]:
     except sqlite3.OperationalError as exc:
         raise StoreError(f"cannot open {path}: {exc}") from exc
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path} is not a GoldenLens project: {exc}") from exc
+        # Its header is SQLite's (checked first), so the file is a damaged database (cut short
+        # by a full disk or a copy stopped midway), not another kind of file.
+        raise StoreError(
+            f"{path} is damaged: SQLite cannot read it ({exc}). It is left as it is; open a copy "
+            "saved earlier, or score the inputs into a new project."
+        ) from exc
     return version, {str(row[0]) for row in rows}
 
 
