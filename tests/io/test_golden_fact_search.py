@@ -18,6 +18,7 @@ from goldenlens.io.importing.golden_table import (
     _MAYBE_HOLLOW_PART,
     _UNLIKE_MEANT,
     _fact_problems,
+    _maybe_unlike_meant,
     _suspect_facts,
     golden_from_table,
 )
@@ -51,7 +52,7 @@ _PIECES = st.sampled_from(
         "a", "an", "the", "A", "An", "THE", "tHe", "t.h.e", "a-n", "(the)", "an,", "at", "that",
         "net", "hen", "thea", "cat", "x", "1", "$", ".", "!!", "'", " ", "  ", "\n", "\t", "\xa0",
         "\u3000", "\u2028", "<OR>", "<AND>", "<", ">", "<OR", "AND>", "\x00", "İ", "ß", "é", "\uff21",
-        "\u212a", "\u00c5", "ﬁ", "\u0301", "<or>", "< OR >", "<And>", " <OR> ", "\u202f",
+        "\u212a", "\u00c5", "ﬁ", "\u0301", "<or>", "< OR >", "<And>", " <OR> ", "\u202f", "\x1c", "\x0b",
     ]
 )  # fmt: skip
 _facts = st.lists(st.one_of(_PIECES, st.text(max_size=3)), max_size=10).map("".join)
@@ -62,6 +63,12 @@ _facts = st.lists(st.one_of(_PIECES, st.text(max_size=3)), max_size=10).map("".j
 def test_a_fact_with_a_problem_is_always_found(fact: str) -> None:
     if _fact_problems(fact):
         assert _MAYBE_HOLLOW_PART.search(fact) is not None or _UNLIKE_MEANT.search(fact) is not None
+
+
+@settings(max_examples=600, deadline=None)
+@given(_facts)
+def test_the_quick_look_for_text_not_meant_is_the_pattern(fact: str) -> None:
+    assert _maybe_unlike_meant(fact) == (_UNLIKE_MEANT.search(fact) is not None)
 
 
 @settings(max_examples=150, deadline=None)

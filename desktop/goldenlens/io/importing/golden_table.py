@@ -191,9 +191,10 @@ def _suspect_facts(facts: Sequence[str]) -> set[int]:
     all facts, each pattern, settles the usual file)."""
     joined = "\x00".join(facts)
     found: set[int] = set()
-    for pattern in (_MAYBE_HOLLOW_PART, _UNLIKE_MEANT):
-        if pattern.search(joined) is not None:
-            found.update(i for i, fact in enumerate(facts) if pattern.search(fact) is not None)
+    if _MAYBE_HOLLOW_PART.search(joined) is not None:
+        found.update(i for i, fact in enumerate(facts) if _MAYBE_HOLLOW_PART.search(fact) is not None)
+    if _maybe_unlike_meant(joined):
+        found.update(i for i, fact in enumerate(facts) if _maybe_unlike_meant(fact))
     return found
 
 
@@ -233,6 +234,19 @@ _LOOKALIKE = re.compile(r"<(?!OR>|AND>)\s*(?:[oO][rR]|[aA][nN][dD])\s*>")
 _SPACED = re.compile(r"\s(?:<OR>|<AND>)|(?:<OR>|<AND>)\s")
 _ENDS = re.compile(r"(?:\A|\x00)\s|\s(?:\x00|\Z)")  # a fact's ends, alone or joined by NULs
 _UNLIKE_MEANT = re.compile(f"{_ODD_SPACE.pattern}|{_LOOKALIKE.pattern}|{_SPACED.pattern}|{_ENDS.pattern}")
+#: A space beside a delimiter or beside the NUL that joins two facts (at a fact's end): with
+#: the text's own ends, :data:`_SPACED` and :data:`_ENDS` in one search.
+_SPACE_BESIDE = re.compile(r"\x00\s|\s\x00|\s<(?:OR|AND)>|<(?:OR|AND)>\s")
+
+
+def _maybe_unlike_meant(text: str) -> bool:
+    """Whether :data:`_UNLIKE_MEANT` finds something in ``text`` (facts joined by NULs, or one):
+    two quick searches of an ASCII text where the one pattern took five times as long."""
+    if not text.isascii():
+        return _UNLIKE_MEANT.search(text) is not None  # odd spaces: not worth a shortcut
+    if text[:1].isspace() or text[-1:].isspace():
+        return True
+    return _LOOKALIKE.search(text) is not None or _SPACE_BESIDE.search(text) is not None
 
 
 def _unlike_meant(fact: str) -> list[tuple[str, Severity]]:
