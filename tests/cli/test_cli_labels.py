@@ -413,6 +413,30 @@ def test_a_verdict_is_never_given_to_an_answer_the_reviewer_did_not_read(
     assert state[("q07", "Pipeline3")] is LabelState.NONE
 
 
+def test_question_ids_are_matched_ignoring_case_as_the_import_matches_them(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    """``score`` joins "Q07" to q07, but ``label`` said "no question 'Q07'" (golden ids are
+    unique ignoring case, so the match is never ambiguous). A pipeline is matched as written."""
+    labels = tmp_path / "labels.csv"
+    labels.write_text("question_id,pipeline,verdict\nQ07,Pipeline3,incorrect\n q01 ,Pipeline1,correct\n")
+    assert _ok("label", str(sample_project), "--from", str(labels)).startswith(
+        "sample.goldenlens: 2 labels from labels.csv"
+    )
+    assert _ok("label", str(sample_project), "Q02", "Pipeline2", "incorrect").strip() == (
+        "q02 / Pipeline2: incorrect"
+    )
+    with ProjectStore.open(sample_project) as store:
+        in_force = store.labels.in_force()
+        state = {key: in_force.labels[n].state for n, key in enumerate(in_force.keys)}
+    assert state[("q07", "Pipeline3")] is LabelState.INCORRECT
+    assert state[("q01", "Pipeline1")] is LabelState.CORRECT
+    assert state[("q02", "Pipeline2")] is LabelState.INCORRECT
+    wrong = run_goldenlens("label", str(sample_project), "q02", "pipeline2", "correct")
+    assert wrong.returncode == 2
+    assert "question 'q02' has no response from 'pipeline2'" in wrong.stderr
+
+
 def test_a_labels_file_says_how_many_verdicts_it_changed(sample_project: Path, tmp_path: Path) -> None:
     """A first-time user flipped 50 verdicts in a file and was told only "50 labels"."""
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"

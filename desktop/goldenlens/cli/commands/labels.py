@@ -171,7 +171,7 @@ def cmd_label(args: argparse.Namespace) -> int:
                     f" (and {', '.join(outcome.same_answer)}: the same answer)" if outcome.same_answer else ""
                 )
                 verdict = outcome.verdict.value if outcome.verdict else ""
-                print(f"{args.question_id} / {args.pipeline}: {verdict}{also}")
+                print(f"{outcome.question_id} / {outcome.pipeline}: {verdict}{also}")
         except label_edits.LabelError as error:
             raise InputError.fatal(name, str(error)) from None
     return 0

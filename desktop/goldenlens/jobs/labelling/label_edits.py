@@ -45,6 +45,24 @@ class LabelOutcome:
     same_answer: tuple[str, ...]
 
 
+class _Questions:
+    """The project's question ids, found as written or spelled in another case (golden ids are
+    unique ignoring case, and an import joins responses to them so: "Q07" is q07)."""
+
+    def __init__(self, ids: Iterable[str]) -> None:
+        self.ids = set(ids)
+        self._by_case = {q.casefold(): q for q in self.ids}
+
+    def find(self, written: str) -> str | None:
+        return written if written in self.ids else self._by_case.get(written.casefold())
+
+
+def _question_id(store: ProjectStore, written: str) -> str:
+    """The project's id of the question ``written`` names (as :class:`_Questions` finds it), or
+    ``written`` when none is (the error then names it as written)."""
+    return _Questions(store.golden.ids()).find(written) or written
+
+
 def _response(responses: LabelledResponses, question_id: str, pipeline: str) -> int:
     found = responses.index().get((question_id, pipeline))
     if found is not None:
@@ -98,6 +116,7 @@ def label_response(
     chosen = verdict if isinstance(verdict, Verdict) else parse_verdict(verdict)
     if chosen is None:
         raise LabelError(f"{verdict!r} is not a verdict: say correct, incorrect or unsure")
+    question_id = _question_id(store, question_id)
     responses = store.labels.in_force(question_id)
     n = _response(responses, question_id, pipeline)
     store.labels.add(
@@ -110,6 +129,7 @@ def label_response(
 @takes_project
 def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewer: str = "") -> None:
     """Withdraw the response's own verdict (and with it the same answer's, where it came from it)."""
+    question_id = _question_id(store, question_id)
     responses = store.labels.in_force(question_id)
     n = _response(responses, question_id, pipeline)
     store.labels.add(
@@ -121,6 +141,7 @@ def clear_label(store: ProjectStore, question_id: str, pipeline: str, *, reviewe
 def detach_response(store: ProjectStore, question_id: str, pipeline: str, *, attach: bool = False) -> None:
     """Stop (or, with ``attach``, start again) taking the verdict of the same answer given to
     another pipeline: the response is then asked about on its own."""
+    question_id = _question_id(store, question_id)
     responses = store.labels.in_force(question_id)
     n = _response(responses, question_id, pipeline)
     kind = LabelKind.ATTACHED if attach else LabelKind.DETACHED
@@ -212,16 +233,17 @@ def labels_from_file(
     table = found.table
     responses = store.labels.in_force()
     index = responses.index()
-    questions = {q for q, _p in responses.keys}
+    questions = _Questions(q for q, _p in responses.keys)
     problems: list[Problem] = []
     answers_now = _AnswersNow(store)
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[LabelRecord] = []
     unchanged = replaced = repeated = 0
     for row in found.rows:
-        n = index.get((row.question_id, row.pipeline))
+        question = questions.find(row.question_id)
+        n = index.get((question or row.question_id, row.pipeline))
         if n is None:
-            known = row.question_id in questions
+            known = question is not None
             column = found.columns["pipeline" if known else "question_id"]
             what = (
                 f"question {row.question_id!r} has no response from {row.pipeline!r}"
@@ -247,7 +269,7 @@ def labels_from_file(
             continue
         given[n] = (row.row, row.verdict)
         if row.response is not None:
-            now = answers_now.of(row.question_id).get(row.pipeline, "")
+            now = answers_now.of(responses.keys[n][0]).get(row.pipeline, "")
             if not same_answer_shown(row.response, now):
                 problems.append(
                     table.problem(
