@@ -22,7 +22,7 @@ def listing(values: Sequence[str], limit: int = 20) -> str:
     """The distinct values joined by commas, the first ``limit`` of them and how many more."""
     unique = list(dict.fromkeys(values))
     shown = ", ".join(unique[:limit])
-    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
+    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit:,} more"
 
 
 def one_line(text: str, limit: int) -> str:

@@ -27,6 +27,7 @@ from operator import itemgetter
 from typing import Final, cast
 
 from goldenlens.core.problems import InputError, Problem, Severity
+from goldenlens.core.view.wording import listing
 from goldenlens.io.importing.columns import column_key, column_letter
 from goldenlens.io.sheets.header_names import clean_header_name, header_name_problems
 
@@ -307,13 +308,15 @@ def _resolve_duplicates(
         if len(columns) == 1:
             continue
         others = [j for j in columns if j != used]
+        letters, other_letters = [column_letter(j) for j in columns], [column_letter(j) for j in others]
         empty = sum(1 for j in others if not filled[j])
         why = " (the others are empty)" if empty == len(others) else ""
         problems.append(
             Problem(
                 file,
-                f"column name '{names[used]}' appears {len(columns):,} times (columns {_letters(columns)}); "
-                f"column {column_letter(used)} is used{why} and {_letters(others)} "
+                f"column name '{names[used]}' appears {len(columns):,} times (columns "
+                f"{listing(letters, 8)}); column {column_letter(used)} is used{why} and "
+                f"{listing(other_letters, 8)} "
                 "ignored. Rename the columns so each name is unique.",
                 Severity.WARNING,
                 sheet=sheet,
@@ -322,17 +325,6 @@ def _resolve_duplicates(
             )
         )
     return [j for j in keep if j in chosen], problems
-
-
-#: Columns a duplicate name's warning lists before it says how many more there are.
-_LISTED: Final = 8
-
-
-def _letters(columns: Sequence[int]) -> str:
-    """The columns' letters, joined: the first :data:`_LISTED` and how many more."""
-    shown = ", ".join(column_letter(j) for j in columns[:_LISTED])
-    more = len(columns) - _LISTED
-    return f"{shown} and {more:,} more" if more > 0 else shown
 
 
 def _ragged(file: str, sheet: str | None, row: Sequence[str], width: int, number: int) -> Problem:

@@ -211,7 +211,7 @@ def scored_run(store: ProjectStore) -> RunInfo:
         assert pending is not None
         what = f"its import {pending.imported.id} was never scored"
     command = (
-        f"`{shlex.join(['goldenlens', 'resume', str(store.path)])}` finishes it"
+        _resume_finishes(store)
         if later or (pending is not None and pending.resumable)
         else f"`{pending.score_command()}` scores it"
         if pending is not None
@@ -243,10 +243,15 @@ def no_finished_run(store: ProjectStore) -> str:
     lead = f"{store.path.name} has no finished scoring run"
     pending = pending_scoring(store)
     if store.runs.unfinished(LEXICAL_RUN) or (pending is not None and pending.lexical and pending.resumable):
-        return f"{lead}; `{shlex.join(['goldenlens', 'resume', str(store.path)])}` finishes it."
+        return f"{lead}; {_resume_finishes(store)}."
     if pending is not None and pending.lexical:
         return f"{lead}; {never_scored(pending)}"
     return f"{lead}; score it first."
+
+
+def _resume_finishes(store: ProjectStore) -> str:
+    r"""``\`goldenlens resume PROJECT\` finishes it``: the command, quoted for a shell."""
+    return f"`{shlex.join(['goldenlens', 'resume', str(store.path)])}` finishes it"
 
 
 def never_scored(pending: PendingScoring) -> str:
