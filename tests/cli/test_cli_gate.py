@@ -220,3 +220,40 @@ def test_a_gate_naming_an_unknown_pipeline_leaves_no_report(
     reported = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     assert reported.returncode == 2, reported.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("project", [False, True], ids=["files", "project"])
+def test_fail_on_input_errors_counts_the_errors_after_writing_the_report(
+    tmp_path: Path, project: bool
+) -> None:
+    """Two response rows that cannot be scored (one with no question id, one naming a question
+    the golden set lacks) are errors: the report is written without them, and the gate fails
+    with one line counting them; the same files pass without the option, clean files with it."""
+    golden = _golden(tmp_path)
+    responses = _responses(tmp_path, "responses.csv", {"A": 12, "B": 6})
+    with responses.open("a", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["", "A", "The capital is Paris."])  # no question id
+        writer.writerow(["q99", "A", "The capital is Nowhere."])  # no such question
+    out = tmp_path / "report.json"
+    where = ["--project", str(tmp_path / "p.goldenlens")] if project else []
+    done = _score(str(golden), str(responses), "-o", str(out), "--fail-on-input-errors", *where)
+    assert done.returncode == 1, done.stderr
+    errors = [line for line in done.stderr.splitlines() if ": error: " in line]
+    assert len(errors) == 2, done.stderr
+    assert _fail_lines(done.stderr) == [
+        "FAIL inputs: 2 errors reading the input files (listed above): rows left out or values not scored"
+    ]
+    rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert len(rows) == 24  # the twelve questions of A and B; neither error row
+    assert {row["pipeline"] for row in rows} == {"A", "B"}
+    assert json.loads(out.read_text(encoding="utf-8"))["summary"]["A"]["factual_knowledge"] == 1.0
+
+    again = _score(str(golden), str(responses), "-o", str(tmp_path / "again.json"), *where)
+    assert again.returncode == 0, again.stderr
+    assert _fail_lines(again.stderr) == []
+
+    clean = _responses(tmp_path, "clean.csv", {"A": 12, "B": 6})
+    passed = _score(str(golden), str(clean), "-o", str(tmp_path / "clean.json"), "--fail-on-input-errors")
+    assert passed.returncode == 0, passed.stderr
+    assert _fail_lines(passed.stderr) == []

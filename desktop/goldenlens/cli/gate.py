@@ -1,5 +1,5 @@
-"""The CI gate of ``goldenlens score`` (issue #10): ``--fail-under [PIPELINE.]METRIC=VALUE``
-and ``--fail-on-regression``. Parsing and printing only; the decisions are
+"""The CI gate of ``goldenlens score`` (issue #10): ``--fail-under [PIPELINE.]METRIC=VALUE``,
+``--fail-on-regression`` and ``--fail-on-input-errors``. Parsing and printing only; the decisions are
 :mod:`goldenlens.core.stats.gates`. The report is written before the gate decides, so a failing
 build still has it to look at.
 
@@ -15,6 +15,8 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from goldenlens.core.errors import EXIT_BAD_INPUT
+from goldenlens.core.problems import Problem, Severity
+from goldenlens.core.view.wording import plural
 
 if TYPE_CHECKING:  # the gate's decisions load when an option asks for a check
     from goldenlens.core.project_handle import ProjectHandle
@@ -33,8 +35,8 @@ def _minimum(text: str) -> MinimumMean:
 
 
 def add_gate_options(parser: argparse.ArgumentParser, *, regression: bool = True) -> None:
-    """``--fail-under`` (repeatable) and, with ``regression``, ``--fail-on-regression`` (on
-    ``score``; ``report`` has the first only)."""
+    """``--fail-under`` (repeatable) and, with ``regression``, ``--fail-on-regression`` and
+    ``--fail-on-input-errors`` (on ``score``; ``report`` has the first only)."""
     group = parser.add_argument_group("CI gate (exit 1 when a check fails; the report is written first)")
     group.add_argument(
         "--fail-under",
@@ -54,6 +56,12 @@ def add_gate_options(parser: argparse.ArgumentParser, *, regression: bool = True
         action="store_true",
         help="with --project: fail when a pipeline's mean fell significantly since the project's previous "
         "scoring run (the paired 95%% bootstrap interval of the difference lies entirely below 0)",
+    )
+    group.add_argument(
+        "--fail-on-input-errors",
+        action="store_true",
+        help="fail when reading the inputs met an error (a row skipped, a cell that could not be read, "
+        "a fact that cannot be scored): the means then cover less than the files hold",
     )
 
 
@@ -124,6 +132,23 @@ def regression_exit(project: ProjectHandle, head: int) -> int:
     for found in check.found:
         print(found.line(f"run {head}", f"run {check.previous}"), file=sys.stderr)
     return EXIT_GATE_FAILED if check.found else 0
+
+
+def input_errors_exit(problems: Sequence[Problem], enabled: bool) -> int:
+    """Check ``--fail-on-input-errors``: one ``FAIL`` line counting the errors met reading the
+    inputs (each was printed already); 0 when there is none or the check is off. Warnings and
+    notes never fail it: their rows are scored as they are."""
+    if not enabled:
+        return 0
+    errors = [problem for problem in problems if problem.severity is Severity.ERROR]
+    if not errors:
+        return 0
+    print(
+        f"FAIL inputs: {plural(len(errors), 'error')} reading the input files (listed above): "
+        "rows left out or values not scored",
+        file=sys.stderr,
+    )
+    return EXIT_GATE_FAILED
 
 
 def combined(*codes: int) -> int:

@@ -35,7 +35,9 @@ from goldenlens.cli.commands.versions import add_version_commands, cmd_diff, cmd
 from goldenlens.cli.gate import (
     add_baseline_option,
     add_gate_options,
+    combined,
     gate_usage_error,
+    input_errors_exit,
     minimums_exit,
     unknown_pipeline_exit,
 )
@@ -207,7 +209,10 @@ def _score_files_paused(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("goldenlens: cancelled; nothing was written.", file=sys.stderr)
         return EXIT_CANCELLED
-    return minimums_exit(summary, args.fail_under)  # after the report is written
+    return combined(  # after the report is written
+        minimums_exit(summary, args.fail_under),
+        input_errors_exit(done.problems, args.fail_on_input_errors),
+    )
 
 
 #: The desktop app's entry point, named here and imported only when ``goldenlens gui`` runs:

@@ -16,6 +16,7 @@ from pathlib import Path
 from goldenlens.cli.commands.resume import cmd_resume
 from goldenlens.cli.gate import (
     combined,
+    input_errors_exit,
     minimums_exit,
     refuse_unknown_pipeline,
     regression_exit,
@@ -88,7 +89,10 @@ def cmd_score_project(args: argparse.Namespace, judge: JudgeOptions | None) -> i
                 progress=StderrProgress(quiet=getattr(args, "quiet", False)),
             )
             # The gate decides once the report is written.
-            code = minimums_exit(summary, getattr(args, "fail_under", []))
+            code = combined(
+                minimums_exit(summary, getattr(args, "fail_under", [])),
+                input_errors_exit(result.problems, getattr(args, "fail_on_input_errors", False)),
+            )
             if getattr(args, "fail_on_regression", False):
                 code = combined(code, regression_exit(scored, run_id))
     return code
