@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from goldenlens.io.sheets.number_format.codes import UnsupportedFormatError
 from goldenlens.io.sheets.number_format.dates import datetime_to_serial
 from goldenlens.io.sheets.number_format.display import format_number, format_text
 from goldenlens.io.sheets.number_format.numbers import general_text
+
+if TYPE_CHECKING:
+    from goldenlens.io.sheets.merged_cells import MergedRange
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class SheetFacts:
     note: str | None = None
     # (package part, its new XML): the sheet must be read from a copy with this part replaced.
     trimmed: tuple[str, bytes] | None = None
+    #: Merged ranges (:mod:`goldenlens.io.sheets.merged_cells`), where the format lists them.
+    merged: list[MergedRange] = field(default_factory=list)
 
 
 def column_index(letters: bytes | str) -> int:

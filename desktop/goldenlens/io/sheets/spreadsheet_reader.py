@@ -25,6 +25,7 @@ from goldenlens.io.sheets.cell_text import column_text
 from goldenlens.io.sheets.csv_decoder import parse_records
 from goldenlens.io.sheets.limits.cell_limit import refuse_long_cells
 from goldenlens.io.sheets.link_paths import unreachable_reason
+from goldenlens.io.sheets.merged_cells import fill_merged
 from goldenlens.io.sheets.raw_table import CellProblem, RawTable, build_table, fatal
 from goldenlens.io.sheets.sheet_facts import SheetFacts, apply_facts
 from goldenlens.io.sheets.suspect_text import suspect_text_problems
@@ -184,6 +185,9 @@ class TableFile(ClosedOnExit):
             notes.append(Problem(self.file, f"sheet '{sheet}': {facts.note}.", Severity.WARNING, sheet=sheet))
         columns = [column_text(values) for values in raw]
         refuse_long_cells(self.file, sheet, columns)
+        if facts.merged:
+            filled = fill_merged(columns, facts.merged)
+            cell_problems.extend(CellProblem(row, col, note, Severity.INFO) for row, col, note in filled)
         grid: list[Sequence[str]] = list(zip(*columns, strict=True)) if columns else []
         table = build_table(
             self.file,

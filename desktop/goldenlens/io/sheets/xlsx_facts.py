@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from goldenlens.io.sheets.merged_cells import xlsx_merged_ranges
 from goldenlens.io.sheets.number_format.codes import (
     BUILTIN_FORMATS,
     LOCALE_BUILTIN,
@@ -212,6 +213,7 @@ class XlsxFacts:
                 f"its used range reaches {cell_name(rows - 1, cols - 1)} although its values end at "
                 f"{corner}; the blank cells beyond were ignored"
             )
+        result.merged = xlsx_merged_ranges(data)
         if patterns.cell_without_ref.search(data):
             result.note = (result.note + "; " if result.note else "") + (
                 "its cells carry no cell references, so number formats, error cells and uncached "
