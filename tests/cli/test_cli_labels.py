@@ -478,6 +478,39 @@ def test_a_bad_labels_file_names_its_row_and_column_and_writes_nothing(
     assert json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["labelled"] == 0
 
 
+def test_every_bad_row_of_a_labels_file_is_named_in_one_run_in_file_order(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    """A word that is no verdict used to stop the command alone: the rows naming no response
+    came to light only once it was fixed, and were printed as ``fatal:`` beside the first
+    ``error:``. Now one run names every row, in the file's order, each the same way, and
+    writes nothing."""
+    labels = tmp_path / "labels.csv"
+    labels.write_text(
+        "question_id,pipeline,verdict\n"
+        "q01,Pipeline1,yes\n"  # fine, but the file is refused whole
+        "q99,Pipeline1,no\n"  # no such question
+        "q02,Pipeline2,perhaps\n"  # no verdict
+        "q03,PipelineX,correct\n"  # no such pipeline
+        ",Pipeline2,correct\n",  # no question id
+        encoding="utf-8",
+    )
+    done = run_goldenlens("label", str(sample_project), "--from", str(labels))
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert lines == [
+        "goldenlens: error: labels.csv, row 3, column 'question_id': no question 'q99' in the project",
+        "goldenlens: error: labels.csv, row 4, column 'verdict': 'perhaps' is not a verdict "
+        "(correct/incorrect/unsure, yes/no, 1/0, true/false, pass/fail)",
+        "goldenlens: error: labels.csv, row 5, column 'pipeline': "
+        "question 'q03' has no response from 'PipelineX'",
+        "goldenlens: error: labels.csv, row 6, column 'question_id': no question id",
+    ]
+    report = tmp_path / "r.json"
+    assert run_goldenlens("report", str(sample_project), "-o", str(report)).returncode == 0
+    assert json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["labelled"] == 0
+
+
 def test_a_workbook_plan_has_a_verdict_drop_down_and_comes_back_filled(
     sample_project: Path, tmp_path: Path
 ) -> None:

@@ -59,6 +59,8 @@ EXIT_CANCELLED = 130
 #: The output's reader left before it was all written (128 + SIGPIPE, as a shell reports it).
 EXIT_BROKEN_PIPE = 141
 EXIT_NOT_READY = 1
+#: Fatal problems printed for a refused input, the first included; the rest are counted.
+_FATAL_SHOWN = 20
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -323,7 +325,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             line = f"{problem.location()}: {problem.message}"
         print(f"goldenlens: error: {line}", file=sys.stderr)
-        print_problems([p for p in error.others if p.severity is not Severity.INFO])
+        # The other fatal problems in the same shape as the first: each is a reason nothing was done.
+        fatal = [other for other in error.others if other.severity is Severity.FATAL]
+        for other in fatal[: _FATAL_SHOWN - 1]:
+            print(f"goldenlens: error: {other.location()}: {other.message}", file=sys.stderr)
+        if len(fatal) >= _FATAL_SHOWN:
+            more = len(fatal) - _FATAL_SHOWN + 1
+            print(f"goldenlens: error: ... and {more:,} more like these", file=sys.stderr)
+        print_problems([p for p in error.others if p.severity not in (Severity.INFO, Severity.FATAL)])
         return EXIT_BAD_INPUT
     except GoldenLensError as error:  # a project, export, run or engine error: its one-line message
         print(f"goldenlens: error: {error}", file=sys.stderr)

@@ -60,12 +60,16 @@ class LabelRow:
 
 @dataclass(frozen=True)
 class LabelsFile:
-    """The verdicts of a file, and how many rows had none (skipped)."""
+    """The verdicts of a file, how many rows had none (skipped), and the fatal problem of each
+    row that cannot be read (a word that is no verdict, no question id or pipeline): those rows
+    are left out of ``rows``, and whoever writes the labels refuses the file with them and the
+    problems it finds itself, all at once."""
 
     table: RawTable
     rows: tuple[LabelRow, ...]
     skipped: int
     columns: dict[str, str]
+    problems: tuple[Problem, ...] = ()
 
 
 def _find(header: Sequence[str], field: str) -> str | None:
@@ -75,7 +79,8 @@ def _find(header: Sequence[str], field: str) -> str | None:
 
 def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:
     """Read the verdicts of ``path`` (``sheet``: default "Scores" where the workbook has one,
-    else the first). Raises :class:`InputError` listing every bad row and missing column."""
+    else the first). Raises :class:`InputError` when a column is missing; a row that cannot be
+    read is a problem of the result (:attr:`LabelsFile.problems`)."""
     if sheet is None and path.suffix.lower() in {".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"}:
         sheets = list_sheets(path)
         sheet = SCORES_SHEET if SCORES_SHEET in sheets else None
@@ -111,11 +116,14 @@ def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:
                 )
             )
             continue
-        problems.extend(
+        unnamed = [
             table.problem(f"no {field.replace('_', ' ')}", Severity.FATAL, row=number, column=columns[field])
             for field in ("question_id", "pipeline")
             if not cells[at[field]].strip()
-        )
+        ]
+        if unnamed:
+            problems.extend(unnamed)
+            continue
         rows.append(
             LabelRow(
                 number,
@@ -127,6 +135,4 @@ def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:
                 cells[at["response"]] if "response" in at else None,
             )
         )
-    if problems:
-        raise InputError(problems[0], tuple(problems[1:]))
-    return LabelsFile(table, tuple(rows), skipped, columns)
+    return LabelsFile(table, tuple(rows), skipped, columns, tuple(problems))

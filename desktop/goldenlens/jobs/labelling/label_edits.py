@@ -226,15 +226,16 @@ def same_answer_shown(shown: str, now: str) -> bool:
 def labels_from_file(
     store: ProjectStore, path: Path, *, sheet: str | None = None, reviewer: str = ""
 ) -> LabelsImport:
-    """Write every verdict of a labels file, or none: a row naming a response that does not
-    exist, or two rows giving one response different verdicts, is an :class:`InputError`
-    naming the row and column (with all the others found)."""
+    """Write every verdict of a labels file, or none: a row that gives no verdict one can read,
+    names a response that does not exist or no longer shows, or gives a response another
+    verdict than an earlier row is an :class:`InputError` naming the row and column, with every
+    other such row, in the file's order."""
     found = read_labels_file(path, sheet=sheet)
     table = found.table
     responses = store.labels.in_force()
     index = responses.index()
     questions = _Questions(q for q, _p in responses.keys)
-    problems: list[Problem] = []
+    problems: list[Problem] = list(found.problems)  # the rows the file itself cannot give
     answers_now = _AnswersNow(store)
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[LabelRecord] = []
@@ -300,6 +301,7 @@ def labels_from_file(
             )
         )
     if problems:
+        problems.sort(key=lambda problem: problem.row or 0)  # in the file's order, as it is fixed
         raise InputError(problems[0], tuple(problems[1:]))
     if new:
         store.labels.add(new, what=f"save the labels of {path.name}")
