@@ -134,7 +134,8 @@ def test_a_labels_file_is_written_whole_or_not_at_all(project: Path, tmp_path: P
             labels_from_file(store, bad)
         assert store.labels.count() == 0
     problems = [raised.value.problem, *raised.value.others]
-    assert [(p.row, p.column) for p in problems] == [(3, "verdict")]  # the file's own check comes first
+    # Every bad row at once, in the file's order: no verdict, no such response, a second verdict.
+    assert [(p.row, p.column) for p in problems] == [(3, "verdict"), (4, "pipeline"), (6, "verdict")]
     fixed = _write(
         tmp_path / "fixed.csv",
         ["question_id", "pipeline", "verdict"],
