@@ -511,6 +511,26 @@ def test_every_bad_row_of_a_labels_file_is_named_in_one_run_in_file_order(
     assert json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["labelled"] == 0
 
 
+def test_a_plan_file_of_no_plan_format_is_refused_before_the_round_is_kept(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    """``-o plan.xls`` failed only when writing, after the round was drawn and kept: the next
+    plan with other settings was refused ("round 1 has no label yet"). Now the name is checked
+    first and the project is as it was."""
+    xls = tmp_path / "plan.xls"
+    bad = run_goldenlens("plan-labels", str(sample_project), "--budget", "5", "-o", str(xls))
+    assert bad.returncode == 2
+    assert "a plan is written as .csv or .xlsx" in bad.stderr
+    assert not xls.exists()
+    good = run_goldenlens(
+        "plan-labels", str(sample_project), "--budget", "8", "--seed", "3", "-o", str(tmp_path / "plan.csv")
+    )
+    assert good.returncode == 0, good.stderr
+    assert good.stderr.startswith("Round 1: 8 answers to label")
+    refused = run_goldenlens("plan-labels", str(sample_project), "--budget", "4", "-o", str(sample_project))
+    assert refused.returncode == 2, refused.stderr
+
+
 def test_a_workbook_plan_has_a_verdict_drop_down_and_comes_back_filled(
     sample_project: Path, tmp_path: Path
 ) -> None:

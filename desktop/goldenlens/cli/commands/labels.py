@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldenlens.cli.output import counting_number, json_text
+from goldenlens.cli.output import check_not_read, counting_number, json_text
 from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
 from goldenlens.core.problems import InputError
@@ -179,11 +179,14 @@ def cmd_label(args: argparse.Namespace) -> int:
 
 def cmd_plan_labels(args: argparse.Namespace) -> int:
     """``goldenlens plan-labels``: draw, keep and write the next round."""
-    from goldenlens.io.reports.label_plan import plan_to_dict, write_plan
+    from goldenlens.io.reports.label_plan import check_plan_path, plan_to_dict, write_plan
     from goldenlens.jobs import open_project
     from goldenlens.jobs.labelling.calibration import calibrate
     from goldenlens.jobs.labelling.plan import plan_labels
 
+    if args.output is not None and not args.json:  # before the round is drawn and kept
+        check_plan_path(args.output)
+        check_not_read(args.output, (("project", args.project),))
     with open_project(args.project) as project:
         plan = plan_labels(project, budget=args.budget, seed=args.seed, mode=args.by, replace=args.replace)
         calibrated = calibrate(project, with_diagnoses=False)

@@ -90,15 +90,20 @@ def plan_to_dict(plan: LabelPlan) -> dict[str, Any]:
     }
 
 
+def check_plan_path(path: Path) -> None:
+    """Refuse a plan file name of no plan format (:class:`ExportError`): checked before the round
+    is drawn and kept, so a typo in ``-o`` changes nothing in the project."""
+    if path.suffix.lower() not in (".csv", ".xlsx"):
+        raise ExportError(f"Cannot write {path}: a plan is written as .csv or .xlsx")
+
+
 def write_plan(plan: LabelPlan, path: Path) -> None:
     """Write ``plan`` to ``path`` (``.csv`` or ``.xlsx``), whole or not at all."""
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
+    check_plan_path(path)
+    if path.suffix.lower() == ".csv":
         write_atomically(path, lambda temporary: _write_csv(plan, temporary))
-    elif suffix == ".xlsx":
-        save_atomically(_workbook(plan), path)
     else:
-        raise ExportError(f"Cannot write {path}: a plan is written as .csv or .xlsx")
+        save_atomically(_workbook(plan), path)
 
 
 def _write_csv(plan: LabelPlan, path: Path) -> None:
