@@ -531,6 +531,56 @@ def test_a_plan_file_of_no_plan_format_is_refused_before_the_round_is_kept(
     assert refused.returncode == 2, refused.stderr
 
 
+def _shared_answer_project(folder: Path) -> Path:
+    """One question that pipelines A and B answer alike ("Insulin", "Insulin.") and C otherwise."""
+    folder.mkdir(exist_ok=True)
+    golden, responses = folder / "golden.csv", folder / "responses.csv"
+    golden.write_text(
+        "id,question,answer,fact\nq1,Which hormone lowers blood sugar?,Insulin.,insulin\n", encoding="utf-8"
+    )
+    responses.write_text(
+        "question_id,pipeline,response\nq1,A,Insulin\nq1,B,Insulin.\nq1,C,Glucagon\n", encoding="utf-8"
+    )
+    project = folder / "shared.goldenlens"
+    _ok("score", str(golden), str(responses), "--project", str(project), "-q")
+    return project
+
+
+def test_two_verdicts_on_one_answer_are_said_never_hidden(tmp_path: Path) -> None:
+    """EVOUNA tq0291: "Insulin" (DPR+FiD) and "Insulin." (ChatGPT-3.5) are one answer. Labelling
+    the second incorrect after the first correct printed "(and ChatGPT-3.5: the same answer)",
+    though ChatGPT-3.5 keeps its own verdict, correct; a file giving the two verdicts said
+    nothing. Each response's own verdict still wins; the disagreement is now said."""
+    project = _shared_answer_project(tmp_path)
+    first = run_goldenlens("label", str(project), "q1", "A", "correct")
+    assert first.stdout.splitlines() == ["q1 / A: correct (and B: the same answer)"]
+    second = run_goldenlens("label", str(project), "q1", "B", "incorrect")
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.splitlines() == [
+        "q1 / B: incorrect",
+        "A gave the same answer and keeps its own verdict, correct: label it again so both agree, "
+        "or --detach it if the answers differ",
+    ]
+    report = tmp_path / "r.json"
+    _ok("report", str(project), "-o", str(report))
+    labels = {row["pipeline"]: row["label"] for row in json.loads(report.read_text(encoding="utf-8"))["rows"]}
+    assert labels["A"]["verdict"] == "correct", labels
+    assert labels["B"]["verdict"] == "incorrect", labels
+
+    fresh = _shared_answer_project(tmp_path / "file")
+    given = tmp_path / "labels.csv"
+    given.write_text(
+        "question_id,pipeline,verdict\nq1,B,incorrect\nq1,A,correct\nq1,C,no\n", encoding="utf-8"
+    )
+    done = run_goldenlens("label", str(fresh), "--from", str(given))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == (
+        "1 answer given by two pipelines now has two verdicts, each response keeping its own "
+        "(e.g. q1: A correct, B incorrect); label one of them again so both agree, or --detach one "
+        "if the answers differ"
+    )
+
+
 def test_a_workbook_plan_has_a_verdict_drop_down_and_comes_back_filled(
     sample_project: Path, tmp_path: Path
 ) -> None:

@@ -24,6 +24,7 @@ from goldenlens.core.view.wording import one_line, plural
 if TYPE_CHECKING:
     from goldenlens.core.calibration.human_calibrated import HumanCalibrated
     from goldenlens.core.calibration.label_plan import LabelPlan
+    from goldenlens.jobs.labelling.label_edits import LabelOutcome, LabelsImport
 
 
 def _plan_seed(text: str) -> int:
@@ -136,20 +137,10 @@ def cmd_label(args: argparse.Namespace) -> int:
                 done = label_edits.labels_from_file(
                     project, args.source, sheet=args.sheet, reviewer=reviewer_of(args)
                 )
-                notes = [f"{done.skipped} rows without a verdict skipped"] if done.skipped else []
-                notes += [f"{done.unchanged} already in force"] if done.unchanged else []
-                notes += [f"{done.replaced} replace an earlier verdict"] if done.replaced else []
-                notes += [f"{done.repeated} repeat an earlier row"] if done.repeated else []
-                shown = f" ({'; '.join(notes)})" if notes else ""
-                print(f"{name}: {plural(done.written, 'label')} from {done.file}{shown}")
-                if done.by_same_answer:
-                    print(
-                        f"{done.in_force} responses now have a verdict: {done.by_same_answer} of them "
-                        "hold it because another pipeline gave the same answer to the question"
-                    )
+                _print_file_labels(name, done)
             elif args.confirm_stale:
                 confirmed = label_edits.confirm_stale(project, reviewer=reviewer_of(args))
-                print(f"{name}: {confirmed} stale labels confirmed")
+                print(f"{name}: {plural(confirmed, 'stale label')} confirmed")
             elif args.clear:
                 label_edits.clear_label(project, args.question_id, args.pipeline, reviewer=reviewer_of(args))
                 print(f"{args.question_id} / {args.pipeline}: verdict withdrawn")
@@ -167,14 +158,45 @@ def cmd_label(args: argparse.Namespace) -> int:
                     reviewer=reviewer_of(args),
                     source="command line",
                 )
-                also = (
-                    f" (and {', '.join(outcome.same_answer)}: the same answer)" if outcome.same_answer else ""
-                )
-                verdict = outcome.verdict.value if outcome.verdict else ""
-                print(f"{outcome.question_id} / {outcome.pipeline}: {verdict}{also}")
+                _print_outcome(outcome)
         except label_edits.LabelError as error:
             raise InputError.fatal(name, str(error)) from None
     return 0
+
+
+def _print_file_labels(name: str, done: LabelsImport) -> None:
+    """What ``label --from`` wrote, and what it left to settle."""
+    notes = [f"{plural(done.skipped, 'row')} without a verdict skipped"] if done.skipped else []
+    notes += [f"{done.unchanged} already in force"] if done.unchanged else []
+    notes += [f"{done.replaced} replace an earlier verdict"] if done.replaced else []
+    notes += [f"{done.repeated} repeat an earlier row"] if done.repeated else []
+    shown = f" ({'; '.join(notes)})" if notes else ""
+    print(f"{name}: {plural(done.written, 'label')} from {done.file}{shown}")
+    if done.by_same_answer:
+        print(
+            f"{done.in_force} responses now have a verdict: {done.by_same_answer} of them "
+            "hold it because another pipeline gave the same answer to the question"
+        )
+    if done.disagreeing:
+        question, pipeline, verdict, other, theirs = done.disagreeing[0]
+        count = len(done.disagreeing)
+        print(
+            f"{plural(count, 'answer')} given by two pipelines now {'has' if count == 1 else 'have'} two "
+            f"verdicts, each response keeping its own (e.g. {question}: {pipeline} {verdict}, {other} "
+            f"{theirs}); label one of them again so both agree, or --detach one if the answers differ"
+        )
+
+
+def _print_outcome(outcome: LabelOutcome) -> None:
+    """The verdict given, the pipelines whose same answer took it, and those that keep another."""
+    also = f" (and {', '.join(outcome.same_answer)}: the same answer)" if outcome.same_answer else ""
+    verdict = outcome.verdict.value if outcome.verdict else ""
+    print(f"{outcome.question_id} / {outcome.pipeline}: {verdict}{also}")
+    for other, theirs in outcome.disagreeing:
+        print(
+            f"{other} gave the same answer and keeps its own verdict, {theirs}: label it again so "
+            "both agree, or --detach it if the answers differ"
+        )
 
 
 def cmd_plan_labels(args: argparse.Namespace) -> int:

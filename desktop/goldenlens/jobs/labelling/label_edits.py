@@ -37,12 +37,33 @@ class LabelError(GoldenLensError):
 
 @dataclass(frozen=True)
 class LabelOutcome:
-    """What a verdict was given to: the response, and the pipelines whose same answer takes it."""
+    """What a verdict was given to: the response, the pipelines whose same answer takes it, and
+    those that gave the same answer but keep a verdict of their own that differs."""
 
     question_id: str
     pipeline: str
     verdict: Verdict | None
     same_answer: tuple[str, ...]
+    #: ``(pipeline, its own verdict)``: one answer, two verdicts (each response's own wins).
+    disagreeing: tuple[tuple[str, str], ...] = ()
+
+
+def disagreements(responses: LabelledResponses, n: int) -> tuple[tuple[str, str], ...]:
+    """``(pipeline, verdict)`` of each other response that gave response ``n``'s answer to its
+    question and holds a verdict of its own that differs from ``n``'s own verdict."""
+    mine = responses.labels[n]
+    if mine.source is not LabelSource.DIRECT:
+        return ()
+    key = responses.response_keys[n]
+    return tuple(
+        (other.pipeline, responses.labels[m].state.name.lower())
+        for m, other in enumerate(responses.response_keys)
+        if m != n
+        and other.question_id == key.question_id
+        and other.answer_key == key.answer_key
+        and responses.labels[m].source is LabelSource.DIRECT
+        and responses.labels[m].state is not mine.state
+    )
 
 
 class _Questions:
@@ -123,7 +144,15 @@ def label_response(
         [_new(responses, n, LabelKind.VERDICT, chosen, reviewer=reviewer, note=note, source=source)],
         what=f"save the label of {question_id}/{pipeline}",
     )
-    return LabelOutcome(question_id, pipeline, chosen, responses.same_answer(n))
+    after = store.labels.in_force(question_id)
+    mine = after.index()[responses.keys[n]]
+    shared = set(after.same_answer(mine))
+    taking = tuple(
+        key[1]
+        for m, key in enumerate(after.keys)
+        if key[1] in shared and after.labels[m].source is LabelSource.SAME_ANSWER
+    )
+    return LabelOutcome(question_id, pipeline, chosen, taking, disagreements(after, mine))
 
 
 @takes_project
@@ -194,6 +223,9 @@ class LabelsImport:
     replaced: int = 0
     #: Rows giving a response the verdict an earlier row of the file gave it (not written again).
     repeated: int = 0
+    #: ``(question, pipeline, verdict, other pipeline, its verdict)`` of each written response
+    #: whose answer another pipeline gave with a verdict of its own that differs.
+    disagreeing: tuple[tuple[str, str, str, str, str], ...] = ()
 
 
 class _AnswersNow:
@@ -305,9 +337,34 @@ def labels_from_file(
         raise InputError(problems[0], tuple(problems[1:]))
     if new:
         store.labels.add(new, what=f"save the labels of {path.name}")
-    after = store.labels.in_force().labels
+    final = store.labels.in_force()
+    after = final.labels
     in_force = sum(1 for label in after if label.state is not LabelState.NONE)
     by_same_answer = sum(1 for label in after if label.source is LabelSource.SAME_ANSWER)
     return LabelsImport(
-        len(new), found.skipped, path.name, unchanged, in_force, by_same_answer, replaced, repeated
+        len(new),
+        found.skipped,
+        path.name,
+        unchanged,
+        in_force,
+        by_same_answer,
+        replaced,
+        repeated,
+        _file_disagreements(final, {responses.keys[n] for n in given}),
     )
+
+
+def _file_disagreements(
+    responses: LabelledResponses, given: set[tuple[str, str]]
+) -> tuple[tuple[str, str, str, str, str], ...]:
+    """:attr:`LabelsImport.disagreeing` of the responses a file gave verdicts (``given``), each
+    pair once (from the first pipeline by name when the file gave both)."""
+    found = []
+    for n, key in enumerate(responses.keys):
+        if key not in given:
+            continue
+        for other, verdict in disagreements(responses, n):
+            if (key[0], other) in given and other < key[1]:
+                continue  # the pair is told from the other response
+            found.append((key[0], key[1], responses.labels[n].state.name.lower(), other, verdict))
+    return tuple(found)

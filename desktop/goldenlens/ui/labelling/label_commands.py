@@ -35,34 +35,39 @@ class LabelCommand(_CurationCommand):
         self.before = before
         self.note = note
 
-    def _set(self, verdict: Verdict | None, note: str) -> None:
+    def _set(self, verdict: Verdict | None, note: str) -> str:
+        """Give (or withdraw) the verdict; what the status line adds: the pipelines that gave the
+        same answer and keep a verdict of their own that differs."""
         if verdict is None:
             label_edits.clear_label(
                 self.session.handle, self.question_id, self.pipeline, reviewer=self.reviewer
             )
-        else:
-            label_edits.label_response(
-                self.session.handle,
-                self.question_id,
-                self.pipeline,
-                verdict,
-                note=note,
-                reviewer=self.reviewer,
-                source="desktop app",
-            )
+            return ""
+        outcome = label_edits.label_response(
+            self.session.handle,
+            self.question_id,
+            self.pipeline,
+            verdict,
+            note=note,
+            reviewer=self.reviewer,
+            source="desktop app",
+        )
+        return "".join(
+            f" — {other} gave the same answer and keeps its own verdict, {theirs}"
+            for other, theirs in outcome.disagreeing
+        )
 
     def redo(self) -> None:
         def step() -> str:
-            self._set(self.verdict, self.note)
-            return self.text()
+            return self.text() + self._set(self.verdict, self.note)
 
         self._apply(step, "redo")
 
     def undo(self) -> None:
         def step() -> str:
             previous = self.before
-            self._set(previous.verdict if previous is not None else None, previous.note if previous else "")
-            return f"Undone: {self.text()}"
+            also = self._set(previous.verdict if previous else None, previous.note if previous else "")
+            return f"Undone: {self.text()}{also}"
 
         self._apply(step, "undo")
 
