@@ -81,3 +81,23 @@ def test_a_project_that_is_not_there_is_one_line_exit_2(
     assert line.startswith("goldenlens: error: ")
     assert "missing.goldenlens" in line
     assert not missing.exists()
+
+
+def test_a_mistyped_option_is_refused_by_the_commands_own_parser(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``report P --fail-undr fk=0.5`` printed the usage of every command (argparse's top
+    parser refused it); the command's own usage now follows, with the option it resembles."""
+    with pytest.raises(SystemExit) as ended:
+        cli.main(["report", str(tmp_path / "p.goldenlens"), "--fail-undr", "fk=0.5"])
+    assert ended.value.code == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.startswith("usage: goldenlens report ")
+    assert err.strip().splitlines()[-1] == (
+        "goldenlens report: error: unrecognized arguments: --fail-undr fk=0.5 (did you mean --fail-under?)"
+    )
+    with pytest.raises(SystemExit):
+        cli.main(["label", str(tmp_path / "p.goldenlens"), "--zzz"])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: goldenlens label ")
+    assert err.strip().splitlines()[-1] == "goldenlens label: error: unrecognized arguments: --zzz"

@@ -527,6 +527,13 @@ def test_a_plan_file_of_no_plan_format_is_refused_before_the_round_is_kept(
     )
     assert good.returncode == 0, good.stderr
     assert good.stderr.startswith("Round 1: 8 answers to label")
+    again = tmp_path / "p.csv"
+    quiet = run_goldenlens(  # the same round listed again, with no summary (as score -q)
+        "plan-labels", str(sample_project), "--budget", "8", "--seed", "3", "-o", str(again), "-q"
+    )
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stderr == ""
+    assert again.read_bytes() == (tmp_path / "plan.csv").read_bytes()
     refused = run_goldenlens("plan-labels", str(sample_project), "--budget", "4", "-o", str(sample_project))
     assert refused.returncode == 2, refused.stderr
 

@@ -310,9 +310,36 @@ class _Ending:
     at_once = False
 
 
+def _parsed(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, but an option the command does not know is refused by the
+    command's own parser: its usage line, not the list of every command, follows the error."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        commands = next(
+            action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+        )
+        command = commands.choices.get(getattr(args, "command", None) or "", parser)
+        command.error(f"unrecognized arguments: {' '.join(unknown)}{_meant(command, unknown)}")
+    return args
+
+
+def _meant(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
+    """`` (did you mean --fail-under?)`` for the first unknown option close to one ``parser``
+    knows; ``""`` when none is."""
+    import difflib
+
+    known = [option for action in parser._actions for option in action.option_strings]
+    for word in unknown:
+        if word.startswith("-"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.7)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: the exit status of the command ``argv`` (default: ``sys.argv``) asks for."""
-    args = build_parser().parse_args(argv)
+    args = _parsed(build_parser(), argv)
     args.started_at = datetime.now(UTC).isoformat(timespec="milliseconds")  # what a cancel left
     try:
         command = COMMANDS.get(args.command) or _project_command(args.command)

@@ -110,6 +110,9 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "-o", "--output", type=Path, metavar="FILE", help="write the plan to FILE.csv or FILE.xlsx"
     )
     out.add_argument("--json", action="store_true", help="print the plan as JSON")
+    plan.add_argument(
+        "-q", "--quiet", action="store_true", help="print no summary of the round on stderr (errors only)"
+    )
 
 
 def cmd_label(args: argparse.Namespace) -> int:
@@ -211,14 +214,15 @@ def cmd_plan_labels(args: argparse.Namespace) -> int:
         check_not_read(args.output, (("project", args.project),))
     with open_project(args.project) as project:
         plan = plan_labels(project, budget=args.budget, seed=args.seed, mode=args.by, replace=args.replace)
-        calibrated = calibrate(project, with_diagnoses=False)
+        calibrated = None if args.quiet else calibrate(project, with_diagnoses=False)
     if args.json:
         print(json_text(plan_to_dict(plan)))
     elif args.output is not None:
         write_plan(plan, args.output)
     else:
         _print_plan(plan)
-    print(_plan_summary(plan, calibrated, args.project, args.output), file=sys.stderr)
+    if calibrated is not None:  # not --quiet
+        print(_plan_summary(plan, calibrated, args.project, args.output), file=sys.stderr)
     return 0
 
 
