@@ -500,8 +500,9 @@ def test_every_bad_row_of_a_labels_file_is_named_in_one_run_in_file_order(
     lines = done.stderr.strip().splitlines()
     assert lines == [
         "goldenlens: error: labels.csv, row 3, column 'question_id': no question 'q99' in the project",
-        "goldenlens: error: labels.csv, row 4, column 'verdict': 'perhaps' is not a verdict "
-        "(correct/incorrect/unsure, yes/no, 1/0, true/false, pass/fail)",
+        "goldenlens: error: labels.csv, row 4, column 'verdict': 'perhaps' is not a verdict: say "
+        "correct (yes, y, 1, true, pass, passed, right), incorrect (no, n, 0, false, fail, failed, wrong), "
+        "unsure (?, unknown, not sure, skip)",
         "goldenlens: error: labels.csv, row 5, column 'pipeline': "
         "question 'q03' has no response from 'PipelineX'",
         "goldenlens: error: labels.csv, row 6, column 'question_id': no question id",

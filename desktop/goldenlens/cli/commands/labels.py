@@ -56,7 +56,7 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     label.add_argument(
         "verdict",
         nargs="?",
-        help="correct, incorrect or unsure (yes/no, 1/0, true/false, pass/fail read too)",
+        help="correct, incorrect or unsure (yes/no, 1/0, true/false, pass/fail, right/wrong read too)",
     )
     label.add_argument(
         "--from",

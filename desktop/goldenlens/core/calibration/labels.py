@@ -57,6 +57,18 @@ VERDICT_SPELLINGS: dict[str, Verdict] = {
 }
 
 
+def verdict_spellings() -> str:
+    """Every spelling :func:`parse_verdict` reads, by verdict, for a message or a help text:
+    ``correct (yes, y, 1, …), incorrect (no, …), unsure (?, …)``."""
+
+    def others(verdict: Verdict) -> str:
+        return ", ".join(
+            word for word, of in VERDICT_SPELLINGS.items() if of is verdict and word != verdict.value
+        )
+
+    return ", ".join(f"{verdict.value} ({others(verdict)})" for verdict in Verdict)
+
+
 def parse_verdict(text: str) -> Verdict | None:
     """The verdict ``text`` spells (``"Yes"``, ``"1"``, ``"pass"`` …), or ``None``."""
     cleaned = " ".join(text.strip().casefold().split())

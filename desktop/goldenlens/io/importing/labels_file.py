@@ -2,7 +2,7 @@
 with a question id, a pipeline and a verdict column (a plan written by ``plan-labels``, the
 report workbook's Scores sheet with its Label column, or the analyst's own sheet).
 
-Verdicts may be spelled correct/incorrect/unsure, yes/no, 1/0, true/false or pass/fail (any
+Verdicts may be spelled as :func:`~goldenlens.core.calibration.labels.verdict_spellings` lists (any
 case); an empty verdict cell is a response not labelled yet and is skipped. Any other text is an
 error naming its row and column, and so is a row whose question id or pipeline is empty: the
 caller writes all the rows or none.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from goldenlens.core.calibration.labels import Verdict, parse_verdict
+from goldenlens.core.calibration.labels import Verdict, parse_verdict, verdict_spellings
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import column_key
 from goldenlens.io.sheets.raw_table import RawTable
@@ -108,8 +108,7 @@ def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:
         if verdict is None:
             problems.append(
                 table.problem(
-                    f"{verdict_text!r} is not a verdict (correct/incorrect/unsure, yes/no, 1/0, true/false, "
-                    "pass/fail)",
+                    f"{verdict_text!r} is not a verdict: say {verdict_spellings()}",
                     Severity.FATAL,
                     row=number,
                     column=columns["verdict"],

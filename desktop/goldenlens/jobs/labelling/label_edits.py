@@ -21,6 +21,7 @@ from goldenlens.core.calibration.labels import (
     LabelState,
     Verdict,
     parse_verdict,
+    verdict_spellings,
 )
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.problems import InputError, Problem, Severity
@@ -136,7 +137,7 @@ def label_response(
     """Record a reviewer's verdict on one response (it holds for the same answer elsewhere)."""
     chosen = verdict if isinstance(verdict, Verdict) else parse_verdict(verdict)
     if chosen is None:
-        raise LabelError(f"{verdict!r} is not a verdict: say correct, incorrect or unsure")
+        raise LabelError(f"{verdict!r} is not a verdict: say {verdict_spellings()}")
     question_id = _question_id(store, question_id)
     responses = store.labels.in_force(question_id)
     n = _response(responses, question_id, pipeline)
