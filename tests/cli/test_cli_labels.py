@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
+from tests.cli.conftest import SAMPLE
 from tests.cli_process import run_goldenlens
 
 from goldenlens.core.calibration.labels import LabelState
@@ -586,6 +587,53 @@ def test_two_verdicts_on_one_answer_are_said_never_hidden(tmp_path: Path) -> Non
         "1 answer given by two pipelines now has two verdicts, each response keeping its own "
         "(e.g. q1: A correct, B incorrect); label one of them again so both agree, or --detach one "
         "if the answers differ"
+    )
+
+
+def test_the_summary_says_why_a_round_went_unused_and_which_labels_wait(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    """A labelled round, then one of its answers re-imported changed: the summary said "9
+    responses labelled, but no planned sample labelled yet" (the round was planned) and never
+    named the stale label. Unsure verdicts, which widen every interval, were not said either."""
+    plan = tmp_path / "plan.csv"
+    _ok("plan-labels", str(sample_project), "--budget", "10", "-o", str(plan))
+    rows = _plan_rows(plan)
+    labels = tmp_path / "labels.csv"
+    with labels.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["question_id", "pipeline", "verdict"])
+        for n, row in enumerate(rows):
+            writer.writerow([row["question_id"], row["pipeline"], "unsure" if n == 0 else "correct"])
+    _ok("label", str(sample_project), "--from", str(labels))
+    report = tmp_path / "r.json"
+    _ok("report", str(sample_project), "-o", str(report))
+    summary = json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["summary"]
+    assert summary == (
+        "Estimated from 9 labelled responses of 30 (1 round of sampled labels; 1 judged unsure, which "
+        "widen the intervals by as much as they could move)."
+    )
+
+    changed = rows[1]
+    source = SAMPLE / "responses.csv"
+    with source.open(encoding="utf-8", newline="") as handle:
+        table = list(csv.reader(handle))
+    for line in table[1:]:
+        if (line[0], line[1]) == (changed["question_id"], changed["pipeline"]):
+            line[2] = "I do not know."
+    again = tmp_path / "responses.csv"
+    with again.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(table)
+    _ok("score", str(SAMPLE / "golden.csv"), str(again), "--project", str(sample_project), "-q")
+    _ok("report", str(sample_project), "-o", str(report))
+    summary = json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["summary"]
+    assert "no planned sample" not in summary
+    assert summary == (
+        "8 responses labelled, but 1 round(s) of labels were planned before the responses changed and are "
+        "left out (their labels still count where they hold); plan a new round to estimate. 1 label was "
+        "given on an answer or golden item that has changed since and is left out: label the answer "
+        "again (its card in the app), or confirm every stale label with "
+        "`goldenlens label PROJECT --confirm-stale`."
     )
 
 

@@ -448,6 +448,10 @@ def _combined(
     return _Combined(results, weights, point, lower, upper, proven_low, proven_high, z)
 
 
+#: The note of labels with no usable round: the estimates need a sampled one.
+NO_ROUND_YET: Final = "no planned sample labelled yet"
+
+
 def estimate(
     population: Population,
     state: npt.NDArray[np.int8],
@@ -484,7 +488,7 @@ def estimate(
         pair_estimates.append(PairEstimate(names[a], names[b], interval, p_value, p_holm, better))
     notes = []
     if not results and any(e.interval.estimate is None for e in estimates):
-        notes.append("no planned sample labelled yet: plan a round of labels to estimate")
+        notes.append(f"{NO_ROUND_YET}: plan a round of labels to estimate")
     waiting = _labels_waiting(population, state, [design for design, _found in used], rounds)
     if waiting:
         notes.append(

@@ -109,13 +109,28 @@ class HumanCalibrated:
                 f"{self.labelled} responses labelled, but "
                 + (self.notes[0] if self.notes else "no estimate yet")
                 + "."
+                + self._waiting()
             )
         how = (
             f"{self.rounds} round{'s' if self.rounds != 1 else ''} of sampled labels"
             if self.rounds
             else "the labels alone, no sampled round"
         )
-        return f"Estimated from {self.labelled} labelled responses of {self.responses} ({how})."
+        if self.unsure:
+            how += f"; {self.unsure} judged unsure, which widen the intervals by as much as they could move"
+        estimated = f"Estimated from {self.labelled} labelled responses of {self.responses} ({how})."
+        return estimated + self._waiting()
+
+    def _waiting(self) -> str:
+        """`` N stale labels …``: labels left out until a reviewer confirms or replaces them."""
+        if not self.stale:
+            return ""
+        were = "label was" if self.stale == 1 else "labels were"
+        return (
+            f" {self.stale} {were} given on an answer or golden item that has changed since and "
+            f"{'is' if self.stale == 1 else 'are'} left out: label the answer again (its card in the "
+            "app), or confirm every stale label with `goldenlens label PROJECT --confirm-stale`."
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON ``human_calibrated`` block."""

@@ -14,7 +14,7 @@ from typing import Final
 import numpy as np
 
 from goldenlens.core.advice.values import ProjectAdvice
-from goldenlens.core.calibration.estimator import estimate, fitted_predictions
+from goldenlens.core.calibration.estimator import NO_ROUND_YET, estimate, fitted_predictions
 from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated, not_checked
 from goldenlens.core.calibration.labels import STATE_OF_VERDICT, LabelSource, LabelState
 from goldenlens.core.calibration.labels_needed import labels_needed
@@ -168,9 +168,13 @@ def calibrate_responses(
             "any label) and are left out: one sample counted twice would narrow the intervals"
         )
     if rounds.outdated:
-        notes.append(
+        # First, and instead of "no planned sample labelled yet": its labels were planned.
+        notes = [note for note in notes if not note.startswith(NO_ROUND_YET)]
+        notes.insert(
+            0,
             f"{rounds.outdated} round(s) of labels were planned before the responses changed and are "
             "left out (their labels still count where they hold)"
+            + ("; plan a new round to estimate" if not result.rounds_used else ""),
         )
     return HumanCalibrated(
         level=result.level,
