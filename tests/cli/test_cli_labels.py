@@ -637,6 +637,49 @@ def test_the_summary_says_why_a_round_went_unused_and_which_labels_wait(
     )
 
 
+def test_labels_from_a_plan_drawn_anew_are_said_to_be_outside_the_plans(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    """A plan filled after its round was drawn anew (--replace) gave its labels with no word;
+    the report then counted them in its headline but not in the estimate. Its rows name round 1,
+    whose sample no longer holds them: label --from says so."""
+    old, new = tmp_path / "old.csv", tmp_path / "new.csv"
+    _ok("plan-labels", str(sample_project), "--budget", "6", "--seed", "5", "-o", str(old))
+    _ok("plan-labels", str(sample_project), "--budget", "6", "--seed", "6", "--replace", "-o", str(new))
+    now = {(row["question_id"], row["pipeline"]) for row in _plan_rows(new)}
+    rows = _plan_rows(old)
+    for row in rows:
+        row["verdict"] = "correct"
+    with old.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    outside = [n + 2 for n, row in enumerate(rows) if (row["question_id"], row["pipeline"]) not in now]
+    assert outside  # the two seeds draw different samples
+    done = run_goldenlens("label", str(sample_project), "--from", str(old))
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stdout.splitlines() if "name round 1" in line]
+    count = len(outside)
+    assert said == [
+        f"{count} row{'s' if count > 1 else ''} (the first: row {outside[0]}) name round 1 but "
+        f"{'are' if count > 1 else 'is'} not in its sample as it stands (the round was drawn anew after "
+        "the file was written?): "
+        f"{'their verdicts count' if count > 1 else 'its verdict counts'} as labels outside the plans "
+        "until a round planned after them"
+    ]
+    fresh = _plan_rows(new)  # the new plan's rows are in its sample: nothing said
+    for row in fresh:
+        row["verdict"] = "incorrect"
+    with new.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(fresh[0]))
+        writer.writeheader()
+        writer.writerows(fresh)
+    again = run_goldenlens("label", str(sample_project), "--from", str(new))
+    assert again.returncode == 0, again.stderr
+    assert "labels from new.csv" in again.stdout
+    assert "name round" not in again.stdout
+
+
 def test_a_workbook_plan_has_a_verdict_drop_down_and_comes_back_filled(
     sample_project: Path, tmp_path: Path
 ) -> None:

@@ -180,6 +180,16 @@ def _print_file_labels(name: str, done: LabelsImport) -> None:
             f"{done.in_force} responses now have a verdict: {done.by_same_answer} of them "
             "hold it because another pipeline gave the same answer to the question"
         )
+    if done.outside_round:
+        row, number = done.outside_round[0]
+        count = len(done.outside_round)
+        print(
+            f"{plural(count, 'row')} (the first: row {row}) name round {number} but "
+            f"{'is' if count == 1 else 'are'} not in its sample as it stands (the round was drawn anew "
+            "after the file was written?): "
+            f"{'its verdict counts' if count == 1 else 'their verdicts count'} as labels outside the "
+            "plans until a round planned after them"
+        )
     if done.disagreeing:
         question, pipeline, verdict, other, theirs = done.disagreeing[0]
         count = len(done.disagreeing)

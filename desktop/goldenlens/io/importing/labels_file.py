@@ -39,6 +39,8 @@ LABEL_COLUMNS: Final[dict[str, tuple[str, ...]]] = {
     #: The answer the reviewer read (a plan's, the Scores sheet's): checked against the answer
     #: the project holds now, so a verdict never lands on an answer given since.
     "response": ("response",),
+    #: The round of the plan the row comes from (a plan's): checked against the round's sample.
+    "round": ("round",),
 }
 #: The sheet read from a workbook that has it (the report workbook's).
 SCORES_SHEET: Final = "Scores"
@@ -56,6 +58,8 @@ class LabelRow:
     reviewer: str = ""
     #: The response the file shows beside the verdict (``None``: the file has no such column).
     response: str | None = None
+    #: The plan's round the row comes from (``None``: no round column, or no whole number in it).
+    round_number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,12 @@ class LabelsFile:
 def _find(header: Sequence[str], field: str) -> str | None:
     wanted = {column_key(name) for name in LABEL_COLUMNS[field]}
     return next((column for column in header if column_key(column) in wanted), None)
+
+
+def _round_number(text: str) -> int | None:
+    """A plan's round number as its cell shows it (``1``, or ``1.0`` from a workbook)."""
+    cleaned = text.strip().removesuffix(".0")
+    return int(cleaned) if cleaned.isdigit() else None
 
 
 def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:
@@ -132,6 +142,7 @@ def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:
                 cells[at["note"]].strip() if "note" in at else "",
                 cells[at["reviewer"]].strip() if "reviewer" in at else "",
                 cells[at["response"]] if "response" in at else None,
+                _round_number(cells[at["round"]]) if "round" in at else None,
             )
         )
     return LabelsFile(table, tuple(rows), skipped, columns, tuple(problems))

@@ -26,7 +26,7 @@ from goldenlens.core.calibration.labels import (
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.view.wording import one_line
-from goldenlens.io.importing.labels_file import read_labels_file
+from goldenlens.io.importing.labels_file import LabelRow, read_labels_file
 from goldenlens.io.reports.csv_cells import neutralised
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
@@ -224,6 +224,10 @@ class LabelsImport:
     replaced: int = 0
     #: Rows giving a response the verdict an earlier row of the file gave it (not written again).
     repeated: int = 0
+    #: ``(file row, round)`` of each row that names a plan's round whose sample, as it stands,
+    #: does not hold its response (a round drawn anew after the file was written): counted as a
+    #: label outside the plans.
+    outside_round: tuple[tuple[int, int], ...] = ()
     #: ``(question, pipeline, verdict, other pipeline, its verdict)`` of each written response
     #: whose answer another pipeline gave with a verdict of its own that differs.
     disagreeing: tuple[tuple[str, str, str, str, str], ...] = ()
@@ -351,8 +355,33 @@ def labels_from_file(
         by_same_answer,
         replaced,
         repeated,
-        _file_disagreements(final, {responses.keys[n] for n in given}),
+        disagreeing=_file_disagreements(final, {responses.keys[n] for n in given}),
+        outside_round=_outside_rounds(store, found.rows),
     )
+
+
+def _outside_rounds(store: ProjectStore, rows: Iterable[LabelRow]) -> tuple[tuple[int, int], ...]:
+    """:attr:`LabelsImport.outside_round`: the rows whose round (``round`` column: its place
+    among the project's rounds, as a plan numbers it) does not sample their response now."""
+    named = [row for row in rows if row.round_number is not None]
+    if not named:
+        return ()
+    rounds = store.labels.rounds()
+    samples: dict[int, set[tuple[str, str]]] = {}
+    outside: list[tuple[int, int]] = []
+    for row in named:
+        number = row.round_number
+        assert number is not None
+        if number not in samples:
+            exists = 1 <= number <= len(rounds)
+            samples[number] = (
+                {(q.casefold(), p) for q, p, _pos in store.labels.sample(rounds[number - 1].id)}
+                if exists
+                else set()
+            )
+        if (row.question_id.casefold(), row.pipeline) not in samples[number]:
+            outside.append((row.row, number))
+    return tuple(outside)
 
 
 def _file_disagreements(
