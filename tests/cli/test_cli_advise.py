@@ -243,3 +243,41 @@ def test_the_report_workbooks_advice_sheet_knows_the_reviewers_word(
     rephrased = next(r for r in rows if r[0] == "q03" and r[1] == "Pipeline1")
     assert rephrased[3] == "Correct but rephrased\n(right on 0 of 1 labelled)"
     assert "this diagnosis does not hold here" in str(rephrased[4])
+
+
+def test_a_rephrased_reading_says_how_sure_it_is_by_the_persons_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """EVOUNA (a person's verdict on every answer): "correct but rephrased" from recall alone,
+    against a golden answer as short as the fact, sat on "Mississippi" for "Utah (State)"
+    because both hold the word "state" — wrong on 127 of 447 such readings. Those readings are
+    now low, and name the shared words; the high ones hold on at least 90% by the verdicts."""
+    import csv
+
+    data = Path(__file__).resolve().parents[1] / "data" / "evouna_tq"
+    project = tmp_path / "tq.goldenlens"
+    code = main(
+        ["score", str(data / "golden.csv"), str(data / "responses.csv"), "--project", str(project), "-q"]
+    )
+    assert code == 0
+    capsys.readouterr()
+    advice = _json(capsys, str(project))
+    with (data / "human.csv").open(encoding="utf-8", newline="") as handle:
+        human = {(r["id"], r["pipeline"]): r["acceptable"] == "1" for r in csv.DictReader(handle)}
+    held: dict[str, list[bool]] = {}
+    for question in advice["questions"]:
+        for found in question["diagnoses"]:
+            if found["code"] == "correct_but_rephrased":
+                held.setdefault(found["severity"], []).append(
+                    human[(question["question_id"], found["pipeline"])]
+                )
+    high = held["high"]
+    assert sum(high) / len(high) >= 0.9, (sum(high), len(high))
+    assert "medium" not in held  # recall alone on an alias answer is low, not medium
+    low = held["low"]
+    assert 0.6 < sum(low) / len(low) < 0.8, (sum(low), len(low))  # informative, far from sure
+    utah = next(q for q in advice["questions"] if q["question_id"] == "tq0009")
+    readings = [d for d in utah["diagnoses"] if d["code"] == "correct_but_rephrased"]
+    assert readings
+    assert all(d["severity"] == "low" and "('state')" in d["explanation"] for d in readings)
+    assert not any(human[("tq0009", d["pipeline"])] for d in readings)

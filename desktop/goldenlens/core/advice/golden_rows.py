@@ -66,8 +66,8 @@ def ambiguous_question(
     )
     if rephrased:
         explanation += (
-            f" {rephrased} of them {'looks' if rephrased == 1 else 'look'} like the right answer in "
-            "other words."
+            f" {rephrased} of them may give the right answer in other words (each response's reading "
+            "says how sure that is)."
         )
     if refusals:
         explanation += f" {refusals} declined to answer."

@@ -378,6 +378,19 @@ def _rephrased(
             "similarity was measured to confirm it)."
         )
         severity = AdviceSeverity.MEDIUM
+        if answer_is_an_alias(item):
+            # Recall against an answer as short as the fact says only that some of its words are
+            # there ("state" of "Utah (State)" in "…the last state was Mississippi"): on EVOUNA such
+            # readings were right on 320 of 447 responses by the person's verdict, the others 96%.
+            shared = sorted(word_set(item.answer) & r.words)
+            explanation = (
+                f"{r.pipeline}: no fact alternative is in the response (Factual Knowledge 0); the golden "
+                f"answer is about as short as the fact, so its recall of {r.recall:.3f} says only that "
+                f"some of its words are there ({', '.join(repr(w) for w in shared)}): the response may "
+                "give the fact in other words, or name another answer (no semantic similarity was "
+                "measured to tell)."
+            )
+            severity = AdviceSeverity.LOW
     else:
         return None
     fix = Fix(
