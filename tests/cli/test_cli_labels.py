@@ -813,3 +813,17 @@ def test_the_flags_say_how_often_they_held_on_the_labels(
     html = page.read_text(encoding="utf-8")
     right, labelled = held["likely_hallucination"]
     assert f"Likely hallucination flag: right on {right} of {labelled} labelled — demoted" in html
+
+
+def test_a_labels_file_without_its_columns_names_them_as_a_sentence(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    """It read "no 'question id', 'verdict' column"."""
+    labels = tmp_path / "labels.csv"
+    labels.write_text("question,system,answer\nWho?,Pipeline1,Ada\n", encoding="utf-8")
+    done = run_goldenlens("label", str(sample_project), "--from", str(labels))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "goldenlens: error: labels.csv, row 1: no 'question id' or 'verdict' column (the columns are "
+        "'question', 'system', 'answer'); a labels file needs a question id, a pipeline and a verdict column"
+    )

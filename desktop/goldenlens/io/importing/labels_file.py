@@ -98,11 +98,15 @@ def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:
     columns = {field: found for field in LABEL_COLUMNS if (found := _find(table.header, field)) is not None}
     missing = [field for field in ("question_id", "pipeline", "verdict") if field not in columns]
     if missing:
-        names = ", ".join(repr(f.replace("_", " ")) for f in missing)
+        names = [repr(f.replace("_", " ")) for f in missing]
+        what = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
         shown = ", ".join(repr(h) for h in table.header)
         raise InputError(
             table.problem(
-                f"no {names} column (the columns are {shown})", Severity.FATAL, row=table.header_row
+                f"no {what} column (the columns are {shown}); a labels file needs a question id, a "
+                "pipeline and a verdict column",
+                Severity.FATAL,
+                row=table.header_row,
             )
         )
     problems: list[Problem] = []
