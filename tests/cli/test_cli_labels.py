@@ -609,10 +609,19 @@ def test_the_summary_says_why_a_round_went_unused_and_which_labels_wait(
     report = tmp_path / "r.json"
     _ok("report", str(sample_project), "-o", str(report))
     summary = json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["summary"]
-    assert summary == (
+    said, _, hint = summary.partition(" The widest interval is ±")
+    assert said == (
         "Estimated from 9 labelled responses of 30 (1 round of sampled labels; 1 judged unsure, which "
         "widen the intervals by as much as they could move)."
     )
+    # The next round's size, never said before: the widest interval as the JSON gives it.
+    estimates = json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["estimates"]
+    widest = max((e["high"] - e["low"]) / 2 for e in estimates.values())
+    assert re.fullmatch(
+        rf"{widest:.2f}; a further round of about \d+ labels would reach ±0\.05 on its own "
+        r"\(`goldenlens plan-labels`\)\.",
+        hint,
+    ), hint
 
     changed = rows[1]
     source = SAMPLE / "responses.csv"

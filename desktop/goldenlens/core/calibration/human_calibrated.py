@@ -119,7 +119,25 @@ class HumanCalibrated:
         if self.unsure:
             how += f"; {self.unsure} judged unsure, which widen the intervals by as much as they could move"
         estimated = f"Estimated from {self.labelled} labelled responses of {self.responses} ({how})."
-        return estimated + self._waiting()
+        return estimated + self._next_round() + self._waiting()
+
+    def _next_round(self) -> str:
+        """`` The widest interval is ±0.07; a further round of about N labels …``: how to narrow
+        the intervals when the widest is wider than the narrowest width a plan aims at."""
+        widths = [
+            (e.interval.high - e.interval.low) / 2
+            for e in self.estimates
+            if e.interval.low is not None and e.interval.high is not None
+        ]
+        aim = min(PLANNED_WIDTHS)
+        wanted = max((w for w in self.labels_needed if w < max(widths, default=0.0)), default=None)
+        if not widths or wanted is None or max(widths) <= aim or not self.labels_needed.get(wanted):
+            return ""
+        return (
+            f" The widest interval is ±{max(widths):.2f}; a further round of about "
+            f"{self.labels_needed[wanted]:,} labels would reach ±{wanted:.2f} on its own "
+            "(`goldenlens plan-labels`)."
+        )
 
     def _waiting(self) -> str:
         """`` N stale labels …``: labels left out until a reviewer confirms or replaces them."""
