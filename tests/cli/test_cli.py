@@ -226,7 +226,12 @@ def test_a_report_name_of_no_format_is_refused_before_anything_is_scored(tmp_pat
         "score", str(golden), str(responses), "--project", str(project), "-o", str(tmp_path / "r.txt")
     )
     assert done.returncode == 2
-    assert "r.txt: the report must be .xlsx, .html, .json or .csv" in done.stderr
+    assert "r.txt is no report file name: the report must be .xlsx, .html, .json or .csv" in done.stderr
+    null = run_goldenlens("report", str(project), "-o", "/dev/null")  # it read "null: the report …"
+    assert null.returncode == 2
+    assert null.stderr.strip() == (
+        "goldenlens: error: /dev/null is no report file name: the report must be .xlsx, .html, .json or .csv"
+    )
     assert not project.exists()  # refused up front: nothing imported or scored
 
 

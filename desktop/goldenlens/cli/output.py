@@ -371,7 +371,9 @@ def check_report_path(out: Path | None, *, reads: Sequence[tuple[str, Path | Non
     if out is None:
         return
     if out.suffix.lower() not in REPORT_SUFFIXES:
-        raise InputError.fatal(out.name, "the report must be .xlsx, .html, .json or .csv")
+        raise InputError.fatal(
+            str(out), f"{out} is no report file name: the report must be .xlsx, .html, .json or .csv"
+        )
     check_not_read(out, reads)
 
 
