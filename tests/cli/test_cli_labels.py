@@ -13,6 +13,7 @@ import pytest
 from openpyxl import load_workbook
 from tests.cli.conftest import SAMPLE
 from tests.cli_process import run_goldenlens
+from tests.run_projects import read_rows, write_rows
 
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.store.project import ProjectStore
@@ -303,6 +304,14 @@ def test_labels_outside_the_plans_are_counted_and_said_to_wait(evouna_scored: Pa
     assert not [n for n in _calibrated(project, tmp_path)["notes"] if "no round's sample" in n]  # type: ignore[attr-defined]
 
 
+def _labelled(project: Path, folder: Path) -> int:
+    """How many responses the project's JSON report counts as labelled."""
+    report = folder / "labelled.json"
+    assert run_goldenlens("report", str(project), "-o", str(report)).returncode == 0
+    count: int = json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["labelled"]
+    return count
+
+
 def test_one_label_from_the_command_line_and_its_mistakes(sample_project: Path) -> None:
     done = run_goldenlens(
         "label",
@@ -474,9 +483,7 @@ def test_a_bad_labels_file_names_its_row_and_column_and_writes_nothing(
     done = run_goldenlens("label", str(sample_project), "--from", str(labels))
     assert done.returncode == 2
     assert "labels.csv, row 3, column 'verdict'" in done.stderr
-    report = tmp_path / "r.json"
-    assert run_goldenlens("report", str(sample_project), "-o", str(report)).returncode == 0
-    assert json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["labelled"] == 0
+    assert _labelled(sample_project, tmp_path) == 0
 
 
 def test_every_bad_row_of_a_labels_file_is_named_in_one_run_in_file_order(
@@ -508,9 +515,7 @@ def test_every_bad_row_of_a_labels_file_is_named_in_one_run_in_file_order(
         "question 'q03' has no response from 'PipelineX'",
         "goldenlens: error: labels.csv, row 6, column 'question_id': no question id",
     ]
-    report = tmp_path / "r.json"
-    assert run_goldenlens("report", str(sample_project), "-o", str(report)).returncode == 0
-    assert json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["labelled"] == 0
+    assert _labelled(sample_project, tmp_path) == 0
 
 
 def test_a_plan_file_of_no_plan_format_is_refused_before_the_round_is_kept(
@@ -646,6 +651,13 @@ def test_the_summary_says_why_a_round_went_unused_and_which_labels_wait(
     )
 
 
+def _fill_plan(plan: Path, verdict: str) -> list[dict[str, str]]:
+    """Give every row of ``plan`` (a CSV plan) ``verdict``, in place; its rows."""
+    rows = [{**row, "verdict": verdict} for row in read_rows(plan)]
+    write_rows(plan, rows)
+    return rows
+
+
 def test_labels_from_a_plan_drawn_anew_are_said_to_be_outside_the_plans(
     sample_project: Path, tmp_path: Path
 ) -> None:
@@ -656,13 +668,7 @@ def test_labels_from_a_plan_drawn_anew_are_said_to_be_outside_the_plans(
     _ok("plan-labels", str(sample_project), "--budget", "6", "--seed", "5", "-o", str(old))
     _ok("plan-labels", str(sample_project), "--budget", "6", "--seed", "6", "--replace", "-o", str(new))
     now = {(row["question_id"], row["pipeline"]) for row in _plan_rows(new)}
-    rows = _plan_rows(old)
-    for row in rows:
-        row["verdict"] = "correct"
-    with old.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    rows = _fill_plan(old, "correct")
     outside = [n + 2 for n, row in enumerate(rows) if (row["question_id"], row["pipeline"]) not in now]
     assert outside  # the two seeds draw different samples
     done = run_goldenlens("label", str(sample_project), "--from", str(old))
@@ -676,13 +682,7 @@ def test_labels_from_a_plan_drawn_anew_are_said_to_be_outside_the_plans(
         f"{'their verdicts count' if count > 1 else 'its verdict counts'} as labels outside the plans "
         "until a round planned after them"
     ]
-    fresh = _plan_rows(new)  # the new plan's rows are in its sample: nothing said
-    for row in fresh:
-        row["verdict"] = "incorrect"
-    with new.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(fresh[0]))
-        writer.writeheader()
-        writer.writerows(fresh)
+    _fill_plan(new, "incorrect")  # the new plan's rows are in its sample: nothing said
     again = run_goldenlens("label", str(sample_project), "--from", str(new))
     assert again.returncode == 0, again.stderr
     assert "labels from new.csv" in again.stdout
