@@ -624,7 +624,7 @@ def test_the_summary_says_why_a_round_went_unused_and_which_labels_wait(
     widest = max((e["high"] - e["low"]) / 2 for e in estimates.values())
     assert re.fullmatch(
         rf"{widest:.2f}; a further round of about \d+ labels would reach ±0\.05 on its own "
-        r"\(`goldenlens plan-labels`\)\.",
+        r"\(Plan the next round in the app; `goldenlens plan-labels`\)\.",
         hint,
     ), hint
 

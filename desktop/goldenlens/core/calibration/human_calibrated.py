@@ -136,7 +136,7 @@ class HumanCalibrated:
         return (
             f" The widest interval is ±{max(widths):.2f}; a further round of about "
             f"{self.labels_needed[wanted]:,} labels would reach ±{wanted:.2f} on its own "
-            "(`goldenlens plan-labels`)."
+            "(Plan the next round in the app; `goldenlens plan-labels`)."
         )
 
     def _waiting(self) -> str:
