@@ -682,6 +682,12 @@ def test_labels_from_a_plan_drawn_anew_are_said_to_be_outside_the_plans(
         f"{'their verdicts count' if count > 1 else 'its verdict counts'} as labels outside the plans "
         "until a round planned after them"
     ]
+    report = tmp_path / "r.json"  # the round is planned, not labelled: label it, not plan one
+    _ok("report", str(sample_project), "-o", str(report))
+    assert json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["summary"] == (
+        "6 responses labelled, but no planned sample labelled yet: label the answers of the round "
+        "planned (labels outside its sample do not count alone)."
+    )
     _fill_plan(new, "incorrect")  # the new plan's rows are in its sample: nothing said
     again = run_goldenlens("label", str(sample_project), "--from", str(new))
     assert again.returncode == 0, again.stderr

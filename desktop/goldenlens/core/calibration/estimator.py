@@ -488,7 +488,14 @@ def estimate(
         pair_estimates.append(PairEstimate(names[a], names[b], interval, p_value, p_holm, better))
     notes = []
     if not results and any(e.interval.estimate is None for e in estimates):
-        notes.append(f"{NO_ROUND_YET}: plan a round of labels to estimate")
+        notes.append(
+            f"{NO_ROUND_YET}: "
+            + (
+                "label the answers of the round planned (labels outside its sample do not count alone)"
+                if rounds
+                else "plan a round of labels to estimate"
+            )
+        )
     waiting = _labels_waiting(population, state, [design for design, _found in used], rounds)
     if waiting:
         notes.append(
