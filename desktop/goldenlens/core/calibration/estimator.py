@@ -39,11 +39,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from goldenlens.core.calibration.estimate_notes import estimate_notes
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.logistic import fit_logistic
 from goldenlens.core.calibration.sampling_plan import RoundDesign, predicted_variance, two_sided_z
 from goldenlens.core.stats.holm import holm
-from goldenlens.core.view.wording import plural
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -448,10 +448,6 @@ def _combined(
     return _Combined(results, weights, point, lower, upper, proven_low, proven_high, z)
 
 
-#: The note of labels with no usable round: the estimates need a sampled one.
-NO_ROUND_YET: Final = "no planned sample labelled yet"
-
-
 def estimate(
     population: Population,
     state: npt.NDArray[np.int8],
@@ -486,23 +482,9 @@ def estimate(
         if p_holm < ALPHA and interval.estimate != 0.0:
             better = names[a] if interval.estimate > 0 else names[b]
         pair_estimates.append(PairEstimate(names[a], names[b], interval, p_value, p_holm, better))
-    notes = []
-    if not results and any(e.interval.estimate is None for e in estimates):
-        notes.append(
-            f"{NO_ROUND_YET}: "
-            + (
-                "label the answers of the round planned (labels outside its sample do not count alone)"
-                if rounds
-                else "plan a round of labels to estimate"
-            )
-        )
     waiting = _labels_waiting(population, state, [design for design, _found in used], rounds)
-    if waiting:
-        notes.append(
-            f"{plural(waiting, 'labelled response')} {'was' if waiting == 1 else 'were'} in no round's "
-            "sample and had no verdict when the rounds were planned: the estimates rest on the sampled "
-            "ones; a round planned after them counts them exactly"
-        )
+    unestimated = not results and any(e.interval.estimate is None for e in estimates)
+    notes = estimate_notes(unestimated=unestimated, planned=bool(rounds), waiting=waiting)
     return Calibrated(
-        estimates, tuple(pair_estimates), len(results), int(np.count_nonzero(known)), level, tuple(notes)
+        estimates, tuple(pair_estimates), len(results), int(np.count_nonzero(known)), level, notes
     )

@@ -14,7 +14,8 @@ from typing import Final
 import numpy as np
 
 from goldenlens.core.advice.values import ProjectAdvice
-from goldenlens.core.calibration.estimator import NO_ROUND_YET, estimate, fitted_predictions
+from goldenlens.core.calibration.estimate_notes import NO_ROUND_YET
+from goldenlens.core.calibration.estimator import estimate, fitted_predictions
 from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated, not_checked
 from goldenlens.core.calibration.labels import STATE_OF_VERDICT, LabelSource, LabelState
 from goldenlens.core.calibration.labels_needed import labels_needed
