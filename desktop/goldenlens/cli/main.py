@@ -52,7 +52,7 @@ from goldenlens.cli.output import (
 )
 from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.core.errors import EXIT_BAD_INPUT, GoldenLensError
-from goldenlens.core.problems import InputError, Severity
+from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.jobs.progress import Cancelled
 
 EXIT_CANCELLED = 130
@@ -310,6 +310,14 @@ class _Ending:
     at_once = False
 
 
+def _error_line(problem: Problem) -> str:
+    """A fatal problem as its ``goldenlens: error:`` line says it: located, unless the message
+    names the file already."""
+    if problem.message.startswith(problem.file) and problem.location() == problem.file:
+        return problem.message
+    return f"{problem.location()}: {problem.message}"
+
+
 def _parsed(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """``parser.parse_args(argv)``, but an option the command does not know is refused by the
     command's own parser: its usage line, not the list of every command, follows the error."""
@@ -346,16 +354,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _sigterm_stops_the_command(args.command):
             return command(args)
     except InputError as error:
-        problem = error.problem
-        if problem.message.startswith(problem.file) and problem.location() == problem.file:
-            line = problem.message  # the message already names the file
-        else:
-            line = f"{problem.location()}: {problem.message}"
-        print(f"goldenlens: error: {line}", file=sys.stderr)
+        print(f"goldenlens: error: {_error_line(error.problem)}", file=sys.stderr)
         # The other fatal problems in the same shape as the first: each is a reason nothing was done.
         fatal = [other for other in error.others if other.severity is Severity.FATAL]
         for other in fatal[: _FATAL_SHOWN - 1]:
-            print(f"goldenlens: error: {other.location()}: {other.message}", file=sys.stderr)
+            print(f"goldenlens: error: {_error_line(other)}", file=sys.stderr)
         if len(fatal) >= _FATAL_SHOWN:
             more = len(fatal) - _FATAL_SHOWN + 1
             print(f"goldenlens: error: ... and {more:,} more like these", file=sys.stderr)

@@ -55,16 +55,14 @@ def disagreements(responses: LabelledResponses, n: int) -> tuple[tuple[str, str]
     mine = responses.labels[n]
     if mine.source is not LabelSource.DIRECT:
         return ()
-    key = responses.response_keys[n]
-    return tuple(
-        (other.pipeline, responses.labels[m].state.name.lower())
-        for m, other in enumerate(responses.response_keys)
-        if m != n
-        and other.question_id == key.question_id
-        and other.answer_key == key.answer_key
-        and responses.labels[m].source is LabelSource.DIRECT
-        and responses.labels[m].state is not mine.state
-    )
+    question = responses.keys[n][0]
+    index = responses.index()
+    found = []
+    for pipeline in responses.same_answer(n):
+        other = responses.labels[index[(question, pipeline)]]
+        if other.source is LabelSource.DIRECT and other.state is not mine.state:
+            found.append((pipeline, other.state.name.lower()))
+    return tuple(found)
 
 
 class _Questions:
@@ -389,12 +387,20 @@ def _file_disagreements(
 ) -> tuple[tuple[str, str, str, str, str], ...]:
     """:attr:`LabelsImport.disagreeing` of the responses a file gave verdicts (``given``), each
     pair once (from the first pipeline by name when the file gave both)."""
+    # The responses with a verdict of their own, by answer: one pass, whatever the file's size.
+    direct: dict[tuple[str, str], list[int]] = {}
+    for m, (label, answer) in enumerate(zip(responses.labels, responses.response_keys, strict=True)):
+        if label.source is LabelSource.DIRECT:
+            direct.setdefault((answer.question_id, answer.answer_key), []).append(m)
     found = []
     for n, key in enumerate(responses.keys):
-        if key not in given:
+        mine = responses.labels[n]
+        if key not in given or mine.source is not LabelSource.DIRECT:
             continue
-        for other, verdict in disagreements(responses, n):
-            if (key[0], other) in given and other < key[1]:
-                continue  # the pair is told from the other response
-            found.append((key[0], key[1], responses.labels[n].state.name.lower(), other, verdict))
+        answer = responses.response_keys[n]
+        for m in direct[(answer.question_id, answer.answer_key)]:
+            other, theirs = responses.keys[m][1], responses.labels[m].state
+            if m == n or theirs is mine.state or ((key[0], other) in given and other < key[1]):
+                continue  # the same response, the same verdict, or the pair told from the other
+            found.append((key[0], key[1], mine.state.name.lower(), other, theirs.name.lower()))
     return tuple(found)
