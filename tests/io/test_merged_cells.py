@@ -2,15 +2,20 @@
 text on every row, so each row of it reads that text, with a note naming the range.
 
 The workbooks are written here by openpyxl (its ``merge_cells`` writes the ``<mergeCell>``
-elements Excel writes, and clears the cells under the range as Excel does); the merged-away
-rows were skipped as "no question id" before.
+elements Excel writes, and clears the cells under the range as Excel does), by xlwt
+(``write_merge``: the MERGEDCELLS record of a legacy .xls) and, for .ods, as LibreOffice Calc
+writes a merge (checked against a file it converted: the first cell carries
+``table:number-rows-spanned``, the cells below are ``<table:covered-table-cell/>``). The
+merged-away rows were skipped as "no question id" before.
 """
 
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from openpyxl import Workbook
 
 from goldenlens.core.problems import Severity
@@ -119,3 +124,106 @@ def test_merged_ranges_are_read_whatever_the_prefix_and_corner_order(tmp_path: P
     with zipfile.ZipFile(path) as book:
         sheet = book.read("xl/worksheets/sheet1.xml")
     assert xlsx_merged_ranges(sheet) == [MergedRange(1, 0, 2, 0)]
+
+
+_RESPONSES: list[list[str | None]] = [
+    ["question_id", "pipeline", "response"],
+    ["q1", "A", "Paris"],
+    [None, "B", "Lyon"],
+    [None, "C", "It is Paris."],
+    ["q2", "A", "Rome"],
+    [None, "B", "Milan"],
+    ["q3", "A", "Lima"],
+]
+#: The rows the eye reads in _RESPONSES with A2:A4 and A5:A6 merged.
+_SEEN = [
+    ("q1", "A", "Paris"),
+    ("q1", "B", "Lyon"),
+    ("q1", "C", "It is Paris."),
+    ("q2", "A", "Rome"),
+    ("q2", "B", "Milan"),
+    ("q3", "A", "Lima"),
+]
+
+
+def _xls(path: Path) -> Path:
+    xlwt = pytest.importorskip("xlwt")
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("Responses")
+    for r, row in enumerate(_RESPONSES):
+        for c, value in enumerate(row):
+            if value is not None and not (c == 0 and r in (1, 4)):
+                sheet.write(r, c, value)
+    sheet.write_merge(1, 3, 0, 0, "q1")  # rows 2-4 of column A, as Excel numbers them
+    sheet.write_merge(4, 5, 0, 0, "q2")
+    book.save(str(path))
+    return path
+
+
+def _ods(path: Path) -> Path:
+    def cell(text: str) -> str:
+        return f'<table:table-cell office:value-type="string"><text:p>{text}</text:p></table:table-cell>'
+
+    def merged(text: str, rows: int) -> str:
+        return (
+            '<table:table-cell office:value-type="string" table:number-columns-spanned="1" '
+            f'table:number-rows-spanned="{rows}"><text:p>{text}</text:p></table:table-cell>'
+        )
+
+    covered = "<table:covered-table-cell/>"
+    rows = [
+        [cell("question_id"), cell("pipeline"), cell("response")],
+        [merged("q1", 3), cell("A"), cell("Paris")],
+        [covered, cell("B"), cell("Lyon")],
+        [covered, cell("C"), cell("It is Paris.")],
+        [merged("q2", 2), cell("A"), cell("Rome")],
+        [covered, cell("B"), cell("Milan")],
+        [cell("q3"), cell("A"), cell("Lima")],
+    ]
+    body = "".join(f"<table:table-row>{''.join(row)}</table:table-row>" for row in rows)
+    namespaces = (
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
+    )
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {namespaces} office:version="1.3">'
+        '<office:body><office:spreadsheet><table:table table:name="Responses">'
+        f"{body}</table:table></office:spreadsheet></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+        '<manifest:file-entry manifest:full-path="/" '
+        'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            zipfile.ZipInfo("mimetype"),
+            "application/vnd.oasis.opendocument.spreadsheet",
+            compress_type=zipfile.ZIP_STORED,
+        )
+        archive.writestr("META-INF/manifest.xml", manifest)
+        archive.writestr("content.xml", content)
+    return path
+
+
+@pytest.mark.parametrize("write", [_xls, _ods], ids=["xls", "ods"])
+def test_a_question_id_merged_down_in_an_xls_or_ods_sheet_joins_every_row(
+    write: Callable[[Path], Path], tmp_path: Path
+) -> None:
+    responses = write(tmp_path / f"responses.{write.__name__.strip('_')}")
+    table = read_table(responses)
+    assert [tuple(row) for row in table.rows] == _SEEN  # read as stored before: ("", "B", "Lyon")…
+    notes = [(p.row, p.column, p.severity) for p in table.problems if "merged range" in p.message]
+    assert notes == [
+        (3, "question_id", Severity.INFO),
+        (4, "question_id", Severity.INFO),
+        (6, "question_id", Severity.INFO),
+    ]
+    loaded = load_inputs(_golden(tmp_path / "golden.xlsx"), responses)
+    assert loaded.responses is not None
+    assert sorted((r.question_id, r.pipeline, r.response) for r in loaded.responses.responses) == _SEEN
+    assert not [p for p in loaded.problems if p.severity is Severity.ERROR]

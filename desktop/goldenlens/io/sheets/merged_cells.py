@@ -9,7 +9,10 @@ analyst sees — and each such cell gets a note naming the range, so the reading
 silent guess. A range within one row (a title across the columns) is left as the file stores
 it: its text belongs to its first column.
 
-Only .xlsx/.xlsm ranges are read (the ``<mergeCell ref="A2:A4"/>`` elements of the sheet).
+The ranges come from each format's own record of them: the ``<mergeCell ref="A2:A4"/>``
+elements of an .xlsx/.xlsm sheet (:func:`xlsx_merged_ranges`), xlrd's ``merged_cells`` of an
+.xls sheet, and the ``table:number-rows-spanned`` cells of an .ods table. An .xlsb sheet's are
+not read: its merged rows read as stored.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 An .ods file stores each cell's display beside its value (``<text:p>``), as the spreadsheet
 program rendered it with the cell's format when it saved the file. For number, percentage,
 currency, date, time and boolean cells that display is what the analyst saw, so it replaces
-calamine's bare value. Cells with an error result are reported.
+calamine's bare value. Cells with an error result are reported, and cells merged over several
+rows (``table:number-rows-spanned``) listed as merged ranges.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from goldenlens.io.sheets.merged_cells import MergedRange
 from goldenlens.io.sheets.sheet_facts import SheetFacts, error_issue
 
 _TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -75,6 +77,11 @@ def _row_cells(row_element: ET.Element, row: int, repeat: int, result: SheetFact
         if cell.tag not in {f"{_TABLE}table-cell", f"{_TABLE}covered-table-cell"}:
             continue
         span = int(cell.get(f"{_TABLE}number-columns-repeated", "1"))
+        rows_spanned = int(cell.get(f"{_TABLE}number-rows-spanned", "1"))
+        if rows_spanned > 1:  # the cells it covers below are <table:covered-table-cell/>
+            columns_spanned = int(cell.get(f"{_TABLE}number-columns-spanned", "1"))
+            last = (row + rows_spanned - 1, col + max(columns_spanned, 1) - 1)
+            result.merged.append(MergedRange(row, col, *last))
         kind = cell.get(f"{_OFFICE}value-type")
         if cell.get(f"{_CALCEXT}value-type") == "error":
             shown = _cell_text(cell) or "an error"

@@ -1,7 +1,7 @@
 """Number formats and error cells of legacy Excel (.xls) sheets, read with xlrd.
 
 calamine reads the values; xlrd, with ``formatting_info``, tells which format each number
-cell uses and which cells hold an error code.
+cell uses, which cells hold an error code and which ranges are merged.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import xlrd
 
+from goldenlens.io.sheets.merged_cells import MergedRange
 from goldenlens.io.sheets.number_format.codes import BUILTIN_FORMATS, is_date_format, is_general
 from goldenlens.io.sheets.number_format.dates import DAYS_1900_TO_1904
 from goldenlens.io.sheets.sheet_facts import SheetFacts, error_issue
@@ -60,6 +61,12 @@ class XlsFacts:
                 elif kind == xlrd.XL_CELL_ERROR:
                     text = xlrd.error_text_from_code.get(ws.cell_value(r, c), "#VALUE!")
                     result.issues.append(error_issue(r, c, text))
+        # xlrd lists a sheet's merged ranges (with formatting_info) as (first row, row past the
+        # last, first column, column past the last).
+        result.merged = [
+            MergedRange(first_row, first_col, past_row - 1, past_col - 1)
+            for first_row, past_row, first_col, past_col in ws.merged_cells
+        ]
         return result
 
     def _code(self, xf: int, codes: dict[int, str | None]) -> str | None:
