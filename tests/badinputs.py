@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import random
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,41 @@ def write_xlsx(path: Path, sheets: dict[str, Sequence[Sequence[object]]]) -> Pat
         for row in rows:
             sheet.append(list(row))
     book.save(path)
+    return path
+
+
+def write_ods(path: Path, title: str, rows: Sequence[Sequence[str]]) -> Path:
+    """A minimal OpenDocument spreadsheet of one table, written by hand (pandas would need odfpy,
+    not a dependency): each row is its cells' XML (``<table:table-cell …>…</table:table-cell>``,
+    ``<table:covered-table-cell/>``)."""
+    body = "".join(f"<table:table-row>{''.join(row)}</table:table-row>" for row in rows)
+    namespaces = (
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
+    )
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {namespaces} office:version="1.2">'
+        f'<office:body><office:spreadsheet><table:table table:name="{title}">{body}</table:table>'
+        "</office:spreadsheet></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+        '<manifest:file-entry manifest:full-path="/" '
+        'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            zipfile.ZipInfo("mimetype"),
+            "application/vnd.oasis.opendocument.spreadsheet",
+            compress_type=zipfile.ZIP_STORED,
+        )
+        archive.writestr("META-INF/manifest.xml", manifest)
+        archive.writestr("content.xml", content)
     return path
 
 

@@ -17,11 +17,31 @@ from pathlib import Path
 
 import pytest
 from openpyxl import Workbook
+from tests.badinputs import write_ods
 
 from goldenlens.core.problems import Severity
 from goldenlens.io.importing.input_files import load_inputs
 from goldenlens.io.sheets.merged_cells import MergedRange, xlsx_merged_ranges
 from goldenlens.io.sheets.spreadsheet_reader import read_table
+
+_RESPONSES: list[list[str | None]] = [
+    ["question_id", "pipeline", "response"],
+    ["q1", "A", "Paris"],
+    [None, "B", "Lyon"],
+    [None, "C", "It is Paris."],
+    ["q2", "A", "Rome"],
+    [None, "B", "Milan"],
+    ["q3", "A", "Lima"],
+]
+#: The rows the eye reads in _RESPONSES with A2:A4 and A5:A6 merged.
+_SEEN = [
+    ("q1", "A", "Paris"),
+    ("q1", "B", "Lyon"),
+    ("q1", "C", "It is Paris."),
+    ("q2", "A", "Rome"),
+    ("q2", "B", "Milan"),
+    ("q3", "A", "Lima"),
+]
 
 
 def _book(path: Path, rows: list[list[object]], merges: list[str]) -> Path:
@@ -50,19 +70,7 @@ def _golden(path: Path) -> Path:
 
 
 def test_a_question_id_merged_down_its_pipelines_rows_joins_every_row(tmp_path: Path) -> None:
-    responses = _book(
-        tmp_path / "responses.xlsx",
-        [
-            ["question_id", "pipeline", "response"],
-            ["q1", "A", "Paris"],
-            [None, "B", "Lyon"],
-            [None, "C", "It is Paris."],
-            ["q2", "A", "Rome"],
-            [None, "B", "Milan"],
-            ["q3", "A", "Lima"],
-        ],
-        ["A2:A4", "A5:A6"],
-    )
+    responses = _book(tmp_path / "responses.xlsx", list(_RESPONSES), ["A2:A4", "A5:A6"])
     loaded = load_inputs(_golden(tmp_path / "golden.xlsx"), responses)
     assert loaded.responses is not None
     got = [(r.question_id, r.pipeline, r.response, r.source_row) for r in loaded.responses.responses]
@@ -126,26 +134,6 @@ def test_merged_ranges_are_read_whatever_the_prefix_and_corner_order(tmp_path: P
     assert xlsx_merged_ranges(sheet) == [MergedRange(1, 0, 2, 0)]
 
 
-_RESPONSES: list[list[str | None]] = [
-    ["question_id", "pipeline", "response"],
-    ["q1", "A", "Paris"],
-    [None, "B", "Lyon"],
-    [None, "C", "It is Paris."],
-    ["q2", "A", "Rome"],
-    [None, "B", "Milan"],
-    ["q3", "A", "Lima"],
-]
-#: The rows the eye reads in _RESPONSES with A2:A4 and A5:A6 merged.
-_SEEN = [
-    ("q1", "A", "Paris"),
-    ("q1", "B", "Lyon"),
-    ("q1", "C", "It is Paris."),
-    ("q2", "A", "Rome"),
-    ("q2", "B", "Milan"),
-    ("q3", "A", "Lima"),
-]
-
-
 def _xls(path: Path) -> Path:
     xlwt = pytest.importorskip("xlwt")
     book = xlwt.Workbook()
@@ -180,34 +168,7 @@ def _ods(path: Path) -> Path:
         [covered, cell("B"), cell("Milan")],
         [cell("q3"), cell("A"), cell("Lima")],
     ]
-    body = "".join(f"<table:table-row>{''.join(row)}</table:table-row>" for row in rows)
-    namespaces = (
-        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
-        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
-    )
-    content = (
-        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {namespaces} office:version="1.3">'
-        '<office:body><office:spreadsheet><table:table table:name="Responses">'
-        f"{body}</table:table></office:spreadsheet></office:body></office:document-content>"
-    )
-    manifest = (
-        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
-        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
-        '<manifest:file-entry manifest:full-path="/" '
-        'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
-        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
-        "</manifest:manifest>"
-    )
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(
-            zipfile.ZipInfo("mimetype"),
-            "application/vnd.oasis.opendocument.spreadsheet",
-            compress_type=zipfile.ZIP_STORED,
-        )
-        archive.writestr("META-INF/manifest.xml", manifest)
-        archive.writestr("content.xml", content)
-    return path
+    return write_ods(path, "Responses", rows)
 
 
 @pytest.mark.parametrize("write", [_xls, _ods], ids=["xls", "ods"])

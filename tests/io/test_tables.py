@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zipfile
 from datetime import date, datetime, timedelta
 from datetime import time as clock
 from pathlib import Path
@@ -11,6 +10,7 @@ from xml.sax.saxutils import escape
 import pytest
 from openpyxl import Workbook
 from tests.badinputs import write_csv, write_xlsx
+from tests.badinputs import write_ods as write_ods_table
 
 from goldenlens.core.problems import InputError, Severity
 from goldenlens.io.importing.columns import column_letter
@@ -98,35 +98,8 @@ def _ods_cell(value: object) -> str:
 
 
 def write_ods(path: Path, title: str, rows: list[list[object]]) -> Path:
-    """A minimal OpenDocument spreadsheet, written by hand: pandas needs odfpy (not a dependency)."""
-    body = "".join(f"<table:table-row>{''.join(_ods_cell(v) for v in row)}</table:table-row>" for row in rows)
-    namespaces = (
-        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
-        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
-    )
-    content = (
-        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {namespaces} office:version="1.2">'
-        f'<office:body><office:spreadsheet><table:table table:name="{title}">{body}</table:table>'
-        "</office:spreadsheet></office:body></office:document-content>"
-    )
-    manifest = (
-        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
-        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-        '<manifest:file-entry manifest:full-path="/" '
-        'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
-        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
-        "</manifest:manifest>"
-    )
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(
-            zipfile.ZipInfo("mimetype"),
-            "application/vnd.oasis.opendocument.spreadsheet",
-            compress_type=zipfile.ZIP_STORED,
-        )
-        archive.writestr("META-INF/manifest.xml", manifest)
-        archive.writestr("content.xml", content)
-    return path
+    """A minimal OpenDocument spreadsheet of these values."""
+    return write_ods_table(path, title, [[_ods_cell(v) for v in row] for row in rows])
 
 
 def test_ods_cells_become_text(tmp_path: Path) -> None:
