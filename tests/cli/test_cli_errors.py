@@ -3,6 +3,7 @@ line ends with the exit code its class names, printing its message on one line."
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import ClassVar
 
@@ -101,3 +102,29 @@ def test_a_mistyped_option_is_refused_by_the_commands_own_parser(
     err = capsys.readouterr().err
     assert err.startswith("usage: goldenlens label ")
     assert err.strip().splitlines()[-1] == "goldenlens label: error: unrecognized arguments: --zzz"
+    # The command's own option given before the command: said where it belongs, not "did you
+    # mean" the very option typed.
+    with pytest.raises(SystemExit):
+        cli.main(["--quiet", "report", str(tmp_path / "p.goldenlens")])
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == (
+        "goldenlens report: error: unrecognized arguments: --quiet (--quiet belongs after `report`)"
+    )
+
+
+def test_a_cancel_inside_an_import_still_ends_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C inside pandas' import left it half made; saying what the cancel left imported the
+    jobs again and ended in a second traceback ("partially initialized module 'pandas' has no
+    attribute …"). A module left so is stood in for by an empty one."""
+    import argparse
+    import types
+
+    project = tmp_path / "p.goldenlens"
+    project.write_bytes(b"")
+    monkeypatch.setitem(sys.modules, "goldenlens.jobs.scoring.pending", types.ModuleType("half made"))
+    args = argparse.Namespace(project=project, command="report")
+    assert cli._after_cancel(args) == (
+        f"if a run was interrupted, `goldenlens resume {project}` finishes it."
+    )

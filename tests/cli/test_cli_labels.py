@@ -15,6 +15,7 @@ from tests.cli.conftest import SAMPLE
 from tests.cli_process import run_goldenlens
 from tests.run_projects import read_rows, write_rows
 
+from goldenlens.cli.commands.labels import _answers_of
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.store.project import ProjectStore
 from goldenlens.store.repositories.labels import StoredRound
@@ -512,7 +513,8 @@ def test_every_bad_row_of_a_labels_file_is_named_in_one_run_in_file_order(
         "correct (yes, y, 1, true, pass, passed, right), incorrect (no, n, 0, false, fail, failed, wrong), "
         "unsure (?, unknown, not sure, skip)",
         "goldenlens: error: labels.csv, row 5, column 'pipeline': "
-        "question 'q03' has no response from 'PipelineX'",
+        "question 'q03' has no response from 'PipelineX' (its responses are from Pipeline1, Pipeline2, "
+        "Pipeline3)",
         "goldenlens: error: labels.csv, row 6, column 'question_id': no question id",
     ]
     assert _labelled(sample_project, tmp_path) == 0
@@ -572,8 +574,8 @@ def test_two_verdicts_on_one_answer_are_said_never_hidden(tmp_path: Path) -> Non
     assert second.returncode == 0, second.stderr
     assert second.stdout.splitlines() == [
         "q1 / B: incorrect",
-        "A gave the same answer and keeps its own verdict, correct: label it again so both agree, "
-        "or --detach it if the answers differ",
+        "A gave the same answer and keeps its own verdict, correct: label it again so the verdicts "
+        "agree, or --detach it if the answers differ",
     ]
     report = tmp_path / "r.json"
     _ok("report", str(project), "-o", str(report))
@@ -589,10 +591,14 @@ def test_two_verdicts_on_one_answer_are_said_never_hidden(tmp_path: Path) -> Non
     done = run_goldenlens("label", str(fresh), "--from", str(given))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == (
-        "1 answer given by two pipelines now has two verdicts, each response keeping its own "
-        "(e.g. q1: A correct, B incorrect); label one of them again so both agree, or --detach one "
-        "if the answers differ"
+        "1 answer given by several pipelines now has two verdicts, each response keeping its own "
+        "(e.g. q1: A correct, B incorrect): label one of them again so the verdicts agree, or "
+        "--detach one if the answers differ"
     )
+    # Pairs are not answers: A, B and C giving one answer to q1 make two pairs, one answer.
+    pairs = [("q1", "A", "correct", "B", "incorrect"), ("q1", "A", "correct", "C", "incorrect")]
+    assert _answers_of(pairs) == 1
+    assert _answers_of([*pairs, ("q2", "B", "correct", "A", "incorrect")]) == 2
 
 
 def test_the_summary_says_why_a_round_went_unused_and_which_labels_wait(
@@ -645,9 +651,8 @@ def test_the_summary_says_why_a_round_went_unused_and_which_labels_wait(
     assert summary == (
         "8 responses labelled, but 1 round(s) of labels were planned before the responses changed and are "
         "left out (their labels still count where they hold); plan a new round to estimate. 1 label was "
-        "given on an answer or golden item that has changed since and is left out: label the answer "
-        "again (its card in the app), or confirm every stale label with "
-        "`goldenlens label PROJECT --confirm-stale`."
+        "given on an answer that has changed since and is left out: label the new answer (the next "
+        "plan lists it)."
     )
 
 
@@ -673,15 +678,26 @@ def test_labels_from_a_plan_drawn_anew_are_said_to_be_outside_the_plans(
     assert outside  # the two seeds draw different samples
     done = run_goldenlens("label", str(sample_project), "--from", str(old))
     assert done.returncode == 0, done.stderr
-    said = [line for line in done.stdout.splitlines() if "name round 1" in line]
+    said = [line for line in done.stdout.splitlines() if "round 1 but" in line]
     count = len(outside)
+    assert count > 1
     assert said == [
-        f"{count} row{'s' if count > 1 else ''} (the first: row {outside[0]}) name round 1 but "
-        f"{'are' if count > 1 else 'is'} not in its sample as it stands (the round was drawn anew after "
-        "the file was written?): "
-        f"{'their verdicts count' if count > 1 else 'its verdict counts'} as labels outside the plans "
-        "until a round planned after them"
+        f"{count} rows (the first: row {outside[0]}) name round 1 but are not in its sample now (was "
+        "the round drawn anew after the file was written?): their verdicts count as labels outside "
+        "the plans until a round planned after them"
     ]
+    # A round the project does not have is said to be none of its rounds.
+    alone = tmp_path / "round5.csv"
+    alone.write_text(
+        f"question_id,pipeline,verdict,round\n{rows[0]['question_id']},{rows[0]['pipeline']},correct,5\n",
+        encoding="utf-8",
+    )
+    five = run_goldenlens("label", str(sample_project), "--from", str(alone))
+    assert five.returncode == 0, five.stderr
+    assert (
+        "1 row (row 2) names round 5 (the project has 1 round): its verdict counts as a label outside "
+        in five.stdout
+    )
     report = tmp_path / "r.json"  # the round is planned, not labelled: label it, not plan one
     _ok("report", str(sample_project), "-o", str(report))
     assert json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["summary"] == (
@@ -842,3 +858,17 @@ def test_a_labels_file_without_its_columns_names_them_as_a_sentence(
         "goldenlens: error: labels.csv, row 1: no 'question id' or 'verdict' column (the columns are "
         "'question', 'system', 'answer'); a labels file needs a question id, a pipeline and a verdict column"
     )
+
+
+def test_a_budget_below_a_rounds_minimum_is_said_not_silently_raised(sample_project: Path) -> None:
+    """``--budget 1`` planned two answers with no word (a round takes two from each part it
+    samples, to measure their spread)."""
+    done = run_goldenlens("plan-labels", str(sample_project), "--budget", "1")
+    assert done.returncode == 0, done.stderr
+    said = done.stderr.splitlines()  # the rows on stdout, what to do with them on stderr
+    (head,) = [line for line in said if line.startswith("Round 1:")]
+    assert re.match(r"Round 1: ([2-9]|\d\d+) answers to label", head), head
+    assert (
+        "More than the budget of 1: a round takes at least two answers from each part it samples, "
+        "so that its labels measure their own spread."
+    ) in said

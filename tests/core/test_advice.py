@@ -488,3 +488,18 @@ def test_corpus_search_equals_plain_inclusion(case: tuple[list[str], str]) -> No
     corpus = Corpus([], [CorpusResponse(f"q{n}", "P", text) for n, text in enumerate(responses)])
     expected = {n for n, text in enumerate(responses) if part.lower() in text.lower()}
     assert corpus.containing(part) == expected
+
+
+def test_recall_from_articles_alone_names_no_shared_word() -> None:
+    # Scored with --multiset, recall counts articles: "the rolling stones" against "the beatles"
+    # shares "the" only, 1 of 2 answer words (recall 0.5, between 0.3 and 0.6: possibly
+    # rephrased). The answer "The Beatles" is as short as the fact "Beatles". The diagnosis said
+    # "some of its words are there ()": the words it lists leave articles out.
+    items = [GoldenItem("q1", "Which band recorded Abbey Road?", "The Beatles", "Beatles")]
+    rows = [PipelineResponse("q1", A, "The Rolling Stones")]
+    advice = advise(score_all(items, rows, [A], multiset=True))
+    found = _one(advice, AdviceCode.CORRECT_BUT_REPHRASED, A)
+    assert (
+        "its recall of 0.500 says only that some of its words are there (only articles)" in found.explanation
+    )
+    assert found.severity is AdviceSeverity.LOW

@@ -339,7 +339,10 @@ def _meant(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
     known = [option for action in parser._actions for option in action.option_strings]
     for word in unknown:
         if word.startswith("-"):
-            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.7)
+            option = word.split("=", 1)[0]
+            if option in known:  # the command's own option, given before the command's name
+                return f" ({option} belongs after `{parser.prog.rsplit(' ', 1)[-1]}`)"
+            close = difflib.get_close_matches(option, known, n=1, cutoff=0.7)
             if close:
                 return f" (did you mean {close[0]}?)"
     return ""
@@ -387,15 +390,17 @@ def _after_cancel(args: argparse.Namespace) -> str:
     project = getattr(args, "project", None)
     if not isinstance(project, Path) or not project.is_file():
         return "nothing was written."
-    from goldenlens.jobs import open_project
-    from goldenlens.jobs.scoring.pending import left_to_resume, scored_since
-
     quoted = shlex.quote(str(project))
     try:
+        from goldenlens.jobs import open_project
+        from goldenlens.jobs.scoring.pending import left_to_resume, scored_since
+
         with open_project(project) as opened:
             resumable = left_to_resume(opened)
             scored = scored_since(opened, getattr(args, "started_at", ""))
-    except (GoldenLensError, OSError):  # what it left cannot be read: say what would finish it
+    # What it left cannot be read: say what would finish it. ImportError, AttributeError: Ctrl+C
+    # inside an import left that module half made (pandas: "partially initialized module").
+    except (GoldenLensError, OSError, ImportError, AttributeError):
         return f"if a run was interrupted, `goldenlens resume {quoted}` finishes it."
     if resumable:
         return f"the finished rows are saved: `goldenlens resume {quoted}` finishes the run."

@@ -17,9 +17,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.calibration.estimator import Population, fitted_predictions
+from goldenlens.core.calibration.estimator import Population
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.population import RunResponses, run_responses
+from goldenlens.core.calibration.predictor import fitted_predictions
 from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, plan_round
 from goldenlens.core.lexical.scorer import LEXICAL_SCORE_NAMES, LexicalScorer
 

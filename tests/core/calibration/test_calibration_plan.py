@@ -7,8 +7,8 @@ import pytest
 from calibration_data import evouna
 from scipy.stats import hypergeom
 
-from goldenlens.core.calibration.estimator import fitted_predictions
 from goldenlens.core.calibration.labels import LabelState
+from goldenlens.core.calibration.predictor import fitted_predictions
 from goldenlens.core.calibration.sampling_plan import MIN_PER_STRATUM, plan_round, unit_scores
 
 

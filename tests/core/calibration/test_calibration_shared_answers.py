@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from goldenlens.core.calibration.estimator import Population, estimate, fitted_predictions
+from goldenlens.core.calibration.estimator import Population, estimate
 from goldenlens.core.calibration.labels import LabelState
+from goldenlens.core.calibration.predictor import fitted_predictions
 from goldenlens.core.calibration.sampling_plan import plan_round
 
 QUESTIONS, PIPELINES, SEEDS = 300, 12, 100

@@ -12,9 +12,11 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goldenlens.cli.lazy_help import LazyHelpFormatter
 from goldenlens.cli.output import check_not_read, counting_number, json_text
 from goldenlens.cli.project_argument import add_project_argument
 from goldenlens.cli.reviewer_option import add_reviewer_option, reviewer_of
@@ -42,10 +44,27 @@ def _plan_seed(text: str) -> int:
     return value
 
 
+#: Stands for the verdict spellings in the ``verdict`` help, filled in by
+#: :class:`LabelHelpFormatter` only when help is shown (the table's module imports numpy).
+SPELLINGS_PLACEHOLDER = "{verdict spellings}"
+
+
+class LabelHelpFormatter(LazyHelpFormatter):
+    """Fills in every verdict spelling the labels read when ``--help`` is printed."""
+
+    placeholder = SPELLINGS_PLACEHOLDER
+
+    def fill(self) -> str:
+        from goldenlens.core.calibration.labels import verdict_spellings
+
+        return verdict_spellings()
+
+
 def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``label`` and ``plan-labels`` sub-commands."""
     label = sub.add_parser(
         "label",
+        formatter_class=LabelHelpFormatter,
         help="record a reviewer's verdict on a response (correct, incorrect or unsure), or those of a file",
         description="Record what a reviewer judged. A verdict holds for every response to the same "
         "question with the same answer. With --from, every row of the file is written, or none.",
@@ -56,7 +75,7 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     label.add_argument(
         "verdict",
         nargs="?",
-        help="correct, incorrect or unsure (yes/no, 1/0, true/false, pass/fail, right/wrong read too)",
+        help=f"the verdict, in any of these spellings: {SPELLINGS_PLACEHOLDER}",
     )
     label.add_argument(
         "--from",
@@ -80,7 +99,8 @@ def add_label_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     action.add_argument(
         "--confirm-stale",
         action="store_true",
-        help="give every stale label (made before its answer or golden item changed) again as it was",
+        help="give every stale label made before its golden item changed again as it was (a label "
+        "given on an answer that changed since is never confirmed: label the new answer)",
     )
 
     plan = sub.add_parser(
@@ -181,23 +201,56 @@ def _print_file_labels(name: str, done: LabelsImport) -> None:
             "hold it because another pipeline gave the same answer to the question"
         )
     if done.outside_round:
-        row, number = done.outside_round[0]
-        count = len(done.outside_round)
-        print(
-            f"{plural(count, 'row')} (the first: row {row}) name round {number} but "
-            f"{'is' if count == 1 else 'are'} not in its sample as it stands (the round was drawn anew "
-            "after the file was written?): "
-            f"{'its verdict counts' if count == 1 else 'their verdicts count'} as labels outside the "
-            "plans until a round planned after them"
-        )
+        print(_outside_round_line(done.outside_round, done.rounds))
     if done.disagreeing:
         question, pipeline, verdict, other, theirs = done.disagreeing[0]
-        count = len(done.disagreeing)
+        count = _answers_of(done.disagreeing)
         print(
-            f"{plural(count, 'answer')} given by two pipelines now {'has' if count == 1 else 'have'} two "
-            f"verdicts, each response keeping its own (e.g. {question}: {pipeline} {verdict}, {other} "
-            f"{theirs}); label one of them again so both agree, or --detach one if the answers differ"
+            f"{plural(count, 'answer')} given by several pipelines now {'has' if count == 1 else 'have'} "
+            f"two verdicts, each response keeping its own (e.g. {question}: {pipeline} {verdict}, {other} "
+            f"{theirs}): {_SETTLE.format(it='one of them', one='one')}"
         )
+
+
+def _outside_round_line(outside: Sequence[tuple[int, int]], rounds: int) -> str:
+    """What the rows whose round does not sample their response count as, and the likely cause:
+    a round the project does not have, or one drawn anew after the file was written."""
+    row, number = outside[0]
+    count = len(outside)
+    one = count == 1
+    where = f"row {row}" if one else f"the first: row {row}"
+    if not 1 <= number <= rounds:
+        cause = f"the project has {'no round' if rounds == 0 else plural(rounds, 'round')}"
+        what = f"names round {number}" if one else f"name rounds it does not sample (e.g. round {number})"
+    else:
+        cause = "was the round drawn anew after the file was written?"
+        what = (
+            f"{'names' if one else 'name'} round {number} but {'is' if one else 'are'} not in its sample now"
+        )
+    counts = "its verdict counts as a label" if one else "their verdicts count as labels"
+    return (
+        f"{plural(count, 'row')} ({where}) {what} ({cause}): {counts} outside the plans until a round "
+        "planned after them"
+    )
+
+
+#: How to settle two verdicts on one answer (each response keeps its own until then).
+_SETTLE = "label {it} again so the verdicts agree, or --detach {one} if the answers differ"
+
+
+def _answers_of(disagreeing: Sequence[tuple[str, str, str, str, str]]) -> int:
+    """How many answers the disagreeing pairs are about: the pipelines of one question linked by
+    a pair gave one answer (a pair is two responses with the same answer)."""
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def root(node: tuple[str, str]) -> tuple[str, str]:
+        while parent.setdefault(node, node) != node:
+            node = parent[node]
+        return node
+
+    for question, pipeline, _verdict, other, _theirs in disagreeing:
+        parent[root((question, pipeline))] = root((question, other))
+    return len({root(node) for node in list(parent)})
 
 
 def _print_outcome(outcome: LabelOutcome) -> None:
@@ -207,8 +260,8 @@ def _print_outcome(outcome: LabelOutcome) -> None:
     print(f"{outcome.question_id} / {outcome.pipeline}: {verdict}{also}")
     for other, theirs in outcome.disagreeing:
         print(
-            f"{other} gave the same answer and keeps its own verdict, {theirs}: label it again so "
-            "both agree, or --detach it if the answers differ"
+            f"{other} gave the same answer and keeps its own verdict, {theirs}: "
+            + _SETTLE.format(it="it", one="it")
         )
 
 
@@ -248,6 +301,11 @@ def _plan_summary(plan: LabelPlan, calibrated: HumanCalibrated, project: Path, o
         f"Round {plan.round_number}: {len(plan.rows)} answers to label{where} "
         f"({plan.unlabelled_answers} distinct answers of {plan.unlabelled} responses have no verdict yet).",
     ]
+    if len(plan.rows) > plan.budget and not plan.listed_again:
+        lines.append(
+            f"More than the budget of {plan.budget}: a round takes at least two answers from each part "
+            "it samples, so that its labels measure their own spread."
+        )
     if plan.listed_again:
         lines.append(
             f"Round {plan.round_number} was planned earlier and has no label yet: listed again, nothing new "

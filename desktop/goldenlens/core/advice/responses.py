@@ -382,11 +382,13 @@ def _rephrased(
             # Recall against an answer as short as the fact says only that some of its words are
             # there ("state" of "Utah (State)" in "…the last state was Mississippi"): on EVOUNA such
             # readings were right on 320 of 447 responses by the person's verdict, the others 96%.
+            # Articles are not among the words (a run scored with --multiset counts them too).
             shared = sorted(word_set(item.answer) & r.words)
+            listed = ", ".join(repr(w) for w in shared) if shared else "only articles"
             explanation = (
                 f"{r.pipeline}: no fact alternative is in the response (Factual Knowledge 0); the golden "
                 f"answer is about as short as the fact, so its recall of {r.recall:.3f} says only that "
-                f"some of its words are there ({', '.join(repr(w) for w in shared)}): the response may "
+                f"some of its words are there ({listed}): the response may "
                 "give the fact in other words, or name another answer (no semantic similarity was "
                 "measured to tell)."
             )

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
-from goldenlens.core.advice.values import Diagnosis, ProjectAdvice, QuestionAdvice
+from goldenlens.core.advice.values import AdviceSeverity, Diagnosis, ProjectAdvice, QuestionAdvice
 from goldenlens.core.calibration.diagnosis_check import CLAIMS
 from goldenlens.core.view.wording import one_line
 
@@ -84,4 +84,33 @@ def _told(diagnosis: Diagnosis, said: Mapping[str, ReviewerVerdict]) -> Diagnosi
         return replace(diagnosis, reviewer=text + ".")
     if claim == verdict.correct:
         return replace(diagnosis, reviewer=text + ", as this diagnosis says.")
-    return replace(diagnosis, reviewer=text + ": this diagnosis does not hold here.", refuted=True)
+    # Its fix would act on a claim the reviewer denied (a variant from an answer judged
+    # incorrect makes a known-wrong answer score as right): it is not offered.
+    return replace(
+        diagnosis,
+        reviewer=text + ": this diagnosis does not hold here.",
+        refuted=True,
+        fix=None,
+        action=f"None: the reviewer counted this response {verdict.word}.",
+    )
+
+
+def with_demotions(advice: ProjectAdvice) -> ProjectAdvice:
+    """``advice`` with every diagnosis of a rule this project's labels demote
+    (:attr:`~goldenlens.core.calibration.diagnosis_check.DiagnosisCheck.demoted`: more often
+    wrong than right) at low severity, whatever the rule gave it: "demoted" that left a
+    diagnosis high would change nothing a reader sees first."""
+    demoted = {code for code, check in advice.checks.items() if check.demoted}
+    if not demoted:
+        return advice
+    questions = tuple(
+        replace(
+            question,
+            diagnoses=tuple(
+                replace(d, severity=AdviceSeverity.LOW) if d.code.value in demoted else d
+                for d in question.diagnoses
+            ),
+        )
+        for question in advice.questions
+    )
+    return replace(advice, questions=questions)

@@ -25,13 +25,16 @@ The method (README: "Check the metric against a reviewer") is design-based:
   stopped part-way is a smaller stratified sample); a stratum with fewer than two labels is merged
   with its neighbour. Every interval is finally intersected with what the labels alone prove.
 - **Pairs** use the same estimator on the difference of the two pipelines' residuals, so answers
-  both gave cancel; "A beats B" only when Holm's step-down procedure over all the pairs compared
+  both gave cancel. A verdict is about questions like these, not these alone: its variance adds
+  the spread between questions (:mod:`~goldenlens.core.calibration.question_spread`), so a
+  difference every label proves on this golden set is still "cannot tell" when other questions
+  could reverse it. "A beats B" only when Holm's step-down procedure over all the pairs compared
   rejects "no difference" at 5% (and so the 95% interval excludes 0).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import erfc, sqrt
 from typing import Final
@@ -41,7 +44,8 @@ import numpy.typing as npt
 
 from goldenlens.core.calibration.estimate_notes import estimate_notes
 from goldenlens.core.calibration.labels import LabelState
-from goldenlens.core.calibration.logistic import fit_logistic
+from goldenlens.core.calibration.predictor import cross_fitted, fitted_predictions
+from goldenlens.core.calibration.question_spread import question_variance
 from goldenlens.core.calibration.sampling_plan import RoundDesign, predicted_variance, two_sided_z
 from goldenlens.core.stats.holm import holm
 
@@ -49,9 +53,6 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
 
-FOLDS: Final = 5
-#: Labels a logistic fit needs at least (with both verdicts among them); fewer: the fixed prior.
-MIN_FIT_LABELS: Final = 10
 #: Pseudo-degrees of freedom pulling a small stratum's variance towards the round's pooled one.
 SHRINK_DF: Final = 4.0
 ALPHA: Final = 0.05
@@ -68,6 +69,9 @@ class Population:
     features: FloatArray
     #: The fallback prediction where too few labels exist (fixed before any label).
     prior: FloatArray
+    #: The question of each response: given, a verdict's interval adds the spread between
+    #: questions (:mod:`~goldenlens.core.calibration.question_spread`).
+    question: IntArray | None = None
 
     @property
     def size(self) -> int:
@@ -159,52 +163,6 @@ def _known(state: npt.NDArray[np.int8]) -> BoolArray:
 
 def _verdicts(state: npt.NDArray[np.int8]) -> FloatArray:
     return np.asarray(state == LabelState.CORRECT, dtype=np.float64)
-
-
-def fitted_predictions(population: Population, train: BoolArray, y: FloatArray) -> FloatArray:
-    """The predictor fitted on the ``train`` responses (the fixed prior with fewer than
-    :data:`MIN_FIT_LABELS` or one verdict only), evaluated on every response."""
-    labels = y[train]
-    if population.features.shape[1] == 0 or len(labels) < MIN_FIT_LABELS or labels.min() == labels.max():
-        return population.prior.copy()
-    model = fit_logistic(population.features[train], labels)
-    return model.predict(population.features)
-
-
-def cross_fitted(
-    population: Population,
-    train_base: BoolArray,
-    y: FloatArray,
-    unit_responses: Sequence[IntArray],
-    seed: int,
-) -> tuple[FloatArray, FloatArray]:
-    """``(fbar, own)``: the mean of the fold models' predictions for every response, and for the
-    responses of ``unit_responses`` (the labelled units) the prediction of the model that did
-    not see their unit (every other response: ``fbar``)."""
-    units = len(unit_responses)
-    folds = min(FOLDS, units)
-    if folds < 2:
-        fbar = fitted_predictions(population, train_base, y)
-        return fbar, fbar.copy()
-    fold_of = np.random.default_rng([seed, 0xF01D]).permutation(units) % folds
-    fbar = np.zeros(population.size)
-    own = np.zeros(population.size)
-    in_fold = [
-        np.concatenate([unit_responses[u] for u in np.flatnonzero(fold_of == k).tolist()])
-        for k in range(folds)
-    ]
-    for k in range(folds):
-        train = train_base.copy()
-        for j in range(folds):
-            if j != k:
-                train[in_fold[j]] = True
-        predicted = fitted_predictions(population, train, y)
-        fbar += predicted / folds
-        own[in_fold[k]] = predicted[in_fold[k]]
-    labelled = np.zeros(population.size, dtype=bool)
-    labelled[np.concatenate(in_fold)] = True
-    own[~labelled] = fbar[~labelled]
-    return fbar, own
 
 
 def _merge_strata(strata: int, counts: IntArray) -> IntArray:
@@ -407,23 +365,32 @@ class _Combined:
     proven_high: FloatArray
     z: float
 
-    def interval(self, combination: Combination) -> tuple[Interval, float]:
-        """The estimate of ``combination`` with its interval, and the two-sided p-value of 0."""
+    def interval(self, combination: Combination, questions: float = 0.0) -> tuple[Interval, float]:
+        """The estimate of ``combination`` with its interval, and the two-sided p-value of 0.
+        ``questions``: the variance other questions of the same kind would add (a verdict's);
+        the interval is then not held within what the labels prove of these questions."""
         indices, coefficients = combination
         positive, negative = np.clip(coefficients, 0.0, None), np.clip(coefficients, None, 0.0)
         floor = float(positive @ self.proven_low[indices] + negative @ self.proven_high[indices])
         ceiling = float(positive @ self.proven_high[indices] + negative @ self.proven_low[indices])
-        if floor == ceiling:  # every response involved has a verdict: exact
+        exact = floor == ceiling  # every response involved has a verdict
+        if exact and questions <= 0.0:
             return Interval(floor, floor, floor, 0.0), (0.0 if floor != 0.0 else 1.0)
-        if not self.results:
+        if not exact and not self.results:
             return Interval(None, None, None, None), 1.0
-        variance = sum(
-            w * w * r.variance(combination) for w, r in zip(self.weights, self.results, strict=True)
-        )
+        variance = questions
+        shift_low = shift_high = 0.0
+        centre = floor
+        if not exact:
+            variance += sum(
+                w * w * r.variance(combination) for w, r in zip(self.weights, self.results, strict=True)
+            )
+            shift_low = float(positive @ self.lower[indices] + negative @ self.upper[indices])
+            shift_high = float(positive @ self.upper[indices] + negative @ self.lower[indices])
+            centre = min(max(float(coefficients @ self.point[indices]), floor), ceiling)
         se = sqrt(max(variance, 0.0))
-        shift_low = float(positive @ self.lower[indices] + negative @ self.upper[indices])
-        shift_high = float(positive @ self.upper[indices] + negative @ self.lower[indices])
-        centre = min(max(float(coefficients @ self.point[indices]), floor), ceiling)
+        if questions > 0.0:  # the shares of other questions may lie anywhere in [0, 1]
+            floor, ceiling = float(negative.sum()), float(positive.sum())
         low = min(max(centre + shift_low - self.z * se, floor), centre)
         high = max(min(centre + shift_high + self.z * se, ceiling), centre)
         return Interval(centre, low, high, se), _p_value(centre, se, shift_low, shift_high)
@@ -446,6 +413,29 @@ def _combined(
         upper += w * r.upper
     z = two_sided_z(level)
     return _Combined(results, weights, point, lower, upper, proven_low, proven_high, z)
+
+
+def _question_spread(
+    population: Population, state: npt.NDArray[np.int8]
+) -> Callable[[int, int], float] | None:
+    """The variance of the difference of two pipelines' shares over other questions of the same
+    kind (:func:`~goldenlens.core.calibration.question_spread.question_variance`), from the
+    verdicts in force and, elsewhere, the predictor fitted on them; ``None`` with no question
+    given or no verdict known."""
+    known = _known(state)
+    if population.question is None or not known.any():
+        return None
+    y = _verdicts(state)
+    probability = np.where(known, y, fitted_predictions(population, known, y))
+    question = population.question
+    k = len(population.pipelines)
+
+    def spread(a: int, b: int) -> float:
+        coefficients = np.zeros(k)
+        coefficients[a], coefficients[b] = 1.0, -1.0
+        return question_variance(population.pipeline, question, population.answer, probability, coefficients)
+
+    return spread
 
 
 def estimate(
@@ -471,7 +461,11 @@ def estimate(
         )
         for p, name in enumerate(names)
     )
-    compared = [combined.interval((np.array([a, b]), np.array([1.0, -1.0]))) for a, b in pairs]
+    spread = _question_spread(population, state) if pairs else None
+    compared = [
+        combined.interval((np.array([a, b]), np.array([1.0, -1.0])), 0.0 if spread is None else spread(a, b))
+        for a, b in pairs
+    ]
     adjusted = holm([p for _interval, p in compared])
     pair_estimates = []
     for (a, b), (interval, p_value), p_holm in zip(pairs, compared, adjusted, strict=True):
@@ -482,7 +476,9 @@ def estimate(
         if p_holm < ALPHA and interval.estimate != 0.0:
             better = names[a] if interval.estimate > 0 else names[b]
         pair_estimates.append(PairEstimate(names[a], names[b], interval, p_value, p_holm, better))
-    waiting = _labels_waiting(population, state, [design for design, _found in used], rounds)
+    exact = all(e.interval.low is not None and e.interval.low == e.interval.high for e in estimates)
+    # Labels outside the samples wait for a round only where an estimate still rests on one.
+    waiting = 0 if exact else _labels_waiting(population, state, [design for design, _found in used], rounds)
     unestimated = not results and any(e.interval.estimate is None for e in estimates)
     notes = estimate_notes(unestimated=unestimated, planned=bool(rounds), waiting=waiting)
     return Calibrated(

@@ -21,7 +21,7 @@ from goldenlens.core.calibration.estimator import Interval, PairEstimate, Pipeli
 from goldenlens.core.calibration.features import PRIOR_HIGH, PRIOR_LOW
 from goldenlens.core.calibration.labels_needed import labels_needed
 from goldenlens.core.calibration.metric_agreement import MetricAgreement
-from goldenlens.core.view.wording import interval_text, p_text, signed_text
+from goldenlens.core.view.wording import interval_text, p_text, plural, signed_text
 
 METHOD: Final = (
     "stratified difference estimator over rounds of labels GoldenLens sampled (prediction-powered "
@@ -81,7 +81,11 @@ class HumanCalibrated:
     diagnoses: Mapping[str, DiagnosisCheck] = field(default_factory=dict)
     #: Half-width -> labels a simple random sample would need (the plan needs about as many).
     labels_needed: Mapping[float, int] = field(default_factory=dict)
+    #: A round planned and not labelled yet (the next cannot be planned before it is).
+    round_waiting: bool = False
     stale: int = 0
+    #: Of the stale labels, those given on an answer that has changed since (never confirmed).
+    stale_answers: int = 0
     unsure: int = 0
     notes: tuple[str, ...] = ()
 
@@ -100,9 +104,11 @@ class HumanCalibrated:
                 f"about {n} for ±{w:.2f}" for w, n in sorted(self.labels_needed.items(), reverse=True)
             )
             return (
-                "Not checked against a reviewer: no labels yet"
+                "Not checked against a reviewer: "
+                + ("no label holds now" if self.stale else "no labels yet")
                 + (f" ({needed}; `goldenlens plan-labels` picks them)" if needed else "")
                 + "."
+                + self._waiting()
             )
         if not self.checked:
             return (
@@ -123,32 +129,58 @@ class HumanCalibrated:
 
     def _next_round(self) -> str:
         """`` The widest interval is ±0.07; a further round of about N labels …``: how to narrow
-        the intervals when the widest is wider than the narrowest width a plan aims at."""
+        the intervals when the widest is wider than the narrowest width a plan aims at (compared
+        as shown, to two decimals)."""
         widths = [
             (e.interval.high - e.interval.low) / 2
             for e in self.estimates
             if e.interval.low is not None and e.interval.high is not None
         ]
-        aim = min(PLANNED_WIDTHS)
-        wanted = max((w for w in self.labels_needed if w < max(widths, default=0.0)), default=None)
-        if not widths or wanted is None or max(widths) <= aim or not self.labels_needed.get(wanted):
+        widest = round(max(widths, default=0.0), 2)
+        wanted = max((w for w in self.labels_needed if w < widest), default=None)
+        if (
+            not widths
+            or wanted is None
+            or widest <= min(PLANNED_WIDTHS)
+            or not self.labels_needed.get(wanted)
+        ):
             return ""
+        then = (
+            "label the round planned first (it waits for its labels); then a further round"
+            if self.round_waiting
+            else "a further round"
+        )
+        how = "" if self.round_waiting else " (Plan the next round in the app; `goldenlens plan-labels`)"
         return (
-            f" The widest interval is ±{max(widths):.2f}; a further round of about "
-            f"{self.labels_needed[wanted]:,} labels would reach ±{wanted:.2f} on its own "
-            "(Plan the next round in the app; `goldenlens plan-labels`)."
+            f" The widest interval is ±{widest:.2f}; {then} of about "
+            f"{self.labels_needed[wanted]:,} labels would reach ±{wanted:.2f} on its own{how}."
         )
 
     def _waiting(self) -> str:
-        """`` N stale labels …``: labels left out until a reviewer confirms or replaces them."""
-        if not self.stale:
-            return ""
-        were = "label was" if self.stale == 1 else "labels were"
-        return (
-            f" {self.stale} {were} given on an answer or golden item that has changed since and "
-            f"{'is' if self.stale == 1 else 'are'} left out: label the answer again (its card in the "
-            "app), or confirm every stale label with `goldenlens label PROJECT --confirm-stale`."
-        )
+        """`` N labels … left out``: stale labels, by what to do with them — an answer that
+        changed is labelled anew (its old verdict is about another text); a label made before
+        its golden item changed may be confirmed as it was."""
+        answers, golden = self.stale_answers, self.stale - self.stale_answers
+        said = ""
+        if answers:
+            said += (
+                f" {plural(answers, 'label')} {'was' if answers == 1 else 'were'} given on "
+                f"{'an answer' if answers == 1 else 'answers'} that {'has' if answers == 1 else 'have'} "
+                f"changed since and {'is' if answers == 1 else 'are'} left out: label the new "
+                + (
+                    "answer (the next plan lists it)."
+                    if answers == 1
+                    else "answers (the next plan lists them)."
+                )
+            )
+        if golden:
+            said += (
+                f" {plural(golden, 'label')} {'was' if golden == 1 else 'were'} given before "
+                f"{'its golden item' if golden == 1 else 'their golden items'} changed and "
+                f"{'is' if golden == 1 else 'are'} left out: label the answer again (its card in the "
+                "app), or confirm what still holds with `goldenlens label PROJECT --confirm-stale`."
+            )
+        return said
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON ``human_calibrated`` block."""
@@ -161,6 +193,7 @@ class HumanCalibrated:
             "rounds": self.rounds,
             "rounds_outdated": self.rounds_outdated,
             "stale_labels": self.stale,
+            "stale_labels_on_changed_answers": self.stale_answers,
             "unsure_labels": self.unsure,
             "summary": self.headline(),
             "notes": list(self.notes),

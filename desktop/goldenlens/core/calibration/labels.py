@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from functools import cached_property
 from hashlib import sha256
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -138,6 +139,11 @@ class ResponseLabel:
 
 
 _NO_LABEL = ResponseLabel(LabelState.NONE, LabelSource.NONE)
+#: :attr:`ResponseLabel.stale_reason` of a label given on another answer text: its verdict is
+#: about that text, and is never confirmed on the new one.
+ANSWER_CHANGED: Final = "answer changed"
+#: ... of a label given on the same answer before its golden item changed: it may be confirmed.
+GOLDEN_CHANGED: Final = "golden item changed"
 #: The label state each verdict gives a response.
 STATE_OF_VERDICT = {
     Verdict.CORRECT: LabelState.CORRECT,
@@ -180,6 +186,13 @@ class ResponseKey:
 
 def resolve_labels(responses: Sequence[ResponseKey], records: Iterable[LabelRecord]) -> list[ResponseLabel]:
     """Each response's label in force, from every label record of the project (any order)."""
+    return _resolved(responses, records)[0]
+
+
+def _resolved(
+    responses: Sequence[ResponseKey], records: Iterable[LabelRecord]
+) -> tuple[list[ResponseLabel], dict[tuple[str, str], bool]]:
+    """:func:`resolve_labels`, and whether each labelled ``(question, pipeline)`` is detached."""
     latest_verdict: dict[tuple[str, str], LabelRecord] = {}
     detached: dict[tuple[str, str], bool] = {}
     for record in sorted(records, key=lambda found: found.id):
@@ -191,15 +204,16 @@ def resolve_labels(responses: Sequence[ResponseKey], records: Iterable[LabelReco
         elif record.kind is LabelKind.ATTACHED:
             detached[response] = False
     # The same answer's verdict: the latest verdict record (a response's own latest record) given
-    # on that answer text, whatever the labelled response's text is now.
+    # on that answer text, whatever the labelled response's text is now. A detached response's
+    # verdict is its own: it is not the same answer's, as it takes none of theirs.
     by_answer: dict[tuple[str, str], LabelRecord] = {}
-    for record in latest_verdict.values():
-        if record.kind is LabelKind.VERDICT:
+    for response, record in latest_verdict.items():
+        if record.kind is LabelKind.VERDICT and not detached.get(response, False):
             answer = (record.question_id, record.answer_key)
             found = by_answer.get(answer)
             if found is None or record.id > found.id:
                 by_answer[answer] = record
-    return [_label_of(response, latest_verdict, by_answer, detached) for response in responses]
+    return [_label_of(response, latest_verdict, by_answer, detached) for response in responses], detached
 
 
 def _label_of(
@@ -219,12 +233,12 @@ def _label_of(
         if shared is not None and shared.verdict is not None and shared.golden_key == response.golden_key:
             return ResponseLabel(STATE_OF_VERDICT[shared.verdict], LabelSource.SAME_ANSWER, shared)
     if own is not None and own.kind is LabelKind.VERDICT:
-        reason = "answer changed" if own.answer_key != response.answer_key else "golden item changed"
+        reason = ANSWER_CHANGED if own.answer_key != response.answer_key else GOLDEN_CHANGED
         return ResponseLabel(LabelState.NONE, LabelSource.STALE, own, reason)
     if not detached.get((response.question_id, response.pipeline), False):
         shared = by_answer.get((response.question_id, response.answer_key))
         if shared is not None:
-            return ResponseLabel(LabelState.NONE, LabelSource.STALE, shared, "golden item changed")
+            return ResponseLabel(LabelState.NONE, LabelSource.STALE, shared, GOLDEN_CHANGED)
     return _NO_LABEL
 
 
@@ -237,6 +251,8 @@ class LabelledResponses:
     texts: tuple[str, ...]
     response_keys: tuple[ResponseKey, ...]
     labels: tuple[ResponseLabel, ...]
+    #: Whether each response is detached from the same answer given elsewhere (judged on its own).
+    detached: tuple[bool, ...]
 
     def index(self) -> dict[tuple[str, str], int]:
         return {key: n for n, key in enumerate(self.keys)}
@@ -245,19 +261,33 @@ class LabelledResponses:
         return np.array([label.state for label in self.labels], dtype=np.int8)
 
     def same_answer(self, n: int) -> tuple[str, ...]:
-        """The other pipelines that gave response ``n``'s answer to its question."""
+        """The other pipelines that gave response ``n``'s answer to its question, and share its
+        verdict: none detached, and none when ``n`` is."""
+        return tuple(self.response_keys[m].pipeline for m in self.same_answer_positions(n))
+
+    def same_answer_positions(self, n: int) -> tuple[int, ...]:
+        """:meth:`same_answer` as positions among these responses."""
+        if self.detached[n]:
+            return ()
         mine = self.response_keys[n]
-        return tuple(
-            other.pipeline
-            for m, other in enumerate(self.response_keys)
-            if m != n and other.question_id == mine.question_id and other.answer_key == mine.answer_key
-        )
+        return tuple(m for m in self._answers[(mine.question_id, mine.answer_key)] if m != n)
+
+    @cached_property
+    def _answers(self) -> dict[tuple[str, str], list[int]]:
+        """The responses not detached, by question and answer key (built once, on first use)."""
+        groups: dict[tuple[str, str], list[int]] = {}
+        for m, key in enumerate(self.response_keys):
+            if not self.detached[m]:
+                groups.setdefault((key.question_id, key.answer_key), []).append(m)
+        return groups
 
 
 def labelled_responses(targets: Sequence[LabelTarget], records: Iterable[LabelRecord]) -> LabelledResponses:
     """The responses ``targets`` (a whole project's, or one question's, as the store reads them)
     with the verdict in force on each, from every label record of those questions."""
     response_keys = tuple(ResponseKey.of(target) for target in targets)
-    labels = tuple(resolve_labels(response_keys, records))
+    labels, detached = _resolved(response_keys, records)
     keys = tuple((t.question_id, t.pipeline) for t in targets)
-    return LabelledResponses(keys, tuple(t.response for t in targets), response_keys, labels)
+    texts = tuple(t.response for t in targets)
+    on_its_own = tuple(detached.get(key, False) for key in keys)
+    return LabelledResponses(keys, texts, response_keys, tuple(labels), on_its_own)

@@ -17,8 +17,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from goldenlens.core.calibration.estimator import FOLDS, Population, fitted_predictions
+from goldenlens.core.calibration.estimator import Population
 from goldenlens.core.calibration.labels import LabelState
+from goldenlens.core.calibration.predictor import FOLDS, fitted_predictions
 from goldenlens.core.stats.agreement import Agreement, agreement
 
 FloatArray = npt.NDArray[np.float64]

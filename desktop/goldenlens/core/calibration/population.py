@@ -75,6 +75,6 @@ def run_responses(
     columns[EMPTY] = np.array([not text.strip() for text in texts], dtype=np.float64)
     table = feature_table(columns, prior_from=FACTUAL_KNOWLEDGE)
     population = Population(
-        pipeline, tuple(order), answer_groups(question_ids, keys), table.matrix, table.prior
+        pipeline, tuple(order), answer_groups(question_ids, keys), table.matrix, table.prior, question
     )
     return RunResponses(population, tuple(questions), question, keys, table.names)

@@ -82,9 +82,10 @@ def _find(header: Sequence[str], field: str) -> str | None:
 
 
 def _round_number(text: str) -> int | None:
-    """A plan's round number as its cell shows it (``1``, or ``1.0`` from a workbook)."""
+    """A plan's round number as its cell shows it (``1``, or ``1.0`` from a workbook); ``None``
+    for any other text (``str.isdigit`` also accepts "²", which ``int`` refuses)."""
     cleaned = text.strip().removesuffix(".0")
-    return int(cleaned) if cleaned.isdigit() else None
+    return int(cleaned) if cleaned.isascii() and cleaned.isdigit() and len(cleaned) <= 9 else None
 
 
 def read_labels_file(path: Path, *, sheet: str | None = None) -> LabelsFile:

@@ -12,7 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from goldenlens.core.advice.advisor import SEMANTIC_SIMILARITY, advise, similarity_from_records
-from goldenlens.core.advice.reviewer_views import ReviewerVerdict, quoted_note, with_reviewer_verdicts
+from goldenlens.core.advice.reviewer_views import (
+    ReviewerVerdict,
+    quoted_note,
+    with_demotions,
+    with_reviewer_verdicts,
+)
 from goldenlens.core.advice.values import AdviceThresholds, ProjectAdvice
 from goldenlens.core.calibration.diagnosis_check import check_diagnoses, labelled_diagnoses
 from goldenlens.core.calibration.labels import LabelSource, LabelState
@@ -130,4 +135,4 @@ def build_advice(
         lambda question_id, pipeline: labelled.get((question_id, pipeline)),
         lambda question_id: fact_found.get(question_id, ()),
     )
-    return replace(advice, checks=check_diagnoses(found))
+    return with_demotions(replace(advice, checks=check_diagnoses(found)))

@@ -15,11 +15,18 @@ import numpy as np
 
 from goldenlens.core.advice.values import ProjectAdvice
 from goldenlens.core.calibration.estimate_notes import NO_ROUND_YET
-from goldenlens.core.calibration.estimator import estimate, fitted_predictions
+from goldenlens.core.calibration.estimator import estimate
 from goldenlens.core.calibration.human_calibrated import PLANNED_WIDTHS, HumanCalibrated, not_checked
-from goldenlens.core.calibration.labels import STATE_OF_VERDICT, LabelSource, LabelState
+from goldenlens.core.calibration.labels import (
+    ANSWER_CHANGED,
+    STATE_OF_VERDICT,
+    LabelSource,
+    LabelState,
+    ResponseLabel,
+)
 from goldenlens.core.calibration.labels_needed import labels_needed
 from goldenlens.core.calibration.metric_agreement import metric_agreements
+from goldenlens.core.calibration.predictor import fitted_predictions
 from goldenlens.core.lexical.scorer import (
     EXACT_MATCH,
     F1_SCORE,
@@ -169,13 +176,16 @@ def calibrate_responses(
             "any label) and are left out: one sample counted twice would narrow the intervals"
         )
     if rounds.outdated:
-        # First, and instead of "no planned sample labelled yet": its labels were planned.
-        notes = [note for note in notes if not note.startswith(NO_ROUND_YET)]
+        # First. "No planned sample labelled yet" stays only when a round planned since waits for
+        # its labels (it then says to label it); with none, this note says to plan one.
+        waiting_round = bool(rounds.designs) and not result.rounds_used
+        if not waiting_round:
+            notes = [note for note in notes if not note.startswith(NO_ROUND_YET)]
         notes.insert(
             0,
             f"{rounds.outdated} round(s) of labels were planned before the responses changed and are "
             "left out (their labels still count where they hold)"
-            + ("; plan a new round to estimate" if not result.rounds_used else ""),
+            + ("; plan a new round to estimate" if not result.rounds_used and not waiting_round else ""),
         )
     return HumanCalibrated(
         level=result.level,
@@ -189,7 +199,14 @@ def calibrate_responses(
         agreements=agreements,
         diagnoses=dict(advice_of().checks) if advice_of is not None and known.any() else {},
         labels_needed=needed,
+        round_waiting=len(rounds.designs) > result.rounds_used,
         stale=sum(1 for label in responses.labels if label.source is LabelSource.STALE),
+        stale_answers=sum(1 for label in responses.labels if _stale_answer(label)),
         unsure=int(np.count_nonzero(state == LabelState.UNSURE)),
         notes=tuple(notes),
     )
+
+
+def _stale_answer(label: ResponseLabel) -> bool:
+    """A stale label given on another answer text than the response's now."""
+    return label.source is LabelSource.STALE and label.stale_reason == ANSWER_CHANGED

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goldenlens.core.calibration.labels import (
+    GOLDEN_CHANGED,
     STATE_OF_VERDICT,
     LabelKind,
     LabelledResponses,
@@ -51,17 +52,16 @@ class LabelOutcome:
 
 def disagreements(responses: LabelledResponses, n: int) -> tuple[tuple[str, str], ...]:
     """``(pipeline, verdict)`` of each other response that gave response ``n``'s answer to its
-    question and holds a verdict of its own that differs from ``n``'s own verdict."""
+    question (:meth:`~goldenlens.core.calibration.labels.LabelledResponses.same_answer`: neither
+    detached) and holds a verdict of its own that differs from ``n``'s own verdict."""
     mine = responses.labels[n]
     if mine.source is not LabelSource.DIRECT:
         return ()
-    question = responses.keys[n][0]
-    index = responses.index()
     found = []
-    for pipeline in responses.same_answer(n):
-        other = responses.labels[index[(question, pipeline)]]
+    for m in responses.same_answer_positions(n):
+        other = responses.labels[m]
         if other.source is LabelSource.DIRECT and other.state is not mine.state:
-            found.append((pipeline, other.state.name.lower()))
+            found.append((responses.keys[m][1], other.state.name.lower()))
     return tuple(found)
 
 
@@ -180,8 +180,9 @@ def detach_response(store: ProjectStore, question_id: str, pipeline: str, *, att
 def confirm_stale(
     store: ProjectStore, question_ids: Iterable[str] | None = None, *, reviewer: str = ""
 ) -> int:
-    """Give each stale label again on the response's current answer and golden version (the
-    reviewer confirms it still holds); how many were confirmed."""
+    """Give each label made before its golden item changed again on the current version (the
+    reviewer confirms it still holds); how many were confirmed. A label given on another answer
+    text is never confirmed: its verdict is about that text, and the new answer is labelled anew."""
     responses = store.labels.in_force()
     wanted = None if question_ids is None else set(question_ids)
     new = [
@@ -196,6 +197,7 @@ def confirm_stale(
         )
         for n, label in enumerate(responses.labels)
         if label.source is LabelSource.STALE
+        and label.stale_reason == GOLDEN_CHANGED
         and label.record is not None
         and label.record.verdict is not None
         and (wanted is None or responses.keys[n][0] in wanted)
@@ -223,12 +225,28 @@ class LabelsImport:
     #: Rows giving a response the verdict an earlier row of the file gave it (not written again).
     repeated: int = 0
     #: ``(file row, round)`` of each row that names a plan's round whose sample, as it stands,
-    #: does not hold its response (a round drawn anew after the file was written): counted as a
-    #: label outside the plans.
+    #: does not hold its response (a round drawn anew after the file was written, or a round
+    #: the project does not have): counted as a label outside the plans.
     outside_round: tuple[tuple[int, int], ...] = ()
+    #: How many rounds the project has (a row naming a higher one names no round of it).
+    rounds: int = 0
     #: ``(question, pipeline, verdict, other pipeline, its verdict)`` of each written response
     #: whose answer another pipeline gave with a verdict of its own that differs.
     disagreeing: tuple[tuple[str, str, str, str, str], ...] = ()
+
+
+class _PipelinesOf:
+    """The pipelines that answered each question, grouped once, when a row first needs them."""
+
+    def __init__(self, responses: LabelledResponses) -> None:
+        self._responses = responses
+        self._by_question: dict[str, list[str]] = {}
+
+    def __call__(self, question: str) -> list[str]:
+        if not self._by_question:
+            for q, p in self._responses.keys:
+                self._by_question.setdefault(q, []).append(p)
+        return self._by_question.get(question, [])
 
 
 class _AnswersNow:
@@ -274,6 +292,8 @@ def labels_from_file(
     answers_now = _AnswersNow(store)
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[LabelRecord] = []
+    pipelines_of = _PipelinesOf(responses)
+
     unchanged = replaced = repeated = 0
     for row in found.rows:
         question = questions.find(row.question_id)
@@ -282,7 +302,8 @@ def labels_from_file(
             known = question is not None
             column = found.columns["pipeline" if known else "question_id"]
             what = (
-                f"question {row.question_id!r} has no response from {row.pipeline!r}"
+                f"question {row.question_id!r} has no response from {row.pipeline!r} (its responses "
+                f"are from {', '.join(pipelines_of(question or ''))})"
                 if known
                 else f"no question {row.question_id!r} in the project"
             )
@@ -310,9 +331,9 @@ def labels_from_file(
                 problems.append(
                     table.problem(
                         f"this is not {row.pipeline}'s response to {row.question_id} now "
-                        f"('{one_line(now, 60)}'): it was answered again after this file was written, and "
-                        "the verdict may not hold for the new answer. Remove the row, or label the new "
-                        "answer (the next plan lists it).",
+                        f"('{one_line(now, 60)}'): it was answered again after this file was written, or "
+                        "this cell was edited, and the verdict may not be about the project's answer. "
+                        "Remove the row, or label the answer the project holds (the next plan lists it).",
                         Severity.FATAL,
                         row=row.row,
                         column=found.columns["response"],
@@ -355,21 +376,28 @@ def labels_from_file(
         repeated,
         disagreeing=_file_disagreements(final, {responses.keys[n] for n in given}),
         outside_round=_outside_rounds(store, found.rows),
+        rounds=len(store.labels.rounds()),
     )
 
 
 def _outside_rounds(store: ProjectStore, rows: Iterable[LabelRow]) -> tuple[tuple[int, int], ...]:
     """:attr:`LabelsImport.outside_round`: the rows whose round (``round`` column: its place
-    among the project's rounds, as a plan numbers it) does not sample their response now."""
+    among the project's rounds, as a plan numbers it) does not sample their response now, each
+    response once (a row repeating an earlier one is one label)."""
     named = [row for row in rows if row.round_number is not None]
     if not named:
         return ()
     rounds = store.labels.rounds()
     samples: dict[int, set[tuple[str, str]]] = {}
     outside: list[tuple[int, int]] = []
+    seen: set[tuple[str, str]] = set()
     for row in named:
         number = row.round_number
         assert number is not None
+        response = (row.question_id.casefold(), row.pipeline)
+        if response in seen:
+            continue
+        seen.add(response)
         if number not in samples:
             exists = 1 <= number <= len(rounds)
             samples[number] = (
@@ -377,7 +405,7 @@ def _outside_rounds(store: ProjectStore, rows: Iterable[LabelRow]) -> tuple[tupl
                 if exists
                 else set()
             )
-        if (row.question_id.casefold(), row.pipeline) not in samples[number]:
+        if response not in samples[number]:
             outside.append((row.row, number))
     return tuple(outside)
 
@@ -385,22 +413,15 @@ def _outside_rounds(store: ProjectStore, rows: Iterable[LabelRow]) -> tuple[tupl
 def _file_disagreements(
     responses: LabelledResponses, given: set[tuple[str, str]]
 ) -> tuple[tuple[str, str, str, str, str], ...]:
-    """:attr:`LabelsImport.disagreeing` of the responses a file gave verdicts (``given``), each
-    pair once (from the first pipeline by name when the file gave both)."""
-    # The responses with a verdict of their own, by answer: one pass, whatever the file's size.
-    direct: dict[tuple[str, str], list[int]] = {}
-    for m, (label, answer) in enumerate(zip(responses.labels, responses.response_keys, strict=True)):
-        if label.source is LabelSource.DIRECT:
-            direct.setdefault((answer.question_id, answer.answer_key), []).append(m)
+    """:attr:`LabelsImport.disagreeing` of the responses a file gave verdicts (``given``): each
+    one's :func:`disagreements`, each pair once (from the first pipeline by name when the file
+    gave both)."""
     found = []
     for n, key in enumerate(responses.keys):
-        mine = responses.labels[n]
-        if key not in given or mine.source is not LabelSource.DIRECT:
+        if key not in given:
             continue
-        answer = responses.response_keys[n]
-        for m in direct[(answer.question_id, answer.answer_key)]:
-            other, theirs = responses.keys[m][1], responses.labels[m].state
-            if m == n or theirs is mine.state or ((key[0], other) in given and other < key[1]):
-                continue  # the same response, the same verdict, or the pair told from the other
-            found.append((key[0], key[1], mine.state.name.lower(), other, theirs.name.lower()))
+        mine = responses.labels[n].state.name.lower()
+        for other, theirs in disagreements(responses, n):
+            if (key[0], other) not in given or key[1] < other:  # the pair told from the other
+                found.append((key[0], key[1], mine, other, theirs))
     return tuple(found)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from goldenlens.core.calibration.estimator import fitted_predictions
 from goldenlens.core.calibration.label_plan import LabelPlan, PlanRow
 from goldenlens.core.calibration.labels import LabelSource, LabelState
+from goldenlens.core.calibration.predictor import fitted_predictions
 from goldenlens.core.calibration.sampling_plan import Mode, RoundDesign, check_budget, check_seed, plan_round
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.jobs.labelling.population import ProjectResponses, Rounds, load_responses, usable_rounds

@@ -80,8 +80,18 @@ def load_responses(store: ProjectStore) -> ProjectResponses:
     )
     response_keys = tuple(everyone.response_keys[r] for r in rows)
     labels = tuple(everyone.labels[r] for r in rows)
+    detached = tuple(everyone.detached[r] for r in rows)
     return ProjectResponses(
-        keys, texts, response_keys, labels, run.id, items, responses, fingerprint(response_keys), lexical
+        keys,
+        texts,
+        response_keys,
+        labels,
+        detached,
+        run.id,
+        items,
+        responses,
+        fingerprint(response_keys),
+        lexical,
     )
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from goldenlens.core.calibration.labels import LabelSource, LabelState
+from goldenlens.core.calibration.labels import ANSWER_CHANGED, LabelSource, LabelState
 from goldenlens.queries.labelling import AnswerCard
 from goldenlens.ui.widgets.card_labels import card_layout, muted, wrapped_text
 
@@ -30,9 +30,10 @@ def source_text(card: AnswerCard) -> str:
     "stale: golden item changed"."""
     record = card.record
     if card.source is LabelSource.STALE and record is not None:
-        return (
-            f"stale ({card.stale_reason}): was {record.verdict.value if record.verdict else '?'} — confirm it"
-        )
+        was = record.verdict.value if record.verdict else "?"
+        if card.stale_reason == ANSWER_CHANGED:  # that verdict was about another text
+            return f"stale ({card.stale_reason}): was {was} on the old answer — label this one"
+        return f"stale ({card.stale_reason}): was {was} — confirm it"
     if record is None:
         return ""
     by = f"by {record.reviewer}" if record.reviewer else "labelled"
