@@ -654,6 +654,16 @@ def test_the_summary_says_why_a_round_went_unused_and_which_labels_wait(
         "given on an answer that has changed since and is left out: label the new answer (the next "
         "plan lists it)."
     )
+    # A new round planned: it waits for its labels; "plan a new round" would send the analyst to
+    # plan-labels, which refuses while it waits.
+    _ok("plan-labels", str(sample_project), "--budget", "10", "-o", str(tmp_path / "plan2.csv"))
+    _ok("report", str(sample_project), "-o", str(report))
+    summary = json.loads(report.read_text(encoding="utf-8"))["human_calibrated"]["summary"]
+    assert "plan a new round" not in summary
+    assert (
+        "left out (their labels still count where they hold); label the answers of the round planned since."
+        in summary
+    )
 
 
 def _fill_plan(plan: Path, verdict: str) -> list[dict[str, str]]:

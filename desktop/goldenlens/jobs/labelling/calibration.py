@@ -176,16 +176,21 @@ def calibrate_responses(
             "any label) and are left out: one sample counted twice would narrow the intervals"
         )
     if rounds.outdated:
-        # First. "No planned sample labelled yet" stays only when a round planned since waits for
-        # its labels (it then says to label it); with none, this note says to plan one.
+        # First, and instead of "no planned sample labelled yet": it says what to do next — label
+        # the round planned since, or plan one.
+        notes = [note for note in notes if not note.startswith(NO_ROUND_YET)]
         waiting_round = bool(rounds.designs) and not result.rounds_used
-        if not waiting_round:
-            notes = [note for note in notes if not note.startswith(NO_ROUND_YET)]
+        next_step = ""
+        if not result.rounds_used:
+            next_step = (
+                "; label the answers of the round planned since"
+                if waiting_round
+                else "; plan a new round to estimate"
+            )
         notes.insert(
             0,
             f"{rounds.outdated} round(s) of labels were planned before the responses changed and are "
-            "left out (their labels still count where they hold)"
-            + ("; plan a new round to estimate" if not result.rounds_used and not waiting_round else ""),
+            "left out (their labels still count where they hold)" + next_step,
         )
     return HumanCalibrated(
         level=result.level,
