@@ -1,7 +1,7 @@
 """A verdict "A beats B as reviewers would judge it" must hold for questions like these, not only
 for the answers labelled: with every answer of EVOUNA labelled by the person, the estimates are
-exact, and a verdict is the paired test of the person's own verdicts (scipy's normal tail on
-the per-question differences, and McNemar's exact test as a second opinion)."""
+exact, and a verdict is the paired test of the person's own verdicts: its interval scipy's normal
+one on the per-question differences, its p-value McNemar's exact test (scipy's binomial test)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,9 @@ def test_with_every_answer_labelled_a_verdict_is_the_paired_test_of_the_persons_
         se = differences.std(ddof=1) / np.sqrt(len(differences))
         assert pair.interval.estimate == pytest.approx(differences.mean(), abs=1e-12)
         assert pair.interval.se == pytest.approx(se, rel=1e-9)
-        assert pair.p_value == pytest.approx(2 * stats.norm.sf(abs(differences.mean()) / se), rel=1e-6)
+        # The p-value is McNemar's exact test on the person's verdicts, as FMEval's verdicts use.
+        ahead, behind = int(np.sum(differences > 0)), int(np.sum(differences < 0))
+        assert pair.p_value == pytest.approx(stats.binomtest(ahead, ahead + behind).pvalue, rel=1e-9)
         assert pair.interval.low == pytest.approx(differences.mean() - stats.norm.ppf(0.975) * se, rel=1e-6)
         by_name[(names[a], names[b])] = (pair, differences)
 
@@ -115,3 +117,25 @@ def test_verdict_intervals_cover_the_difference_on_questions_like_these() -> Non
             total += 1
     coverage = held / total
     assert 0.92 <= coverage <= 0.98, coverage
+
+
+def test_a_few_questions_won_every_time_are_no_verdict_until_mcnemar_says_so() -> None:
+    """A right on 5 questions of 5 where B is wrong: the differences have no spread, so a normal
+    tail would give p = 0; McNemar's exact test gives 2 * (1/2)^5 = 0.0625, as FMEval's verdict on
+    Factual Knowledge would: not "beats". On 6 questions, 0.03125: "beats"."""
+    for questions, expected, better in ((5, 0.0625, None), (6, 0.03125, "P0")):
+        pipeline = np.repeat([0, 1], questions).astype(np.intp)
+        question = np.tile(np.arange(questions), 2).astype(np.intp)
+        population = Population(
+            pipeline,
+            ("P0", "P1"),
+            np.arange(2 * questions, dtype=np.intp),
+            np.zeros((2 * questions, 0)),
+            np.full(2 * questions, 0.5),
+            question,
+        )
+        state = np.where(pipeline == 0, LabelState.CORRECT, LabelState.INCORRECT).astype(np.int8)
+        (pair,) = estimate(population, state, [], [(0, 1)]).pairs
+        assert pair.p_value == pytest.approx(expected)
+        assert pair.p_value == pytest.approx(stats.binomtest(questions, questions).pvalue)
+        assert pair.better == better

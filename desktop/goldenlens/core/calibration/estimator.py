@@ -34,7 +34,7 @@ The method (README: "Check the metric against a reviewer") is design-based:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import erfc, sqrt
 from typing import Final
@@ -45,7 +45,7 @@ import numpy.typing as npt
 from goldenlens.core.calibration.estimate_notes import estimate_notes
 from goldenlens.core.calibration.labels import LabelState
 from goldenlens.core.calibration.predictor import cross_fitted, fitted_predictions
-from goldenlens.core.calibration.question_spread import question_variance
+from goldenlens.core.calibration.question_spread import PairSpread
 from goldenlens.core.calibration.sampling_plan import RoundDesign, predicted_variance, two_sided_z
 from goldenlens.core.stats.holm import holm
 
@@ -415,27 +415,17 @@ def _combined(
     return _Combined(results, weights, point, lower, upper, proven_low, proven_high, z)
 
 
-def _question_spread(
-    population: Population, state: npt.NDArray[np.int8]
-) -> Callable[[int, int], float] | None:
-    """The variance of the difference of two pipelines' shares over other questions of the same
-    kind (:func:`~goldenlens.core.calibration.question_spread.question_variance`), from the
-    verdicts in force and, elsewhere, the predictor fitted on them; ``None`` with no question
-    given or no verdict known."""
+def _question_spread(population: Population, state: npt.NDArray[np.int8]) -> PairSpread | None:
+    """How other questions of the same kind would move a difference of two pipelines' shares
+    (:class:`~goldenlens.core.calibration.question_spread.PairSpread`), from the verdicts in
+    force and, elsewhere, the predictor fitted on them; ``None`` with no question given or no
+    verdict known."""
     known = _known(state)
     if population.question is None or not known.any():
         return None
     y = _verdicts(state)
     probability = np.where(known, y, fitted_predictions(population, known, y))
-    question = population.question
-    k = len(population.pipelines)
-
-    def spread(a: int, b: int) -> float:
-        coefficients = np.zeros(k)
-        coefficients[a], coefficients[b] = 1.0, -1.0
-        return question_variance(population.pipeline, question, population.answer, probability, coefficients)
-
-    return spread
+    return PairSpread(population.pipeline, population.question, population.answer, probability, known)
 
 
 def estimate(
@@ -462,10 +452,13 @@ def estimate(
         for p, name in enumerate(names)
     )
     spread = _question_spread(population, state) if pairs else None
-    compared = [
-        combined.interval((np.array([a, b]), np.array([1.0, -1.0])), 0.0 if spread is None else spread(a, b))
-        for a, b in pairs
-    ]
+    compared = []
+    for a, b in pairs:
+        interval, p_value = combined.interval(
+            (np.array([a, b]), np.array([1.0, -1.0])), 0.0 if spread is None else spread.variance(a, b)
+        )
+        exact = None if spread is None else spread.exact_p(a, b)  # every answer of both labelled
+        compared.append((interval, p_value if exact is None else exact))
     adjusted = holm([p for _interval, p in compared])
     pair_estimates = []
     for (a, b), (interval, p_value), p_holm in zip(pairs, compared, adjusted, strict=True):

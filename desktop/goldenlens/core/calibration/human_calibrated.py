@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from goldenlens.core.calibration.diagnosis_check import DiagnosisCheck
-from goldenlens.core.calibration.estimator import Interval, PairEstimate, PipelineEstimate
+from goldenlens.core.calibration.estimator import ALPHA, Interval, PairEstimate, PipelineEstimate
 from goldenlens.core.calibration.features import PRIOR_HIGH, PRIOR_LOW
 from goldenlens.core.calibration.labels_needed import labels_needed
 from goldenlens.core.calibration.metric_agreement import MetricAgreement
@@ -49,12 +49,18 @@ def pair_verdict(pair: PairEstimate, level: float) -> str:
         )
     low, high = interval.low, interval.high
     if (low > 0 or high < 0) and pair.p_holm is not None:
-        # The interval alone excludes 0, but not once every comparison made is accounted for.
+        # The interval alone excludes 0, but the test does not reject: once every comparison made
+        # is accounted for, or already alone (McNemar's exact test on a few labelled questions).
         ahead, behind, sign = (pair.a, pair.b, 1.0) if low > 0 else (pair.b, pair.a, -1.0)
         low, high = sorted((sign * low, sign * high))
+        why = (
+            f"not confirmed: {p_text(pair.p_value)}, Holm-adjusted {p_text(pair.p_holm)}"
+            if pair.p_value is not None and pair.p_value >= ALPHA
+            else "not confirmed once the other comparisons are accounted for, "
+            f"Holm-adjusted {p_text(pair.p_holm)}"
+        )
         return (
-            f"{ahead} may be ahead of {behind} as reviewers would judge it (not confirmed once the other "
-            f"comparisons are accounted for, Holm-adjusted {p_text(pair.p_holm)}): "
+            f"{ahead} may be ahead of {behind} as reviewers would judge it ({why}): "
             f"{signed_text(sign * interval.estimate)}, {percent} {interval_text(low, high)}"
         )
     return (
