@@ -272,6 +272,18 @@ class LabelledResponses:
         mine = self.response_keys[n]
         return tuple(m for m in self._answers[(mine.question_id, mine.answer_key)] if m != n)
 
+    def pipelines_of(self, question_id: str) -> list[str]:
+        """The pipelines that answered ``question_id``, in response order."""
+        return self._pipelines.get(question_id, [])
+
+    @cached_property
+    def _pipelines(self) -> dict[str, list[str]]:
+        """Each question's pipelines (grouped once, on first use)."""
+        groups: dict[str, list[str]] = {}
+        for question, pipeline in self.keys:
+            groups.setdefault(question, []).append(pipeline)
+        return groups
+
     @cached_property
     def _answers(self) -> dict[tuple[str, str], list[int]]:
         """The responses not detached, by question and answer key (built once, on first use)."""

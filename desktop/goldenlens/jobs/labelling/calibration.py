@@ -170,6 +170,8 @@ def calibrate_responses(
         for width in PLANNED_WIDTHS
     }
     notes = list(result.notes)
+    # A round planned and not labelled yet: the next cannot be planned before it is.
+    round_waiting = len(rounds.designs) > result.rounds_used
     if rounds.repeated:
         notes.append(
             f"{rounds.repeated} round(s) drew exactly the sample of an earlier round (planned again before "
@@ -179,12 +181,11 @@ def calibrate_responses(
         # First, and instead of "no planned sample labelled yet": it says what to do next — label
         # the round planned since, or plan one.
         notes = [note for note in notes if not note.startswith(NO_ROUND_YET)]
-        waiting_round = bool(rounds.designs) and not result.rounds_used
         next_step = ""
         if not result.rounds_used:
             next_step = (
                 "; label the answers of the round planned since"
-                if waiting_round
+                if round_waiting
                 else "; plan a new round to estimate"
             )
         notes.insert(
@@ -204,7 +205,7 @@ def calibrate_responses(
         agreements=agreements,
         diagnoses=dict(advice_of().checks) if advice_of is not None and known.any() else {},
         labels_needed=needed,
-        round_waiting=len(rounds.designs) > result.rounds_used,
+        round_waiting=round_waiting,
         stale=sum(1 for label in responses.labels if label.source is LabelSource.STALE),
         stale_answers=sum(1 for label in responses.labels if _stale_answer(label)),
         unsure=int(np.count_nonzero(state == LabelState.UNSURE)),

@@ -87,10 +87,15 @@ def _response(responses: LabelledResponses, question_id: str, pipeline: str) -> 
     found = responses.index().get((question_id, pipeline))
     if found is not None:
         return found
-    pipelines = [p for q, p in responses.keys if q == question_id]
+    pipelines = responses.pipelines_of(question_id)
     if not pipelines:
         raise LabelError(f"no question {question_id!r} in the project (or no response to it)")
-    raise LabelError(
+    raise LabelError(_no_response(question_id, pipeline, pipelines))
+
+
+def _no_response(question_id: str, pipeline: str, pipelines: Iterable[str]) -> str:
+    """Why no response is labelled: the question's responses are from other pipelines."""
+    return (
         f"question {question_id!r} has no response from {pipeline!r} "
         f"(its responses are from {', '.join(pipelines)})"
     )
@@ -235,20 +240,6 @@ class LabelsImport:
     disagreeing: tuple[tuple[str, str, str, str, str], ...] = ()
 
 
-class _PipelinesOf:
-    """The pipelines that answered each question, grouped once, when a row first needs them."""
-
-    def __init__(self, responses: LabelledResponses) -> None:
-        self._responses = responses
-        self._by_question: dict[str, list[str]] = {}
-
-    def __call__(self, question: str) -> list[str]:
-        if not self._by_question:
-            for q, p in self._responses.keys:
-                self._by_question.setdefault(q, []).append(p)
-        return self._by_question.get(question, [])
-
-
 class _AnswersNow:
     """Each question's responses as the project holds them, read once per question asked for."""
 
@@ -292,8 +283,6 @@ def labels_from_file(
     answers_now = _AnswersNow(store)
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[LabelRecord] = []
-    pipelines_of = _PipelinesOf(responses)
-
     unchanged = replaced = repeated = 0
     for row in found.rows:
         question = questions.find(row.question_id)
@@ -302,8 +291,7 @@ def labels_from_file(
             known = question is not None
             column = found.columns["pipeline" if known else "question_id"]
             what = (
-                f"question {row.question_id!r} has no response from {row.pipeline!r} (its responses "
-                f"are from {', '.join(pipelines_of(question or ''))})"
+                _no_response(row.question_id, row.pipeline, responses.pipelines_of(question or ""))
                 if known
                 else f"no question {row.question_id!r} in the project"
             )
