@@ -30,9 +30,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from bench_end_to_end import input_writers  # noqa: E402
+from csv_inputs import input_writers  # noqa: E402
 
 TARGET_RATIO = 1.5
 PIPELINES = ("Pipeline1", "Pipeline2", "Pipeline3")

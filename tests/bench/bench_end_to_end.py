@@ -41,10 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
@@ -55,26 +53,12 @@ for _path in (ROOT / "desktop", TESTS, TESTS / "bench"):
 from bench_lexical import make_item, make_response  # noqa: E402
 
 import fmeval_reference as ref  # noqa: E402
+from csv_inputs import input_writers  # noqa: E402
 
 SCORE_NAMES = ref.ALL_SCORE_NAMES
 TARGET_RATIO = 10.0
 TARGET_RSS_MB = 500.0
 TARGET_FILE_MB = 60.0
-
-
-@contextmanager
-def input_writers(folder: Path) -> Iterator[tuple[Path, Path, Any, Any]]:
-    """``golden.csv`` and ``responses.csv`` (long layout) in ``folder``, open for writing with
-    their header rows written: ``(golden, responses, golden writer, responses writer)``."""
-    golden, responses = folder / "golden.csv", folder / "responses.csv"
-    with (
-        golden.open("w", newline="", encoding="utf-8") as g,
-        responses.open("w", newline="", encoding="utf-8") as r,
-    ):
-        gw, rw = csv.writer(g), csv.writer(r)
-        gw.writerow(["id", "question", "answer", "fact"])
-        rw.writerow(["question_id", "pipeline", "response"])
-        yield golden, responses, gw, rw
 
 
 def write_inputs(folder: Path, questions: int, pipelines: int, seed: int) -> tuple[Path, Path]:

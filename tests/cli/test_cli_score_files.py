@@ -26,6 +26,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from tests.csv_inputs import input_writers
 
 import goldenlens
 from goldenlens.cli.main import main
@@ -136,7 +137,7 @@ def test_the_worker_pool_writes_the_same_report(
     sent the rows (the desktop app's worker thread)."""
     if start_method not in multiprocessing.get_all_start_methods():
         pytest.skip(f"no {start_method} on this platform")
-    monkeypatch.setattr(score_rows, "_context", lambda: multiprocessing.get_context(start_method))
+    monkeypatch.setattr(score_rows, "child_context", lambda: multiprocessing.get_context(start_method))
     golden, responses = _awkward_inputs(tmp_path)
     expected = tmp_path / "stored.json"
     project = tmp_path / "p.goldenlens"
@@ -261,9 +262,10 @@ def test_scoring_files_imports_no_other_commands_modules(tmp_path: Path) -> None
 
 def test_scoring_files_imports_numpy_only_once_the_scoring_has_started(tmp_path: Path) -> None:
     """numpy (a tenth of a second to import) is for the report's tail: the means and the decision.
-    A ``score`` to JSON imports it while the workers score, not before the reading (a label
-    type named by the report's rows once brought it in ahead of everything, 7% of the
-    benchmark's time)."""
+    A small ``score`` to JSON works them out in this process and imports it once the rows are
+    scored, not before the reading (a label type named by the report's rows once brought it in
+    ahead of everything, 7% of the benchmark's time); a large one leaves it to the statistics
+    process (tests/jobs/test_report_statistics.py)."""
     before = (
         "import goldenlens.jobs.scoring.score_files as score_files\n"
         "seen = []\n"
@@ -286,15 +288,8 @@ def _children(pid: int) -> list[str]:
 
 
 def _pool_sized_inputs(tmp_path: Path) -> tuple[Path, Path]:
-    golden, responses = tmp_path / "golden.csv", tmp_path / "responses.csv"
     questions = 10_000  # 50,000 rows: above the pool's threshold, seconds of scoring on two cores
-    with (
-        golden.open("w", newline="", encoding="utf-8") as g,
-        responses.open("w", newline="", encoding="utf-8") as r,
-    ):
-        gw, rw = csv.writer(g), csv.writer(r)
-        gw.writerow(["id", "question", "answer", "fact"])
-        rw.writerow(["question_id", "pipeline", "response"])
+    with input_writers(tmp_path) as (golden, responses, gw, rw):
         for n in range(questions):
             gw.writerow(
                 [

@@ -128,7 +128,7 @@ def test_slices_scored_in_a_pool_equal_the_chunks_scored_here(
     bounds = question_bounds([r.question_id for r in source.responses], 4)
     thresholds = FlagThresholds()
     alone = list(score_rows.score_chunks([source.rows(*b) for b in bounds], False, thresholds, workers=0))
-    monkeypatch.setattr(score_rows, "_context", lambda: multiprocessing.get_context(start_method))
+    monkeypatch.setattr(score_rows, "child_context", lambda: multiprocessing.get_context(start_method))
     pooled = list(score_rows.score_slices(source, bounds, False, thresholds, workers=2))
     assert pooled == alone
     assert [len(c.keys) for c in pooled] == [end - start for start, end in bounds]

@@ -11,10 +11,11 @@ rest indented.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from goldenlens.core.inputs import GoldenItem
 from goldenlens.core.lexical.flags import Flag
@@ -25,9 +26,6 @@ from goldenlens.core.scored_rows import Report
 from goldenlens.io.atomic_files import write_atomically
 from goldenlens.io.reports.json_rows import ROW_SEPARATOR, dumps, row_json
 from goldenlens.io.reports.row_fields import JudgeScores, iter_report_rows, judge_signatures, review_fields
-
-if TYPE_CHECKING:
-    from goldenlens.core.calibration.human_calibrated import HumanCalibrated
 
 
 def report_head(judge: JudgeScores | None) -> dict[str, Any]:
@@ -53,7 +51,7 @@ def _report_parts(report: Report, judge: JudgeScores | None) -> tuple[dict[str, 
         golden_flags=report.golden_flags,
         signatures=report.signatures,
         problems=report.problems,
-        human_calibrated=report.human_calibrated,
+        human_calibrated=None if report.human_calibrated is None else report.human_calibrated.as_dict(),
     )
 
 
@@ -67,11 +65,13 @@ def report_tail(
     golden_flags: Mapping[str, Sequence[Flag]],
     signatures: Mapping[str, Signature],
     problems: Sequence[Problem],
-    human_calibrated: HumanCalibrated | None = None,
+    human_calibrated: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON report's entries after ``rows``: what reviewers would judge
-    (``human_calibrated``), per-pipeline means of the effective scores, their intervals and the
-    pipelines' paired comparisons (``comparisons``,
+    (``human_calibrated``, the block
+    :meth:`~goldenlens.core.calibration.human_calibrated.HumanCalibrated.as_dict` gives),
+    per-pipeline means of the effective scores, their intervals and the pipelines' paired
+    comparisons (``comparisons``,
     :meth:`goldenlens.core.stats.decision.Decision.as_dict`), overridden values, every question's
     review state, flags, signatures, input problems."""
     # Equal reviews (most questions are unreviewed) and equal flag lists share one value, which
@@ -79,7 +79,7 @@ def report_tail(
     review_values: dict[QuestionReview, dict[str, str]] = {}
     flag_values: dict[tuple[Flag, ...], list[str]] = {}
     reviews = [review(item.id) for item in golden]
-    calibrated = {} if human_calibrated is None else {"human_calibrated": human_calibrated.as_dict()}
+    calibrated = {} if human_calibrated is None else {"human_calibrated": human_calibrated}
     return calibrated | {
         "summary": summary,
         "comparisons": comparisons,
@@ -118,15 +118,25 @@ def write_json_document(
     head: Mapping[str, Any],
     row_lines: Iterable[str],
     tail: Callable[[], Mapping[str, Any]],
+    *,
+    rows_to_disk_first: bool = False,
 ) -> None:
     """The JSON report from its parts: ``head`` entries, ``rows`` (each already one line of
     JSON, :func:`row_json`), then the entries ``tail()`` returns once every row is written
-    (so rows can be written as they are scored); written whole or not at all."""
-    write_atomically(path, lambda temporary: _write_json(temporary, head, row_lines, tail))
+    (so rows can be written as they are scored); written whole or not at all.
+    ``rows_to_disk_first``: flush the rows to the disk before asking for the tail, which is
+    worked out elsewhere meanwhile (the final flush then has only the tail to write)."""
+    write_atomically(
+        path, lambda temporary: _write_json(temporary, head, row_lines, tail, rows_to_disk_first)
+    )
 
 
 def _write_json(
-    path: Path, head: Mapping[str, Any], row_lines: Iterable[str], tail: Callable[[], Mapping[str, Any]]
+    path: Path,
+    head: Mapping[str, Any],
+    row_lines: Iterable[str],
+    tail: Callable[[], Mapping[str, Any]],
+    rows_to_disk_first: bool,
 ) -> None:
     with path.open("w", encoding="utf-8") as handle:
         handle.write("{")
@@ -135,6 +145,9 @@ def _write_json(
             handle.write(",")
         handle.write(f"\n  {dumps('rows')}: ")
         _write_lines(handle, iter(row_lines), "[", "]")
+        if rows_to_disk_first:
+            handle.flush()
+            os.fsync(handle.fileno())
         for name, value in tail().items():
             handle.write(",")
             _write_entry(handle, name, value)

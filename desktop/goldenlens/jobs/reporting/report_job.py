@@ -113,7 +113,7 @@ def write_stored_json(
             golden_flags=run.golden_flags,
             signatures=run.signatures,
             problems=tuple(store.responses.problems()),
-            human_calibrated=human_calibrated,
+            human_calibrated=None if human_calibrated is None else human_calibrated.as_dict(),
         )
 
     write_json_document(out, report_head(None), lines(), tail)

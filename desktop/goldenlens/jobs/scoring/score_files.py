@@ -13,8 +13,6 @@ compares every format with the project path's, byte for byte.
 
 from __future__ import annotations
 
-import importlib
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import add, attrgetter, itemgetter, le
@@ -31,17 +29,20 @@ from goldenlens.core.problems import Problem
 from goldenlens.core.reviewer_decisions import QuestionReview
 from goldenlens.core.scored_rows import (
     Report,
-    ScoreColumns,
     ScoredRow,
     golden_flags_for,
     row_from_scores,
-    summarise_columns,
 )
 from goldenlens.core.stats.decision import check_baseline
 from goldenlens.io.reports.json_report import report_tail, write_json_document
 from goldenlens.io.reports.json_rows import fresh_rows_text
 from goldenlens.jobs.importing.read_inputs import read_inputs
 from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progress
+from goldenlens.jobs.scoring.report_statistics import (
+    StatisticsInputs,
+    StatisticsProcess,
+    report_statistics,
+)
 from goldenlens.jobs.scoring.score_rows import (
     ChunkWorker,
     RowText,
@@ -141,53 +142,6 @@ def question_bounds(question_ids: Sequence[str], min_rows: int) -> list[tuple[in
     return bounds
 
 
-#: What the report's tail needs and the scoring does not (numpy, the decision): imported while
-#: the workers score (:func:`_import_meanwhile`), not before.
-_TAIL_MODULES = ("numpy", "goldenlens.core.stats.decide", "goldenlens.core.calibration.human_calibrated")
-
-
-def _import_meanwhile() -> None:
-    """Import :data:`_TAIL_MODULES` on a thread of their own: called once a forked pool's
-    workers have started (a fork must copy no running thread), so the imports take up the time
-    this process only waits for the workers' chunks, instead of a tenth of a second before the
-    reading (the workers never need them)."""
-    threading.Thread(target=_import_tail, name="import-tail", daemon=True).start()
-
-
-def _import_tail() -> None:
-    for name in _TAIL_MODULES:
-        importlib.import_module(name)
-
-
-def _packed_matrix(chunks: Sequence[bytes], rows: int) -> npt.NDArray[np.float64]:
-    """The values the workers packed (:func:`~goldenlens.jobs.scoring.score_rows.pack_values`), a row
-    per response and a column per lexical score."""
-    import numpy as np
-
-    matrix = np.frombuffer(b"".join(chunks), dtype=np.float64)
-    return matrix.reshape(rows, len(LEXICAL_SCORE_NAMES))
-
-
-def _columns_from(
-    matrix: npt.NDArray[np.float64], row_pipelines: Sequence[str], pipelines: Sequence[str]
-) -> ScoreColumns:
-    """:func:`~goldenlens.core.scored_rows.score_columns` of the rows: each pipeline's values of each
-    score in report order, the not-scored ones left out (the same floats, in the same order, so
-    the means add up to the same last bit)."""
-    import numpy as np
-
-    index = {name: n for n, name in enumerate(pipelines)}
-    of_row = np.fromiter((index[name] for name in row_pipelines), dtype=np.intp, count=len(row_pipelines))
-    columns: ScoreColumns = {}
-    for n, pipeline in enumerate(pipelines):
-        mine = matrix[of_row == n]
-        columns[pipeline] = (
-            len(mine),
-            [column[~np.isnan(column)].tolist() for column in mine.T],
-        )
-    return columns
-
-
 def _fk_column(values: Iterable[float | None]) -> npt.NDArray[np.float64]:
     import numpy as np
 
@@ -224,6 +178,9 @@ class ScoredFiles:
     cancel: CancelToken | None = None
     #: ``--baseline``: beyond ten pipelines each is compared with it too.
     baseline: str | None = None
+    #: Started with the read of a large run (:meth:`StatisticsProcess.start_for`), used by
+    #: :meth:`write_json`.
+    statistics_process: StatisticsProcess | None = field(default=None, repr=False)
     _report: Report | None = field(default=None, repr=False)
 
     @property
@@ -242,54 +199,77 @@ class ScoredFiles:
         """Score and write the JSON report: each row's line as its chunk comes back (the lines
         are not kept), then the means, flags and problems. Nothing is written on a failure or
         a cancel (:func:`~goldenlens.io.atomic_files.write_atomically`). Returns the means
-        (the report's ``summary``, for the CI gate)."""
+        (the report's ``summary``, for the CI gate).
+
+        The statistics are worked out by the :class:`StatisticsProcess` started with the read,
+        if there is one, while the rows go to the disk; here otherwise."""
         golden: list[tuple[str, tuple[str, ...]]] = []
         packed: list[bytes] = []
+        process, self.statistics_process = self.statistics_process, None
+        inputs: list[StatisticsInputs] = []
 
         def lines() -> Iterator[str]:
             for chunk in self._scored(render_chunk):
-                if not packed and workers_for(len(self.responses)):  # the pool has started
-                    _import_meanwhile()
                 if chunk.text:
                     yield chunk.text
                 golden.extend(chunk.golden_flags)
                 packed.append(chunk.packed)
+            inputs.append(self._statistics_inputs(packed))
+            packed.clear()
+            if process is not None:
+                process.send(inputs[0])
 
         means: dict[str, dict[str, float | None]] = {}
 
         def tail() -> dict[str, object]:
-            from goldenlens.core.stats.decide import decide_matrix
-
-            matrix = _packed_matrix(packed, len(self.responses))
-            row_pipelines = [r.pipeline for r in self.responses]
-            means.update(summarise_columns(_columns_from(matrix, row_pipelines, self.pipelines)))
-            decision = decide_matrix(
-                [r.question_id for r in self.responses],
-                row_pipelines,
-                matrix,
-                self.pipelines,
-                baseline=self.baseline,
-            )
+            found = process.answer() if process is not None else None
+            statistics = found or report_statistics(inputs[0])
+            means.update(statistics.summary)
             return report_tail(
                 self.golden,
                 summary=means,
-                comparisons=decision.as_dict(),
+                comparisons=statistics.comparisons,
                 overridden={pipeline: {} for pipeline in self.pipelines},
                 review=lambda _question_id: _UNREVIEWED,
                 golden_flags=self._golden_flags(golden),
                 signatures=self.signatures,
                 problems=self.problems,
-                human_calibrated=_not_checked(self.pipelines, row_pipelines, matrix[:, _FK]),
+                human_calibrated=statistics.human_calibrated,
             )
 
         # The rows' values and lines are freed as they are written, and none is in a cycle: the
         # collector would only walk the read inputs again and again (a tenth of the tail's time).
-        with collector_paused():
-            write_json_document(path, {}, lines(), tail)
+        try:
+            with collector_paused():
+                write_json_document(path, {}, lines(), tail, rows_to_disk_first=process is not None)
+        finally:
+            if process is not None:
+                process.close()
         return means
+
+    def _statistics_inputs(self, packed: Sequence[bytes]) -> StatisticsInputs:
+        """The packed values with each row's question and pipeline, as positions."""
+        question = {item.id: n for n, item in enumerate(self.golden)}
+        pipeline = {name: n for n, name in enumerate(self.pipelines)}
+        responses = self.responses
+        return StatisticsInputs.of(
+            packed,
+            questions=[item.id for item in self.golden],
+            question_of=list(map(question.__getitem__, map(attrgetter("question_id"), responses))),
+            pipelines=self.pipelines,
+            pipeline_of=list(map(pipeline.__getitem__, map(attrgetter("pipeline"), responses))),
+            baseline=self.baseline,
+        )
+
+    def close(self) -> None:
+        """End the statistics process if it was not used (a report in another format)."""
+        if self.statistics_process is not None:
+            self.statistics_process.close()
+            self.statistics_process = None
 
     def report(self) -> Report:
         """Score and build the full report (for the workbook, the CSV and the printed summary)."""
+        self.close()  # its statistics are worked out from the rows, here
         if self._report is None:
             with collector_paused():  # as in write_json
                 rows = list(self._rows(self._scored(score_chunk)))
@@ -392,10 +372,16 @@ def score_files(
     an import and a lexical run into a new project would report, with no reviews and no
     overrides. ``baseline`` (``--baseline``) must be one of the pipelines
     (:class:`~goldenlens.core.stats.decision.UnknownBaselineError`, before anything is scored)."""
-    loaded = read_inputs(golden, responses, selection=selection, progress=progress, cancel=cancel)
-    items = loaded.golden.items
-    pipelines = loaded.responses.pipelines if loaded.responses else ()
-    check_baseline(baseline, pipelines)
+    process = StatisticsProcess.start_for(responses)  # while this one reads (its docstring)
+    try:
+        loaded = read_inputs(golden, responses, selection=selection, progress=progress, cancel=cancel)
+        items = loaded.golden.items
+        pipelines = loaded.responses.pipelines if loaded.responses else ()
+        check_baseline(baseline, pipelines)
+    except BaseException:
+        if process is not None:
+            process.close()
+        raise
     ordered = _in_report_order(items, pipelines, loaded.responses.responses if loaded.responses else ())
     return ScoredFiles(
         golden=tuple(items),
@@ -407,6 +393,7 @@ def score_files(
         progress=progress,
         cancel=cancel,
         baseline=baseline,
+        statistics_process=process,
     )
 
 

@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
-import sys
-import threading
 from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -26,7 +23,6 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Final, Protocol, cast
 
-from goldenlens.core.gc_pause import settle_worker
 from goldenlens.core.lexical.batch import batch_values
 from goldenlens.core.lexical.flags import Flag, FlagThresholds, flags_from_values
 from goldenlens.core.lexical.refusal import refusals
@@ -38,6 +34,7 @@ from goldenlens.core.lexical.scorer import (
     RECALL,
     LexicalScorer,
 )
+from goldenlens.jobs.scoring.child_processes import child_context, settle_child
 
 _EXACT, _QUASI, _RECALL, _PRECISION = (
     LEXICAL_SCORE_NAMES.index(name)
@@ -177,7 +174,7 @@ def score_chunks(
             yield worker(chunk, multiset, thresholds)
         return
     calls = ((worker, (chunk, multiset, thresholds)) for chunk in chunks)
-    yield from _in_pool(calls, workers, _context())
+    yield from _in_pool(calls, workers, child_context())
 
 
 class RowSource(Protocol):
@@ -210,7 +207,7 @@ def score_slices(
         for start, end in bounds:
             yield worker(source.rows(start, end), multiset, thresholds)
         return
-    context = _context()
+    context = child_context()
     calls: Iterable[tuple[Callable[..., ScoredChunk], tuple[Any, ...]]]
     if context.get_start_method() == "fork":
         _SHARED_SOURCE[:] = [source]
@@ -239,7 +236,7 @@ def _in_pool(
 ) -> Generator[ScoredChunk, None, None]:
     """Each call's result, in order, from a pool of ``workers`` processes, with a bounded
     number in flight; closing the iterator early cancels what is queued."""
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=settle_child) as pool:
         pending: deque[Future[ScoredChunk]] = deque()
         try:
             for function, arguments in calls:
@@ -251,47 +248,3 @@ def _in_pool(
         finally:
             for future in pending:
                 future.cancel()
-
-
-def _worker_start() -> None:
-    """A worker ignores Ctrl+C: the terminal sends it to the whole process group, and the
-    parent alone decides what a cancel does (it stops the pool and keeps what it saved);
-    a worker interrupted mid-chunk would only print a traceback. On Linux a worker is also
-    ended when its parent dies (even by SIGKILL), instead of waiting for work forever."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # SIGTERM ends a worker at once, whatever handler the parent had when it forked this one.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _end_with_parent()
-    settle_worker()
-
-
-def _end_with_parent() -> None:
-    """Ask Linux to send this process SIGTERM when its parent ends (``PR_SET_PDEATHSIG``);
-    elsewhere nothing (the pool's own shutdown ends workers of a parent that exits)."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    # The C library's prctl, as this process has it linked (no ctypes.util.find_library, whose
-    # import and search cost each worker 17 ms at start); found by name only if it is not.
-    prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
-    if prctl is None:
-        import ctypes.util
-
-        name = ctypes.util.find_library("c")
-        if name is None:
-            return
-        prctl = ctypes.CDLL(name, use_errno=True).prctl
-    pr_set_pdeathsig = 1
-    prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
-    if os.getppid() == 1:  # the parent died before the request took effect
-        os._exit(1)
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    """``fork`` when this process runs no other thread (the CLI): workers start at once with
-    the scorer already imported. ``spawn`` otherwise (the desktop app's worker thread): forking
-    a process with running threads can copy a lock some thread holds."""
-    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")

@@ -1,0 +1,224 @@
+"""The statistics of a JSON report scored straight from files, worked out in a process started
+with the read (:mod:`goldenlens.jobs.scoring.report_statistics`): the report is the same to the
+byte as when they are worked out in the command's own process — when the process answers, when
+it dies before answering, when it fails — the command then never imports numpy itself, and the
+process ends with the command whatever happens to the run.
+
+Each run is a fresh ``python -m goldenlens score`` process (a fork needs a process running no
+other thread, which a test session cannot promise); the expected report is written by the
+same command with the statistics worked out in its own process, which the other command-line
+tests pin to the project path and FMEval.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.csv_inputs import input_writers
+
+import goldenlens
+from goldenlens.jobs.scoring import report_statistics
+
+DESKTOP = str(Path(goldenlens.__file__).resolve().parents[1])
+
+#: Lines the probes run first: the statistics process for any file, the scoring pool for any
+#: run, and a count of the statistics this process works out itself.
+_SMALL_RUNS_TOO = (
+    "import goldenlens.jobs.scoring.report_statistics as statistics\n"
+    "import goldenlens.jobs.scoring.score_files as score_files\n"
+    "import goldenlens.jobs.scoring.score_rows as score_rows\n"
+    "statistics.PROCESS_FROM_BYTES = {threshold}\n"
+    "score_rows.POOL_MIN_ROWS = 1\n"
+    "here = []\n"
+    "worked_out_here = score_files.report_statistics\n"
+    "def counted(inputs):\n"
+    "    here.append(1)\n"
+    "    return worked_out_here(inputs)\n"
+    "score_files.report_statistics = counted\n"
+)
+#: What a probe prints at its end: the statistics worked out here, numpy imported here, and
+#: the statistics processes still running.
+_SEEN = (
+    "[len(here), 'numpy' in sys.modules, "
+    "[p.name for p in __import__('multiprocessing').active_children() if p.name == 'report-statistics']]"
+)
+
+
+def _inputs(folder: Path) -> tuple[Path, Path]:
+    """400 questions answered by three pipelines that differ (so the comparisons have
+    something to say), a question nobody answers and a not-scored fact part."""
+    with input_writers(folder) as (golden, responses, gw, rw):
+        for n in range(400):
+            fact = f"{n * 7} million<OR>{n * 7}M" if n % 5 else f"{n * 7} million<AND>the"
+            gw.writerow([f"q{n}", f"How much in {n}?", f"It was {n * 7} million dollars in {n}.", fact])
+            rw.writerow([f"q{n}", "A", f"It was {n * 7} million."])
+            about = f"About {n * 7 + n % 3} million dollars in {n}."
+            rw.writerow([f"q{n}", "B", about if n % 4 else "No idea."])
+            rw.writerow([f"q{n}", "C", f"{n * 7}M" if n % 2 else "I cannot say."])
+        gw.writerow(["q-none", "Nobody?", "Nobody answers this one.", "nobody"])
+    return golden, responses
+
+
+def _score(folder: Path, out: Path, *, threshold: int, before: str = "", extra: tuple[str, ...] = ()) -> Any:
+    """Run ``score`` to ``out`` in a fresh process; what :data:`_SEEN` gives at its end."""
+    golden, responses = _inputs(folder)
+    probe = (
+        "import json, sys; sys.argv = ['goldenlens', *sys.argv[1:]]\n"
+        + _SMALL_RUNS_TOO.format(threshold=threshold)
+        + before
+        + "from goldenlens.cli.main import main\n"
+        "try:\n    code = main()\n"
+        f"finally:\n    print(json.dumps({_SEEN}))\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "score", str(golden), str(responses), "-o", str(out), "-q", *extra],
+        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture
+def expected(tmp_path: Path) -> bytes:
+    """The report with its statistics worked out in the command's own process."""
+    out = tmp_path / "here.json"
+    here, numpy_here, left = _score(tmp_path, out, threshold=1 << 60)
+    assert (here, numpy_here, left) == (1, True, [])
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("baseline", [(), ("--baseline", "B")], ids=["plain", "baseline"])
+def test_the_statistics_process_gives_the_same_report_and_spares_this_process_numpy(
+    tmp_path: Path, baseline: tuple[str, ...]
+) -> None:
+    out_here, out_there = tmp_path / "here.json", tmp_path / "there.json"
+    assert _score(tmp_path, out_here, threshold=1 << 60, extra=baseline)[0] == 1
+    here, numpy_here, left = _score(tmp_path, out_there, threshold=1, extra=baseline)
+    assert here == 0, "the statistics were worked out in the command's own process"
+    assert numpy_here is False
+    assert left == []
+    assert out_there.read_bytes() == out_here.read_bytes()
+    report = json.loads(out_there.read_text(encoding="utf-8"))
+    assert {pair["a"] + pair["b"] for pair in report["comparisons"]["pairs"]} == {"AB", "AC", "BC"}
+    assert report["human_calibrated"]["responses"] == 1200
+
+
+#: Lines that end the statistics process badly: killed as the rows are handed over, or failing
+#: in there (an error it tells the command, which works the statistics out itself and meets
+#: the error there, if there is one).
+_ENDED_BADLY = {
+    "killed": (
+        "import os, signal\n"
+        "handing_over = statistics.StatisticsProcess.send\n"
+        "def killed_first(self, inputs):\n"
+        "    os.kill(self._process.pid, signal.SIGKILL)\n"
+        "    self._process.join()\n"
+        "    handing_over(self, inputs)\n"
+        "statistics.StatisticsProcess.send = killed_first\n"
+    ),
+    "failing": (
+        "import os\n"
+        "command = os.getpid()\n"
+        "working_out = statistics.report_statistics\n"
+        "def failing_elsewhere(inputs):\n"
+        "    if os.getpid() != command:\n"
+        "        raise MemoryError('no room for the bootstrap')\n"
+        "    return working_out(inputs)\n"
+        "statistics.report_statistics = failing_elsewhere\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("ending", sorted(_ENDED_BADLY))
+def test_a_statistics_process_that_cannot_answer_changes_nothing(
+    tmp_path: Path, expected: bytes, ending: str
+) -> None:
+    out = tmp_path / "there.json"
+    here, _numpy, left = _score(tmp_path, out, threshold=1, before=_ENDED_BADLY[ending])
+    assert (here, left) == (1, [])
+    assert out.read_bytes() == expected
+
+
+def test_a_failed_read_and_another_format_leave_no_statistics_process(tmp_path: Path) -> None:
+    """The process started with the read ends when the read fails (a fatal problem) and when
+    the report is not JSON (its statistics come with the full report)."""
+    golden, responses = _inputs(tmp_path)
+    probe = (
+        "import multiprocessing, sys\n" + _SMALL_RUNS_TOO.format(threshold=1) + "from pathlib import Path\n"
+        "from goldenlens.core.problems import InputError\n"
+        "def running():\n"
+        "    return [p.name for p in multiprocessing.active_children()]\n"
+        "golden, responses, empty = (Path(a) for a in sys.argv[1:4])\n"
+        "try:\n"
+        "    score_files.score_files(golden, empty)\n"
+        "except InputError:\n"
+        "    print('refused', running())\n"
+        "scored = score_files.score_files(golden, responses)\n"
+        "print('read', running())\n"
+        "print('report', len(scored.report().rows), running())\n"
+    )
+    empty = tmp_path / "empty.csv"
+    empty.write_text("question_id,pipeline,response\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(golden), str(responses), str(empty)],
+        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["refused []", "read ['report-statistics']", "report 1200 []"]
+
+
+def test_the_process_imports_all_the_statistics_need_before_the_rows_come(tmp_path: Path) -> None:
+    """Whatever the statistics import on their first use (numpy loads parts of itself lazily)
+    is in STATISTICS_MODULES, so the process has it before the rows come, not after."""
+    golden, responses = _inputs(tmp_path)
+    probe = (
+        "import importlib, json, sys\n"
+        "from pathlib import Path\n"
+        "import goldenlens.jobs.scoring.report_statistics as statistics\n"
+        "import goldenlens.jobs.scoring.score_files as score_files\n"
+        "statistics.PROCESS_FROM_BYTES = 1 << 60\n"
+        "handed = []\n"
+        "score_files.report_statistics = lambda inputs: handed.append(inputs) or 1 / 0\n"
+        "scored = score_files.score_files(Path(sys.argv[1]), Path(sys.argv[2]))\n"
+        "try:\n"
+        "    scored.write_json(Path(sys.argv[3]))\n"
+        "except ZeroDivisionError:\n"
+        "    pass\n"
+        "for name in statistics.STATISTICS_MODULES:\n"
+        "    importlib.import_module(name)\n"
+        "before = set(sys.modules)\n"
+        "found = statistics.report_statistics(handed[0])\n"
+        "print(json.dumps([sorted(set(sys.modules) - before), found.human_calibrated['responses']]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(golden), str(responses), str(tmp_path / "out.json")],
+        env={"PYTHONPATH": DESKTOP, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[], 1200]
+    assert not (tmp_path / "out.json").exists()  # the failed report left nothing
+
+
+def test_small_files_keep_their_statistics_here(tmp_path: Path) -> None:
+    """Below PROCESS_FROM_BYTES no process starts (it would cost more than it saves); a file
+    that cannot be measured starts none either."""
+    _golden, responses = _inputs(tmp_path)
+    assert responses.stat().st_size < report_statistics.PROCESS_FROM_BYTES
+    assert report_statistics.StatisticsProcess.start_for(responses) is None
+    assert report_statistics.StatisticsProcess.start_for(tmp_path / "missing.csv") is None
