@@ -22,6 +22,7 @@ import pytest
 from tests.csv_inputs import input_writers
 
 import goldenlens
+from goldenlens.core.lexical.flags import FlagThresholds
 from goldenlens.jobs.scoring import report_statistics
 
 DESKTOP = str(Path(goldenlens.__file__).resolve().parents[1])
@@ -36,9 +37,9 @@ _SMALL_RUNS_TOO = (
     "score_rows.POOL_MIN_ROWS = 1\n"
     "here = []\n"
     "worked_out_here = score_files.report_statistics\n"
-    "def counted(inputs):\n"
+    "def counted(*arguments):\n"
     "    here.append(1)\n"
-    "    return worked_out_here(inputs)\n"
+    "    return worked_out_here(*arguments)\n"
     "score_files.report_statistics = counted\n"
 )
 #: What a probe prints at its end: the statistics worked out here, numpy imported here, and
@@ -51,10 +52,13 @@ _SEEN = (
 
 def _inputs(folder: Path) -> tuple[Path, Path]:
     """400 questions answered by three pipelines that differ (so the comparisons have
-    something to say), a question nobody answers and a not-scored fact part."""
+    something to say), 40 whose fact no response holds, a question nobody answers and
+    not-scored fact parts."""
     with input_writers(folder) as (golden, responses, gw, rw):
         for n in range(400):
             fact = f"{n * 7} million<OR>{n * 7}M" if n % 5 else f"{n * 7} million<AND>the"
+            if n % 10 == 3:  # no response holds it: an ambiguous question
+                fact = f"{n * 7} billion"
             gw.writerow([f"q{n}", f"How much in {n}?", f"It was {n * 7} million dollars in {n}.", fact])
             rw.writerow([f"q{n}", "A", f"It was {n * 7} million."])
             about = f"About {n * 7 + n % 3} million dollars in {n}."
@@ -101,16 +105,30 @@ def expected(tmp_path: Path) -> bytes:
 def test_the_statistics_process_gives_the_same_report_and_spares_this_process_numpy(
     tmp_path: Path, baseline: tuple[str, ...]
 ) -> None:
+    """Against the project path too (which works the golden rows' flags out from the stored
+    scores, and which the rest of the suite holds to FMEval)."""
     out_here, out_there = tmp_path / "here.json", tmp_path / "there.json"
+    stored = tmp_path / "stored.json"
+    project = ("--project", str(tmp_path / "p.goldenlens"))
+    _score(tmp_path, stored, threshold=1 << 60, extra=(*baseline, *project))
     assert _score(tmp_path, out_here, threshold=1 << 60, extra=baseline)[0] == 1
     here, numpy_here, left = _score(tmp_path, out_there, threshold=1, extra=baseline)
     assert here == 0, "the statistics were worked out in the command's own process"
     assert numpy_here is False
     assert left == []
-    assert out_there.read_bytes() == out_here.read_bytes()
+    assert out_there.read_bytes() == out_here.read_bytes() == stored.read_bytes()
     report = json.loads(out_there.read_text(encoding="utf-8"))
     assert {pair["a"] + pair["b"] for pair in report["comparisons"]["pairs"]} == {"AB", "AC", "BC"}
     assert report["human_calibrated"]["responses"] == 1200
+    # Ambiguous: the question has scored responses and none holds the fact.
+    found: dict[str, list[float]] = {}
+    for row in report["rows"]:
+        if row["factual_knowledge"] is not None:
+            found.setdefault(row["question_id"], []).append(row["factual_knowledge"])
+    expected = sorted(q for q, values in found.items() if max(values) < 1)
+    assert {f"q{n}" for n in range(3, 400, 10)} <= set(expected)  # the "billion" facts at least
+    ambiguous = [q for q, flags in report["golden_flags"].items() if "ambiguous_question" in flags]
+    assert sorted(ambiguous) == expected  # q-none: no response, so not ambiguous
 
 
 #: Lines that end the statistics process badly: killed as the rows are handed over, or failing
@@ -130,10 +148,10 @@ _ENDED_BADLY = {
         "import os\n"
         "command = os.getpid()\n"
         "working_out = statistics.report_statistics\n"
-        "def failing_elsewhere(inputs):\n"
+        "def failing_elsewhere(*arguments):\n"
         "    if os.getpid() != command:\n"
         "        raise MemoryError('no room for the bootstrap')\n"
-        "    return working_out(inputs)\n"
+        "    return working_out(*arguments)\n"
         "statistics.report_statistics = failing_elsewhere\n"
     ),
 }
@@ -191,7 +209,7 @@ def test_the_process_imports_all_the_statistics_need_before_the_rows_come(tmp_pa
         "import goldenlens.jobs.scoring.score_files as score_files\n"
         "statistics.PROCESS_FROM_BYTES = 1 << 60\n"
         "handed = []\n"
-        "score_files.report_statistics = lambda inputs: handed.append(inputs) or 1 / 0\n"
+        "score_files.report_statistics = lambda *arguments: handed.append(arguments) or 1 / 0\n"
         "scored = score_files.score_files(Path(sys.argv[1]), Path(sys.argv[2]))\n"
         "try:\n"
         "    scored.write_json(Path(sys.argv[3]))\n"
@@ -200,7 +218,7 @@ def test_the_process_imports_all_the_statistics_need_before_the_rows_come(tmp_pa
         "for name in statistics.STATISTICS_MODULES:\n"
         "    importlib.import_module(name)\n"
         "before = set(sys.modules)\n"
-        "found = statistics.report_statistics(handed[0])\n"
+        "found = statistics.report_statistics(*handed[0])\n"
         "print(json.dumps([sorted(set(sys.modules) - before), found.human_calibrated['responses']]))\n"
     )
     done = subprocess.run(
@@ -220,5 +238,6 @@ def test_small_files_keep_their_statistics_here(tmp_path: Path) -> None:
     that cannot be measured starts none either."""
     _golden, responses = _inputs(tmp_path)
     assert responses.stat().st_size < report_statistics.PROCESS_FROM_BYTES
-    assert report_statistics.StatisticsProcess.start_for(responses) is None
-    assert report_statistics.StatisticsProcess.start_for(tmp_path / "missing.csv") is None
+    start = report_statistics.StatisticsProcess.start_for
+    assert start(responses, [], FlagThresholds()) is None
+    assert start(tmp_path / "missing.csv", [], FlagThresholds()) is None

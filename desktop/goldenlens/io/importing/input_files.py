@@ -14,14 +14,14 @@ file, sheet, Excel row and column name; fatal ones raise
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from goldenlens.core.input_selection import InputSelection
-from goldenlens.core.inputs import GoldenSet, Loaded, ResponseSet
+from goldenlens.core.inputs import GoldenItem, GoldenSet, Loaded, ResponseSet
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.io.importing.columns import (
     RESPONSE_SYNONYMS,
@@ -118,9 +118,11 @@ def load_inputs(
     responses_path: Path | None = None,
     *,
     selection: InputSelection | None = None,
+    golden_read: Callable[[Sequence[GoldenItem]], None] | None = None,
 ) -> Loaded:
     """Read the golden set and, if given, the responses as ``selection`` says (default: sheets,
-    columns and header rows found); collect every problem.
+    columns and header rows found); collect every problem. ``golden_read`` is called with the
+    golden items once they are read, before the responses are.
 
     The same workbook may be given twice: then, unless sheets are named, the responses come
     from the first other sheet that maps as responses (or from the golden sheet itself when
@@ -134,6 +136,8 @@ def load_inputs(
     alone = responses_path is None
     with TableFile(golden_path, mapping=mapping, header_row=header_row) as source:
         golden, problems, golden_table = _golden_from(source, chosen.golden_sheet, mapping, alone=alone)
+        if golden_read is not None:
+            golden_read(golden.items)
         if (
             responses_path is not None
             and _same_file(golden_path, responses_path)

@@ -1,12 +1,14 @@
 """The statistics at the end of a JSON report scored straight from files — each pipeline's means,
-the decision between the pipelines, what reviewers would judge with no label yet — worked out
-from the values the scoring workers packed, here or in a process of their own.
+the decision between the pipelines, what reviewers would judge with no label yet, each golden
+row's flags — worked out from the golden set and the values the scoring workers packed, here or
+in a process of their own.
 
-The process (:class:`StatisticsProcess`) starts before the inputs are read, while this one
-reads them on one core and leaves the other idle: it imports numpy and the decision there
-(a fifth of a second that otherwise competed with the scoring workers for both cores), then
-waits for the values. Once the rows are written, this process sends them, and puts the rows on
-the disk while the statistics are worked out. Anything wrong with the process (it could not
+The process (:class:`StatisticsProcess`) starts once the golden set is read, while this one
+reads the responses on one core and leaves the other idle: it imports numpy and the decision
+there and works out the golden rows' flags that read the row alone (a third of a second that
+otherwise competed with the scoring workers for both cores), then waits for the values. Once
+the rows are written, this process sends them, and puts the rows on the disk while the
+statistics are worked out. Anything wrong with the process (it could not
 start, it died, it failed) only means the statistics are worked out here instead: the same
 function on the same values, so the report is the same to the last byte either way.
 """
@@ -20,6 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from goldenlens.core.inputs import GoldenItem
+from goldenlens.core.lexical.flags import (
+    FlagThresholds,
+    fact_missing_everywhere,
+    golden_flags,
+    golden_flags_in_force,
+)
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES
 from goldenlens.core.scored_rows import ScoreColumns, summarise_columns
 from goldenlens.jobs.scoring.child_processes import fork_is_safe, settle_child
@@ -94,10 +103,22 @@ class ReportStatistics:
     summary: dict[str, dict[str, float | None]]
     comparisons: dict[str, Any]
     human_calibrated: dict[str, Any]
+    #: Each golden row's flag names, sorted, in golden order.
+    golden_flags: list[tuple[str, ...]]
 
 
-def report_statistics(inputs: StatisticsInputs) -> ReportStatistics:
-    """Work the statistics out (numpy; the decision's bootstrap draws on threads)."""
+def golden_row_flags(golden: Sequence[GoldenItem], thresholds: FlagThresholds) -> list[tuple[str, ...]]:
+    """Each golden row's flags that read the row alone (all but the ambiguous question's, which
+    needs the scores of its responses), by name, sorted, in golden order."""
+    return [
+        tuple(sorted(flag.value for flag in golden_flags(item.answer, item.fact, [], thresholds)))
+        for item in golden
+    ]
+
+
+def report_statistics(inputs: StatisticsInputs, row_flags: Sequence[tuple[str, ...]]) -> ReportStatistics:
+    """Work the statistics out (numpy; the decision's bootstrap draws on threads); ``row_flags``:
+    :func:`golden_row_flags` of the golden set the inputs' questions come from."""
     import numpy as np
 
     from goldenlens.core.calibration.human_calibrated import not_checked
@@ -114,7 +135,29 @@ def report_statistics(inputs: StatisticsInputs) -> ReportStatistics:
         summary=summarise_columns(_columns_from(matrix, pipeline_of, inputs.pipelines)),
         comparisons=decision.as_dict(),
         human_calibrated=not_checked(inputs.pipelines, pipeline_of, matrix[:, _FK]).as_dict(),
+        golden_flags=_in_force(row_flags, np.frombuffer(inputs.question_of, dtype=np.int64), matrix[:, _FK]),
     )
+
+
+def _in_force(
+    row_flags: Sequence[tuple[str, ...]], question_of: npt.NDArray[np.int64], fk: npt.NDArray[np.float64]
+) -> list[tuple[str, ...]]:
+    """:func:`~goldenlens.core.lexical.flags.golden_flags_in_force` of each question: its row's
+    flags, and the ambiguous question's from its responses' exact Factual Knowledge. The rule
+    reads only whether a question has a scored response and the largest value, found for every
+    question at once."""
+    import numpy as np
+
+    scored = ~np.isnan(fk)
+    counts = np.bincount(question_of[scored], minlength=len(row_flags)).tolist()
+    largest = np.zeros(len(row_flags))
+    np.maximum.at(largest, question_of[scored], fk[scored])  # Factual Knowledge is 0 or 1
+    # The row's flags stand as they are (sorted, none of them the ambiguous question's) unless
+    # the question is ambiguous.
+    return [
+        tuple(golden_flags_in_force(names, [best])) if count and fact_missing_everywhere([best]) else names
+        for names, count, best in zip(row_flags, counts, largest.tolist(), strict=True)
+    ]
 
 
 def _columns_from(
@@ -143,10 +186,12 @@ class StatisticsProcess:
         self._connection: Connection | None = connection
 
     @classmethod
-    def start_for(cls, responses: Path) -> StatisticsProcess | None:
-        """A process for a run reading ``responses``, or ``None``: the file is smaller than
-        :data:`PROCESS_FROM_BYTES`, cannot be measured, or no child can be forked (a spawned
-        one would import everything again, for nothing)."""
+    def start_for(
+        cls, responses: Path, golden: Sequence[GoldenItem], thresholds: FlagThresholds
+    ) -> StatisticsProcess | None:
+        """A process for a run of ``golden`` (just read) reading ``responses``, or ``None``: the
+        file is smaller than :data:`PROCESS_FROM_BYTES`, cannot be measured, or no child can
+        be forked (a spawned one would import everything again, for nothing)."""
         try:
             large = Path(responses).stat().st_size >= PROCESS_FROM_BYTES
         except OSError:
@@ -155,7 +200,9 @@ class StatisticsProcess:
             return None
         context = multiprocessing.get_context("fork")
         mine, theirs = context.Pipe()
-        process = context.Process(target=_serve, args=(theirs,), name="report-statistics", daemon=True)
+        process = context.Process(
+            target=_serve, args=(theirs, golden, thresholds), name="report-statistics", daemon=True
+        )
         try:
             process.start()
         except OSError:  # no process can be made now: the statistics are worked out here
@@ -197,20 +244,25 @@ class StatisticsProcess:
             self._process.join()
 
 
-def _serve(connection: Connection) -> None:
-    """The process: import what the statistics need, wait for the inputs, answer once. A failure
-    is answered as a note (the parent then works them out itself and meets the error there)."""
+def _serve(connection: Connection, golden: Sequence[GoldenItem], thresholds: FlagThresholds) -> None:
+    """The process (forked: ``golden`` is its copy of the parent's): import what the statistics
+    need, work out the golden rows' own flags, wait for the inputs, answer once. A failure is
+    answered as a note (the parent then works them out itself and meets the error there)."""
     import importlib
 
     settle_child()
     for name in STATISTICS_MODULES:
         importlib.import_module(name)
+    row_flags = golden_row_flags(golden, thresholds)
+    questions = tuple(item.id for item in golden)
     try:
         inputs = connection.recv()
     except (EOFError, OSError):  # the parent needs no statistics (a failed read, another format)
         return
+    answer: object = "the rows' questions are not the golden set this process was given"
     try:
-        answer: object = report_statistics(inputs)
+        if inputs.questions == questions:
+            answer = report_statistics(inputs, row_flags)
     except Exception as error:  # told to the parent, which works them out and meets it
         answer = f"{type(error).__name__}: {error}"
     try:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from goldenlens.core.gc_pause import collector_paused
 from goldenlens.core.input_selection import InputSelection
 from goldenlens.core.inputs import GoldenItem, PipelineResponse
-from goldenlens.core.lexical.flags import Flag, FlagThresholds, golden_flags
+from goldenlens.core.lexical.flags import Flag, FlagThresholds
 from goldenlens.core.lexical.scorer import FACTUAL_KNOWLEDGE, LEXICAL_SCORE_NAMES, LexicalScorer
 from goldenlens.core.lexical.signature import Signature, lexical_signature
 from goldenlens.core.problems import Problem
@@ -41,6 +41,7 @@ from goldenlens.jobs.progress import CancelToken, Progress, ProgressFn, no_progr
 from goldenlens.jobs.scoring.report_statistics import (
     StatisticsInputs,
     StatisticsProcess,
+    golden_row_flags,
     report_statistics,
 )
 from goldenlens.jobs.scoring.score_rows import (
@@ -73,9 +74,8 @@ _UNREVIEWED = QuestionReview()
 
 def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresholds) -> ScoredChunk:
     """The rows scored (:func:`~goldenlens.jobs.scoring.score_rows.row_scores`) as their lines of the
-    JSON report, joined as the report writes them, the flags of each question of the chunk, and
-    the values packed for the means and the comparisons (a worker function: module level,
-    picklable).
+    JSON report, joined as the report writes them, and the values packed for the means, the
+    comparisons and the golden rows' flags (a worker function: module level, picklable).
 
     Flags are listed by name, as a project lists them, so both paths write the same report.
     """
@@ -93,23 +93,7 @@ def render_chunk(rows: Sequence[RowText], multiset: bool, thresholds: FlagThresh
             for row, values, row_flags in zip(rows, scored, flagged, strict=True)
         ]
     )
-    found: dict[str, list[float]] = {}
-    texts: dict[str, tuple[str, str]] = {}
-    for (question_id, _pipeline, _response, answer, fact), values in zip(rows, scored, strict=True):
-        if question_id not in texts:
-            texts[question_id] = (answer, fact)
-            found[question_id] = []
-        value = values[_FK]
-        if value is not None:
-            found[question_id].append(value)
-    golden = [
-        (
-            question_id,
-            tuple(sorted(flag.value for flag in golden_flags(answer, fact, found[question_id], thresholds))),
-        )
-        for question_id, (answer, fact) in texts.items()
-    ]
-    return ScoredChunk(text=text, golden_flags=golden, packed=packed, rendered_rows=len(rows))
+    return ScoredChunk(text=text, packed=packed, rendered_rows=len(rows))
 
 
 @dataclass(frozen=True)
@@ -203,7 +187,6 @@ class ScoredFiles:
 
         The statistics are worked out by the :class:`StatisticsProcess` started with the read,
         if there is one, while the rows go to the disk; here otherwise."""
-        golden: list[tuple[str, tuple[str, ...]]] = []
         packed: list[bytes] = []
         process, self.statistics_process = self.statistics_process, None
         inputs: list[StatisticsInputs] = []
@@ -212,7 +195,6 @@ class ScoredFiles:
             for chunk in self._scored(render_chunk):
                 if chunk.text:
                     yield chunk.text
-                golden.extend(chunk.golden_flags)
                 packed.append(chunk.packed)
             inputs.append(self._statistics_inputs(packed))
             packed.clear()
@@ -223,7 +205,9 @@ class ScoredFiles:
 
         def tail() -> dict[str, object]:
             found = process.answer() if process is not None else None
-            statistics = found or report_statistics(inputs[0])
+            statistics = found or report_statistics(
+                inputs[0], golden_row_flags(self.golden, self.options.thresholds)
+            )
             means.update(statistics.summary)
             return report_tail(
                 self.golden,
@@ -231,7 +215,7 @@ class ScoredFiles:
                 comparisons=statistics.comparisons,
                 overridden={pipeline: {} for pipeline in self.pipelines},
                 review=lambda _question_id: _UNREVIEWED,
-                golden_flags=self._golden_flags(golden),
+                golden_flags=self._golden_flags(statistics.golden_flags),
                 signatures=self.signatures,
                 problems=self.problems,
                 human_calibrated=statistics.human_calibrated,
@@ -295,21 +279,14 @@ class ScoredFiles:
             )
         return self._report
 
-    def _golden_flags(
-        self, from_workers: Sequence[tuple[str, tuple[str, ...]]]
-    ) -> dict[str, tuple[Flag, ...]]:
-        """Each question's flags: from the workers for the questions that have responses."""
-        found = dict(from_workers)
-        flags: dict[str, tuple[Flag, ...]] = {}
+    def _golden_flags(self, named: Sequence[tuple[str, ...]]) -> dict[str, tuple[Flag, ...]]:
+        """Each question's flags, from their names in golden order."""
         as_flags: dict[tuple[str, ...], tuple[Flag, ...]] = {}  # few distinct lists: each made once
-        for item in self.golden:
-            named = found.get(item.id)
-            if named is None:  # no response: the flags that need none
-                unanswered = golden_flags(item.answer, item.fact, [], self.options.thresholds)
-                named = tuple(sorted(flag.value for flag in unanswered))
-            made = as_flags.get(named)
+        flags: dict[str, tuple[Flag, ...]] = {}
+        for item, names in zip(self.golden, named, strict=True):
+            made = as_flags.get(names)
             if made is None:
-                made = as_flags[named] = tuple(Flag(name) for name in named)
+                made = as_flags[names] = tuple(Flag(name) for name in names)
             flags[item.id] = made
         return flags
 
@@ -372,9 +349,17 @@ def score_files(
     an import and a lexical run into a new project would report, with no reviews and no
     overrides. ``baseline`` (``--baseline``) must be one of the pipelines
     (:class:`~goldenlens.core.stats.decision.UnknownBaselineError`, before anything is scored)."""
-    process = StatisticsProcess.start_for(responses)  # while this one reads (its docstring)
+    options = options or ScoreOptions()
+    process: StatisticsProcess | None = None
+
+    def golden_read(items: Sequence[GoldenItem]) -> None:
+        nonlocal process  # started while this one reads the responses (its module's docstring)
+        process = StatisticsProcess.start_for(responses, items, options.thresholds)
+
     try:
-        loaded = read_inputs(golden, responses, selection=selection, progress=progress, cancel=cancel)
+        loaded = read_inputs(
+            golden, responses, selection=selection, progress=progress, cancel=cancel, golden_read=golden_read
+        )
         items = loaded.golden.items
         pipelines = loaded.responses.pipelines if loaded.responses else ()
         check_baseline(baseline, pipelines)
@@ -388,7 +373,7 @@ def score_files(
         pipelines=tuple(pipelines),
         responses=ordered,
         problems=tuple(loaded.problems),
-        options=options or ScoreOptions(),
+        options=options,
         sources=tuple(path.name for path in (golden, responses)),
         progress=progress,
         cancel=cancel,

@@ -64,10 +64,8 @@ class ScoredChunk:
     flags: list[tuple[str, str, str]] = field(default_factory=list)
     #: Filled by a rendering worker (:func:`goldenlens.jobs.scoring.score_files.render_chunk`) only,
     #: which leaves the fields above empty: the rows' lines of the JSON report as the report
-    #: writes them, ``(question_id, flags)`` of each question whose rows the chunk holds, the
-    #: values packed, and the number of rows.
+    #: writes them, the values packed, and the number of rows.
     text: str = ""
-    golden_flags: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     #: The rows' values as :func:`pack_values` packs them (a rendering worker's, for the means
     #: and the paired comparisons: 8 bytes a value instead of a float object each).
     packed: bytes = b""
