@@ -1,5 +1,6 @@
 """Responses read from files are scored in golden order, then pipeline order, as a project
-lists them; responses of one question and pipeline never change places."""
+lists them; responses of one question and pipeline never change places; each response's place
+names its question and pipeline."""
 
 from __future__ import annotations
 
@@ -27,4 +28,6 @@ def test_responses_are_in_golden_then_pipeline_order(keys: list[tuple[int, int]]
         for response in responses
         if response.question_id == f"q{question}" and response.pipeline == pipeline
     ]
-    assert _in_report_order(ITEMS, PIPELINES, responses) == expected
+    ordered, places = _in_report_order(ITEMS, PIPELINES, responses)
+    assert ordered == expected
+    assert places == [int(r.question_id[1:]) * 3 + PIPELINES.index(r.pipeline) for r in expected]

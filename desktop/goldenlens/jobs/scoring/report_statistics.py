@@ -16,7 +16,6 @@ function on the same values, so the report is the same to the last byte either w
 from __future__ import annotations
 
 import multiprocessing
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,37 +59,16 @@ STATISTICS_MODULES: Final = (
 
 @dataclass(frozen=True)
 class StatisticsInputs:
-    """What the statistics are worked out from, in compact form (it crosses to a process):
-    the workers' packed values (:func:`~goldenlens.jobs.scoring.score_rows.pack_values`, a row
-    per response in report order), each row's question as a position in ``questions`` and its
-    pipeline as a position in ``pipelines`` (64-bit integers as bytes)."""
+    """What the statistics are worked out from, in compact form (it crosses to a process): the
+    workers' packed values (:func:`~goldenlens.jobs.scoring.score_rows.pack_values`, a row per
+    response in report order) and each row's place, its question's position in ``questions``
+    times the number of ``pipelines`` plus its pipeline's position (64-bit integers as bytes)."""
 
     packed: bytes
     questions: tuple[str, ...]
-    question_of: bytes
     pipelines: tuple[str, ...]
-    pipeline_of: bytes
+    places: bytes
     baseline: str | None = None
-
-    @classmethod
-    def of(
-        cls,
-        packed: Sequence[bytes],
-        *,
-        questions: Sequence[str],
-        question_of: Sequence[int],
-        pipelines: Sequence[str],
-        pipeline_of: Sequence[int],
-        baseline: str | None,
-    ) -> StatisticsInputs:
-        return cls(
-            b"".join(packed),
-            tuple(questions),
-            array("q", question_of).tobytes(),
-            tuple(pipelines),
-            array("q", pipeline_of).tobytes(),
-            baseline,
-        )
 
 
 @dataclass(frozen=True)
@@ -126,21 +104,22 @@ def report_statistics(inputs: StatisticsInputs, row_flags: Sequence[tuple[str, .
 
     rows = len(inputs.packed) // (8 * len(LEXICAL_SCORE_NAMES))
     matrix = np.frombuffer(inputs.packed, dtype=np.float64).reshape(rows, len(LEXICAL_SCORE_NAMES))
-    pipeline_of = np.frombuffer(inputs.pipeline_of, dtype=np.int64).astype(np.intp)
-    questions = inputs.questions
-    question_of = [questions[n] for n in array("q", inputs.question_of)]
-    row_pipelines = [inputs.pipelines[n] for n in pipeline_of.tolist()]
+    places = np.frombuffer(inputs.places, dtype=np.int64).astype(np.intp)
+    question_at, pipeline_of = np.divmod(places, max(len(inputs.pipelines), 1))
+    questions, pipelines = inputs.questions, inputs.pipelines
+    question_of = [questions[n] for n in question_at.tolist()]
+    row_pipelines = [pipelines[n] for n in pipeline_of.tolist()]
     decision = decide_matrix(question_of, row_pipelines, matrix, inputs.pipelines, baseline=inputs.baseline)
     return ReportStatistics(
         summary=summarise_columns(_columns_from(matrix, pipeline_of, inputs.pipelines)),
         comparisons=decision.as_dict(),
         human_calibrated=not_checked(inputs.pipelines, pipeline_of, matrix[:, _FK]).as_dict(),
-        golden_flags=_in_force(row_flags, np.frombuffer(inputs.question_of, dtype=np.int64), matrix[:, _FK]),
+        golden_flags=_in_force(row_flags, question_at, matrix[:, _FK]),
     )
 
 
 def _in_force(
-    row_flags: Sequence[tuple[str, ...]], question_of: npt.NDArray[np.int64], fk: npt.NDArray[np.float64]
+    row_flags: Sequence[tuple[str, ...]], question_of: npt.NDArray[np.intp], fk: npt.NDArray[np.float64]
 ) -> list[tuple[str, ...]]:
     """:func:`~goldenlens.core.lexical.flags.golden_flags_in_force` of each question: its row's
     flags, and the ambiguous question's from its responses' exact Factual Knowledge. The rule
