@@ -185,6 +185,7 @@ def _score_files_paused(args: argparse.Namespace) -> int:
 
     progress = StderrProgress(quiet=args.quiet)
     out: Path | None = args.output
+    as_json = out is not None and out.suffix.lower() == ".json"
     try:
         done = score_files(
             args.golden,
@@ -193,21 +194,25 @@ def _score_files_paused(args: argparse.Namespace) -> int:
             options=ScoreOptions(multiset=args.multiset),
             progress=progress,
             baseline=args.baseline,
+            json_report=as_json,
         )
-        print_problems(done.problems)
-        refused = unknown_pipeline_exit(done.pipelines, args.fail_under)
-        if refused:
-            return refused
-        if out is not None and out.suffix.lower() == ".json":
-            summary = done.write_json(out)  # rows written as the workers return them
-            progress.finish()
-            print(f"Wrote {done.row_count} scored responses to {out}", file=sys.stderr)
-            _Ending.at_once = True  # the report is in place and the workers have ended (run)
-        else:
-            report = done.report()
-            progress.finish()
-            write_report(report, out, sources=done.sources, progress=progress)
-            summary = report.summary()
+        try:
+            print_problems(done.problems)
+            refused = unknown_pipeline_exit(done.pipelines, args.fail_under)
+            if refused:
+                return refused
+            if out is not None and as_json:
+                summary = done.write_json(out)  # rows written as the workers return them
+                progress.finish()
+                print(f"Wrote {done.row_count} scored responses to {out}", file=sys.stderr)
+                _Ending.at_once = True  # the report is in place and the workers have ended (run)
+            else:
+                report = done.report()
+                progress.finish()
+                write_report(report, out, sources=done.sources, progress=progress)
+                summary = report.summary()
+        finally:
+            done.close()
     except KeyboardInterrupt:
         print("goldenlens: cancelled; nothing was written.", file=sys.stderr)
         return EXIT_CANCELLED

@@ -15,8 +15,12 @@ function on the same values, so the report is the same to the last byte either w
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
-from collections.abc import Sequence
+import os
+import signal
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -40,9 +44,9 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 #: A responses file from this size on has its statistics worked out in a process of their own
-#: (about 15,000 responses of a few hundred characters: a run the scoring pool scores too).
-#: A smaller run would spend more starting the process than it saves.
-PROCESS_FROM_BYTES: Final = 4 << 20
+#: (about 3,500 responses of a few hundred characters, whose reading and scoring outlast the
+#: process's imports). A smaller run would wait for the process's imports.
+PROCESS_FROM_BYTES: Final = 1 << 20
 
 _FK: Final = LEXICAL_SCORE_NAMES.index(FACTUAL_KNOWLEDGE)
 #: What the statistics import and the reading does not: imported by the process as it starts,
@@ -158,7 +162,8 @@ class StatisticsProcess:
     """A process that works out one report's statistics (:func:`report_statistics`): started
     with :meth:`start_for`, sent the inputs with :meth:`send`, asked for the answer with
     :meth:`answer`. It ends after answering, when :meth:`close` is called, or when this process
-    ends."""
+    ends (it looks for that every :data:`_PARENT_CHECK` seconds while it waits, where the
+    system does not end it at once)."""
 
     def __init__(self, process: BaseProcess, connection: Connection) -> None:
         self._process = process
@@ -180,15 +185,19 @@ class StatisticsProcess:
         context = multiprocessing.get_context("fork")
         mine, theirs = context.Pipe()
         process = context.Process(
-            target=_serve, args=(theirs, golden, thresholds), name="report-statistics", daemon=True
+            target=_serve,
+            args=(theirs, mine, os.getpid(), golden, thresholds),
+            name="report-statistics",
+            daemon=True,
         )
         try:
-            process.start()
+            with _signals_held():  # until the child has settled them (_serve)
+                process.start()
         except OSError:  # no process can be made now: the statistics are worked out here
             mine.close()
             theirs.close()
             return None
-        theirs.close()  # the child's end: its only holder then sees this process leave
+        theirs.close()  # the child's end, which only the child holds now
         return cls(process, mine)
 
     def send(self, inputs: StatisticsInputs) -> None:
@@ -213,30 +222,81 @@ class StatisticsProcess:
         return found if isinstance(found, ReportStatistics) else None
 
     def close(self) -> None:
-        """End the process, waiting for it (a moment: it is waiting for inputs or has answered)."""
+        """End the process: closing this end tells it no inputs will come (or that its answer
+        was read), and it returns; one that does not within :data:`_ENDING` seconds is ended."""
         if self._connection is not None:
-            self._connection.close()  # the process reads the end of its inputs and returns
+            self._connection.close()
             self._connection = None
-        self._process.join(timeout=1.0)
-        if self._process.is_alive():  # working on inputs never to be asked for
+        self._process.join(timeout=_ENDING)
+        if self._process.exitcode is None:
             self._process.terminate()
+            self._process.join(timeout=_ENDING)
+        if self._process.exitcode is None:
+            self._process.kill()
             self._process.join()
 
 
-def _serve(connection: Connection, golden: Sequence[GoldenItem], thresholds: FlagThresholds) -> None:
-    """The process (forked: ``golden`` is its copy of the parent's): import what the statistics
-    need, work out the golden rows' own flags, wait for the inputs, answer once. A failure is
-    answered as a note (the parent then works them out itself and meets the error there)."""
+#: Seconds a statistics process has to end once told to, before it is ended.
+_ENDING: Final = 5.0
+#: Seconds between two looks, while the process waits, at whether its parent still runs.
+_PARENT_CHECK: Final = 0.5
+#: Held back from the moment of the fork until the child has settled what they do.
+_HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl+C or SIGTERM arriving while the child starts waits until it is settled (the child
+    then ignores the one and ends at the other, the parent handles both as usual): before it,
+    the child would run the parent's handlers and print a traceback."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _serve(
+    connection: Connection,
+    parents_end: Connection,
+    parent: int,
+    golden: Sequence[GoldenItem],
+    thresholds: FlagThresholds,
+) -> None:
+    """The process (forked: ``golden`` is its copy of the parent's). Whatever goes wrong ends it
+    quietly: the parent then works the statistics out itself, and meets the error there if
+    there is one."""
+    try:
+        parents_end.close()  # its copy of the parent's end: the parent's close must reach it
+        settle_child()
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        _answer_once(connection, parent, golden, thresholds)
+    except BaseException:  # the parent works them out; a traceback would only alarm
+        os._exit(1)
+
+
+def _answer_once(
+    connection: Connection, parent: int, golden: Sequence[GoldenItem], thresholds: FlagThresholds
+) -> None:
+    """Import what the statistics need, work out the golden rows' own flags, wait for the inputs
+    (or for the parent to close its end or to end), answer once. A failure of the statistics is
+    answered as a note."""
     import importlib
 
-    settle_child()
     for name in STATISTICS_MODULES:
         importlib.import_module(name)
     row_flags = golden_row_flags(golden, thresholds)
     questions = tuple(item.id for item in golden)
     try:
+        while not connection.poll(_PARENT_CHECK):
+            if os.getppid() != parent:  # the parent has ended
+                return
         inputs = connection.recv()
-    except (EOFError, OSError):  # the parent needs no statistics (a failed read, another format)
+    except (EOFError, OSError):  # the parent needs no statistics (a failed read, a cancel)
         return
     answer: object = "the rows' questions are not the golden set this process was given"
     try:
@@ -244,7 +304,5 @@ def _serve(connection: Connection, golden: Sequence[GoldenItem], thresholds: Fla
             answer = report_statistics(inputs, row_flags)
     except Exception as error:  # told to the parent, which works them out and meets it
         answer = f"{type(error).__name__}: {error}"
-    try:
+    with contextlib.suppress(OSError, ValueError):  # the parent has gone
         connection.send(answer)
-    except (OSError, ValueError):  # the parent has gone
-        return

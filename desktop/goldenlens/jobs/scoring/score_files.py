@@ -245,7 +245,7 @@ class ScoredFiles:
         )
 
     def close(self) -> None:
-        """End the statistics process if it was not used (a report in another format)."""
+        """End the statistics process if it was not used (the run stopped before its report)."""
         if self.statistics_process is not None:
             self.statistics_process.close()
             self.statistics_process = None
@@ -341,19 +341,23 @@ def score_files(
     progress: ProgressFn = no_progress,
     cancel: CancelToken | None = None,
     baseline: str | None = None,
+    json_report: bool = False,
 ) -> ScoredFiles:
     """Read both files as ``selection`` says (a fatal problem raises
     :class:`~goldenlens.core.problems.InputError`); the
     result scores every response with the lexical metrics when its report is asked for: what
     an import and a lexical run into a new project would report, with no reviews and no
     overrides. ``baseline`` (``--baseline``) must be one of the pipelines
-    (:class:`~goldenlens.core.stats.decision.UnknownBaselineError`, before anything is scored)."""
+    (:class:`~goldenlens.core.stats.decision.UnknownBaselineError`, before anything is scored).
+    ``json_report``: the caller will ask for :meth:`ScoredFiles.write_json` (a large run then
+    starts its :class:`StatisticsProcess` with the reading, and the caller closes the result)."""
     options = options or ScoreOptions()
     process: StatisticsProcess | None = None
 
     def golden_read(items: Sequence[GoldenItem]) -> None:
         nonlocal process  # started while this one reads the responses (its module's docstring)
-        process = StatisticsProcess.start_for(responses, items, options.thresholds)
+        if json_report:
+            process = StatisticsProcess.start_for(responses, items, options.thresholds)
 
     try:
         loaded = read_inputs(
