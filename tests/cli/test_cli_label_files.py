@@ -236,6 +236,32 @@ def test_every_bad_row_of_a_labels_file_is_named_in_one_run_in_file_order(
     assert _labelled(sample_project, tmp_path) == 0
 
 
+def test_a_file_of_another_project_is_refused_in_one_line(sample_project: Path, tmp_path: Path) -> None:
+    """A plan or report of another project named none of this project's questions: the command
+    printed one "no question" line a row (20, then a count). It says what happened once; a row
+    it cannot read is still named."""
+    labels = tmp_path / "labels.csv"
+    labels.write_text(
+        "question_id,pipeline,verdict\n"
+        "t101,GPT-4,correct\n"
+        "t102,GPT-4,maybe\n"  # no verdict: named on its own
+        "t103,BingChat,incorrect\n"
+        "t104,BingChat,correct\n",
+        encoding="utf-8",
+    )
+    done = run_goldenlens("label", str(sample_project), "--from", str(labels))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "goldenlens: error: labels.csv, row 2, column 'question_id': none of its 3 rows names a question "
+        "of this project (this row names 't101'): is it a file of another project? Label a plan of this "
+        "one (goldenlens plan-labels).",
+        "goldenlens: error: labels.csv, row 3, column 'verdict': 'maybe' is not a verdict: say "
+        "correct (yes, y, 1, true, pass, passed, right), incorrect (no, n, 0, false, fail, failed, wrong), "
+        "unsure (?, unknown, not sure, skip)",
+    ]
+    assert _labelled(sample_project, tmp_path) == 0
+
+
 def test_a_plan_file_of_no_plan_format_is_refused_before_the_round_is_kept(
     sample_project: Path, tmp_path: Path
 ) -> None:

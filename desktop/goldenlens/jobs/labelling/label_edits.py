@@ -27,7 +27,7 @@ from goldenlens.core.calibration.labels import (
 from goldenlens.core.errors import GoldenLensError
 from goldenlens.core.problems import InputError, Problem, Severity
 from goldenlens.core.view.wording import one_line
-from goldenlens.io.importing.labels_file import LabelRow, read_labels_file
+from goldenlens.io.importing.labels_file import LabelRow, LabelsFile, read_labels_file
 from goldenlens.io.reports.csv_cells import neutralised
 from goldenlens.jobs.project_access import takes_project
 from goldenlens.store.project import ProjectStore
@@ -344,6 +344,7 @@ def labels_from_file(
                 source=f"file {path.name}",
             )
         )
+    problems = _of_another_project(found, questions) or problems
     if problems:
         problems.sort(key=lambda problem: problem.row or 0)  # in the file's order, as it is fixed
         raise InputError(problems[0], tuple(problems[1:]))
@@ -366,6 +367,25 @@ def labels_from_file(
         outside_round=_outside_rounds(store, found.rows),
         rounds=len(store.labels.rounds()),
     )
+
+
+def _of_another_project(found: LabelsFile, questions: _Questions) -> list[Problem]:
+    """For a file none of whose rows (two or more) names a question of the project (a plan or a
+    report of another project), its problems: the file's own and one for all those rows,
+    instead of one a row. Otherwise none."""
+    rows = found.rows
+    if len(rows) < 2 or any(questions.find(row.question_id) is not None for row in rows):
+        return []
+    first = rows[0]
+    stranger = found.table.problem(
+        f"none of its {len(rows)} rows names a question of this project (this row names "
+        f"{first.question_id!r}): is it a file of another project? Label a plan of this one "
+        "(goldenlens plan-labels).",
+        Severity.FATAL,
+        row=first.row,
+        column=found.columns["question_id"],
+    )
+    return [*found.problems, stranger]
 
 
 def _outside_rounds(store: ProjectStore, rows: Iterable[LabelRow]) -> tuple[tuple[int, int], ...]:
