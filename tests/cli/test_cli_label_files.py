@@ -165,7 +165,8 @@ def test_question_ids_are_matched_ignoring_case_as_the_import_matches_them(
 
 
 def test_a_labels_file_says_how_many_verdicts_it_changed(sample_project: Path, tmp_path: Path) -> None:
-    """A first-time user flipped 50 verdicts in a file and was told only "50 labels"."""
+    """A first-time user flipped 50 verdicts in a file and was told only "50 labels"; then only
+    how many were replaced, not which."""
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"
     rows = [("q01", "Pipeline1"), ("q02", "Pipeline2"), ("q03", "Pipeline3"), ("q04", "Pipeline1")]
     first.write_text("question_id,pipeline,verdict\n" + "".join(f"{q},{p},correct\n" for q, p in rows))
@@ -180,7 +181,19 @@ def test_a_labels_file_says_how_many_verdicts_it_changed(sample_project: Path, t
     )
     said = _ok("label", str(sample_project), "--from", str(second))
     assert said.startswith(
-        "sample.goldenlens: 3 labels from second.csv (2 already in force; 2 replace an earlier verdict)"
+        "sample.goldenlens: 3 labels from second.csv (2 already in force; 2 replace an earlier verdict: "
+        "q01/Pipeline1 correct → incorrect, q02/Pipeline2 correct → incorrect)\n"
+    )
+    # Which ones were replaced: named, the first three, in the file's order.
+    back = tmp_path / "back.csv"
+    back.write_text(
+        "question_id,pipeline,verdict\n"
+        + "".join(f"{q},{p},{'correct' if v == 'incorrect' else 'incorrect'}\n" for q, p, v in flipped)
+        + "q05,Pipeline2,correct\n"
+    )
+    assert _ok("label", str(sample_project), "--from", str(back)).startswith(
+        "sample.goldenlens: 5 labels from back.csv (5 replace an earlier verdict: q01/Pipeline1 incorrect "
+        "→ correct, q02/Pipeline2 incorrect → correct, q03/Pipeline3 correct → incorrect and 2 more)\n"
     )
     # A row given twice with the same verdict is one label ("2 labels" were said, one stored).
     third = tmp_path / "third.csv"

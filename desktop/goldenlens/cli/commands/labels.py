@@ -191,7 +191,7 @@ def _print_file_labels(name: str, done: LabelsImport) -> None:
     """What ``label --from`` wrote, and what it left to settle."""
     notes = [f"{plural(done.skipped, 'row')} without a verdict skipped"] if done.skipped else []
     notes += [f"{done.unchanged} already in force"] if done.unchanged else []
-    notes += [f"{done.replaced} replace an earlier verdict"] if done.replaced else []
+    notes += [_replaced_note(done.replaced)] if done.replaced else []
     notes += [f"{done.repeated} repeat an earlier row"] if done.repeated else []
     shown = f" ({'; '.join(notes)})" if notes else ""
     print(f"{name}: {plural(done.written, 'label')} from {done.file}{shown}")
@@ -210,6 +210,17 @@ def _print_file_labels(name: str, done: LabelsImport) -> None:
             f"two verdicts, each response keeping its own (e.g. {question}: {pipeline} {verdict}, {other} "
             f"{theirs}): {_SETTLE.format(it='one of them', one='one')}"
         )
+
+
+#: Replaced verdicts a summary names; it counts the rest.
+_REPLACED_SHOWN = 3
+
+
+def _replaced_note(replaced: Sequence[tuple[str, str, str, str]]) -> str:
+    """``2 replace an earlier verdict: q03/Pipeline2 correct → incorrect, …``: the first few named."""
+    shown = ", ".join(f"{q}/{p} {before} → {now}" for q, p, before, now in replaced[:_REPLACED_SHOWN])
+    more = len(replaced) - _REPLACED_SHOWN
+    return f"{len(replaced)} replace an earlier verdict: {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def _outside_round_line(outside: Sequence[tuple[int, int]], rounds: int) -> str:

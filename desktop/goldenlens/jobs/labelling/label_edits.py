@@ -225,8 +225,9 @@ class LabelsImport:
     #: pipeline gave the same answer to the question (a verdict holds for the same answer).
     in_force: int = 0
     by_same_answer: int = 0
-    #: Of those written, the verdicts that replace another one in force (correct to incorrect…).
-    replaced: int = 0
+    #: Of those written, the verdicts that replace another one in force (correct to incorrect…):
+    #: ``(question, pipeline, verdict before, verdict now)``.
+    replaced: tuple[tuple[str, str, str, str], ...] = ()
     #: Rows giving a response the verdict an earlier row of the file gave it (not written again).
     repeated: int = 0
     #: ``(file row, round)`` of each row that names a plan's round whose sample, as it stands,
@@ -283,7 +284,8 @@ def labels_from_file(
     answers_now = _AnswersNow(store)
     given: dict[int, tuple[int, Verdict]] = {}
     new: list[LabelRecord] = []
-    unchanged = replaced = repeated = 0
+    unchanged = repeated = 0
+    replacements: list[tuple[str, str, str, str]] = []
     for row in found.rows:
         question = questions.find(row.question_id)
         n = index.get((question or row.question_id, row.pipeline))
@@ -332,7 +334,9 @@ def labels_from_file(
         if state is STATE_OF_VERDICT[row.verdict]:
             unchanged += 1  # the verdict in force already (a report read back, a plan labelled twice)
             continue
-        replaced += state is not LabelState.NONE
+        replacements += (
+            [] if state is LabelState.NONE else [(*responses.keys[n], state.name.lower(), row.verdict.value)]
+        )
         new.append(
             _new(
                 responses,
@@ -361,7 +365,7 @@ def labels_from_file(
         unchanged,
         in_force,
         by_same_answer,
-        replaced,
+        tuple(replacements),
         repeated,
         disagreeing=_file_disagreements(final, {responses.keys[n] for n in given}),
         outside_round=_outside_rounds(store, found.rows),
