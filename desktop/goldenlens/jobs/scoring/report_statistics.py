@@ -8,9 +8,9 @@ reads the responses on one core and leaves the other idle: it imports numpy and 
 there and works out the golden rows' flags that read the row alone (a third of a second that
 otherwise competed with the scoring workers for both cores), then waits for the values. Once
 the rows are written, this process sends them, and puts the rows on the disk while the
-statistics are worked out. Anything wrong with the process (it could not
-start, it died, it failed) only means the statistics are worked out here instead: the same
-function on the same values, so the report is the same to the last byte either way.
+statistics are worked out. Anything wrong with the process (it could not start, it died, it
+failed) only means the statistics are worked out here instead: the same function on the same
+values, so the report is the same to the last byte either way.
 """
 
 from __future__ import annotations
