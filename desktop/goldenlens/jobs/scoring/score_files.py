@@ -67,7 +67,6 @@ if TYPE_CHECKING:
 #: last response of a question, so that its worker sees every response of the question.
 CHUNK_ROWS = 500
 
-_FK = LEXICAL_SCORE_NAMES.index(FACTUAL_KNOWLEDGE)
 #: The reasons of a row whose values are all scored: none.
 _SCORED: Mapping[str, str] = {}
 _UNREVIEWED = QuestionReview()
